@@ -1,0 +1,36 @@
+"""rlvitals: read the training curves of RL fine-tuning of LLMs the way a practitioner does.
+
+    import rlvitals
+    run = rlvitals.read("train.log")          # any supported format, sniffed
+    diag = rlvitals.diagnose(run)             # verdict, findings, shapes
+    rlvitals.plot(run, "curves.png")          # the lesson's figure (needs rlvitals[plot])
+    sim = rlvitals.simulate("entropy_collapse", seed=1)
+    mon = rlvitals.Monitor()                  # inside a training loop: mon.log(metrics, step)
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+__all__ = ["Monitor", "Run", "Series", "__version__", "diagnose", "plot", "read", "simulate"]
+
+# `diagnose` and `simulate` are both a subpackage and the function it exports; importing the
+# function here, after the subpackage, makes `rlvitals.diagnose` the function for good.
+from .diagnose import diagnose
+from .ingest import read
+from .run import Run, Series
+from .simulate import simulate
+
+
+def plot(run, path="curves.png", lang: str = "en"):
+    """Draw the lesson's figure of `run` to `path` (PNG/SVG/PDF; needs matplotlib: rlvitals[plot])."""
+    from .render.plot import plot as _plot
+
+    return _plot(run, path, lang=lang)
+
+
+def __getattr__(name: str):
+    if name == "Monitor":
+        from .watch import Monitor
+
+        return Monitor
+    raise AttributeError(f"module 'rlvitals' has no attribute {name!r}")

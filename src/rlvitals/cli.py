@@ -1,0 +1,223 @@
+"""The `rlvitals` command: a thin shell over the library (no logic here the library lacks).
+
+    rlvitals plot      [LOG] -o curves.png     the lesson's figure
+    rlvitals vitals    [LOG]                   what was read, metric by metric
+    rlvitals diagnose  [LOG]                   verdict, shapes, findings, the next knob
+    rlvitals simulate  SCENARIO -o FILE        a realistic run with a known failure
+    rlvitals watch     LOG                     follow a live run, alert once per finding
+    rlvitals lab                               the interactive level (闯关)
+
+With no LOG, plot/vitals/diagnose use the bundled example (the lesson's healthy 200-step run).
+Errors in the input are one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import __version__
+from .errors import RlvitalsError
+from .i18n import default_lang
+
+EPILOG = """examples:
+  rlvitals diagnose                       # the bundled healthy example run
+  rlvitals diagnose run.log --lang zh     # any supported log, verdict in Chinese
+  rlvitals plot run.log -o curves.png     # the lesson's eight-panel figure
+  rlvitals vitals run.log --format json   # what was read, for machines
+  rlvitals simulate entropy_collapse --seed 3 -o ec.log
+  rlvitals watch /path/to/train.log --until critical
+  rlvitals lab --lang en
+"""
+
+
+def _add_input(p: argparse.ArgumentParser) -> None:
+    p.add_argument("log", nargs="?", help="training log (file or TensorBoard dir); default: the bundled example run")
+    p.add_argument("--input-format", "-F", dest="input_format", default=None, metavar="FMT",
+                   help="skip format sniffing (see `rlvitals formats`)")
+    p.add_argument("--lang", choices=("en", "zh"), default=None, help="language of the report (default: from the locale)")
+
+
+def _read(args):
+    from .ingest import read, example_path
+
+    path = args.log or str(example_path())
+    return read(path, format=args.input_format)
+
+
+def cmd_plot(args) -> int:
+    from .render.plot import plot
+
+    run = _read(args)
+    out = plot(run, args.output, lang=args.lang or default_lang(), max_points=args.max_points)
+    print(f"→ {out}")
+    return 0
+
+
+def cmd_vitals(args) -> int:
+    from .render.vitals import render_vitals
+
+    run = _read(args)
+    sys.stdout.write(render_vitals(run, fmt=args.format, lang=args.lang or default_lang()))
+    return 0
+
+
+def cmd_diagnose(args) -> int:
+    from .diagnose import diagnose
+    from .render import render_diagnosis
+
+    run = _read(args)
+    samples = None
+    if args.samples:
+        from .samples import read_samples
+
+        samples = read_samples(args.samples)
+    diag = diagnose(run, samples=samples)
+    sys.stdout.write(render_diagnosis(diag, fmt=args.format, lang=args.lang or default_lang()))
+    if args.fail_on:
+        from .diagnose.model import SEVERITIES
+
+        worst = diag.worst_severity()
+        if worst is not None and SEVERITIES.index(worst) >= SEVERITIES.index(args.fail_on):
+            return 1
+    return 0
+
+
+def cmd_simulate(args) -> int:
+    from .simulate import SCENARIOS, simulate, write_simulated
+
+    if args.list or not args.scenario:
+        for name, sc in SCENARIOS.items():
+            print(f"{name:24s} {sc.summary}")
+        return 0
+    run = simulate(args.scenario, seed=args.seed, steps=args.steps)
+    out = write_simulated(run, args.output, fmt=args.format, samples_path=args.samples)
+    print(f"→ {out}", file=sys.stderr)
+    return 0
+
+
+def cmd_watch(args) -> int:
+    from .watch import watch_file
+
+    return watch_file(args.log, fmt=args.input_format, lang=args.lang or default_lang(), until=args.until,
+                      exec_cmd=args.exec_cmd, webhook=args.webhook, interval=args.interval,
+                      from_start=not args.tail, once=args.once)
+
+
+def cmd_lab(args) -> int:
+    from .lab import run_lab
+
+    return run_lab(lang=args.lang or default_lang(), seed=args.seed, reset=args.reset,
+                   script=args.script, state_path=args.state, plain=args.plain)
+
+
+def cmd_formats(args) -> int:
+    from .ingest import FORMATS
+
+    for name, fmt in FORMATS.items():
+        print(f"{name:18s} {fmt.description}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="rlvitals", description="Read RL fine-tuning curves like a practitioner: "
+                                 "look at the curves before you change code.", epilog=EPILOG,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--version", action="version", version=f"rlvitals {__version__}")
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("plot", help="draw the eight vitals (+gnorm, trunc) as the lesson asks",
+                       epilog="example:\n  rlvitals plot run.log -o curves.png",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    _add_input(p)
+    p.add_argument("-o", "--output", default="curves.png", help="PNG/SVG/PDF path (default: curves.png)")
+    p.add_argument("--max-points", type=int, default=2000,
+                   help="min/max-envelope decimation target per panel (0 = draw every point)")
+    p.set_defaults(func=cmd_plot)
+
+    p = sub.add_parser("vitals", help="what was read: format, steps, each metric's source key and range",
+                       epilog="example:\n  rlvitals vitals run.log --format json",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    _add_input(p)
+    p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    p.set_defaults(func=cmd_vitals)
+
+    p = sub.add_parser("diagnose", help="verdict, each vital's shape, findings with what was ruled out, the next knob",
+                       epilog="examples:\n  rlvitals diagnose run.log\n  rlvitals diagnose run.log --format json"
+                              " --fail-on warning\n  rlvitals diagnose run.log --samples rollouts/",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    _add_input(p)
+    p.add_argument("--format", choices=("text", "json", "markdown"), default="text", help="output (default: text)")
+    p.add_argument("--samples", metavar="PATH", help="rollout dumps (verl rollout_data_dir or JSONL of "
+                   "{step, group, response, reward}) used as evidence of within-group diversity")
+    p.add_argument("--fail-on", choices=("warning", "critical"), default=None,
+                   help="exit 1 when a finding at or above this severity exists (for CI)")
+    p.set_defaults(func=cmd_diagnose)
+
+    p = sub.add_parser("simulate", help="write a realistic simulated run with a known failure",
+                       epilog="examples:\n  rlvitals simulate --list\n  rlvitals simulate lr_too_high --seed 2 "
+                              "--format verl -o lr.log",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("scenario", nargs="?", help="scenario name (see --list)")
+    p.add_argument("--list", action="store_true", help="list the scenarios")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--steps", type=int, default=200, help="number of training steps (default 200)")
+    p.add_argument("--format", default="lesson", help="log format to write (default: lesson)")
+    p.add_argument("-o", "--output", default="-", help="output path, - for stdout (default)")
+    p.add_argument("--samples", metavar="PATH", default=None, help="also write sampled rollouts (JSONL) here")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("watch", help="follow a live log and alert the moment a finding appears",
+                       epilog="examples:\n  rlvitals watch train.log\n  rlvitals watch train.log --until critical"
+                              " --exec 'scancel $SLURM_JOB_ID'",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("log", help="log file to follow (may not exist yet)")
+    p.add_argument("--input-format", "-F", dest="input_format", default=None, metavar="FMT")
+    p.add_argument("--lang", choices=("en", "zh"), default=None)
+    p.add_argument("--until", choices=("warning", "critical"), default=None,
+                   help="exit with status 3 on the first alert at or above this severity")
+    p.add_argument("--exec", dest="exec_cmd", metavar="CMD", default=None,
+                   help="run CMD on each alert (RLVITALS_FINDING, RLVITALS_SEVERITY, RLVITALS_STEP, RLVITALS_JSON set)")
+    p.add_argument("--webhook", metavar="URL", default=None, help="POST each alert as JSON to URL")
+    p.add_argument("--interval", type=float, default=1.0, help="seconds between polls (default 1)")
+    p.add_argument("--tail", action="store_true", help="start at the end of the file instead of reading it all")
+    p.add_argument("--once", action="store_true", help="read what is there, report, and exit (no following)")
+    p.set_defaults(func=cmd_watch)
+
+    p = sub.add_parser("lab", help="the interactive level (闯关): six curve sets, four confusable pairs, three questions",
+                       epilog="examples:\n  rlvitals lab\n  rlvitals lab --lang en --seed 7\n"
+                              "  rlvitals lab --script answers.txt --plain",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--lang", choices=("en", "zh"), default=None)
+    p.add_argument("--seed", type=int, default=None, help="fresh variants of every set and pair")
+    p.add_argument("--reset", action="store_true", help="forget saved progress and start over")
+    p.add_argument("--script", metavar="FILE", default=None, help="read commands from FILE (- for stdin)")
+    p.add_argument("--state", metavar="PATH", default=None, help="progress file (default: user data dir)")
+    p.add_argument("--plain", action="store_true", help="no colour, no terminal charts wider than 80 columns")
+    p.set_defaults(func=cmd_lab)
+
+    p = sub.add_parser("formats", help="list the log formats rlvitals reads")
+    p.set_defaults(func=cmd_formats)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    try:
+        return args.func(args)
+    except RlvitalsError as e:
+        print(f"rlvitals: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,113 @@
+"""What a diagnosis is made of: findings with their evidence, look-alikes ruled out, and the knob.
+
+Everything here is plain data (frozen dataclasses); the words a person reads come from
+`rlvitals.i18n` at render time, keyed by the ids below, so zh and en can never disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+__all__ = ["VERDICTS", "SEVERITIES", "FINDING_IDS", "RuledOut", "Action", "Finding", "Diagnosis"]
+
+# learning (在学) · cheating (在作弊) · dead (已经废了) · unstable (在学, 但更新太猛不可信)
+VERDICTS: tuple[str, ...] = ("learning", "cheating", "dead", "unstable")
+SEVERITIES: tuple[str, ...] = ("info", "warning", "critical")
+
+# Every finding id the tool knows, and the verdict it implies when it is the top finding.
+FINDING_IDS: dict[str, str] = {
+    "entropy_collapse": "dead",
+    "sync_failure": "dead",
+    "reward_hacking": "cheating",
+    "length_hacking": "cheating",
+    "kl_blowup": "dead",
+    "lr_too_high": "unstable",
+    "batch_noise": "learning",
+    "data_too_easy": "learning",
+    "data_too_hard": "dead",
+    "stalled": "dead",
+    "numeric_instability": "dead",
+    "truncation_starvation": "dead",
+    "entropy_explosion": "dead",
+    "plateau": "learning",
+}
+
+
+@dataclass(frozen=True)
+class RuledOut:
+    """A look-alike that was considered and excluded, and the normal metric that excluded it.
+
+    lookalike: a finding id ("entropy_collapse").
+    metric:    the canonical metric whose normal value ruled it out ("entropy").
+    value:     that metric's value (a number, or a short string like "1.77 → 1.69").
+    reason:    an i18n key under "ruled_out." explaining the logic ("entropy_healthy").
+    """
+
+    lookalike: str
+    metric: str
+    value: float | str | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class Action:
+    """The next knob: which parameter, which way, a typical value, why and where that comes from."""
+
+    knob: str           # "actor_rollout_ref.rollout.temperature" or a plain name ("learning rate")
+    direction: str      # "raise" | "lower" | "enable" | "disable" | "check" | "replace" | "stop"
+    typical: str        # "1.0", "ε_high 0.28", "halve it"
+    why: str            # i18n key under "action_why."
+    source: str         # "DAPO arXiv 2503.14476"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One named failure (or notable condition) found in a run.
+
+    evidence: ordered name -> number (or short string) the rule fired on, e.g.
+              {"entropy_start": 1.84, "entropy_end": 0.009, "entropy_drop": 0.995, "reward_slope": 0.0}.
+    missing:  canonical metrics that were absent and would have made the call surer.
+    samples:  optional quotes of sampled answers used as evidence (from rollout dumps).
+    """
+
+    id: str
+    severity: str
+    onset_step: int | None
+    evidence: dict[str, Any] = field(default_factory=dict)
+    ruled_out: tuple[RuledOut, ...] = ()
+    missing: tuple[str, ...] = ()
+    action: Action | None = None
+    confidence: float = 1.0
+    samples: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.id not in FINDING_IDS:
+            raise ValueError(f"unknown finding id {self.id!r}")
+        if self.severity not in SEVERITIES:
+            raise ValueError(f"unknown severity {self.severity!r}")
+
+    @property
+    def rank(self) -> tuple[int, float]:
+        """Sort key: most important first (severity, then confidence)."""
+        return (-SEVERITIES.index(self.severity), -self.confidence)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """The verdict, findings most important first, each vital's shape, and a summary of the run."""
+
+    verdict: str
+    findings: tuple[Finding, ...]
+    shapes: dict[str, Any]          # canonical name -> rlvitals.shapes.Shape
+    run: dict[str, Any]             # name, format, steps, first/last step, segments, notes, missing vitals
+
+    @property
+    def top(self) -> Finding | None:
+        return self.findings[0] if self.findings else None
+
+    def worst_severity(self) -> str | None:
+        return max((f.severity for f in self.findings), key=SEVERITIES.index, default=None)

@@ -1,0 +1,52 @@
+"""Errors the library raises.  The CLI turns each into one line on stderr and exit status 2.
+
+    RlvitalsError
+     ├── InputError           the input cannot be read at all
+     │    ├── NotAFile        a directory, a missing path, a device
+     │    ├── EmptyInput      nothing in it
+     │    ├── BinaryInput     not text (and not a TensorBoard event file)
+     │    └── UnknownFormat   text, but no supported format recognised (names the formats tried)
+     ├── NoMetrics            a format was recognised but no metric could be read
+     └── MissingExtra         an optional dependency is needed ("pip install 'rlvitals[plot]'")
+"""
+
+from __future__ import annotations
+
+__all__ = ["RlvitalsError", "InputError", "NotAFile", "EmptyInput", "BinaryInput", "UnknownFormat",
+           "NoMetrics", "MissingExtra"]
+
+
+class RlvitalsError(Exception):
+    """Base class: the message is one complete sentence for the user."""
+
+
+class InputError(RlvitalsError):
+    """The input cannot be read."""
+
+
+class NotAFile(InputError):
+    """The path is missing, a directory, or not a regular file."""
+
+
+class EmptyInput(InputError):
+    """The file is empty (or holds only blank lines)."""
+
+
+class BinaryInput(InputError):
+    """The file is binary and not a format we read."""
+
+
+class UnknownFormat(InputError):
+    """The text matched none of the supported formats."""
+
+
+class NoMetrics(RlvitalsError):
+    """A format was recognised but not one metric value could be read."""
+
+
+class MissingExtra(RlvitalsError):
+    """An optional dependency is missing; the message names the extra to install."""
+
+    def __init__(self, package: str, extra: str, purpose: str):
+        super().__init__(f"{purpose} needs {package}: install it with  pip install 'rlvitals[{extra}]'")
+        self.package, self.extra = package, extra

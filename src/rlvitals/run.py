@@ -1,0 +1,153 @@
+"""The data model every stage shares: a `Run` is a set of canonical `Series`.
+
+ingest builds a Run from a log; simulate builds one from dice; shapes, diagnose,
+render, watch and lab only ever read it.  Arrays are numpy, NaN is kept (a NaN
+is evidence, not noise), steps are int64 and strictly increasing per series.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ["VITALS", "EXTRAS", "CANONICAL", "PERCENT_METRICS", "Series", "Segment", "Run"]
+
+# The lesson's eight vitals, in the order its figure draws them.
+VITALS: tuple[str, ...] = ("reward", "acc", "entropy", "kl", "adv_std", "clip_frac", "ratio_mean", "len")
+# Drawn and diagnosed when logged: grad norm, truncation rate (fraction of answers cut at the
+# length cap), learning rate, policy loss, validation accuracy (its own cadence).
+EXTRAS: tuple[str, ...] = ("gnorm", "trunc", "lr", "loss", "val_acc")
+CANONICAL: tuple[str, ...] = VITALS + EXTRAS
+# Stored as fractions in [0, 1]; shown as percentages.
+PERCENT_METRICS: frozenset[str] = frozenset({"acc", "clip_frac", "trunc", "val_acc"})
+
+
+@dataclass(frozen=True)
+class Series:
+    """One metric over steps.
+
+    name:   canonical name (one of CANONICAL) or, for extras, the framework key.
+    steps:  int64 array, strictly increasing.
+    values: float64 array, same length, NaN/inf kept as logged.
+    source: the framework key it was read from ("critic/score/mean"), or "simulated".
+    proxy:  True when it is a stand-in for the metric (e.g. adv_std derived from
+            frac_reward_zero_std); `note` then says how.
+    """
+
+    name: str
+    steps: np.ndarray
+    values: np.ndarray
+    source: str = ""
+    proxy: bool = False
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        steps = np.asarray(self.steps, dtype=np.int64)
+        values = np.asarray(self.values, dtype=np.float64)
+        if steps.shape != values.shape or steps.ndim != 1:
+            raise ValueError(f"series {self.name!r}: steps {steps.shape} and values {values.shape} differ")
+        object.__setattr__(self, "steps", steps)
+        object.__setattr__(self, "values", values)
+
+    def __len__(self) -> int:
+        return int(self.values.size)
+
+    @property
+    def finite(self) -> np.ndarray:
+        """Mask of finite values."""
+        return np.isfinite(self.values)
+
+    @property
+    def is_constant(self) -> bool:
+        """True when every finite value is the same (e.g. clip_frac exactly 0 throughout)."""
+        v = self.values[self.finite]
+        return v.size > 0 and bool(np.all(v == v[0]))
+
+    def upto(self, step: int) -> "Series":
+        """The part of the series at or before `step` (used by watch and by onset tests)."""
+        k = int(np.searchsorted(self.steps, step, side="right"))
+        return Series(self.name, self.steps[:k], self.values[:k], self.source, self.proxy, self.note)
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A stretch of the log whose step counter ran forward (a restart begins a new one)."""
+
+    first_step: int
+    last_step: int
+    first_line: int = 0
+    rows: int = 0
+
+
+@dataclass
+class Run:
+    """Everything read from one training log.
+
+    series:        canonical name -> Series (only the metrics present).
+    extras:        other numeric keys kept as logged, key -> Series (for `vitals` and proxies).
+    unrecognized:  keys seen but not mapped, key -> count of values.
+    skipped:       reason -> count of lines skipped ("no metrics", "truncated last line", ...).
+    segments:      one per forward run of the step counter; more than one means a resume or
+                   concatenated runs (the later segment wins on overlapping steps).
+    notes:         human sentences about choices made ("adv_std derived from frac_reward_zero_std").
+    meta:          free-form facts (e.g. {"logging_steps": 10, "step_inferred": True}).
+    """
+
+    name: str
+    format: str
+    series: dict[str, Series] = field(default_factory=dict)
+    extras: dict[str, Series] = field(default_factory=dict)
+    unrecognized: dict[str, int] = field(default_factory=dict)
+    skipped: dict[str, int] = field(default_factory=dict)
+    segments: list[Segment] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    meta: dict[str, object] = field(default_factory=dict)
+
+    def get(self, name: str) -> Series | None:
+        return self.series.get(name)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.series
+
+    @property
+    def steps(self) -> np.ndarray:
+        """Sorted union of the steps of every canonical series."""
+        if not self.series:
+            return np.empty(0, dtype=np.int64)
+        return np.unique(np.concatenate([s.steps for s in self.series.values()]))
+
+    @property
+    def n_steps(self) -> int:
+        return int(self.steps.size)
+
+    def upto(self, step: int) -> "Run":
+        """A copy holding only what was logged at or before `step`."""
+        def cut(d: dict[str, Series]) -> dict[str, Series]:
+            out = {k: s.upto(step) for k, s in d.items()}
+            return {k: s for k, s in out.items() if len(s)}
+
+        return Run(
+            name=self.name,
+            format=self.format,
+            series=cut(self.series),
+            extras=cut(self.extras),
+            unrecognized=dict(self.unrecognized),
+            skipped=dict(self.skipped),
+            segments=list(self.segments),
+            notes=list(self.notes),
+            meta=dict(self.meta),
+        )
+
+    @classmethod
+    def from_arrays(cls, name: str, steps, columns: dict[str, object], *, format: str = "memory",
+                    source: str = "simulated") -> "Run":
+        """Build a run from one step array and equal-length columns, every value kept (NaN too).
+
+        A column that is logged on its own cadence should be passed as a ready `Series` instead.
+        """
+        steps = np.asarray(steps, dtype=np.int64)
+        series: dict[str, Series] = {}
+        for key, col in columns.items():
+            series[key] = col if isinstance(col, Series) else Series(key, steps, np.asarray(col, float), source)
+        return cls(name=name, format=format, series=series)
