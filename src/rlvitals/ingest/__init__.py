@@ -1,9 +1,139 @@
-"""Read any supported training log into a Run. (skeleton, being built)"""
+"""Read any supported training log into a `Run`: sniff the format, parse, map keys to canonical names.
+
+    from rlvitals.ingest import read
+    run = read("train.log")            # format sniffed; run.format says which
+    run = read("train.log", format="verl-console")
+
+Errors are `rlvitals.errors.InputError` subclasses with one-sentence messages.
+"""
 
 from __future__ import annotations
 
-FORMATS: dict = {}
+from pathlib import Path
+from typing import TextIO
+
+from ..errors import BinaryInput, EmptyInput, InputError, NoMetrics, NotAFile, UnknownFormat
+from ..run import Run
+from .base import Format, LineParser, clean_line
+from .formats import load as _load
+
+__all__ = ["FORMATS", "Format", "LineParser", "read", "read_text", "sniff_text", "open_parser", "write_run",
+           "WRITABLE", "example_path"]
+
+FORMATS: dict[str, Format] = _load()
+WRITABLE: tuple[str, ...] = tuple(n for n, f in FORMATS.items() if f.writer is not None)
+SNIFF_BYTES = 64 * 1024
 
 
-def read(path, format: str | None = None):
-    raise NotImplementedError
+def example_path() -> Path:
+    """The bundled example run: the lesson's healthy 200-step run, in the lesson's format."""
+    return Path(__file__).resolve().parent.parent / "data" / "example-healthy.log"
+
+
+def sniff_text(text: str) -> str | None:
+    """The best-matching format name for a chunk of text, or None."""
+    cleaned = "\n".join(clean_line(l) for l in text.splitlines())
+    best, score = None, 0.0
+    for name, fmt in FORMATS.items():
+        s = fmt.sniff(cleaned)
+        if s > score:
+            best, score = name, s
+    return best if score >= 0.3 else None
+
+
+def _format(name: str) -> Format:
+    try:
+        return FORMATS[name]
+    except KeyError:
+        raise InputError(f"unknown format {name!r}; known formats: {', '.join(FORMATS)}") from None
+
+
+def open_parser(format: str, name: str = "") -> LineParser:
+    """An incremental parser for a line-based format (used by `watch`)."""
+    fmt = _format(format)
+    if fmt.parser is None:
+        raise InputError(f"format {format!r} is not line-based; it can only be read whole")
+    return fmt.parser(name)
+
+
+def _head(path: Path) -> bytes:
+    with open(path, "rb") as f:
+        return f.read(SNIFF_BYTES)
+
+
+def _decode(head: bytes, path: Path) -> str:
+    if not head.strip():
+        raise EmptyInput(f"{path} is empty")
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return head.decode("utf-16", errors="replace")
+    if b"\x00" in head:
+        raise BinaryInput(f"{path} is a binary file, not a training log (formats: {', '.join(FORMATS)})")
+    try:
+        return head.decode("utf-8")
+    except UnicodeDecodeError as e:
+        if e.start >= len(head) - 4:         # a multi-byte character cut by the sniff window
+            return head[: e.start].decode("utf-8")
+        raise InputError(f"{path} is not UTF-8 text (undecodable byte at offset {e.start})") from None
+
+
+def read(path, format: str | None = None, *, name: str | None = None) -> Run:
+    """Read a log file (or a TensorBoard directory) into a Run; the format is sniffed unless given."""
+    path = Path(path)
+    name = name or path.name.split(".")[0] or path.name
+    if not path.exists():
+        raise NotAFile(f"{path} does not exist")
+    if path.is_dir():
+        fmt = format or ("tensorboard" if "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path)) else None)
+        if fmt is None:
+            raise NotAFile(f"{path} is a directory with no TensorBoard event files; give a log file")
+        return _finish(_format(fmt).reader(path, name), path)
+    if not path.is_file():
+        raise NotAFile(f"{path} is not a regular file")
+    if format is None:
+        head = _head(path)
+        if "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path)):
+            format = "tensorboard"
+        else:
+            format = sniff_text(_decode(head, path))
+            if format is None:
+                raise UnknownFormat(f"{path}: no supported log format recognised "
+                                    f"(tried: {', '.join(FORMATS)}); use --input-format to choose one")
+    fmt = _format(format)
+    if fmt.reader is not None:
+        run = fmt.reader(path, name)
+    else:
+        parser = fmt.parser(name)
+        with open(path, encoding="utf-8", errors="replace", newline="") as f:
+            for line in f:
+                parser.feed(line)
+        run = parser.finish()
+    return _finish(run, path)
+
+
+def read_text(text: str, format: str | None = None, name: str = "text") -> Run:
+    """Read a log held in a string (tests, pasted logs)."""
+    format = format or sniff_text(text)
+    if format is None:
+        raise UnknownFormat(f"no supported log format recognised (tried: {', '.join(FORMATS)})")
+    parser = open_parser(format, name)
+    for line in text.splitlines(keepends=True):
+        parser.feed(line)
+    return parser.finish()
+
+
+def _finish(run: Run, path: Path) -> Run:
+    if not run.series and not run.extras:
+        raise NoMetrics(f"{path}: read as {run.format}, but not one metric value was found")
+    return run
+
+
+def write_run(run: Run, format: str, dest: str | Path | TextIO) -> None:
+    """Write `run` in a text format (round-trip tests, the simulator)."""
+    fmt = _format(format)
+    if fmt.writer is None:
+        raise InputError(f"format {format!r} has no writer; writable: {', '.join(WRITABLE)}")
+    if hasattr(dest, "write"):
+        fmt.writer(run, dest)
+        return
+    with open(dest, "w", encoding="utf-8", newline="\n") as f:
+        fmt.writer(run, f)

@@ -1,0 +1,188 @@
+"""One table: every framework's key → rlvitals' canonical metric.
+
+Sources: `docs/frameworks` notes (verl, TRL, OpenRLHF, slime, ROLL, AReaL, NeMo-RL, SkyRL, prime-rl,
+torchtune) and the lesson's own keys.  Rules the table encodes:
+
+- **Preference.** Several keys can mean one metric; the lowest `rank` present wins and the others
+  stay in `Run.extras`.  The raw score beats a KL-shaped or normalised reward (verl
+  `critic/score/mean` over `critic/rewards/mean`; slime `rollout/raw_reward` over `rollout/rewards`).
+- **Units.** Rates become fractions (`scale`); percentages are converted by the reader that saw the `%`.
+- **Proxies.** Where a metric is not logged, a stand-in is used and says so (`proxy=True`, a note):
+  adv_std ≈ √(1 − frac_reward_zero_std) (with GRPO's std normalisation only groups with reward
+  spread carry advantage); ratio_mean from a train/rollout mismatch metric.
+- **Scope.** Evaluation keys (`eval_…`, `val/…` other than ratios) never stand in for training metrics;
+  validation accuracy maps to `val_acc`.
+
+Add a framework: add rows here, a reader, and a fixture.  Nothing else changes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ..run import CANONICAL, Series
+
+__all__ = ["Alias", "EXACT", "PATTERNS", "lookup", "canonical_key", "resolve"]
+
+
+@dataclass(frozen=True)
+class Alias:
+    canonical: str
+    rank: int = 0                    # lower wins when several keys map to one metric
+    scale: float = 1.0               # multiply (e.g. 0.01 for a percent)
+    transform: Callable[[np.ndarray], np.ndarray] | None = None
+    proxy: bool = False
+    note: str = ""
+
+
+def _sqrt_one_minus(x: np.ndarray) -> np.ndarray:
+    return np.sqrt(np.clip(1.0 - x, 0.0, 1.0))
+
+
+def _one_minus(x: np.ndarray) -> np.ndarray:
+    return 1.0 - x
+
+
+_ADV_FROM_ZERO_STD = Alias("adv_std", 5, transform=_sqrt_one_minus, proxy=True,
+                           note="adv_std ≈ √(1 − frac_reward_zero_std): only groups with reward spread carry advantage")
+
+
+def _rows(canonical: str, keys: str, **kw) -> dict[str, Alias]:
+    """Keys listed in preference order get ranks 0, 1, 2, ... (plus `rank` offset)."""
+    base = kw.pop("rank", 0)
+    return {k: Alias(canonical, base + i, **kw) for i, k in enumerate(keys.split())}
+
+
+EXACT: dict[str, Alias] = {
+    # reward: raw score first
+    **_rows("reward", "reward critic/score/mean rollout/raw_reward objective/scores train/reward "
+            "reward/avg_raw_reward rewards mean_reward reward/mean ppo_actor/task_reward/avg "
+            "rollout/reward_mean env/reward_mean ppo/mean_scores score"),
+    **_rows("reward", "critic/rewards/mean objective/rlhf_reward ppo_actor/final_reward/avg",
+            rank=20, note="KL-shaped reward (no raw score logged)"),
+    **_rows("reward", "rollout/rewards", rank=30, note="normalised reward (mean ≈ 0 by construction)"),
+    # accuracy (training batches)
+    **_rows("acc", "acc accuracy critic/correct/mean rewards/accuracy_reward/mean rewards/accuracy_reward "
+            "successes passrate/pass@1 reward/avg_pass_at_1 metrics/exact_match_reward correct"),
+    # validation accuracy (own cadence)
+    **_rows("val_acc", "val_acc validation/accuracy"),
+    # entropy
+    **_rows("entropy", "entropy actor/entropy policy/entropy_avg objective/entropy rollout/entropy "
+            "critic/entropy/mean ppo_actor/update/entropy/avg train/approx_entropy policy/policy_entropy "
+            "entropy/all/mean ppo/policy/entropy"),
+    **_rows("entropy", "actor/entropy_loss entropy_loss train/entropy_loss", rank=10,
+            note="logged as entropy_loss (its value is the mean entropy)"),
+    # KL to the reference
+    **_rows("kl", "kl actor/kl_loss actor/reward_kl_penalty critic/kl objective/kl train/kl_loss kl_loss "
+            "ref_kl kl_div train/kl_penalty policy/policy_kl loss/avg_kl ppo_actor/kl_rewards/avg"),
+    # advantage spread
+    **_rows("adv_std", "adv_std advantages/std critic/advantages/std"),
+    "frac_reward_zero_std": _ADV_FROM_ZERO_STD,
+    # clip fraction
+    **_rows("clip_frac", "clip_frac clip clipfrac actor/pg_clipfrac clip_ratio/region_mean clip_ratio "
+            "policy/clipfrac_avg ppo_clip_ratio train/pg_clipfrac actor/ppo_ratio_clipfrac actor/clipfrac "
+            "ppo_actor/update/clip_ratio/avg policy/loss_metrics/clip_ratio ppo/policy/clipfrac"),
+    # ratio π/π_old (the one vital that should stay at 1.0)
+    **_rows("ratio_mean", "ratio_mean ratio actor/ratio_mean val/ratio train/ois ratios "
+            "ppo_actor/update/importance_weight/avg train/probs_ratio"),
+    **_rows("ratio_mean", "sampling/importance_sampling_ratio/mean rollout_corr/rollout_is_mean "
+            "train/token_mult_prob_error", rank=10, proxy=True,
+            note="train/rollout importance ratio stands in for ratio_mean (mismatch drifts it from 1)"),
+    "training/rollout_probs_diff_mean": Alias("ratio_mean", 20, transform=_one_minus, proxy=True,
+                                              note="1 − training/rollout_probs_diff_mean stands in for ratio_mean "
+                                                   "(train/rollout probability gap; > 0.01 is a precision problem)"),
+    # response length
+    **_rows("len", "len response_length/mean completions/mean_length completion_length response_length "
+            "rollout/response_len/mean rollout/response_lengths token/response_length/mean "
+            "train/mean_gen_tokens_per_sample generate/avg_num_tokens response_lengths completion_len/mean "
+            "policy/response_length tokens/responses_len_mean"),
+    # grad norm
+    **_rows("gnorm", "gnorm grad_norm actor/grad_norm actor_grad_norm train/grad_norm actor_train/grad_norm "
+            "ppo_actor/update/grad_norm policy/grad_norm optim/grad_norm"),
+    # truncation rate (fraction of answers cut at the length cap)
+    **_rows("trunc", "trunc response_length/clip_ratio completions/clipped_ratio rollout/truncated_rate "
+            "response_clip_ratio rollout/truncated_ratio ppo_actor/no_eos_ratios/avg train/truncation_rate "
+            "is_truncated/mean truncated"),
+    # learning rate, loss
+    **_rows("lr", "lr learning_rate actor/lr actor_lr train/lr-pg_0 optim/lr ppo_actor/update/lr train/lr "
+            "policy/policy_lr ppo/learning_rate"),
+    **_rows("loss", "loss actor/pg_loss policy_loss train/pg_loss loss/policy_avg policy/policy_loss "
+            "ppo_actor/update/actor_loss/avg train/loss loss/mean"),
+}
+
+# Keys with a placeholder (data source, reward-function or environment name).
+PATTERNS: list[tuple[re.Pattern[str], Alias]] = [
+    (re.compile(r"^val-core/.+/(acc|reward)/mean@\d+$"), Alias("val_acc", 1)),
+    (re.compile(r"^val/test_score/.+$"), Alias("val_acc", 2)),
+    (re.compile(r"^eval_.+_pass1$"), Alias("val_acc", 3)),
+    (re.compile(r"^rewards/[^/]*(acc|correct)[^/]*(/mean)?$"), Alias("acc", 5)),
+    (re.compile(r"^train/[^/]+/[^/]+/reward/mean$"), Alias("reward", 8)),
+    (re.compile(r"^train/[^/]+/[^/]+/num_output_tokens/mean$"), Alias("len", 20)),
+    (re.compile(r"^train/[^/]+/[^/]+/is_truncated/mean$"), Alias("trunc", 20)),
+]
+
+_EVAL_PREFIX = re.compile(r"^(eval_|eval/|val-aux/|val-core/|validation/|test/)")
+
+
+def lookup(key: str) -> Alias | None:
+    """The alias row for a framework key, or None.  A `train/` prefix (W&B exports) is tolerated."""
+    hit = EXACT.get(key)
+    if hit is not None:
+        return hit
+    for pat, alias in PATTERNS:
+        if pat.match(key):
+            return alias
+    if _EVAL_PREFIX.match(key):
+        return None
+    if key.startswith("train/") and key[6:] in EXACT:
+        return EXACT[key[6:]]
+    return None
+
+
+def canonical_key(key: str) -> str | None:
+    """The canonical metric a framework key maps to (None if it maps to none)."""
+    alias = lookup(key)
+    return alias.canonical if alias else None
+
+
+def resolve(raw: dict[str, tuple[np.ndarray, np.ndarray]]):
+    """Map framework keys to canonical series.
+
+    Returns (series, extras, unrecognized, notes): canonical name -> Series from the preferred key;
+    every key not used as a canonical source -> Series in extras; keys that map to no canonical
+    metric -> count; sentences about proxies and choices.
+    """
+    best: dict[str, tuple[int, str, Alias]] = {}
+    unrecognized: dict[str, int] = {}
+    for key, (steps, values) in raw.items():
+        alias = lookup(key)
+        if alias is None or alias.canonical not in CANONICAL:
+            unrecognized[key] = int(values.size)
+            continue
+        if not np.isfinite(values).any() and values.size and alias.proxy:
+            continue
+        cur = best.get(alias.canonical)
+        if cur is None or alias.rank < cur[0]:
+            best[alias.canonical] = (alias.rank, key, alias)
+    series: dict[str, Series] = {}
+    notes: list[str] = []
+    used = set()
+    for name in CANONICAL:
+        if name not in best:
+            continue
+        _, key, alias = best[name]
+        steps, values = raw[key]
+        if alias.transform is not None:
+            values = alias.transform(values)
+        if alias.scale != 1.0:
+            values = values * alias.scale
+        series[name] = Series(name, steps, values, key, alias.proxy, alias.note)
+        used.add(key)
+        if alias.note:
+            notes.append(f"{name} from {key}: {alias.note}")
+    extras = {k: Series(k, s, v, k) for k, (s, v) in raw.items() if k not in used}
+    return series, extras, unrecognized, notes

@@ -1,0 +1,86 @@
+"""What every reader is: a `Format` (name, description, sniff, how to read) and, for line-based
+formats, an incremental `LineParser` (the same object serves `read` and `watch`).
+
+Shared line hygiene lives here too: ANSI colours, Ray `(Actor pid=…)` prefixes, tqdm `\\r` updates.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, TextIO
+
+from ..run import Run
+from .builder import RunBuilder
+
+__all__ = ["Format", "LineParser", "clean_line", "ANSI", "RAY_PREFIX"]
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+# "(TaskRunner pid=46086)", "(main_task pid=54569, ip=10.0.0.1)", possibly repeated after ANSI removal
+RAY_PREFIX = re.compile(r"^\s*\([\w.\-]+ pid=\d+(?:, ip=[\d.]+)?\)\s?")
+RAY_REPEATED = re.compile(r"\s*\[repeated \d+x across cluster\]\s*$")
+
+
+def clean_line(line: str) -> str:
+    """Strip colours, Ray actor prefixes and Ray's dedup suffix; keep the rest verbatim."""
+    if "\x1b" in line:
+        line = ANSI.sub("", line)
+    if line.startswith("(") or line.startswith(" ("):
+        line = RAY_PREFIX.sub("", line, count=1)
+    if line.endswith("cluster]"):
+        line = RAY_REPEATED.sub("", line)
+    return line
+
+
+class LineParser:
+    """Base for incremental line readers: `feed(line)` any number of times, `snapshot()` any time.
+
+    Subclasses implement `parse(line, lineno)`, calling `self.builder.add_row(step, row, lineno)`
+    for metric lines and `self.builder.skip(reason)` for lines they recognise as theirs but cannot
+    use.  Lines that are simply not metric lines (banners, warnings) are counted as "other".
+    """
+
+    format_name = "base"
+
+    def __init__(self, name: str = "") -> None:
+        self.builder = RunBuilder(name, self.format_name)
+        self.lineno = 0
+
+    def feed(self, line: str) -> None:
+        self.lineno += 1
+        if "\r" in line:
+            # tqdm rewrites a line with \r; only the text after the last \r was the final state,
+            # but a metric dict may also sit before it: try each piece.
+            for piece in line.split("\r"):
+                if piece.strip():
+                    self.parse(piece.rstrip("\n"), self.lineno)
+            return
+        self.parse(line.rstrip("\n"), self.lineno)
+
+    def parse(self, line: str, lineno: int) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def snapshot(self) -> Run:
+        return self.builder.build()
+
+    def finish(self) -> Run:
+        return self.builder.build()
+
+
+@dataclass(frozen=True)
+class Format:
+    """A log format rlvitals reads.
+
+    sniff:  text (the first ~64 KiB, decoded) -> confidence in [0, 1] that this is the format.
+    parser: factory name -> LineParser, for line-based formats (also used by `watch`).
+    reader: (path, name) -> Run, for formats read whole (JSON documents, binary, fast paths).
+    writer: (run, stream) -> None, writes a run in this format (round-trip tests, the simulator).
+    """
+
+    name: str
+    description: str
+    sniff: Callable[[str], float]
+    parser: Callable[[str], LineParser] | None = None
+    reader: Callable[[Path, str], Run] | None = None
+    writer: Callable[[Run, TextIO], None] | None = None

@@ -1,0 +1,158 @@
+"""Collect (step, key, value) records from any reader and build a `Run`.
+
+Every reader feeds a `RunBuilder`; the builder owns the rules real logs need:
+
+- **Restarts.** A step lower than the previous row's starts a new segment (a resumed or
+  concatenated run).  On steps logged more than once the later write wins, per key: a resumed run
+  repeats steps N+1… and its values are the ones that count.
+- **Duplicates.** The same step written again (several ranks printing the same line, or two
+  lines of different keys for one step, as slime does) merges; later values win.
+- **Keys.** Framework keys are kept as logged until `build()`, which maps them through
+  `aliases.resolve` onto canonical names (one source per canonical metric, the preferred one)
+  and keeps every other numeric key in `Run.extras`.
+- **No silent loss.** `skip(reason)` counts lines that were not used; the count lands in `Run.skipped`.
+
+Memory is O(values kept): typed arrays, no per-row dicts.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import Counter
+
+import numpy as np
+
+from ..run import Run, Segment
+from . import aliases
+
+__all__ = ["RunBuilder"]
+
+
+class _Column:
+    __slots__ = ("steps", "values", "order")
+
+    def __init__(self) -> None:
+        self.steps = array("q")
+        self.values = array("d")
+        self.order = array("q")   # global row index, so "later wins" survives sorting
+
+
+class RunBuilder:
+    """Accumulates records; `build()` returns the Run.  Cheap to `build()` repeatedly (watch)."""
+
+    def __init__(self, name: str, format: str) -> None:
+        self.name = name
+        self.format = format
+        self.skipped: Counter[str] = Counter()
+        self.notes: list[str] = []
+        self.meta: dict[str, object] = {}
+        self._cols: dict[str, _Column] = {}
+        self._row = 0                      # rows added so far
+        self._last_step: int | None = None
+        self._segments: list[list[int]] = []   # [first_step, last_step, first_line, rows]
+
+    # -- feeding -------------------------------------------------------------------------------
+    def _begin_row(self, step: int, lineno: int) -> int:
+        if self._last_step is None or step < self._last_step:
+            self._segments.append([step, step, lineno, 0])
+        seg = self._segments[-1]
+        seg[1] = max(seg[1], step)
+        seg[3] += 1
+        self._last_step = step
+        self._row += 1
+        return self._row
+
+    def add_row(self, step: int, row: dict[str, float], lineno: int = 0) -> None:
+        """One logged row: all keys share `step`.  Empty rows are ignored (caller counts a skip)."""
+        if not row:
+            return
+        step = int(step)
+        order = self._begin_row(step, lineno)
+        cols = self._cols
+        for key, value in row.items():
+            col = cols.get(key)
+            if col is None:
+                col = cols[key] = _Column()
+            col.steps.append(step)
+            col.values.append(value)
+            col.order.append(order)
+
+    def add_block(self, steps: np.ndarray, columns: dict[str, np.ndarray], first_line: int = 0,
+                  present: dict[str, np.ndarray] | None = None) -> None:
+        """Many rows at once (fast readers).  Every value is kept (a logged NaN is evidence) unless
+        `present[key]` is given: a bool mask of the rows where the key was actually logged."""
+        steps = np.asarray(steps, dtype=np.int64)
+        if steps.size == 0:
+            return
+        # Segment bookkeeping on the block's step sequence, vectorised.
+        prev = self._last_step
+        back = np.flatnonzero(np.diff(steps) < 0) + 1
+        starts = [0] + back.tolist()
+        if prev is not None and steps[0] >= prev and self._segments:
+            seg = self._segments[-1]
+            end = starts[1] if len(starts) > 1 else steps.size
+            seg[1] = max(seg[1], int(steps[:end].max()))
+            seg[3] += end
+            starts = starts[1:]
+        bounds = starts + [steps.size]
+        for a, b in zip(bounds[:-1], bounds[1:]):
+            self._segments.append([int(steps[a]), int(steps[a:b].max()), first_line + a, b - a])
+        self._last_step = int(steps[-1])
+        order = np.arange(self._row + 1, self._row + 1 + steps.size, dtype=np.int64)
+        self._row += int(steps.size)
+        for key, vals in columns.items():
+            vals = np.asarray(vals, dtype=np.float64)
+            mask = None if present is None else present.get(key)
+            keep = np.ones(vals.size, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
+            col = self._cols.get(key)
+            if col is None:
+                col = self._cols[key] = _Column()
+            col.steps.frombytes(steps[keep].tobytes())
+            col.values.frombytes(vals[keep].tobytes())
+            col.order.frombytes(order[keep].tobytes())
+
+    def skip(self, reason: str, n: int = 1) -> None:
+        self.skipped[reason] += n
+
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+    @property
+    def rows(self) -> int:
+        return self._row
+
+    @property
+    def keys(self) -> list[str]:
+        return list(self._cols)
+
+    # -- building ------------------------------------------------------------------------------
+    def _series(self, key: str) -> tuple[np.ndarray, np.ndarray]:
+        col = self._cols[key]
+        steps = np.frombuffer(col.steps, dtype=np.int64) if len(col.steps) else np.empty(0, np.int64)
+        values = np.frombuffer(col.values, dtype=np.float64) if len(col.values) else np.empty(0)
+        order = np.frombuffer(col.order, dtype=np.int64) if len(col.order) else np.empty(0, np.int64)
+        if steps.size > 1 and not (np.all(np.diff(steps) > 0)):
+            idx = np.lexsort((order, steps))
+            steps, values = steps[idx], values[idx]
+            last = np.ones(steps.size, dtype=bool)
+            last[:-1] = steps[1:] != steps[:-1]       # keep the last write of each step
+            steps, values = steps[last], values[last]
+        return steps.copy(), values.copy()
+
+    def build(self) -> Run:
+        raw = {key: self._series(key) for key in self._cols}
+        series, extras, unrecognized, notes = aliases.resolve(raw)
+        run = Run(name=self.name, format=self.format)
+        run.series = series
+        run.extras = extras
+        run.unrecognized = unrecognized
+        run.skipped = dict(self.skipped)
+        run.segments = [Segment(a, b, line, rows) for a, b, line, rows in self._segments]
+        run.notes = list(self.notes) + notes
+        run.meta = dict(self.meta)
+        if len(run.segments) > 1:
+            where = ", ".join(f"line {s.first_line} (step {s.first_step})" for s in run.segments[1:])
+            run.notes.append(f"{len(run.segments)} segments: the step counter went back at {where}; "
+                             "on steps logged more than once the later segment wins")
+        return run

@@ -1,0 +1,408 @@
+"""TensorBoard event files without TensorFlow: read every scalar out, write scalars in.
+
+An event file is a stream of TFRecords, each framed as
+
+    uint64 length | uint32 masked crc32c(length) | data[length] | uint32 masked crc32c(data)
+
+and each record's data is an `Event` protobuf.  We decode only the few fields a scalar needs:
+
+    Event         wall_time=1 (double), step=2 (int64), summary=5 (Summary)
+    Summary       value=1 (repeated Value)
+    Value         tag=1, simple_value=2 (float), metadata=9 (plugin name), tensor=8 (TensorProto);
+                  histo=5 / image=4 / audio=6 / old histogram=3 are not scalars
+    TensorProto   dtype=1, tensor_shape=2, tensor_content=4, float_val=5, double_val=6, int_val=7,
+                  int64_val=10, bool_val=11, half_val=13, uint32_val=16, uint64_val=17
+
+PyTorch's SummaryWriter writes `simple_value`; TF2's `tf.summary.scalar` writes a rank-0 tensor.
+Anything else (histograms, images, text, hparams, tensors of more than one element) is skipped and
+counted.  A record cut short at the end of a file is a trainer still writing: we stop there without
+an error.  A checksum mismatch is corruption: `InputError` naming the file and the byte offset.
+
+Both checksums of every record are verified.  crc32c is written here (a 256-entry table); to stay
+fast without a C extension, the checksums of a whole file are computed in one numpy pass per byte
+position across all records at once.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import socket
+import struct
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import InputError, NotAFile
+
+__all__ = ["iter_scalars", "write_scalars", "is_event_file", "event_files", "crc32c", "masked_crc32c"]
+
+PATTERN = "events.out.tfevents.*"
+_LONG = 4096  # records longer than this (graphs, images) get the per-byte crc, not the batch one
+_NOT_SCALAR_PLUGINS = frozenset({"histograms", "images", "audio", "text", "hparams", "pr_curves",
+                                 "mesh", "custom_scalars", "graphs", "projector", "distributions"})
+
+# ---------------------------------------------------------------- crc32c (Castagnoli, reflected)
+
+
+def _crc_table() -> list[int]:
+    table = []
+    for i in range(256):
+        c = i
+        for _ in range(8):
+            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+        table.append(c)
+    return table
+
+
+_TABLE = _crc_table()
+_NP_TABLE = np.array(_TABLE, dtype=np.uint32)
+
+
+def crc32c(data: bytes) -> int:
+    """CRC-32C of `data` (the checksum TFRecord uses)."""
+    crc, table = 0xFFFFFFFF, _TABLE
+    for b in data:
+        crc = table[(crc ^ b) & 0xFF] ^ (crc >> 8)
+    return crc ^ 0xFFFFFFFF
+
+
+def _mask(crc: int) -> int:
+    # TFRecord stores a rotated, offset crc so that a crc of data holding crcs stays well mixed.
+    return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
+
+
+def masked_crc32c(data: bytes) -> int:
+    return _mask(crc32c(data))
+
+
+def _masked_many(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Masked crc32c of many byte ranges of `buf` at once (uint32 array, in input order).
+
+    Ranges are sorted longest first so that at byte position j the ranges still running are a
+    prefix: one vectorised table step per position instead of one Python step per byte.
+    """
+    n = starts.size
+    out = np.empty(n, dtype=np.uint32)
+    if n == 0:
+        return out
+    long = lengths > _LONG
+    for i in np.flatnonzero(long):
+        s = int(starts[i])
+        out[i] = crc32c(buf[s:s + int(lengths[i])].tobytes())
+    short = np.flatnonzero(~long)
+    order = short[np.argsort(-lengths[short], kind="stable")]
+    s, ln = starts[order], lengths[order]
+    crc = np.full(order.size, 0xFFFFFFFF, dtype=np.uint32)
+    if order.size:
+        active = np.searchsorted(-ln, -np.arange(int(ln[0])), side="left")  # how many have len > j
+        for j, k in enumerate(active.tolist()):
+            c = crc[:k]
+            crc[:k] = _NP_TABLE[(c ^ buf[s[:k] + j]) & 0xFF] ^ (c >> 8)
+        out[order] = crc ^ np.uint32(0xFFFFFFFF)
+    c = out.astype(np.uint64)
+    return ((((c >> 15) | (c << 17)) + 0xA282EAD8) & 0xFFFFFFFF).astype(np.uint32)
+
+
+# ---------------------------------------------------------------- protobuf, the little we need
+
+
+def _varint(buf: bytes, pos: int) -> tuple[int, int]:
+    b = buf[pos]
+    if b < 0x80:
+        return b, pos + 1
+    result, shift = b & 0x7F, 7
+    while True:
+        pos += 1
+        b = buf[pos]
+        result |= (b & 0x7F) << shift
+        if b < 0x80:
+            return result, pos + 1
+        shift += 7
+
+
+def _fields(buf: bytes, pos: int, end: int) -> Iterator[tuple[int, int, int, int]]:
+    """(field number, wire type, value or start, end) for each field of the message in buf[pos:end].
+
+    varint: value is the integer; fixed64/fixed32/length-delimited: value is the start offset.
+    """
+    while pos < end:
+        key, pos = _varint(buf, pos)
+        wt = key & 7
+        if wt == 0:
+            v, pos = _varint(buf, pos)
+            yield key >> 3, 0, v, pos
+        elif wt == 2:
+            n, pos = _varint(buf, pos)
+            yield key >> 3, 2, pos, pos + n
+            pos += n
+        elif wt == 1:
+            yield key >> 3, 1, pos, pos + 8
+            pos += 8
+        elif wt == 5:
+            yield key >> 3, 5, pos, pos + 4
+            pos += 4
+        else:
+            raise ValueError(f"wire type {wt}")
+    if pos != end:
+        raise ValueError("field runs past its message")
+
+
+def _key(field: int, wire: int) -> bytes:
+    return _enc_varint(field << 3 | wire)
+
+
+def _enc_varint(v: int) -> bytes:
+    v &= (1 << 64) - 1  # negative int64 -> two's complement, ten bytes
+    out = bytearray()
+    while v >= 0x80:
+        out.append((v & 0x7F) | 0x80)
+        v >>= 7
+    out.append(v)
+    return bytes(out)
+
+
+def _enc_bytes(field: int, payload: bytes) -> bytes:
+    return _key(field, 2) + _enc_varint(len(payload)) + payload
+
+
+# TensorFlow DataType -> (struct code of one element in tensor_content, repeated field holding it)
+_DTYPES: dict[int, tuple[str, int]] = {
+    1: ("<f", 5), 2: ("<d", 6), 3: ("<i", 7), 4: ("<B", 7), 5: ("<h", 7), 6: ("<b", 7), 9: ("<q", 10),
+    10: ("<?", 11), 14: ("<H", 13), 17: ("<H", 7), 19: ("<e", 13), 22: ("<I", 16), 23: ("<Q", 17),
+}
+_PACKED = {5: ("<f", 4), 6: ("<d", 8)}  # fixed-width repeated fields; the rest are varints
+
+
+def _tensor_scalar(buf: bytes, pos: int, end: int) -> float | None:
+    """The value of a one-element numeric TensorProto, or None when it is not one."""
+    dtype, count, content, vals = 0, 1, None, []
+    for f, wt, a, b in _fields(buf, pos, end):
+        if f == 1 and wt == 0:
+            dtype = a
+        elif f == 2 and wt == 2:  # TensorShapeProto: dim=2 { size=1 }
+            for df, dwt, da, db in _fields(buf, a, b):
+                if df == 2 and dwt == 2:
+                    size = 1
+                    for sf, swt, sa, _ in _fields(buf, da, db):
+                        if sf == 1 and swt == 0:
+                            size = sa
+                    count *= size
+        elif f == 4 and wt == 2:
+            content = buf[a:b]
+        elif f in (5, 6) and wt == 2:  # packed float / double
+            code, width = _PACKED[f]
+            vals += [x for (x,) in struct.iter_unpack(code, buf[a:b])] if (b - a) % width == 0 else []
+        elif f in (5, 6):
+            vals.append(struct.unpack_from("<f" if wt == 5 else "<d", buf, a)[0])
+        elif f in (7, 10, 11, 13, 16, 17) and wt == 2:  # packed varints
+            p = a
+            while p < b:
+                v, p = _varint(buf, p)
+                vals.append(v)
+        elif f in (7, 10, 11, 13, 16, 17) and wt == 0:
+            vals.append(a)
+    if dtype not in _DTYPES or count != 1:
+        return None
+    code, _ = _DTYPES[dtype]
+    if content:
+        if len(content) != struct.calcsize(code):
+            return None
+        raw = struct.unpack(code, content)[0]
+    elif vals:
+        raw = vals[0]
+        if dtype in (1, 2):
+            return float(raw)
+        if dtype in (3, 5, 6, 9) and raw >= 1 << 63:  # varint of a negative signed integer
+            raw -= 1 << 64
+        elif dtype in (3, 5, 6) and raw >= 1 << 31:
+            raw -= 1 << 32
+        elif dtype in (14, 19):  # half_val holds the 16 raw bits
+            raw &= 0xFFFF
+    else:
+        raw = 0  # a scalar tensor with no value is its dtype's zero
+    if dtype == 14:  # bfloat16: the high half of a float32
+        return struct.unpack("<f", struct.pack("<I", int(raw) << 16))[0]
+    if dtype == 19 and not content:
+        return struct.unpack("<e", struct.pack("<H", int(raw)))[0]
+    return float(raw)
+
+
+# ---------------------------------------------------------------- reading
+
+
+def event_files(path: str | os.PathLike) -> list[Path]:
+    """The event files at `path`: the file itself, or every events.out.tfevents.* below a
+    directory, sorted by path (one run's files then sort by their timestamp)."""
+    p = Path(path)
+    if p.is_dir():
+        return sorted(f for f in p.rglob(PATTERN) if f.is_file())
+    if p.is_file():
+        return [p]
+    raise NotAFile(f"{p}: no such file or directory.")
+
+
+def is_event_file(path: str | os.PathLike) -> bool:
+    """True when `path` is a file that starts with a valid TFRecord frame (whatever its name)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(12)
+    except OSError:
+        return False
+    return len(head) == 12 and masked_crc32c(head[:8]) == struct.unpack("<I", head[8:])[0]
+
+
+def _frames(path: Path, data: bytes, stats: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Offsets and lengths of the complete, checksum-verified records of one file."""
+    n, off = len(data), 0
+    offs: list[int] = []
+    lens: list[int] = []
+    unpack = struct.Struct("<Q").unpack_from
+    while off + 12 <= n:
+        (length,) = unpack(data, off)
+        if off + 16 + length > n:
+            break  # cut short: checked below
+        offs.append(off)
+        lens.append(length)
+        off += 16 + length
+    if off < n:
+        # The tail is a record still being written, unless its length field is itself corrupt.
+        if off + 12 <= n and masked_crc32c(data[off:off + 8]) != struct.unpack_from("<I", data, off + 8)[0]:
+            raise InputError(f"{path}: corrupted TensorBoard record at byte offset {off} (length checksum).")
+        stats["truncated TensorBoard record"] = stats.get("truncated TensorBoard record", 0) + 1
+    o = np.array(offs, dtype=np.int64)
+    ln = np.array(lens, dtype=np.int64)
+    buf = np.frombuffer(data, dtype=np.uint8)
+
+    def stored(at: np.ndarray) -> np.ndarray:
+        return buf[at[:, None] + np.arange(4)].copy().view("<u4").ravel()
+
+    for what, got, want in (("length", _masked_many(buf, o, np.full(o.size, 8)), stored(o + 8)),
+                            ("data", _masked_many(buf, o + 12, ln), stored(o + 12 + ln))):
+        bad = np.flatnonzero(got != want)
+        if bad.size:
+            raise InputError(f"{path}: corrupted TensorBoard record at byte offset {int(o[bad[0]])} "
+                             f"({what} checksum).")
+    return o + 12, ln
+
+
+def _scan(path: Path, stats: dict[str, int], plugin: dict[str, str]) -> Iterator[tuple[str, int, float]]:
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise NotAFile(f"{path}: cannot be read ({e.strerror or e}).") from None
+    starts, lengths = _frames(path, data, stats)
+    f32 = struct.Struct("<f").unpack_from
+    skipped = 0
+    for start, length in zip(starts.tolist(), lengths.tolist()):
+        try:
+            step, summary = 0, None
+            for f, wt, a, b in _fields(data, start, start + length):
+                if f == 2 and wt == 0:
+                    step = a - (1 << 64) if a >= 1 << 63 else a
+                elif f == 5 and wt == 2:
+                    summary = (a, b)
+            if summary is None:
+                continue  # file_version, graph, session log: not a metric
+            for f, wt, va, vb in _fields(data, *summary):
+                if f != 1 or wt != 2:
+                    continue
+                tag, value, kind = "", None, None
+                for vf, vwt, a, b in _fields(data, va, vb):
+                    if vf == 1 and vwt == 2:
+                        tag = data[a:b].decode("utf-8", "replace")
+                    elif vf == 2 and vwt == 5:
+                        kind, value = "simple", f32(data, a)[0]
+                    elif vf == 8 and vwt == 2:
+                        kind, value = "tensor", _tensor_scalar(data, a, b)
+                    elif vf == 9 and vwt == 2:  # SummaryMetadata.plugin_data=1 { plugin_name=1 }
+                        for pf, pwt, pa, pb in _fields(data, a, b):
+                            if pf == 1 and pwt == 2:
+                                for nf, nwt, na, nb in _fields(data, pa, pb):
+                                    if nf == 1 and nwt == 2:
+                                        plugin[tag] = data[na:nb].decode("utf-8", "replace")
+                    elif vf in (3, 4, 5, 6):
+                        kind = "other"
+                # TF2 names the plugin only in a tag's first event, so it is remembered per tag.
+                if value is None or plugin.get(tag) in _NOT_SCALAR_PLUGINS:
+                    skipped += 1
+                    continue
+                yield tag, step, float(value)
+        except (ValueError, IndexError, struct.error):
+            raise InputError(f"{path}: malformed TensorBoard event at byte offset {start - 12}.") from None
+    if skipped:
+        stats["non-scalar TensorBoard values"] = stats.get("non-scalar TensorBoard values", 0) + skipped
+
+
+def iter_scalars(path: str | os.PathLike, *, stats: dict[str, int] | None = None
+                 ) -> Iterator[tuple[str, int, float]]:
+    """Yield (tag, step, value) for every scalar in one event file or in every event file under a
+    directory (sorted, recursive), in file order.  Values are float32 as stored, NaN/inf kept.
+
+    `stats`, when given, receives counts of what was not yielded: "non-scalar TensorBoard values",
+    "truncated TensorBoard record", and "files" read.
+    """
+    stats = {} if stats is None else stats
+    files = event_files(path)
+    if Path(path).is_dir() and not files:
+        raise NotAFile(f"{path}: a directory with no TensorBoard event files ({PATTERN}).")
+    for f in files:
+        stats["files"] = stats.get("files", 0) + 1
+        yield from _scan(f, stats, {})
+
+
+# ---------------------------------------------------------------- writing
+
+_seq = 0
+
+
+def _f32(value: float) -> bytes:
+    try:
+        return struct.pack("<f", value)
+    except OverflowError:  # beyond float32's range: TensorBoard would hold an infinity too
+        return struct.pack("<f", math.copysign(math.inf, value))
+
+
+def _event(wall_time: float, step: int, summary: bytes | None = None, file_version: str | None = None) -> bytes:
+    out = _key(1, 1) + struct.pack("<d", wall_time)
+    if step:
+        out += _key(2, 0) + _enc_varint(step)
+    if file_version is not None:
+        out += _enc_bytes(3, file_version.encode())
+    if summary is not None:
+        out += _enc_bytes(5, summary)
+    return out
+
+
+def write_scalars(logdir: str | os.PathLike, records: Iterable[tuple[str, int, float]], *,
+                  filename: str | None = None, wall_time: float | None = None, append: bool = False) -> Path:
+    """Write (tag, step, value) records as a TensorBoard event file under `logdir`; return its path.
+
+    A new file starts with the file_version event, as TensorFlow's writer does; each record becomes
+    one Event with a float32 `simple_value`.  `append=True` adds to an existing file (a run that is
+    still "training", for watch tests).  `wall_time` defaults to now.
+    """
+    global _seq
+    d = Path(logdir)
+    d.mkdir(parents=True, exist_ok=True)
+    if filename is None:
+        _seq += 1
+        filename = f"events.out.tfevents.{int(time.time()):010d}.{socket.gethostname()}.{os.getpid()}.{_seq}"
+    path = d / filename
+    now = time.time() if wall_time is None else float(wall_time)
+    payloads = [] if append and path.exists() and path.stat().st_size else [_event(now, 0, file_version="brain.Event:2")]
+    for tag, step, value in records:
+        summary = _enc_bytes(1, _enc_bytes(1, str(tag).encode()) + _key(2, 5) + _f32(float(value)))
+        payloads.append(_event(now, int(step), summary))
+    blob = b"".join(payloads)
+    lens = np.fromiter((len(p) for p in payloads), dtype=np.int64, count=len(payloads))
+    starts = np.concatenate(([0], np.cumsum(lens)[:-1])).astype(np.int64)
+    head = np.frombuffer(lens.astype("<u8").tobytes(), dtype=np.uint8)
+    len_crc = _masked_many(head, np.arange(lens.size, dtype=np.int64) * 8, np.full(lens.size, 8))
+    data_crc = _masked_many(np.frombuffer(blob, dtype=np.uint8), starts, lens)
+    with open(path, "ab" if append else "wb") as fh:
+        for p, n, lc, dc in zip(payloads, lens.tolist(), len_crc.tolist(), data_crc.tolist()):
+            fh.write(struct.pack("<QI", n, lc) + p + struct.pack("<I", dc))
+    return path
