@@ -37,7 +37,8 @@ import numpy as np
 
 from ..errors import InputError, NotAFile
 
-__all__ = ["iter_scalars", "write_scalars", "is_event_file", "event_files", "crc32c", "masked_crc32c"]
+__all__ = ["iter_scalars", "write_scalars", "is_event_file", "event_files", "frame_records", "encode_event",
+           "crc32c", "masked_crc32c"]
 
 PATTERN = "events.out.tfevents.*"
 _LONG = 4096  # records longer than this (graphs, images) get the per-byte crc, not the batch one
@@ -288,50 +289,120 @@ def _frames(path: Path, data: bytes, stats: dict[str, int]) -> tuple[np.ndarray,
     return o + 12, ln
 
 
-def _scan(path: Path, stats: dict[str, int], plugin: dict[str, str]) -> Iterator[tuple[str, int, float]]:
+def _skip(buf: bytes, pos: int, wt: int) -> int:
+    """Offset just past one field value of wire type `wt` starting at `pos`."""
+    if wt == 0:
+        return _varint(buf, pos)[1]
+    if wt == 2:
+        n, pos = _varint(buf, pos)
+        return pos + n
+    if wt == 1:
+        return pos + 8
+    if wt == 5:
+        return pos + 4
+    raise ValueError(f"wire type {wt}")
+
+
+def _plugin_name(buf: bytes, a: int, b: int) -> str | None:
+    """SummaryMetadata.plugin_data=1 { plugin_name=1 }."""
+    for f, wt, pa, pb in _fields(buf, a, b):
+        if f == 1 and wt == 2:
+            for nf, nwt, na, nb in _fields(buf, pa, pb):
+                if nf == 1 and nwt == 2:
+                    return buf[na:nb].decode("utf-8", "replace")
+    return None
+
+
+def _event_values(buf: bytes, pos: int, end: int, plugin: dict[str, str]
+                  ) -> tuple[int, list[tuple[str, float | None]]]:
+    """(step, [(tag, scalar or None)]) of one Event.  Written out by hand rather than with
+    `_fields`: this loop runs once per scalar, and every field here has a one-byte key."""
+    step, values = 0, []
+    while pos < end:
+        key = buf[pos]
+        pos += 1
+        if key == 0x09:  # wall_time
+            pos += 8
+        elif key == 0x10:  # step
+            step, pos = _varint(buf, pos)
+            if step >= 1 << 63:
+                step -= 1 << 64
+        elif key == 0x2A:  # summary
+            n, p = _varint(buf, pos)
+            pos = s_end = p + n
+            while p < s_end:
+                skey = buf[p]
+                p += 1
+                if skey != 0x0A:  # not Summary.value
+                    if skey >= 0x80:
+                        raise ValueError("unexpected field in Summary")
+                    p = _skip(buf, p, skey & 7)
+                    continue
+                n = buf[p]  # one-byte lengths inline: the common case, and the hot loop
+                n, p = (n, p + 1) if n < 0x80 else _varint(buf, p)
+                v, v_end, p = p, p + n, p + n
+                tag, value = "", None
+                while v < v_end:
+                    vkey = buf[v]
+                    v += 1
+                    if vkey == 0x0A:  # tag
+                        n = buf[v]
+                        n, v = (n, v + 1) if n < 0x80 else _varint(buf, v)
+                        tag = buf[v:v + n].decode("utf-8", "replace")
+                        v += n
+                    elif vkey == 0x15:  # simple_value
+                        value = _F32(buf, v)[0]
+                        v += 4
+                    elif vkey == 0x42:  # tensor
+                        n, v = _varint(buf, v)
+                        value = _tensor_scalar(buf, v, v + n)
+                        v += n
+                    elif vkey == 0x4A:  # metadata
+                        n, v = _varint(buf, v)
+                        name = _plugin_name(buf, v, v + n)
+                        if name:  # TF2 names the plugin only in a tag's first event: remember it
+                            plugin[tag] = name
+                        v += n
+                    elif vkey < 0x80:
+                        v = _skip(buf, v, vkey & 7)
+                    else:
+                        raise ValueError("unexpected field in Summary.Value")
+                if v != v_end:
+                    raise ValueError("Summary.Value runs past its end")
+                if plugin.get(tag) in _NOT_SCALAR_PLUGINS:
+                    value = None
+                values.append((tag, value))
+            if p != s_end:
+                raise ValueError("Summary runs past its end")
+        elif key < 0x80:
+            pos = _skip(buf, pos, key & 7)  # wall_time, file_version, graph_def, session_log, ...
+        else:
+            pos = _skip(buf, _varint(buf, pos - 1)[1], key & 7)
+    if pos != end:
+        raise ValueError("Event runs past its end")
+    return step, values
+
+
+_F32 = struct.Struct("<f").unpack_from
+
+
+def _scan(path: Path, stats: dict[str, int]) -> Iterator[tuple[str, int, float]]:
     try:
         data = path.read_bytes()
     except OSError as e:
         raise NotAFile(f"{path}: cannot be read ({e.strerror or e}).") from None
     starts, lengths = _frames(path, data, stats)
-    f32 = struct.Struct("<f").unpack_from
-    skipped = 0
+    skipped, plugin = 0, {}
     for start, length in zip(starts.tolist(), lengths.tolist()):
         try:
-            step, summary = 0, None
-            for f, wt, a, b in _fields(data, start, start + length):
-                if f == 2 and wt == 0:
-                    step = a - (1 << 64) if a >= 1 << 63 else a
-                elif f == 5 and wt == 2:
-                    summary = (a, b)
-            if summary is None:
-                continue  # file_version, graph, session log: not a metric
-            for f, wt, va, vb in _fields(data, *summary):
-                if f != 1 or wt != 2:
-                    continue
-                tag, value, kind = "", None, None
-                for vf, vwt, a, b in _fields(data, va, vb):
-                    if vf == 1 and vwt == 2:
-                        tag = data[a:b].decode("utf-8", "replace")
-                    elif vf == 2 and vwt == 5:
-                        kind, value = "simple", f32(data, a)[0]
-                    elif vf == 8 and vwt == 2:
-                        kind, value = "tensor", _tensor_scalar(data, a, b)
-                    elif vf == 9 and vwt == 2:  # SummaryMetadata.plugin_data=1 { plugin_name=1 }
-                        for pf, pwt, pa, pb in _fields(data, a, b):
-                            if pf == 1 and pwt == 2:
-                                for nf, nwt, na, nb in _fields(data, pa, pb):
-                                    if nf == 1 and nwt == 2:
-                                        plugin[tag] = data[na:nb].decode("utf-8", "replace")
-                    elif vf in (3, 4, 5, 6):
-                        kind = "other"
-                # TF2 names the plugin only in a tag's first event, so it is remembered per tag.
-                if value is None or plugin.get(tag) in _NOT_SCALAR_PLUGINS:
-                    skipped += 1
-                    continue
-                yield tag, step, float(value)
+            step, values = _event_values(data, start, start + length, plugin)
         except (ValueError, IndexError, struct.error):
             raise InputError(f"{path}: malformed TensorBoard event at byte offset {start - 12}.") from None
+        for tag, value in values:
+            if value is None:  # histogram, image, text, a tensor of several elements, ...
+                skipped += 1
+            else:
+                yield tag, step, value
     if skipped:
         stats["non-scalar TensorBoard values"] = stats.get("non-scalar TensorBoard values", 0) + skipped
 
@@ -350,7 +421,7 @@ def iter_scalars(path: str | os.PathLike, *, stats: dict[str, int] | None = None
         raise NotAFile(f"{path}: a directory with no TensorBoard event files ({PATTERN}).")
     for f in files:
         stats["files"] = stats.get("files", 0) + 1
-        yield from _scan(f, stats, {})
+        yield from _scan(f, stats)
 
 
 # ---------------------------------------------------------------- writing
@@ -365,7 +436,9 @@ def _f32(value: float) -> bytes:
         return struct.pack("<f", math.copysign(math.inf, value))
 
 
-def _event(wall_time: float, step: int, summary: bytes | None = None, file_version: str | None = None) -> bytes:
+def encode_event(wall_time: float, step: int, summary: bytes | None = None,
+                 file_version: str | None = None) -> bytes:
+    """One serialized Event (`summary` is an already serialized Summary message)."""
     out = _key(1, 1) + struct.pack("<d", wall_time)
     if step:
         out += _key(2, 0) + _enc_varint(step)
@@ -392,17 +465,24 @@ def write_scalars(logdir: str | os.PathLike, records: Iterable[tuple[str, int, f
         filename = f"events.out.tfevents.{int(time.time()):010d}.{socket.gethostname()}.{os.getpid()}.{_seq}"
     path = d / filename
     now = time.time() if wall_time is None else float(wall_time)
-    payloads = [] if append and path.exists() and path.stat().st_size else [_event(now, 0, file_version="brain.Event:2")]
+    payloads = [] if append and path.exists() and path.stat().st_size else [encode_event(now, 0, file_version="brain.Event:2")]
     for tag, step, value in records:
         summary = _enc_bytes(1, _enc_bytes(1, str(tag).encode()) + _key(2, 5) + _f32(float(value)))
-        payloads.append(_event(now, int(step), summary))
-    blob = b"".join(payloads)
+        payloads.append(encode_event(now, int(step), summary))
+    with open(path, "ab" if append else "wb") as fh:
+        fh.write(frame_records(payloads))
+    return path
+
+
+def frame_records(payloads: list[bytes]) -> bytes:
+    """TFRecord framing of serialized Events (both checksums computed in one batch)."""
+    if not payloads:
+        return b""
     lens = np.fromiter((len(p) for p in payloads), dtype=np.int64, count=len(payloads))
     starts = np.concatenate(([0], np.cumsum(lens)[:-1])).astype(np.int64)
     head = np.frombuffer(lens.astype("<u8").tobytes(), dtype=np.uint8)
     len_crc = _masked_many(head, np.arange(lens.size, dtype=np.int64) * 8, np.full(lens.size, 8))
-    data_crc = _masked_many(np.frombuffer(blob, dtype=np.uint8), starts, lens)
-    with open(path, "ab" if append else "wb") as fh:
-        for p, n, lc, dc in zip(payloads, lens.tolist(), len_crc.tolist(), data_crc.tolist()):
-            fh.write(struct.pack("<QI", n, lc) + p + struct.pack("<I", dc))
-    return path
+    data_crc = _masked_many(np.frombuffer(b"".join(payloads), dtype=np.uint8), starts, lens)
+    pack_head, pack_crc = struct.Struct("<QI").pack, struct.Struct("<I").pack
+    return b"".join(pack_head(n, lc) + p + pack_crc(dc)
+                    for p, n, lc, dc in zip(payloads, lens.tolist(), len_crc.tolist(), data_crc.tolist()))
