@@ -1,0 +1,90 @@
+"""The diagnosis as GitHub-flavoured markdown, for a PR comment or a run's README.
+
+Same content as the terminal report (built from the same pieces in terminal.py): the verdict
+as a heading, the vitals as a table, findings as bullets with their arithmetic nested under them.
+No colour, no width: markdown viewers wrap.  Pipes in cells are escaped.
+"""
+
+from __future__ import annotations
+
+from ..diagnose.model import Diagnosis, Finding
+from ..run import Run
+from .charts import sparkline
+from .terminal import (action_text, label, evidence_text, finding_summary, finding_title, missing_text, ordered,
+                       ruled_out_text, run_line, segment_count, tr, vital_rows)
+
+__all__ = ["render_markdown"]
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _code(text: str) -> str:
+    return f"`{text}`" if "`" not in text else text
+
+
+def _finding(f: Finding, lang: str) -> list[str]:
+    sev = tr(f"ui.severity.{f.severity}", lang, f.severity)
+    head = f"- **{finding_title(f.id, lang)}** (`{f.id}`, {sev})"
+    if f.onset_step is not None:
+        head += " · " + tr("ui.since_step", lang, step=f.onset_step)
+    if f.confidence < 1.0:
+        head += " · " + tr("ui.confidence", lang, pct=f"{100 * f.confidence:.0f}%")
+    lines = [head]
+    summary = finding_summary(f, lang)
+    if summary:
+        lines.append(f"  {summary}")
+    if f.evidence:
+        lines.append(f"  - {label('ui.evidence', lang)}{evidence_text(f)}")
+    for r in f.ruled_out:
+        lines.append(f"  - {label('ui.ruled_out', lang)}{ruled_out_text(r, lang)}")
+    if f.missing:
+        lines.append(f"  - {label('ui.missing', lang)}{missing_text(f.missing, lang)}")
+    if f.action is not None:
+        lines.append(f"  - **{label('ui.next', lang).rstrip()}** {action_text(f.action, lang)}")
+    if f.samples:
+        lines.append(f"  - {label('ui.samples', lang).rstrip()}")
+        for s in f.samples:
+            lines.append(f"    > {' '.join(str(s).split())}")
+    return lines
+
+
+def render_markdown(diag: Diagnosis, lang: str = "en", *, run: Run | None = None) -> str:
+    v = diag.verdict
+    word = tr(f"ui.verdict.{v}", lang, v.upper())
+    gloss = tr(f"verdict.{v}", lang, tr(f"ui.verdict_gloss.{v}", lang, ""))
+    lines = [f"### {tr('ui.diag.title', lang)}: {word}" + (f" — {gloss}" if gloss else ""), "",
+             _cell(run_line(diag, lang))]
+    if segment_count(diag) > 1:
+        n = segment_count(diag)
+        lines.append("")
+        lines.append(tr("ui.segments", lang, n=n, restarts=n - 1))
+    serious = [f for f in ordered(diag) if f.severity != "info"]
+    infos = [f for f in ordered(diag) if f.severity == "info"]
+    if not serious:
+        lines += ["", tr("ui.no_warnings", lang)]
+    rows = vital_rows(diag, lang, run)
+    with_curve = run is not None
+    heads = [tr("ui.col.metric", lang), tr("ui.col.range", lang), tr("ui.col.shape", lang)]
+    if with_curve:
+        heads.append(tr("ui.col.curve", lang))
+    lines += ["", "| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
+    for r in rows:
+        rng = f"{r.start} → {r.end}" if r.logged else f"*{tr('ui.not_logged', lang)}*"
+        cells = [_code(r.metric), rng, r.shape]
+        if with_curve:
+            cells.append(sparkline(r.values, 24) if (r.logged and r.values is not None) else "")
+        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    if serious:
+        lines += ["", f"**{tr('ui.findings', lang)} ({len(serious)})**", ""]
+        for f in serious:
+            lines += _finding(f, lang)
+    if infos:
+        lines += ["", f"**{tr('ui.worth_watching', lang)} ({len(infos)})**", ""]
+        for f in infos:
+            lines += _finding(f, lang)
+    notes = [str(n) for n in diag.run.get("notes", []) or []]
+    if notes:
+        lines += ["", f"**{tr('ui.notes', lang)}**", ""] + [f"- {n}" for n in notes]
+    return "\n".join(lines) + "\n"

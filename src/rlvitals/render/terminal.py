@@ -1,0 +1,326 @@
+"""The diagnosis as terminal text: the verdict first, the vitals table, then each finding's arithmetic.
+
+Layout (every line fits `width` display columns; Chinese counts two per character):
+
+    rlvitals diagnosis · run · format · N steps (first → last)
+      Verdict  DEAD — stop and fix it before burning more GPU hours
+    Vitals      table: metric, start → end, shape word, sparkline; "not logged" rows
+    Findings    1. [critical] title · since step N
+                   summary / evidence / ruled out / missing / next / samples
+
+A healthy run gets a short, calm report ("No warnings").  The pieces every format shares
+(localised titles, ruled-out sentences, the action line, the shape labels) are built here and
+reused by markdown.py and jsonout.py, so the three formats can never say different things.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..diagnose.model import Action, Diagnosis, Finding, RuledOut
+from ..i18n import t
+from ..run import CANONICAL, EXTRAS, Run, VITALS
+from .charts import clip_text, display_width, fmt_value, pad, sparkline
+
+__all__ = ["render_text", "tr", "ordered", "fmt_num", "finding_title", "finding_summary", "shape_label",
+           "ruled_out_text", "action_text", "label", "missing_text", "VitalRow", "vital_rows", "use_color", "wrap"]
+
+# Metrics that are exactly constant by construction in a common setup (one optimizer step per
+# rollout batch): constant there means "not applicable", never "healthy".
+BY_CONSTRUCTION = frozenset({"clip_frac", "ratio_mean"})
+REFERENCE = {"ratio_mean": 1.0}
+_COLORS = {"learning": "32", "cheating": "35", "dead": "31", "unstable": "33",
+           "critical": "31", "warning": "33", "info": "36"}
+
+
+# ---------------------------------------------------------------- shared pieces
+
+def tr(key: str, lang: str, fallback: str | None = None, **fields: Any) -> str:
+    """`i18n.t`, but a missing key gives `fallback` (or the key) instead of the bare key."""
+    out = t(key, lang, **fields)
+    if out == key and fallback is not None:
+        return fallback
+    return out
+
+
+def ordered(diag: Diagnosis) -> list[Finding]:
+    """Findings most important first (stable: ties keep diagnose's order)."""
+    return sorted(diag.findings, key=lambda f: f.rank)
+
+
+def fmt_num(v: Any) -> str:
+    """An evidence value: numbers to 4 significant digits, strings as they are."""
+    if v is None:
+        return "—"
+    if isinstance(v, (bool, np.bool_)):
+        return str(bool(v)).lower()
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    if isinstance(v, (float, np.floating)):
+        x = float(v)
+        if math.isnan(x):
+            return "NaN"
+        if math.isinf(x):
+            return "inf" if x > 0 else "-inf"
+        if x == int(x) and abs(x) < 1e6:
+            return str(int(x))
+        return f"{x:.0f}" if abs(x) >= 1e4 and abs(x) < 1e6 else f"{x:.4g}"
+    return str(v)
+
+
+def _fields(f: Finding) -> dict[str, Any]:
+    # Templates may name any evidence key, and the onset step.
+    out: dict[str, Any] = {k: v for k, v in f.evidence.items() if isinstance(k, str)}
+    out.setdefault("step", f.onset_step if f.onset_step is not None else "?")
+    out.setdefault("onset_step", out["step"])
+    return out
+
+
+def finding_title(fid: str, lang: str) -> str:
+    return tr(f"finding.{fid}.title", lang, fid.replace("_", " "))
+
+
+def finding_summary(f: Finding, lang: str) -> str:
+    return tr(f"finding.{f.id}.summary", lang, "", **_fields(f))
+
+
+def shape_attr(shape: Any, name: str, default: Any = None) -> Any:
+    """Read a Shape field whether it is a Shape or an already-serialised dict."""
+    if isinstance(shape, dict):
+        return shape.get("shape" if name == "word" else name, default)
+    return getattr(shape, name, default)
+
+
+def shape_label(metric: str, shape: Any, lang: str) -> str:
+    word = shape_attr(shape, "word", "short")
+    label = tr(f"shape.{word}", lang, tr(f"ui.shape.{word}", lang, word))
+    if word == "constant" and metric in BY_CONSTRUCTION:
+        label += f" ({tr('ui.not_applicable', lang)})"
+    if word == "drift" and metric in REFERENCE:
+        label += " " + tr("ui.drift_flag", lang, ref=f"{REFERENCE[metric]:.1f}")
+    return label
+
+
+def ruled_out_text(r: RuledOut, lang: str) -> str:
+    """ "entropy collapse — entropy = 1.774: <why that rules it out>" (or "... is normal")."""
+    value = fmt_value(r.metric, r.value) if isinstance(r.value, (int, float)) and r.metric in CANONICAL \
+        else fmt_num(r.value)
+    look = finding_title(r.lookalike, lang) if r.lookalike else "?"
+    why = tr(f"ruled_out.{r.reason}", lang, "", metric=r.metric, value=value, lookalike=r.lookalike)
+    if why:
+        return tr("ui.ruled_out_because", lang, lookalike=look, metric=r.metric, value=value, reason=why)
+    return tr("ui.ruled_out_normal", lang, lookalike=look, metric=r.metric, value=value)
+
+
+def action_text(a: Action, lang: str) -> str:
+    """ "raise temperature (typical 1.0) — why (source)" """
+    verb = tr(f"ui.direction.{a.direction}", lang, a.direction)
+    s = f"{verb} {a.knob}"
+    if a.typical:
+        s += f" ({tr('ui.typical', lang, value=a.typical)})"
+    why = tr(f"action_why.{a.why}", lang, a.why.replace("_", " ")) if a.why else ""
+    if why:
+        s += f" — {why}"
+    if a.source:
+        s += f" ({a.source})"
+    return s
+
+
+def missing_text(metrics: tuple[str, ...] | list[str], lang: str) -> str:
+    return tr("ui.missing_why", lang, metrics=", ".join(metrics))
+
+
+def label(key: str, lang: str) -> str:
+    """ "evidence: " / "证据：" """
+    return tr("ui.label", lang, text=tr(key, lang))
+
+
+def evidence_text(f: Finding) -> str:
+    return " · ".join(f"{k} = {fmt_num(v)}" for k, v in f.evidence.items())
+
+
+@dataclass(frozen=True)
+class VitalRow:
+    metric: str
+    logged: bool
+    start: str
+    end: str
+    shape: str          # localised label ("" when not logged)
+    word: str           # the shape word id ("" when not logged)
+    values: np.ndarray | None
+
+
+def vital_rows(diag: Diagnosis, lang: str, run: Run | None = None) -> list[VitalRow]:
+    """One row per vital (absent ones "not logged"), then each extra that has a shape."""
+    rows = []
+    names = list(VITALS) + [m for m in EXTRAS if m in diag.shapes]
+    for m in names:
+        shape = diag.shapes.get(m)
+        series = run.series.get(m) if run is not None else None
+        values = series.values if series is not None else None
+        if shape is None:
+            rows.append(VitalRow(m, False, "", "", "", "", values))
+            continue
+        rows.append(VitalRow(m, True, fmt_value(m, shape_attr(shape, "start")), fmt_value(m, shape_attr(shape, "end")),
+                             shape_label(m, shape, lang), shape_attr(shape, "word", ""), values))
+    return rows
+
+
+def run_line(diag: Diagnosis, lang: str) -> str:
+    r = diag.run
+    return tr("ui.run_line", lang, name=r.get("name", "?"), format=r.get("format", "?"),
+              steps=r.get("steps", r.get("n_steps", "?")), first=r.get("first_step", "?"), last=r.get("last_step", "?"))
+
+
+def segment_count(diag: Diagnosis) -> int:
+    seg = diag.run.get("segments", 1)
+    return len(seg) if isinstance(seg, (list, tuple)) else int(seg or 1)
+
+
+# ---------------------------------------------------------------- text layout
+
+def use_color(stream=None) -> bool:
+    """Colour only on a TTY and only when NO_COLOR is unset (https://no-color.org)."""
+    stream = stream or sys.stdout
+    return "NO_COLOR" not in os.environ and hasattr(stream, "isatty") and stream.isatty()
+
+
+_TOKEN = re.compile(r"\s+|[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]|[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]+")
+
+
+def wrap(text: str, width: int, indent: str = "", first: str | None = None) -> list[str]:
+    """Wrap by display width: latin breaks at spaces, CJK between any two characters."""
+    first = indent if first is None else first
+    lines, cur = [], first
+    limit = max(10, width)
+    for tok in _TOKEN.findall(text):
+        if tok.isspace():
+            if display_width(cur) > display_width(indent if lines else first):
+                cur += " "
+            continue
+        if display_width(cur) + display_width(tok) > limit and cur.strip():
+            lines.append(cur.rstrip())
+            cur = indent
+        while display_width(cur) + display_width(tok) > limit:  # one token longer than a line
+            room = limit - display_width(cur)
+            piece = clip_text(tok, room + 1)[:-1] or tok[0]
+            lines.append(cur + piece)
+            tok, cur = tok[len(piece):], indent
+        cur += tok
+    if cur.strip() or not lines:
+        lines.append(cur.rstrip())
+    return lines
+
+
+class _Out:
+    def __init__(self, width: int, color: bool):
+        self.width, self.color, self.lines = width, color, []
+
+    def paint(self, text: str, code: str | None, bold: bool = False) -> str:
+        if not self.color or not code:
+            return text
+        return f"\x1b[{'1;' if bold else ''}{code}m{text}\x1b[0m"
+
+    def add(self, text: str = "") -> None:
+        self.lines.append(text)
+
+    def para(self, text: str, indent: str, first: str | None = None) -> None:
+        self.lines.extend(wrap(text, self.width, indent, first))
+
+
+def _table(out: _Out, rows: list[VitalRow], lang: str) -> None:
+    heads = [tr("ui.col.metric", lang), tr("ui.col.range", lang), tr("ui.col.shape", lang), tr("ui.col.curve", lang)]
+    rng = [f"{r.start} → {r.end}" if r.logged else tr("ui.not_logged", lang) for r in rows]
+    w0 = max(display_width(heads[0]), *(len(r.metric) for r in rows))
+    w1 = max(display_width(heads[1]), *(display_width(x) for x in rng))
+    room = out.width - 2 - w0 - w1 - 6
+    w3 = max(8, min(24, room // 3))
+    w2 = max(display_width(heads[2]), min(room - w3, max((display_width(r.shape) for r in rows), default=0)))
+    out.add("  " + "  ".join([pad(heads[0], w0), pad(heads[1], w1), pad(heads[2], w2), heads[3]]).rstrip())
+    for r, rg in zip(rows, rng):
+        spark = sparkline(r.values, w3) if (r.logged and r.values is not None) else ""
+        code = "33" if r.word in ("drift", "spike") else None
+        shape = out.paint(pad(clip_text(r.shape, w2), w2), code)
+        line = "  " + "  ".join([pad(r.metric, w0), pad(rg, w1), shape, spark])
+        out.add(line.rstrip())
+
+
+def _finding(out: _Out, i: int, f: Finding, lang: str) -> None:
+    sev = tr(f"ui.severity.{f.severity}", lang, f.severity)
+    head = f"{i}. [{out.paint(sev, _COLORS.get(f.severity), bold=True)}] {finding_title(f.id, lang)} ({f.id})"
+    if f.onset_step is not None:
+        head += " · " + tr("ui.since_step", lang, step=f.onset_step)
+    if f.confidence < 1.0:
+        head += " · " + tr("ui.confidence", lang, pct=f"{100 * f.confidence:.0f}%")
+    out.para(head, "     ", "  ")
+    ind = "     "
+    summary = finding_summary(f, lang)
+    if summary:
+        out.para(summary, ind, ind)
+    if f.evidence:
+        out.para(label("ui.evidence", lang) + evidence_text(f), ind + "  ", ind)
+    for r in f.ruled_out:
+        out.para(label("ui.ruled_out", lang) + ruled_out_text(r, lang), ind + "  ", ind)
+    if f.missing:
+        out.para(label("ui.missing", lang) + missing_text(f.missing, lang), ind + "  ", ind)
+    if f.action is not None:
+        out.para(out.paint("→ ", "1") + label("ui.next", lang) + action_text(f.action, lang), ind + "  ", ind)
+    if f.samples:
+        out.add(ind + label("ui.samples", lang).rstrip())
+        for s in f.samples:
+            quote = clip_text(" ".join(str(s).split()), out.width - len(ind) - 4)
+            out.add(f"{ind}  “{quote}”")
+
+
+def render_text(diag: Diagnosis, lang: str = "en", width: int = 100, *, run: Run | None = None,
+                color: bool | None = None) -> str:
+    """The full terminal report.  `run` (optional) adds a sparkline per vital."""
+    width = max(60, int(width))
+    out = _Out(width, use_color() if color is None else color)
+    out.para(f"{tr('ui.diag.title', lang)} · {run_line(diag, lang)}", "  ", "")
+    if segment_count(diag) > 1:
+        n = segment_count(diag)
+        out.para(tr("ui.segments", lang, n=n, restarts=n - 1), "  ", "  ")
+    out.add()
+    v = diag.verdict
+    word = tr(f"ui.verdict.{v}", lang, v.upper())
+    gloss = tr(f"verdict.{v}", lang, tr(f"ui.verdict_gloss.{v}", lang, ""))
+    verdict = out.paint(word, _COLORS.get(v), bold=True)
+    out.para(f"{label('ui.verdict_label', lang)}{verdict}" + (f" — {gloss}" if gloss else ""), "    ", "  ")
+    serious = [f for f in ordered(diag) if f.severity != "info"]
+    infos = [f for f in ordered(diag) if f.severity == "info"]
+    if serious:
+        top = serious[0]
+        title = finding_title(top.id, lang)
+        if top.onset_step is not None:
+            title += ", " + tr("ui.since_step", lang, step=top.onset_step)
+        out.para(tr("ui.main_finding", lang, title=title), "    ", "  ")
+    else:
+        out.para(tr("ui.no_warnings", lang), "    ", "  ")
+    out.add()
+    out.add(out.paint(tr("ui.vitals", lang), "1"))
+    _table(out, vital_rows(diag, lang, run), lang)
+    if serious:
+        out.add()
+        out.add(out.paint(f"{tr('ui.findings', lang)} ({len(serious)})", "1"))
+        for i, f in enumerate(serious, 1):
+            _finding(out, i, f, lang)
+    if infos:
+        out.add()
+        out.add(out.paint(f"{tr('ui.worth_watching', lang)} ({len(infos)})", "1"))
+        for i, f in enumerate(infos, len(serious) + 1):
+            _finding(out, i, f, lang)
+    notes = [str(n) for n in diag.run.get("notes", []) or []]
+    if notes:
+        out.add()
+        out.add(out.paint(tr("ui.notes", lang), "1"))
+        for n in notes:
+            out.para(n, "    ", "  - ")
+    return "\n".join(out.lines) + "\n"

@@ -1,0 +1,121 @@
+"""`rlvitals vitals`: what was read from a log, metric by metric (text or JSON "rlvitals.vitals/1").
+
+The point is trust: before believing a diagnosis, a practitioner checks that the tool read the
+right key for each vital, how many points, the range, the NaNs, and what it did *not* read.
+So every canonical metric is listed (absent ones as "not logged"), proxies say what they stand in
+for, and nothing dropped is hidden: unrecognised keys and skipped lines are counted by reason.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+
+from ..run import CANONICAL, Run, Series
+from .charts import clip_text, display_width, fmt_value, pad
+from .jsonout import clean
+from .terminal import fmt_num, tr
+
+__all__ = ["SCHEMA", "vitals_dict", "render_vitals"]
+
+SCHEMA = "rlvitals.vitals/1"
+_LIST_LIMIT = 20  # keys shown per section in text; JSON always has all of them
+
+
+def _metric(s: Series) -> dict[str, Any]:
+    fin = s.values[np.isfinite(s.values)]
+    return {
+        "source": s.source, "proxy": bool(s.proxy), "note": s.note, "count": len(s),
+        "first": float(s.values[0]) if len(s) else None, "last": float(s.values[-1]) if len(s) else None,
+        "min": float(fin.min()) if fin.size else None, "max": float(fin.max()) if fin.size else None,
+        "nan": int(np.count_nonzero(~np.isfinite(s.values))), "constant": bool(s.is_constant),
+        "first_step": int(s.steps[0]) if len(s) else None, "last_step": int(s.steps[-1]) if len(s) else None,
+    }
+
+
+def vitals_dict(run: Run) -> dict[str, Any]:
+    """The JSON object as a cleaned dict.  Absent canonical metrics map to null."""
+    steps = run.steps
+    return clean({
+        "schema": SCHEMA,
+        "name": run.name,
+        "format": run.format,
+        "steps": {"count": int(steps.size), "first": int(steps[0]) if steps.size else None,
+                  "last": int(steps[-1]) if steps.size else None},
+        "segments": [{"first_step": g.first_step, "last_step": g.last_step, "first_line": g.first_line,
+                      "rows": g.rows} for g in run.segments],
+        "metrics": {m: (_metric(run.series[m]) if m in run.series else None) for m in CANONICAL},
+        "extras": {k: {"count": len(s), "first": float(s.values[0]) if len(s) else None,
+                       "last": float(s.values[-1]) if len(s) else None} for k, s in sorted(run.extras.items())},
+        "unrecognized": dict(sorted(run.unrecognized.items())),
+        "skipped_lines": dict(sorted(run.skipped.items())),
+        "notes": list(run.notes),
+    })
+
+
+def _table(rows: list[list[str]], aligns: str) -> list[str]:
+    widths = [max(display_width(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  " + "  ".join(pad(c, w, a) for c, w, a in zip(r, widths, aligns)).rstrip() for r in rows]
+
+
+def _text(run: Run, lang: str) -> str:
+    d = vitals_dict(run)
+    out = [f"{tr('ui.vit.title', lang)} · {run.name}", ""]
+    st = d["steps"]
+    steps = (tr("ui.vit.steps_line", lang, count=st["count"], first=st["first"], last=st["last"])
+             if st["count"] else tr("ui.vit.no_steps", lang))
+    segs = d["segments"]
+    seg_text = tr("ui.vit.one_segment", lang) if len(segs) <= 1 else str(len(segs))
+    head = [[tr("ui.vit.format", lang), run.format], [tr("ui.vit.steps", lang), steps],
+            [tr("ui.vit.segments", lang), seg_text]]
+    out += _table(head, "<<")
+    if len(segs) > 1:
+        for g in segs:
+            out.append("    - " + tr("ui.vit.segment_line", lang, first=g["first_step"], last=g["last_step"],
+                                     rows=g["rows"], line=g["first_line"]))
+    out += ["", tr("ui.vit.metrics", lang)]
+    rows = [[tr("ui.col.metric", lang), tr("ui.vit.col.source", lang), tr("ui.vit.col.count", lang),
+             tr("ui.vit.col.first_last", lang), tr("ui.vit.col.min", lang), tr("ui.vit.col.max", lang),
+             tr("ui.vit.col.nan", lang), ""]]
+    proxies = []
+    for m in CANONICAL:
+        info = d["metrics"][m]
+        if info is None:
+            rows.append([m, "—", "", tr("ui.not_logged", lang), "", "", "", ""])
+            continue
+        f = lambda v: fmt_value(m, v)  # noqa: E731 - local formatter bound to this metric
+        flag = tr("ui.vit.constant", lang) if info["constant"] else ""
+        source = clip_text(info["source"] or "?", 34) + (" *" if info["proxy"] else "")
+        rows.append([m, source, str(info["count"]), f"{f(info['first'])} → {f(info['last'])}",
+                     f(info["min"]), f(info["max"]), str(info["nan"]) if info["nan"] else "", flag])
+        if info["proxy"]:
+            proxies.append(f"    * {m}: " + tr("ui.vit.proxy", lang, note=info["note"] or info["source"]))
+    out += _table(rows, "<<><>>><")
+    out += proxies
+    for title_key, items in (("ui.vit.extras", {k: f"n={v['count']}  {fmt_num(v['first'])} → {fmt_num(v['last'])}"
+                                               for k, v in d["extras"].items()}),
+                             ("ui.vit.unrecognized", {k: str(v) for k, v in d["unrecognized"].items()}),
+                             ("ui.vit.skipped", {k: str(v) for k, v in d["skipped_lines"].items()})):
+        n = sum(int(v) for v in items.values()) if title_key == "ui.vit.skipped" else len(items)
+        out += ["", tr(title_key, lang, n=n)]
+        if not items:
+            out.append("  " + tr("ui.vit.none", lang))
+            continue
+        shown = list(items.items())[:_LIST_LIMIT]
+        out += _table([[k, v] for k, v in shown], "<>")
+        if len(items) > _LIST_LIMIT:
+            out.append("  " + tr("ui.vit.more", lang, n=len(items) - _LIST_LIMIT))
+    if d["notes"]:
+        out += ["", tr("ui.notes", lang)] + [f"  - {n}" for n in d["notes"]]
+    return "\n".join(out) + "\n"
+
+
+def render_vitals(run: Run, fmt: str = "text", lang: str = "en") -> str:
+    """What was read, for people (`text`) or machines (`json`)."""
+    if fmt == "json":
+        return json.dumps(vitals_dict(run), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+    if fmt == "text":
+        return _text(run, lang)
+    raise ValueError(f"unknown format {fmt!r}: choose text or json")
