@@ -1,0 +1,243 @@
+"""When to raise the alarm, what it says, and where it goes (stream, `--exec`, `--webhook`).
+
+`AlertTracker` turns a sequence of diagnoses of a growing run into alerts: one per finding id,
+the first time it has been at warning or critical for `persist` consecutive checks, and once more
+only if it escalates from warning to critical (again held for `persist` checks).  Holding for two
+checks costs one check of delay and keeps a blip (a finding that appears in one prefix of a healthy
+run and is gone in the next) from ever alerting: a false alarm costs more than a late one.
+
+An `Alert` carries the `Finding` itself, so what is printed, posted and put in the environment is
+the diagnosis' own evidence, look-alikes ruled out and next knob: the arithmetic, not a paraphrase.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..diagnose.model import FINDING_IDS, SEVERITIES, Diagnosis, Finding
+from .strings import tr
+
+__all__ = ["Alert", "AlertTracker", "format_alert", "alert_payload", "run_exec", "post_webhook", "jsonable"]
+
+SCHEMA = "rlvitals.alert/1"
+
+
+@dataclass(frozen=True)
+class Alert:
+    """One alarm: `finding` reached `severity` and held; `step` is the last step seen when raised."""
+
+    finding: Finding
+    severity: str
+    step: int
+    escalated: bool = False
+    run: str = ""
+    source: str = ""
+
+    @property
+    def id(self) -> str:
+        return self.finding.id
+
+    @property
+    def onset_step(self) -> int | None:
+        return self.finding.onset_step
+
+    def at_least(self, severity: str) -> bool:
+        return SEVERITIES.index(self.severity) >= SEVERITIES.index(severity)
+
+
+@dataclass
+class AlertTracker:
+    """Streaks of each finding over consecutive checks, and what has been alerted already."""
+
+    persist: int = 2
+    min_severity: str = "warning"
+    alerted: dict[str, str] = field(default_factory=dict)
+    # severity level -> finding id -> consecutive checks with the finding at or above that level
+    _streak: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.persist < 1:
+            raise ValueError("persist must be at least 1")
+        if self.min_severity not in SEVERITIES:
+            raise ValueError(f"unknown severity {self.min_severity!r}")
+        self._levels = SEVERITIES[SEVERITIES.index(self.min_severity):]
+        self._streak = {lvl: {} for lvl in self._levels}
+
+    def update(self, diag: Diagnosis, step: int, *, run: str = "", source: str = "") -> list[Alert]:
+        """Feed one check's diagnosis; return the alerts it raises (usually none)."""
+        rank = SEVERITIES.index
+        found = {f.id: f for f in diag.findings}
+        out: list[Alert] = []
+        for lvl in self._levels:
+            streak = self._streak[lvl]
+            for fid in set(streak) | set(found):
+                f = found.get(fid)
+                streak[fid] = streak.get(fid, 0) + 1 if f is not None and rank(f.severity) >= rank(lvl) else 0
+        for fid, f in found.items():
+            held = [lvl for lvl in self._levels if self._streak[lvl].get(fid, 0) >= self.persist]
+            if not held:
+                continue
+            sev = held[-1]  # the highest level held for `persist` checks
+            before = self.alerted.get(fid)
+            if before is None or rank(sev) > rank(before):
+                self.alerted[fid] = sev
+                out.append(Alert(f, sev, int(step), escalated=before is not None, run=run, source=source))
+        # most severe first, so `--until` and a reader meet the worst news first
+        out.sort(key=lambda a: (-rank(a.severity), a.finding.rank))
+        return out
+
+    def reset(self) -> None:
+        """Forget everything (the log was truncated: a new run begins)."""
+        self.alerted.clear()
+        for streak in self._streak.values():
+            streak.clear()
+
+
+# -- words ----------------------------------------------------------------------------------
+def _num(v: Any) -> str:
+    if isinstance(v, bool) or v is None:
+        return str(v)
+    if isinstance(v, (int, float)) or hasattr(v, "__float__") and not isinstance(v, str):
+        try:
+            x = float(v)
+        except (TypeError, ValueError):
+            return str(v)
+        if math.isnan(x) or math.isinf(x):
+            return str(x)
+        if x == int(x) and abs(x) < 1e9:
+            return str(int(x))
+        return f"{x:.4g}"
+    return str(v)
+
+
+def format_alert(alert: Alert, lang: str = "en") -> str:
+    """The alert as a few lines of text: what, since which step, the evidence, the knob."""
+    from ..i18n import t
+
+    f = alert.finding
+    title = t(f"finding.{f.id}.title", lang)
+    if title == f"finding.{f.id}.title":
+        title = f.id.replace("_", " ")
+    onset = f.onset_step if f.onset_step is not None else tr("watch.onset_unknown", lang)
+    sev_word = tr(f"watch.sev.{alert.severity}", lang)
+    key = "watch.alert.head_escalated" if alert.escalated else "watch.alert.head"
+    lines = [tr(key, lang, sev=alert.severity.upper(), sev_word=sev_word, step=alert.step, title=title,
+                id=f.id, onset=onset)]
+    if f.evidence:
+        items = ", ".join(f"{k}={_num(v)}" for k, v in list(f.evidence.items())[:8])
+        lines.append("  " + tr("watch.alert.evidence", lang, items=items))
+    for r in f.ruled_out[:3]:
+        lines.append("  " + tr("watch.alert.ruled_out", lang, lookalike=r.lookalike, metric=r.metric,
+                               value=_num(r.value)))
+    if f.missing:
+        lines.append("  " + tr("watch.alert.missing", lang, metrics=", ".join(f.missing)))
+    a = f.action
+    if a is not None:
+        why = t(f"action_why.{a.why}", lang)
+        if why == f"action_why.{a.why}":
+            why = a.why
+        direction = tr(f"watch.dir.{a.direction}", lang)
+        if direction == f"watch.dir.{a.direction}":
+            direction = a.direction
+        lines.append("  " + tr("watch.alert.action", lang, direction=direction, knob=a.knob, typical=a.typical,
+                               why=why, source=a.source))
+    return "\n".join(lines)
+
+
+def jsonable(obj: Any) -> Any:
+    """Plain JSON types only: numpy scalars to Python, NaN/inf to None, tuples to lists."""
+    if obj is None or isinstance(obj, (bool, str)):
+        return obj
+    if isinstance(obj, int):
+        return obj
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {str(k): jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple, set)):
+        return [jsonable(v) for v in obj]
+    if hasattr(obj, "item"):  # numpy scalar
+        try:
+            return jsonable(obj.item())
+        except (TypeError, ValueError):
+            pass
+    if hasattr(obj, "__dataclass_fields__"):
+        return jsonable({k: getattr(obj, k) for k in obj.__dataclass_fields__})
+    return str(obj)
+
+
+def alert_payload(alert: Alert, lang: str = "en") -> dict[str, Any]:
+    """The alert as one JSON object (schema rlvitals.alert/1; documented in docs/watch.md)."""
+    from ..i18n import t
+
+    f = alert.finding
+    title = t(f"finding.{f.id}.title", lang)
+    return jsonable({
+        "schema": SCHEMA,
+        "run": alert.run,
+        "source": alert.source,
+        "step": alert.step,
+        "finding": f.id,
+        "severity": alert.severity,
+        "escalated": alert.escalated,
+        "onset_step": f.onset_step,
+        "verdict": FINDING_IDS.get(f.id),
+        "title": title if title != f"finding.{f.id}.title" else f.id,
+        "evidence": f.evidence,
+        "ruled_out": f.ruled_out,
+        "missing": f.missing,
+        "action": f.action,
+        "confidence": f.confidence,
+        "text": format_alert(alert, lang),
+    })
+
+
+# -- sinks ----------------------------------------------------------------------------------
+def run_exec(cmd: str, alert: Alert, payload: dict[str, Any], timeout: float = 60.0) -> tuple[int | None, str]:
+    """Run `cmd` through the shell with the finding in the environment; (exit status, error text).
+
+    Synchronous on purpose: with `--until`, the command (e.g. `scancel`) must have run before watch
+    exits.  A command that hangs is killed after `timeout` seconds.
+    """
+    env = dict(os.environ)
+    env.update({
+        "RLVITALS_FINDING": alert.id,
+        "RLVITALS_SEVERITY": alert.severity,
+        "RLVITALS_STEP": str(alert.step),
+        "RLVITALS_ONSET_STEP": "" if alert.onset_step is None else str(alert.onset_step),
+        "RLVITALS_JSON": json.dumps(payload, ensure_ascii=False),
+    })
+    try:
+        done = subprocess.run(cmd, shell=True, env=env, timeout=timeout, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return None, f"timed out after {timeout:g} s"
+    except OSError as e:
+        return None, str(e)
+    return done.returncode, ""
+
+
+def post_webhook(url: str, payload: dict[str, Any], timeout: float = 5.0) -> str:
+    """POST the payload as JSON; return "" on success or the error in one line."""
+    if not url.startswith(("http://", "https://")):
+        return "the URL must start with http:// or https://"
+    body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+    req = urllib.request.Request(url, data=body, method="POST",
+                                 headers={"Content-Type": "application/json; charset=utf-8",
+                                          "User-Agent": "rlvitals-watch"})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            resp.read(1 << 16)
+            if resp.status >= 300:
+                return f"HTTP {resp.status}"
+    except urllib.error.HTTPError as e:
+        return f"HTTP {e.code}"
+    except (urllib.error.URLError, OSError, ValueError) as e:
+        return str(getattr(e, "reason", e))
+    return ""

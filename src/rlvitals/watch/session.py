@@ -1,0 +1,311 @@
+"""`rlvitals watch`: lines in, the same diagnosis as `rlvitals diagnose`, one alert per finding out.
+
+`Watcher` is the part that does not know about files: it sniffs the format from the first lines,
+feeds an incremental `ingest` parser, decides when a re-diagnosis is due, and asks an
+`AlertTracker` whether the new diagnosis raises an alarm.  `watch_file` wires a `Follower` to it
+and to the outputs (stdout, `--exec`, `--webhook`, exit status).  The benchmark streams simulated
+runs through `Watcher` line by line, so the numbers it reports are those of this code path.
+
+Why the cadence: `diagnose` is O(n) in the steps read so far.  A check is due when new steps
+arrived and either at least `max(1, steps/200)` of them did (so a long run costs O(1) amortised
+per step: ~200 steps' worth of diagnosis per step) or `max_wait` seconds passed since the last
+check.  While a backlog is being read (the poll filled its whole chunk) no check runs at all:
+reading a 1,000,000-line log from the start costs one diagnosis, not thousands.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, TextIO
+
+from ..diagnose.model import SEVERITIES, Diagnosis
+from ..errors import NotAFile, UnknownFormat
+from .alerts import Alert, AlertTracker, alert_payload, format_alert, post_webhook, run_exec
+from .follow import Follower, FollowEvent
+from .strings import tr
+
+__all__ = ["Watcher", "watch_file", "SNIFF_LINES_MAX"]
+
+# Lines kept while no format is recognised; beyond this the log is not one we can read.
+SNIFF_LINES_MAX = 20_000
+STEPS_PER_CHECK_DIVISOR = 200
+
+
+def _default_diagnose(run):
+    from ..diagnose import diagnose
+
+    return diagnose(run)
+
+
+@dataclass
+class Watcher:
+    """Incremental parse + diagnosis + alert decisions for one stream of log lines."""
+
+    fmt: str | None = None
+    name: str = ""
+    source: str = ""
+    persist: int = 2
+    max_wait: float = 30.0
+    clock: Callable[[], float] = time.monotonic
+    diagnose_fn: Callable[[object], Diagnosis] = _default_diagnose
+    tracker: AlertTracker = field(default=None)  # type: ignore[assignment]
+    alerts: list[Alert] = field(default_factory=list)
+    diagnosis: Diagnosis | None = None
+    errors: list[str] = field(default_factory=list)
+    lines: int = 0
+    checks: int = 0
+    restarts: int = 0
+
+    def __post_init__(self) -> None:
+        if self.tracker is None:
+            self.tracker = AlertTracker(persist=self.persist)
+        self._explicit_fmt = self.fmt
+        self._reset_parser()
+
+    # -- feeding -----------------------------------------------------------------------------
+    def feed(self, lines: list[str]) -> None:
+        """Hand new complete lines to the parser (buffered until the format is known)."""
+        if not lines:
+            return
+        self.lines += len(lines)
+        if self._parser is None:
+            self._sniff_buf.extend(lines)
+            self._try_sniff()
+            return
+        self._feed_parser(lines)
+
+    def _feed_parser(self, lines: list[str]) -> None:
+        feed = self._parser.feed
+        for line in lines:
+            got = feed(line)
+            # A parser that reports whether the line carried metrics lets noise lines (tqdm,
+            # Ray banners) not count toward the cadence; one that returns None counts every line.
+            if got is None or got:
+                self._pending += 1
+
+    def _try_sniff(self) -> None:
+        from ..ingest import sniff_text
+
+        fmt = sniff_text("\n".join(self._sniff_buf))
+        if fmt is None:
+            if len(self._sniff_buf) > SNIFF_LINES_MAX:
+                raise UnknownFormat(f"{self.source or 'the log'}: no supported log format in its first "
+                                    f"{SNIFF_LINES_MAX} lines (see `rlvitals formats`, or pass -F FORMAT)")
+            return
+        self.fmt = fmt
+        self._open_parser()
+        buf, self._sniff_buf = self._sniff_buf, []
+        self._feed_parser(buf)
+
+    def _open_parser(self) -> None:
+        from ..ingest import open_parser
+
+        self._parser = open_parser(self.fmt, self.name)
+
+    def _reset_parser(self) -> None:
+        self.fmt = self._explicit_fmt
+        self._parser = None
+        self._sniff_buf: list[str] = []
+        self._pending = 0
+        self._steps_at_check = 0
+        self._last_check = self.clock()
+        if self.fmt is not None:
+            self._open_parser()
+
+    def restart(self) -> None:
+        """The file was truncated: what follows is a new run. Forget the old one and its alerts."""
+        self.restarts += 1
+        self.tracker.reset()
+        self.diagnosis = None
+        self._reset_parser()
+
+    @property
+    def sniffing(self) -> bool:
+        return self._parser is None
+
+    @property
+    def buffered(self) -> int:
+        return len(self._sniff_buf)
+
+    # -- checking ----------------------------------------------------------------------------
+    def due(self) -> bool:
+        if self._parser is None or self._pending == 0:
+            return False
+        every = max(1, self._steps_at_check // STEPS_PER_CHECK_DIVISOR)
+        return self._pending >= every or self.clock() - self._last_check >= self.max_wait
+
+    def snapshot(self):
+        return None if self._parser is None else self._parser.snapshot()
+
+    def check(self, force: bool = False) -> list[Alert]:
+        """Re-diagnose if due (or `force`); return the new alerts.  Never raises on a rule's bug."""
+        if not force and not self.due():
+            return []
+        if self._parser is None:
+            return []
+        self._pending = 0
+        self._last_check = self.clock()
+        run = self._parser.snapshot()
+        n = run.n_steps
+        if n == 0:
+            return []
+        self._steps_at_check = n
+        step = int(run.steps[-1])
+        try:
+            diag = self.diagnose_fn(run)
+        except Exception as e:  # a rule failing on a half-written run must not stop the watch
+            self.errors.append(tr("watch.diag_failed", "en", step=step, error=f"{type(e).__name__}: {e}"))
+            return []
+        self.checks += 1
+        self.diagnosis = diag
+        new = self.tracker.update(diag, step, run=run.name or self.name, source=self.source)
+        self.alerts.extend(new)
+        self._last_run = run
+        return new
+
+    @property
+    def last_run(self):
+        return getattr(self, "_last_run", None)
+
+    def summary(self, lang: str = "en") -> str:
+        """The final diagnosis rendered as `rlvitals diagnose` prints it, under a one-line header."""
+        run = self.last_run
+        if self.diagnosis is None or run is None:
+            return tr("watch.summary.none", lang) + "\n"
+        head = tr("watch.summary.head", lang, steps=run.n_steps, lines=self.lines, alerts=len(self.alerts))
+        body = render_summary(self.diagnosis, lang)
+        extra = ""
+        if run.skipped:
+            items = ", ".join(f"{k} {v}" for k, v in run.skipped.items())
+            extra = tr("watch.skipped", lang, items=items) + "\n"
+        return f"{head}\n{body.rstrip()}\n{extra}"
+
+
+def render_summary(diag: Diagnosis, lang: str) -> str:
+    """`render_diagnosis` when the renderer is there; a plain line if it is missing or fails."""
+    try:
+        from ..render import render_diagnosis
+
+        return render_diagnosis(diag, fmt="text", lang=lang)
+    except Exception:  # the renderer is another module; the summary must still appear
+        found = ", ".join(f"{f.id} ({f.severity})" for f in diag.findings) or tr("watch.summary.no_findings", lang)
+        return tr("watch.summary.fallback", lang, verdict=diag.verdict, findings=found)
+
+
+# -- the command ------------------------------------------------------------------------------
+def _say(stream: TextIO, text: str) -> None:
+    try:
+        stream.write(text + "\n")
+        stream.flush()
+    except (OSError, ValueError):  # a closed pipe must not kill the watcher
+        pass
+
+
+def _event_text(ev: FollowEvent, path: Path, lang: str) -> str:
+    return tr(f"watch.{ev.kind}", lang, path=path, old=ev.old, new=ev.new, limit=ev.new)
+
+
+def watch_file(path, fmt: str | None = None, lang: str = "en", until: str | None = None,
+               exec_cmd: str | None = None, webhook: str | None = None, interval: float = 1.0,
+               from_start: bool = True, once: bool = False, *, out: TextIO | None = None,
+               err: TextIO | None = None, persist: int = 2, stop: threading.Event | None = None,
+               diagnose_fn: Callable[[object], Diagnosis] | None = None) -> int:
+    """Follow `path`, alert once per finding, print a summary at the end; the exit status.
+
+    0 when stopped (Ctrl-C, `stop` set, or `once` finished); 3 when an alert reached `until`.
+    `out` gets alerts and the summary (stdout), `err` the notices (stderr).  `stop` and
+    `diagnose_fn` are for embedding and tests.
+    """
+    out = out or sys.stdout
+    err = err or sys.stderr
+    path = Path(path)
+    if until is not None and until not in SEVERITIES:
+        raise ValueError(f"--until must be one of {', '.join(SEVERITIES)}")
+    if path.is_dir():
+        raise NotAFile(f"{path} is a directory: watch follows one text log file "
+                       f"(for a TensorBoard directory use `rlvitals diagnose`)")
+    if once and not path.exists():
+        raise NotAFile(f"{path} does not exist")
+    kw = {"diagnose_fn": diagnose_fn} if diagnose_fn is not None else {}
+    w = Watcher(fmt=fmt, name=path.stem, source=str(path), persist=1 if once else persist, **kw)
+    fol = Follower(path, from_start=from_start)
+    said_fmt = False
+    said_sniff = False
+    n_errors = 0
+
+    def handle(alerts: list[Alert]) -> bool:
+        """Print and dispatch alerts; True when `until` says stop."""
+        stop_now = False
+        for a in alerts:
+            _say(out, "\n" + format_alert(a, lang))
+            payload = None
+            if exec_cmd or webhook:
+                payload = alert_payload(a, lang)
+            if exec_cmd:
+                code, e = run_exec(exec_cmd, a, payload)
+                if e:
+                    _say(err, tr("watch.exec_error", lang, error=e))
+                elif code:
+                    _say(err, tr("watch.exec_failed", lang, code=code))
+            if webhook:
+                e = post_webhook(webhook, payload)
+                if e:
+                    _say(err, tr("watch.webhook_failed", lang, url=webhook, error=e))
+            if until is not None and a.at_least(until):
+                _say(err, tr("watch.until_hit", lang, id=a.id, sev=a.severity, until=until))
+                stop_now = True
+        return stop_now
+
+    def finish(code: int) -> int:
+        _say(out, "\n" + w.summary(lang).rstrip())
+        fol.close()
+        return code
+
+    if not once:
+        _say(err, tr("watch.following", lang, path=path, interval=interval))
+    try:
+        while True:
+            lines, events = fol.poll()
+            for ev in events:
+                if ev.kind == "truncated":
+                    # detected before reading: every line of this poll belongs to the new run
+                    w.restart()
+                    said_fmt = said_sniff = False
+                _say(err, _event_text(ev, path, lang))
+            backlog = fol.more_pending
+            if once and not backlog:
+                lines += fol.flush()
+            w.feed(lines)
+            if not said_fmt and w.fmt is not None:
+                _say(err, tr("watch.format", lang, fmt=w.fmt))
+                said_fmt = True
+            if w.sniffing and w.buffered >= 200 and not said_sniff:
+                _say(err, tr("watch.no_format_yet", lang, lines=w.buffered))
+                said_sniff = True
+            if backlog:
+                continue  # catch up first; diagnose once at the end of the backlog
+            if once:
+                if w.sniffing and w.buffered:
+                    raise UnknownFormat(f"{path}: no supported log format recognised "
+                                        f"(see `rlvitals formats`, or pass -F FORMAT)")
+                stop_now = handle(w.check(force=True))
+                for e in w.errors[n_errors:]:
+                    _say(err, e)
+                return finish(3 if stop_now else 0)
+            if handle(w.check()):
+                return finish(3)
+            for e in w.errors[n_errors:n_errors + 1]:  # say the first failure, count the rest
+                _say(err, e)
+            n_errors = len(w.errors)
+            if stop is not None:
+                if stop.wait(interval):
+                    return finish(3 if handle(w.check(force=True)) else 0)
+            else:
+                time.sleep(interval)
+    except KeyboardInterrupt:
+        # Ctrl-C is how a watch normally ends: a last look, the summary, status 0
+        return finish(3 if handle(w.check(force=True)) else 0)

@@ -1,0 +1,160 @@
+"""Following a file the way a trainer writes it: late, growing, half lines, truncated, rotated."""
+
+from __future__ import annotations
+
+import os
+
+from rlvitals.watch.follow import MAX_LINE, Follower, split_records
+
+
+def kinds(events):
+    return [e.kind for e in events]
+
+
+def append(path, text, mode="a"):
+    with open(path, mode, encoding="utf-8", newline="") as f:
+        f.write(text)
+
+
+def test_split_records_universal_newlines():
+    assert split_records("a\nb\r\nc\rd") == (["a", "b", "c"], "d")
+    # a lone trailing \r may be half of \r\n: keep it for the next chunk
+    assert split_records("a\r") == ([], "a\r")
+    assert split_records("a\r\n") == (["a"], "")
+    assert split_records("") == ([], "")
+
+
+def test_missing_file_waits_then_reads_from_start(tmp_path):
+    p = tmp_path / "train.log"
+    f = Follower(p)
+    lines, ev = f.poll()
+    assert lines == [] and kinds(ev) == ["waiting"]
+    assert f.poll() == ([], [])  # said once, not on every poll
+    append(p, "one\ntwo\n")
+    lines, ev = f.poll()
+    assert lines == ["one", "two"] and kinds(ev) == ["appeared"]
+
+
+def test_growth_and_partial_last_line(tmp_path):
+    p = tmp_path / "train.log"
+    append(p, "first\nsec")
+    f = Follower(p)
+    assert f.poll() == (["first"], [])
+    append(p, "ond\nthi")
+    assert f.poll()[0] == ["second"]
+    assert f.poll()[0] == []
+    append(p, "rd\n")
+    assert f.poll()[0] == ["third"]
+    assert f.lines_read == 3
+
+
+def test_tqdm_carriage_returns_are_line_breaks(tmp_path):
+    p = tmp_path / "train.log"
+    append(p, "10%|#\r20%|##\r")
+    f = Follower(p)
+    assert f.poll()[0] == ["10%|#"]
+    append(p, "\nstep=1 reward=0.5\n")
+    assert f.poll()[0] == ["20%|##", "step=1 reward=0.5"]
+
+
+def test_truncation_restarts_from_zero_and_says_so(tmp_path):
+    p = tmp_path / "train.log"
+    append(p, "a1\na2\na3\n")
+    f = Follower(p)
+    assert f.poll()[0] == ["a1", "a2", "a3"]
+    append(p, "b1\n", mode="w")  # the trainer reopened the file with "w"
+    lines, ev = f.poll()
+    assert lines == ["b1"]
+    assert kinds(ev) == ["truncated"] and ev[0].old == 9 and ev[0].new == 3
+
+
+def test_rotation_drains_old_file_then_reads_new(tmp_path):
+    p = tmp_path / "train.log"
+    append(p, "old1\n")
+    f = Follower(p)
+    assert f.poll()[0] == ["old1"]
+    append(p, "old2\nold-partial")
+    os.rename(p, tmp_path / "train.log.1")
+    append(p, "new1\n")
+    lines, ev = f.poll()
+    # nothing written before the rotation is lost; the half line is ended by the rotation
+    assert lines == ["old2", "old-partial", "new1"]
+    assert kinds(ev) == ["rotated"]
+
+
+def test_vanished_then_back(tmp_path):
+    p = tmp_path / "train.log"
+    append(p, "x\n")
+    f = Follower(p)
+    f.poll()
+    append(p, "y\n")
+    os.remove(p)
+    lines, ev = f.poll()
+    assert lines == ["y"] and kinds(ev) == ["vanished"]
+    assert f.poll() == ([], [])
+    append(p, "z\n")
+    lines, ev = f.poll()
+    assert lines == ["z"] and kinds(ev) == ["appeared"]
+
+
+def test_tail_mode_skips_existing_content_only(tmp_path):
+    p = tmp_path / "train.log"
+    append(p, "history\n")
+    f = Follower(p, from_start=False)
+    assert f.poll() == ([], [])
+    append(p, "live\n")
+    assert f.poll()[0] == ["live"]
+
+
+def test_multibyte_character_split_across_reads(tmp_path):
+    p = tmp_path / "train.log"
+    data = "熵=0.5 步=1\n".encode()
+    f = Follower(p, chunk=1)  # one byte per read budget: every character is cut
+    with open(p, "wb") as fh:
+        fh.write(data)
+    got = []
+    for _ in range(len(data) + 2):
+        got += f.poll()[0]
+    assert got == ["熵=0.5 步=1"]
+
+
+def test_backlog_is_read_in_chunks_and_reported(tmp_path):
+    p = tmp_path / "train.log"
+    append(p, "".join(f"line {i}\n" for i in range(1000)))
+    f = Follower(p, chunk=1000)
+    lines, _ = f.poll()
+    assert f.more_pending and 0 < len(lines) < 1000
+    total = len(lines)
+    while f.more_pending:
+        total += len(f.poll()[0])
+    assert total == 1000 and not f.more_pending
+
+
+def test_overlong_line_is_cut_and_reported(tmp_path):
+    p = tmp_path / "train.log"
+    with open(p, "w") as fh:
+        fh.write("x" * (MAX_LINE + 10))
+    f = Follower(p)
+    lines, ev = [], []
+    for _ in range(4):
+        got, e = f.poll()
+        lines += got
+        ev += e
+    assert "overlong" in kinds(ev)
+    assert len(lines) == 1 and len(lines[0]) > MAX_LINE
+
+
+def test_invalid_utf8_is_replaced_not_raised(tmp_path):
+    p = tmp_path / "train.log"
+    with open(p, "wb") as fh:
+        fh.write(b"ok \xff\xfe bytes\n")
+    assert Follower(p).poll()[0] == ["ok \ufffd\ufffd bytes"]
+
+
+def test_flush_returns_unfinished_line(tmp_path):
+    p = tmp_path / "train.log"
+    append(p, "done\nhalf")
+    f = Follower(p)
+    assert f.poll()[0] == ["done"]
+    assert f.flush() == ["half"]
+    assert f.flush() == []
