@@ -10,18 +10,26 @@
                            "not applicable", never "healthy")
     short        数据不足  too few points to say
 
-O(n) in time and memory.
+O(n) in time and memory: every statistic that needs pairs (Kendall's tau, Theil-Sen slope, the
+onset search) runs on at most `MAX_BLOCKS` block medians, which also tames the strong
+autocorrelation of training curves (plain Mann-Kendall on raw steps over-flags trends).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from .run import Run, Series
 
-__all__ = ["WORDS", "Shape", "classify", "shapes_of"]
+__all__ = ["WORDS", "Shape", "classify", "shapes_of", "blocks", "hinge_onset", "STAY_PUT"]
 
 WORDS: tuple[str, ...] = ("rising", "falling", "flat", "spike", "drift", "oscillating", "constant", "short")
+# The one vital that should not move; any steady one-way movement of it is called out as drift.
+STAY_PUT: frozenset[str] = frozenset({"ratio_mean"})
+MIN_POINTS = 10
+MAX_BLOCKS = 64
 
 
 @dataclass(frozen=True)
@@ -45,8 +53,196 @@ class Shape:
     stats: dict[str, float] = field(default_factory=dict)
 
 
-def classify(series: Series) -> Shape:  # implemented in the diagnosis work
-    raise NotImplementedError
+def blocks(steps: np.ndarray, values: np.ndarray, nblocks: int = MAX_BLOCKS) -> tuple[np.ndarray, np.ndarray]:
+    """Block centres (steps) and block medians of finite (steps, values); O(n).
+
+    With n <= nblocks each point is its own block.  The remainder points are folded into the
+    last block so nothing is dropped.
+    """
+    n = values.size
+    if n <= nblocks:
+        return steps.astype(float), values.astype(float)
+    size = n // nblocks
+    cut = size * nblocks
+    v = values[:cut].reshape(nblocks, size)
+    s = steps[:cut].reshape(nblocks, size)
+    med = np.median(v, axis=1)
+    cen = s.mean(axis=1).astype(float)
+    if cut < n:  # fold the tail in so the last block covers the very end
+        med[-1] = float(np.median(values[cut - size:]))
+        cen[-1] = float(steps[cut - size:].mean())
+    return cen, med
+
+
+def _kendall_tau(x: np.ndarray) -> float:
+    """Kendall's tau of x against its index (x is at most MAX_BLOCKS long)."""
+    m = x.size
+    if m < 3:
+        return 0.0
+    i, j = np.triu_indices(m, k=1)
+    s = np.sign(x[j] - x[i]).sum()
+    return float(s / (m * (m - 1) / 2))
+
+
+def _theil_sen(t: np.ndarray, x: np.ndarray) -> float:
+    """Median of pairwise slopes (per step)."""
+    if x.size < 2:
+        return 0.0
+    i, j = np.triu_indices(x.size, k=1)
+    dt = t[j] - t[i]
+    ok = dt > 0
+    if not ok.any():
+        return 0.0
+    return float(np.median((x[j] - x[i])[ok] / dt[ok]))
+
+
+def hinge_onset(t: np.ndarray, x: np.ndarray, kind: str = "start") -> tuple[int, float]:
+    """Best single change point on a short (block) series, by least squares.
+
+    kind="start": flat, then a straight line (where a drift / rise / collapse began).
+    kind="stop":  a straight line, then flat (where a rise flattened: a plateau).
+    kind="level": two flat levels (a step change).
+    Returns (index of the change in t, fraction of the variance the model explains).
+    O(m^2) on m <= MAX_BLOCKS points.
+    """
+    m = x.size
+    if m < 4:
+        return 0, 0.0
+    total = float(((x - x.mean()) ** 2).sum()) or 1e-300
+    best_k, best_sse = 0, np.inf
+    for k in range(1, m - 1):
+        if kind == "level":
+            a, b = x[:k], x[k:]
+            sse = float(((a - a.mean()) ** 2).sum() + ((b - b.mean()) ** 2).sum())
+        else:
+            # regressor: distance past (start) or before (stop) the hinge
+            h = np.maximum(t - t[k], 0.0) if kind == "start" else np.minimum(t - t[k], 0.0)
+            A = np.column_stack([np.ones(m), h])
+            coef, *_ = np.linalg.lstsq(A, x, rcond=None)
+            sse = float(((A @ coef - x) ** 2).sum())
+        if sse < best_sse:
+            best_k, best_sse = k, sse
+    return best_k, 1.0 - best_sse / total
+
+
+def _noise(values: np.ndarray, stride: int = 1) -> float:
+    """Step-to-step noise: robust sigma of the first differences / sqrt(2) (every stride-th pair)."""
+    if values.size < 3:
+        return 0.0
+    d = values[1::stride] - values[:-1:stride][: values[1::stride].size]
+    return float(1.4826 * np.median(np.abs(d - np.median(d))) / np.sqrt(2))
+
+
+def _local_residual(steps: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """values minus a local baseline: block medians (16+ points each) joined by straight lines.
+
+    Straight lines between block medians follow a steep but smooth fall (an entropy collapse)
+    without calling it a spike, while a lone jump stays far from its block's median.
+    """
+    n = values.size
+    size = max(16, n // 4096)
+    m = n // size
+    if m < 2:
+        base = np.full(n, float(np.median(values)))
+        return values - base, base
+    med = np.median(values[: m * size].reshape(m, size), axis=1)
+    cen = steps[: m * size].reshape(m, size).mean(axis=1)
+    base = np.interp(steps.astype(float), cen, med)
+    return values - base, base
+
+
+def classify(series: Series) -> Shape:
+    """The lesson's word for one curve, with the numbers it was decided on."""
+    ok = series.finite
+    steps, v = series.steps[ok], series.values[ok]
+    n = v.size
+    nonfinite = int((~ok).sum())
+    if n == 0:
+        return Shape(series.name, "short", float("nan"), float("nan"), stats={"n": 0.0, "nonfinite": float(nonfinite)})
+    tenth = max(1, n // 10)
+    start, end = float(v[:tenth].mean()), float(v[-tenth:].mean())
+    base = {"n": float(n), "nonfinite": float(nonfinite)}
+    if np.all(v == v[0]):
+        return Shape(series.name, "constant", start, end, stats=base)
+    if n < MIN_POINTS:
+        return Shape(series.name, "short", start, end, rel_change=_rel(start, end, v), stats=base)
+
+    t, x = blocks(steps, v)
+    tau = _kendall_tau(x)
+    slope = _theil_sen(t, x)
+    rel = _rel(start, end, v)
+    level = float(np.median(np.abs(v))) or float(np.max(np.abs(v)))
+    stride = max(1, n // 65536)  # pairs/residual statistics on a strided view of huge runs
+    noise = _noise(v, stride)
+    # oscillation: residual around a smooth trend (block medians), relative to level and trend
+    vs, ss = v[::stride], steps[::stride]
+    resid = vs - np.interp(ss.astype(float), t, x)
+    rstd = float(1.4826 * np.median(np.abs(resid - np.median(resid))))
+    ac1 = _lag1(resid)
+    # spike: robust z against a local baseline, and the jump relative to that baseline
+    loc, basev = _local_residual(steps, v)
+    mad = float(1.4826 * np.median(np.abs(loc))) or (rstd or 1e-12)
+    z = np.abs(loc) / max(mad, 1e-12)
+    zi = int(np.argmax(z))
+    spike_z = float(z[zi])
+    local_ratio = float(abs(v[zi]) / max(abs(basev[zi]), 1e-12))
+    floor = max(level, 1e-12)
+    peak_ratio = float(np.max(np.abs(v)) / floor)
+    surge_ratio = float(abs(end) / max(abs(start), 1e-12)) if start != 0 else float("inf")
+    stats = dict(base, tau=tau, noise=noise, resid_std=rstd, resid_rel=rstd / floor, lag1=ac1,
+                 spike_z=spike_z, peak_ratio=peak_ratio, local_ratio=local_ratio, level=level)
+    per100 = slope * 100.0
+    move = abs(end - start)
+
+    # 1) a jump by an order of magnitude within a few steps (lone or sustained)
+    if spike_z >= 8 and local_ratio >= 5 and abs(v[zi]) >= 3 * floor:
+        return Shape(series.name, "spike", start, end, per100, rel, int(steps[zi]), stats)
+    # a surge: an order of magnitude overall, most of it in the last quarter or in one step change
+    late = float(np.median(np.abs(v[int(0.7 * n): int(0.8 * n) + 1])))
+    accel = abs(end) / max(late, 1e-12)
+    stats["accel"] = accel
+    if surge_ratio >= 10 and abs(end) > abs(start) and (accel >= 2.5 or _abrupt(t, x)):
+        k, _ = hinge_onset(t, x, "start")
+        return Shape(series.name, "spike", start, end, per100, rel, int(t[k]), stats)
+    # 2) a stay-put quantity moving steadily one way
+    if series.name in STAY_PUT:
+        if abs(tau) >= 0.5 and move > max(4 * noise, 0.005):
+            k, _ = hinge_onset(t, x, "start")
+            return Shape(series.name, "drift", start, end, per100, rel, int(t[k]), stats)
+    # 3) large back-and-forth around the trend, not explained by the trend itself
+    if stats["resid_rel"] >= 0.12 and ac1 <= 0.3 and rstd >= 0.25 * move:
+        return Shape(series.name, "oscillating", start, end, per100, rel, None, stats)
+    # 4) a trend that is steady (tau) and not small next to the noise and the level
+    significant = move > max(3 * rstd / np.sqrt(max(tenth, 1)), 0.05 * floor)
+    if abs(tau) >= 0.3 and significant and abs(rel) >= 0.05:
+        word = "rising" if end > start else "falling"
+        k, _ = hinge_onset(t, x, "start")
+        return Shape(series.name, word, start, end, per100, rel, int(t[k]) if k else None, stats)
+    return Shape(series.name, "flat", start, end, per100, rel, None, stats)
+
+
+def _abrupt(t: np.ndarray, x: np.ndarray) -> bool:
+    """True when 80% of the total change happens within 10% of the run (a step, not a ramp)."""
+    lo, hi = x[0], x[-1]
+    if hi == lo:
+        return False
+    frac = (x - lo) / (hi - lo)
+    a = t[np.argmax(frac >= 0.1)]
+    b = t[np.argmax(frac >= 0.9)]
+    return bool((b - a) <= 0.1 * (t[-1] - t[0]))
+
+
+def _rel(start: float, end: float, v: np.ndarray) -> float:
+    floor = max(abs(start), 1e-3 * max(float(np.max(np.abs(v))), 1e-12), 1e-12)
+    return float((end - start) / floor)
+
+
+def _lag1(r: np.ndarray) -> float:
+    if r.size < 3:
+        return 0.0
+    a, b = r[:-1] - r[:-1].mean(), r[1:] - r[1:].mean()
+    den = float(np.sqrt((a * a).sum() * (b * b).sum()))
+    return float((a * b).sum() / den) if den > 0 else 0.0
 
 
 def shapes_of(run: Run) -> dict[str, Shape]:

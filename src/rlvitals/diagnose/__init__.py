@@ -1,9 +1,61 @@
-"""Diagnose a run: one module per finding, `verdict.py` combines them. (skeleton, being built)"""
+"""Diagnose a run: name each curve's shape, run every finding rule, order them, give the verdict.
+
+    diagnose(run, samples=None) -> Diagnosis
+
+One module per finding, each with `check(ctx) -> Finding | None`; `RULES` lists them in the order
+used to break ties (more specific causes first).  Everything is linear in the run's length: the
+shapes do one O(n) pass per metric and the rules read their cached numbers.
+"""
 
 from __future__ import annotations
 
-from .model import Diagnosis, Finding
+from typing import Callable
+
+from ..run import CANONICAL, VITALS, Run
+from ..shapes import shapes_of
+from . import (batch_noise, data_too_easy, data_too_hard, entropy_collapse, entropy_explosion,
+               kl_blowup, length_hacking, lr_too_high, numeric_instability, plateau, reward_hacking,
+               stalled, sync_failure, truncation_starvation)
+from .context import Ctx
+from .model import FINDING_IDS, Diagnosis, Finding
+from .verdict import order, verdict_of
+
+__all__ = ["diagnose", "RULES", "Diagnosis", "Finding", "FINDING_IDS"]
+
+RULES: tuple[tuple[str, Callable[[Ctx], Finding | None]], ...] = tuple(
+    (m.ID, m.check) for m in (
+        numeric_instability, sync_failure, truncation_starvation, entropy_collapse, kl_blowup,
+        entropy_explosion, length_hacking, reward_hacking, data_too_hard, stalled, lr_too_high,
+        data_too_easy, batch_noise, plateau,
+    )
+)
 
 
-def diagnose(run, samples=None) -> Diagnosis:
-    raise NotImplementedError
+def _run_summary(run: Run, ctx: Ctx) -> dict:
+    steps = run.steps
+    return {
+        "name": run.name,
+        "format": run.format,
+        "steps": int(steps.size),
+        "first_step": int(steps[0]) if steps.size else None,
+        "last_step": int(steps[-1]) if steps.size else None,
+        "segments": len(run.segments),
+        "notes": list(run.notes),
+        "skipped": dict(run.skipped),
+        "missing_vitals": [m for m in VITALS if m not in run.series],
+        "not_applicable": sorted(m for m, sh in ctx.shapes.items() if sh.word == "constant"),
+        "proxies": {m: s.note or s.source for m, s in run.series.items() if s.proxy},
+    }
+
+
+def diagnose(run: Run, samples=None) -> Diagnosis:
+    """The verdict, findings most important first, each curve's shape, and a run summary."""
+    shapes = shapes_of(Run(run.name, run.format, {k: s for k, s in run.series.items() if k in CANONICAL}))
+    ctx = Ctx(run, shapes, samples)
+    found: list[Finding] = []
+    for _id, check in RULES:
+        f = check(ctx)
+        if f is not None:
+            found.append(f)
+    findings = order(found)
+    return Diagnosis(verdict_of(findings, ctx), findings, shapes, _run_summary(run, ctx))

@@ -1,0 +1,158 @@
+"""What every finding module sees: the run, each curve's shape, the samples, and small helpers.
+
+The helpers answer the questions a practitioner asks of a curve -- "where did it start and end",
+"is it still going up at the end", "is this one applicable at all" -- with robust numbers
+(medians of windows, noise-scaled changes) so each rule reads like the lesson's sentence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..run import Run, Series
+from ..shapes import Shape, hinge_onset, blocks
+from .model import RuledOut
+
+__all__ = ["Ctx", "ro", "rnd"]
+
+
+def rnd(x: float | None, digits: int = 4) -> float | None:
+    """Round for evidence: 4 significant digits, NaN kept as None (JSON-safe)."""
+    if x is None or not np.isfinite(x):
+        return None
+    if x == 0:
+        return 0.0
+    return float(f"{x:.{digits}g}")
+
+
+def ro(lookalike: str, metric: str, value: Any, reason: str) -> RuledOut:
+    """A ruled-out look-alike; numbers are rounded so the report shows the arithmetic plainly."""
+    if isinstance(value, float):
+        value = rnd(value)
+    return RuledOut(lookalike, metric, value, reason)
+
+
+@dataclass
+class Ctx:
+    """The run under diagnosis with cached per-metric facts."""
+
+    run: Run
+    shapes: dict[str, Shape]
+    samples: Any = None
+    _cache: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+
+    # -- access -------------------------------------------------------------------------------
+    def series(self, name: str) -> Series | None:
+        return self.run.series.get(name)
+
+    def has(self, name: str) -> bool:
+        """Present with enough finite points to judge."""
+        sh = self.shapes.get(name)
+        return sh is not None and sh.word != "short"
+
+    def data(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """(steps, values) of the finite points."""
+        if name not in self._cache:
+            s = self.series(name)
+            if s is None:
+                self._cache[name] = (np.empty(0, np.int64), np.empty(0))
+            else:
+                ok = s.finite
+                self._cache[name] = (s.steps[ok], s.values[ok])
+        return self._cache[name]
+
+    def applicable(self, name: str) -> bool:
+        """Logged and not identically constant (clip_frac 0 at every step = one update per batch)."""
+        sh = self.shapes.get(name)
+        return sh is not None and sh.word not in ("constant", "short")
+
+    def missing(self, *names: str) -> tuple[str, ...]:
+        return tuple(n for n in names if not self.has(n))
+
+    # -- robust levels ------------------------------------------------------------------------
+    def window(self, name: str, a: float, b: float) -> float:
+        """Median of the values between fractions a and b of the metric's own points."""
+        _, v = self.data(name)
+        if v.size == 0:
+            return float("nan")
+        i, j = int(a * v.size), max(int(b * v.size), int(a * v.size) + 1)
+        return float(np.median(v[i:j]))
+
+    def start(self, name: str) -> float:
+        return self.shapes[name].start if name in self.shapes else float("nan")
+
+    def end(self, name: str) -> float:
+        return self.shapes[name].end if name in self.shapes else float("nan")
+
+    def peak(self, name: str) -> float:
+        """Highest block median (robust maximum of the curve)."""
+        s, v = self.data(name)
+        if v.size == 0:
+            return float("nan")
+        _, x = blocks(s, v, 32)
+        return float(np.max(x))
+
+    def noise(self, name: str) -> float:
+        sh = self.shapes.get(name)
+        return float(sh.stats.get("noise", 0.0)) if sh else 0.0
+
+    def word(self, name: str) -> str | None:
+        sh = self.shapes.get(name)
+        return sh.word if sh else None
+
+    def gained(self, name: str, *, rel: float = 0.1, a: float = 0.0) -> bool:
+        """Did the metric go up meaningfully from fraction a of the run to its end?
+
+        "Meaningfully" = more than 10% of its starting level (or of its range when it starts at
+        0) and more than three noise standard errors of a tenth-of-run mean.
+        """
+        s, v = self.data(name)
+        if v.size < 10:
+            return False
+        i = int(a * v.size)
+        tenth = max(1, v.size // 10)
+        first = float(v[i:i + tenth].mean())
+        last = float(v[-tenth:].mean())
+        scale = max(abs(first), 0.05 * max(float(np.max(np.abs(v))), 1e-12), 1e-9)
+        se = self.noise(name) * 3.0 / np.sqrt(tenth)
+        return (last - first) > max(rel * scale, se)
+
+    def late_gain(self, name: str, frac: float = 0.35) -> float:
+        """Change over the last `frac` of the run, relative to the whole run's movement range."""
+        s, v = self.data(name)
+        if v.size < 10:
+            return float("nan")
+        k = int((1 - frac) * v.size)
+        tenth = max(1, v.size // 10)
+        seg_start = float(np.median(v[k:k + tenth]))
+        seg_end = float(np.median(v[-tenth:]))
+        _, x = blocks(s, v, 32)
+        rng = float(np.max(x) - np.min(x)) or 1e-12
+        return (seg_end - seg_start) / rng
+
+    def onset(self, name: str, kind: str = "start") -> int | None:
+        """Step where the metric's behaviour changed (hinge on block medians)."""
+        s, v = self.data(name)
+        if v.size < 10:
+            return None
+        t, x = blocks(s, v, 64)
+        k, _ = hinge_onset(t, x, kind)
+        return int(t[k])
+
+    def first_step(self) -> int:
+        st = self.run.steps
+        return int(st[0]) if st.size else 0
+
+    def last_step(self) -> int:
+        st = self.run.steps
+        return int(st[-1]) if st.size else 0
+
+    def extra(self, *keys: str) -> Series | None:
+        """A framework key kept in run.extras (first one found)."""
+        for k in keys:
+            if k in self.run.extras:
+                return self.run.extras[k]
+        return None

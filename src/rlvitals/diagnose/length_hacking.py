@@ -1,0 +1,49 @@
+"""length_hacking: answers grow long while accuracy does not (lesson pair C2), truncation rising.
+
+Pair C1 -- length rising together with acc -- is healthy ("写详细带来了更高正确率") and stays
+silent.  With no acc logged there is no way to tell the two apart, so the rule does not fire.
+GRPO's length bias (Dr. GRPO) also makes wrong answers longer: the action names both fixes.
+"""
+
+from __future__ import annotations
+
+from .actions import action_for
+from .context import Ctx, ro, rnd
+from .model import Finding
+
+ID = "length_hacking"
+GROWTH = 1.5
+
+
+def check(ctx: Ctx) -> Finding | None:
+    if not ctx.has("len") or not ctx.has("acc"):
+        return None
+    l0, l1 = ctx.start("len"), ctx.end("len")
+    if not (l0 > 0) or l1 / l0 < GROWTH or ctx.word("len") not in ("rising", "spike", "oscillating"):
+        return None
+    a0, a1 = ctx.start("acc"), ctx.end("acc")
+    if ctx.gained("acc", rel=0.1) and a1 - a0 > 0.03:
+        return None  # pair C1: longer and more right
+    ev = {"len_start": rnd(l0), "len_end": rnd(l1), "len_growth": rnd(l1 / l0, 3),
+          "acc_start": rnd(a0), "acc_end": rnd(a1)}
+    missing, ruled = [], []
+    if ctx.has("trunc"):
+        t0, t1 = ctx.start("trunc"), ctx.end("trunc")
+        ev["trunc_start"], ev["trunc_end"] = rnd(t0), rnd(t1)
+        if t1 < max(t0 + 0.05, 0.1):
+            return None  # answers got longer but are not hitting the cap: not an explosion
+        if t1 >= 0.5 and ctx.has("reward") and ctx.end("reward") <= 0.1 * max(abs(ctx.peak("reward")), 1e-9):
+            return None  # everything cut and no reward left: truncation_starvation owns it
+    else:
+        missing.append("trunc")
+        if l1 / l0 < 2.0:
+            return None  # without trunc, only a doubling is unambiguous
+    if ctx.has("reward"):
+        ev["reward_start"], ev["reward_end"] = rnd(ctx.start("reward")), rnd(ctx.end("reward"))
+    ruled.append(ro("data_too_hard", "acc", a1, "acc_not_zero") if a1 > 0.05 else
+                 ro("reward_hacking", "len", f"{l0:.4g} → {l1:.4g}", "len_explains"))
+    if ctx.has("entropy"):
+        ruled.append(ro("entropy_collapse", "entropy", ctx.end("entropy"), "entropy_healthy"))
+    onset = ctx.onset("len", "start")
+    conf = min(1.0, 0.8 + 0.1 * (l1 / l0 - GROWTH))
+    return Finding(ID, "critical", onset, ev, tuple(ruled), tuple(missing), action_for(ID), round(conf, 3))

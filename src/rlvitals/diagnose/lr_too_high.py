@@ -1,0 +1,51 @@
+"""lr_too_high: updates too big to trust (unstable): clip_frac > 20%, large or jumpy grad norm.
+
+Verdict `unstable`: the run may still learn, but each step overshoots.  Told apart from
+batch_noise (pair D) by the update metrics, never by the jitter of the reward alone.
+"""
+
+from __future__ import annotations
+
+from .actions import action_for
+from .context import Ctx, ro, rnd
+from .model import Finding
+from .updates import assess
+
+ID = "lr_too_high"
+
+
+def check(ctx: Ctx) -> Finding | None:
+    u = assess(ctx)
+    if u.clip_high:
+        fired = u.jitter_metric is not None or u.gnorm_high or u.clip >= 0.3
+    elif u.clip is None:  # missing or not applicable: grad norm and jitter must both say so
+        fired = u.gnorm_high and u.jitter_metric is not None
+    else:
+        fired = False
+    if not fired:
+        return None
+    ev: dict = {}
+    missing, ruled = [], []
+    if u.clip is not None:
+        ev["clip_frac_median"] = rnd(u.clip, 3)
+    elif u.clip_na:
+        ev["clip_frac"] = "not applicable (constant)"
+    else:
+        missing.append("clip_frac")
+    if u.gnorm is not None:
+        ev["gnorm_median"] = rnd(u.gnorm, 3)
+        ev["gnorm_jitter"] = rnd(u.gnorm_jitter, 3)
+    else:
+        missing.append("gnorm")
+    if u.jitter_metric:
+        ev[f"{u.jitter_metric}_jitter"] = rnd(u.jitter, 3)
+    why = "clip_high" if u.clip_high else "gnorm_high"
+    ruled.append(ro("batch_noise", "clip_frac" if u.clip_high else "gnorm",
+                    u.clip if u.clip_high else u.gnorm, why))
+    for m in ("reward", "kl", "loss", "gnorm"):
+        s = ctx.series(m)
+        if s is not None and (~s.finite).any():
+            return None  # NaNs: numeric_instability owns the run
+    ruled.append(ro("numeric_instability", "gnorm" if u.gnorm is not None else "reward", "finite", "all_finite"))
+    conf = min(1.0, 0.7 + (u.clip or 0) + 0.1 * u.gnorm_high)
+    return Finding(ID, "warning", ctx.first_step(), ev, tuple(ruled), tuple(missing), action_for(ID), round(conf, 3))

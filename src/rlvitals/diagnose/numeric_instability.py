@@ -1,0 +1,76 @@
+"""numeric_instability: NaN / inf, or a loss / grad norm exploding by orders of magnitude (dead).
+
+A lone early grad-norm spike in an otherwise healthy run (the verl baseline: actor 66, critic
+950) is not an explosion: the rule wants NaN/inf, or repeated points >= 100x the run's median,
+or a level that keeps climbing (the verl FAQ: a rising grad_norm suggests a precision problem).
+A KL below zero by more than noise means the estimator itself broke (rookworld) and counts too.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .actions import action_for
+from .context import Ctx, ro, rnd
+from .model import Finding
+
+ID = "numeric_instability"
+WATCH = ("loss", "gnorm", "kl", "reward", "entropy", "adv_std", "ratio_mean", "acc", "len", "clip_frac")
+BLOWUP = 100.0
+
+
+def _explodes(ctx: Ctx, m: str) -> tuple[int, float, int | None]:
+    """(points >= BLOWUP x median, peak / median, first such step) for a magnitude metric."""
+    s, v = ctx.data(m)
+    if v.size < 10:
+        return 0, 0.0, None
+    a = np.abs(v)
+    med = float(np.median(a[: max(10, v.size // 2)])) or float(np.median(a)) or 1e-12
+    big = a >= BLOWUP * max(med, 1e-12)
+    if med == 0:
+        big = a > 1e3
+    n = int(big.sum())
+    return n, float(a.max() / max(med, 1e-12)), (int(s[np.argmax(big)]) if n else None)
+
+
+def check(ctx: Ctx) -> Finding | None:
+    ev: dict = {}
+    onset = None
+    nonfinite = {}
+    for m in WATCH:
+        s = ctx.series(m)
+        if s is not None:
+            bad = ~s.finite
+            if bad.any():
+                nonfinite[m] = int(bad.sum())
+                first = int(s.steps[np.argmax(bad)])
+                onset = first if onset is None else min(onset, first)
+    if nonfinite:
+        ev.update({f"{m}_nonfinite": c for m, c in nonfinite.items()})
+    for m in ("loss", "gnorm"):
+        n, ratio, st = _explodes(ctx, m)
+        if n >= 3 or (n >= 1 and st is not None and st >= ctx.last_step() - 0.1 * (ctx.last_step() - ctx.first_step())):
+            ev[f"{m}_peak_over_median"] = rnd(ratio, 3)
+            ev[f"{m}_points_100x"] = n
+            onset = st if onset is None else min(onset, st)
+    if ctx.has("kl"):
+        _, kv = ctx.data("kl")
+        neg = float(np.min(kv))
+        if neg < -0.05 and neg < -10 * abs(float(np.median(kv))) and (kv < -0.05).sum() >= 3:
+            ev["kl_min"] = rnd(neg)
+            ev["kl_negative_points"] = int((kv < -0.05).sum())
+    if not ev or (list(ev) == ["kl_min", "kl_negative_points"]):
+        return None
+    if len(ctx.run.segments) > 1:
+        ev["segments"] = len(ctx.run.segments)
+    ruled, missing = [], []
+    if ctx.applicable("clip_frac"):
+        c = ctx.window("clip_frac", 0.0, 0.5)
+        if c < 0.2:
+            ruled.append(ro("lr_too_high", "clip_frac", c, "clip_normal_before"))
+    if not ctx.has("gnorm"):
+        missing.append("gnorm")
+    if ctx.has("reward"):
+        ev["reward_end"] = rnd(ctx.end("reward"))
+    conf = 0.95 if nonfinite else 0.9
+    return Finding(ID, "critical", onset, ev, tuple(ruled), tuple(missing), action_for(ID), conf)

@@ -1,0 +1,45 @@
+"""stalled: nothing moves -- reward, acc and the policy itself stay where they started (dead).
+
+The last resort among the "flat reward" causes: it fires only when no more specific cause
+(collapse, sync, all-wrong data, truncation) explains the flat line, and it names the metric
+that would have decided when one is missing (no ratio_mean: could be a weight-sync failure).
+"""
+
+from __future__ import annotations
+
+from .actions import action_for
+from .context import Ctx, ro, rnd
+from .model import Finding
+
+ID = "stalled"
+
+
+def check(ctx: Ctx) -> Finding | None:
+    goals = [g for g in ("acc", "reward") if ctx.has(g) or ctx.word(g) == "constant"]
+    if not goals:
+        return None
+    for g in goals:
+        if ctx.gained(g, rel=0.1) or ctx.word(g) in ("rising", "oscillating"):
+            return None
+        if ctx.peak(g) > ctx.start(g) + max(0.15 * abs(ctx.start(g)), 0.05) and ctx.word(g) != "constant":
+            return None  # it rose, then fell back or flattened: not a stall
+    ev: dict = {}
+    for g in goals:
+        ev[f"{g}_start"], ev[f"{g}_end"] = rnd(ctx.start(g)), rnd(ctx.end(g))
+    ruled, missing = [], []
+    if ctx.has("entropy"):
+        e0, e1 = ctx.start("entropy"), ctx.end("entropy")
+        ev["entropy_end"] = rnd(e1)
+        if e0 > 0 and e1 / e0 > 0.3:
+            ruled.append(ro("entropy_collapse", "entropy", e1, "entropy_healthy"))
+    else:
+        missing.append("entropy")
+    if ctx.has("ratio_mean"):
+        ruled.append(ro("sync_failure", "ratio_mean", ctx.end("ratio_mean"), "ratio_steady"))
+    else:
+        missing.append("ratio_mean")
+    if ctx.has("kl"):
+        ev["kl_end"] = rnd(ctx.end("kl"))
+    if ctx.has("adv_std"):
+        ev["adv_std_end"] = rnd(ctx.end("adv_std"))
+    return Finding(ID, "critical", ctx.first_step(), ev, tuple(ruled), tuple(missing), action_for(ID), 0.6)

@@ -1,0 +1,61 @@
+"""truncation_starvation: answers are cut at the length cap, so every reward is 0 (dead).
+
+The trunc rate is read directly when logged (PTT fires at > 0.3; verl: clipped_ratio 1.0 gives
+zero reward variance and zero gradient).  Without it, lengths pinned at their maximum with a
+reward that never leaves 0 are the stand-in, and the finding says trunc was missing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .actions import action_for
+from .context import Ctx, ro, rnd
+from .model import Finding
+
+ID = "truncation_starvation"
+HIGH = 0.5
+
+
+def _pinned(ctx: Ctx) -> float:
+    """Fraction of steps whose length is within 2% of the run's maximum length."""
+    _, v = ctx.data("len")
+    if v.size < 5:
+        return 0.0
+    return float(np.mean(v >= 0.98 * float(np.max(v))))
+
+
+def check(ctx: Ctx) -> Finding | None:
+    goal = "reward" if ("reward" in ctx.shapes) else "acc" if ("acc" in ctx.shapes) else None
+    if goal is None:
+        return None
+    g1, peak = ctx.end(goal), ctx.peak(goal)
+    ev: dict = {f"{goal}_end": rnd(g1)}
+    missing = []
+    if ctx.has("trunc"):
+        t1 = ctx.end("trunc")
+        if t1 < HIGH:
+            return None
+        if ctx.gained(goal, rel=0.1, a=0.3):
+            return None
+        ev["trunc_end"] = rnd(t1)
+    else:
+        missing.append("trunc")
+        if not ctx.has("len") or ctx.word(goal) != "constant" or abs(g1) > 1e-9:
+            return None
+        pinned = _pinned(ctx)
+        if pinned < 0.7:
+            return None
+        ev["len_max"] = rnd(float(np.max(ctx.data("len")[1])))
+        ev["len_pinned_at_max"] = rnd(pinned, 3)
+    if ctx.has("len"):
+        ev["len_end"] = rnd(ctx.end("len"))
+    ruled = [ro("data_too_hard", "trunc" if "trunc_end" in ev else "len",
+                ev.get("trunc_end", ev.get("len_pinned_at_max")), "answers_cut")]
+    if ctx.has("entropy"):
+        ruled.append(ro("entropy_collapse", "entropy", ctx.end("entropy"), "entropy_healthy"))
+    ruled.append(ro("stalled", "trunc" if "trunc_end" in ev else "len",
+                    ev.get("trunc_end", ev.get("len_pinned_at_max")), "answers_cut"))
+    onset = ctx.onset("trunc", "start") if ctx.has("trunc") else ctx.first_step()
+    conf = 0.9 if "trunc_end" in ev else 0.75
+    return Finding(ID, "critical", onset, ev, tuple(ruled), tuple(missing), action_for(ID), conf)
