@@ -31,9 +31,8 @@ def check(ctx: Ctx) -> Finding | None:
     r0, r1 = ctx.start("reward"), ctx.end("reward")
     if ctx.gained(truth, rel=0.08) and a1 - a0 > 0.02:
         return None
-    ev = {"reward_start": rnd(r0), "reward_end": rnd(r1), f"{truth}_start": rnd(a0), f"{truth}_end": rnd(a1)}
-    if ctx.word(truth) == "constant":
-        ev[f"{truth}_constant"] = rnd(a0)
+    ev = {"reward_start": rnd(r0), "reward_end": rnd(r1), "acc_start": rnd(a0), "acc_end": rnd(a1),
+          "acc_metric": truth, "acc_constant": ctx.word(truth) == "constant"}
     ruled, missing = [], []
     if ctx.has("len"):
         l0, l1 = ctx.start("len"), ctx.end("len")
