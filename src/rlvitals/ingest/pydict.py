@@ -1,0 +1,210 @@
+"""Tolerant reading of the Python dict reprs that trainers print (`str(dict)`, `pprint`), and the
+shared pieces of the dict-console readers (TRL, OpenRLHF, slime, ROLL) and their writers.
+
+A printed dict is not JSON and often not even valid Python: `nan`, `inf`, `None`,
+`np.float64(0.12)`, `tensor(0.4375, device='cuda:0')`, quoted numbers (`'0.0123'`, SkyRL and recent
+transformers), nested dicts.  `parse_dict` is a small hand-written scanner (never `eval`): keys are
+quoted or bare words, values run to the next `,`/`}` outside brackets and quotes and are read by
+`values.parse_value`; nested dicts are flattened with `/`.  Each value comes back as a float, `None`
+(logged as None/null) or the raw text (a string or list, not a number) so the caller can count it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Iterable, Iterator, TextIO
+
+import numpy as np
+
+from ..run import Run
+from .aliases import canonical_key
+from .values import parse_value
+
+__all__ = ["DictSyntaxError", "parse_dict", "find_dict", "numeric", "format_dict", "rows_for_writer"]
+
+Value = float | None | str
+
+
+class DictSyntaxError(ValueError):
+    """The text is not a complete dict (a truncated line, a stray brace)."""
+
+
+_CLOSE = {"(": ")", "[": "]", "{": "}"}
+
+
+def _skip_string(text: str, i: int) -> int:
+    """Index just past the quoted string that starts at `i`."""
+    quote = text[i]
+    j = i + 1
+    n = len(text)
+    while j < n:
+        c = text[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c == quote:
+            return j + 1
+        j += 1
+    raise DictSyntaxError("unterminated string")
+
+
+def _skip_ws(text: str, i: int) -> int:
+    n = len(text)
+    while i < n and text[i] in " \t\n\r":
+        i += 1
+    return i
+
+
+def _unquote(s: str) -> str:
+    s = s.strip()
+    if len(s) >= 2 and s[0] in "'\"" and s[-1] == s[0]:
+        return s[1:-1]
+    return s
+
+
+def _scan_value(text: str, i: int) -> int:
+    """Index of the `,` or `}` that ends the bare value starting at `i` (brackets and quotes nest)."""
+    stack: list[str] = []
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c in "'\"":
+            i = _skip_string(text, i)
+            continue
+        if c in _CLOSE:
+            stack.append(_CLOSE[c])
+        elif stack and c == stack[-1]:
+            stack.pop()
+        elif not stack and c in ",}":
+            return i
+        elif c in ")]}":
+            raise DictSyntaxError(f"unbalanced {c!r}")
+        i += 1
+    raise DictSyntaxError("dict not closed")
+
+
+def _parse(text: str, i: int, prefix: str, out: dict[str, Value]) -> int:
+    """Parse the dict whose `{` is at `i` into `out`; return the index after its `}`."""
+    i = _skip_ws(text, i + 1)
+    n = len(text)
+    while True:
+        if i >= n:
+            raise DictSyntaxError("dict not closed")
+        if text[i] == "}":
+            return i + 1
+        # key
+        if text[i] in "'\"":
+            j = _skip_string(text, i)
+            key = text[i + 1:j - 1]
+        else:
+            j = text.find(":", i)
+            if j < 0:
+                raise DictSyntaxError("key without value")
+            key = text[i:j].strip()
+        j = _skip_ws(text, j)
+        if j >= n or text[j] != ":":
+            raise DictSyntaxError(f"expected ':' after key {key!r}")
+        j = _skip_ws(text, j + 1)
+        full = f"{prefix}{key}"
+        if j < n and text[j] == "{":
+            j = _parse(text, j, full + "/", out)
+        else:
+            end = _scan_value(text, j)
+            raw = text[j:end].strip()
+            low = raw.lower()
+            if low in ("none", "null"):
+                out[full] = None
+            else:
+                v = parse_value(raw)
+                out[full] = v if v is not None else _unquote(raw)
+            j = end
+        j = _skip_ws(text, j)
+        if j < n and text[j] == ",":
+            j = _skip_ws(text, j + 1)
+        elif j < n and text[j] != "}":
+            raise DictSyntaxError(f"unexpected {text[j]!r} after value of {key!r}")
+        i = j
+
+
+def parse_dict(text: str, start: int | None = None) -> dict[str, Value]:
+    """Parse the dict repr in `text` (beginning at `start`, else at the first `{`).
+
+    Nested dicts are flattened with `/`.  Raises DictSyntaxError when the dict is incomplete.
+    """
+    i = text.find("{") if start is None else start
+    if i < 0 or i >= len(text) or text[i] != "{":
+        raise DictSyntaxError("no dict")
+    out: dict[str, Value] = {}
+    _parse(text, i, "", out)
+    return out
+
+
+def find_dict(text: str, marker: str) -> int:
+    """Index of the `{` that follows `marker` in `text`, or -1."""
+    k = text.find(marker)
+    if k < 0:
+        return -1
+    return text.find("{", k + len(marker))
+
+
+def numeric(values: dict[str, Value], none_as_nan: bool = True) -> tuple[dict[str, float], int]:
+    """Split a parsed dict into numeric values and a count of values that were not numbers.
+
+    `None` becomes NaN when `none_as_nan` (TRL writes None when every value of a metric was NaN: a
+    logged gap is evidence, not noise); other non-numbers (strings, lists) are counted, not kept.
+    """
+    row: dict[str, float] = {}
+    dropped = 0
+    for k, v in values.items():
+        if isinstance(v, float):
+            row[k] = v
+        elif v is None and none_as_nan:
+            row[k] = math.nan
+        else:
+            dropped += 1
+    return row, dropped
+
+
+# -- writers ---------------------------------------------------------------------------------------
+# canonical -> (framework key, function from canonical values to the logged values, or None)
+KeyMap = dict[str, tuple[str, Callable[[np.ndarray], np.ndarray] | None]]
+
+
+def rows_for_writer(run: Run, keymap: KeyMap) -> Iterator[tuple[int, dict[str, float]]]:
+    """(step, {framework key: value}) for every step of `run`, in step order.
+
+    Canonical series are written under the framework's key (through its inverse transform); extras
+    are written as logged unless they would stand in for a canonical metric the run already has.
+    """
+    columns: list[tuple[str, np.ndarray, np.ndarray]] = []
+    for name, s in run.series.items():
+        if name not in keymap:
+            continue
+        key, fn = keymap[name]
+        values = fn(s.values) if fn is not None else s.values
+        columns.append((key, s.steps, np.asarray(values, dtype=float)))
+    written = {c[0] for c in columns}
+    for key, s in run.extras.items():
+        canon = canonical_key(key)
+        if key in written or (canon is not None and canon in run.series):
+            continue
+        columns.append((key, s.steps, s.values))
+    if not columns:
+        return
+    all_steps = np.unique(np.concatenate([c[1] for c in columns]))
+    index = [(key, {int(st): float(v) for st, v in zip(steps, vals)}) for key, steps, vals in columns]
+    for step in all_steps.tolist():
+        row = {key: d[step] for key, d in index if step in d}
+        if row:
+            yield step, row
+
+
+def format_dict(row: dict[str, float]) -> str:
+    """`str(dict)` as Python prints it: `{'reward': 0.5, 'kl': nan}`."""
+    return str({k: float(v) for k, v in row.items()})
+
+
+def write_lines(stream: TextIO, lines: Iterable[str]) -> None:
+    for line in lines:
+        stream.write(line)
+        stream.write("\n")

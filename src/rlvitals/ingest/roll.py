@@ -1,0 +1,98 @@
+"""ROLL's stdout tracker: one JSON object per step after the logger prefix.
+
+    [2026-08-19 10:00:00] [tracking.py (161)] [INFO] [DRIVER 0 / 1][PID 77] metrics_tag: {"step": 3, "metrics": {…}}
+
+`json.dumps` writes NaN as `NaN` (Python's json reads it back).  Nested metric dicts are flattened
+with `/`.  ROLL writes one file per worker and rank: the same step printed twice merges (later wins).
+`token/total_response_length/clip` is a count, not a rate, so it does not stand in for trunc.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import TextIO
+
+from ..run import Run
+from .base import Format, LineParser, clean_line
+from .pydict import DictSyntaxError, KeyMap, numeric, parse_dict, rows_for_writer
+
+__all__ = ["FORMAT", "RollParser", "write"]
+
+MARKER = "metrics_tag:"
+
+
+def _flatten(d: dict, prefix: str, out: dict) -> None:
+    for k, v in d.items():
+        if isinstance(v, dict):
+            _flatten(v, f"{prefix}{k}/", out)
+        else:
+            out[f"{prefix}{k}"] = v
+
+
+class RollParser(LineParser):
+    format_name = "roll"
+
+    def parse(self, line: str, lineno: int) -> None:
+        if MARKER not in line:
+            return
+        body = clean_line(line).split(MARKER, 1)[1].strip()
+        try:
+            obj = json.loads(body)
+        except json.JSONDecodeError:
+            try:                                   # not JSON after all (a hand-printed dict)
+                obj = parse_dict(body)
+            except DictSyntaxError:
+                self.builder.skip("truncated or malformed metrics_tag")
+                return
+        if not isinstance(obj, dict):
+            self.builder.skip("truncated or malformed metrics_tag")
+            return
+        flat: dict = {}
+        if isinstance(obj.get("metrics"), dict):
+            _flatten(obj["metrics"], "", flat)
+        else:                                      # parse_dict flattened it already: metrics/…
+            flat = {key[8:]: v for key, v in obj.items() if key.startswith("metrics/")}
+        step = obj.get("step")
+        if isinstance(step, bool) or not isinstance(step, (int, float)) or not math.isfinite(step):
+            self.builder.skip("metrics_tag without step")
+            return
+        values = {key: (float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v)
+                  for key, v in flat.items()}
+        row, dropped = numeric(values)
+        if dropped:
+            self.builder.skip("non-numeric values", dropped)
+        if row:
+            self.builder.add_row(int(step), row, lineno)
+        else:
+            self.builder.skip("metrics_tag without metrics")
+
+
+KEYS: KeyMap = {
+    "reward": ("critic/score/mean", None),
+    "acc": ("critic/correct/mean", None),
+    "entropy": ("critic/entropy/mean", None),
+    "kl": ("actor/kl_loss", None),
+    "clip_frac": ("actor/ppo_ratio_clipfrac", None),
+    "ratio_mean": ("actor/ratio_mean", None),
+    "len": ("token/response_length/mean", None),
+    "gnorm": ("actor_train/grad_norm", None),
+    "lr": ("actor/lr", None),
+    "loss": ("actor/pg_loss", None),
+}
+
+
+def write(run: Run, out: TextIO) -> None:
+    """The driver's stdout lines (adv_std and trunc rate are not ROLL keys and are left out)."""
+    for step, row in rows_for_writer(run, KEYS):
+        body = json.dumps({"step": step, "metrics": row})
+        out.write(f"[2026-08-19 10:00:00] [tracking.py (161)] [INFO] [DRIVER 0 / 1][PID 77] {MARKER} {body}\n")
+
+
+def _sniff(text: str) -> float:
+    hits = text.count(MARKER + " {")
+    return 0.0 if hits == 0 else min(0.95, 0.7 + 0.05 * hits)
+
+
+FORMAT = Format("roll", "ROLL stdout tracker: `metrics_tag: {\"step\": N, \"metrics\": {…}}`", _sniff,
+                parser=RollParser, writer=write)

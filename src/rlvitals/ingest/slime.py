@@ -1,0 +1,197 @@
+"""slime console: a Python dict per metric group, each tagged with its own counter.
+
+    [2026-08-21 17:14:19] model.py:916 - step 42: {'train/pg_loss': -0.002, …, 'train/step': 42}
+    rollout 42: {'rollout/raw_reward': 0.41, 'rollout/response_lengths': 512.3, …}   (train side)
+    perf 42: {'rollout/response_len/mean': 511.0, 'rollout/truncated_ratio': 0.02, …} (rollout side)
+    passrate 42: {'passrate/pass@1': 0.38}     eval 40: {'eval/aime': 0.2}     multi_turn 42: {…}
+
+Two step axes: `step S` counts optimizer steps (`train/step = rollout_id × steps_per_rollout +
+step_id`), every other group counts rollouts.  rlvitals uses the **rollout id** as the step, because
+reward, length and truncation exist only per rollout.  Train rows are mapped onto rollouts:
+
+- steps per rollout k = the number of train lines between two rollout ids (the most common count);
+  if `S // k` equals the rollout id in force for every train line, the arithmetic is used, else the
+  order of the lines (the last rollout id seen) — the note says which;
+- when k > 1 the k optimizer steps of a rollout are averaged (NaN ignored unless all are NaN).
+
+With no rollout lines the train step is the axis; with no train lines the rollout id is.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from typing import TextIO
+
+from ..run import Run
+from .base import Format, LineParser, clean_line
+from .builder import RunBuilder
+from .pydict import DictSyntaxError, KeyMap, format_dict, numeric, parse_dict, rows_for_writer
+
+__all__ = ["FORMAT", "SlimeParser", "write"]
+
+_GROUPS = ("step", "rollout", "perf", "passrate", "eval", "multi_turn")
+_LINE = re.compile(r"(?:^|[\s\]\-])(?:critic[-_])?(step|rollout|perf|passrate|eval|multi_turn) (\d+):\s*\{")
+_AXIS_KEYS = ("train/step", "rollout/step")
+
+
+class SlimeParser(LineParser):
+    """Buffers (group, counter, row) until `snapshot()`: the train→rollout mapping needs them all."""
+
+    format_name = "slime"
+
+    def __init__(self, name: str = "") -> None:
+        super().__init__(name)
+        self.records: list[tuple[str, int, dict[str, float], int]] = []
+        self.skipped: Counter[str] = Counter()
+        self._cache: tuple[int, Run] | None = None
+
+    def parse(self, line: str, lineno: int) -> None:
+        if ": {" not in line and ":{" not in line:
+            return
+        line = clean_line(line)
+        m = _LINE.search(line)
+        if m is None:
+            return
+        try:
+            parsed = parse_dict(line, m.end() - 1)
+        except DictSyntaxError:
+            self.skipped["truncated or malformed dict"] += 1
+            return
+        row, dropped = numeric(parsed)
+        if dropped:
+            self.skipped["non-numeric values"] += dropped
+        for k in _AXIS_KEYS:
+            row.pop(k, None)
+        if row:
+            self.records.append((m.group(1), int(m.group(2)), row, lineno))
+        else:
+            self.skipped["dict without metrics"] += 1
+
+    # -- axes ----------------------------------------------------------------------------------
+    def _train_to_rollout(self) -> tuple[dict[int, int], int, str]:
+        """train record index -> rollout id; k; how."""
+        # the train-side `rollout R` line precedes the training on rollout R; `perf R` (rollout
+        # side) may run ahead with async generation, so it is only used when there is no other
+        marks = {g for g, _, _, _ in self.records} & {"rollout", "perf", "passrate", "multi_turn"}
+        src = "rollout" if "rollout" in marks else ("perf" if "perf" in marks else min(marks, default=""))
+        current: int | None = None
+        owner: dict[int, int] = {}
+        per: Counter[int] = Counter()
+        for i, (group, n, _, _) in enumerate(self.records):
+            if group == "step":
+                if current is not None:
+                    owner[i] = current
+                    per[current] += 1
+            elif group == src:
+                current = n
+        if not per:
+            return owner, 1, "order"
+        k = Counter(per.values()).most_common(1)[0][0]
+        trains = [(i, self.records[i][1]) for i in owner]
+        if all(s // k == owner[i] for i, s in trains):
+            return {i: s // k for i, s in trains}, k, "arithmetic"
+        return owner, k, "order"
+
+    def snapshot(self) -> Run:
+        key = len(self.records) + sum(self.skipped.values())
+        if self._cache is not None and self._cache[0] == key:
+            return self._cache[1]
+        b = RunBuilder(self.builder.name, self.format_name)
+        groups = {g for g, _, _, _ in self.records}
+        rollout_side = groups - {"step"}
+        if "step" in groups and rollout_side:
+            owner, k, how = self._train_to_rollout()
+            b.meta.update(step_axis="rollout", train_steps_per_rollout=k)
+            pending: dict[int, list[dict[str, float]]] = {}
+            for i, (group, n, row, lineno) in enumerate(self.records):
+                if group != "step":
+                    b.add_row(n, row, lineno)
+                elif i in owner:
+                    pending.setdefault(owner[i], []).append(row)
+                else:
+                    b.skip("train step before any rollout line")
+            for rid, rows in sorted(pending.items()):
+                b.add_row(rid, _mean_rows(rows) if len(rows) > 1 else rows[-1])
+            way = ("train/step // k" if how == "arithmetic" else "the last rollout id printed before each step line")
+            b.note(f"slime: steps are rollout ids; train steps mapped to rollouts by {way} "
+                   f"(k = {k} optimizer step{'s' if k != 1 else ''} per rollout"
+                   f"{', averaged' if k > 1 else ''})")
+        else:
+            axis = "train" if groups == {"step"} else "rollout"
+            b.meta["step_axis"] = axis
+            for group, n, row, lineno in self.records:
+                b.add_row(n, row, lineno)
+            if self.records:
+                b.note(f"slime: steps are {'optimizer steps (train/step)' if axis == 'train' else 'rollout ids'}")
+        for reason, count in self.skipped.items():
+            b.skip(reason, count)
+        run = b.build()
+        self._cache = (key, run)
+        return run
+
+    def finish(self) -> Run:
+        return self.snapshot()
+
+
+def _mean_rows(rows: list[dict[str, float]]) -> dict[str, float]:
+    sums: dict[str, list[float]] = {}
+    for row in rows:
+        for k, v in row.items():
+            sums.setdefault(k, []).append(v)
+    out = {}
+    for k, vals in sums.items():
+        finite = [v for v in vals if not math.isnan(v)]
+        out[k] = sum(finite) / len(finite) if finite else math.nan
+    return out
+
+
+# canonical -> slime key; the prefix decides the line it is printed on.
+KEYS: KeyMap = {
+    "reward": ("rollout/raw_reward", None),
+    "acc": ("passrate/pass@1", None),
+    "entropy": ("train/entropy_loss", None),
+    "kl": ("train/kl_loss", None),
+    "clip_frac": ("train/pg_clipfrac", None),
+    "ratio_mean": ("train/ois", None),
+    "len": ("rollout/response_lengths", None),
+    "gnorm": ("train/grad_norm", None),
+    "trunc": ("rollout/truncated_ratio", None),
+    "lr": ("train/lr-pg_0", None),
+    "loss": ("train/pg_loss", None),
+}
+
+
+def _group(key: str) -> str:
+    if key.startswith("rollout/response_len/") or key.startswith("rollout/truncated") or key.startswith("perf/"):
+        return "perf"
+    for g in ("passrate", "eval", "multi_turn", "rollout"):
+        if key.startswith(g + "/"):
+            return g
+    return "step"
+
+
+def write(run: Run, out: TextIO) -> None:
+    """One rollout and one optimizer step per run step (steps_per_rollout = 1), groups as slime prints them."""
+    for step, row in rows_for_writer(run, KEYS):
+        lines: dict[str, dict[str, float]] = {}
+        for k, v in row.items():
+            lines.setdefault(_group(k), {})[k] = v
+        for g in ("perf", "rollout", "passrate", "multi_turn", "eval", "step"):
+            if g in lines:
+                body = lines[g] if g != "step" else {**lines[g], "train/step": step}
+                out.write(f"[2026-08-21 17:14:19] model.py:916 - {g} {step}: {format_dict(body)}\n")
+
+
+def _sniff(text: str) -> float:
+    groups = {m.group(1) for m in _LINE.finditer(text)}
+    if not groups:
+        return 0.0
+    if "train/" in text or "rollout/" in text:
+        return 0.85
+    return 0.4 if groups - {"step"} else 0.3
+
+
+FORMAT = Format("slime", "slime console: `step N: {…}`, `rollout N: {…}`, `perf N: {…}` (rollout id as step)",
+                _sniff, parser=SlimeParser, writer=write)

@@ -1,0 +1,78 @@
+"""torchtune GRPO `DiskLogger`/`StdoutLogger` txt lines: `Step N | key:value key:value `.
+
+Values are 0-d tensors as printed, `rewards:tensor(0.4375, device='cuda:0')` (a space inside the
+parentheses, so tokens are matched, not split on spaces).  Only rank 0 logs.  A new file per
+launch means resumed runs are separate files; within one file a step going back is a new segment.
+`num_stop_tokens` is a count, not a rate, and is kept as an extra.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TextIO
+
+from ..run import Run
+from .base import Format, LineParser, clean_line
+from .pydict import KeyMap, rows_for_writer
+from .values import parse_value
+
+__all__ = ["FORMAT", "TorchtuneParser", "write"]
+
+_LINE = re.compile(r"^\s*Step (\d+) \| (.*)$")
+_PAIR = re.compile(r"([^\s:|]+):\s*(tensor\([^)]*\)|\S+)")
+_SNIFF = re.compile(r"^\s*Step \d+ \| [^\s:|]+:\S", re.MULTILINE)
+
+
+class TorchtuneParser(LineParser):
+    format_name = "torchtune"
+
+    def parse(self, line: str, lineno: int) -> None:
+        if "Step" not in line:
+            return
+        m = _LINE.match(clean_line(line))
+        if m is None:
+            return
+        rest = m.group(2)
+        if " | " in rest:                      # prime-rl's console, not ours
+            return
+        row: dict[str, float] = {}
+        bad = 0
+        for key, raw in _PAIR.findall(rest):
+            v = parse_value(raw)
+            if v is None:
+                bad += 1
+            else:
+                row[key] = v
+        if bad:
+            self.builder.skip("non-numeric values", bad)
+        if row:
+            self.builder.add_row(int(m.group(1)), row, lineno)
+        else:
+            self.builder.skip("step line without metrics")
+
+
+KEYS: KeyMap = {
+    "reward": ("rewards", None),
+    "acc": ("successes", None),
+    "kl": ("kl_loss", None),
+    "clip_frac": ("clipfrac", None),
+    "ratio_mean": ("ratios", None),
+    "len": ("response_lengths", None),
+    "loss": ("policy_loss", None),
+}
+
+
+def write(run: Run, out: TextIO) -> None:
+    """The txt logger's lines, values as CUDA tensors (full precision, unlike torch's 4 decimals)."""
+    for step, row in rows_for_writer(run, KEYS):
+        pairs = "".join(f"{k}:tensor({v!r}, device='cuda:0') " for k, v in row.items())
+        out.write(f"Step {step} | {pairs}\n")
+
+
+def _sniff(text: str) -> float:
+    hits = len(_SNIFF.findall(text))
+    return 0.0 if hits == 0 else min(0.9, 0.6 + 0.05 * hits)
+
+
+FORMAT = Format("torchtune", "torchtune GRPO txt log: `Step N | key:value …`", _sniff,
+                parser=TorchtuneParser, writer=write)

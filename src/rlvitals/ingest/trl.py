@@ -1,0 +1,305 @@
+"""TRL (GRPOTrainer, PPOTrainer; any HF `Trainer`) console logs and `trainer_state.json`.
+
+The console prints each logged row as `str(dict)` through tqdm, with **no step number**:
+
+    {'loss': 0.0012, 'grad_norm': 0.31, 'learning_rate': 1e-06, 'reward': 0.62, 'entropy': 0.38, 'epoch': 0.12}
+
+so the step is inferred, from the best evidence the log holds (said in `Run.notes`, and in
+`Run.meta["step_inferred"]`, `["step_source"]`, `["logging_steps"]`):
+
+1. a `step` key in the dict (some callbacks add one): used as is, nothing inferred;
+2. the training tqdm bar `N/TOTAL` last drawn before each dict, when it rises from dict to dict
+   (stdout and stderr interleaved as they happened);
+3. `epoch` × the header's "Num update steps per epoch = N", when that gives distinct steps
+   (recent transformers print `epoch` with 4 significant digits; older ones round it to 2 decimals);
+4. line order × logging_steps, logging_steps from "Total optimization steps = T" when the run
+   finished with exactly ⌊T/L⌋ rows, else TRL's default 10.
+
+Eval dicts (`eval_…` keys) are kept as extras at the step of the train row before them and never
+count as train rows; the end-of-training summary (`train_runtime`, …) is skipped and counted.
+`None` (TRL's "every value was NaN") is kept as NaN.
+
+`trainer_state.json` (`log_history`, each row with its `step`) is the reliable offline source.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+import numpy as np
+
+from ..errors import InputError
+from ..run import Run
+from .base import Format, LineParser, clean_line
+from .builder import RunBuilder
+from .pydict import DictSyntaxError, KeyMap, numeric, parse_dict, rows_for_writer
+
+__all__ = ["FORMAT", "STATE_FORMAT", "TrlParser", "read_trainer_state", "DEFAULT_LOGGING_STEPS"]
+
+DEFAULT_LOGGING_STEPS = 10  # TRL's GRPOConfig default (transformers' own default is 500)
+
+_TQDM = re.compile(r"(\d+)/(\d+) \[")
+_DICT_START = re.compile(r"^\s*\{['\"]|(?:it/s\]|s/it\]|\?it/s\])\s*\{['\"]")
+_PER_EPOCH = re.compile(r"Num update steps per epoch = ([\d,]+)")
+_TOTAL = re.compile(r"Total optimization steps = ([\d,]+)")
+_SUMMARY_KEYS = ("train_runtime", "train_samples_per_second", "train_steps_per_second", "train_loss")
+_SNIFF = re.compile(r"(?:^|\r)[^\S\r\n]*\{'(?:loss|grad_norm|learning_rate|reward|train_runtime|eval_\w+)'",
+                    re.MULTILINE)
+
+
+def _is_eval(keys) -> bool:
+    ks = [k for k in keys if k not in ("epoch", "step")]
+    return bool(ks) and all(k.startswith("eval_") for k in ks)
+
+
+@dataclass
+class _Row:
+    values: dict[str, float]
+    lineno: int
+    epoch: float | None
+    bars: dict[int, int] = field(default_factory=dict)   # tqdm total -> last counter seen
+    step: int | None = None                               # an explicit `step` key
+    is_eval: bool = False
+
+
+class TrlParser(LineParser):
+    """Buffers rows until `snapshot()`: the step of a row can depend on rows that come later."""
+
+    format_name = "trl-console"
+
+    def __init__(self, name: str = "") -> None:
+        super().__init__(name)
+        self.rows: list[_Row] = []
+        self.bars: dict[int, int] = {}
+        self.per_epoch: int | None = None
+        self.total: int | None = None
+        self.finished = False
+        self.skipped: dict[str, int] = {}
+        self._cache: tuple[int, Run] | None = None
+
+    def _skip(self, reason: str) -> None:
+        self.skipped[reason] = self.skipped.get(reason, 0) + 1
+
+    def parse(self, line: str, lineno: int) -> None:
+        line = clean_line(line)
+        if "/" in line and "[" in line:
+            for m in _TQDM.finditer(line):
+                n, total = int(m.group(1)), int(m.group(2))
+                if total > 0 and n <= total:
+                    self.bars[total] = n
+        if "steps" in line:
+            m = _PER_EPOCH.search(line) or None
+            if m:
+                self.per_epoch = int(m.group(1).replace(",", ""))
+            m = _TOTAL.search(line)
+            if m:
+                self.total = int(m.group(1).replace(",", ""))
+        if "{" not in line:
+            return
+        m = _DICT_START.search(line)
+        if m is None:
+            return
+        try:
+            parsed = parse_dict(line, m.end() - 2)
+        except DictSyntaxError:
+            self._skip("truncated or malformed dict")
+            return
+        if any(k in parsed for k in _SUMMARY_KEYS):
+            self.finished = True
+            self._skip("end-of-training summary")
+            return
+        epoch = parsed.pop("epoch", None)
+        step = parsed.pop("step", None)
+        row, dropped = numeric(parsed)
+        if dropped:
+            self.skipped["non-numeric values"] = self.skipped.get("non-numeric values", 0) + dropped
+        if not row:
+            self._skip("dict without metrics")
+            return
+        self.rows.append(_Row(row, lineno, epoch if isinstance(epoch, float) else None, dict(self.bars),
+                              int(step) if isinstance(step, float) else None, _is_eval(row)))
+
+    # -- step inference ------------------------------------------------------------------------
+    def _steps(self) -> tuple[list[int], str, int | None]:
+        train = [r for r in self.rows if not r.is_eval]
+        n = len(train)
+        if n and all(r.step is not None for r in train):
+            return [r.step for r in train], "", None
+        # the training bar: a total every row saw, whose counter rises from row to row
+        totals = set.intersection(*(set(r.bars) for r in train)) if n else set()
+        for total in sorted(totals, reverse=True):
+            counts = [r.bars[total] for r in train]
+            if counts[0] >= 1 and all(b > a for a, b in zip(counts, counts[1:])):
+                gaps = np.diff(counts)
+                every = int(gaps[0]) if gaps.size and np.all(gaps == gaps[0]) else None
+                return counts, f"the tqdm counter N/{total} printed before each row", every
+        if self.per_epoch and n and all(r.epoch is not None for r in train):
+            steps = [int(round(r.epoch * self.per_epoch)) for r in train]
+            if steps[0] >= 1 and all(b > a for a, b in zip(steps, steps[1:])):
+                gaps = np.diff(steps)
+                every = int(gaps[0]) if gaps.size and np.all(gaps == gaps[0]) else None
+                return steps, f"epoch × {self.per_epoch} update steps per epoch (from the header)", every
+        every, how = DEFAULT_LOGGING_STEPS, f"TRL's default logging_steps={DEFAULT_LOGGING_STEPS}"
+        total = self.total or (max(self.bars) if self.bars else None)
+        if self.finished and total and n:
+            fits = [k for k in range(1, total + 1) if total // k == n]
+            if fits:
+                every = fits[0]
+                how = f"logging_steps={every}, the one that gives {n} rows in {total} steps"
+        return [every * (i + 1) for i in range(n)], f"line order × {how}", every
+
+    def snapshot(self) -> Run:
+        key = len(self.rows) + sum(self.skipped.values()) + self.lineno
+        if self._cache is not None and self._cache[0] == key:
+            return self._cache[1]
+        b = RunBuilder(self.builder.name, self.format_name)
+        steps, how, every = self._steps()
+        it = iter(steps)
+        last = 0
+        for r in self.rows:
+            if r.is_eval:
+                b.add_row(r.step if r.step is not None else last, r.values, r.lineno)
+                continue
+            last = next(it)
+            b.add_row(last, r.values, r.lineno)
+        for reason, count in self.skipped.items():
+            b.skip(reason, count)
+        b.meta["step_inferred"] = bool(how)
+        if how:
+            b.meta["step_source"] = how
+            b.note(f"TRL prints no step number: steps inferred from {how}")
+        if every:
+            b.meta["logging_steps"] = every
+        evals = sum(r.is_eval for r in self.rows)
+        if evals:
+            b.note(f"{evals} eval dicts kept as extras at the step of the train row before them")
+        run = _pinned_length_note(b.build())
+        self._cache = (key, run)
+        return run
+
+    def finish(self) -> Run:
+        return self.snapshot()
+
+
+def _pinned_length_note(run: Run) -> Run:
+    """No truncation rate logged but the mean length sits at its maximum: say so, invent nothing."""
+    s = run.series.get("len")
+    if s is None or "trunc" in run.series:
+        return run
+    v = s.values[s.finite]
+    if v.size < 5:
+        return run
+    top = float(v.max())
+    at = int(np.sum(v == top))
+    if top > 0 and at >= 0.8 * v.size:
+        run.meta["len_at_max"] = {"value": top, "steps": at, "of": int(v.size)}
+        run.notes.append(f"no truncation rate logged ({s.source} only): the mean length equals its maximum "
+                         f"{top:g} at {at} of {v.size} steps, as when every answer is cut at a length cap; "
+                         "trunc is not inferred")
+    return run
+
+
+# -- trainer_state.json --------------------------------------------------------------------------
+def read_trainer_state(path: Path, name: str) -> Run:
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise InputError(f"{path} is not valid JSON ({e.__class__.__name__}: {e})") from None
+    history = doc.get("log_history") if isinstance(doc, dict) else None
+    if not isinstance(history, list):
+        raise InputError(f"{path} has no log_history list (is it a trainer_state.json?)")
+    b = RunBuilder(name, "trl-state")
+    for i, entry in enumerate(history):
+        if not isinstance(entry, dict) or not isinstance(entry.get("step"), (int, float)):
+            b.skip("log_history entry without step")
+            continue
+        if any(k in entry for k in _SUMMARY_KEYS):
+            b.skip("end-of-training summary")
+            continue
+        row: dict[str, float] = {}
+        for k, v in entry.items():
+            if k in ("step", "epoch"):
+                continue
+            if v is None:
+                row[k] = float("nan")
+            elif isinstance(v, (int, float)) and not isinstance(v, bool):
+                row[k] = float(v)
+            else:
+                b.skip("non-numeric values")
+        if row:
+            b.add_row(int(entry["step"]), row, i + 1)
+        else:
+            b.skip("log_history entry without metrics")
+    b.meta["step_inferred"] = False
+    for k in ("logging_steps", "global_step", "max_steps", "eval_steps"):
+        if isinstance(doc.get(k), int):
+            b.meta[k] = doc[k]
+    return _pinned_length_note(b.build())
+
+
+# -- writers -------------------------------------------------------------------------------------
+KEYS: KeyMap = {
+    "reward": ("reward", None),
+    "acc": ("rewards/accuracy_reward/mean", None),
+    "entropy": ("entropy", None),
+    "kl": ("kl", None),
+    # TRL logs no adv_std: write what it does log, the share of groups with no reward spread
+    "adv_std": ("frac_reward_zero_std", lambda x: np.clip(1.0 - np.square(x), 0.0, 1.0)),
+    "clip_frac": ("clip_ratio/region_mean", None),
+    "ratio_mean": ("sampling/importance_sampling_ratio/mean", None),
+    "len": ("completions/mean_length", None),
+    "gnorm": ("grad_norm", None),
+    "trunc": ("completions/clipped_ratio", None),
+    "lr": ("learning_rate", None),
+    "loss": ("loss", None),
+}
+
+
+def _split(row: dict[str, float]) -> tuple[dict[str, float], dict[str, float]]:
+    train = {k: v for k, v in row.items() if not k.startswith("eval_")}
+    return train, {k: v for k, v in row.items() if k.startswith("eval_")}
+
+
+def write_console(run: Run, out: TextIO) -> None:
+    """The console as TRL prints it: a tqdm tick `N/TOTAL` then the dict (eval dicts after)."""
+    rows = list(rows_for_writer(run, KEYS))
+    total = rows[-1][0] if rows else 0
+    for step, row in rows:
+        train, ev = _split(row)
+        pct = int(100 * step / total) if total else 100
+        out.write(f"\r{pct:3d}%|          | {step}/{total} [00:00<00:00,  1.00it/s]\n")
+        if train:
+            out.write(str({**train, "epoch": round(step / max(total, 1), 2)}) + "\n")
+        if ev:
+            out.write(str({**ev, "epoch": round(step / max(total, 1), 2)}) + "\n")
+
+
+def write_state(run: Run, out: TextIO) -> None:
+    history = []
+    for step, row in rows_for_writer(run, KEYS):
+        train, ev = _split(row)
+        for part in (train, ev):
+            if part:
+                history.append({**part, "step": step})
+    last = history[-1]["step"] if history else 0
+    json.dump({"global_step": last, "log_history": history}, out, indent=2)
+    out.write("\n")
+
+
+def _sniff_console(text: str) -> float:
+    hits = len(_SNIFF.findall(text))
+    return 0.0 if hits == 0 else min(0.9, 0.6 + 0.1 * hits)
+
+
+def _sniff_state(text: str) -> float:
+    return 0.95 if text.lstrip().startswith("{") and '"log_history"' in text else 0.0
+
+
+FORMAT = Format("trl-console", "TRL / HF Trainer console: printed dicts, no step (inferred)",
+                _sniff_console, parser=TrlParser, writer=write_console)
+STATE_FORMAT = Format("trl-state", "HF trainer_state.json (log_history)", _sniff_state,
+                      reader=read_trainer_state, writer=write_state)
