@@ -13,7 +13,7 @@ from rlvitals.diagnose.model import Diagnosis, Finding
 from rlvitals.render import render_diagnosis
 from rlvitals.render.charts import display_width
 from rlvitals.render.jsonout import SCHEMA, clean
-from rlvitals.render.terminal import use_color, wrap
+from rlvitals.render.terminal import finding_title, use_color, wrap
 from rlvitals.run import VITALS
 
 ANSI = re.compile(r"\x1b\[")
@@ -47,7 +47,7 @@ def test_healthy_run_is_short_and_calm():
     assert "No warnings" in text
     assert "Findings" not in text and "[warning]" not in text and "[critical]" not in text
     assert "Worth watching (1)" in text  # the info finding: adv_std falling, normal but watch it
-    assert len(text.splitlines()) < 25
+    assert len(text.splitlines()) < 32
     zh = render_diagnosis(diag, "text", "zh", 80, run=run)
     assert "没有警告" in zh and "值得留意" in zh
 
@@ -55,24 +55,30 @@ def test_healthy_run_is_short_and_calm():
 def test_findings_most_important_first_with_their_arithmetic():
     diag, run = rc.entropy_collapse()  # given in the wrong order on purpose: warning, then critical
     text = render_diagnosis(diag, "text", "en", 100, run=run)
-    assert text.index("1. [critical] entropy collapse") < text.index("2. [warning] stalled")
+    flat = " ".join(text.split())  # undo the wrapping
+    ec, st = finding_title("entropy_collapse", "en"), finding_title("stalled", "en")
+    assert flat.index(f"1. [critical] {ec} (entropy_collapse)") < flat.index(f"2. [warning] {st} (stalled)")
     assert "since step 63" in text
-    assert "entropy_end = 0.009" in text and "entropy_drop = 0.995" in text
-    assert "ruled out: sync failure — ratio_mean = 1.0000" in text
-    assert "ruled out: data too easy — acc = 38.2%" in text
-    assert "missing: kl not logged" in text
-    assert "next: raise actor_rollout_ref.rollout.temperature (typical 1.0)" in text
-    assert "(Skywork-OR1 arXiv 2505.22312)" in text
+    assert "entropy_end = 0.009" in flat and "entropy_drop = 0.995" in flat
+    assert f"ruled out: {finding_title('sync_failure', 'en')} — ratio_mean = 1.0000" in flat
+    assert f"ruled out: {finding_title('data_too_easy', 'en')} — acc = 38.2%" in flat
+    assert "missing: kl not logged" in flat
+    assert "next: raise actor_rollout_ref.rollout.temperature (typical 1.0)" in flat
+    assert "(Skywork-OR1 arXiv 2505.22312)" in flat
     assert "“The answer is 42.”" in text  # whitespace in samples collapsed to one line
-    assert "main finding: entropy collapse, since step 63" in text
+    assert f"main finding: {ec}, since step 63" in flat
 
 
 def test_vitals_table_marks_not_logged_not_applicable_and_drift():
     diag, run = rc.entropy_collapse()
     text = render_diagnosis(diag, "text", "en", 80, run=run)
-    row = {ln.split()[0]: ln for ln in text.splitlines() if ln.startswith("  ") and ln.split()}
+    lines = text.splitlines()
+    table = lines[lines.index("Vitals") + 2:]
+    table = table[:table.index("")]
+    row = {ln.split()[0]: ln for ln in table}
+    assert len(row) == len(VITALS)
     assert "not logged" in row["kl"]
-    assert "constant (not applicable)" in row["clip_frac"]
+    assert row["clip_frac"].count("not applicable") == 1
     assert "1.840 → 0.009" in row["entropy"]
     diag, run = rc.sync_failure()
     text = render_diagnosis(diag, "text", "zh", 80, run=run)
@@ -181,8 +187,8 @@ def test_markdown_has_a_table_and_bullets():
     assert len(table) == 2 + len(VITALS)
     assert all(ln.count("|") == table[0].count("|") for ln in table)
     assert "| `kl` | *not logged* |" in md
-    assert "- **entropy collapse** (`entropy_collapse`, critical) · since step 63" in md
-    assert "  - ruled out: sync failure — ratio_mean = 1.0000 is normal" in md
+    assert f"- **{finding_title('entropy_collapse', 'en')}** (`entropy_collapse`, critical) · since step 63" in md
+    assert f"  - ruled out: {finding_title('sync_failure', 'en')} — ratio_mean = 1.0000 is normal" in md
     assert "    > The answer is 42." in md
 
 

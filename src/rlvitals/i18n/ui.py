@@ -68,6 +68,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "ui.direction.replace": "replace",
         "ui.direction.stop": "stop",
         "ui.notes": "Notes",
+        "ui.proxy_note": "{metric}* is a stand-in: {note}",
+        "ui.skipped_note": "{count} line(s) skipped: {reason}",
         "ui.more_findings": "… and {n} more",
         # vitals command
         "ui.vit.title": "rlvitals vitals",
@@ -149,6 +151,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "ui.direction.replace": "更换",
         "ui.direction.stop": "停止",
         "ui.notes": "备注",
+        "ui.proxy_note": "{metric}* 是代理指标：{note}",
+        "ui.skipped_note": "跳过 {count} 行：{reason}",
         "ui.more_findings": "…… 另有 {n} 条",
         "ui.vit.title": "rlvitals 读取结果",
         "ui.vit.format": "格式",

@@ -11,7 +11,7 @@ from ..diagnose.model import Diagnosis, Finding
 from ..run import Run
 from .charts import sparkline
 from .terminal import (action_text, label, evidence_text, finding_summary, finding_title, missing_text, ordered,
-                       ruled_out_text, run_line, segment_count, tr, vital_rows)
+                       ruled_out_text, run_line, run_notes, segment_count, tr, vital_rows)
 
 __all__ = ["render_markdown"]
 
@@ -84,7 +84,7 @@ def render_markdown(diag: Diagnosis, lang: str = "en", *, run: Run | None = None
         lines += ["", f"**{tr('ui.worth_watching', lang)} ({len(infos)})**", ""]
         for f in infos:
             lines += _finding(f, lang)
-    notes = [str(n) for n in diag.run.get("notes", []) or []]
+    notes = run_notes(diag, lang)
     if notes:
         lines += ["", f"**{tr('ui.notes', lang)}**", ""] + [f"- {n}" for n in notes]
     return "\n".join(lines) + "\n"

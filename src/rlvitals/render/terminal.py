@@ -30,7 +30,7 @@ from ..run import CANONICAL, EXTRAS, Run, VITALS
 from .charts import clip_text, display_width, fmt_value, pad, sparkline
 
 __all__ = ["render_text", "tr", "ordered", "fmt_num", "finding_title", "finding_summary", "shape_label",
-           "ruled_out_text", "action_text", "label", "missing_text", "VitalRow", "vital_rows", "use_color", "wrap"]
+           "ruled_out_text", "action_text", "label", "run_notes", "missing_text", "VitalRow", "vital_rows", "use_color", "wrap"]
 
 # Metrics that are exactly constant by construction in a common setup (one optimizer step per
 # rollout batch): constant there means "not applicable", never "healthy".
@@ -101,8 +101,9 @@ def shape_attr(shape: Any, name: str, default: Any = None) -> Any:
 def shape_label(metric: str, shape: Any, lang: str) -> str:
     word = shape_attr(shape, "word", "short")
     label = tr(f"shape.{word}", lang, tr(f"ui.shape.{word}", lang, word))
-    if word == "constant" and metric in BY_CONSTRUCTION:
-        label += f" ({tr('ui.not_applicable', lang)})"
+    na = tr("ui.not_applicable", lang)
+    if word == "constant" and metric in BY_CONSTRUCTION and na not in label:
+        label += f" ({na})"
     if word == "drift" and metric in REFERENCE:
         label += " " + tr("ui.drift_flag", lang, ref=f"{REFERENCE[metric]:.1f}")
     return label
@@ -168,9 +169,22 @@ def vital_rows(diag: Diagnosis, lang: str, run: Run | None = None) -> list[Vital
         if shape is None:
             rows.append(VitalRow(m, False, "", "", "", "", values))
             continue
-        rows.append(VitalRow(m, True, fmt_value(m, shape_attr(shape, "start")), fmt_value(m, shape_attr(shape, "end")),
+        proxies = diag.run.get("proxies") or {}
+        name = f"{m}*" if (m in proxies or (series is not None and series.proxy)) else m
+        rows.append(VitalRow(name, True, fmt_value(m, shape_attr(shape, "start")), fmt_value(m, shape_attr(shape, "end")),
                              shape_label(m, shape, lang), shape_attr(shape, "word", ""), values))
     return rows
+
+
+def run_notes(diag: Diagnosis, lang: str) -> list[str]:
+    """The run's notes, then each proxy and each reason lines were skipped (nothing hidden)."""
+    notes = [str(n) for n in diag.run.get("notes", []) or []]
+    for m, note in (diag.run.get("proxies") or {}).items():
+        if not any(str(note) in n for n in notes):
+            notes.append(tr("ui.proxy_note", lang, metric=m, note=note))
+    for reason, count in (diag.run.get("skipped") or {}).items():
+        notes.append(tr("ui.skipped_note", lang, count=count, reason=reason))
+    return notes
 
 
 def run_line(diag: Diagnosis, lang: str) -> str:
@@ -317,7 +331,7 @@ def render_text(diag: Diagnosis, lang: str = "en", width: int = 100, *, run: Run
         out.add(out.paint(f"{tr('ui.worth_watching', lang)} ({len(infos)})", "1"))
         for i, f in enumerate(infos, len(serious) + 1):
             _finding(out, i, f, lang)
-    notes = [str(n) for n in diag.run.get("notes", []) or []]
+    notes = run_notes(diag, lang)
     if notes:
         out.add()
         out.add(out.paint(tr("ui.notes", lang), "1"))

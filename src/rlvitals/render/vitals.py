@@ -88,7 +88,9 @@ def _text(run: Run, lang: str) -> str:
         f = lambda v: fmt_value(m, v)  # noqa: E731 - local formatter bound to this metric
         flag = tr("ui.vit.constant", lang) if info["constant"] else ""
         source = clip_text(info["source"] or "?", 34) + (" *" if info["proxy"] else "")
-        rows.append([m, source, str(info["count"]), f"{f(info['first'])} → {f(info['last'])}",
+        raw = run.series[m].values  # text shows a NaN first/last as logged; JSON has null
+        first, last = (raw[0], raw[-1]) if raw.size else (None, None)
+        rows.append([m, source, str(info["count"]), f"{f(first)} → {f(last)}",
                      f(info["min"]), f(info["max"]), str(info["nan"]) if info["nan"] else "", flag])
         if info["proxy"]:
             proxies.append(f"    * {m}: " + tr("ui.vit.proxy", lang, note=info["note"] or info["source"]))
