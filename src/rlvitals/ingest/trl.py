@@ -61,7 +61,7 @@ class _Row:
     values: dict[str, float]
     lineno: int
     epoch: float | None
-    bars: dict[int, int] = field(default_factory=dict)   # tqdm total -> last counter seen
+    bars: dict[int, tuple[int, int]] = field(default_factory=dict)  # tqdm total -> (last counter, draw no.)
     step: int | None = None                               # an explicit `step` key
     is_eval: bool = False
 
@@ -74,7 +74,8 @@ class TrlParser(LineParser):
     def __init__(self, name: str = "") -> None:
         super().__init__(name)
         self.rows: list[_Row] = []
-        self.bars: dict[int, int] = {}
+        self.bars: dict[int, tuple[int, int]] = {}
+        self.draws = 0                      # tqdm counters seen so far
         self.per_epoch: int | None = None
         self.total: int | None = None
         self.finished = False
@@ -90,7 +91,8 @@ class TrlParser(LineParser):
             for m in _TQDM.finditer(line):
                 n, total = int(m.group(1)), int(m.group(2))
                 if total > 0 and n <= total:
-                    self.bars[total] = n
+                    self.draws += 1
+                    self.bars[total] = (n, self.draws)
         if "steps" in line:
             m = _PER_EPOCH.search(line) or None
             if m:
@@ -132,16 +134,18 @@ class TrlParser(LineParser):
         # the training bar: a total every row saw, whose counter rises from row to row
         totals = set.intersection(*(set(r.bars) for r in train)) if n else set()
         for total in sorted(totals, reverse=True):
-            counts = [r.bars[total] for r in train]
-            if counts[0] >= 1 and all(b > a for a, b in zip(counts, counts[1:])):
-                gaps = np.diff(counts)
-                every = int(gaps[0]) if gaps.size and np.all(gaps == gaps[0]) else None
+            counts = [r.bars[total][0] for r in train]
+            draws = [r.bars[total][1] for r in train]
+            # the bar must be redrawn between two rows (else the dicts were printed apart from it,
+            # e.g. stdout flushed at the end); a resumed run redraws it from the checkpoint, so the
+            # counter may go back (a new segment)
+            if min(counts) >= 1 and all(b != a for a, b in zip(draws, draws[1:])):
+                every = _every(counts)
                 return counts, f"the tqdm counter N/{total} printed before each row", every
         if self.per_epoch and n and all(r.epoch is not None for r in train):
             steps = [int(round(r.epoch * self.per_epoch)) for r in train]
-            if steps[0] >= 1 and all(b > a for a, b in zip(steps, steps[1:])):
-                gaps = np.diff(steps)
-                every = int(gaps[0]) if gaps.size and np.all(gaps == gaps[0]) else None
+            if min(steps) >= 1 and all(b != a for a, b in zip(steps, steps[1:])):
+                every = _every(steps)
                 return steps, f"epoch × {self.per_epoch} update steps per epoch (from the header)", every
         every, how = DEFAULT_LOGGING_STEPS, f"TRL's default logging_steps={DEFAULT_LOGGING_STEPS}"
         total = self.total or (max(self.bars) if self.bars else None)
@@ -183,6 +187,14 @@ class TrlParser(LineParser):
 
     def finish(self) -> Run:
         return self.snapshot()
+
+
+def _every(steps: list[int]) -> int | None:
+    """The logging interval when the steps are evenly spaced from it (10, 20, 30 …), else None."""
+    gaps = np.diff(steps)
+    if gaps.size and np.all(gaps == gaps[0]) and steps[0] == gaps[0]:
+        return int(gaps[0])
+    return None
 
 
 def _pinned_length_note(run: Run) -> Run:

@@ -1,0 +1,50 @@
+"""ROLL `metrics_tag: {"step": N, "metrics": {…}}` after the logger prefix."""
+
+from __future__ import annotations
+
+import math
+
+from dictlog_helpers import assert_same_series, round_trip, synthetic_run
+from rlvitals.ingest import read_text, sniff_text
+
+PREFIX = "[2026-08-19 10:00:00] [tracking.py (161)] [INFO] [DRIVER 0 / 1][PID 77] metrics_tag: "
+
+
+def test_json_with_nan_nested_and_prefix():
+    text = "\n".join([
+        "[2026-08-19 09:59:00] [worker.py (10)] [INFO] loading model",
+        PREFIX + '{"step": 0, "metrics": {"critic/score/mean": 0.4, "actor/ratio_mean": 1.0002, '
+                 '"token/response_length/mean": 640.0, "actor/pg_loss": NaN, "system/global_step": 0}}',
+        PREFIX + '{"step": 1, "metrics": {"critic/score/mean": 0.45, "math": {"critic/score/mean": 0.5}, '
+                 '"critic/correct/mean": 0.3, "token/total_response_length/clip": 12, "tag": "x"}}',
+    ]) + "\n"
+    assert sniff_text(text) == "roll"
+    run = read_text(text)
+    assert list(run.series["reward"].values) == [0.4, 0.45]
+    assert run.series["ratio_mean"].values[0] == 1.0002 and not run.series["ratio_mean"].proxy
+    assert math.isnan(run.series["loss"].values[0])
+    assert run.extras["math/critic/score/mean"].values[0] == 0.5       # per-domain keys kept
+    assert "trunc" not in run.series                                   # the clip count is not a rate
+    assert run.skipped == {"non-numeric values": 1}
+
+
+def test_truncated_and_stepless_lines_are_counted():
+    text = PREFIX + '{"step": 2, "metrics": {"critic/score/mean": 0.4\n' + PREFIX + '{"metrics": {"a": 1}}\n' + \
+        PREFIX + '{"step": 3, "metrics": {"critic/score/mean": 0.6}}\n'
+    run = read_text(text, "roll")
+    assert list(run.series["reward"].steps) == [3]
+    assert run.skipped == {"truncated or malformed metrics_tag": 1, "metrics_tag without step": 1}
+
+
+def test_several_ranks_merge_later_wins():
+    text = "".join(PREFIX + '{"step": %d, "metrics": {"critic/score/mean": %s}}\n' % (s, v)
+                   for s, v in ((1, 0.1), (1, 0.1), (2, 0.2), (2, 0.25)))
+    run = read_text(text, "roll")
+    assert list(run.series["reward"].values) == [0.1, 0.25]
+
+
+def test_round_trip():
+    run = synthetic_run()
+    back = round_trip(run, "roll")
+    assert_same_series(run, back, ["reward", "acc", "entropy", "kl", "clip_frac", "ratio_mean", "len",
+                                   "gnorm", "lr", "loss"])

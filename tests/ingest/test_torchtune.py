@@ -1,0 +1,38 @@
+"""torchtune `Step N | key:value ` lines with tensor values."""
+
+from __future__ import annotations
+
+import math
+
+from dictlog_helpers import assert_same_series, round_trip, synthetic_run
+from rlvitals.ingest import read_text, sniff_text
+
+
+def test_tensor_values_and_canonical_keys():
+    text = ("Step 1 | rewards:tensor(0.4375, device='cuda:0') successes:tensor(0.2500, device='cuda:0') "
+            "response_lengths:tensor(212.5000, device='cuda:0') kl_loss:tensor(0.0012, device='cuda:0') "
+            "clipfrac:tensor(0., device='cuda:0') ratios:tensor(1.0000, device='cuda:0') "
+            "num_stop_tokens:tensor(14, device='cuda:0') policy_loss:tensor(-0.0100, device='cuda:0') \n"
+            "Step 2 | rewards:0.5 successes:0.3 response_lengths:230.0 kl_loss:tensor(nan, device='cuda:0') \n")
+    assert sniff_text(text) == "torchtune"
+    run = read_text(text)
+    assert list(run.series["reward"].values) == [0.4375, 0.5]
+    assert run.series["acc"].values[0] == 0.25 and run.series["len"].values[1] == 230.0
+    assert run.series["clip_frac"].values[0] == 0.0 and run.series["ratio_mean"].values[0] == 1.0
+    assert math.isnan(run.series["kl"].values[1])
+    assert run.extras["num_stop_tokens"].values[0] == 14.0     # a count, kept as an extra
+    assert "trunc" not in run.series
+
+
+def test_primerl_console_is_not_torchtune_and_bad_values_are_counted():
+    text = ("Step 12 |   41.2s | Loss 0.0102 | Entropy 0.4410\n"
+            "Step 3 | rewards:0.1 successes:oops \n")
+    run = read_text(text, "torchtune")
+    assert list(run.series["reward"].steps) == [3]
+    assert run.skipped == {"non-numeric values": 1}
+
+
+def test_round_trip():
+    run = synthetic_run()
+    back = round_trip(run, "torchtune")
+    assert_same_series(run, back, ["reward", "acc", "kl", "clip_frac", "ratio_mean", "len", "loss"])
