@@ -1,0 +1,295 @@
+"""The lesson's figure: the eight vitals (plus grad norm and truncation when logged) of one run.
+
+    plot(run, "curves.png", lang="en", max_points=2000) -> Path      # PNG, SVG or PDF by suffix
+
+What the lesson's twenty-line script gets wrong and this does right: reward and acc sit side by
+side (their divergence is reward hacking); ratio_mean has its red dashed y=1.0 line (drift from it is
+a sync bug); rates are drawn as percentages; a metric that was not logged keeps its panel and says
+so (a missing vital is a missing tool for ruling things out); proxies are labelled; NaN/inf points
+are marked with red x's at the top instead of vanishing; restarts are vertical lines; long runs are
+decimated with min/max envelopes (LTTB would hide the noise band and thin spikes, both evidence).
+
+matplotlib is imported lazily, only here; the figure is drawn on the Agg canvas without pyplot,
+so no global state is touched.  Chinese in-figure words need a CJK font: one is looked for on the
+system; without one the figure falls back to English words (metric names need no CJK font).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import functools
+import os
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import MissingExtra, RlvitalsError
+from ..i18n import t
+from ..run import PERCENT_METRICS, VITALS, Run, Series
+
+__all__ = ["plot", "build_figure", "envelope", "layout", "cjk_font"]
+
+SUFFIXES = (".png", ".svg", ".pdf")
+DPI = 120
+FIGSIZE = (18.0, 9.0)
+_COLORS = {"reward": "#1f77b4", "acc": "#ff7f0e", "entropy": "#2ca02c", "kl": "#9467bd",
+           "adv_std": "#8c564b", "clip_frac": "#e377c2", "ratio_mean": "#17becf", "len": "#7f7f7f",
+           "gnorm": "#bcbd22", "trunc": "#d62728"}
+
+# In-figure words.  The i18n catalog wins when it has the key; these keep the figure whole until
+# (and if) the keys are added to i18n/ui.py.
+STRINGS: dict[str, dict[str, str]] = {
+    "en": {
+        "ui.not_logged": "not logged",
+        "plot.title": "{name} — {format} — {steps} steps",
+        "plot.proxy": "proxy",
+        "plot.step": "step",
+        "plot.restart": "restart",
+        "plot.nonfinite": "{n} NaN/inf (x)",
+        "plot.no_finite": "no finite value",
+        "plot.all_zero": "exactly 0 at every step: not applicable",
+        "plot.val": "validation",
+        "plot.train": "train",
+        "plot.healthy_band": "lesson's healthy band",
+    },
+    "zh": {
+        "ui.not_logged": "未记录",
+        "plot.title": "{name} — {format} — {steps} 步",
+        "plot.proxy": "代理",
+        "plot.step": "步",
+        "plot.restart": "重启",
+        "plot.nonfinite": "{n} 个 NaN/inf（x）",
+        "plot.no_finite": "没有有限值",
+        "plot.all_zero": "每一步都恰为 0：不适用",
+        "plot.val": "验证集",
+        "plot.train": "训练",
+        "plot.healthy_band": "课程的健康区间",
+    },
+}
+
+
+def _t(key: str, lang: str, **fields: object) -> str:
+    text = t(key, lang, **fields)
+    if text != key:
+        return text
+    return STRINGS.get(lang, STRINGS["en"]).get(key, key).format(**fields)
+
+
+# ---------------------------------------------------------------- decimation (pure numpy)
+
+
+def envelope(x: np.ndarray, y: np.ndarray, max_points: int) -> tuple[np.ndarray, np.ndarray]:
+    """Min/max decimation: at most `max_points` points whose line has the same envelope.
+
+    x is split into (max_points - 2) / 2 equal-width buckets (a bucket is about a pixel column);
+    each keeps its lowest and highest point, in step order, plus the first and last points.  A spike
+    of one step survives, and so does the width of a noise band.  Non-finite values are dropped
+    here (the caller marks them); `max_points` 0 keeps every point.
+    """
+    x, y = np.asarray(x), np.asarray(y, dtype=np.float64)
+    keep = np.isfinite(y)
+    if not keep.all():
+        x, y = x[keep], y[keep]
+    n = y.size
+    if max_points <= 0 or n <= max_points:
+        return x, y
+    if max_points < 4:
+        raise ValueError(f"max_points must be 0 (no decimation) or at least 4, not {max_points}")
+    nb = (max_points - 2) // 2
+    span = float(x[-1]) - float(x[0])
+    if span > 0:
+        bucket = ((x - x[0]).astype(np.float64) * (nb / span)).astype(np.int64)
+    else:
+        bucket = np.arange(n, dtype=np.int64) * nb // n
+    np.minimum(bucket, nb - 1, out=bucket)
+    first = np.flatnonzero(np.diff(bucket, prepend=-1))  # x is sorted: each bucket is contiguous
+    bid = np.cumsum(np.diff(bucket, prepend=-1) != 0) - 1
+    picks = [np.array([0, n - 1])]
+    for extreme in (np.minimum.reduceat(y, first), np.maximum.reduceat(y, first)):
+        at = np.flatnonzero(y == extreme[bid])
+        picks.append(at[np.flatnonzero(np.diff(bid[at], prepend=-1))])  # first hit per bucket
+    sel = np.unique(np.concatenate(picks))
+    return x[sel], y[sel]
+
+
+def _thin(x: np.ndarray, max_points: int) -> np.ndarray:
+    """At most about `max_points` of the sorted positions x, evenly spread (for NaN markers)."""
+    if max_points <= 0 or x.size <= max_points:
+        return x
+    b = np.floor((x - x[0]) / max(float(x[-1] - x[0]), 1.0) * max_points).astype(np.int64)
+    return x[np.flatnonzero(np.diff(b, prepend=-1))]
+
+
+# ---------------------------------------------------------------- layout and fonts
+
+
+def layout(run: Run) -> list[list[str | None]]:
+    """Rows of panel names.  The lesson's 2×4 of the eight vitals; 2×5 when grad norm or truncation
+    is logged too, with gnorm beside clip_frac (read together: update violence) and trunc beside
+    len (read together: length hacking).  reward and acc always share the first row, adjacent."""
+    extras = [m for m in ("gnorm", "trunc") if m in run.series]
+    if not extras:
+        return [list(VITALS[:4]), list(VITALS[4:])]
+    row2: list[str | None] = ["clip_frac", "gnorm", "ratio_mean", "len", "trunc"]
+    row2 = [m for m in row2 if m not in ("gnorm", "trunc") or m in extras]
+    return [list(VITALS[:5]), row2 + [None] * (5 - len(row2))]
+
+
+_CJK_NAMES = ("WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "Noto Sans CJK SC", "Noto Sans CJK JP",
+              "Noto Sans SC", "Source Han Sans SC", "Source Han Sans CN", "Sarasa Gothic SC",
+              "Droid Sans Fallback", "AR PL UMing CN", "SimHei", "Microsoft YaHei", "PingFang SC",
+              "Hiragino Sans GB", "Heiti SC", "STHeiti", "Arial Unicode MS")
+_CJK_FILES = ("wqy-microhei*", "wqy-zenhei*", "notosanscjk*", "notoserifcjk*", "notosanssc*",
+              "sourcehansans*", "sarasa*", "droidsansfallback*", "uming*", "ukai*", "simhei*", "msyh*",
+              "pingfang*", "hiragino sans gb*", "stheiti*")
+_FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts", "~/.fonts",
+              "/System/Library/Fonts", "/Library/Fonts", "C:/Windows/Fonts")
+
+
+@functools.lru_cache(maxsize=1)
+def cjk_font() -> str | None:
+    """The family name of a font that can draw Chinese, registered with matplotlib; None if none.
+
+    RLVITALS_CJK_FONT may name a font file.  Otherwise a font matplotlib already knows, then a
+    file found in the usual font folders (Debian's fonts-wqy-microhei, fonts-noto-cjk, ...).
+    """
+    from matplotlib import font_manager
+
+    def register(path: str) -> str | None:
+        try:
+            font_manager.fontManager.addfont(path)
+            return font_manager.FontProperties(fname=path).get_name()
+        except (OSError, RuntimeError, ValueError):
+            return None
+
+    env = os.environ.get("RLVITALS_CJK_FONT")
+    if env and os.path.isfile(env) and (name := register(env)):
+        return name
+    known = {f.name for f in font_manager.fontManager.ttflist}
+    for name in _CJK_NAMES:
+        if name in known:
+            return name
+    for folder in _FONT_DIRS:
+        for root, _, files in os.walk(os.path.expanduser(folder)):
+            for f in sorted(files):
+                low = f.lower()
+                if low.endswith((".ttf", ".ttc", ".otf")) and any(fnmatch.fnmatch(low, p) for p in _CJK_FILES):
+                    if name := register(os.path.join(root, f)):
+                        return name
+    return None
+
+
+# ---------------------------------------------------------------- the figure
+
+
+def build_figure(run: Run, *, lang: str = "en", max_points: int = 2000, tight: bool = True):
+    """The figure (a matplotlib Figure on the Agg canvas), not yet saved.  `tight=False` skips
+    the tight layout pass (it measures every label: most of the time spent on a small run)."""
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise MissingExtra("matplotlib", "plot", "Plotting") from None
+    font = cjk_font() if lang == "zh" else None
+    words = "zh" if font else "en"  # no CJK font: English words rather than boxes
+    fp = {"fontfamily": [font, "DejaVu Sans"]} if font else {}
+
+    rows = layout(run)
+    ncols = len(rows[0])
+    fig = Figure(figsize=FIGSIZE, dpi=DPI)
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(len(rows), ncols, squeeze=False)
+    restarts = [seg.first_step for seg in run.segments[1:]]
+    for r, row in enumerate(rows):
+        for c, name in enumerate(row):
+            ax = axes[r][c]
+            if name is None:
+                ax.set_visible(False)
+                continue
+            _panel(ax, run, name, words, fp, max_points, restarts, first=(r == 0 and c == 0))
+            if r == len(rows) - 1 or (r + 1 < len(rows) and rows[r + 1][c] is None):
+                ax.set_xlabel(_t("plot.step", words), **fp)
+    fig.suptitle(_t("plot.title", words, name=run.name or "run", format=run.format or "?", steps=run.n_steps),
+                 fontsize=13, **fp)
+    if tight:
+        fig.tight_layout(rect=(0, 0, 1, 0.97))
+    return fig
+
+
+def _panel(ax, run: Run, name: str, words: str, fp: dict, max_points: int, restarts: list[int],
+           first: bool) -> None:
+    s = run.series.get(name)
+    val = run.series.get("val_acc") if name == "acc" else None
+    pct = name in PERCENT_METRICS
+    title = name + (" (%)" if pct else "")
+    if s is not None and s.proxy:
+        title += f" · {_t('plot.proxy', words)}"
+    ax.set_title(title, fontsize=11, **fp)
+    ax.grid(alpha=0.3)
+    if (s is None or len(s) == 0) and val is None:
+        ax.text(0.5, 0.5, _t("ui.not_logged", words), transform=ax.transAxes, ha="center", va="center",
+                fontsize=13, color="#888888", **fp)
+        ax.set_xticks([])
+        ax.set_yticks([])
+        return
+    scale = 100.0 if pct else 1.0
+    notes: list[tuple[str, str]] = []
+    if s is not None and len(s):
+        x, y = envelope(s.steps, s.values * scale, max_points)
+        ax.plot(x, y, lw=1.2, color=_COLORS.get(name, "C0"), label=_t("plot.train", words) if val else None)
+        bad = s.steps[~s.finite]
+        if bad.size:  # marked at the top of the panel: a NaN is evidence, not a gap
+            bx = _thin(bad, max_points)
+            ax.plot(bx, np.full(bx.size, 0.97), "x", color="red", ms=5, mew=1.2,
+                    transform=ax.get_xaxis_transform(), clip_on=False)
+            notes.append((_t("plot.nonfinite", words, n=int(bad.size)), "red"))
+            if x.size == 0:
+                notes.append((_t("plot.no_finite", words), "red"))
+        elif s.is_constant and s.values[0] == 0:
+            notes.append((_t("plot.all_zero", words), "#555555"))
+        if s.proxy and s.note:
+            notes.append((s.note, "#555555"))
+        _references(ax, name, s, scale, words, fp)
+    if val is not None and len(val):
+        vx, vy = envelope(val.steps, val.values * scale, max_points)
+        ax.plot(vx, vy, "o-", ms=3, lw=0.9, color="#2f4f4f", label=_t("plot.val", words))
+        ax.legend(loc="lower right", fontsize=8, prop={"family": fp["fontfamily"]} if fp else None)
+    for k, (text, color) in enumerate(notes):
+        ax.text(0.02, 0.90 - 0.08 * k, text, transform=ax.transAxes, fontsize=8, color=color, va="top",
+                bbox={"facecolor": "white", "alpha": 0.75, "lw": 0, "pad": 1.5}, **fp)
+    for step in restarts:
+        ax.axvline(step, color="#444444", ls="-.", lw=0.8, alpha=0.7)
+        if first:
+            ax.text(step, 0.02, " " + _t("plot.restart", words), transform=ax.get_xaxis_transform(),
+                    fontsize=8, color="#444444", va="bottom", **fp)
+
+
+def _references(ax, name: str, s: Series, scale: float, words: str, fp: dict) -> None:
+    """The lesson's reference marks, drawn lightly."""
+    finite = s.values[s.finite]
+    if name == "ratio_mean":
+        # A proxy on another scale (e.g. a probability difference near 0) gets no y=1 line.
+        if finite.size and (not s.proxy or 0.5 <= float(np.median(finite)) <= 2.0):
+            ax.axhline(1.0, color="red", ls="--", lw=0.9)
+            lo, hi = ax.get_ylim()  # at least ±0.05 around 1: a healthy 1.0000±1e-4 must look flat
+            ax.set_ylim(min(lo, 0.95), max(hi, 1.05))
+    elif name == "adv_std":
+        ax.axhspan(0.8, 1.2, color="#2ca02c", alpha=0.10, lw=0, label=_t("plot.healthy_band", words))
+    elif name == "clip_frac":
+        lo, hi = ax.get_ylim()
+        ax.axhline(20.0, color="#d62728", ls=":", lw=0.9, alpha=0.7)
+        if hi < 10.0:  # far below the 20% line: keep the curve's own scale (the line is off-panel)
+            ax.set_ylim(lo, hi)
+
+
+def plot(run: Run, path: str | os.PathLike = "curves.png", *, lang: str = "en", max_points: int = 2000) -> Path:
+    """Draw the lesson's figure of `run` to `path` (.png, .svg or .pdf) and return the path."""
+    out = Path(path)
+    if out.suffix.lower() not in SUFFIXES:
+        raise RlvitalsError(f"Cannot plot to {out.name}: the file name must end in .png, .svg or .pdf.")
+    if max_points and max_points < 4:
+        raise RlvitalsError(f"--max-points must be 0 (no decimation) or at least 4, not {max_points}.")
+    fig = build_figure(run, lang=lang, max_points=max_points)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, dpi=DPI)
+    return out
