@@ -70,8 +70,13 @@ class AlertTracker:
         self._levels = SEVERITIES[SEVERITIES.index(self.min_severity):]
         self._streak = {lvl: {} for lvl in self._levels}
 
-    def update(self, diag: Diagnosis, step: int, *, run: str = "", source: str = "") -> list[Alert]:
-        """Feed one check's diagnosis; return the alerts it raises (usually none)."""
+    def update(self, diag: Diagnosis, step: int, *, run: str = "", source: str = "",
+               confirmed: bool = False) -> list[Alert]:
+        """Feed one check's diagnosis; return the alerts it raises (usually none).
+
+        confirmed=True: this diagnosis is of a log that was already written (the history found when
+        watching starts), as final as `rlvitals diagnose` on it, so it needs no second check.
+        """
         rank = SEVERITIES.index
         found = {f.id: f for f in diag.findings}
         out: list[Alert] = []
@@ -81,7 +86,8 @@ class AlertTracker:
                 f = found.get(fid)
                 streak[fid] = streak.get(fid, 0) + 1 if f is not None and rank(f.severity) >= rank(lvl) else 0
         for fid, f in found.items():
-            held = [lvl for lvl in self._levels if self._streak[lvl].get(fid, 0) >= self.persist]
+            need = 1 if confirmed else self.persist
+            held = [lvl for lvl in self._levels if self._streak[lvl].get(fid, 0) >= need]
             if not held:
                 continue
             sev = held[-1]  # the highest level held for `persist` checks
@@ -92,6 +98,17 @@ class AlertTracker:
         # most severe first, so `--until` and a reader meet the worst news first
         out.sort(key=lambda a: (-rank(a.severity), a.finding.rank))
         return out
+
+    @property
+    def unconfirmed(self) -> bool:
+        """True when some finding is present but has not held long enough to alert (or escalate)."""
+        rank = SEVERITIES.index
+        for lvl in self._levels:
+            for fid, n in self._streak[lvl].items():
+                said = self.alerted.get(fid)
+                if 0 < n < self.persist and (said is None or rank(said) < rank(lvl)):
+                    return True
+        return False
 
     def reset(self) -> None:
         """Forget everything (the log was truncated: a new run begins)."""

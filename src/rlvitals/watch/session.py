@@ -111,6 +111,7 @@ class Watcher:
         self._parser = None
         self._sniff_buf: list[str] = []
         self._pending = 0
+        self._idle_checked = False
         self._steps_at_check = 0
         self._last_check = self.clock()
         if self.fmt is not None:
@@ -133,20 +134,30 @@ class Watcher:
 
     # -- checking ----------------------------------------------------------------------------
     def due(self) -> bool:
-        if self._parser is None or self._pending == 0:
+        if self._parser is None:
             return False
+        if self._pending == 0:
+            # The log went quiet with a finding seen but not yet held for `persist` checks: a
+            # trainer that died on a NaN writes nothing more.  After `max_wait` seconds of
+            # silence, one more look at the same data confirms it.
+            return (not self._idle_checked and self.tracker.unconfirmed
+                    and self.clock() - self._last_check >= self.max_wait)
         every = max(1, self._steps_at_check // STEPS_PER_CHECK_DIVISOR)
         return self._pending >= every or self.clock() - self._last_check >= self.max_wait
 
     def snapshot(self):
         return None if self._parser is None else self._parser.snapshot()
 
-    def check(self, force: bool = False) -> list[Alert]:
-        """Re-diagnose if due (or `force`); return the new alerts.  Never raises on a rule's bug."""
+    def check(self, force: bool = False, confirmed: bool = False) -> list[Alert]:
+        """Re-diagnose if due (or `force`); return the new alerts.  Never raises on a rule's bug.
+
+        confirmed: the lines were already in the file when watching began (see AlertTracker.update).
+        """
         if not force and not self.due():
             return []
         if self._parser is None:
             return []
+        self._idle_checked = self._pending == 0
         self._pending = 0
         self._last_check = self.clock()
         run = self._parser.snapshot()
@@ -162,7 +173,7 @@ class Watcher:
             return []
         self.checks += 1
         self.diagnosis = diag
-        new = self.tracker.update(diag, step, run=run.name or self.name, source=self.source)
+        new = self.tracker.update(diag, step, run=run.name or self.name, source=self.source, confirmed=confirmed)
         self.alerts.extend(new)
         self._last_run = run
         return new
@@ -212,13 +223,15 @@ def _event_text(ev: FollowEvent, path: Path, lang: str) -> str:
 def watch_file(path, fmt: str | None = None, lang: str = "en", until: str | None = None,
                exec_cmd: str | None = None, webhook: str | None = None, interval: float = 1.0,
                from_start: bool = True, once: bool = False, *, out: TextIO | None = None,
-               err: TextIO | None = None, persist: int = 2, stop: threading.Event | None = None,
-               diagnose_fn: Callable[[object], Diagnosis] | None = None) -> int:
+               err: TextIO | None = None, persist: int = 2, max_wait: float = 30.0,
+               stop: threading.Event | None = None, diagnose_fn: Callable[[object], Diagnosis] | None = None) -> int:
     """Follow `path`, alert once per finding, print a summary at the end; the exit status.
 
     0 when stopped (Ctrl-C, `stop` set, or `once` finished); 3 when an alert reached `until`.
-    `out` gets alerts and the summary (stdout), `err` the notices (stderr).  `stop` and
-    `diagnose_fn` are for embedding and tests.
+    `out` gets alerts and the summary (stdout), `err` the notices (stderr).  `persist`: checks a
+    finding must hold before it alerts; `max_wait`: seconds after which a slow trickle of steps, or
+    a log gone quiet with a finding pending, is checked anyway.  `stop` and `diagnose_fn` are for
+    embedding and tests.
     """
     out = out or sys.stdout
     err = err or sys.stderr
@@ -231,8 +244,9 @@ def watch_file(path, fmt: str | None = None, lang: str = "en", until: str | None
     if once and not path.exists():
         raise NotAFile(f"{path} does not exist")
     kw = {"diagnose_fn": diagnose_fn} if diagnose_fn is not None else {}
-    w = Watcher(fmt=fmt, name=path.stem, source=str(path), persist=1 if once else persist, **kw)
+    w = Watcher(fmt=fmt, name=path.stem, source=str(path), persist=1 if once else persist, max_wait=max_wait, **kw)
     fol = Follower(path, from_start=from_start)
+    history = from_start and path.is_file() and path.stat().st_size > 0
     said_fmt = False
     said_sniff = False
     n_errors = 0
@@ -296,16 +310,31 @@ def watch_file(path, fmt: str | None = None, lang: str = "en", until: str | None
                 for e in w.errors[n_errors:]:
                     _say(err, e)
                 return finish(3 if stop_now else 0)
-            if handle(w.check()):
+            # the history found in the file when watching began is judged like `diagnose` would
+            if handle(w.check(confirmed=history)):
                 return finish(3)
+            if w.checks:
+                history = False
             for e in w.errors[n_errors:n_errors + 1]:  # say the first failure, count the rest
                 _say(err, e)
             n_errors = len(w.errors)
             if stop is not None:
                 if stop.wait(interval):
-                    return finish(3 if handle(w.check(force=True)) else 0)
+                    break
             else:
                 time.sleep(interval)
     except KeyboardInterrupt:
-        # Ctrl-C is how a watch normally ends: a last look, the summary, status 0
-        return finish(3 if handle(w.check(force=True)) else 0)
+        pass
+    # Ctrl-C (or `stop`) is how a watch normally ends: read what is left, a last look, the summary
+    try:
+        while True:
+            lines, events = fol.poll()
+            if any(ev.kind == "truncated" for ev in events):
+                w.restart()
+            w.feed(lines)
+            if not fol.more_pending:
+                break
+        hit = handle(w.check(force=True))
+    except KeyboardInterrupt:  # a second Ctrl-C: just the summary
+        hit = False
+    return finish(3 if hit else 0)

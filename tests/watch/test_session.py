@@ -1,0 +1,231 @@
+"""`Watcher` and `watch_file` on the kvtest format with a one-rule diagnosis: cadence, sniffing,
+alerts once, `--until`, `--exec`, `--webhook`, truncation, rotation, a late file, `--once`."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import threading
+import time
+
+import pytest
+
+from rlvitals.errors import NotAFile, UnknownFormat
+from rlvitals.watch.session import Watcher, watch_file
+
+from watch_helpers import fake_diagnose, kv_lines
+
+COLLAPSE = [1.5] * 20 + [0.05] * 10 + [0.005] * 10     # warning from step 20, critical from 30
+HEALTHY = [1.5 - 0.01 * i for i in range(40)]
+
+
+def write(path, lines, mode="a"):
+    with open(path, mode, encoding="utf-8") as f:
+        f.write("".join(line + "\n" for line in lines))
+
+
+def wait_for(pred, timeout=10.0):
+    """Poll until pred() (a bound on waiting, not a speed assertion)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(0.01)
+    return pred()
+
+
+# -- Watcher ---------------------------------------------------------------------------------
+def test_watcher_sniffs_then_alerts_once_per_finding(kv_format):
+    w = Watcher(diagnose_fn=fake_diagnose, name="t")
+    w.feed(["some banner", "another"])
+    assert w.sniffing and w.check() == []
+    alerts = []
+    for line in kv_lines(COLLAPSE):
+        w.feed([line])
+        alerts += w.check()
+    assert w.fmt == "kvtest"
+    assert [(a.id, a.severity, a.escalated) for a in alerts] == [
+        ("entropy_collapse", "warning", False), ("entropy_collapse", "critical", True)]
+    # held for two checks: raised one step after the first warning/critical step
+    assert [a.step for a in alerts] == [21, 31]
+    assert alerts[0].onset_step == 20
+
+
+def test_watcher_healthy_stays_silent(kv_format):
+    w = Watcher(diagnose_fn=fake_diagnose)
+    for line in kv_lines(HEALTHY):
+        w.feed([line])
+        assert w.check() == []
+    assert w.checks == len(HEALTHY) and w.diagnosis.verdict == "learning"
+
+
+def test_cadence_thins_out_on_long_runs(kv_format):
+    calls = []
+
+    def counting(run):
+        calls.append(run.n_steps)
+        return fake_diagnose(run)
+
+    w = Watcher(fmt="kvtest", diagnose_fn=counting)
+    w.feed(kv_lines([1.0] * 2000))
+    w.check()  # one check after a backlog, however long
+    assert calls == [2000]
+    for i, line in enumerate(kv_lines([1.0] * 30, start=2000)):
+        w.feed([line])
+        w.check()
+    # at 2000 steps a check is due every 2000 // 200 = 10 new steps
+    assert calls[1:] == [2010, 2020, 2030]
+
+
+def test_watcher_survives_a_failing_rule(kv_format):
+    def broken(run):
+        raise ZeroDivisionError("boom")
+
+    w = Watcher(fmt="kvtest", diagnose_fn=broken)
+    w.feed(kv_lines([1.0] * 3))
+    assert w.check() == []
+    assert "ZeroDivisionError: boom" in w.errors[0]
+
+
+def test_restart_forgets_the_old_run(kv_format):
+    w = Watcher(diagnose_fn=fake_diagnose, persist=1)
+    w.feed(kv_lines([0.05] * 3))
+    assert len(w.check()) == 1
+    w.restart()
+    assert w.sniffing and w.diagnosis is None
+    w.feed(kv_lines([0.05] * 3))
+    assert len(w.check()) == 1  # the new run's collapse is news again
+
+
+# -- watch_file --once -----------------------------------------------------------------------
+def test_once_reads_all_alerts_and_summarises(kv_format, tmp_path):
+    p = tmp_path / "run.log"
+    write(p, ["starting", *kv_lines(COLLAPSE)])
+    out, err = io.StringIO(), io.StringIO()
+    code = watch_file(p, once=True, out=out, err=err, diagnose_fn=fake_diagnose)
+    text = out.getvalue()
+    assert code == 0
+    assert text.count("entropy_collapse") >= 1 and "[CRITICAL] step 39" in text
+    assert "40 steps" in text  # the summary header
+    assert "kvtest" in err.getvalue()
+
+
+def test_once_until_exits_3(kv_format, tmp_path):
+    p = tmp_path / "run.log"
+    write(p, kv_lines(COLLAPSE))
+    err = io.StringIO()
+    assert watch_file(p, once=True, until="critical", out=io.StringIO(), err=err, diagnose_fn=fake_diagnose) == 3
+    assert "--until critical" in err.getvalue()
+    p2 = tmp_path / "ok.log"
+    write(p2, kv_lines(HEALTHY))
+    assert watch_file(p2, once=True, until="warning", out=io.StringIO(), err=io.StringIO(),
+                      diagnose_fn=fake_diagnose) == 0
+
+
+def test_once_bad_inputs_are_one_line_errors(kv_format, tmp_path):
+    with pytest.raises(NotAFile):
+        watch_file(tmp_path / "nope.log", once=True)
+    with pytest.raises(NotAFile):
+        watch_file(tmp_path, once=True)
+    p = tmp_path / "prose.txt"
+    write(p, ["just some prose", "and more"])
+    with pytest.raises(UnknownFormat):
+        watch_file(p, once=True, out=io.StringIO(), err=io.StringIO())
+
+
+def test_once_exec_and_webhook(kv_format, tmp_path, local_server):
+    url, received = local_server
+    p = tmp_path / "run.log"
+    write(p, kv_lines(COLLAPSE))
+    marker = tmp_path / "fired.txt"
+    code = watch_file(p, once=True, exec_cmd=f'echo "$RLVITALS_FINDING $RLVITALS_SEVERITY" >> {marker}',
+                      webhook=url + "/ok", out=io.StringIO(), err=io.StringIO(), diagnose_fn=fake_diagnose)
+    assert code == 0
+    # --once sees the whole log in one check: one alert, already critical
+    assert marker.read_text().split("\n")[0] == "entropy_collapse critical"
+    assert [b["finding"] for _, b in received] == ["entropy_collapse"]
+
+
+# -- following, in a thread ------------------------------------------------------------------
+class Session:
+    def __init__(self, path, **kw):
+        self.out, self.err, self.stop = io.StringIO(), io.StringIO(), threading.Event()
+        self.code = None
+        kw.setdefault("diagnose_fn", fake_diagnose)
+        self.th = threading.Thread(target=self._run, args=(path,), kwargs=kw, daemon=True)
+        self.th.start()
+
+    def _run(self, path, **kw):
+        self.code = watch_file(path, interval=0.01, out=self.out, err=self.err, stop=self.stop, **kw)
+
+    def end(self):
+        self.stop.set()
+        self.th.join(10)
+        return self.code
+
+
+def test_follow_late_file_growth_truncation_restart(kv_format, tmp_path):
+    p = tmp_path / "live.log"
+    s = Session(p, max_wait=0.05)  # a log gone quiet confirms a pending finding after 0.05 s
+    assert wait_for(lambda: "waiting" in s.err.getvalue())
+    lines = kv_lines(COLLAPSE[:25])
+    write(p, lines[:1])
+    for line in lines[1:]:
+        write(p, [line])
+        time.sleep(0.005)
+    assert wait_for(lambda: "entropy_collapse" in s.out.getvalue())
+    # the trainer restarts and truncates its log: a new run, which collapses again
+    write(p, kv_lines([1.2, 1.1]), mode="w")
+    assert wait_for(lambda: "truncated" in s.err.getvalue())
+    for line in kv_lines([1.1, 0.04, 0.03, 0.02], start=2):
+        write(p, [line])
+    assert wait_for(lambda: s.out.getvalue().count("[WARNING]") == 2)
+    assert s.end() == 0
+    out = s.out.getvalue()
+    assert out.count("[WARNING]") == 2 and "[CRITICAL]" not in out
+    assert "6 steps" in out  # the summary is of the new run
+
+
+def test_follow_rotation_keeps_the_run(kv_format, tmp_path):
+    p = tmp_path / "live.log"
+    write(p, kv_lines(COLLAPSE[:22]))
+    s = Session(p, max_wait=0.05)
+    assert wait_for(lambda: "[WARNING]" in s.out.getvalue())
+    os.rename(p, tmp_path / "live.log.1")
+    write(p, kv_lines(COLLAPSE[22:], start=22))
+    assert wait_for(lambda: "[CRITICAL]" in s.out.getvalue())
+    assert s.end() == 0
+    assert "rotated" in s.err.getvalue() and "40 steps" in s.out.getvalue()
+    assert s.out.getvalue().count("[WARNING]") == 1
+
+
+def test_follow_until_critical_stops_by_itself(kv_format, tmp_path):
+    p = tmp_path / "live.log"
+    s = Session(p, until="critical", max_wait=0.05)
+    write(p, kv_lines(COLLAPSE))
+    s.th.join(10)
+    assert s.code == 3 and "[CRITICAL]" in s.out.getvalue()
+
+
+def test_follow_tail_ignores_history(kv_format, tmp_path):
+    p = tmp_path / "live.log"
+    write(p, kv_lines([0.01] * 10))  # a collapse already in the file
+    s = Session(p, from_start=False)
+    time.sleep(0.1)
+    write(p, kv_lines(HEALTHY, start=10))
+    assert wait_for(lambda: "40 steps" in (s.end() is not None and s.out.getvalue()))
+    assert "entropy_collapse" not in s.out.getvalue().split("40 steps")[0]
+
+
+def test_alert_json_via_webhook_while_following(kv_format, tmp_path, local_server):
+    url, received = local_server
+    p = tmp_path / "live.log"
+    s = Session(p, webhook=url + "/ok", max_wait=0.05)
+    write(p, kv_lines(COLLAPSE[:25]))
+    assert wait_for(lambda: len(received) == 1)
+    write(p, kv_lines(COLLAPSE[25:], start=25))
+    assert wait_for(lambda: len(received) == 2)
+    s.end()
+    assert [(b["severity"], b["escalated"]) for _, b in received] == [("warning", False), ("critical", True)]
+    json.dumps(received[0][1], allow_nan=False)
