@@ -59,7 +59,7 @@ def test_findings_most_important_first_with_their_arithmetic():
     ec, st = finding_title("entropy_collapse", "en"), finding_title("stalled", "en")
     assert flat.index(f"1. [critical] {ec} (entropy_collapse)") < flat.index(f"2. [warning] {st} (stalled)")
     assert "since step 63" in text
-    assert "entropy_end = 0.009" in flat and "entropy_drop = 0.995" in flat
+    assert "entropy_end=0.009" in flat and "entropy_drop=0.995" in flat
     assert f"ruled out: {finding_title('sync_failure', 'en')} — ratio_mean = 1.0000" in flat
     assert f"ruled out: {finding_title('data_too_easy', 'en')} — acc = 38.2%" in flat
     assert "missing: kl not logged" in flat
@@ -85,7 +85,7 @@ def test_vitals_table_marks_not_logged_not_applicable_and_drift():
     ratio = next(ln for ln in text.splitlines() if ln.strip().startswith("ratio_mean"))
     assert "单调偏离" in ratio and "⚠" in ratio and "×" in ratio  # the NaN at step 101 shows
     assert "2 段" in text  # the restart is said, not hidden
-    assert "kl_at_onset = NaN" in text and "gnorm_max = inf" in text
+    assert "kl_at_onset=NaN" in text and "gnorm_max=inf" in text
 
 
 def test_every_vital_has_a_row_even_without_a_run():

@@ -125,7 +125,7 @@ def action_text(a: Action, lang: str) -> str:
     verb = tr(f"ui.direction.{a.direction}", lang, a.direction)
     s = f"{verb} {a.knob}"
     if a.typical:
-        s += f" ({tr('ui.typical', lang, value=a.typical)})"
+        s += " " + tr("ui.typical", lang, value=a.typical)
     why = tr(f"action_why.{a.why}", lang, a.why.replace("_", " ")) if a.why else ""
     if why:
         s += f" — {why}"
@@ -144,7 +144,8 @@ def label(key: str, lang: str) -> str:
 
 
 def evidence_text(f: Finding) -> str:
-    return " · ".join(f"{k} = {fmt_num(v)}" for k, v in f.evidence.items())
+    # "key=value" pairs joined by ", " so a line never breaks inside a pair or starts with a separator
+    return ", ".join(f"{k}={fmt_num(v)}" for k, v in f.evidence.items())
 
 
 @dataclass(frozen=True)
@@ -206,7 +207,10 @@ def use_color(stream=None) -> bool:
     return "NO_COLOR" not in os.environ and hasattr(stream, "isatty") and stream.isatty()
 
 
-_TOKEN = re.compile(r"\s+|[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]|[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]+")
+_CJK = "\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef"
+# A CJK character is a token of its own, but an opening bracket sticks to the character after it
+# and closing punctuation to the one before, so no line starts with "，" or ends with "（".
+_TOKEN = re.compile(rf"\s+|[(\[（「“‘]*[{_CJK}][，。、；：！？）」”’,.;:!?)\]]*|[^\s{_CJK}]+")
 
 
 def wrap(text: str, width: int, indent: str = "", first: str | None = None) -> list[str]:
