@@ -16,6 +16,7 @@ MODULES: tuple[str, ...] = (
     "roll",
     "slime",
     "torchtune",
+    "primerl_console",
     "trl",
 )
 

@@ -32,7 +32,8 @@ from .pydict import DictSyntaxError, KeyMap, format_dict, numeric, parse_dict, r
 __all__ = ["FORMAT", "SlimeParser", "write"]
 
 _GROUPS = ("step", "rollout", "perf", "passrate", "eval", "multi_turn")
-_LINE = re.compile(r"(?:^|[\s\]\-])(?:critic[-_])?(step|rollout|perf|passrate|eval|multi_turn) (\d+):\s*\{")
+# (not OpenRLHF's "Global step N: {")
+_LINE = re.compile(r"(?:^|[\s\]\-])(?<!Global )(?:critic[-_])?(step|rollout|perf|passrate|eval|multi_turn) (\d+):\s*\{")
 _AXIS_KEYS = ("train/step", "rollout/step")
 
 
