@@ -36,8 +36,8 @@ def render_diagnosis(diag: Diagnosis, fmt: str = "text", lang: str = "en", width
     raise ValueError(f"unknown format {fmt!r}: choose one of {', '.join(FORMATS)}")
 
 
-def render_vitals(run: Run, fmt: str = "text", lang: str = "en") -> str:
+def render_vitals(run: Run, fmt: str = "text", lang: str = "en", width: int = 100) -> str:
     """What was read from a log, metric by metric (see render/vitals.py)."""
     from .vitals import render_vitals as _render
 
-    return _render(run, fmt=fmt, lang=lang)
+    return _render(run, fmt=fmt, lang=lang, width=width)

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..diagnose.model import Action, Diagnosis, Finding, RuledOut
 from ..i18n import t
-from ..run import CANONICAL, EXTRAS, Run, VITALS
+from ..run import EXTRAS, PERCENT_METRICS, Run, VITALS
 from .charts import clip_text, display_width, fmt_value, pad, sparkline
 
 __all__ = ["render_text", "tr", "ordered", "fmt_num", "finding_title", "finding_summary", "shape_label",
@@ -35,6 +35,7 @@ __all__ = ["render_text", "tr", "ordered", "fmt_num", "finding_title", "finding_
 # Metrics that are exactly constant by construction in a common setup (one optimizer step per
 # rollout batch): constant there means "not applicable", never "healthy".
 BY_CONSTRUCTION = frozenset({"clip_frac", "ratio_mean"})
+_UNIT_METRICS = PERCENT_METRICS | {"ratio_mean"}
 REFERENCE = {"ratio_mean": 1.0}
 _COLORS = {"learning": "32", "cheating": "35", "dead": "31", "unstable": "33",
            "critical": "31", "warning": "33", "info": "36"}
@@ -111,8 +112,10 @@ def shape_label(metric: str, shape: Any, lang: str) -> str:
 
 def ruled_out_text(r: RuledOut, lang: str) -> str:
     """ "entropy collapse — entropy = 1.774: <why that rules it out>" (or "... is normal")."""
-    value = fmt_value(r.metric, r.value) if isinstance(r.value, (int, float)) and r.metric in CANONICAL \
-        else fmt_num(r.value)
+    # Units only where they cannot mislead (a rate as %, ratio to 4 places); anything else as a
+    # plain number, since a rule may pass a derived value (a fraction of steps) under a metric name.
+    numeric = isinstance(r.value, (int, float)) and not isinstance(r.value, bool)
+    value = fmt_value(r.metric, r.value) if numeric and r.metric in _UNIT_METRICS else fmt_num(r.value)
     look = finding_title(r.lookalike, lang) if r.lookalike else "?"
     why = tr(f"ruled_out.{r.reason}", lang, "", metric=r.metric, value=value, lookalike=r.lookalike)
     if why:

@@ -16,7 +16,7 @@ import numpy as np
 from ..run import CANONICAL, Run, Series
 from .charts import clip_text, display_width, fmt_value, pad
 from .jsonout import clean
-from .terminal import fmt_num, tr
+from .terminal import fmt_num, tr, wrap
 
 __all__ = ["SCHEMA", "vitals_dict", "render_vitals"]
 
@@ -60,7 +60,7 @@ def _table(rows: list[list[str]], aligns: str) -> list[str]:
     return ["  " + "  ".join(pad(c, w, a) for c, w, a in zip(r, widths, aligns)).rstrip() for r in rows]
 
 
-def _text(run: Run, lang: str) -> str:
+def _text(run: Run, lang: str, width: int) -> str:  # noqa: C901 - one straight section after another
     d = vitals_dict(run)
     out = [f"{tr('ui.vit.title', lang)} · {run.name}", ""]
     st = d["steps"]
@@ -93,31 +93,36 @@ def _text(run: Run, lang: str) -> str:
         rows.append([m, source, str(info["count"]), f"{f(first)} → {f(last)}",
                      f(info["min"]), f(info["max"]), str(info["nan"]) if info["nan"] else "", flag])
         if info["proxy"]:
-            proxies.append(f"    * {m}: " + tr("ui.vit.proxy", lang, note=info["note"] or info["source"]))
+            proxies += wrap(tr("ui.vit.proxy", lang, note=info["note"] or info["source"]), width, "      ",
+                            f"    * {m}: ")
     out += _table(rows, "<<><>>><")
     out += proxies
-    for title_key, items in (("ui.vit.extras", {k: f"n={v['count']}  {fmt_num(v['first'])} → {fmt_num(v['last'])}"
-                                               for k, v in d["extras"].items()}),
-                             ("ui.vit.unrecognized", {k: str(v) for k, v in d["unrecognized"].items()}),
-                             ("ui.vit.skipped", {k: str(v) for k, v in d["skipped_lines"].items()})):
-        n = sum(int(v) for v in items.values()) if title_key == "ui.vit.skipped" else len(items)
+    sections = (
+        ("ui.vit.extras", [[k, f"n={v['count']}", f"{fmt_num(v['first'])} → {fmt_num(v['last'])}"]
+                           for k, v in d["extras"].items()], "<><", False),
+        ("ui.vit.unrecognized", [[k, str(v)] for k, v in d["unrecognized"].items()], "<>", False),
+        ("ui.vit.skipped", [[k, str(v)] for k, v in d["skipped_lines"].items()], "<>", True),
+    )
+    for title_key, items, aligns, count_lines in sections:
+        n = sum(int(r[1]) for r in items) if count_lines else len(items)
         out += ["", tr(title_key, lang, n=n)]
         if not items:
             out.append("  " + tr("ui.vit.none", lang))
             continue
-        shown = list(items.items())[:_LIST_LIMIT]
-        out += _table([[k, v] for k, v in shown], "<>")
+        out += _table(items[:_LIST_LIMIT], aligns)
         if len(items) > _LIST_LIMIT:
             out.append("  " + tr("ui.vit.more", lang, n=len(items) - _LIST_LIMIT))
     if d["notes"]:
-        out += ["", tr("ui.notes", lang)] + [f"  - {n}" for n in d["notes"]]
+        out += ["", tr("ui.notes", lang)]
+        for n in d["notes"]:
+            out += wrap(str(n), width, "    ", "  - ")
     return "\n".join(out) + "\n"
 
 
-def render_vitals(run: Run, fmt: str = "text", lang: str = "en") -> str:
-    """What was read, for people (`text`) or machines (`json`)."""
+def render_vitals(run: Run, fmt: str = "text", lang: str = "en", width: int = 100) -> str:
+    """What was read, for people (`text`, notes wrapped at `width`) or machines (`json`)."""
     if fmt == "json":
         return json.dumps(vitals_dict(run), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
     if fmt == "text":
-        return _text(run, lang)
+        return _text(run, lang, max(60, int(width)))
     raise ValueError(f"unknown format {fmt!r}: choose text or json")
