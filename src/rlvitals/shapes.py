@@ -202,7 +202,7 @@ def classify(series: Series) -> Shape:
     accel = abs(end) / max(late, 1e-12)
     stats["accel"] = accel
     if surge_ratio >= 10 and abs(end) > abs(start) and (accel >= 2.5 or _abrupt(t, x)):
-        k, _ = hinge_onset(t, x, "start")
+        k, _ = hinge_onset(t, np.log10(x) if np.all(x > 0) else x, "start")  # exponential → a line
         return Shape(series.name, "spike", start, end, per100, rel, int(t[k]), stats)
     # 2) a stay-put quantity moving steadily one way
     if series.name in STAY_PUT:

@@ -133,12 +133,18 @@ class Ctx:
         rng = float(np.max(x) - np.min(x)) or 1e-12
         return (seg_end - seg_start) / rng
 
-    def onset(self, name: str, kind: str = "start") -> int | None:
-        """Step where the metric's behaviour changed (hinge on block medians)."""
+    def onset(self, name: str, kind: str = "start", *, log: bool = False) -> int | None:
+        """Step where the metric's behaviour changed (hinge on block medians).
+
+        log=True fits the hinge to log10 of a positive metric, so an exponential run-away
+        (a KL blow-up, an exploding length) is a straight line that starts at its true onset.
+        """
         s, v = self.data(name)
         if v.size < 10:
             return None
         t, x = blocks(s, v, 64)
+        if log and np.all(x > 0):
+            x = np.log10(x)
         k, _ = hinge_onset(t, x, kind)
         return int(t[k])
 

@@ -42,6 +42,6 @@ def check(ctx: Ctx) -> Finding | None:
         if s is not None and (~s.finite).any():
             return None  # NaNs: numeric_instability owns the run
     ruled.append(ro("numeric_instability", "kl", "finite", "all_finite"))
-    onset = ctx.onset("kl", "start")
+    onset = ctx.onset("kl", "start", log=True)
     conf = min(1.0, 0.8 + 0.02 * np.log10(surge))
     return Finding(ID, "critical", onset, ev, tuple(ruled), tuple(missing), action_for(ID), round(float(conf), 3))

@@ -44,6 +44,6 @@ def check(ctx: Ctx) -> Finding | None:
                  ro("reward_hacking", "len", f"{l0:.4g} → {l1:.4g}", "len_explains"))
     if ctx.has("entropy"):
         ruled.append(ro("entropy_collapse", "entropy", ctx.end("entropy"), "entropy_healthy"))
-    onset = ctx.onset("len", "start")
+    onset = ctx.onset("len", "start", log=True)
     conf = min(1.0, 0.8 + 0.1 * (l1 / l0 - GROWTH))
     return Finding(ID, "critical", onset, ev, tuple(ruled), tuple(missing), action_for(ID), round(conf, 3))

@@ -1,0 +1,176 @@
+"""Each rule's behaviour on hand-built runs: fires on its mechanism, stays silent on look-alikes,
+never guesses from missing data, and carries its arithmetic."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import diag_curves as dc
+from diag_curves import S, N, jitter, ramp
+from rlvitals.diagnose import RULES, diagnose
+from rlvitals.diagnose.data_too_easy import band
+from rlvitals.diagnose.model import FINDING_IDS
+from rlvitals.run import Run
+
+
+def ids(d):
+    return [f.id for f in d.findings]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_healthy_run_is_learning_and_silent(seed):
+    d = diagnose(dc.healthy(seed))
+    assert d.verdict == "learning"
+    assert all(f.severity == "info" for f in d.findings), ids(d)
+    assert d.shapes["reward"].word == "rising" and d.shapes["ratio_mean"].word == "flat"
+    # adv_std 1.03 → 0.66 is the lesson's "normal but watch" band: info, not a warning
+    easy = [f for f in d.findings if f.id == "data_too_easy"]
+    assert easy and easy[0].severity == "info"
+
+
+def test_clip_frac_identically_zero_is_not_applicable_not_healthy():
+    d = diagnose(dc.healthy(0, clip_frac=np.zeros(N)))
+    assert d.shapes["clip_frac"].word == "constant"
+    assert "clip_frac" in d.run["not_applicable"]
+    assert d.verdict == "learning"
+
+
+def test_lr_too_high_without_clip_frac_relies_on_grad_norm_and_says_so():
+    run = dc.pair_d2_lr(0)
+    run.series["clip_frac"] = dc.healthy(0, clip_frac=np.zeros(N)).series["clip_frac"]
+    d = diagnose(run)
+    assert d.top.id == "lr_too_high"
+    assert d.top.evidence["clip_frac"].startswith("not applicable")
+    assert d.top.evidence["gnorm_median"] > 3
+    # and with calm grad norm the same jitter is only noise
+    run.series["gnorm"] = dc.healthy(0).series["gnorm"]
+    d = diagnose(run)
+    assert "lr_too_high" not in ids(d) and d.worst_severity() == "info"
+
+
+def test_reasoning_model_low_entropy_with_rising_acc_is_not_a_collapse():
+    # a reasoning model: entropy 0.45 → 0.15; the verl baseline even ends at 0.056 -- while acc rises
+    for end in (0.15, 0.056):
+        run = dc.healthy(1, entropy=0.45 * np.exp(np.log(end / 0.45) * (S - 1) / (N - 1)) + jitter(0.003))
+        d = diagnose(run)
+        assert "entropy_collapse" not in ids(d), (end, ids(d))
+        assert d.verdict == "learning"
+
+
+def test_reward_hacking_reward_up_acc_flat():
+    d = diagnose(dc.healthy(0, acc=0.21 + jitter(0.01), len=100 + jitter(3.0)))
+    assert d.verdict == "cheating" and d.top.id == "reward_hacking"
+    assert d.top.evidence["acc_end"] < 0.25 < 0.8 < d.top.evidence["reward_end"]
+    assert any(r.lookalike == "length_hacking" and r.metric == "len" for r in d.top.ruled_out)
+
+
+def test_reward_hacking_with_acc_constant_zero_like_primerl():
+    d = diagnose(dc.healthy(0, acc=np.zeros(N), len=np.linspace(178, 16, N) + jitter(2.0)))
+    assert d.top.id == "reward_hacking" and d.top.evidence["acc_constant"] is True
+
+
+def test_no_acc_means_no_hacking_call():
+    d = diagnose(dc.healthy(0, acc=None))
+    assert "reward_hacking" not in ids(d) and "length_hacking" not in ids(d)
+    assert "acc" in d.run["missing_vitals"]
+
+
+def test_kl_blowup_onset_and_ruled_out():
+    kl = np.where(S < 120, 0.01 + 0.0001 * S, 0.022 * np.exp((S - 120) / 15))
+    d = diagnose(dc.healthy(0, kl=kl, entropy=np.linspace(1.8, 1.6, N) + ramp(0, 1.5, 130)))
+    assert d.verdict == "dead" and d.top.id == "kl_blowup"
+    assert d.top.evidence["kl_surge"] > 10 and abs(d.top.onset_step - 120) <= 20
+    assert {r.lookalike for r in d.top.ruled_out} >= {"lr_too_high", "numeric_instability"}
+    assert d.shapes["kl"].word == "spike"
+
+
+def test_nan_is_numeric_instability_from_the_first_nan():
+    loss = 0.02 + jitter(0.002)
+    loss[150:] = np.nan
+    d = diagnose(dc.healthy(0, loss=loss))
+    assert d.top.id == "numeric_instability" and d.top.onset_step == 151
+    assert d.top.evidence["loss_nonfinite"] == 50
+
+
+def test_exploding_loss_without_nan():
+    loss = 0.02 + np.abs(jitter(0.002))
+    loss[160:] = 1e6 * np.exp((S[160:] - 160) / 5)
+    d = diagnose(dc.healthy(0, loss=loss))
+    assert d.top.id == "numeric_instability" and abs(d.top.onset_step - 161) <= 2
+
+
+def test_lone_grad_norm_spike_in_healthy_run_stays_silent():
+    g = 0.8 + jitter(0.05)
+    g[30] = 66.0                                       # the verl baseline's early actor spike
+    d = diagnose(dc.healthy(0, gnorm=g))
+    assert d.shapes["gnorm"].word == "spike" and d.shapes["gnorm"].onset_step == 31
+    assert d.verdict == "learning" and all(f.severity == "info" for f in d.findings)
+
+
+def test_truncation_starvation_from_trunc_rate():
+    d = diagnose(dc.healthy(0, reward=0.0 + np.zeros(N), acc=np.zeros(N), adv_std=np.zeros(N),
+                            trunc=np.clip(0.9 + jitter(0.02), 0, 1), len=np.full(N, 1024.0)))
+    assert d.top.id == "truncation_starvation" and d.verdict == "dead"
+    assert d.top.ruled_out[0].lookalike == "data_too_hard"
+
+
+def test_truncation_starvation_from_pinned_length_says_trunc_missing():
+    ln = np.full(N, 256.0)
+    ln[::40] = 250.0
+    d = diagnose(Run.from_arrays("t", S, {"reward": np.zeros(N), "len": ln, "kl": np.zeros(N)}))
+    assert d.top.id == "truncation_starvation" and "trunc" in d.top.missing
+
+
+def test_data_too_hard_all_wrong():
+    d = diagnose(dc.healthy(0, reward=0.02 + np.abs(jitter(0.01)), acc=0.01 + np.abs(jitter(0.005)),
+                            adv_std=0.15 + jitter(0.02)))
+    assert d.top.id == "data_too_hard" and d.verdict == "dead"
+    assert any(r.lookalike == "entropy_collapse" for r in d.top.ruled_out)
+
+
+def test_stalled_nothing_moves():
+    d = diagnose(dc.healthy(0, reward=0.45 + jitter(0.02), acc=0.25 + jitter(0.01), entropy=1.8 + jitter(0.01),
+                            kl=0.002 + jitter(0.0002), adv_std=0.95 + jitter(0.01)))
+    assert d.top.id == "stalled" and d.verdict == "dead"
+    assert any(r.lookalike == "sync_failure" and r.metric == "ratio_mean" for r in d.top.ruled_out)
+
+
+def test_entropy_explosion():
+    d = diagnose(dc.healthy(0, entropy=1.0 + ramp(0, 3.0, 100) + jitter(0.02),
+                            acc=np.minimum(dc._ease(0.21, 0.574), ramp(0.45, 0.1, 100)) + jitter(0.01),
+                            reward=np.minimum(dc._ease(0.4, 0.85), ramp(0.65, 0.2, 100)) + jitter(0.02)))
+    assert d.top.id == "entropy_explosion" and d.verdict == "dead"
+    assert abs(d.top.onset_step - 100) <= 20
+
+
+def test_plateau_is_info_with_its_onset():
+    acc = np.minimum(0.2 + 0.004 * S, 0.6) + jitter(0.01)   # flat from step 100
+    d = diagnose(dc.healthy(0, acc=acc, reward=acc + 0.2))
+    p = next(f for f in d.findings if f.id == "plateau")
+    assert p.severity == "info" and abs(p.onset_step - 100) <= 20 and d.verdict == "learning"
+
+
+@pytest.mark.parametrize("end,sev", [(1.0, None), (0.81, None), (0.66, "info"), (0.45, "warning"),
+                                     (0.3, "warning"), (0.19, "critical")])
+def test_adv_std_band_follows_the_lesson_table(end, sev):
+    assert band(end) == sev
+
+
+def test_findings_ordered_and_serialisable():
+    d = diagnose(dc.pair_d2_lr(0))
+    ranks = [f.rank for f in d.findings]
+    assert ranks == sorted(ranks)
+    for f in d.findings:
+        json.dumps(f.to_dict())            # evidence is plain numbers and strings
+        assert f.action is not None and f.action.source
+    assert set(dict(RULES)) == set(FINDING_IDS)
+
+
+def test_short_run_does_not_guess():
+    run = dc.healthy(0)
+    d = diagnose(run.upto(6))
+    assert d.findings == () and d.verdict == "learning"
+    assert all(sh.word in ("short", "constant") for sh in d.shapes.values())

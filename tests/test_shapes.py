@@ -1,0 +1,105 @@
+"""shapes.classify: the lesson's words for the curves it draws, with the numbers behind them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rlvitals.run import Run, Series
+from rlvitals.shapes import WORDS, blocks, classify, hinge_onset, shapes_of
+
+N = 200
+S = np.arange(1, N + 1)
+RNG = np.random.default_rng(11)
+
+
+def sh(values, name="x", steps=None):
+    v = np.asarray(values, float)
+    return classify(Series(name, S[: v.size] if steps is None else steps, v))
+
+
+def noise(sd, n=N):
+    return RNG.normal(0, sd, n)
+
+
+def test_lesson_healthy_table_words_and_levels():
+    reward = sh(0.412 + 0.435 * (1 - np.exp(-S / 70)) + noise(0.02))
+    entropy = sh(np.linspace(1.842, 1.498, N) + noise(0.01))
+    kl = sh(np.linspace(0.002, 0.045, N) + noise(0.001))
+    ratio = sh(1.0 + noise(0.0003), "ratio_mean")
+    assert (reward.word, entropy.word, kl.word, ratio.word) == ("rising", "falling", "rising", "flat")
+    assert entropy.start == pytest.approx(1.825, abs=0.02) and entropy.end == pytest.approx(1.515, abs=0.02)
+    assert reward.stats["tau"] > 0.8 and entropy.slope < 0
+
+
+def test_constant_is_its_own_word():
+    s = sh(np.zeros(N), "clip_frac")
+    assert s.word == "constant" and s.start == s.end == 0.0
+
+
+def test_short_series_is_short_and_nan_is_counted():
+    assert sh([1.0, 2.0, 3.0]).word == "short"
+    v = np.linspace(0, 1, N)
+    v[::10] = np.nan
+    s = sh(v)
+    assert s.word == "rising" and s.stats["nonfinite"] == 20
+    assert sh([np.nan] * 5).word == "short"
+
+
+def test_ratio_drift_only_for_the_stay_put_metric():
+    v = np.where(S < 80, 1.0, 1.0 - 0.46 * (S - 80) / 120) + noise(0.002)
+    ratio = sh(v, "ratio_mean")
+    assert ratio.word == "drift" and abs(ratio.onset_step - 80) <= 15
+    assert sh(v, "reward").word == "falling"
+
+
+def test_lone_spike_and_surge():
+    g = 0.8 + noise(0.05)
+    g[50] = 30.0
+    s = sh(g, "gnorm")
+    assert s.word == "spike" and s.onset_step == 51 and s.stats["spike_z"] > 8
+    kl = np.where(S < 120, 0.01 + 0.0001 * S, 0.022 * np.exp((S - 120) / 15))
+    s = sh(kl, "kl")
+    assert s.word == "spike" and abs(s.onset_step - 120) <= 20
+
+
+def test_smooth_kl_rise_of_20x_is_not_a_spike():
+    assert sh(np.linspace(0.002, 0.045, N) + np.abs(noise(0.001)), "kl").word == "rising"
+
+
+def test_fast_entropy_fall_is_falling_not_a_spike():
+    s = sh(1.8 * np.exp(-S / 30) + 0.005 + np.abs(noise(0.003)), "entropy")
+    assert s.word == "falling" and s.end < 0.02
+
+
+def test_oscillation_vs_flat():
+    assert sh(0.5 + 0.1 * S / N + noise(0.15)).word == "oscillating"
+    assert sh(0.5 + noise(0.01)).word == "flat"
+
+
+def test_hinge_finds_the_change():
+    t = np.arange(60, dtype=float)
+    k, fit = hinge_onset(t, np.where(t < 20, 1.0, 1.0 + 0.1 * (t - 20)), "start")
+    assert k == 20 and fit > 0.99
+    k, _ = hinge_onset(t, np.minimum(t, 40.0), "stop")
+    assert k == 40
+    k, _ = hinge_onset(t, (t >= 30).astype(float), "level")
+    assert k == 30
+
+
+def test_blocks_keep_every_point():
+    st = np.arange(1000)
+    t, x = blocks(st, st.astype(float), 64)
+    assert t.size == 64 and x[-1] > 960       # points past 64*15=960 are folded in, not dropped
+
+
+def test_shapes_of_covers_every_series_and_uses_known_words():
+    run = Run.from_arrays("t", S, {"reward": np.linspace(0, 1, N), "clip_frac": np.zeros(N)})
+    out = shapes_of(run)
+    assert set(out) == {"reward", "clip_frac"} and all(s.word in WORDS for s in out.values())
+
+
+def test_irregular_steps_and_huge_values():
+    steps = np.cumsum(np.random.default_rng(2).integers(1, 20, N))
+    s = classify(Series("loss", steps, np.linspace(1e8, 2e8, N)))
+    assert s.word == "rising" and np.isfinite(s.slope)
