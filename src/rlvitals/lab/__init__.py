@@ -1,0 +1,79 @@
+"""The lab (闯关): the lesson's level — six curve sets, four confusable pairs, three questions.
+
+    rlvitals lab                      interactive, in the locale's language
+    rlvitals lab --lang en --seed 7   fresh variants of every set and pair
+    rlvitals lab --script cmds.txt    commands from a file (or - for stdin), plain transcript
+
+Layers: `content` (simulator runs + the tool's diagnoses as answer key), `engine` (state machine,
+scoring), `state` (progress JSON), `explain` (explanations and hints), `ui` (terminal I/O).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from ..errors import NotAFile
+from ..i18n import t
+from .content import LabContent, build_content
+from .engine import Lab
+from .state import Progress, default_state_path, load_progress, save_progress
+from .ui import LabUI
+
+__all__ = ["run_lab", "Lab", "LabUI", "LabContent", "build_content", "Progress"]
+
+
+def run_lab(lang: str, seed: int | None, reset: bool, script: str | None, state_path: str | Path | None,
+            plain: bool, stdin: TextIO | None = None, stdout: TextIO | None = None, *,
+            figures: bool = True, content: LabContent | None = None, width: int | None = None) -> int:
+    """Play the level.  Returns the exit status (0).
+
+    script:     a file of commands, "-" for stdin, None for interactive (a non-terminal stdin is read
+                as a script).  Scripted output is plain, with every command echoed.
+    state_path: progress file (default: the user data dir); `reset` starts this seed's level over.
+    figures:    write PNGs beside the progress file (tests turn this off for speed).
+    content:    a prepared level (tests); default: generated from the simulator for `seed`.
+    """
+    out = stdout or sys.stdout
+    inp = stdin or sys.stdin
+    lines = None
+    if script is not None and script != "-":
+        p = Path(script)
+        if not p.is_file():
+            raise NotAFile(f"lab script {script} is not a readable file.")
+        lines = p.read_text(encoding="utf-8", errors="replace").splitlines()
+    scripted = script is not None or not _isatty(inp)
+    path = Path(state_path) if state_path else default_state_path()
+    progress, note = load_progress(path, seed, reset)
+    if note:
+        out.write(t("lab.state.bad", lang, note=note) + "\n")
+
+    warned: list[bool] = []
+
+    def save(p: Progress) -> None:
+        try:
+            save_progress(path, p)
+        except OSError as e:  # a read-only home must not end the session: say it once
+            if not warned:
+                warned.append(True)
+                out.write(t("lab.state.nosave", lang, path=path, err=e.strerror or type(e).__name__) + "\n")
+
+    lab = Lab(content or build_content(seed), progress, lang, on_change=save)
+    ui = LabUI(lab, out, plain=plain or scripted, echo=scripted,
+               figures=path.parent / "lab-figures" if figures else None, width=width)
+    if scripted:
+        ui.run_lines(lines if lines is not None else inp)
+    elif stdin is None:
+        ui.run_interactive(input)
+    else:  # an injected terminal-like stream without input(): read lines, no echo
+        ui.run_lines(inp)
+    save(lab.progress)
+    return 0
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False

@@ -1,0 +1,372 @@
+"""Strings of the lab (闯关), in English and Chinese, with identical keys.
+
+The Chinese follows the lesson's own words (在学 / 作弊 / 废了, 缓升 / 平掉 / 陡增 / 单调偏离, its
+judgement table and its three closing questions); the English says the same thing plainly.
+"""
+
+from __future__ import annotations
+
+_EN: dict[str, str] = {
+    # ---- session
+    "lab.intro.title": "=== Lab: read your first training curves ===",
+    "lab.intro.body": ("Six curve sets: judge which are learning, which are cheating, which are already dead.\n"
+                       "Then four pairs of look-alike logs (pair, diff, hint), then the lesson's three questions.\n"
+                       "Judge for yourself first, then look.  Type `help` for commands, `goals` for your progress."),
+    "lab.intro.resume": "Welcome back: {n}/{total} stages done, score {score}/{max}.",
+    "lab.intro.start": "Type `next` to continue.",
+    "lab.help": ("Commands (short forms in brackets):\n"
+                 "  next [n]            the next unfinished stage\n"
+                 "  show N [s]          curve set N (1-6): PNG path + terminal charts\n"
+                 "  answer V [FAILURE]  judge the set: V = learning|cheating|dead|unstable (l/c/d/u);\n"
+                 "                      optionally name the failure, e.g.  answer dead entropy_collapse\n"
+                 "  pair A [p]          pair A..D side by side\n"
+                 "  is A1 CAUSE         say what log A1 is, e.g.  is A1 sync_failure  (the other log is the other cause)\n"
+                 "  diff                the pair's answer: where the two logs differ and what that rules out\n"
+                 "  hint                graded hint: where to look -> the values -> the rule (-2 points each before answering)\n"
+                 "  quiz                the lesson's three questions; answer with 1-4\n"
+                 "  goals [g]  score  lang en|zh  help [h]  quit (progress is saved)"),
+    "lab.lang.set": "Language: English.",
+    "lab.err.internal": "Something went wrong inside the lab ({err}); your progress is safe, carry on.",
+    "lab.err.unknown": "Unknown command: {cmd!s}.  Type `help` for the list.",
+    "lab.err.lang": "Usage: lang en | lang zh",
+    "lab.err.show": "Usage: show N  (N = 1-6), or pair A..D.",
+    "lab.err.pair": "Usage: pair A  (pairs A, B, C, D).",
+    "lab.err.nothing": "Nothing is open yet: type `next`.",
+    "lab.err.verdict": "Judge the set with: answer learning | cheating | dead | unstable [failure]  (or l / c / d / u).",
+    "lab.err.failure": "I don't know the failure {word!s}; try e.g. entropy_collapse, sync_failure, reward_hacking, length_hacking, kl_blowup, lr_too_high (tab completes).",
+    "lab.err.is_nopair": "`is` answers a pair: open one first with `pair A`.",
+    "lab.err.is": "Usage: is {a} CAUSE   (e.g. is {a} entropy_collapse)",
+    "lab.err.cause": "In this pair the cause is either {x} or {y}.",
+    "lab.err.diff": "`diff` compares the two logs of a pair: open one with `pair A`.",
+    "lab.err.quiz": "Answer with the number of an option, 1-{n}.",
+    "lab.state.bad": "Saved progress could not be read ({note}); starting fresh.",
+    "lab.state.nosave": "Progress cannot be saved to {path} ({err}); playing on without saving.",
+    "lab.png": "→ figure: {path}",
+    "lab.png.none": "(no PNG: {err}; terminal charts only)",
+    "lab.not_logged": "not logged",
+    # ---- goals and score
+    "lab.goals.title": "Goals of this level:",
+    "lab.goals.g1": "  1. Read the training state from the combined shapes of reward, KL, length and entropy: sets judged {done}/{n}, right {ok}",
+    "lab.goals.g2": "  2. Say which parameter to change next: pairs told apart {ok}/{n} (done {done}), questions right {qok}/{qn} (done {qdone})",
+    "lab.goals.g3": "  3. Look at the curves before changing code: pairs judged before looking at the answer {first}/{n}",
+    "lab.score.line": "Score {score}/{max}  (hints taken: {hints})",
+    # ---- sets
+    "lab.set.title": "--- Curve set {key}/{n}: learning, cheating, or dead? ---",
+    "lab.set.prompt": "Your call: answer learning | cheating | dead [failure]   (hint, if you are stuck)",
+    "lab.set.already": "Set {key} is already judged; `answer` shows the explanation again.",
+    "lab.already": "Already answered (your first answer counts).  Here is the explanation:",
+    "lab.right": "✓ Right. +{points}",
+    "lab.partial": "~ The verdict is right, but the failure is {failure} ({fid}). +{points}",
+    "lab.wrong": "✗ Not quite: the tool says {verdict}.",
+    "lab.verdict.learning": "LEARNING",
+    "lab.verdict.cheating": "CHEATING",
+    "lab.verdict.dead": "DEAD",
+    "lab.verdict.unstable": "UNSTABLE (learning, but the updates are too violent to trust)",
+    "lab.ex.tool": "The tool's reading: {verdict}: {name}{onset}",
+    "lab.ex.evidence": "symptom, in numbers: {ev}",
+    "lab.ex.ruled": "ruled out {look}: {metric} = {value}: {reason}",
+    "lab.ex.missing": "would decide it: {metrics} (not logged)",
+    "lab.ex.samples": "sampled answers: {n} quoted, e.g. “{first}”",
+    "lab.ex.knob": "next knob: {dir} {knob} (typical: {typical}); {why} [{source}]",
+    "lab.ex.healthy": "  No finding above info: every vital moves the way a healthy run's does.",
+    # ---- pairs
+    "lab.pair.title": "--- Pair {key} ---",
+    "lab.pair.prompt": "Which is which? {a} and {b}: one is {x} ({xid}), the other {y} ({yid}).  Say e.g.  is {a} {xid}",
+    "lab.pair.see_diff": "Now `diff` shows where the two logs differ and what each difference rules out.",
+    "lab.pair.wrong": "✗ The other way round: {a} is {x}, {b} is {y}.",
+    "lab.pair.A.q": "Both runs' reward went flat.  One plateau is entropy collapse, the other a weight-sync failure.",
+    "lab.pair.B.q": "adv_std falls in both.  In one the data got easy (the model got stronger); in the other the entropy collapsed.",
+    "lab.pair.C.q": "Length rises in both.  One is healthy growth (writing more pays), the other a length explosion (length hacking).",
+    "lab.pair.D.q": "Both curves shake.  One is the normal noise of a small batch, the other a learning rate that is too high.",
+    "lab.pair.A.where": "Hint 1: the flat reward is only the symptom.  Compare entropy and ratio_mean between the two logs.",
+    "lab.pair.B.where": "Hint 1: compare entropy and acc, and read the 8 sampled answers under each log.",
+    "lab.pair.C.where": "Hint 1: does acc rise together with len?  Look at trunc too.",
+    "lab.pair.D.where": "Hint 1: compare clip_frac and gnorm: are the updates themselves violent?",
+    "lab.pair.A.rule": ("Rule: entropy → 0 with ratio ≡ 1.0 is entropy collapse (the policy went deterministic); "
+                        "entropy normal but ratio drifting away from 1 is a weight-sync failure: the normal "
+                        "entropy/adv_std rule out collapse and the data side, so the problem is the sync."),
+    "lab.pair.B.rule": ("Rule: normal entropy (≈1.4) and 8 answers that differ but are all right = the data got easy "
+                        "(acc high) → harder data / dynamic sampling.  Entropy → 0, 8 nearly identical answers, acc "
+                        "stuck mid-way = entropy collapse → raise temperature / roll back."),
+    "lab.pair.C.rule": ("Rule: len rising together with acc = writing more carefully pays (healthy).  len rising while "
+                        "acc stays flat, with truncation climbing = length hacking → overlong penalty, check trunc."),
+    "lab.pair.D.rule": ("Rule: clip_frac a few % and steady gnorm = observation noise of a small batch (a bigger batch "
+                        "smooths it; nothing is broken).  clip_frac > 20% and gnorm high = each update is too violent "
+                        "→ lower the learning rate."),
+    "lab.samples.head": "{label}: {n} sampled answers to one prompt (step {step}):",
+    "lab.diff.confirm": "`diff` shows the answer.  Judge first with `is …` — or type `diff` again to give this pair up (0 points).",
+    "lab.diff.title": "=== Pair {key}: the answer ===",
+    "lab.diff.side": "  {label}: {name}  ({verdict})",
+    "lab.diff.where": "Where the two logs differ:",
+    "lab.diff.samples": "    samples    {label}: {distinct} distinct answers out of {n}",
+    "lab.diff.rules_out": "What each difference rules out:",
+    "lab.diff.healthy": "  {label}: no finding above info: nothing to fix.",
+    # ---- hints
+    "lab.hint.none": "No more hints for this stage: all three are out.  Time to judge!",
+    "lab.hint.cost": "Hint {level}/{max} (-{cost} points on this stage):",
+    "lab.hint.free": "Hints (free once answered):",
+    "lab.hint.where": "Hint 1: look at {metrics}.",
+    "lab.hint.values": "Hint 2: what the values do:",
+    "lab.hint.rule": "Hint 3: the rule (the lesson's judgement table):",
+    # ---- quiz
+    "lab.quiz.head": "--- Question {n}/{total} ---",
+    "lab.quiz.prompt": "Your answer: 1-{n}",
+    "lab.quiz.wrong": "✗ The answer is {n}.",
+    "lab.quiz.Q1.q": "Both logs' reward went flat.  One has entropy=0.009, ratio=1.0000; the other entropy=1.774, ratio=0.5407.  What is each?",
+    "lab.quiz.Q1.o1": "Both converged: a flat reward means training is done.",
+    "lab.quiz.Q1.o2": "The first is entropy collapse, the second a weight-sync failure.",
+    "lab.quiz.Q1.o3": "The first is a weight-sync failure, the second entropy collapse.",
+    "lab.quiz.Q1.o4": "Both are entropy collapse; the second one just started later.",
+    "lab.quiz.Q1.why": ("Why: entropy 0.009 ≈ 0 means the policy went deterministic: collapse; its ratio 1.0000 rules out "
+                        "a sync problem.  The other keeps entropy 1.774 (normal: rules out collapse), but ratio 0.5407 is "
+                        "far from 1: the rollout engine samples with stale weights.  Collapse → raise temperature, "
+                        "clip-higher (ε_high 0.28) or roll back; sync → fix the weight sync (a bug, not a hyperparameter)."),
+    "lab.quiz.Q1.hint": "Hint: this is pair A.  Which number is near 0, and which should be exactly 1?",
+    "lab.quiz.Q2.q": "adv_std fell to 0.24.  How do you tell \"the model got stronger\" from \"entropy collapse\"?",
+    "lab.quiz.Q2.o1": "Look at reward: if it still rises, the model got stronger.",
+    "lab.quiz.Q2.o2": "Lower the learning rate and see whether adv_std comes back.",
+    "lab.quiz.Q2.o3": "Look at KL: a large KL means collapse.",
+    "lab.quiz.Q2.o4": "Look at entropy and at the 8 sampled answers of one group.",
+    "lab.quiz.Q2.why": ("Why: both make adv_std fall, for opposite reasons.  Entropy normal (≈1.4), answers different "
+                        "but all right, acc high → the data got easy: harder data or dynamic sampling.  Entropy → 0, "
+                        "8 nearly identical answers, acc stuck → collapse: raise temperature / roll back.  "
+                        "The lesson calls this its most practical distinction."),
+    "lab.quiz.Q2.hint": "Hint: this is pair B.  What did you compare under the two logs?",
+    "lab.quiz.Q3.q": ("Both runs' curves shake hard.  One: clip=0.011 / gnorm=0.8 / effective batch 8; the other: "
+                      "clip=0.419 / gnorm=6 / effective batch 64.  Which needs fixing, and how?"),
+    "lab.quiz.Q3.o1": "The second: lower the learning rate.  The first is only small-batch noise.",
+    "lab.quiz.Q3.o2": "The first: batch 8 is broken; the second is fine because its batch is bigger.",
+    "lab.quiz.Q3.o3": "Both: lower the learning rate of both runs.",
+    "lab.quiz.Q3.o4": "Neither: shaking curves are always noise.",
+    "lab.quiz.Q3.why": ("Why: the first shakes because 8 samples per step is a noisy estimate; its clip 1.1% and gnorm "
+                        "0.8 are normal, which rules out violent updates (a bigger batch would smooth it).  The "
+                        "second shakes with a batch of 64, so it is not noise: clip 41.9% (> 20%) and gnorm 6 say each "
+                        "step is too big → lower the learning rate."),
+    "lab.quiz.Q3.hint": "Hint: this is pair D.  Which run's clip and gnorm are abnormal?",
+    "lab.after.next": "→ `next` goes on to {key}.",
+    "lab.after.done": "→ Every stage is done: `score` for the details, `quit` to leave.",
+    "lab.finish": "=== Level complete: {score}/{max} ===",
+    "lab.bye": "Progress saved.  Score {score}/{max}.  See you next time.",
+    # ---- failure names
+    "lab.f.healthy": "healthy",
+    "lab.f.entropy_collapse": "entropy collapse",
+    "lab.f.sync_failure": "weight-sync failure",
+    "lab.f.reward_hacking": "reward hacking",
+    "lab.f.length_hacking": "length hacking",
+    "lab.f.kl_blowup": "KL blow-up",
+    "lab.f.lr_too_high": "learning rate too high",
+    "lab.f.batch_noise": "small-batch noise",
+    "lab.f.data_too_easy": "data too easy",
+    "lab.f.data_too_hard": "data too hard",
+    "lab.f.stalled": "stalled",
+    "lab.f.numeric_instability": "numeric instability",
+    "lab.f.truncation_starvation": "truncation starvation",
+    "lab.f.entropy_explosion": "entropy explosion",
+    "lab.f.plateau": "plateau",
+    # ---- knob directions and shape words
+    "lab.dir.raise": "raise",
+    "lab.dir.lower": "lower",
+    "lab.dir.enable": "enable",
+    "lab.dir.disable": "disable",
+    "lab.dir.check": "check",
+    "lab.dir.replace": "replace",
+    "lab.dir.stop": "stop and",
+    "lab.word.rising": "rising",
+    "lab.word.falling": "falling",
+    "lab.word.flat": "flat",
+    "lab.word.spike": "spike",
+    "lab.word.drift": "drifting",
+    "lab.word.oscillating": "oscillating",
+    "lab.word.constant": "constant",
+    "lab.word.short": "too short",
+    # ---- the lesson's judgement table, one row per metric
+    "lab.rule.reward": "healthy: slow rise · flat = not learning; a sudden jump = maybe gaming the reward",
+    "lab.rule.acc": "healthy: moves with reward · diverging from reward = reward hacking",
+    "lab.rule.entropy": "healthy: slow fall, far from 0 · → 0 = entropy collapse; rising = maybe KL running away",
+    "lab.rule.kl": "healthy: slow rise · a steep jump = running away",
+    "lab.rule.adv_std": "healthy: 0.8–1.2 · → 0 = no difference within groups (entropy says why); < 0.2 = training has stopped",
+    "lab.rule.clip_frac": "healthy: a few % · > 20% = each step too violent: lower the learning rate",
+    "lab.rule.ratio_mean": "healthy: constant ≈ 1.0 · drifting one way = the weights are not synced",
+    "lab.rule.len": "healthy: stable or rising with acc · rising while acc does not = length hacking (check trunc)",
+    "lab.rule.gnorm": "healthy: steady · spikes or a steady climb = updates too big, or a precision problem",
+    "lab.rule.trunc": "healthy: low · high (> 30%) = answers cut at the length cap, zero reward variance",
+    "lab.rule.loss": "the policy loss of GRPO says little on its own: read it beside reward and gnorm",
+    "lab.rule.lr": "the schedule you set: check it matches what you meant",
+    "lab.rule.val_acc": "healthy: rises with acc · falling while acc rises = overfitting or hacking",
+}
+
+_ZH: dict[str, str] = {
+    "lab.intro.title": "=== 闯关：读第一次训练曲线 ===",
+    "lab.intro.body": ("六组训练曲线：判断哪些在学、哪些在作弊、哪些已经废了。\n"
+                       "然后是容易混的四组配对（pair、diff、hint），最后是本节的三个问题。\n"
+                       "先自己判断再看。输入 `help` 看命令，`goals` 看目标和进度。"),
+    "lab.intro.resume": "欢迎回来：已完成 {n}/{total} 关，得分 {score}/{max}。",
+    "lab.intro.start": "输入 `next` 继续。",
+    "lab.help": ("命令（括号里是简写）：\n"
+                 "  next [n]            下一个没做完的关\n"
+                 "  show N [s]          第 N 组曲线（1-6）：PNG 路径 + 终端图\n"
+                 "  answer V [失效]      判断这一组：V = learning|cheating|dead|unstable（l/c/d/u，或 在学/作弊/废了/不稳）；\n"
+                 "                      可以顺便说出失效名，例如  answer dead entropy_collapse\n"
+                 "  pair A [p]          并排看配对 A..D\n"
+                 "  is A1 原因          说出 A1 是什么，例如  is A1 sync_failure（另一份就是另一个原因）\n"
+                 "  diff                对答案：两份日志哪里不同、每个不同排除了什么\n"
+                 "  hint                分级提示：看哪里 → 数值是多少 → 规则（答题前每个扣 2 分）\n"
+                 "  quiz                本节的三个问题，用 1-4 作答\n"
+                 "  goals [g]  score  lang en|zh  help [h]  quit（进度会保存）"),
+    "lab.lang.set": "语言：中文。",
+    "lab.err.internal": "闯关内部出了点问题（{err}）；进度没丢，继续吧。",
+    "lab.err.unknown": "不认识的命令：{cmd!s}。输入 `help` 看命令列表。",
+    "lab.err.lang": "用法：lang en | lang zh",
+    "lab.err.show": "用法：show N（N = 1-6），或 pair A..D。",
+    "lab.err.pair": "用法：pair A（配对 A、B、C、D）。",
+    "lab.err.nothing": "还没打开任何一关：输入 `next`。",
+    "lab.err.verdict": "这样判断：answer learning | cheating | dead | unstable [失效]（或 l / c / d / u，在学 / 作弊 / 废了）。",
+    "lab.err.failure": "不认识失效名 {word!s}；试试 entropy_collapse、sync_failure、reward_hacking、length_hacking、kl_blowup、lr_too_high（可用 Tab 补全）。",
+    "lab.err.is_nopair": "`is` 用来回答配对：先用 `pair A` 打开一组。",
+    "lab.err.is": "用法：is {a} 原因（例如 is {a} entropy_collapse）",
+    "lab.err.cause": "这一组的原因只可能是 {x} 或 {y}。",
+    "lab.err.diff": "`diff` 比较一组配对的两份日志：先用 `pair A` 打开一组。",
+    "lab.err.quiz": "用选项的编号作答，1-{n}。",
+    "lab.state.bad": "保存的进度读不了（{note}）；从头开始。",
+    "lab.state.nosave": "进度无法保存到 {path}（{err}）；继续玩，但不保存。",
+    "lab.png": "→ 图：{path}",
+    "lab.png.none": "（没有 PNG：{err}；只画终端图）",
+    "lab.not_logged": "未记录",
+    "lab.goals.title": "本关目标：",
+    "lab.goals.g1": "  1. 从 reward、KL、长度、熵的组合形状判断训练状态：已判断 {done}/{n} 组，判对 {ok}",
+    "lab.goals.g2": "  2. 说出下一步该改哪个参数：配对分清 {ok}/{n}（已做 {done}），问题答对 {qok}/{qn}（已答 {qdone}）",
+    "lab.goals.g3": "  3. 先看曲线再改代码：先判断、后对答案的配对 {first}/{n}",
+    "lab.score.line": "得分 {score}/{max}（用了 {hints} 个提示）",
+    "lab.set.title": "--- 第 {key}/{n} 组曲线：在学、作弊，还是废了？---",
+    "lab.set.prompt": "你的判断：answer learning | cheating | dead [失效]（卡住了就 hint）",
+    "lab.set.already": "第 {key} 组已经判断过了；`answer` 会再显示一遍解释。",
+    "lab.already": "已经答过了（以第一次回答为准）。解释如下：",
+    "lab.right": "✓ 对。+{points}",
+    "lab.partial": "~ 判断对了，但失效是 {failure}（{fid}）。+{points}",
+    "lab.wrong": "✗ 不对：工具的判断是 {verdict}。",
+    "lab.verdict.learning": "在学",
+    "lab.verdict.cheating": "在作弊",
+    "lab.verdict.dead": "已经废了",
+    "lab.verdict.unstable": "不稳（在学，但更新太猛，不可信）",
+    "lab.ex.tool": "工具的判读：{verdict}：{name}{onset}",
+    "lab.ex.evidence": "症状的数字：{ev}",
+    "lab.ex.ruled": "排除{look}：{metric} = {value}：{reason}",
+    "lab.ex.missing": "能下定论的指标：{metrics}（没记录）",
+    "lab.ex.samples": "采样原文：引用了 {n} 条，例如「{first}」",
+    "lab.ex.knob": "下一步：{dir} {knob}（常用值：{typical}）；{why} [{source}]",
+    "lab.ex.healthy": "  没有 info 以上的发现：每条曲线的走向都和健康的训练一样。",
+    "lab.pair.title": "--- 配对 {key} ---",
+    "lab.pair.prompt": "哪个是哪个？{a} 和 {b}：一个是{x}（{xid}），另一个是{y}（{yid}）。例如输入  is {a} {xid}",
+    "lab.pair.see_diff": "现在用 `diff` 看两份日志哪里不同、每个不同排除了什么。",
+    "lab.pair.wrong": "✗ 反了：{a} 是{x}，{b} 是{y}。",
+    "lab.pair.A.q": "两份日志的 reward 都平掉了。一份是熵崩塌导致的平，另一份是权重同步失效导致的平。",
+    "lab.pair.B.q": "两份的 adv_std 都在降。一份是题目变简单了（模型变强了），另一份是熵崩塌。",
+    "lab.pair.C.q": "两份的长度都在涨。一份是正常变长（写详细带来收益），另一份是长度爆炸（长度作弊）。",
+    "lab.pair.D.q": "两份的曲线都在剧烈抖动。一份是 batch 太小的正常噪声，另一份是学习率过大。",
+    "lab.pair.A.where": "提示 1：reward 平只是症状。比较两份日志的 entropy 和 ratio_mean。",
+    "lab.pair.B.where": "提示 1：比较 entropy 和 acc，再读每份日志下面的 8 条采样原文。",
+    "lab.pair.C.where": "提示 1：acc 有没有跟着 len 一起涨？再看看 trunc。",
+    "lab.pair.D.where": "提示 1：比较 clip_frac 和 gnorm：更新本身猛不猛？",
+    "lab.pair.A.rule": ("规则：entropy 趋近 0 而 ratio 恒为 1.0 = 熵崩塌（策略变成确定性的）；entropy 正常但 ratio 单调偏离 1 "
+                        "= 权重同步失效：正常的 entropy/adv_std 排除了熵崩塌和数据侧 → 问题在同步。"),
+    "lab.pair.B.rule": ("规则：entropy 正常（1.4 左右）、8 条采样内容不同只是都对了 = 题目变简单（acc 高）→ 换难题 / 动态采样。"
+                        "entropy 趋近 0、8 条几乎一样、acc 卡在中等值 = 熵崩塌 → 提 temperature / 回滚。"),
+    "lab.pair.C.rule": ("规则：len 与 acc 同向上涨 = 写详细带来更高正确率（健康）。len 涨而 acc 不涨、trunc 跟着涨 "
+                        "= 长度作弊 → 加超长惩罚，配合 trunc 看。"),
+    "lab.pair.D.rule": ("规则：clip_frac 几个百分点、gnorm 平稳 = batch 太小的观测噪声（加大 batch 就平滑了，没坏）。"
+                        "clip_frac > 20%、gnorm 高 = 单步太猛 → 降学习率。"),
+    "lab.samples.head": "{label}：同一个 prompt 的 {n} 条采样（第 {step} 步）：",
+    "lab.diff.confirm": "`diff` 会直接给出答案。先用 `is …` 自己判断——或者再输入一次 `diff` 放弃这一组（0 分）。",
+    "lab.diff.title": "=== 配对 {key}：答案 ===",
+    "lab.diff.side": "  {label}：{name}（{verdict}）",
+    "lab.diff.where": "两份日志不同的地方：",
+    "lab.diff.samples": "    采样       {label}：{n} 条里有 {distinct} 条不同",
+    "lab.diff.rules_out": "每个不同排除了什么：",
+    "lab.diff.healthy": "  {label}：没有 info 以上的发现：没什么要修的。",
+    "lab.hint.none": "这一关的提示用完了（三个都给了）。该你判断了！",
+    "lab.hint.cost": "提示 {level}/{max}（本关扣 {cost} 分）：",
+    "lab.hint.free": "提示（答完之后免费）：",
+    "lab.hint.where": "提示 1：看 {metrics}。",
+    "lab.hint.values": "提示 2：这些数值怎么走：",
+    "lab.hint.rule": "提示 3：规则（本节的判读表）：",
+    "lab.quiz.head": "--- 问题 {n}/{total} ---",
+    "lab.quiz.prompt": "你的答案：1-{n}",
+    "lab.quiz.wrong": "✗ 答案是 {n}。",
+    "lab.quiz.Q1.q": "两份日志的 reward 都平掉了。一份 entropy=0.009、ratio=1.0000；另一份 entropy=1.774、ratio=0.5407。分别是什么？",
+    "lab.quiz.Q1.o1": "都收敛了：reward 平了说明训练完成。",
+    "lab.quiz.Q1.o2": "第一份是熵崩塌，第二份是权重同步失效。",
+    "lab.quiz.Q1.o3": "第一份是权重同步失效，第二份是熵崩塌。",
+    "lab.quiz.Q1.o4": "都是熵崩塌，只是第二份开始得晚。",
+    "lab.quiz.Q1.why": ("解释：entropy 0.009 ≈ 0，策略变成确定性的：熵崩塌；它的 ratio 1.0000 排除了同步问题。另一份 entropy "
+                        "1.774 正常（排除熵崩塌），但 ratio 0.5407 远离 1：推理引擎在用旧权重采样。熵崩塌 → 提 temperature、"
+                        "clip-higher（ε_high 0.28）或回滚；同步失效 → 修权重同步（是 bug，不是超参）。"),
+    "lab.quiz.Q1.hint": "提示：这就是配对 A。哪个数趋近 0，哪个数本该恒为 1？",
+    "lab.quiz.Q2.q": "`adv_std` 降到 0.24。怎么判断是「模型变强了」还是「熵崩塌」？",
+    "lab.quiz.Q2.o1": "看 reward：还在涨就是模型变强了。",
+    "lab.quiz.Q2.o2": "降学习率，看 adv_std 能不能回来。",
+    "lab.quiz.Q2.o3": "看 KL：KL 大就是熵崩塌。",
+    "lab.quiz.Q2.o4": "看 entropy 和同一组的 8 条采样原文。",
+    "lab.quiz.Q2.why": ("解释：两者都让 adv_std 降，但原因相反。entropy 正常（1.4 左右）、采样内容不同只是都对了、acc 高 → "
+                        "题目变简单：换难题或动态采样。entropy 趋近 0、8 条几乎一样、acc 卡住 → 熵崩塌：提 temperature / 回滚。"
+                        "这是本节最实用的一条辨别。"),
+    "lab.quiz.Q2.hint": "提示：这就是配对 B。你在两份日志下面比较了什么？",
+    "lab.quiz.Q3.q": ("两份日志的曲线都剧烈抖动。一份 clip=0.011 / gnorm=0.8 / 有效 batch 8；另一份 clip=0.419 / gnorm=6 / "
+                      "有效 batch 64。哪个要修，修什么？"),
+    "lab.quiz.Q3.o1": "第二份：降学习率。第一份只是 batch 太小的噪声。",
+    "lab.quiz.Q3.o2": "第一份：batch 8 坏了；第二份 batch 大，没问题。",
+    "lab.quiz.Q3.o3": "两份都要修：都降学习率。",
+    "lab.quiz.Q3.o4": "都不用修：曲线抖都是噪声。",
+    "lab.quiz.Q3.why": ("解释：第一份抖是因为每步只有 8 条样本，估计本身噪声大；clip 1.1%、gnorm 0.8 都正常，排除了更新震荡"
+                        "（加大 batch 就平滑了）。第二份 batch 64 还在抖，就不是噪声：clip 41.9%（> 20%）、gnorm 6 说明单步太猛 "
+                        "→ 降学习率。"),
+    "lab.quiz.Q3.hint": "提示：这就是配对 D。哪一份的 clip 和 gnorm 不正常？",
+    "lab.after.next": "→ `next` 进入 {key}。",
+    "lab.after.done": "→ 全部关卡完成：`score` 看明细，`quit` 离开。",
+    "lab.finish": "=== 通关：{score}/{max} ===",
+    "lab.bye": "进度已保存。得分 {score}/{max}。下次见。",
+    "lab.f.healthy": "健康",
+    "lab.f.entropy_collapse": "熵崩塌",
+    "lab.f.sync_failure": "权重同步失效",
+    "lab.f.reward_hacking": "刷分（reward hacking）",
+    "lab.f.length_hacking": "长度作弊",
+    "lab.f.kl_blowup": "KL 跑飞",
+    "lab.f.lr_too_high": "学习率过大",
+    "lab.f.batch_noise": "batch 太小的正常噪声",
+    "lab.f.data_too_easy": "题目太简单",
+    "lab.f.data_too_hard": "题目太难",
+    "lab.f.stalled": "停滞",
+    "lab.f.numeric_instability": "数值不稳",
+    "lab.f.truncation_starvation": "截断饿死",
+    "lab.f.entropy_explosion": "熵爆炸",
+    "lab.f.plateau": "平台期",
+    "lab.dir.raise": "调高",
+    "lab.dir.lower": "调低",
+    "lab.dir.enable": "打开",
+    "lab.dir.disable": "关掉",
+    "lab.dir.check": "检查",
+    "lab.dir.replace": "更换",
+    "lab.dir.stop": "停下并",
+    "lab.word.rising": "缓升",
+    "lab.word.falling": "缓降",
+    "lab.word.flat": "平掉",
+    "lab.word.spike": "陡增",
+    "lab.word.drift": "单调偏离",
+    "lab.word.oscillating": "剧烈抖动",
+    "lab.word.constant": "恒定",
+    "lab.word.short": "数据不足",
+    "lab.rule.reward": "健康：缓升 · 平 = 没学；暴涨 = 可能在刷分",
+    "lab.rule.acc": "健康：与 reward 同向 · 与 reward 背离 = reward hacking",
+    "lab.rule.entropy": "健康：缓降，远离 0 · 趋近 0 = 熵崩塌；上升 = 可能 KL 跑飞",
+    "lab.rule.kl": "健康：缓升 · 陡增 = 跑飞",
+    "lab.rule.adv_std": "健康：0.8 ~ 1.2 · 趋近 0 = 组内没差异（成因看 entropy）；< 0.2 = 训练实质已停",
+    "lab.rule.clip_frac": "健康：几个百分点 · > 20% = 单步太猛，降学习率",
+    "lab.rule.ratio_mean": "健康：恒 ≈ 1.0 · 单调偏离 = 权重没同步",
+    "lab.rule.len": "健康：稳定或与 acc 同向 · 涨而 acc 不涨 = 长度作弊（配合 trunc 看）",
+    "lab.rule.gnorm": "健康：平稳 · 尖峰或持续上升 = 更新太大，或精度问题",
+    "lab.rule.trunc": "健康：低 · 高（> 30%）= 回答被长度上限截断，组内 reward 没差异",
+    "lab.rule.loss": "GRPO 的 policy loss 单看说明不了什么：和 reward、gnorm 放在一起读",
+    "lab.rule.lr": "你设定的学习率日程：核对一下是不是你想要的",
+    "lab.rule.val_acc": "健康：与 acc 同向 · acc 涨而它降 = 过拟合或作弊",
+}
+
+STRINGS: dict[str, dict[str, str]] = {"en": _EN, "zh": _ZH}

@@ -1,0 +1,215 @@
+"""What the level is made of: six curve sets, four confusable pairs, three questions, and their answer key.
+
+The runs come from the simulator (`simulate.lesson_sets` / `lesson_pairs`); the answer key is what
+`diagnose` says about each run, never a hand-written label, so the lab cannot contradict the tool.
+The static parts (which metrics to look at, the lesson's rules, the quiz) are ids and i18n keys here;
+the words a learner reads live in `rlvitals.i18n.lab`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from ..diagnose.model import FINDING_IDS, Diagnosis
+
+__all__ = ["VERDICT_CHOICES", "PAIR_OPTIONS", "FOCUS", "QUIZ", "QuizQuestion", "Side", "SetItem", "PairItem",
+           "LabContent", "build_content", "set_failure", "side_label", "HEALTHY"]
+
+# The learner's three judgements (the lesson's 在学 / 作弊 / 废了) plus the tool's fourth verdict,
+# "unstable" (learning, but the updates are too violent to trust), so a set the tool calls unstable
+# can be answered truthfully.
+VERDICT_CHOICES: tuple[str, ...] = ("learning", "cheating", "dead", "unstable")
+HEALTHY = "healthy"
+
+# The two causes a learner chooses between in each pair, in the lesson's order (the lesson's
+# "A1" is the first cause, "A2" the second, unless a seed swaps the sides).
+PAIR_OPTIONS: dict[str, tuple[str, str]] = {
+    "A": ("entropy_collapse", "sync_failure"),
+    "B": ("data_too_easy", "entropy_collapse"),
+    "C": (HEALTHY, "length_hacking"),
+    "D": ("batch_noise", "lr_too_high"),
+}
+
+# Where to look first for each finding: the symptom, then the normal metrics that rule out its
+# look-alikes (the lesson's "the symptom says something is wrong, the normal metrics say where").
+FOCUS: dict[str, tuple[str, ...]] = {
+    HEALTHY: ("reward", "acc", "entropy", "kl"),
+    "entropy_collapse": ("entropy", "reward", "adv_std", "ratio_mean"),
+    "sync_failure": ("ratio_mean", "reward", "entropy", "adv_std"),
+    "reward_hacking": ("reward", "acc", "len"),
+    "length_hacking": ("len", "acc", "trunc"),
+    "kl_blowup": ("kl", "entropy", "reward"),
+    "lr_too_high": ("clip_frac", "gnorm", "reward"),
+    "batch_noise": ("reward", "clip_frac", "gnorm"),
+    "data_too_easy": ("adv_std", "entropy", "acc"),
+    "data_too_hard": ("adv_std", "acc", "reward"),
+    "stalled": ("reward", "adv_std", "entropy"),
+    "numeric_instability": ("gnorm", "loss", "ratio_mean"),
+    "truncation_starvation": ("trunc", "len", "reward"),
+    "entropy_explosion": ("entropy", "kl", "len"),
+    "plateau": ("reward", "acc", "entropy"),
+}
+# What each pair's hints point at (level 1) and read out (level 2).
+PAIR_FOCUS: dict[str, tuple[str, ...]] = {
+    "A": ("entropy", "ratio_mean", "adv_std"),
+    "B": ("entropy", "acc", "adv_std"),
+    "C": ("len", "acc", "trunc"),
+    "D": ("clip_frac", "gnorm", "reward"),
+}
+
+
+@dataclass(frozen=True)
+class QuizQuestion:
+    """One of the lesson's three closing questions: options are i18n keys, `answer` is 1-based."""
+
+    key: str
+    options: int
+    answer: int
+
+
+# Question texts, options and explanations: i18n keys "lab.quiz.<key>.q", ".o<n>", ".why".
+QUIZ: tuple[QuizQuestion, ...] = (
+    QuizQuestion("Q1", options=4, answer=2),
+    QuizQuestion("Q2", options=4, answer=4),
+    QuizQuestion("Q3", options=4, answer=1),
+)
+
+
+def set_failure(diag: Diagnosis) -> str | None:
+    """The failure a learner may name for a set: the top finding when it is what makes the verdict."""
+    top = diag.top
+    if top is None or diag.verdict == "learning" or top.severity == "info":
+        return None
+    return top.id if FINDING_IDS.get(top.id) == diag.verdict else None
+
+
+def side_label(diag: Diagnosis, options: Sequence[str]) -> str:
+    """Which of a pair's two causes the tool names for one log.
+
+    The first finding (most important first) that is one of the pair's causes; a log with no finding
+    above `info` counts as healthy; otherwise the top finding's id, which then matches neither option
+    (the consistency test catches that).
+    """
+    for f in diag.findings:
+        if f.id in options:
+            return f.id
+    if all(f.severity == "info" for f in diag.findings):
+        return HEALTHY
+    return diag.top.id if diag.top else HEALTHY
+
+
+@dataclass(frozen=True)
+class SetItem:
+    """One of the six curve sets, with the tool's diagnosis as the answer key."""
+
+    key: str              # "1".."6"
+    case: Any             # simulate.LabCase (key, run, truth, samples)
+    diag: Diagnosis
+
+    @property
+    def verdict(self) -> str:
+        return self.diag.verdict
+
+    @property
+    def failure(self) -> str | None:
+        return set_failure(self.diag)
+
+
+@dataclass(frozen=True)
+class Side:
+    """One log of a pair: its label ("A1"), the run, the tool's diagnosis and the cause it names."""
+
+    label: str
+    case: Any
+    diag: Diagnosis
+    answer: str
+
+
+@dataclass(frozen=True)
+class PairItem:
+    key: str                         # "A".."D"
+    left: Side
+    right: Side
+    options: tuple[str, str]
+    focus: tuple[str, ...]
+
+    def side(self, which: str) -> Side:
+        return self.left if which == self.left.label else self.right
+
+
+@dataclass(frozen=True)
+class LabContent:
+    seed: int | None
+    sets: tuple[SetItem, ...]
+    pairs: dict[str, PairItem]
+
+    def stage_keys(self) -> list[str]:
+        """Every stage in play order: sets "1".."6", pairs "A".."D", questions "Q1".."Q3"."""
+        return [s.key for s in self.sets] + list(self.pairs) + [q.key for q in QUIZ]
+
+
+def _samples_arg(samples: Any) -> Any:
+    """Rollout samples as `diagnose` takes them: a `Samples` object, built from raw records if needed.
+
+    The samples module reads dumps from a path only, so raw records go through a temporary JSONL
+    file (a few hundred lines per run); `samples_from_records` is used instead once it exists.
+    """
+    if not samples:
+        return None
+    if not isinstance(samples, list):
+        return samples
+    from ..samples import read_samples
+    from .. import samples as smp
+
+    direct = getattr(smp, "samples_from_records", None)
+    if direct is not None:
+        return direct(samples)
+    with tempfile.TemporaryDirectory(prefix="rlvitals-lab-") as tmp:
+        path = Path(tmp) / "samples.jsonl"
+        path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in samples), encoding="utf-8")
+        return read_samples(path)
+
+
+def _diagnose_case(case: Any, diagnose: Callable[..., Diagnosis]) -> Diagnosis:
+    return diagnose(case.run, samples=_samples_arg(getattr(case, "samples", None)))
+
+
+def build_content(seed: int | None = None, *, lesson_sets: Callable[..., Sequence[Any]] | None = None,
+                  lesson_pairs: Callable[..., Mapping[str, Any]] | None = None,
+                  diagnose: Callable[..., Diagnosis] | None = None) -> LabContent:
+    """Generate the level for `seed` (None = the lesson's own variants) and diagnose every run.
+
+    The three callables default to the simulator and the diagnosis; tests inject small fakes.
+    """
+    if lesson_sets is None or lesson_pairs is None:
+        # `rlvitals.simulate` the attribute is the function; the subpackage is imported by name
+        from ..simulate import lesson_pairs as _pairs, lesson_sets as _sets
+
+        lesson_sets = lesson_sets or _sets
+        lesson_pairs = lesson_pairs or _pairs
+    if diagnose is None:
+        from ..diagnose import diagnose as _diag
+
+        diagnose = _diag
+    sets = tuple(SetItem(str(i), case, _diagnose_case(case, diagnose))
+                 for i, case in enumerate(lesson_sets(seed), start=1))
+    pairs: dict[str, PairItem] = {}
+    raw_pairs = lesson_pairs(seed)
+    for key in PAIR_OPTIONS:
+        if key not in raw_pairs:
+            continue
+        lp = raw_pairs[key]
+        first, second = lp.left, lp.right
+        # A seed gives fresh variants: also which side is which, so a replay cannot be memorised.
+        if seed is not None and random.Random(f"{seed}:{key}").random() < 0.5:
+            first, second = second, first
+        options = PAIR_OPTIONS[key]
+        d1, d2 = _diagnose_case(first, diagnose), _diagnose_case(second, diagnose)
+        pairs[key] = PairItem(key, Side(f"{key}1", first, d1, side_label(d1, options)),
+                              Side(f"{key}2", second, d2, side_label(d2, options)), options, PAIR_FOCUS[key])
+    return LabContent(seed, sets, pairs)

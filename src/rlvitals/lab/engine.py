@@ -1,0 +1,376 @@
+"""The level's state machine: parse a command, update progress and score, say what to show.
+
+No I/O here.  `Lab.handle(line)` returns a list of outputs: plain strings (already translated) and
+`View` requests (a curve set, a pair, a quiz question) that the UI draws with charts and PNGs.
+Scoring: a set is worth 10 (7 for the verdict, 3 for naming the failure when there is one), a pair
+10, a question 10; each hint taken before answering costs 2 of that stage's points.  The first
+answer counts; after it the stage explains itself and hints are free.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..diagnose.model import FINDING_IDS
+from ..i18n import LANGS, t
+from .content import HEALTHY, QUIZ, LabContent, SetItem
+from .explain import (explain_diff, explain_quiz, explain_set, hint_pair, hint_quiz, hint_set, name_of)
+from .state import Progress, StageResult
+
+__all__ = ["View", "Lab", "SET_VERDICT", "SET_FAILURE", "STAGE_POINTS", "HINT_COST", "MAX_HINTS", "COMMANDS"]
+
+SET_VERDICT, SET_FAILURE, STAGE_POINTS, HINT_COST, MAX_HINTS = 7, 3, 10, 2, 3
+
+
+@dataclass(frozen=True)
+class View:
+    """Something the UI draws: kind "set" (item=SetItem), "pair" (item=PairItem), "quiz" (key)."""
+
+    kind: str
+    key: str
+
+
+# Every spelling a learner may type -> the command.  English first word, short forms, Chinese.
+COMMANDS: dict[str, str] = {}
+for _cmd, _names in {
+    "help": ("help", "h", "?", "帮助"), "goals": ("goals", "g", "目标"), "next": ("next", "n", "下一个", "下一关"),
+    "show": ("show", "s", "看"), "answer": ("answer", "a", "ans", "答", "回答"), "pair": ("pair", "p", "配对"),
+    "is": ("is", "是"), "diff": ("diff", "对答案"), "hint": ("hint", "提示"), "quiz": ("quiz", "测验", "问答"),
+    "score": ("score", "分数", "得分"), "quit": ("quit", "exit", "bye", ":q", "退出"), "lang": ("lang", "语言"),
+}.items():
+    for _n in _names:
+        COMMANDS[_n] = _cmd
+VERDICT_WORDS: dict[str, str] = {
+    "learning": "learning", "l": "learning", "在学": "learning", "学": "learning",
+    "cheating": "cheating", "c": "cheating", "作弊": "cheating", "在作弊": "cheating",
+    "dead": "dead", "d": "dead", "废了": "dead", "已经废了": "dead", "废": "dead",
+    "unstable": "unstable", "u": "unstable", "不稳": "unstable", "不稳定": "unstable",
+}
+SIDE_WORDS = {"1": 0, "left": 0, "l": 0, "左": 0, "2": 1, "right": 1, "r": 1, "右": 1}
+
+
+def match_cause(word: str, choices: tuple[str, ...] | list[str]) -> str | None:
+    """A typed cause -> one of `choices`: the id, a unique prefix, or its name in either language."""
+    w = word.strip().lower().replace("-", "_")
+    if not w:
+        return None
+    extra = {"healthy": HEALTHY, "ok": HEALTHY, "normal": HEALTHY, "健康": HEALTHY, "正常": HEALTHY}
+    if extra.get(w) in choices:
+        return extra[w]
+    for c in choices:
+        names = {c, name_of(c, "en").lower(), name_of(c, "zh")}
+        if w in names:
+            return c
+    hits = [c for c in choices if c.startswith(w) or name_of(c, "en").lower().startswith(w)
+            or name_of(c, "zh").startswith(w)]
+    return hits[0] if len(hits) == 1 else None
+
+
+class Lab:
+    """One learner's session over one generated level."""
+
+    def __init__(self, content: LabContent, progress: Progress, lang: str = "en",
+                 on_change: Callable[[Progress], None] | None = None):
+        self.content, self.progress, self.lang = content, progress, lang
+        self._sets = {s.key: s for s in content.sets}
+        self._order = content.stage_keys()
+        self._on_change = on_change or (lambda p: None)
+        self._diff_armed: str | None = None   # a pair whose answer `diff` would reveal unanswered
+        self.done = False
+
+    # ------------------------------------------------------------ helpers
+    def _t(self, msg_id: str, /, **kw: object) -> str:
+        return t(msg_id, self.lang, **kw)
+
+    def _save(self) -> None:
+        self._on_change(self.progress)
+
+    @property
+    def current(self) -> str | None:
+        return self.progress.current
+
+    def score(self) -> tuple[int, int]:
+        got = sum(r.points for r in self.progress.results.values())
+        return got, STAGE_POINTS * len(self._order)
+
+    def next_stage(self) -> str | None:
+        return next((k for k in self._order if k not in self.progress.results), None)
+
+    def complete(self) -> bool:
+        return all(k in self.progress.results for k in self._order)
+
+    def _goto(self, key: str) -> list[object]:
+        self.progress.current = key
+        self._diff_armed = None
+        self._save()
+        if key in self._sets:
+            out: list[object] = [View("set", key)]
+            out.append(self._t("lab.set.prompt") if key not in self.progress.results
+                       else self._t("lab.set.already", key=key))
+            return out
+        if key in self.content.pairs:
+            p = self.content.pairs[key]
+            out = [View("pair", key)]
+            out.append(self._t("lab.pair.prompt", a=p.left.label, b=p.right.label,
+                               x=name_of(p.options[0], self.lang), y=name_of(p.options[1], self.lang),
+                               xid=p.options[0], yid=p.options[1]))
+            return out
+        return [View("quiz", key)]
+
+    # ------------------------------------------------------------ entry point
+    def intro(self) -> list[object]:
+        got, total = self.score()
+        out: list[object] = [self._t("lab.intro.title"), self._t("lab.intro.body")]
+        if self.progress.results:
+            out.append(self._t("lab.intro.resume", n=len(self.progress.results), total=len(self._order),
+                               score=got, max=total))
+        out.append(self._t("lab.intro.start"))
+        return out
+
+    def handle(self, line: str) -> list[object]:
+        """One line of input -> what to print/draw.  Never raises on any input."""
+        words = line.strip().split()
+        if not words:
+            return []
+        head = words[0].lower()
+        args = words[1:]
+        try:
+            cmd = COMMANDS.get(head)
+            if cmd is None:
+                return self._shortcut(head, args, line)
+            return getattr(self, f"cmd_{cmd}")(args)
+        except Exception as e:  # a bug must not end a learner's session; say so in one line
+            return [self._t("lab.err.internal", err=f"{type(e).__name__}: {e}")]
+
+    def _shortcut(self, head: str, args: list[str], line: str) -> list[object]:
+        if head in VERDICT_WORDS:
+            return self.cmd_answer([head] + args)
+        if head.isdigit() and self.current in {q.key for q in QUIZ}:
+            return self.cmd_answer([head])
+        if head.isdigit() and head in self._sets:
+            return self.cmd_show([head])
+        if head.upper() in self.content.pairs and not args:
+            return self.cmd_pair([head])
+        if len(head) == 2 and head[0].upper() in self.content.pairs and head[1] in "12" and args:
+            return self.cmd_is([head] + args)
+        if head.upper() in {q.key for q in QUIZ}:
+            return self.cmd_quiz([head])
+        return [self._t("lab.err.unknown", cmd=line.strip()[:40])]
+
+    # ------------------------------------------------------------ commands
+    def cmd_help(self, args: list[str]) -> list[object]:
+        return [self._t("lab.help")]
+
+    def cmd_lang(self, args: list[str]) -> list[object]:
+        if not args or args[0] not in LANGS:
+            return [self._t("lab.err.lang")]
+        self.lang = args[0]
+        return [self._t("lab.lang.set")]
+
+    def cmd_goals(self, args: list[str]) -> list[object]:
+        res = self.progress.results
+        sets = [s.key for s in self.content.sets]
+        pairs = list(self.content.pairs)
+        quiz = [q.key for q in QUIZ]
+
+        def counts(keys: list[str]) -> tuple[int, int]:
+            return sum(k in res for k in keys), sum(res[k].correct for k in keys if k in res)
+
+        s_done, s_ok = counts(sets)
+        p_done, p_ok = counts(pairs)
+        q_done, q_ok = counts(quiz)
+        first = sum(1 for k in pairs if k in res and not res[k].revealed)
+        got, total = self.score()
+        return [self._t("lab.goals.title"),
+                self._t("lab.goals.g1", done=s_done, ok=s_ok, n=len(sets)),
+                self._t("lab.goals.g2", done=p_done, ok=p_ok, n=len(pairs), qdone=q_done, qok=q_ok, qn=len(quiz)),
+                self._t("lab.goals.g3", first=first, n=len(pairs)),
+                self._t("lab.score.line", score=got, max=total, hints=sum(r.hints for r in res.values()))]
+
+    def cmd_score(self, args: list[str]) -> list[object]:
+        got, total = self.score()
+        res = self.progress.results
+        out: list[object] = [self._t("lab.score.line", score=got, max=total, hints=sum(r.hints for r in res.values()))]
+        for k in self._order:
+            if k in res:
+                r = res[k]
+                mark = "✓" if r.correct else ("~" if r.partial else "✗")
+                out.append(f"  {k:>3} {mark} {r.points:>2}  {r.given}")
+        return out
+
+    def cmd_next(self, args: list[str]) -> list[object]:
+        key = self.next_stage()
+        if key is None:
+            return self._finish()
+        if key in {q.key for q in QUIZ}:
+            return self.cmd_quiz([key])
+        return self._goto(key)
+
+    def cmd_show(self, args: list[str]) -> list[object]:
+        if not args:
+            return self._goto(self.current) if self.current else [self._t("lab.err.show")]
+        key = args[0].upper()
+        if key in self._sets:
+            return self._goto(key)
+        if key in self.content.pairs:
+            return self._goto(key)
+        return [self._t("lab.err.show")]
+
+    def cmd_pair(self, args: list[str]) -> list[object]:
+        key = args[0].upper() if args else None
+        if key is None or key not in self.content.pairs:
+            return [self._t("lab.err.pair")]
+        return self._goto(key)
+
+    def cmd_quiz(self, args: list[str]) -> list[object]:
+        keys = [q.key for q in QUIZ]
+        key = args[0].upper() if args and args[0].upper() in keys else \
+            next((k for k in keys if k not in self.progress.results), keys[0])
+        return self._goto(key)
+
+    def cmd_answer(self, args: list[str]) -> list[object]:
+        cur = self.current
+        if cur is None:
+            return [self._t("lab.err.nothing")]
+        if cur in self._sets:
+            return self._answer_set(self._sets[cur], args)
+        if cur in self.content.pairs:
+            return self.cmd_is(args)
+        return self._answer_quiz(cur, args)
+
+    def _answer_set(self, item: SetItem, args: list[str]) -> list[object]:
+        if not args or args[0].lower() not in VERDICT_WORDS:
+            return [self._t("lab.err.verdict")]
+        verdict = VERDICT_WORDS[args[0].lower()]
+        failure = None
+        if len(args) > 1:
+            failure = match_cause(args[1], list(FINDING_IDS))
+            if failure is None:
+                return [self._t("lab.err.failure", word=args[1][:30])]
+        if item.key in self.progress.results:
+            return [self._t("lab.already"), *explain_set(item, self.lang)]
+        ok = verdict == item.verdict
+        named_ok = item.failure is None or failure == item.failure
+        points = (SET_VERDICT + (SET_FAILURE if named_ok else 0)) if ok and item.failure else (STAGE_POINTS if ok else 0)
+        hints = self.progress.hints.get(item.key, 0)
+        points = max(0, points - HINT_COST * hints)
+        given = verdict + (f" {failure}" if failure else "")
+        self.progress.results[item.key] = StageResult(given, ok and named_ok, points, hints, partial=ok and not named_ok)
+        self._save()
+        if ok and named_ok:
+            head = self._t("lab.right", points=points)
+        elif ok:
+            head = self._t("lab.partial", points=points, failure=name_of(item.failure or "", self.lang),
+                           fid=item.failure or "")
+        else:
+            head = self._t("lab.wrong", verdict=self._t(f"lab.verdict.{item.verdict}"))
+        return [head, *explain_set(item, self.lang), self._after()]
+
+    def cmd_is(self, args: list[str]) -> list[object]:
+        cur = self.current
+        if cur not in self.content.pairs:
+            return [self._t("lab.err.is_nopair")]
+        pair = self.content.pairs[cur]
+        if len(args) < 2:
+            return [self._t("lab.err.is", a=pair.left.label)]
+        which = args[0].upper()
+        if which.lower() in SIDE_WORDS:
+            side = (pair.left, pair.right)[SIDE_WORDS[which.lower()]]
+        elif which in (pair.left.label, pair.right.label):
+            side = pair.side(which)
+        else:
+            return [self._t("lab.err.is", a=pair.left.label)]
+        cause = match_cause(args[1], pair.options)
+        if cause is None:
+            return [self._t("lab.err.cause", x=pair.options[0], y=pair.options[1])]
+        if pair.key in self.progress.results:
+            return [self._t("lab.already"), self._t("lab.pair.see_diff")]
+        other = pair.right if side is pair.left else pair.left
+        ok = side.answer == cause
+        hints = self.progress.hints.get(pair.key, 0)
+        points = max(0, STAGE_POINTS - HINT_COST * hints) if ok else 0
+        other_cause = next((c for c in pair.options if c != cause), cause)
+        given = f"{side.label}={cause} {other.label}={other_cause}"
+        self.progress.results[pair.key] = StageResult(given, ok, points, hints)
+        self._save()
+        head = self._t("lab.right", points=points) if ok else self._t(
+            "lab.pair.wrong", a=side.label, x=name_of(side.answer, self.lang), b=other.label,
+            y=name_of(other.answer, self.lang))
+        return [head, self._t("lab.pair.see_diff")]
+
+    def cmd_diff(self, args: list[str]) -> list[object]:
+        cur = self.current
+        if cur not in self.content.pairs:
+            return [self._t("lab.err.diff")]
+        pair = self.content.pairs[cur]
+        if cur not in self.progress.results and self._diff_armed != cur:
+            self._diff_armed = cur
+            return [self._t("lab.diff.confirm")]
+        if cur not in self.progress.results:  # looked before judging: the pair scores 0
+            self.progress.results[cur] = StageResult("(diff)", False, 0, self.progress.hints.get(cur, 0),
+                                                     revealed=True)
+        if cur not in self.progress.diffed:
+            self.progress.diffed.append(cur)
+        self._save()
+        return [*explain_diff(pair, self.lang), self._after()]
+
+    def cmd_hint(self, args: list[str]) -> list[object]:
+        cur = self.current
+        if cur is None:
+            return [self._t("lab.err.nothing")]
+        answered = cur in self.progress.results
+        used = self.progress.hints.get(cur, 0)
+        if cur in self._sets:
+            level_max, fn = MAX_HINTS, (lambda lvl: hint_set(self._sets[cur], lvl, self.lang))
+        elif cur in self.content.pairs:
+            level_max, fn = MAX_HINTS, (lambda lvl: hint_pair(self.content.pairs[cur], lvl, self.lang))
+        else:
+            level_max, fn = 1, (lambda lvl: hint_quiz(cur, self.lang))
+        if answered:  # after answering the hints are free: all of them at once
+            out: list[object] = [self._t("lab.hint.free")]
+            for lvl in range(1, level_max + 1):
+                out += fn(lvl)
+            return out
+        if used >= level_max:
+            return [self._t("lab.hint.none")]
+        self.progress.hints[cur] = used + 1
+        self._save()
+        return [self._t("lab.hint.cost", cost=HINT_COST, level=used + 1, max=level_max), *fn(used + 1)]
+
+    def _answer_quiz(self, key: str, args: list[str]) -> list[object]:
+        q = next(q for q in QUIZ if q.key == key)
+        if not args or not args[0].isdigit() or not 1 <= int(args[0]) <= q.options:
+            return [self._t("lab.err.quiz", n=q.options)]
+        choice = int(args[0])
+        if key in self.progress.results:
+            return [self._t("lab.already"), *explain_quiz(q, self.lang)]
+        ok = choice == q.answer
+        hints = self.progress.hints.get(key, 0)
+        points = max(0, STAGE_POINTS - HINT_COST * hints) if ok else 0
+        self.progress.results[key] = StageResult(str(choice), ok, points, hints)
+        self._save()
+        head = self._t("lab.right", points=points) if ok else self._t("lab.quiz.wrong", n=q.answer)
+        out: list[object] = [head, *explain_quiz(q, self.lang)]
+        nxt = next((k.key for k in QUIZ if k.key not in self.progress.results), None)
+        if nxt:
+            out += self._goto(nxt)
+        else:
+            out.append(self._after())
+        return out
+
+    def _after(self) -> str:
+        nxt = self.next_stage()
+        if nxt is None:
+            return self._t("lab.after.done")
+        return self._t("lab.after.next", key=nxt)
+
+    def _finish(self) -> list[object]:
+        got, total = self.score()
+        return [self._t("lab.finish", score=got, max=total), *self.cmd_goals([])[1:4]]
+
+    def cmd_quit(self, args: list[str]) -> list[object]:
+        self._save()
+        self.done = True
+        got, total = self.score()
+        return [self._t("lab.bye", score=got, max=total)]

@@ -1,0 +1,214 @@
+"""The lab's explanations and hints, made from the tool's own diagnosis (never a hand-written answer).
+
+A set's explanation is its top finding's evidence, the look-alikes it ruled out (and the normal metric
+that ruled each out), what is missing, and the knob.  A pair's `diff` lists the metrics where the two
+logs differ and what each difference rules out.  Hints are graded: where to look → what the values
+are → the lesson's rule.  Everything returns translated lines.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..diagnose.model import Diagnosis, Finding
+from ..i18n import t
+from ..render.charts import fmt_value
+from ..run import EXTRAS, VITALS
+from .content import FOCUS, HEALTHY, QuizQuestion, PairItem, SetItem, Side
+
+__all__ = ["name_of", "num", "explain_set", "explain_diff", "explain_quiz", "quiz_text", "hint_set",
+           "hint_pair", "hint_quiz", "focus_metrics", "shape_line", "sample_group", "differing_metrics"]
+
+SHOWN: tuple[str, ...] = VITALS + tuple(m for m in EXTRAS if m in ("gnorm", "trunc"))
+
+
+def name_of(fid: str, lang: str) -> str:
+    """A finding id's short name ("entropy collapse" / "熵崩塌"): the diagnosis report's own title
+    when the findings catalog has one, so the lab and `rlvitals diagnose` name things alike."""
+    if not fid:
+        return ""
+    title = t(f"finding.{fid}.title", lang)
+    return title if title != f"finding.{fid}.title" else t(f"lab.f.{fid}", lang)
+
+
+def num(v: Any) -> str:
+    """A number as evidence reads it: 4 significant digits; strings and None as they are."""
+    if v is None:
+        return "—"
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, (int, float)):
+        return f"{v:.4g}"
+    return str(v)
+
+
+def focus_metrics(item: SetItem) -> tuple[str, ...]:
+    """Where a set's hints point: the metrics behind the tool's call."""
+    key = item.failure or (item.diag.top.id if item.diag.top else HEALTHY)
+    return FOCUS.get(key, FOCUS[HEALTHY])
+
+
+def shape_line(diag: Diagnosis, metric: str, lang: str) -> str | None:
+    """'entropy  falling  1.842 → 0.009' from the diagnosis' shapes, or None if not logged."""
+    sh = diag.shapes.get(metric)
+    if sh is None:
+        return None
+    word = t(f"lab.word.{sh.word}", lang)
+    return f"{word} {fmt_value(metric, sh.start)} → {fmt_value(metric, sh.end)}"
+
+
+def _finding_lines(f: Finding, lang: str, prefix: str = "") -> list[str]:
+    out = []
+    if f.evidence:
+        ev = ", ".join(f"{k}={num(v)}" for k, v in f.evidence.items())
+        out.append(prefix + t("lab.ex.evidence", lang, ev=ev))
+    for r in f.ruled_out:
+        out.append(prefix + t("lab.ex.ruled", lang, look=name_of(r.lookalike, lang), metric=r.metric,
+                              value=num(r.value), reason=t(f"ruled_out.{r.reason}", lang)))
+    if f.missing:
+        out.append(prefix + t("lab.ex.missing", lang, metrics=", ".join(f.missing)))
+    if f.samples:
+        out.append(prefix + t("lab.ex.samples", lang, n=len(f.samples), first=f.samples[0][:60]))
+    a = f.action
+    if a is not None:
+        out.append(prefix + t("lab.ex.knob", lang, dir=t(f"lab.dir.{a.direction}", lang), knob=a.knob,
+                              typical=a.typical, why=t(f"action_why.{a.why}", lang), source=a.source))
+    return out
+
+
+def explain_set(item: SetItem, lang: str) -> list[str]:
+    """The tool's reasoning for one set: verdict and name, shapes it read, evidence, ruled out, knob."""
+    d = item.diag
+    top = d.top
+    name = name_of(item.failure or (top.id if top else HEALTHY), lang)
+    onset = f" (step {top.onset_step})" if top is not None and top.onset_step is not None else ""
+    out = [t("lab.ex.tool", lang, verdict=t(f"lab.verdict.{d.verdict}", lang), name=name, onset=onset)]
+    for m in focus_metrics(item):
+        line = shape_line(d, m, lang)
+        if line:
+            out.append(f"    {m:<10} {line}")
+    if top is None:
+        out.append(t("lab.ex.healthy", lang))
+    else:
+        out += _finding_lines(top, lang, "  ")
+    return out
+
+
+def differing_metrics(a: Diagnosis, b: Diagnosis) -> list[str]:
+    """Metrics whose shape word differs, or whose end levels differ by more than a quarter."""
+    out = []
+    for m in SHOWN:
+        sa, sb = a.shapes.get(m), b.shapes.get(m)
+        if sa is None or sb is None:
+            continue
+        scale = max(abs(sa.end), abs(sb.end), 1e-3 if m != "ratio_mean" else 0.0)
+        rel = abs(sa.end - sb.end) / scale if scale else 0.0
+        # ratio_mean should sit at exactly 1.0: any visible gap matters
+        if sa.word != sb.word or rel > (0.02 if m == "ratio_mean" else 0.25):
+            out.append(m)
+    return out
+
+
+def _matching(side: Side) -> Finding | None:
+    """The finding that made the tool name this side's cause (the top one if none matches)."""
+    return next((f for f in side.diag.findings if f.id == side.answer), side.diag.top if side.answer != HEALTHY else None)
+
+
+def explain_diff(pair: PairItem, lang: str) -> list[str]:
+    """The answer to a pair: what the tool calls each log, where they differ, what that rules out."""
+    out = [t("lab.diff.title", lang, key=pair.key)]
+    for side in (pair.left, pair.right):
+        out.append(t("lab.diff.side", lang, label=side.label, name=name_of(side.answer, lang),
+                     verdict=t(f"lab.verdict.{side.diag.verdict}", lang)))
+    out.append(t("lab.diff.where", lang))
+    for m in differing_metrics(pair.left.diag, pair.right.diag):
+        la, lb = shape_line(pair.left.diag, m, lang), shape_line(pair.right.diag, m, lang)
+        out.append(f"    {m:<10} {pair.left.label}: {la:<28}  {pair.right.label}: {lb}")
+    for side in (pair.left, pair.right):
+        div = sample_diversity(side)
+        if div is not None:
+            out.append(t("lab.diff.samples", lang, label=side.label, distinct=div[0], n=div[1]))
+    out.append(t("lab.diff.rules_out", lang))
+    for side in (pair.left, pair.right):
+        f = _matching(side)
+        if f is None:
+            out.append(t("lab.diff.healthy", lang, label=side.label))
+        else:
+            out += _finding_lines(f, lang, f"  {side.label}: ")
+    out.append(t(f"lab.pair.{pair.key}.rule", lang))
+    return out
+
+
+def sample_group(case: Any) -> tuple[int, str, list[str]] | None:
+    """One group of sampled answers to one prompt (the latest step's first group), or None.
+
+    Accepts the simulator's records ({step, group, response, reward}) or a `Samples` object with
+    `example_groups`.
+    """
+    recs = getattr(case, "samples", None)
+    if not recs:
+        return None
+    if hasattr(recs, "example_groups"):
+        groups = recs.example_groups() if callable(recs.example_groups) else recs.example_groups
+        recs = [dict(r) for g in groups for r in (g if isinstance(g, list) else [])]
+        if not recs:
+            return None
+    if not isinstance(recs, (list, tuple)) or not isinstance(recs[0], dict):
+        return None
+    last = max(int(r.get("step", 0)) for r in recs)
+    at = [r for r in recs if int(r.get("step", 0)) == last]
+    group = str(at[0].get("group", ""))
+    answers = [str(r.get("response", "")) for r in at if str(r.get("group", "")) == group]
+    return last, group, answers
+
+
+def sample_diversity(side: Side) -> tuple[int, int] | None:
+    g = sample_group(side.case)
+    if g is None or not g[2]:
+        return None
+    return len(set(a.strip() for a in g[2])), len(g[2])
+
+
+def explain_quiz(q: QuizQuestion, lang: str) -> list[str]:
+    return [t(f"lab.quiz.{q.key}.why", lang)]
+
+
+def quiz_text(q: QuizQuestion, lang: str) -> list[str]:
+    out = [t("lab.quiz.head", lang, key=q.key, n=int(q.key[1:]), total=3), t(f"lab.quiz.{q.key}.q", lang)]
+    out += [f"  {i}) {t(f'lab.quiz.{q.key}.o{i}', lang)}" for i in range(1, q.options + 1)]
+    out.append(t("lab.quiz.prompt", lang, n=q.options))
+    return out
+
+
+def hint_set(item: SetItem, level: int, lang: str) -> list[str]:
+    metrics = focus_metrics(item)
+    if level == 1:
+        return [t("lab.hint.where", lang, metrics=", ".join(metrics))]
+    if level == 2:
+        out = [t("lab.hint.values", lang)]
+        for m in metrics:
+            line = shape_line(item.diag, m, lang)
+            out.append(f"    {m:<10} {line if line else t('lab.not_logged', lang)}")
+        return out
+    return [t("lab.hint.rule", lang)] + [f"    {m:<10} {t(f'lab.rule.{m}', lang)}" for m in metrics]
+
+
+def hint_pair(pair: PairItem, level: int, lang: str) -> list[str]:
+    if level == 1:
+        return [t(f"lab.pair.{pair.key}.where", lang)]
+    if level == 2:
+        out = [t("lab.hint.values", lang)]
+        for m in pair.focus:
+            la = shape_line(pair.left.diag, m, lang) or t("lab.not_logged", lang)
+            lb = shape_line(pair.right.diag, m, lang) or t("lab.not_logged", lang)
+            out.append(f"    {m:<10} {pair.left.label}: {la:<28}  {pair.right.label}: {lb}")
+        for side in (pair.left, pair.right):
+            div = sample_diversity(side)
+            if div is not None:
+                out.append(t("lab.diff.samples", lang, label=side.label, distinct=div[0], n=div[1]))
+        return out
+    return [t(f"lab.pair.{pair.key}.rule", lang)]
+
+
+def hint_quiz(key: str, lang: str) -> list[str]:
+    return [t(f"lab.quiz.{key}.hint", lang)]

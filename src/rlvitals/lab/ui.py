@@ -1,0 +1,182 @@
+"""The lab's terminal front end: read lines, hand them to the engine, draw what it asks for.
+
+Input and output are injected streams, so the same loop serves a person at a terminal (prompt,
+tab completion through readline), a classroom script (`--script FILE` or `-`: each command echoed
+as `> cmd` so the transcript reads well) and the tests.  Pictures: every curve set and pair log is
+written as the lesson's PNG (when matplotlib is there; else one line says so) and drawn in the
+terminal with `render.charts`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from pathlib import Path
+from typing import Any, Callable, Iterable, TextIO
+
+from ..diagnose.model import FINDING_IDS
+from ..errors import MissingExtra
+from ..i18n import t
+from ..render.charts import clip_text, fmt_value, pad, panel_grid, sparkline
+from .content import QUIZ, PairItem
+from .engine import COMMANDS, VERDICT_WORDS, Lab, View
+from .explain import SHOWN, quiz_text, sample_group
+
+__all__ = ["LabUI", "completions"]
+
+
+def completions(lab: Lab) -> list[str]:
+    """Words worth completing: commands, verdicts, finding ids, set/pair labels."""
+    words = set(COMMANDS) | set(VERDICT_WORDS) | set(FINDING_IDS) | {"healthy"}
+    for p in lab.content.pairs.values():
+        words |= {p.left.label, p.right.label}
+    return sorted(w for w in words if w.isascii() and len(w) > 1)
+
+
+class LabUI:
+    """Draw engine output on `out`; `figures` is the directory for PNGs (None: terminal only)."""
+
+    def __init__(self, lab: Lab, out: TextIO, *, plain: bool = False, echo: bool = False,
+                 figures: Path | None = None, width: int | None = None):
+        self.lab, self.out, self.plain, self.echo, self.figures = lab, out, plain, echo, figures
+        cols = width or shutil.get_terminal_size((100, 40)).columns
+        self.width = max(60, min(cols, 80 if plain else 120))
+        self._png_warned = False
+
+    @property
+    def lang(self) -> str:
+        return self.lab.lang
+
+    def write(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+
+    def emit(self, items: Iterable[object]) -> None:
+        for item in items:
+            if isinstance(item, View):
+                getattr(self, f"_draw_{item.kind}")(item.key)
+            else:
+                self.write(str(item))
+        self.out.flush()
+
+    # ------------------------------------------------------------ pictures
+    def _png(self, run: Any, stem: str) -> None:
+        """Write the lesson's figure of `run`; say where, or say once why not."""
+        if self.figures is None:
+            return
+        path = self.figures / f"{stem}-{self.lang}.png"
+        try:
+            if not path.exists():
+                from ..render.plot import plot
+
+                self.figures.mkdir(parents=True, exist_ok=True)
+                # The run's own name could give the answer away ("entropy_collapse"): hide it.
+                plot(dataclasses.replace(run, name=stem), path, lang=self.lang)
+            self.write(t("lab.png", self.lang, path=path))
+        except (ImportError, MissingExtra, OSError) as e:
+            if not self._png_warned:
+                self._png_warned = True
+                self.write(t("lab.png.none", self.lang, err=str(e).splitlines()[0][:80] if str(e) else type(e).__name__))
+
+    def _seed_tag(self) -> str:
+        seed = self.lab.content.seed
+        return "default" if seed is None else f"seed{seed}"
+
+    def _draw_set(self, key: str) -> None:
+        item = next(s for s in self.lab.content.sets if s.key == key)
+        self.write("")
+        self.write(t("lab.set.title", self.lang, key=key, n=len(self.lab.content.sets)))
+        self._png(item.case.run, f"set{key}-{self._seed_tag()}")
+        self.write(panel_grid(item.case.run, width=self.width, height=3, metrics=SHOWN,
+                              not_logged=t("lab.not_logged", self.lang)).rstrip("\n"))
+
+    def _draw_pair(self, key: str) -> None:
+        pair: PairItem = self.lab.content.pairs[key]
+        self.write("")
+        self.write(t("lab.pair.title", self.lang, key=key))
+        self.write(t(f"lab.pair.{key}.q", self.lang, a=pair.left.label, b=pair.right.label))
+        for side in (pair.left, pair.right):
+            self._png(side.case.run, f"pair{side.label}-{self._seed_tag()}")
+        self._side_by_side(pair)
+        if any(sample_group(s.case) for s in (pair.left, pair.right)):
+            self._samples(pair)
+
+    def _side_by_side(self, pair: PairItem) -> None:
+        """Each metric on one line: both logs' sparklines and start → end, so shapes can be compared."""
+        half = (self.width - 12) // 2
+        spark_w = max(10, half - 22)
+        runs = (pair.left.case.run, pair.right.case.run)
+        self.write(" " * 11 + pad(pair.left.label, half) + " " + pair.right.label)
+        for m in SHOWN:
+            if not any(m in r.series for r in runs):
+                continue
+            cells = []
+            for run in runs:
+                s = run.series.get(m)
+                if s is None or not len(s):
+                    cells.append(pad(t("lab.not_logged", self.lang), half))
+                    continue
+                fin = s.values[~(s.values != s.values)]  # drop NaN for the end labels only
+                ends = f"{fmt_value(m, fin[0])}→{fmt_value(m, fin[-1])}" if fin.size else "NaN"
+                cells.append(pad(clip_text(f"{sparkline(s, spark_w)} {ends}", half), half))
+            self.write(f"{m:<10} " + " ".join(cells).rstrip())
+
+    def _samples(self, pair: PairItem) -> None:
+        for side in (pair.left, pair.right):
+            g = sample_group(side.case)
+            if g is None:
+                continue
+            step, group, answers = g
+            self.write(t("lab.samples.head", self.lang, label=side.label, n=len(answers), step=step))
+            for i, a in enumerate(answers, 1):
+                self.write(f"   {i}. " + clip_text(" ".join(a.split()), self.width - 7))
+
+    def _draw_quiz(self, key: str) -> None:
+        q = next(q for q in QUIZ if q.key == key)
+        self.write("")
+        for line in quiz_text(q, self.lang):
+            self.write(line)
+
+    # ------------------------------------------------------------ loops
+    def prompt(self) -> str:
+        got, total = self.lab.score()
+        return f"[{self.lab.current or '-'} {got}/{total}] > "
+
+    def run_lines(self, lines: Iterable[str]) -> None:
+        """Scripted mode: every command echoed, then its output; EOF saves like `quit`."""
+        self.emit(self.lab.intro())
+        for raw in lines:
+            line = raw.rstrip("\r\n")
+            if self.echo:
+                self.write(f"> {line}")
+            self.emit(self.lab.handle(line))
+            if self.lab.done:
+                return
+        self.emit(self.lab.handle("quit"))
+
+    def run_interactive(self, read: Callable[[str], str]) -> None:
+        """A person at a terminal: `read(prompt)` is `input`; Ctrl-D / Ctrl-C quit and save."""
+        _setup_readline(completions(self.lab))
+        self.emit(self.lab.intro())
+        while not self.lab.done:
+            try:
+                line = read(self.prompt())
+            except (EOFError, KeyboardInterrupt):
+                self.write("")
+                line = "quit"
+            self.emit(self.lab.handle(line))
+
+
+def _setup_readline(words: list[str]) -> None:
+    """Tab completion over `words` when readline exists (not on every platform)."""
+    try:
+        import readline
+    except ImportError:  # pragma: no cover
+        return
+
+    def complete(text: str, state: int) -> str | None:
+        hits = [w for w in words if w.startswith(text)]
+        return hits[state] if state < len(hits) else None
+
+    readline.set_completer(complete)
+    readline.set_completer_delims(" ")
+    readline.parse_and_bind("tab: complete")

@@ -1,0 +1,135 @@
+"""Transcript tests: complete scripted runs of the level, read the way a learner reads them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rlvitals.lab.content import QUIZ
+
+from .conftest import expressible, play, right_answers
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_all_right_scores_full_marks(fake_content, tmp_path, lang):
+    text = play(fake_content, right_answers(fake_content), tmp_path, lang=lang)
+    assert ("=== Level complete: 130/130 ===" if lang == "en" else "=== 通关：130/130 ===") not in text  # not yet: `next`
+    text = play(fake_content, right_answers(fake_content) + ["next"], tmp_path, lang=lang, reset=True)
+    assert ("Level complete: 130/130" if lang == "en" else "通关：130/130") in text
+    assert text.count("✓") == 6 + 4 + 3
+    assert "✗" not in text and "Something went wrong" not in text and "闯关内部出了点问题" not in text
+    # scripted output echoes each command so the transcript reads well
+    assert "> answer learning" in text
+
+
+def test_all_right_on_the_real_level(real_content, tmp_path):
+    """The real simulator + diagnosis: the answer key is what the tool says, so a learner who
+    agrees with the tool gets every stage right."""
+    text = play(real_content, right_answers(real_content) + ["next", "score"], tmp_path)
+    full = 130 - 10 * (len(real_content.pairs) - expressible(real_content))
+    assert f"Level complete: {full}/130" in text
+    assert "Something went wrong" not in text
+
+
+def test_wrong_answers_are_explained_with_the_tools_reasoning(fake_content, tmp_path):
+    lines = ["next", "answer learning",          # set 1 is healthy: right
+             "next", "answer dead",             # set 2 is reward hacking: wrong
+             "next", "answer dead sync_failure",  # set 3 is entropy collapse: verdict right, failure wrong
+             "pair A", "is A1 sync", "diff", "score"]
+    text = play(fake_content, lines, tmp_path)
+    assert "✗ Not quite: the tool says CHEATING." in text
+    assert "~ The verdict is right, but the failure is entropy collapse (entropy_collapse). +7" in text
+    assert "✗ The other way round: A1 is entropy collapse, A2 is sync failure." in text
+    # the explanation carries the tool's evidence, the ruled-out look-alike and the knob
+    assert "symptom, in numbers: entropy_end=0.009" in text
+    assert "ruled out sync failure: ratio_mean = 1:" in text
+    assert "next knob: raise temperature (typical: 1.0)" in text
+    assert "Score 17/130" in text
+
+
+def test_hints_cost_points_and_run_out(fake_content, tmp_path):
+    lines = ["next", "hint", "hint", "hint", "hint", "answer learning", "hint"]
+    text = play(fake_content, lines, tmp_path)
+    assert "Hint 1/3 (-2 points on this stage):" in text
+    assert "Hint 2: what the values do:" in text and "Hint 3: the rule" in text
+    assert "No more hints for this stage" in text
+    assert "✓ Right. +4" in text                         # 10 - 3 hints x 2
+    assert "Hints (free once answered):" in text          # after answering: free
+    assert "Score 4/130" in text
+
+
+def test_pair_hints_and_samples_for_pair_b(fake_content, tmp_path):
+    text = play(fake_content, ["pair B", "hint", "hint", "hint", "is B2 entropy_collapse", "diff"], tmp_path)
+    # both logs' 8 sampled answers are shown, and their diversity reported
+    assert "B1: 8 sampled answers to one prompt (step 20):" in text
+    assert "B2: 1 distinct answers out of 8" in text and "B1: 8 distinct answers out of 8" in text
+    assert "Hint 1: compare entropy and acc, and read the 8 sampled answers" in text
+    assert "✓ Right. +4" in text
+    assert "=== Pair B: the answer ===" in text and "Where the two logs differ:" in text
+    assert "    entropy" in text.split("Where the two logs differ:")[1]
+
+
+def test_diff_before_answering_asks_first_then_gives_the_pair_up(fake_content, tmp_path):
+    text = play(fake_content, ["pair D", "diff", "diff", "is D1 batch", "goals"], tmp_path)
+    assert "`diff` shows the answer." in text
+    assert "=== Pair D: the answer ===" in text
+    assert "Already answered" in text
+    assert "pairs judged before looking at the answer 0/4" in text
+
+
+def test_bad_input_gets_one_helpful_line(fake_content, tmp_path):
+    lines = ["", "answer dead", "is A1 x", "diff", "frobnicate", "show 9", "pair Z", "pair A",
+             "is", "is A3 entropy", "is A1 kl_blowup", "next", "answer maybe", "answer dead nosuchthing",
+             "quiz", "7", "answer x", "lang fr", "显示", "是 A1", "hint"]
+    text = play(fake_content, lines, tmp_path)
+    assert "Something went wrong" not in text
+    for expected in ("Nothing is open yet: type `next`.", "`is` answers a pair: open one first",
+                     "`diff` compares the two logs of a pair", "Unknown command: frobnicate.",
+                     "Usage: show N", "Usage: pair A", "Usage: is A1 CAUSE",
+                     "In this pair the cause is either entropy_collapse or sync_failure.",
+                     "Judge the set with: answer", "I don't know the failure nosuchthing",
+                     "Answer with the number of an option, 1-4.", "Usage: lang en | lang zh"):
+        assert expected in text, expected
+
+
+def test_quit_and_resume_with_saved_progress(fake_content, tmp_path):
+    state = tmp_path / "progress.json"
+    first = play(fake_content, ["next", "answer learning", "next", "hint", "quit", "answer cheating"], tmp_path,
+                 state=state)
+    assert "Progress saved.  Score 10/130." in first
+    assert "answer cheating" not in first                 # nothing is read after quit
+    saved = json.loads(state.read_text())
+    assert saved["levels"]["default"]["current"] == "2"
+    assert saved["levels"]["default"]["hints"] == {"2": 1}
+    second = play(fake_content, ["answer cheating reward_hacking", "score"], tmp_path, state=state)
+    assert "Welcome back: 1/13 stages done, score 10/130." in second
+    assert "✓ Right. +8" in second                       # the hint taken before quitting still costs
+    assert "Score 18/130" in second
+    third = play(fake_content, ["score"], tmp_path, state=state, reset=True)
+    assert "Welcome back" not in third and "Score 0/130" in third
+
+
+def test_seed_levels_are_kept_apart(fake_content, fake_content_seed7, tmp_path):
+    state = tmp_path / "p.json"
+    play(fake_content, ["next", "answer learning"], tmp_path, state=state)
+    text = play(fake_content_seed7, ["score"], tmp_path, state=state, seed=7)
+    assert "Score 0/130" in text
+    levels = json.loads(state.read_text())["levels"]
+    assert set(levels) == {"default", "7"}
+
+
+def test_eof_saves_like_quit_in_chinese(fake_content, tmp_path):
+    text = play(fake_content, ["下一关", "答 在学", "目标"], tmp_path, lang="zh")
+    assert "✓ 对。+10" in text
+    assert "已判断 1/6 组，判对 1" in text
+    assert text.rstrip().endswith("进度已保存。得分 10/130。下次见。")
+
+
+def test_quiz_in_order_with_explanations(fake_content, tmp_path):
+    wrong = [str(q.answer % 4 + 1) for q in QUIZ]
+    text = play(fake_content, ["quiz"] + wrong + ["quiz"], tmp_path)
+    for q in QUIZ:
+        assert f"✗ The answer is {q.answer}." in text
+    assert text.count("Why:") == 3
+    assert "--- Question 3/3 ---" in text
