@@ -77,7 +77,9 @@ def test_alert_text_says_what_since_when_evidence_and_knob(lang):
     assert "57" in text and "40" in text  # current step and onset
     assert "entropy_collapse" in text
     assert "entropy_end=0.0091" in text and "entropy_start=1.842" in text
-    assert "sync_failure" in text and "ratio_mean" in text
+    from rlvitals.i18n import t
+
+    assert t("finding.sync_failure.title", lang) in text and "ratio_mean = 1" in text
     assert "actor_rollout_ref.rollout.temperature" in text and "DAPO arXiv 2503.14476" in text
     if lang == "zh":
         assert "证据" in text and "排除" in text and "调高" in text

@@ -135,37 +135,56 @@ def _num(v: Any) -> str:
 
 
 def format_alert(alert: Alert, lang: str = "en") -> str:
-    """The alert as a few lines of text: what, since which step, the evidence, the knob."""
-    from ..i18n import t
+    """The alert as a few lines of text: what, since which step, the evidence, the knob.
 
+    The words are the report's own (`rlvitals.render.terminal` helpers over the findings catalog),
+    so an alert and `rlvitals diagnose` never describe one finding differently; if the renderer
+    cannot be imported, this module's plainer sentences stand in.
+    """
+    try:
+        from ..render import terminal as rt
+    except Exception:  # the renderer is another module; an alert must still be said
+        rt = None
     f = alert.finding
-    title = t(f"finding.{f.id}.title", lang)
-    if title == f"finding.{f.id}.title":
-        title = f.id.replace("_", " ")
+    title = rt.finding_title(f.id, lang) if rt else f.id.replace("_", " ")
     onset = f.onset_step if f.onset_step is not None else tr("watch.onset_unknown", lang)
     sev_word = tr(f"watch.sev.{alert.severity}", lang)
     key = "watch.alert.head_escalated" if alert.escalated else "watch.alert.head"
     lines = [tr(key, lang, sev=alert.severity.upper(), sev_word=sev_word, step=alert.step, title=title,
                 id=f.id, onset=onset)]
+    num = rt.fmt_num if rt else _num
+    if rt:
+        summary = _safe(lambda: rt.finding_summary(f, lang))
+        if summary and "{" not in summary:  # a template whose fields the evidence lacks stays unsaid
+            lines.append("  " + summary)
     if f.evidence:
-        items = ", ".join(f"{k}={_num(v)}" for k, v in list(f.evidence.items())[:8])
+        items = ", ".join(f"{k}={num(v)}" for k, v in list(f.evidence.items())[:8])
         lines.append("  " + tr("watch.alert.evidence", lang, items=items))
     for r in f.ruled_out[:3]:
-        lines.append("  " + tr("watch.alert.ruled_out", lang, lookalike=r.lookalike, metric=r.metric,
-                               value=_num(r.value)))
+        text = _safe(lambda: rt.label("ui.ruled_out", lang) + rt.ruled_out_text(r, lang)) if rt else ""
+        lines.append("  " + (text or tr("watch.alert.ruled_out", lang, lookalike=r.lookalike, metric=r.metric,
+                                         value=_num(r.value))))
     if f.missing:
-        lines.append("  " + tr("watch.alert.missing", lang, metrics=", ".join(f.missing)))
+        text = _safe(lambda: rt.label("ui.missing", lang) + rt.missing_text(f.missing, lang)) if rt else ""
+        lines.append("  " + (text or tr("watch.alert.missing", lang, metrics=", ".join(f.missing))))
     a = f.action
     if a is not None:
-        why = t(f"action_why.{a.why}", lang)
-        if why == f"action_why.{a.why}":
-            why = a.why
-        direction = tr(f"watch.dir.{a.direction}", lang)
-        if direction == f"watch.dir.{a.direction}":
-            direction = a.direction
-        lines.append("  " + tr("watch.alert.action", lang, direction=direction, knob=a.knob, typical=a.typical,
-                               why=why, source=a.source))
+        text = _safe(lambda: "→ " + rt.label("ui.next", lang) + rt.action_text(a, lang)) if rt else ""
+        if not text:
+            direction = tr(f"watch.dir.{a.direction}", lang)
+            if direction == f"watch.dir.{a.direction}":
+                direction = a.direction
+            text = tr("watch.alert.action", lang, direction=direction, knob=a.knob, typical=a.typical,
+                      why=a.why, source=a.source)
+        lines.append("  " + text)
     return "\n".join(lines)
+
+
+def _safe(fn) -> str:
+    try:
+        return str(fn() or "")
+    except Exception:
+        return ""
 
 
 def jsonable(obj: Any) -> Any:

@@ -1,0 +1,124 @@
+"""The Python `Monitor`: framework keys in, alerts once, never an exception into the training loop."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from watch_helpers import fake_diagnose
+
+from rlvitals.watch import Monitor
+
+
+class Scalar:
+    """Something like a 0-d torch tensor: has __float__ and numel()."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def __float__(self):
+        return float(self.v)
+
+    def numel(self):
+        return 1
+
+
+def trl_logs(entropy, length=120.0):
+    # the keys TRL's GRPOTrainer passes to on_log
+    return {"loss": 0.0012, "grad_norm": 0.31, "learning_rate": 1e-6, "reward": 0.6, "reward_std": 0.4,
+            "frac_reward_zero_std": 0.25, "kl": 0.001, "entropy": entropy, "completions/mean_length": length,
+            "clip_ratio/region_mean": 0.0, "epoch": 0.1}
+
+
+def test_framework_keys_are_mapped_like_the_readers_do():
+    mon = Monitor(stream=None, diagnose_fn=fake_diagnose)
+    for step in range(1, 4):
+        mon.log(trl_logs(1.0), step * 10)
+    run = mon.run()
+    assert {"reward", "entropy", "kl", "len", "gnorm", "lr", "clip_frac", "adv_std"} <= set(run.series)
+    assert run.series["len"].source == "completions/mean_length"
+    assert run.series["adv_std"].proxy  # from frac_reward_zero_std, said so
+    assert list(run.series["entropy"].steps) == [10, 20, 30]
+
+
+def test_alerts_once_then_escalates_and_summarises():
+    out = io.StringIO()
+    seen = []
+    mon = Monitor(stream=out, check_every=1, on_alert=seen.append, diagnose_fn=fake_diagnose)
+    ents = [1.5] * 10 + [0.05] * 5 + [0.005] * 5
+    raised = [a for step, e in enumerate(ents) for a in mon.log(trl_logs(e), step)]
+    assert [(a.id, a.severity) for a in raised] == [("entropy_collapse", "warning"), ("entropy_collapse", "critical")]
+    assert seen == mon.alerts == raised
+    assert [f.id for f in mon.findings] == ["entropy_collapse"]
+    diag = mon.close()
+    assert diag is mon.diagnosis and diag.verdict == "dead"
+    text = out.getvalue()
+    assert text.count("[WARNING]") == 1 and text.count("[CRITICAL]") == 1
+    assert "20 steps" in text  # the summary
+    assert mon.close() is diag and out.getvalue() == text  # closing twice says nothing more
+
+
+def test_check_every_sets_the_cadence():
+    calls = []
+
+    def counting(run):
+        calls.append(run.n_steps)
+        return fake_diagnose(run)
+
+    mon = Monitor(stream=None, check_every=5, diagnose_fn=counting)
+    for step in range(12):
+        mon.log({"entropy": 1.0}, step)
+    assert calls == [5, 10]
+    mon.close()
+    assert calls == [5, 10, 12]
+
+
+def test_never_raises_into_the_training_loop():
+    def broken(run):
+        raise RuntimeError("rule bug")
+
+    def bad_callback(alert):
+        raise ValueError("callback bug")
+
+    out = io.StringIO()
+    mon = Monitor(stream=out, check_every=1, diagnose_fn=broken)
+    assert mon.log({"entropy": 1.0}, 1) == []
+    assert mon.log(None, 2) == []              # not a mapping
+    assert mon.log({"entropy": 1.0}, "x") == []  # not a step
+    assert mon.error_count == 3 and "RuntimeError: rule bug" in mon.errors[0]
+    mon.close()  # its last check fails too: counted, said once
+    assert "4 errors" in out.getvalue() and "rule bug" in out.getvalue()
+
+    mon2 = Monitor(stream=None, check_every=1, persist=1, on_alert=bad_callback, diagnose_fn=fake_diagnose)
+    assert len(mon2.log({"entropy": 0.01}, 1)) == 1  # the alert is still returned
+    assert mon2.error_count == 1 and "callback bug" in mon2.errors[0]
+
+
+def test_values_of_every_kind():
+    mon = Monitor(stream=None, diagnose_fn=fake_diagnose)
+    mon.log({"entropy": Scalar(0.9), "acc": "57.4%", "kl": np.float32(0.002), "reward": None,
+             "len": np.array([1.0, 2.0]), "note": "hello", "step": 99}, 1)
+    run = mon.run()
+    assert run.series["entropy"].values[0] == pytest.approx(0.9)
+    assert run.series["acc"].values[0] == pytest.approx(0.574)
+    assert run.series["kl"].values[0] == pytest.approx(0.002)
+    assert "reward" not in run.series and "len" not in run.series
+    # None is "no value this window" (TRL), not an error; the array and the text are counted
+    assert mon.skipped_values == 2
+
+
+def test_steps_default_to_counting_and_nan_is_kept():
+    mon = Monitor(stream=None, diagnose_fn=fake_diagnose)
+    for v in (1.0, float("nan"), 0.8):
+        mon.log({"entropy": v})
+    s = mon.run().series["entropy"]
+    assert list(s.steps) == [0, 1, 2] and np.isnan(s.values[1])
+
+
+def test_context_manager_closes():
+    out = io.StringIO()
+    with Monitor(stream=out, diagnose_fn=fake_diagnose) as mon:
+        mon.log({"entropy": 1.0}, 0)
+    assert mon.closed and "1 steps" in out.getvalue()
+    assert mon.log({"entropy": 1.0}, 1) == [] and mon.steps_logged == 1
