@@ -119,3 +119,12 @@ def test_panel_grid_lists_absent_vitals_and_skips_absent_extras():
     assert "gnorm" in text and "trunc" not in text and "val_acc" not in text
     sub = panel_grid(run, width=60, metrics=["reward", "kl"])
     assert "reward" in sub and "kl" in sub and "entropy" not in sub
+
+
+def test_sparkline_floor_keeps_a_flat_noisy_line_flat():
+    v = 1.0 + 0.0005 * np.sin(np.arange(200))  # ratio_mean at 1.0000 ± 0.0005
+    assert {"▁", "█"} <= set(sparkline(v, 20))     # auto-scaled: noise spans the full height
+    flat = sparkline(v, 20, rel_floor=0.02)
+    assert set(flat) <= set("▃▄▅")                 # against a 2% scale: a flat line mid-height
+    rising = np.linspace(0.4, 0.8, 200)
+    assert sparkline(rising, 8, rel_floor=0.02) == sparkline(rising, 8)  # real change untouched

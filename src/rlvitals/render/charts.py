@@ -123,12 +123,14 @@ def _envelope(values: np.ndarray, width: int) -> list[tuple[float, float, bool]]
 
 # ---------------------------------------------------------------- sparkline
 
-def sparkline(values: Series | Sequence[float] | np.ndarray, width: int = 20) -> str:
+def sparkline(values: Series | Sequence[float] | np.ndarray, width: int = 20, *, rel_floor: float = 0.0) -> str:
     """One line of ▁▂▃▄▅▆▇█, at most `width` characters.
 
     Each character covers a bucket of steps; it shows whichever of the bucket's min and max lies
     farther from the whole series' median, so a spike up or down is never averaged away.  A
-    bucket holding a NaN/inf is "×".  A constant series is a flat floor of ▁.
+    bucket holding a NaN/inf is "×".  A constant series is a flat floor of ▁.  `rel_floor` > 0
+    scales against at least that fraction of |median| (centred), so noise on a flat line
+    stays flat instead of filling all eight levels.
     """
     vals = _values(values)
     if vals.size == 0 or width <= 0:
@@ -139,6 +141,10 @@ def sparkline(values: Series | Sequence[float] | np.ndarray, width: int = 20) ->
     lo, hi = float(fin.min()), float(fin.max())
     med = float(np.median(fin))
     span = hi - lo
+    floor = rel_floor * abs(med)
+    if 0 < span < floor:  # widen the scale around the data's centre
+        mid = (hi + lo) / 2
+        lo, span = mid - floor / 2, floor
     chars = []
     for mn, mx, bad in _envelope(vals, width):
         if bad:

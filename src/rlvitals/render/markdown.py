@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..diagnose.model import Diagnosis, Finding
 from ..run import Run
 from .charts import sparkline
-from .terminal import (action_text, label, evidence_text, finding_summary, finding_title, missing_text, ordered,
+from .terminal import (SPARK_FLOOR, action_text, label, evidence_text, finding_summary, finding_title, missing_text, ordered,
                        ruled_out_text, run_line, run_notes, segment_count, tr, vital_rows)
 
 __all__ = ["render_markdown"]
@@ -74,7 +74,7 @@ def render_markdown(diag: Diagnosis, lang: str = "en", *, run: Run | None = None
         rng = f"{r.start} → {r.end}" if r.logged else f"*{tr('ui.not_logged', lang)}*"
         cells = [_code(r.metric), rng, r.shape]
         if with_curve:
-            cells.append(sparkline(r.values, 24) if (r.logged and r.values is not None) else "")
+            cells.append(sparkline(r.values, 24, rel_floor=SPARK_FLOOR) if (r.logged and r.values is not None) else "")
         lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
     if serious:
         lines += ["", f"**{tr('ui.findings', lang)} ({len(serious)})**", ""]

@@ -30,12 +30,15 @@ from ..run import EXTRAS, PERCENT_METRICS, Run, VITALS
 from .charts import clip_text, display_width, fmt_value, pad, sparkline
 
 __all__ = ["render_text", "tr", "ordered", "fmt_num", "finding_title", "finding_summary", "shape_label",
-           "ruled_out_text", "action_text", "label", "run_notes", "missing_text", "VitalRow", "vital_rows", "use_color", "wrap"]
+           "ruled_out_text", "action_text", "label", "run_notes", "missing_text", "VitalRow", "vital_rows", "use_color", "wrap", "SPARK_FLOOR"]
 
 # Metrics that are exactly constant by construction in a common setup (one optimizer step per
 # rollout batch): constant there means "not applicable", never "healthy".
 BY_CONSTRUCTION = frozenset({"clip_frac", "ratio_mean"})
 _UNIT_METRICS = PERCENT_METRICS | {"ratio_mean"}
+# Sparklines in the report ignore wiggles under 2% of the level, so a curve the table calls flat
+# (ratio_mean 1.0000 ± 0.0005) does not look like chaos.
+SPARK_FLOOR = 0.02
 REFERENCE = {"ratio_mean": 1.0}
 _COLORS = {"learning": "32", "cheating": "35", "dead": "31", "unstable": "33",
            "critical": "31", "warning": "33", "info": "36"}
@@ -262,11 +265,12 @@ def _table(out: _Out, rows: list[VitalRow], lang: str) -> None:
     w0 = max(display_width(heads[0]), *(len(r.metric) for r in rows))
     w1 = max(display_width(heads[1]), *(display_width(x) for x in rng))
     room = out.width - 2 - w0 - w1 - 6
-    w3 = max(8, min(24, room // 3))
-    w2 = max(display_width(heads[2]), min(room - w3, max((display_width(r.shape) for r in rows), default=0)))
+    # The shape word is the point of the table: it gets its width first, the sparkline the rest.
+    w2 = max(display_width(heads[2]), min(room - 8, max((display_width(r.shape) for r in rows), default=0)))
+    w3 = max(8, min(24, room - w2))
     out.add("  " + "  ".join([pad(heads[0], w0), pad(heads[1], w1), pad(heads[2], w2), heads[3]]).rstrip())
     for r, rg in zip(rows, rng):
-        spark = sparkline(r.values, w3) if (r.logged and r.values is not None) else ""
+        spark = sparkline(r.values, w3, rel_floor=SPARK_FLOOR) if (r.logged and r.values is not None) else ""
         code = "33" if r.word in ("drift", "spike") else None
         shape = out.paint(pad(clip_text(r.shape, w2), w2), code)
         line = "  " + "  ".join([pad(r.metric, w0), pad(rg, w1), shape, spark])
