@@ -128,3 +128,9 @@ def test_sparkline_floor_keeps_a_flat_noisy_line_flat():
     assert set(flat) <= set("▃▄▅")                 # against a 2% scale: a flat line mid-height
     rising = np.linspace(0.4, 0.8, 200)
     assert sparkline(rising, 8, rel_floor=0.02) == sparkline(rising, 8)  # real change untouched
+
+
+def test_panel_grid_says_not_logged_in_the_language_asked():
+    run = Run.from_arrays("r", np.arange(20), {"reward": np.linspace(0, 1, 20)})
+    assert "未记录" in panel_grid(run, width=80, lang="zh")
+    assert "not logged" in panel_grid(run, width=80)

@@ -258,12 +258,17 @@ def _panel(run: Run, metric: str, width: int, height: int, not_logged: str) -> l
 
 
 def panel_grid(run: Run, width: int = 80, height: int = 4, *, metrics: Sequence[str] | None = None,
-               not_logged: str = "not logged") -> str:
+               not_logged: str | None = None, lang: str = "en") -> str:
     """Every vital (and each logged extra) as a small chart, two per row, reward beside acc.
 
     `metrics` restricts the panels (the lab shows a subset); absent vitals are shown as
-    "not logged" so the learner sees what is missing, absent extras are left out.
+    "not logged" (in `lang`, or the `not_logged` text given) so the learner sees what is
+    missing; absent extras are left out.
     """
+    if not_logged is None:
+        from ..i18n import t
+
+        not_logged = t("ui.not_logged", lang)
     wanted = set(metrics) if metrics is not None else None
     pairs: list[tuple[str, str | None]] = []
     for left, right in GRID_ORDER:
