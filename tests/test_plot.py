@@ -15,7 +15,7 @@ from matplotlib.colors import to_rgba  # noqa: E402
 
 from rlvitals.errors import MissingExtra, RlvitalsError  # noqa: E402
 from rlvitals.render import plot as plotmod  # noqa: E402
-from rlvitals.render.plot import envelope, layout, plot  # noqa: E402
+from rlvitals.render.plot import build_figure, envelope, layout, plot  # noqa: E402
 from rlvitals.run import VITALS, Run, Segment, Series  # noqa: E402
 
 
@@ -28,11 +28,6 @@ def make_run(n: int = 200, *, metrics=VITALS, seed: int = 0, name: str = "run-01
             "gnorm": np.full(n, 0.8), "trunc": np.full(n, 0.02), "val_acc": 0.2 + 0.3 * f}
     cols = {m: base[m] + rng.normal(0, 0.01, n) * (0.01 if m == "ratio_mean" else 1) for m in metrics}
     return Run.from_arrays(name, steps, cols, format="lesson")
-
-
-def build_figure(run: Run, **kw):
-    """The figure without its tight-layout pass (slow; the saved files below have it)."""
-    return plotmod.build_figure(run, tight=False, **kw)
 
 
 def panels(fig) -> dict[str, object]:
