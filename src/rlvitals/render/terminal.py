@@ -289,7 +289,9 @@ def _finding(out: _Out, i: int, f: Finding, lang: str) -> None:
     summary = finding_summary(f, lang)
     if summary:
         out.para(summary, ind, ind)
-    if f.evidence:
+    # An info note on a healthy run stays short: its summary already carries the numbers
+    # (the JSON always has the full evidence).
+    if f.evidence and not (f.severity == "info" and summary):
         out.para(label("ui.evidence", lang) + evidence_text(f), ind + "  ", ind)
     for r in f.ruled_out:
         out.para(label("ui.ruled_out", lang) + ruled_out_text(r, lang), ind + "  ", ind)
