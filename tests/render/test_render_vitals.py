@@ -78,3 +78,13 @@ def test_empty_and_all_nan_runs_do_not_crash():
 def test_unknown_vitals_format():
     with pytest.raises(ValueError):
         render_vitals(rc.vitals_run(), "markdown")
+
+
+def test_steps_are_the_union_of_every_cadence():
+    from rlvitals.run import Series
+
+    run = Run.from_arrays("c", np.arange(1, 101), {"reward": np.linspace(0, 1, 100)})
+    run.series["val_acc"] = Series("val_acc", np.arange(0, 105, 10), np.linspace(0.2, 0.5, 11), "val/acc")
+    obj = json.loads(render_vitals(run, "json"))
+    assert obj["steps"] == {"count": 101, "first": 0, "last": 100}  # step 0 only from val_acc
+    assert obj["metrics"]["val_acc"]["first_step"] == 0 and obj["metrics"]["val_acc"]["count"] == 11

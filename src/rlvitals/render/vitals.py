@@ -35,9 +35,21 @@ def _metric(s: Series) -> dict[str, Any]:
     }
 
 
+def _union_steps(run: Run) -> np.ndarray:
+    """`run.steps`, but without sorting 10^7 integers when every series shares one step axis
+    (the usual case: np.unique over 13 metrics × 10^6 steps takes seconds)."""
+    arrays = [s.steps for s in run.series.values()]
+    if not arrays:
+        return np.empty(0, dtype=np.int64)
+    first = arrays[0]
+    if all(a is first or (a.shape == first.shape and np.array_equal(a, first)) for a in arrays[1:]):
+        return first
+    return run.steps
+
+
 def vitals_dict(run: Run) -> dict[str, Any]:
     """The JSON object as a cleaned dict.  Absent canonical metrics map to null."""
-    steps = run.steps
+    steps = _union_steps(run)
     return clean({
         "schema": SCHEMA,
         "name": run.name,
