@@ -36,7 +36,8 @@ def panels(fig) -> dict[str, object]:
 
 
 def texts(ax) -> list[str]:
-    return [t.get_text().strip() for t in ax.texts]
+    """The panel's texts, wrapped lines joined back."""
+    return [" ".join(t.get_text().split()) for t in ax.texts]
 
 
 def data_line(ax):
@@ -186,10 +187,28 @@ def test_all_nan_metric_says_no_finite_value():
     assert "no finite value" in texts(ax) and "200 NaN/inf (x)" in texts(ax)
 
 
-def test_exactly_zero_everywhere_is_not_applicable():
+def test_clip_frac_exactly_zero_is_not_applicable_but_a_zero_grad_norm_is_only_stated():
+    run = make_run(metrics=VITALS + ("gnorm",))
+    zeros = Series("clip_frac", run.series["kl"].steps, np.zeros(200))
+    run.series["clip_frac"] = zeros
+    run.series["gnorm"] = Series("gnorm", zeros.steps, zeros.values)  # a stalled run's symptom
+    fig = build_figure(run)
+    assert texts(panels(fig)["clip_frac"]) == ["exactly 0 at every step: not applicable (one update per batch)"]
+    assert texts(panels(fig)["gnorm"]) == ["exactly 0 at every step"]
+
+
+def test_long_notes_are_wrapped_inside_the_panel():
     run = make_run()
-    run.series["clip_frac"] = Series("clip_frac", run.series["kl"].steps, np.zeros(200))
-    assert "exactly 0 at every step: not applicable" in texts(panels(build_figure(run))["clip_frac"])
+    note = "adv_std ≈ √(1 − frac_reward_zero_std): only groups with some variance in reward carry signal"
+    run.series["adv_std"] = Series("adv_std", run.series["kl"].steps, run.series["adv_std"].values,
+                                   "frac_reward_zero_std", proxy=True, note=note)
+    fig = build_figure(run)
+    (text,) = panels(fig)["adv_std"].texts
+    assert 2 <= text.get_text().count("\n") + 1 <= 3
+    assert all(len(line) <= 50 for line in text.get_text().splitlines())
+    fig.canvas.draw()
+    box, ax_box = text.get_window_extent(), panels(fig)["adv_std"].get_window_extent()
+    assert box.x1 <= ax_box.x1 and box.x0 >= ax_box.x0
 
 
 def test_restarts_are_vertical_lines_and_title_names_run_and_format():
@@ -200,7 +219,7 @@ def test_restarts_are_vertical_lines_and_title_names_run_and_format():
         vlines = [ln.get_xdata()[0] for ln in ax.get_lines() if list(ln.get_xdata()) in ([60, 60], [141, 141])]
         assert vlines == [60, 141]
     assert texts(panels(fig)["reward"]).count("restart") == 2
-    assert fig._suptitle.get_text() == "resume-test — lesson — 200 steps"
+    assert fig._suptitle.get_text() == "resume-test — lesson — 200 logged steps (1 → 200)"
 
 
 def test_decimation_caps_every_line_and_zero_turns_it_off():
@@ -235,7 +254,7 @@ def test_zh_without_a_cjk_font_falls_back_to_english_quietly(monkeypatch):
         fig = build_figure(run, lang="zh")
         fig.canvas.draw()
     assert texts(panels(fig)["acc"]) == ["not logged"]
-    assert fig._suptitle.get_text().endswith("steps")
+    assert fig._suptitle.get_text().endswith("logged steps (1 → 200)")
 
 
 @pytest.mark.skipif(plotmod.cjk_font() is None, reason="no CJK font on this machine")
@@ -246,7 +265,7 @@ def test_zh_with_a_cjk_font_writes_chinese(tmp_path):
         fig = build_figure(run, lang="zh")
         fig.canvas.draw()
     assert texts(panels(fig)["acc"]) == ["未记录"]
-    assert fig._suptitle.get_text() == "run-01 — lesson — 200 步"
+    assert fig._suptitle.get_text() == "run-01 — lesson — 记录了 200 步（1 → 200）"
     assert panels(fig)["adv_std"].get_xlabel() == "步" and panels(fig)["reward"].get_xlabel() == ""
 
 

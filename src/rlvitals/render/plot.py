@@ -19,6 +19,7 @@ from __future__ import annotations
 import fnmatch
 import functools
 import os
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -41,26 +42,28 @@ _COLORS = {"reward": "#1f77b4", "acc": "#ff7f0e", "entropy": "#2ca02c", "kl": "#
 STRINGS: dict[str, dict[str, str]] = {
     "en": {
         "ui.not_logged": "not logged",
-        "plot.title": "{name} — {format} — {steps} steps",
+        "plot.title": "{name} — {format} — {points} logged steps ({first} → {last})",
         "plot.proxy": "proxy",
         "plot.step": "step",
         "plot.restart": "restart",
         "plot.nonfinite": "{n} NaN/inf (x)",
         "plot.no_finite": "no finite value",
-        "plot.all_zero": "exactly 0 at every step: not applicable",
+        "plot.all_zero": "exactly 0 at every step",
+        "plot.clip_na": "exactly 0 at every step: not applicable (one update per batch)",
         "plot.val": "validation",
         "plot.train": "train",
         "plot.healthy_band": "lesson's healthy band",
     },
     "zh": {
         "ui.not_logged": "未记录",
-        "plot.title": "{name} — {format} — {steps} 步",
+        "plot.title": "{name} — {format} — 记录了 {points} 步（{first} → {last}）",
         "plot.proxy": "代理",
         "plot.step": "步",
         "plot.restart": "重启",
         "plot.nonfinite": "{n} 个 NaN/inf（x）",
         "plot.no_finite": "没有有限值",
-        "plot.all_zero": "每一步都恰为 0：不适用",
+        "plot.all_zero": "每一步都恰为 0",
+        "plot.clip_na": "每一步都恰为 0：不适用（每批只更新一次）",
         "plot.val": "验证集",
         "plot.train": "训练",
         "plot.healthy_band": "课程的健康区间",
@@ -211,22 +214,24 @@ def build_figure(run: Run, *, lang: str = "en", max_points: int = 2000):
             _panel(ax, run, name, words, fp, max_points, restarts, first=(r == 0 and c == 0))
             if r == len(rows) - 1 or (r + 1 < len(rows) and rows[r + 1][c] is None):
                 ax.set_xlabel(_t("plot.step", words), **fp)
-    fig.suptitle(_t("plot.title", words, name=run.name or "run", format=run.format or "?", steps=f"{_n_steps(run):,}"),
-                 fontsize=13, **fp)
+    points, first, last = _extent(run)
+    fig.suptitle(_t("plot.title", words, name=run.name or "run", format=run.format or "?", points=f"{points:,}",
+                    first=first, last=last), fontsize=13, **fp)
     return fig
 
 
-def _n_steps(run: Run) -> int:
-    """Distinct steps over all series; `Run.n_steps` goes through np.unique, which takes ~13 s on
-    10×1e6 steps under numpy 2.4, so: identical step arrays once, then one sort."""
+def _extent(run: Run) -> tuple[int, int, int]:
+    """(distinct logged steps, first, last) over all series.  Not `Run.steps`: np.unique takes ~13 s
+    on 10×1e6 steps under numpy 2.4, so identical step arrays count once, then one sort."""
     arrays: list[np.ndarray] = []
     for s in run.series.values():
-        if not any(a.size == s.steps.size and np.array_equal(a, s.steps) for a in arrays):
+        if len(s) and not any(a.size == s.steps.size and np.array_equal(a, s.steps) for a in arrays):
             arrays.append(s.steps)
-    if len(arrays) <= 1:
-        return int(arrays[0].size) if arrays else 0
-    allsteps = np.sort(np.concatenate(arrays))
-    return int(allsteps.size and 1 + np.count_nonzero(np.diff(allsteps)))
+    if not arrays:
+        return 0, 0, 0
+    allsteps = arrays[0] if len(arrays) == 1 else np.sort(np.concatenate(arrays))
+    n = allsteps.size if len(arrays) == 1 else 1 + np.count_nonzero(np.diff(allsteps))
+    return int(n), int(allsteps[0]), int(allsteps[-1])
 
 
 def _panel(ax, run: Run, name: str, words: str, fp: dict, max_points: int, restarts: list[int],
@@ -259,7 +264,9 @@ def _panel(ax, run: Run, name: str, words: str, fp: dict, max_points: int, resta
             if x.size == 0:
                 notes.append((_t("plot.no_finite", words), "red"))
         elif s.is_constant and s.values[0] == 0:
-            notes.append((_t("plot.all_zero", words), "#555555"))
+            # clip_frac ≡ 0 is by construction with one update per batch: no evidence either way.
+            # Elsewhere (grad norm, kl, reward ≡ 0) it may be the symptom itself, so just say it.
+            notes.append((_t("plot.clip_na" if name == "clip_frac" else "plot.all_zero", words), "#555555"))
         if s.proxy and s.note:
             notes.append((s.note, "#555555"))
         _references(ax, name, s, scale, words, fp)
@@ -267,9 +274,13 @@ def _panel(ax, run: Run, name: str, words: str, fp: dict, max_points: int, resta
         vx, vy = envelope(val.steps, val.values * scale, max_points)
         ax.plot(vx, vy, "o-", ms=3, lw=0.9, color="#2f4f4f", label=_t("plot.val", words))
         ax.legend(loc="lower right", fontsize=8, prop={"family": fp["fontfamily"]} if fp else None)
-    for k, (text, color) in enumerate(notes):
-        ax.text(0.02, 0.90 - 0.08 * k, text, transform=ax.transAxes, fontsize=8, color=color, va="top",
+    y = 0.90
+    for text, color in notes:
+        wide = sum(ord(ch) > 0x2E80 for ch in text) * 3 > len(text)  # CJK glyphs are twice as wide
+        text = textwrap.fill(text, 26 if wide else 50, max_lines=3, placeholder=" …")
+        ax.text(0.02, y, text, transform=ax.transAxes, fontsize=8, color=color, va="top",
                 bbox={"facecolor": "white", "alpha": 0.75, "lw": 0, "pad": 1.5}, **fp)
+        y -= 0.05 * (text.count("\n") + 1) + 0.025
     for step in restarts:
         ax.axvline(step, color="#444444", ls="-.", lw=0.8, alpha=0.7)
         if first:
