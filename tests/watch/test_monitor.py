@@ -45,7 +45,7 @@ def test_framework_keys_are_mapped_like_the_readers_do():
 def test_alerts_once_then_escalates_and_summarises():
     out = io.StringIO()
     seen = []
-    mon = Monitor(stream=out, check_every=1, on_alert=seen.append, diagnose_fn=fake_diagnose)
+    mon = Monitor(stream=out, check_every=1, on_alert=seen.append, diagnose_fn=fake_diagnose, max_overhead=0)
     ents = [1.5] * 10 + [0.05] * 5 + [0.005] * 5
     raised = [a for step, e in enumerate(ents) for a in mon.log(trl_logs(e), step)]
     assert [(a.id, a.severity) for a in raised] == [("entropy_collapse", "warning"), ("entropy_collapse", "critical")]
@@ -66,12 +66,30 @@ def test_check_every_sets_the_cadence():
         calls.append(run.n_steps)
         return fake_diagnose(run)
 
-    mon = Monitor(stream=None, check_every=5, diagnose_fn=counting)
+    mon = Monitor(stream=None, check_every=5, diagnose_fn=counting, max_overhead=0)
     for step in range(12):
         mon.log({"entropy": 1.0}, step)
     assert calls == [5, 10]
     mon.close()
     assert calls == [5, 10, 12]
+
+
+def test_overhead_cap_skips_checks_while_the_last_one_is_recent():
+    now, spent = [0.0], [0.0]
+    calls = []
+
+    def slow(run):
+        calls.append(run.n_steps)
+        spent[0] += 0.25  # each diagnosis "takes" 0.25 s
+        return fake_diagnose(run)
+
+    mon = Monitor(stream=None, check_every=1, diagnose_fn=slow, max_overhead=0.125,
+                  clock=lambda: now[0], timer=lambda: spent[0])
+    for step in range(10):
+        now[0] += 1.0  # one training step a second
+        mon.log({"entropy": 1.0}, step)
+    # 0.25 s at most 12.5% of the time: a check at most every 2 s
+    assert calls == [1, 3, 5, 7, 9]
 
 
 def test_never_raises_into_the_training_loop():

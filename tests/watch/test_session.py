@@ -36,14 +36,34 @@ def wait_for(pred, timeout=10.0):
 
 
 # -- Watcher ---------------------------------------------------------------------------------
-def test_watcher_sniffs_then_alerts_once_per_finding(kv_format):
-    w = Watcher(diagnose_fn=fake_diagnose, name="t")
-    w.feed(["some banner", "another"])
-    assert w.sniffing and w.check() == []
+class Clock:
+    """A hand-driven clock: one `tick()` per line, as if the trainer logged once a second."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+    def tick(self, dt=1.0):
+        self.now += dt
+
+
+def stream(w, lines, clock):
     alerts = []
-    for line in kv_lines(COLLAPSE):
+    for line in lines:
+        clock.tick()
         w.feed([line])
         alerts += w.check()
+    return alerts
+
+
+def test_watcher_sniffs_then_alerts_once_per_finding(kv_format):
+    clock = Clock()
+    w = Watcher(diagnose_fn=fake_diagnose, name="t", clock=clock, max_overhead=0)
+    w.feed(["some banner", "another"])
+    assert w.sniffing and w.check() == []
+    alerts = stream(w, kv_lines(COLLAPSE), clock)
     assert w.fmt == "kvtest"
     assert [(a.id, a.severity, a.escalated) for a in alerts] == [
         ("entropy_collapse", "warning", False), ("entropy_collapse", "critical", True)]
@@ -53,10 +73,9 @@ def test_watcher_sniffs_then_alerts_once_per_finding(kv_format):
 
 
 def test_watcher_healthy_stays_silent(kv_format):
-    w = Watcher(diagnose_fn=fake_diagnose)
-    for line in kv_lines(HEALTHY):
-        w.feed([line])
-        assert w.check() == []
+    clock = Clock()
+    w = Watcher(diagnose_fn=fake_diagnose, clock=clock, max_overhead=0)
+    assert stream(w, kv_lines(HEALTHY), clock) == []
     assert w.checks == len(HEALTHY) and w.diagnosis.verdict == "learning"
 
 
@@ -67,15 +86,30 @@ def test_cadence_thins_out_on_long_runs(kv_format):
         calls.append(run.n_steps)
         return fake_diagnose(run)
 
-    w = Watcher(fmt="kvtest", diagnose_fn=counting)
+    clock = Clock()
+    w = Watcher(fmt="kvtest", diagnose_fn=counting, clock=clock, max_overhead=0)
     w.feed(kv_lines([1.0] * 2000))
     w.check()  # one check after a backlog, however long
     assert calls == [2000]
-    for i, line in enumerate(kv_lines([1.0] * 30, start=2000)):
-        w.feed([line])
-        w.check()
+    stream(w, kv_lines([1.0] * 30, start=2000), clock)
     # at 2000 steps a check is due every 2000 // 200 = 10 new steps
     assert calls[1:] == [2010, 2020, 2030]
+
+
+def test_cpu_cap_spaces_out_slow_diagnoses(kv_format):
+    calls = []
+    spent = Clock()
+
+    def slow(run):  # "takes" 0.5 s by the timer
+        calls.append(run.n_steps)
+        spent.tick(0.5)
+        return fake_diagnose(run)
+
+    clock = Clock()
+    w = Watcher(fmt="kvtest", diagnose_fn=slow, clock=clock, timer=spent, max_overhead=0.05)
+    stream(w, kv_lines([1.0] * 25), clock)
+    # 0.5 s per diagnosis at most 5% of the time: one check per 10 s, i.e. per 10 lines here
+    assert calls == [1, 11, 21]
 
 
 def test_watcher_survives_a_failing_rule(kv_format):

@@ -12,13 +12,14 @@ does), so the diagnosis sees the same canonical run it would see from the log fi
 
 The Monitor never raises into the training loop: every error is caught and counted (`.errors`),
 and said once at `close()`.  Cost: `log` appends a few numbers (microseconds); a diagnosis runs
-only every `check_every` steps, and less often as the run grows (every `steps/200` steps), so the
-amortised cost stays well under a millisecond per step (benchmarks/bench_watch.py measures it).
+only every `check_every` steps, less often as the run grows (every `steps/200` steps), and never
+more than `max_overhead` (1%) of the loop's wall time (benchmarks/bench_watch.py measures it).
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from typing import Any, Callable, Mapping, TextIO
 
 from ..diagnose.model import Diagnosis, Finding
@@ -63,11 +64,14 @@ class Monitor:
     stream:      where alerts and the summary are written (None: print nothing).
     persist:     consecutive checks a finding must hold before it alerts.
     name:        the run's name in alerts.
+    max_overhead: the share of wall time diagnoses may take (default 1%): a check is skipped until
+                 the last one's duration / max_overhead has passed.  0 turns the cap off.
     """
 
     def __init__(self, lang: str = "en", on_alert: Callable[[Alert], Any] | None = None, check_every: int = 10,
                  stream: TextIO | None = sys.stderr, *, persist: int = 2, name: str = "monitor",
-                 diagnose_fn: Callable[[object], Diagnosis] | None = None) -> None:
+                 max_overhead: float = 0.01, diagnose_fn: Callable[[object], Diagnosis] | None = None,
+                 clock: Callable[[], float] = time.monotonic, timer: Callable[[], float] = time.perf_counter) -> None:
         from ..ingest.builder import RunBuilder
 
         self.lang = lang
@@ -90,6 +94,10 @@ class Monitor:
         self._steps_at_check = 0
         self._bad_key = ""
         self._last_step = -1
+        self.max_overhead = max_overhead
+        self._clock, self._timer = clock, timer
+        self._last_check = clock()
+        self._last_cost = 0.0
 
     # -- the training-loop side ----------------------------------------------------------------
     def log(self, metrics: Mapping[str, Any], step: int | None = None) -> list[Alert]:
@@ -123,12 +131,17 @@ class Monitor:
         self.steps_logged += 1
         self._pending += 1
         every = max(self.check_every, self._steps_at_check // 200)
-        if self._pending >= every:
-            return self.check()
-        return []
+        if self._pending < every:
+            return []
+        # the diagnosis may take at most `max_overhead` of the training loop's wall time
+        if self.max_overhead > 0 and self._clock() - self._last_check < self._last_cost / self.max_overhead:
+            return []
+        return self.check()
 
     def check(self) -> list[Alert]:
         """Diagnose what has been logged so far and raise any alert it earns."""
+        t0 = self._timer()
+        self._last_check = self._clock()
         try:
             self._pending = 0
             run = self._builder.build()
@@ -142,6 +155,8 @@ class Monitor:
         except Exception as e:
             self._error(e)
             return []
+        finally:
+            self._last_cost = self._timer() - t0
         for a in new:
             self.alerts.append(a)
             self._write("\n" + format_alert(a, self.lang))

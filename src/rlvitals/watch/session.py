@@ -9,7 +9,8 @@ runs through `Watcher` line by line, so the numbers it reports are those of this
 Why the cadence: `diagnose` is O(n) in the steps read so far.  A check is due when new steps
 arrived and either at least `max(1, steps/200)` of them did (so a long run costs O(1) amortised
 per step: ~200 steps' worth of diagnosis per step) or `max_wait` seconds passed since the last
-check.  While a backlog is being read (the poll filled its whole chunk) no check runs at all:
+check; and never sooner than the last check's own duration / `max_overhead` (1%): the watcher's
+CPU share stays bounded however slow the diagnosis or fast the log.  While a backlog is being read (the poll filled its whole chunk) no check runs at all:
 reading a 1,000,000-line log from the start costs one diagnosis, not thousands.
 """
 
@@ -50,7 +51,9 @@ class Watcher:
     source: str = ""
     persist: int = 2
     max_wait: float = 30.0
+    max_overhead: float = 0.01
     clock: Callable[[], float] = time.monotonic
+    timer: Callable[[], float] = time.perf_counter  # measures what a diagnosis costs
     diagnose_fn: Callable[[object], Diagnosis] = _default_diagnose
     tracker: AlertTracker = field(default=None)  # type: ignore[assignment]
     alerts: list[Alert] = field(default_factory=list)
@@ -114,6 +117,7 @@ class Watcher:
         self._idle_checked = False
         self._steps_at_check = 0
         self._last_check = self.clock()
+        self._last_cost = 0.0
         if self.fmt is not None:
             self._open_parser()
 
@@ -135,6 +139,10 @@ class Watcher:
     # -- checking ----------------------------------------------------------------------------
     def due(self) -> bool:
         if self._parser is None:
+            return False
+        # CPU cap: the diagnosis may take at most `max_overhead` of the wall time.  With real RL
+        # steps (10 s to minutes) it never binds; it does when a long run logs every second.
+        if self.max_overhead > 0 and self.clock() - self._last_check < self._last_cost / self.max_overhead:
             return False
         if self._pending == 0:
             # The log went quiet with a finding seen but not yet held for `persist` checks: a
@@ -166,11 +174,14 @@ class Watcher:
             return []
         self._steps_at_check = n
         step = int(run.steps[-1])
+        t0 = self.timer()
         try:
             diag = self.diagnose_fn(run)
         except Exception as e:  # a rule failing on a half-written run must not stop the watch
             self.errors.append(tr("watch.diag_failed", "en", step=step, error=f"{type(e).__name__}: {e}"))
             return []
+        finally:
+            self._last_cost = self.timer() - t0
         self.checks += 1
         self.diagnosis = diag
         new = self.tracker.update(diag, step, run=run.name or self.name, source=self.source, confirmed=confirmed)
