@@ -23,6 +23,7 @@ __all__ = ["FORMATS", "Format", "LineParser", "read", "read_text", "sniff_text",
 FORMATS: dict[str, Format] = _load()
 WRITABLE: tuple[str, ...] = tuple(n for n, f in FORMATS.items() if f.writer is not None)
 SNIFF_BYTES = 64 * 1024
+SNIFF_MORE = 2 * 1024 * 1024
 
 
 def example_path() -> Path:
@@ -56,9 +57,9 @@ def open_parser(format: str, name: str = "") -> LineParser:
     return fmt.parser(name)
 
 
-def _head(path: Path) -> bytes:
+def _head(path: Path, size: int = SNIFF_BYTES) -> bytes:
     with open(path, "rb") as f:
-        return f.read(SNIFF_BYTES)
+        return f.read(size)
 
 
 def _decode(head: bytes, path: Path) -> str:
@@ -95,6 +96,9 @@ def read(path, format: str | None = None, *, name: str | None = None) -> Run:
             format = "tensorboard"
         else:
             format = sniff_text(_decode(head, path))
+            if format is None and len(head) == SNIFF_BYTES:
+                # a long preamble (verl prints its whole config first): look further before giving up
+                format = sniff_text(_decode(_head(path, SNIFF_MORE), path))
             if format is None:
                 raise UnknownFormat(f"{path}: no supported log format recognised "
                                     f"(tried: {', '.join(FORMATS)}); use --input-format to choose one")
@@ -102,12 +106,25 @@ def read(path, format: str | None = None, *, name: str | None = None) -> Run:
     if fmt.reader is not None:
         run = fmt.reader(path, name)
     else:
-        parser = fmt.parser(name)
-        with open(path, encoding="utf-8", errors="replace", newline="") as f:
-            for line in f:
-                parser.feed(line)
-        run = parser.finish()
+        run = _read_lines(fmt.parser(name), path)
     return _finish(run, path)
+
+
+def _read_lines(parser: LineParser, path: Path) -> Run:
+    """Feed a file line by line (streamed: memory stays bounded); a last line without a newline
+    goes through `feed_last`, which counts it as truncated when it is cut short."""
+    with open(path, encoding="utf-8", errors="replace", newline="") as f:
+        prev = None
+        for line in f:
+            if prev is not None:
+                parser.feed(prev)
+            prev = line
+        if prev is not None:
+            if prev.endswith(("\n", "\r")):
+                parser.feed(prev)
+            else:
+                parser.feed_last(prev)
+    return parser.finish()
 
 
 def read_text(text: str, format: str | None = None, name: str = "text") -> Run:

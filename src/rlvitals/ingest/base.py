@@ -47,16 +47,27 @@ class LineParser:
         self.builder = RunBuilder(name, self.format_name)
         self.lineno = 0
 
-    def feed(self, line: str) -> None:
+    def feed(self, line: str) -> bool:
+        """Parse one line; True when it added a row (watch counts only those toward its cadence)."""
         self.lineno += 1
+        before = self.builder.rows
         if "\r" in line:
             # tqdm rewrites a line with \r; only the text after the last \r was the final state,
             # but a metric dict may also sit before it: try each piece.
             for piece in line.split("\r"):
                 if piece.strip():
                     self.parse(piece.rstrip("\n"), self.lineno)
-            return
-        self.parse(line.rstrip("\n"), self.lineno)
+        else:
+            self.parse(line.rstrip("\n"), self.lineno)
+        return self.builder.rows > before
+
+    def feed_last(self, line: str) -> bool:
+        """The file's last line when it has no newline: it may be cut short (see RunBuilder.partial)."""
+        self.builder.partial = True
+        try:
+            return self.feed(line)
+        finally:
+            self.builder.partial = False
 
     def parse(self, line: str, lineno: int) -> None:  # pragma: no cover - abstract
         raise NotImplementedError

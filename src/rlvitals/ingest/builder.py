@@ -11,6 +11,9 @@ Every reader feeds a `RunBuilder`; the builder owns the rules real logs need:
   `aliases.resolve` onto canonical names (one source per canonical metric, the preferred one)
   and keeps every other numeric key in `Run.extras`.
 - **No silent loss.** `skip(reason)` counts lines that were not used; the count lands in `Run.skipped`.
+- **A cut-off last line.** A reader that knows its last line had no newline sets `partial` before
+  feeding it: a row with fewer keys than the row before it, or any skip, then counts as
+  "truncated last line" (a trainer still writing, a copy cut short) instead of entering the run.
 
 Memory is O(values kept): typed arrays, no per-row dicts.
 """
@@ -50,6 +53,8 @@ class RunBuilder:
         self._row = 0                      # rows added so far
         self._last_step: int | None = None
         self._segments: list[list[int]] = []   # [first_step, last_step, first_line, rows]
+        self._last_keys: frozenset[str] | dict | None = None
+        self.partial = False               # the next line fed is a last line without a newline
 
     # -- feeding -------------------------------------------------------------------------------
     def _begin_row(self, step: int, lineno: int) -> int:
@@ -66,6 +71,10 @@ class RunBuilder:
         """One logged row: all keys share `step`.  Empty rows are ignored (caller counts a skip)."""
         if not row:
             return
+        if self.partial and self._last_keys is not None and not set(row) >= set(self._last_keys):
+            self.skip("truncated last line")
+            return
+        self._last_keys = row
         step = int(step)
         order = self._begin_row(step, lineno)
         cols = self._cols
@@ -78,12 +87,19 @@ class RunBuilder:
             col.order.append(order)
 
     def add_block(self, steps: np.ndarray, columns: dict[str, np.ndarray], first_line: int = 0,
-                  present: dict[str, np.ndarray] | None = None) -> None:
+                  present: dict[str, np.ndarray] | None = None, lines: np.ndarray | None = None) -> None:
         """Many rows at once (fast readers).  Every value is kept (a logged NaN is evidence) unless
-        `present[key]` is given: a bool mask of the rows where the key was actually logged."""
+        `present[key]` is given: a bool mask of the rows where the key was actually logged.
+        `lines` (1-based line number of each row) makes segment starts exact; without it rows are
+        assumed to sit on consecutive lines from `first_line`."""
         steps = np.asarray(steps, dtype=np.int64)
         if steps.size == 0:
             return
+        if present is None:
+            self._last_keys = frozenset(columns)
+        else:
+            self._last_keys = frozenset(k for k in columns if k not in present or bool(present[k][-1]))
+        line_of = (lambda i: first_line + i) if lines is None else (lambda i: int(lines[i]))
         # Segment bookkeeping on the block's step sequence, vectorised.
         prev = self._last_step
         back = np.flatnonzero(np.diff(steps) < 0) + 1
@@ -96,7 +112,7 @@ class RunBuilder:
             starts = starts[1:]
         bounds = starts + [steps.size]
         for a, b in zip(bounds[:-1], bounds[1:]):
-            self._segments.append([int(steps[a]), int(steps[a:b].max()), first_line + a, b - a])
+            self._segments.append([int(steps[a]), int(steps[a:b].max()), line_of(a), b - a])
         self._last_step = int(steps[-1])
         order = np.arange(self._row + 1, self._row + 1 + steps.size, dtype=np.int64)
         self._row += int(steps.size)
@@ -112,6 +128,8 @@ class RunBuilder:
             col.order.frombytes(order[keep].tobytes())
 
     def skip(self, reason: str, n: int = 1) -> None:
+        if self.partial:
+            reason = "truncated last line"
         self.skipped[reason] += n
 
     def note(self, text: str) -> None:

@@ -11,6 +11,8 @@ from .base import Format
 
 MODULES: tuple[str, ...] = (
     # one line per reader module, e.g. "lesson", "verl_console", ...
+    "lesson",
+    "verl_console",
     "trl_state",
     "openrlhf",
     "roll",

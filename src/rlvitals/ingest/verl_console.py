@@ -1,0 +1,129 @@
+"""verl's console logger: one `step:N - key:value - key:value …` line per training step.
+
+Two spellings, one reader:
+
+- old (before 2025-07): `(main_task pid=54569) step:12 - critic/kl:0.000 - actor/entropy_loss:0.412 …`,
+  values printed with 3 decimals (so small numbers collapse to 0.000: we keep what was printed);
+- new: ANSI colour, `(TaskRunner pid=46086)` prefix, values via `pprint.pformat`, which prints numpy
+  scalars as `np.float64(0.0123)`; about 57 keys a line.
+
+With `val_before_train` the first line (`step:0`) holds only `val-core/…`/`val-aux/…` keys;
+validation metrics then arrive on their own cadence (every `test_freq` steps), each key keeping its
+own steps.  `"Initial validation metrics: {…}"` and `"Final validation metrics: {…}"` are printed as
+Python dicts; they are kept in `Run.meta` (not as series: they repeat a step line's numbers).
+Several Ray workers printing the same line merge (same step, later wins).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import TextIO
+
+from ..run import Run
+from .base import Format, LineParser, clean_line
+from .values import parse_value
+
+__all__ = ["FORMAT", "VerlConsoleParser", "write_verl", "KEYS"]
+
+_STEP = re.compile(r"^\s*step:(-?\d+)(?: - |\s*$)")
+_NP = re.compile(r"\bnp\.(?:float|int|uint)\d*\(([^()]*)\)")
+_VALIDATION = re.compile(r"(Initial|Final) validation metrics:\s*(\{.*\})")
+
+# canonical name -> the key verl (new) prints for it
+KEYS: dict[str, str] = {
+    "reward": "critic/score/mean", "acc": "critic/correct/mean", "entropy": "actor/entropy",
+    "kl": "actor/kl_loss", "adv_std": "advantages/std", "clip_frac": "actor/pg_clipfrac",
+    "ratio_mean": "actor/ratio_mean", "len": "response_length/mean", "gnorm": "actor/grad_norm",
+    "trunc": "response_length/clip_ratio", "lr": "actor/lr", "loss": "actor/pg_loss",
+    "val_acc": "val-core/data/acc/mean@1",
+}
+
+
+class VerlConsoleParser(LineParser):
+    """Line-by-line reader of verl's console lines (both spellings)."""
+
+    format_name = "verl-console"
+
+    def parse(self, line: str, lineno: int) -> None:
+        if "step:" not in line:
+            if "validation metrics:" in line:
+                self._validation(clean_line(line))
+            elif line.strip():
+                self.builder.skip("not a metric line")
+            return
+        line = clean_line(line)
+        m = _STEP.match(line)
+        if m is None:
+            if line.strip():
+                self.builder.skip("not a metric line")
+            return
+        rest = line[m.end():].rstrip()
+        if "np." in rest:
+            rest = _NP.sub(r"\1", rest)
+        row: dict[str, float] = {}
+        bad = 0
+        for part in rest.split(" - ") if rest else ():
+            key, sep, text = part.partition(":")
+            if not sep:
+                bad += 1
+                continue
+            try:
+                row[key.strip()] = float(text)
+            except ValueError:
+                v = parse_value(text)
+                if v is None:
+                    bad += 1
+                else:
+                    row[key.strip()] = v
+        if bad:
+            self.builder.skip("unreadable key:value", bad)
+        if row:
+            self.builder.add_row(int(m.group(1)), row, lineno)
+        else:
+            self.builder.skip("step line without metrics")
+
+    def _validation(self, line: str) -> None:
+        m = _VALIDATION.search(line)
+        if m is None:
+            self.builder.skip("not a metric line")
+            return
+        from .pydict import DictSyntaxError, numeric, parse_dict
+        try:
+            row, _ = numeric(parse_dict(m.group(2)))
+        except DictSyntaxError:
+            self.builder.skip("unreadable validation dict")
+            return
+        self.builder.meta[f"{m.group(1).lower()}_validation"] = row
+
+
+def _fmt(v: float) -> str:
+    if math.isnan(v):
+        return "np.float64(nan)"
+    if math.isinf(v):
+        return "np.float64(inf)" if v > 0 else "np.float64(-inf)"
+    return f"np.float64({v!r})"
+
+
+def write_verl(run: Run, out: TextIO) -> None:
+    """Lines as new verl prints them (Ray prefix, `np.float64(…)`, full precision).  Rates are
+    fractions in verl too; a metric logged on its own cadence (`val_acc`) appears only at its steps."""
+    names = [n for n in KEYS if n in run.series]
+    lookup = {n: dict(zip(run.series[n].steps.tolist(), run.series[n].values.tolist())) for n in names}
+    for step in run.steps.tolist():
+        parts = [f"{KEYS[n]}:{_fmt(lookup[n][step])}" for n in names if step in lookup[n]]
+        if not parts:
+            continue
+        out.write(f"(TaskRunner pid=46086) step:{step} - " + " - ".join(parts) + "\n")
+
+
+_SNIFF = re.compile(r"^\s*step:\d+ - [^\s:]+:\S", re.M)
+
+
+def _sniff(text: str) -> float:
+    hits = len(_SNIFF.findall(text))
+    return 0.0 if hits == 0 else min(0.95, 0.7 + 0.1 * hits)
+
+
+FORMAT = Format("verl-console", "verl console: `step:N - key:value - …` (old 3-decimal and new np.float64 spellings)",
+                _sniff, parser=VerlConsoleParser, writer=write_verl)
