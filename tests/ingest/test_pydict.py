@@ -69,3 +69,19 @@ def test_str_of_any_float_dict_round_trips(d):
     assert set(back) == set(d)
     for k, v in d.items():
         assert (math.isnan(v) and math.isnan(back[k])) or back[k] == v
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(_keys, st.one_of(_floats, st.none(), st.booleans(),
+                                        st.text(alphabet="abc ,:}{", max_size=6),
+                                        st.dictionaries(_keys, _floats, max_size=3)), max_size=8))
+def test_fast_json_path_and_scanner_agree(d):
+    from rlvitals.ingest.pydict import _parse
+    text = str(d)
+    slow: dict = {}
+    _parse(text, 0, "", slow)
+    fast = parse_dict(text)
+    assert set(fast) == set(slow)
+    for k in fast:
+        a, b = fast[k], slow[k]
+        assert (isinstance(a, float) and math.isnan(a) and math.isnan(b)) or a == b, (k, a, b)

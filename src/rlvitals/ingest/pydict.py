@@ -11,7 +11,9 @@ quoted or bare words, values run to the next `,`/`}` outside brackets and quotes
 
 from __future__ import annotations
 
+import json
 import math
+import re
 from typing import Callable, Iterable, Iterator, TextIO
 
 import numpy as np
@@ -126,6 +128,49 @@ def _parse(text: str, i: int, prefix: str, out: dict[str, Value]) -> int:
         i = j
 
 
+# The fast path: a plain `str(dict)` of floats is JSON once quotes and Python's spellings of the
+# special values are swapped, and the C JSON decoder is ~10x faster than the scanner below.
+_JSON_SPECIAL = re.compile(r"(?<=: )(-?inf|nan|None|True|False)(?=[,}])")
+_JSON_WORD = {"inf": "Infinity", "-inf": "-Infinity", "nan": "NaN", "None": "null", "True": "true", "False": "false"}
+_DECODER = json.JSONDecoder(parse_int=float)
+_FLOAT = float
+
+
+def _flatten_json(obj: dict, prefix: str, out: dict[str, Value]) -> None:
+    for k, v in obj.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, dict):
+            _flatten_json(v, key + "/", out)
+        elif isinstance(v, bool):
+            out[key] = 1.0 if v else 0.0
+        elif isinstance(v, (int, float)):
+            out[key] = float(v)
+        elif v is None:
+            out[key] = None
+        elif isinstance(v, str):
+            num = parse_value(v)
+            out[key] = num if num is not None else v
+        else:
+            out[key] = repr(v)
+
+
+def _fast(text: str, i: int) -> dict[str, Value] | None:
+    if '"' in text or "(" in text or "\\" in text:
+        return None
+    body = text[i:].replace("'", '"')
+    if "nan" in body or "inf" in body or "None" in body or "True" in body or "False" in body:
+        body = _JSON_SPECIAL.sub(lambda m: _JSON_WORD[m.group(1)], body)
+    try:
+        obj, _ = _DECODER.raw_decode(body)
+    except ValueError:
+        return None
+    if all(type(v) is _FLOAT for v in obj.values()):     # the common case: a flat dict of floats
+        return obj
+    out: dict[str, Value] = {}
+    _flatten_json(obj, "", out)
+    return out
+
+
 def parse_dict(text: str, start: int | None = None) -> dict[str, Value]:
     """Parse the dict repr in `text` (beginning at `start`, else at the first `{`).
 
@@ -134,6 +179,9 @@ def parse_dict(text: str, start: int | None = None) -> dict[str, Value]:
     i = text.find("{") if start is None else start
     if i < 0 or i >= len(text) or text[i] != "{":
         raise DictSyntaxError("no dict")
+    fast = _fast(text, i)
+    if fast is not None:
+        return fast
     out: dict[str, Value] = {}
     _parse(text, i, "", out)
     return out

@@ -19,7 +19,8 @@ from .values import parse_value
 __all__ = ["FORMAT", "TorchtuneParser", "write"]
 
 _LINE = re.compile(r"^\s*Step (\d+) \| (.*)$")
-_PAIR = re.compile(r"([^\s:|]+):\s*(tensor\([^)]*\)|\S+)")
+# key:tensor(0.43, device='cuda:0') captures the number inside; key:0.43 the bare value
+_PAIR = re.compile(r"([^\s:|]+):\s*(?:tensor\(([^,)]*)[^)]*\)|(\S+))")
 _SNIFF = re.compile(r"^\s*Step \d+ \| [^\s:|]+:\S", re.MULTILINE)
 
 
@@ -37,8 +38,12 @@ class TorchtuneParser(LineParser):
             return
         row: dict[str, float] = {}
         bad = 0
-        for key, raw in _PAIR.findall(rest):
-            v = parse_value(raw)
+        for key, inner, bare in _PAIR.findall(rest):
+            raw = inner or bare
+            try:
+                v = float(raw)
+            except ValueError:
+                v = parse_value(raw)
             if v is None:
                 bad += 1
             else:
