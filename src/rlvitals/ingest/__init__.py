@@ -42,9 +42,13 @@ def sniff_text(text: str) -> str | None:
     return best if score >= 0.3 else None
 
 
+# Short names people type; each maps to a registered format.
+ALIASES = {"verl": "verl-console", "tb": "tensorboard", "tsv": "csv", "wandb": "csv", "json": "jsonl"}
+
+
 def _format(name: str) -> Format:
     try:
-        return FORMATS[name]
+        return FORMATS[ALIASES.get(name, name)]
     except KeyError:
         raise InputError(f"unknown format {name!r}; known formats: {', '.join(FORMATS)}") from None
 

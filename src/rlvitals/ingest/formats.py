@@ -13,6 +13,10 @@ MODULES: tuple[str, ...] = (
     # one line per reader module, e.g. "lesson", "verl_console", ...
     "lesson",
     "verl_console",
+    "verl_jsonl",
+    "jsonl",
+    "csvfile",
+    "tb_format",
     "trl_state",
     "openrlhf",
     "roll",

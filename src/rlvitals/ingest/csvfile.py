@@ -1,0 +1,127 @@
+"""CSV and TSV tables: a header row of keys, one row per step.
+
+The W&B history export is the common case: `_step` is the step, columns come in no particular
+order, a metric not logged at a step is a blank cell, and `_timestamp`/`_runtime` ride along.
+The step column is the first of `_step`, `step`, `global_step`, `train/global_step`,
+`trainer/global_step`, `Step`, `iteration`; without one the row number is used and a note says so.
+Blank cells are gaps (not NaN); `nan` written out is a NaN.  Text cells in a numeric file (a run
+name, a tag) are counted in `Run.skipped`, never read as numbers.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from typing import TextIO
+
+from ..run import Run
+from .base import Format, LineParser
+from .values import parse_value
+
+__all__ = ["FORMAT", "CsvParser", "write_csv", "STEP_COLUMNS"]
+
+STEP_COLUMNS = ("_step", "step", "global_step", "train/global_step", "trainer/global_step", "Step", "iteration")
+csv.field_size_limit(1 << 24)
+
+
+class CsvParser(LineParser):
+    """Row-by-row reader; the first non-blank line is the header.  The delimiter (comma or tab) is
+    taken from the header."""
+
+    format_name = "csv"
+
+    def __init__(self, name: str = "") -> None:
+        super().__init__(name)
+        self.header: list[str] | None = None
+        self.delim = ","
+        self.step_col: int | None = None
+        self._row_no = -1
+
+    def parse(self, line: str, lineno: int) -> None:
+        if not line.strip():
+            return
+        if self.header is None:
+            self.delim = "\t" if line.count("\t") > line.count(",") else ","
+            self.header = [h.strip() for h in next(csv.reader([line], delimiter=self.delim))]
+            for name in STEP_COLUMNS:
+                if name in self.header:
+                    self.step_col = self.header.index(name)
+                    break
+            if self.step_col is None:
+                self.builder.note("no step column: the row number is used as the step")
+                self.builder.meta["step_inferred"] = True
+            return
+        try:
+            cells = next(csv.reader([line], delimiter=self.delim))
+        except csv.Error:
+            self.builder.skip("malformed CSV row")
+            return
+        if len(cells) != len(self.header):
+            self.builder.skip("CSV row with a wrong number of cells")
+            return
+        self._row_no += 1
+        if self.step_col is None:
+            step: float | None = self._row_no
+        else:
+            step = parse_value(cells[self.step_col])
+            if step is None or not math.isfinite(step):
+                self.builder.skip("CSV row without a step")
+                return
+        row: dict[str, float] = {}
+        text = 0
+        for i, (key, cell) in enumerate(zip(self.header, cells)):
+            if i == self.step_col or not cell.strip():
+                continue
+            v = parse_value(cell)
+            if v is None:
+                text += 1
+            else:
+                row[key] = v
+        if text:
+            self.builder.skip("non-numeric cells", text)
+        if row:
+            self.builder.add_row(int(step), row, lineno)
+        else:
+            self.builder.skip("CSV row without metrics")
+
+
+def _cell(v: float) -> str:
+    if math.isnan(v):
+        return "nan"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return repr(v)
+
+
+def write_csv(run: Run, out: TextIO) -> None:
+    """A W&B-style history export: `_step` plus one column per metric (canonical names), columns
+    sorted by name as W&B does not keep order, blank where a metric was not logged."""
+    names = sorted(run.series)
+    steps = run.steps
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["_runtime", *names[: len(names) // 2], "_step", *names[len(names) // 2:]])
+    lookup = {n: dict(zip(run.series[n].steps.tolist(), run.series[n].values.tolist())) for n in names}
+    for i, step in enumerate(steps.tolist()):
+        vals = [_cell(lookup[n][step]) if step in lookup[n] else "" for n in names]
+        w.writerow([f"{10.0 * i:.1f}", *vals[: len(names) // 2], step, *vals[len(names) // 2:]])
+
+
+def _sniff(text: str) -> float:
+    lines = [l for l in text.splitlines() if l.strip()][:20]
+    if len(lines) < 2:
+        return 0.0
+    delim = "\t" if lines[0].count("\t") > lines[0].count(",") else ","
+    n = lines[0].count(delim)
+    if n < 1 or lines[0].lstrip().startswith(("{", "[")):
+        return 0.0
+    rows = lines[1:-1] or lines[1:]          # the last sniffed line may be cut by the window
+    same = sum(1 for l in rows if l.count(delim) >= n)
+    header = [h.strip().strip('"') for h in lines[0].split(delim)]
+    numeric = sum(1 for c in lines[1].split(delim) if parse_value(c) is not None)
+    if same < len(rows) or numeric == 0:
+        return 0.0
+    return 0.8 if any(h in STEP_COLUMNS for h in header) else 0.5
+
+
+FORMAT = Format("csv", "CSV/TSV table with a header (W&B history export: `_step`, blank cells, any column order)",
+                _sniff, parser=CsvParser, writer=write_csv)

@@ -1,0 +1,129 @@
+"""JSON Lines: one JSON object per line.
+
+Two shapes, one parser:
+
+- flat: `{"step": 12, "loss": -0.05, "mean_reward": 0.63, …}` (prime-rl, torchtune's JSONL logger,
+  hand-rolled loggers such as rookworld's); the step is `step`, `_step`, `global_step`,
+  `train/global_step` or `iteration`, else the row number (and a note says so);
+- verl's file logger: `{"step": N, "data": {flat metrics}}`, written with orjson, which turns
+  NaN/inf into `null`: there, `null` is read as NaN (a logged NaN is evidence, not a gap).
+
+Nested objects are flattened with `/`; strings, lists and booleans-as-flags are not metrics and are
+counted in `Run.skipped`.  A line that is not JSON is counted ("malformed JSON line"); a cut-off
+last line is counted as "truncated last line".
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import TextIO
+
+from ..run import Run
+from .base import Format, LineParser
+
+__all__ = ["FORMAT", "JsonlParser", "STEP_KEYS", "flatten", "write_jsonl"]
+
+STEP_KEYS = ("step", "_step", "global_step", "train/global_step", "trainer/global_step", "iteration")
+
+
+def flatten(obj: dict, prefix: str = "", out: dict | None = None) -> dict:
+    """{"a": {"b": 1}} -> {"a/b": 1}."""
+    out = {} if out is None else out
+    for k, v in obj.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, dict):
+            flatten(v, key + "/", out)
+        else:
+            out[key] = v
+    return out
+
+
+class JsonlParser(LineParser):
+    """Line-by-line reader of JSON Lines (flat or verl's `{"step", "data"}`)."""
+
+    format_name = "jsonl"
+    null_is_nan = False          # verl's file logger writes NaN as null
+
+    def __init__(self, name: str = "") -> None:
+        super().__init__(name)
+        self._row_no = -1
+
+    def parse(self, line: str, lineno: int) -> None:
+        text = line.strip()
+        if not text:
+            return
+        if not text.startswith("{"):
+            self.builder.skip("not a JSON object line")
+            return
+        try:
+            obj = json.loads(text)
+        except ValueError:
+            self.builder.skip("malformed JSON line")
+            return
+        if not isinstance(obj, dict):
+            self.builder.skip("not a JSON object line")
+            return
+        self._row_no += 1
+        verl = isinstance(obj.get("data"), dict) and "step" in obj
+        null_nan = self.null_is_nan or verl
+        flat = flatten(obj["data"]) if verl else flatten(obj)
+        step = obj.get("step") if verl else None
+        if step is None:
+            for key in STEP_KEYS:
+                if isinstance(flat.get(key), (int, float)) and not isinstance(flat.get(key), bool):
+                    step = flat[key]
+                    break
+        for key in STEP_KEYS:
+            flat.pop(key, None)
+        if step is None or not isinstance(step, (int, float)) or isinstance(step, bool) or step != step:
+            step = self._row_no
+            self.builder.meta["step_inferred"] = True
+            self.builder.note("no step field: the row number is used as the step")
+        row: dict[str, float] = {}
+        dropped = 0
+        for key, v in flat.items():
+            if isinstance(v, bool) or v is None and not null_nan:
+                dropped += 1
+            elif v is None:
+                row[key] = math.nan
+            elif isinstance(v, (int, float)):
+                row[key] = float(v)
+            else:
+                dropped += 1
+        if dropped:
+            self.builder.skip("non-numeric values", dropped)
+        if row:
+            self.builder.add_row(int(step), row, lineno)
+        else:
+            self.builder.skip("JSON line without metrics")
+
+
+def write_jsonl(run: Run, out: TextIO) -> None:
+    """Flat rows `{"step": N, "<canonical name>": value, …}`; NaN and inf as JSON's NaN/Infinity."""
+    names = list(run.series)
+    lookup = {n: dict(zip(run.series[n].steps.tolist(), run.series[n].values.tolist())) for n in names}
+    for step in run.steps.tolist():
+        row: dict[str, object] = {"step": step}
+        row.update({n: lookup[n][step] for n in names if step in lookup[n]})
+        out.write(json.dumps(row) + "\n")
+
+
+def _sniff(text: str) -> float:
+    lines = [l for l in text.splitlines() if l.strip()][:50]
+    if not lines:
+        return 0.0
+    good = 0
+    for l in lines:
+        try:
+            good += isinstance(json.loads(l), dict)
+        except ValueError:
+            pass
+    if good == 0:
+        return 0.0
+    # the last sniffed line may be cut by the sniff window
+    return 0.85 if good >= len(lines) - 1 else 0.4 * good / len(lines)
+
+
+FORMAT = Format("jsonl", "JSON Lines, one object per step (`{\"step\": 12, \"loss\": …}`; prime-rl, torchtune, …)",
+                _sniff, parser=JsonlParser, writer=write_jsonl)

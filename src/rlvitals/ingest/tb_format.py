@@ -1,0 +1,57 @@
+"""TensorBoard event files as a format: a directory of `events.out.tfevents.*` files, or one file.
+
+The decoding is `tensorboard.py`'s (dependency-free); this module turns its (tag, step, value)
+records into a Run.  Every file under a directory is read in name order (a resumed run writes a new
+file: its steps start a new segment and win where they overlap).  Non-scalar values (histograms,
+images, text) and a record cut short at the end of a file are counted in `Run.skipped`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..run import Run
+from .base import Format
+from .builder import RunBuilder
+from .tensorboard import event_files, is_event_file, iter_scalars
+
+__all__ = ["FORMAT", "read_tensorboard"]
+
+
+def read_tensorboard(path: Path, name: str) -> Run:
+    """All scalars of one event file or of every event file under a directory."""
+    builder = RunBuilder(name, "tensorboard")
+    stats: dict[str, int] = {}
+    cur_step: int | None = None
+    row: dict[str, float] = {}
+    for tag, step, value in iter_scalars(path, stats=stats):
+        # records of one step arrive together; a row is one step's scalars
+        if step != cur_step or tag in row:
+            if row:
+                builder.add_row(cur_step, row)
+            row, cur_step = {}, step
+        row[tag] = value
+    if row:
+        builder.add_row(cur_step, row)
+    for reason, n in stats.items():
+        if reason != "files" and n:
+            builder.skip(reason, n)
+    builder.meta["event_files"] = stats.get("files", 0)
+    return builder.build()
+
+
+def _sniff(arg: str) -> float:
+    """`arg` is a path here (read() asks with the path); any other text scores 0."""
+    if not arg or len(arg) > 4096 or "\n" in arg:
+        return 0.0
+    try:
+        p = Path(arg)
+        if p.is_dir():
+            return 1.0 if event_files(p) else 0.0
+        return 1.0 if p.is_file() and is_event_file(p) else 0.0
+    except (OSError, ValueError):
+        return 0.0
+
+
+FORMAT = Format("tensorboard", "TensorBoard event files (`events.out.tfevents.*`, a file or a log directory)",
+                _sniff, reader=read_tensorboard)
