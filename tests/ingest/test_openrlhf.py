@@ -51,3 +51,16 @@ def test_round_trip_keeps_what_openrlhf_logs():
     assert_same_series(run, back, ["reward", "entropy", "kl", "clip_frac", "len", "gnorm", "trunc", "lr", "loss"])
     # OpenRLHF logs no training accuracy, adv_std or ratio: the writer does not invent them
     assert not {"acc", "adv_std", "ratio_mean"} & set(back.series)
+
+
+def test_one_line_is_enough_to_sniff_and_slime_does_not_claim_it():
+    line = LINE.format(n=1, r=0.4) + "\n"
+    assert sniff_text(line) == "openrlhf"
+
+
+def test_cut_last_line_of_a_file(tmp_path):
+    from rlvitals.ingest import read
+    p = tmp_path / "train.log"
+    p.write_text(LINE.format(n=1, r=0.4) + "\n" + LINE.format(n=2, r=0.5)[:120])
+    run = read(p)
+    assert list(run.series["reward"].steps) == [1] and run.skipped == {"truncated last line": 1}

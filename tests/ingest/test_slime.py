@@ -70,3 +70,14 @@ def test_round_trip():
     back = round_trip(run, "slime")
     assert_same_series(run, back, ["reward", "acc", "entropy", "kl", "clip_frac", "ratio_mean", "len",
                                    "gnorm", "trunc", "lr", "loss"])
+
+
+def test_cut_last_line_of_a_file_and_feed_reports_rows(tmp_path):
+    from rlvitals.ingest import open_parser, read
+    lines = _rollout(0, 1, 0.1) + _rollout(1, 1, 0.2)
+    p = tmp_path / "slime.log"
+    p.write_text("\n".join(lines) + "\n" + lines[1][:100])
+    run = read(p)
+    assert run.format == "slime" and run.skipped == {"truncated last line": 1}
+    parser = open_parser("slime")
+    assert [parser.feed(x + "\n") for x in lines[:4]] == [True, True, True, False]

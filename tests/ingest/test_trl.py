@@ -199,3 +199,24 @@ def test_trainer_state_bad_input_is_one_line(tmp_path):
     p.write_text('{"best_metric": null}')
     with pytest.raises(InputError, match="no log_history"):
         read(p, "trl-state")
+
+
+# -- reading files and following them ------------------------------------------------------------------
+def test_cut_last_line_of_a_file_is_counted_as_truncated(tmp_path):
+    p = tmp_path / "train.log"
+    p.write_text(console(3) + "{'loss': 0.01, 'grad_norm': 0.3, 'rew")
+    run = read(p)
+    assert run.format == "trl-console" and len(run.series["reward"]) == 3
+    assert run.skipped == {"truncated last line": 1}
+
+
+def test_incremental_parser_for_watch():
+    from rlvitals.ingest import open_parser
+    parser = open_parser("trl-console", "live")
+    lines = [x + "\n" for x in console(4, bars=True).split("\n")[:-1]]
+    added = [parser.feed(line) for line in lines[:4]]
+    assert added == [False, True, False, True]           # bar lines add no row, dict lines do
+    assert list(parser.snapshot().series["reward"].steps) == [10, 20]
+    for line in lines[4:]:
+        parser.feed(line)
+    assert list(parser.snapshot().series["reward"].steps) == [10, 20, 30, 40]

@@ -48,6 +48,16 @@ class SlimeParser(LineParser):
         self.skipped: Counter[str] = Counter()
         self._cache: tuple[int, Run] | None = None
 
+    def _skip(self, reason: str, n: int = 1) -> None:
+        if self.builder.partial:                # the file's last line, without its newline
+            reason = "truncated last line"
+        self.skipped[reason] += n
+
+    def feed(self, line: str) -> bool:
+        before = len(self.records)
+        super().feed(line)
+        return len(self.records) > before
+
     def parse(self, line: str, lineno: int) -> None:
         if ": {" not in line and ":{" not in line:
             return
@@ -58,17 +68,17 @@ class SlimeParser(LineParser):
         try:
             parsed = parse_dict(line, m.end() - 1)
         except DictSyntaxError:
-            self.skipped["truncated or malformed dict"] += 1
+            self._skip("truncated or malformed dict")
             return
         row, dropped = numeric(parsed)
         if dropped:
-            self.skipped["non-numeric values"] += dropped
+            self._skip("non-numeric values", dropped)
         for k in _AXIS_KEYS:
             row.pop(k, None)
         if row:
             self.records.append((m.group(1), int(m.group(2)), row, lineno))
         else:
-            self.skipped["dict without metrics"] += 1
+            self._skip("dict without metrics")
 
     # -- axes ----------------------------------------------------------------------------------
     def _train_to_rollout(self) -> tuple[dict[int, int], int, str]:
@@ -126,7 +136,7 @@ class SlimeParser(LineParser):
                 b.add_row(n, row, lineno)
             if self.records:
                 b.note(f"slime: steps are {'optimizer steps (train/step)' if axis == 'train' else 'rollout ids'}")
-        for reason, count in self.skipped.items():
+        for reason, count in (*self.skipped.items(), *self.builder.skipped.items()):
             b.skip(reason, count)
         run = b.build()
         self._cache = (key, run)

@@ -82,8 +82,15 @@ class TrlParser(LineParser):
         self.skipped: dict[str, int] = {}
         self._cache: tuple[int, Run] | None = None
 
-    def _skip(self, reason: str) -> None:
-        self.skipped[reason] = self.skipped.get(reason, 0) + 1
+    def _skip(self, reason: str, n: int = 1) -> None:
+        if self.builder.partial:                # the file's last line, without its newline
+            reason = "truncated last line"
+        self.skipped[reason] = self.skipped.get(reason, 0) + n
+
+    def feed(self, line: str) -> bool:
+        before = len(self.rows)
+        super().feed(line)
+        return len(self.rows) > before
 
     def parse(self, line: str, lineno: int) -> None:
         line = clean_line(line)
@@ -118,7 +125,7 @@ class TrlParser(LineParser):
         step = parsed.pop("step", None)
         row, dropped = numeric(parsed)
         if dropped:
-            self.skipped["non-numeric values"] = self.skipped.get("non-numeric values", 0) + dropped
+            self._skip("non-numeric values", dropped)
         if not row:
             self._skip("dict without metrics")
             return
@@ -170,7 +177,7 @@ class TrlParser(LineParser):
                 continue
             last = next(it)
             b.add_row(last, r.values, r.lineno)
-        for reason, count in self.skipped.items():
+        for reason, count in (*self.skipped.items(), *self.builder.skipped.items()):
             b.skip(reason, count)
         b.meta["step_inferred"] = bool(how)
         if how:
