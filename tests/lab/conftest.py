@@ -150,10 +150,11 @@ def expressible(content) -> int:
     return sum(any(s.answer in p.options for s in (p.left, p.right)) for p in content.pairs.values())
 
 
-def play(content, lines, tmp_path, *, lang="en", seed=None, reset=False, state=None) -> str:
-    """Run the level scripted (stdin) and return the transcript."""
+def play(content, lines, tmp_path, *, lang="en", seed=None, reset=False, state=None, width=400) -> str:
+    """Run the level scripted (stdin) and return the transcript (wide, so no sentence is wrapped)."""
     out = io.StringIO()
     rc = run_lab(lang, seed, reset, "-", str(state or tmp_path / "p.json"), True,
-                 stdin=io.StringIO("\n".join(lines) + "\n"), stdout=out, figures=False, content=content)
+                 stdin=io.StringIO("\n".join(lines) + "\n"), stdout=out, figures=False, content=content,
+                 width=width)
     assert rc == 0
     return out.getvalue()

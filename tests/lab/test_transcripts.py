@@ -43,7 +43,7 @@ def test_wrong_answers_are_explained_with_the_tools_reasoning(fake_content, tmp_
     assert "✗ The other way round: A1 is entropy collapse, A2 is sync failure." in text
     # the explanation carries the tool's evidence, the ruled-out look-alike and the knob
     assert "symptom, in numbers: entropy_end=0.009" in text
-    assert "ruled out sync failure: ratio_mean = 1:" in text
+    assert "ruled out sync failure — ratio_mean = 1.0000: stays at 1" in text
     assert "next knob: raise temperature (typical: 1.0)" in text
     assert "Score 17/130" in text
 
@@ -133,3 +133,27 @@ def test_quiz_in_order_with_explanations(fake_content, tmp_path):
         assert f"✗ The answer is {q.answer}." in text
     assert text.count("Why:") == 3
     assert "--- Question 3/3 ---" in text
+
+
+def test_plain_transcript_wraps_at_80_columns_in_both_languages(fake_content, tmp_path):
+    from rlvitals.render.charts import display_width
+
+    for lang in ("en", "zh"):
+        text = play(fake_content, ["next", "answer dead", "pair A", "hint", "hint", "hint", "quiz"], tmp_path,
+                    lang=lang, width=80, reset=True)
+        over = [ln for ln in text.splitlines() if display_width(ln) > 80]
+        assert over == [], over[:3]
+        # a wrapped sentence continues indented, nothing is cut
+        assert ("Rule: entropy → 0 with ratio ≡ 1.0 is entropy collapse" if lang == "en" else "规则：entropy 趋近 0") \
+            in text.replace("\n  ", " ")
+
+
+def test_pair_logs_are_drawn_side_by_side_on_one_scale(fake_content, tmp_path):
+    text = play(fake_content, ["pair A"], tmp_path, width=100)
+    rows = {ln.split()[0]: ln for ln in text.splitlines() if ln[:10].strip() in
+            ("reward", "entropy", "ratio_mean", "len")}
+    assert set(rows) == {"reward", "entropy", "ratio_mean", "len"}
+    left, right = rows["ratio_mean"][11:].split("1.0000→1.0000")
+    # A1 holds ratio at exactly 1 (the top of the shared range), A2 drifts down to 0.55
+    assert set(left.strip()) == {"█"} and right.strip().startswith("█") and "▁" in right
+    assert "0.5500" in right

@@ -13,7 +13,7 @@ from typing import Any
 from ..diagnose.model import Diagnosis, Finding
 from ..i18n import t
 from ..render.charts import fmt_value
-from ..run import EXTRAS, VITALS
+from ..run import CANONICAL, EXTRAS, VITALS
 from .content import FOCUS, HEALTHY, QuizQuestion, PairItem, SetItem, Side
 
 __all__ = ["name_of", "num", "explain_set", "explain_diff", "explain_quiz", "quiz_text", "hint_set",
@@ -63,8 +63,10 @@ def _finding_lines(f: Finding, lang: str, prefix: str = "") -> list[str]:
         ev = ", ".join(f"{k}={num(v)}" for k, v in f.evidence.items())
         out.append(prefix + t("lab.ex.evidence", lang, ev=ev))
     for r in f.ruled_out:
+        value = fmt_value(r.metric, r.value) if isinstance(r.value, (int, float)) and r.metric in CANONICAL \
+            else num(r.value)
         out.append(prefix + t("lab.ex.ruled", lang, look=name_of(r.lookalike, lang), metric=r.metric,
-                              value=num(r.value), reason=t(f"ruled_out.{r.reason}", lang)))
+                              value=value, reason=t(f"ruled_out.{r.reason}", lang)))
     if f.missing:
         out.append(prefix + t("lab.ex.missing", lang, metrics=", ".join(f.missing)))
     if f.samples:

@@ -14,15 +14,17 @@ import shutil
 from pathlib import Path
 from typing import Any, Callable, Iterable, TextIO
 
+import numpy as np
+
 from ..diagnose.model import FINDING_IDS
 from ..errors import MissingExtra
 from ..i18n import t
-from ..render.charts import clip_text, fmt_value, pad, panel_grid, sparkline
+from ..render.charts import BLOCKS, NAN_MARK, clip_text, display_width, fmt_value, pad, panel_grid
 from .content import QUIZ, PairItem
 from .engine import COMMANDS, VERDICT_WORDS, Lab, View
 from .explain import SHOWN, quiz_text, sample_group
 
-__all__ = ["LabUI", "completions"]
+__all__ = ["LabUI", "completions", "wrap", "shared_sparkline"]
 
 
 def completions(lab: Lab) -> list[str]:
@@ -39,8 +41,9 @@ class LabUI:
     def __init__(self, lab: Lab, out: TextIO, *, plain: bool = False, echo: bool = False,
                  figures: Path | None = None, width: int | None = None):
         self.lab, self.out, self.plain, self.echo, self.figures = lab, out, plain, echo, figures
-        cols = width or shutil.get_terminal_size((100, 40)).columns
-        self.width = max(60, min(cols, 80 if plain else 120))
+        # plain output (scripts, classrooms) stays within 80 columns; a terminal gets up to 120
+        cols = shutil.get_terminal_size((100, 40)).columns
+        self.width = width or max(60, min(cols, 80 if plain else 120))
         self._png_warned = False
 
     @property
@@ -55,8 +58,14 @@ class LabUI:
             if isinstance(item, View):
                 getattr(self, f"_draw_{item.kind}")(item.key)
             else:
-                self.write(str(item))
+                self.say(str(item))
         self.out.flush()
+
+    def say(self, text: str) -> None:
+        """Write prose, wrapped to the width (charts go through `write` untouched)."""
+        for line in text.split("\n"):
+            for part in wrap(line, self.width):
+                self.write(part)
 
     # ------------------------------------------------------------ pictures
     def _png(self, run: Any, stem: str) -> None:
@@ -93,7 +102,7 @@ class LabUI:
         pair: PairItem = self.lab.content.pairs[key]
         self.write("")
         self.write(t("lab.pair.title", self.lang, key=key))
-        self.write(t(f"lab.pair.{key}.q", self.lang, a=pair.left.label, b=pair.right.label))
+        self.say(t(f"lab.pair.{key}.q", self.lang, a=pair.left.label, b=pair.right.label))
         for side in (pair.left, pair.right):
             self._png(side.case.run, f"pair{side.label}-{self._seed_tag()}")
         self._side_by_side(pair)
@@ -101,23 +110,30 @@ class LabUI:
             self._samples(pair)
 
     def _side_by_side(self, pair: PairItem) -> None:
-        """Each metric on one line: both logs' sparklines and start → end, so shapes can be compared."""
+        """Each metric on one line: both logs' sparklines and start → end, so shapes can be compared.
+
+        Both sparklines of a metric share one y range: on their own scales a ratio_mean steady at
+        1.0000 (noise in the 5th decimal) and one drifting to 0.54 would look alike.
+        """
         half = (self.width - 12) // 2
         spark_w = max(10, half - 22)
         runs = (pair.left.case.run, pair.right.case.run)
         self.write(" " * 11 + pad(pair.left.label, half) + " " + pair.right.label)
         for m in SHOWN:
-            if not any(m in r.series for r in runs):
+            series = [r.series.get(m) for r in runs]
+            if not any(s is not None and len(s) for s in series):
                 continue
+            fin = [s.values[np.isfinite(s.values)] for s in series if s is not None and len(s)]
+            lo = min(float(f.min()) for f in fin if f.size) if any(f.size for f in fin) else 0.0
+            hi = max(float(f.max()) for f in fin if f.size) if any(f.size for f in fin) else 0.0
             cells = []
-            for run in runs:
-                s = run.series.get(m)
+            for s in series:
                 if s is None or not len(s):
                     cells.append(pad(t("lab.not_logged", self.lang), half))
                     continue
-                fin = s.values[~(s.values != s.values)]  # drop NaN for the end labels only
-                ends = f"{fmt_value(m, fin[0])}→{fmt_value(m, fin[-1])}" if fin.size else "NaN"
-                cells.append(pad(clip_text(f"{sparkline(s, spark_w)} {ends}", half), half))
+                v = s.values[np.isfinite(s.values)]
+                ends = f"{fmt_value(m, v[0])}→{fmt_value(m, v[-1])}" if v.size else "NaN"
+                cells.append(pad(clip_text(f"{shared_sparkline(s.values, lo, hi, spark_w)} {ends}", half), half))
             self.write(f"{m:<10} " + " ".join(cells).rstrip())
 
     def _samples(self, pair: PairItem) -> None:
@@ -126,7 +142,7 @@ class LabUI:
             if g is None:
                 continue
             step, group, answers = g
-            self.write(t("lab.samples.head", self.lang, label=side.label, n=len(answers), step=step))
+            self.say(t("lab.samples.head", self.lang, label=side.label, n=len(answers), step=step))
             for i, a in enumerate(answers, 1):
                 self.write(f"   {i}. " + clip_text(" ".join(a.split()), self.width - 7))
 
@@ -134,7 +150,7 @@ class LabUI:
         q = next(q for q in QUIZ if q.key == key)
         self.write("")
         for line in quiz_text(q, self.lang):
-            self.write(line)
+            self.say(line)
 
     # ------------------------------------------------------------ loops
     def prompt(self) -> str:
@@ -164,6 +180,70 @@ class LabUI:
                 self.write("")
                 line = "quit"
             self.emit(self.lab.handle(line))
+
+
+def shared_sparkline(values: np.ndarray, lo: float, hi: float, width: int) -> str:
+    """A sparkline on a given y range [lo, hi] (two logs drawn to one scale).
+
+    Each character covers a bucket of steps and shows the bucket's value farthest from the middle
+    of the range, so a one-step spike survives; a bucket with a NaN/inf is "×".
+    """
+    n = values.size
+    if n == 0 or width <= 0:
+        return ""
+    width = min(width, n)
+    mid, span = (lo + hi) / 2, hi - lo
+    out = []
+    for i in range(width):
+        b = values[i * n // width:max(i * n // width + 1, (i + 1) * n // width)]
+        if not np.all(np.isfinite(b)):
+            out.append(NAN_MARK)
+            continue
+        v = b.max() if abs(b.max() - mid) >= abs(b.min() - mid) else b.min()
+        out.append(BLOCKS[0 if span <= 0 else int(round((v - lo) / span * (len(BLOCKS) - 1)))])
+    return "".join(out)
+
+
+def wrap(line: str, width: int) -> list[str]:
+    """Break a line at spaces (anywhere between CJK characters) to `width` display columns.
+
+    Continuation lines keep the line's indent plus two, so a wrapped explanation still reads as
+    one item.  Counts display width, so Chinese (two columns a character) wraps where it should.
+    """
+    if display_width(line) <= width:
+        return [line]
+    indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
+    out: list[str] = []
+    cur = ""
+    for token in _tokens(line):
+        if cur and display_width(cur + token) > width:
+            out.append(cur.rstrip())
+            cur = indent + token.lstrip(" ")
+        else:
+            cur += token
+    if cur.strip():
+        out.append(cur.rstrip())
+    return out
+
+
+def _tokens(line: str) -> list[str]:
+    """Words with their leading space; each wide (CJK) character is a token of its own."""
+    tokens: list[str] = []
+    buf = ""
+    for ch in line:
+        wide = display_width(ch) == 2
+        if ch == " " or wide:
+            if buf:
+                tokens.append(buf)
+            buf = ch
+            if wide:
+                tokens.append(buf)
+                buf = ""
+        else:
+            buf += ch
+    if buf:
+        tokens.append(buf)
+    return tokens
 
 
 def _setup_readline(words: list[str]) -> None:
