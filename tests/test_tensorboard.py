@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import math
 import struct
 
@@ -12,6 +13,27 @@ from rlvitals.errors import InputError, NotAFile
 from rlvitals.ingest import tensorboard as tb
 from rlvitals.ingest.tensorboard import (crc32c, encode_event, event_files, frame_records, is_event_file,
                                          iter_scalars, write_scalars)
+
+
+# An event file written by TensorBoard's own writer (tensorboard 2.21.0 EventFileWriter, Events
+# built with the official protobuf classes and tensor_util.make_tensor_proto), 736 bytes:
+#   1 train/reward simple 0.5 | 2 train/reward simple NaN | 3 actor/entropy float32 tensor 1.25 with
+#   plugin "scalars" | 4 actor/entropy float64 tensor -0.75 | 5 count int64 tensor -3 | 6 vec float32 [3]
+#   | 7 h float64 [4,3] plugin "histograms" | 8 old_histo HistogramProto | 2**40 train/reward simple
+#   1e-6 and half float16 tensor 0.5
+TENSORBOARD_WRITTEN = base64.b64decode(
+    "SAAAAAAAAAD+kkidCX4mwqZjw9pBGg1icmFpbi5FdmVudDoyUi4KLHRlbnNvcmJvYXJkLnN1bW1hcnkud3JpdGVyLmV2ZW50"
+    "X2ZpbGVfd3JpdGVylEY3XyIAAAAAAAAAeBE9/QkAAABA/FTZQRABKhUKEwoMdHJhaW4vcmV3YXJkFQAAAD+CSpU3IgAAAAAA"
+    "AAB4ET39CQAAAED8VNlBEAIqFQoTCgx0cmFpbi9yZXdhcmQVAADAf2Qt2lc3AAAAAAAAAOfoylkJAAAAQPxU2UEQAyoqCigK"
+    "DWFjdG9yL2VudHJvcHlCCggBEgAqBAAAoD9KCwoJCgdzY2FsYXJzLrj51C4AAAAAAAAAxctX+gkAAABA/FTZQRAEKiEKHwoN"
+    "YWN0b3IvZW50cm9weUIOCAISADIIAAAAAAAA6L80X7mmKAAAAAAAAAD/cBZKCQAAAED8VNlBEAUqGwoZCgVjb3VudEIQCAkS"
+    "AFIK/f//////////Aeq0Kh4sAAAAAAAAAPSuzEUJAAAAQPxU2UEQBiofCh0KA3ZlY0IWCAESBBICCAMiDAAAgD8AAABAAABA"
+    "QGK7Ce6UAAAAAAAAAF0l8QAJAAAAQPxU2UEQByqGAQqDAQoBaEJuCAISCBICCAQSAggDImAAAAAAAAAAAAAAAAAAAAAAAAAA"
+    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+    "AAAAAABKDgoMCgpoaXN0b2dyYW1zqy5tJy4AAAAAAAAAxctX+gkAAABA/FTZQRAIKiEKHwoJb2xkX2hpc3RvKhIRAAAAAAAA"
+    "8D8ZAAAAAAAAAECT9aN+OQAAAAAAAACLBzfxCQAAAED8VNlBEICAgICAIConChMKDHRyYWluL3Jld2FyZBW9N4Y1ChAKBGhh"
+    "bGZCCAgTEgBqAoBwtvbjIw=="
+)
 
 
 def f32(x: float) -> float:
@@ -85,6 +107,21 @@ def test_first_event_is_file_version(tmp_path):
     data = path.read_bytes()
     (n,) = struct.unpack_from("<Q", data)
     assert b"brain.Event:2" in data[12:12 + n]
+
+
+def test_reads_a_file_written_by_tensorboard_itself(tmp_path):
+    path = tmp_path / "events.out.tfevents.1796050587.vm.18948.0.real"
+    path.write_bytes(TENSORBOARD_WRITTEN)
+    assert is_event_file(path)
+    stats: dict[str, int] = {}
+    got = list(iter_scalars(path, stats=stats))
+    assert [(t, s) for t, s, _ in got] == [("train/reward", 1), ("train/reward", 2), ("actor/entropy", 3),
+                                           ("actor/entropy", 4), ("count", 5), ("train/reward", 2**40),
+                                           ("half", 2**40)]
+    values = [v for _, _, v in got]
+    assert values[0] == 0.5 and math.isnan(values[1])
+    assert values[2:5] == [1.25, -0.75, -3.0] and values[5] == f32(1e-6) and values[6] == 0.5
+    assert stats == {"files": 1, "non-scalar TensorBoard values": 3}
 
 
 def test_tf2_tensor_scalars_are_read_and_non_scalars_skipped_and_counted(tmp_path):

@@ -48,17 +48,13 @@ _NOT_SCALAR_PLUGINS = frozenset({"histograms", "images", "audio", "text", "hpara
 # ---------------------------------------------------------------- crc32c (Castagnoli, reflected)
 
 
-def _crc_table() -> list[int]:
-    table = []
-    for i in range(256):
-        c = i
-        for _ in range(8):
-            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
-        table.append(c)
-    return table
+def _crc_entry(c: int) -> int:
+    for _ in range(8):
+        c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+    return c
 
 
-_TABLE = _crc_table()
+_TABLE = [_crc_entry(i) for i in range(256)]
 _NP_TABLE = np.array(_TABLE, dtype=np.uint32)
 
 
@@ -70,13 +66,10 @@ def crc32c(data: bytes) -> int:
     return crc ^ 0xFFFFFFFF
 
 
-def _mask(crc: int) -> int:
-    # TFRecord stores a rotated, offset crc so that a crc of data holding crcs stays well mixed.
-    return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
-
-
 def masked_crc32c(data: bytes) -> int:
-    return _mask(crc32c(data))
+    # TFRecord stores a rotated, offset crc so that a crc of data holding crcs stays well mixed.
+    crc = crc32c(data)
+    return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
 
 
 def _masked_many(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
@@ -135,20 +128,26 @@ def _fields(buf: bytes, pos: int, end: int) -> Iterator[tuple[int, int, int, int
         if wt == 0:
             v, pos = _varint(buf, pos)
             yield key >> 3, 0, v, pos
-        elif wt == 2:
+            continue
+        if wt == 2:
             n, pos = _varint(buf, pos)
-            yield key >> 3, 2, pos, pos + n
-            pos += n
-        elif wt == 1:
-            yield key >> 3, 1, pos, pos + 8
-            pos += 8
-        elif wt == 5:
-            yield key >> 3, 5, pos, pos + 4
-            pos += 4
-        else:
-            raise ValueError(f"wire type {wt}")
+        nxt = pos + n if wt == 2 else _skip(buf, pos, wt)
+        yield key >> 3, wt, pos, nxt
+        pos = nxt
     if pos != end:
         raise ValueError("field runs past its message")
+
+
+def _skip(buf: bytes, pos: int, wt: int) -> int:
+    """Offset just past one field value of wire type `wt` starting at `pos`."""
+    if wt == 0:
+        return _varint(buf, pos)[1]
+    if wt == 2:
+        n, pos = _varint(buf, pos)
+        return pos + n
+    if wt in (1, 5):
+        return pos + (8 if wt == 1 else 4)
+    raise ValueError(f"wire type {wt}")
 
 
 def _key(field: int, wire: int) -> bytes:
@@ -169,66 +168,44 @@ def _enc_bytes(field: int, payload: bytes) -> bytes:
     return _key(field, 2) + _enc_varint(len(payload)) + payload
 
 
-# TensorFlow DataType -> (struct code of one element in tensor_content, repeated field holding it)
-_DTYPES: dict[int, tuple[str, int]] = {
-    1: ("<f", 5), 2: ("<d", 6), 3: ("<i", 7), 4: ("<B", 7), 5: ("<h", 7), 6: ("<b", 7), 9: ("<q", 10),
-    10: ("<?", 11), 14: ("<H", 13), 17: ("<H", 7), 19: ("<e", 13), 22: ("<I", 16), 23: ("<Q", 17),
-}
-_PACKED = {5: ("<f", 4), 6: ("<d", 8)}  # fixed-width repeated fields; the rest are varints
+# TensorFlow DataType -> struct code of one element.  bfloat16 (14) is read as its 16 raw bits.
+_DTYPES = {1: "<f", 2: "<d", 3: "<i", 4: "<B", 5: "<h", 6: "<b", 9: "<q", 10: "<?", 14: "<H", 17: "<H",
+           19: "<e", 22: "<I", 23: "<Q"}
+_VALUE_FIELDS = (5, 6, 7, 10, 11, 13, 16, 17)  # float_val, double_val, int_val, int64_val, bool_val, ...
 
 
 def _tensor_scalar(buf: bytes, pos: int, end: int) -> float | None:
     """The value of a one-element numeric TensorProto, or None when it is not one."""
-    dtype, count, content, vals = 0, 1, None, []
+    dtype, count, raw = 0, 1, None
     for f, wt, a, b in _fields(buf, pos, end):
         if f == 1 and wt == 0:
             dtype = a
         elif f == 2 and wt == 2:  # TensorShapeProto: dim=2 { size=1 }
             for df, dwt, da, db in _fields(buf, a, b):
                 if df == 2 and dwt == 2:
-                    size = 1
-                    for sf, swt, sa, _ in _fields(buf, da, db):
-                        if sf == 1 and swt == 0:
-                            size = sa
-                    count *= size
-        elif f == 4 and wt == 2:
-            content = buf[a:b]
-        elif f in (5, 6) and wt == 2:  # packed float / double
-            code, width = _PACKED[f]
-            vals += [x for (x,) in struct.iter_unpack(code, buf[a:b])] if (b - a) % width == 0 else []
-        elif f in (5, 6):
-            vals.append(struct.unpack_from("<f" if wt == 5 else "<d", buf, a)[0])
-        elif f in (7, 10, 11, 13, 16, 17) and wt == 2:  # packed varints
-            p = a
-            while p < b:
-                v, p = _varint(buf, p)
-                vals.append(v)
-        elif f in (7, 10, 11, 13, 16, 17) and wt == 0:
-            vals.append(a)
-    if dtype not in _DTYPES or count != 1:
+                    count *= next((sa for sf, swt, sa, _ in _fields(buf, da, db) if sf == 1 and swt == 0), 1)
+        elif f == 4 and wt == 2:  # tensor_content: the raw little-endian bytes
+            raw = buf[a:b]
+        elif f in _VALUE_FIELDS and raw is None and (wt != 2 or b > a):
+            # The typed repeated fields: float/double are fixed width, the rest varints (packed or
+            # not).  Turn the first element back into bytes of the dtype's width.
+            if f in (5, 6):
+                raw = buf[a:a + (4 if f == 5 else 8)]
+            else:
+                v = _varint(buf, a)[0] if wt == 2 else a
+                width = struct.calcsize(_DTYPES.get(dtype, "<q"))
+                raw = (v & ((1 << 8 * width) - 1)).to_bytes(width, "little")
+    code = _DTYPES.get(dtype)
+    if code is None or count != 1:
+        return None  # text, resource, complex; or a vector, matrix, histogram
+    if raw is None:
+        raw = bytes(struct.calcsize(code))  # a scalar tensor with no value is its dtype's zero
+    if len(raw) != struct.calcsize(code):
         return None
-    code, _ = _DTYPES[dtype]
-    if content:
-        if len(content) != struct.calcsize(code):
-            return None
-        raw = struct.unpack(code, content)[0]
-    elif vals:
-        raw = vals[0]
-        if dtype in (1, 2):
-            return float(raw)
-        if dtype in (3, 5, 6, 9) and raw >= 1 << 63:  # varint of a negative signed integer
-            raw -= 1 << 64
-        elif dtype in (3, 5, 6) and raw >= 1 << 31:
-            raw -= 1 << 32
-        elif dtype in (14, 19):  # half_val holds the 16 raw bits
-            raw &= 0xFFFF
-    else:
-        raw = 0  # a scalar tensor with no value is its dtype's zero
+    (value,) = struct.unpack(code, raw)
     if dtype == 14:  # bfloat16: the high half of a float32
-        return struct.unpack("<f", struct.pack("<I", int(raw) << 16))[0]
-    if dtype == 19 and not content:
-        return struct.unpack("<e", struct.pack("<H", int(raw)))[0]
-    return float(raw)
+        (value,) = struct.unpack("<f", struct.pack("<I", value << 16))
+    return float(value)
 
 
 # ---------------------------------------------------------------- reading
@@ -289,27 +266,11 @@ def _frames(path: Path, data: bytes, stats: dict[str, int]) -> tuple[np.ndarray,
     return o + 12, ln
 
 
-def _skip(buf: bytes, pos: int, wt: int) -> int:
-    """Offset just past one field value of wire type `wt` starting at `pos`."""
-    if wt == 0:
-        return _varint(buf, pos)[1]
-    if wt == 2:
-        n, pos = _varint(buf, pos)
-        return pos + n
-    if wt == 1:
-        return pos + 8
-    if wt == 5:
-        return pos + 4
-    raise ValueError(f"wire type {wt}")
-
-
 def _plugin_name(buf: bytes, a: int, b: int) -> str | None:
     """SummaryMetadata.plugin_data=1 { plugin_name=1 }."""
-    for f, wt, pa, pb in _fields(buf, a, b):
-        if f == 1 and wt == 2:
-            for nf, nwt, na, nb in _fields(buf, pa, pb):
-                if nf == 1 and nwt == 2:
-                    return buf[na:nb].decode("utf-8", "replace")
+    for pa, pb in ((pa, pb) for f, wt, pa, pb in _fields(buf, a, b) if f == 1 and wt == 2):
+        for na, nb in ((na, nb) for f, wt, na, nb in _fields(buf, pa, pb) if f == 1 and wt == 2):
+            return buf[na:nb].decode("utf-8", "replace")
     return None
 
 
