@@ -55,14 +55,41 @@ def test_train_lines_only_use_the_train_step():
     assert run.meta["step_axis"] == "train" and list(run.series["kl"].steps) == [1, 2, 3]
 
 
-def test_steps_before_any_rollout_line_and_cut_lines_are_counted():
+def test_steps_before_any_rollout_line_placed_by_arithmetic_and_cut_lines_counted():
     text = ("step 0: {'train/pg_loss': 0.1, 'train/step': 0}\n"
             "rollout 1: {'rollout/raw_reward': 0.3}\n"
             "step 1: {'train/pg_loss': 0.2, 'train/step': 1}\n"
             "rollout 2: {'rollout/raw_reward': 0.4, 'rollout/")
     run = read_text(text, "slime")
-    assert run.skipped == {"truncated or malformed dict": 1, "train step before any rollout line": 1}
-    assert list(run.series["loss"].steps) == [1]
+    assert run.skipped == {"truncated or malformed dict": 1}
+    assert list(run.series["loss"].steps) == [0, 1]          # 0 // k = 0 with k = 1
+
+
+def test_when_the_arithmetic_fails_the_order_decides_and_orphans_are_counted():
+    # train/step numbering that does not follow rollout_id * k + step_id (e.g. a resumed counter)
+    text = ("step 7: {'train/pg_loss': 0.0}\n"
+            "rollout 0: {'rollout/raw_reward': 0.3}\n"
+            "step 50: {'train/pg_loss': 0.1}\n"
+            "rollout 1: {'rollout/raw_reward': 0.4}\n"
+            "step 51: {'train/pg_loss': 0.2}\n")
+    run = read_text(text, "slime")
+    assert list(run.series["loss"].steps) == [0, 1] and list(run.series["loss"].values) == [0.1, 0.2]
+    assert run.skipped == {"train step before any rollout line": 1}
+    assert any("last rollout id printed" in n for n in run.notes)
+
+
+def test_critic_lines_have_their_own_role_and_do_not_double_k():
+    lines = []
+    for r in range(3):
+        lines.append(f"rollout {r}: {{'rollout/raw_reward': 0.{r + 1}}}")
+        for j in range(2):
+            s = 2 * r + j
+            lines.append(f"critic-step {s}: {{'train/critic-value_loss': {s}.0, 'train/critic-grad_norm': 1.0, 'train/step': {s}}}")
+            lines.append(f"step {s}: {{'train/pg_loss': {s}.0, 'train/step': {s}}}")
+    run = read_text("\n".join(lines) + "\n", "slime")
+    assert run.meta["train_steps_per_rollout"] == 2
+    assert list(run.series["loss"].values) == [0.5, 2.5, 4.5]
+    assert list(run.extras["train/critic-value_loss"].values) == [0.5, 2.5, 4.5]
 
 
 def test_round_trip():

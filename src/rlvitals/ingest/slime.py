@@ -10,9 +10,11 @@ step_id`), every other group counts rollouts.  rlvitals uses the **rollout id** 
 reward, length and truncation exist only per rollout.  Train rows are mapped onto rollouts:
 
 - steps per rollout k = the number of train lines between two rollout ids (the most common count);
-  if `S // k` equals the rollout id in force for every train line, the arithmetic is used, else the
-  order of the lines (the last rollout id seen) — the note says which;
-- when k > 1 the k optimizer steps of a rollout are averaged (NaN ignored unless all are NaN).
+  if `S // k` equals the rollout id in force for every train line, the arithmetic is used (it also
+  places train lines printed before any rollout line), else the order of the lines (the last
+  rollout id seen; train lines before the first are counted as skipped) — the note says which;
+- when k > 1 the k optimizer steps of a rollout are averaged (NaN ignored unless all are NaN);
+- a second model's lines (`critic-step S: {'train/critic-…'}`) are mapped the same way, on their own.
 
 With no rollout lines the train step is the axis; with no train lines the rollout id is.
 """
@@ -31,9 +33,8 @@ from .pydict import DictSyntaxError, KeyMap, format_dict, numeric, parse_dict, r
 
 __all__ = ["FORMAT", "SlimeParser", "write"]
 
-_GROUPS = ("step", "rollout", "perf", "passrate", "eval", "multi_turn")
-# (not OpenRLHF's "Global step N: {")
-_LINE = re.compile(r"(?:^|[\s\]\-])(?<!Global )(?:critic[-_])?(step|rollout|perf|passrate|eval|multi_turn) (\d+):\s*\{")
+# `{role}-step S` for a model other than the actor (e.g. `critic-step`); not OpenRLHF's "Global step N: {"
+_LINE = re.compile(r"(?:^|[\s\]\-])(?<!Global )((?:[A-Za-z_]+-)?step|rollout|perf|passrate|eval|multi_turn) (\d+):\s*\{")
 _AXIS_KEYS = ("train/step", "rollout/step")
 
 
@@ -81,8 +82,8 @@ class SlimeParser(LineParser):
             self._skip("dict without metrics")
 
     # -- axes ----------------------------------------------------------------------------------
-    def _train_to_rollout(self) -> tuple[dict[int, int], int, str]:
-        """train record index -> rollout id; k; how."""
+    def _train_to_rollout(self, role: str) -> tuple[dict[int, int], int, str]:
+        """For the train lines of one role (`step`, `critic-step`): record index -> rollout id; k; how."""
         # the train-side `rollout R` line precedes the training on rollout R; `perf R` (rollout
         # side) may run ahead with async generation, so it is only used when there is no other
         marks = {g for g, _, _, _ in self.records} & {"rollout", "perf", "passrate", "multi_turn"}
@@ -91,7 +92,7 @@ class SlimeParser(LineParser):
         owner: dict[int, int] = {}
         per: Counter[int] = Counter()
         for i, (group, n, _, _) in enumerate(self.records):
-            if group == "step":
+            if group == role:
                 if current is not None:
                     owner[i] = current
                     per[current] += 1
@@ -100,9 +101,10 @@ class SlimeParser(LineParser):
         if not per:
             return owner, 1, "order"
         k = Counter(per.values()).most_common(1)[0][0]
-        trains = [(i, self.records[i][1]) for i in owner]
-        if all(s // k == owner[i] for i, s in trains):
-            return {i: s // k for i, s in trains}, k, "arithmetic"
+        if all(self.records[i][1] // k == r for i, r in owner.items()):
+            # the arithmetic holds: it also places train lines printed before any rollout line
+            every = {i: rec[1] // k for i, rec in enumerate(self.records) if rec[0] == role}
+            return every, k, "arithmetic"
         return owner, k, "order"
 
     def snapshot(self) -> Run:
@@ -111,13 +113,21 @@ class SlimeParser(LineParser):
             return self._cache[1]
         b = RunBuilder(self.builder.name, self.format_name)
         groups = {g for g, _, _, _ in self.records}
-        rollout_side = groups - {"step"}
-        if "step" in groups and rollout_side:
-            owner, k, how = self._train_to_rollout()
-            b.meta.update(step_axis="rollout", train_steps_per_rollout=k)
+        roles = sorted(g for g in groups if g.endswith("step"))
+        rollout_side = groups - set(roles)
+        if roles and rollout_side:
+            owner: dict[int, int] = {}
+            for role in roles:
+                own, k, how = self._train_to_rollout(role)
+                owner.update(own)
+                if role == "step" or "train_steps_per_rollout" not in b.meta:
+                    b.meta.update(step_axis="rollout", train_steps_per_rollout=k)
+                way = ("train/step // k" if how == "arithmetic" else "the last rollout id printed before each line")
+                b.note(f"slime: steps are rollout ids; {role} lines mapped to rollouts by {way} "
+                       f"(k = {k} optimizer step{'s' if k != 1 else ''} per rollout{', averaged' if k > 1 else ''})")
             pending: dict[int, list[dict[str, float]]] = {}
             for i, (group, n, row, lineno) in enumerate(self.records):
-                if group != "step":
+                if group not in roles:
                     b.add_row(n, row, lineno)
                 elif i in owner:
                     pending.setdefault(owner[i], []).append(row)
@@ -125,12 +135,8 @@ class SlimeParser(LineParser):
                     b.skip("train step before any rollout line")
             for rid, rows in sorted(pending.items()):
                 b.add_row(rid, _mean_rows(rows) if len(rows) > 1 else rows[-1])
-            way = ("train/step // k" if how == "arithmetic" else "the last rollout id printed before each step line")
-            b.note(f"slime: steps are rollout ids; train steps mapped to rollouts by {way} "
-                   f"(k = {k} optimizer step{'s' if k != 1 else ''} per rollout"
-                   f"{', averaged' if k > 1 else ''})")
         else:
-            axis = "train" if groups == {"step"} else "rollout"
+            axis = "train" if groups and not rollout_side else "rollout"
             b.meta["step_axis"] = axis
             for group, n, row, lineno in self.records:
                 b.add_row(n, row, lineno)
@@ -201,7 +207,7 @@ def _sniff(text: str) -> float:
         return 0.0
     if "train/" in text or "rollout/" in text:
         return 0.85
-    return 0.4 if groups - {"step"} else 0.3
+    return 0.4 if {g for g in groups if not g.endswith("step")} else 0.3
 
 
 FORMAT = Format("slime", "slime console: `step N: {…}`, `rollout N: {…}`, `perf N: {…}` (rollout id as step)",
