@@ -220,3 +220,12 @@ def test_incremental_parser_for_watch():
     for line in lines[4:]:
         parser.feed(line)
     assert list(parser.snapshot().series["reward"].steps) == [10, 20, 30, 40]
+
+
+@pytest.mark.parametrize("total,rows,expected", [(50, 50, 1), (500, 50, 10), (505, 50, 10), (100, 4, 25), (1000, 3, 300)])
+def test_logging_steps_from_total_and_row_count(total, rows, expected):
+    text = f"  Total optimization steps = {total:,}\n" + console(rows, every=1, total=total) + \
+        "{'train_runtime': 1.0, 'train_loss': 0.0, 'epoch': 1.0}\n"
+    run = read_text(text, "trl-console")
+    assert run.meta["logging_steps"] == expected
+    assert run.steps[-1] == expected * rows

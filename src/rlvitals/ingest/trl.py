@@ -157,10 +157,14 @@ class TrlParser(LineParser):
         every, how = DEFAULT_LOGGING_STEPS, f"TRL's default logging_steps={DEFAULT_LOGGING_STEPS}"
         total = self.total or (max(self.bars) if self.bars else None)
         if self.finished and total and n:
-            fits = [k for k in range(1, total + 1) if total // k == n]
+            # logging every k steps gives ⌊T/k⌋ rows: k in (T/(n+1), T/n]; when several fit, prefer
+            # TRL's default, then the roundest number (people type 10, 25, 100, not 26)
+            fits = range(total // (n + 1) + 1, total // n + 1)
             if fits:
-                every = fits[0]
-                how = f"logging_steps={every}, the one that gives {n} rows in {total} steps"
+                def roundness(k: int) -> tuple:
+                    return (k == DEFAULT_LOGGING_STEPS, k % 100 == 0, k % 50 == 0, k % 10 == 0, k % 5 == 0, -k)
+                every = max(fits, key=roundness)
+                how = f"logging_steps={every}, which gives {n} rows in {total} steps"
         return [every * (i + 1) for i in range(n)], f"line order × {how}", every
 
     def snapshot(self) -> Run:
