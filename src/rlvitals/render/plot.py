@@ -201,7 +201,7 @@ def build_figure(run: Run, *, lang: str = "en", max_points: int = 2000):
     fig = Figure(figsize=FIGSIZE, dpi=DPI)
     # Fixed margins rather than tight_layout: it measures every label, which took 1-2 s of the
     # 1e6-step benchmark; panels hold the same kind of labels, so fixed margins fit.
-    fig.subplots_adjust(left=0.04, right=0.99, bottom=0.065, top=0.9, wspace=0.2, hspace=0.3)
+    fig.subplots_adjust(left=0.045, right=0.99, bottom=0.065, top=0.9, wspace=0.3, hspace=0.3)
     FigureCanvasAgg(fig)
     axes = fig.subplots(len(rows), ncols, squeeze=False)
     restarts = [seg.first_step for seg in run.segments[1:]]
@@ -244,6 +244,7 @@ def _panel(ax, run: Run, name: str, words: str, fp: dict, max_points: int, resta
         title += f" · {_t('plot.proxy', words)}"
     ax.set_title(title, fontsize=11, **fp)
     ax.grid(alpha=0.3)
+    ax.tick_params(labelsize=9)
     if (s is None or len(s) == 0) and val is None:
         ax.text(0.5, 0.5, _t("ui.not_logged", words), transform=ax.transAxes, ha="center", va="center",
                 fontsize=13, color="#888888", **fp)
