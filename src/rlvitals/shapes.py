@@ -210,7 +210,7 @@ def classify(series: Series) -> Shape:
             k, _ = hinge_onset(t, x, "start")
             return Shape(series.name, "drift", start, end, per100, rel, int(t[k]), stats)
     # 3) large back-and-forth around the trend, not explained by the trend itself
-    if stats["resid_rel"] >= 0.12 and ac1 <= 0.3 and rstd >= 0.25 * move:
+    if stats["resid_rel"] >= 0.12 and ac1 <= 0.3 and rstd >= 0.2 * move:
         return Shape(series.name, "oscillating", start, end, per100, rel, None, stats)
     # 4) a trend that is steady (tau) and not small next to the noise and the level
     significant = move > max(3 * rstd / np.sqrt(max(tenth, 1)), 0.05 * floor)

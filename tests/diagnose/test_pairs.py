@@ -92,7 +92,7 @@ def test_pair_d1_small_batch_noise_is_info_only(seed):
 def test_pair_d2_learning_rate_too_high(seed):
     d = diagnose(dc.pair_d2_lr(seed))
     assert d.verdict == "unstable" and d.top.id == "lr_too_high" and d.top.severity == "warning"
-    assert d.top.evidence["clip_frac_median"] == pytest.approx(0.42, abs=0.03)
+    assert d.top.evidence["clip_frac_late"] == pytest.approx(0.42, abs=0.03)
     assert _ruled(d.top, "batch_noise")["clip_frac"] > 0.2
     assert d.top.action.knob == "learning rate" and d.top.action.direction == "lower"
     assert "batch_noise" not in {f.id for f in d.findings}

@@ -22,13 +22,12 @@ from .verdict import order, verdict_of
 
 __all__ = ["diagnose", "RULES", "Diagnosis", "Finding", "FINDING_IDS"]
 
-RULES: tuple[tuple[str, Callable[[Ctx], Finding | None]], ...] = tuple(
-    (m.ID, m.check) for m in (
-        numeric_instability, sync_failure, truncation_starvation, entropy_collapse, kl_blowup,
-        entropy_explosion, length_hacking, reward_hacking, data_too_hard, stalled, lr_too_high,
-        data_too_easy, batch_noise, plateau,
-    )
+MODULES = (
+    numeric_instability, sync_failure, truncation_starvation, entropy_collapse, kl_blowup,
+    entropy_explosion, length_hacking, reward_hacking, data_too_hard, stalled, lr_too_high,
+    data_too_easy, batch_noise, plateau,
 )
+RULES: tuple[tuple[str, Callable[[Ctx], Finding | None]], ...] = tuple((m.ID, m.check) for m in MODULES)
 
 
 def _run_summary(run: Run, ctx: Ctx) -> dict:
@@ -53,8 +52,8 @@ def diagnose(run: Run, samples=None) -> Diagnosis:
     shapes = shapes_of(Run(run.name, run.format, {k: s for k, s in run.series.items() if k in CANONICAL}))
     ctx = Ctx(run, shapes, samples)
     found: list[Finding] = []
-    for _id, check in RULES:
-        f = check(ctx)
+    for module in MODULES:
+        f = ctx.check(module)
         if f is not None:
             found.append(f)
     findings = order(found)

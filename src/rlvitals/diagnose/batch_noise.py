@@ -21,9 +21,9 @@ def check(ctx: Ctx) -> Finding | None:
     ev = {f"{u.jitter_metric}_jitter": rnd(u.jitter, 3)}
     ruled, missing = [], []
     if u.clip is not None:
-        ev["clip_frac_median"] = rnd(u.clip, 3)
+        ev["clip_frac_late"] = rnd(u.clip, 3)
     if u.gnorm is not None:
-        ev["gnorm_median"] = rnd(u.gnorm, 3)
+        ev["gnorm_late"] = rnd(u.gnorm, 3)
     if u.clip_normal and u.gnorm_normal:
         ruled.append(ro("lr_too_high", "clip_frac", u.clip, "clip_normal"))
         ruled.append(ro("lr_too_high", "gnorm", u.gnorm, "gnorm_normal"))
@@ -39,4 +39,4 @@ def check(ctx: Ctx) -> Finding | None:
     else:
         missing.extend(m for m in ("clip_frac", "gnorm") if m not in ctx.shapes)
     conf = 0.6 + 0.2 * len(ruled)
-    return Finding(ID, "info", None, ev, tuple(ruled), tuple(missing), action_for(ID), round(min(conf, 1.0), 3))
+    return Finding(ID, "info", ctx.first_step(), ev, tuple(ruled), tuple(missing), action_for(ID), round(min(conf, 1.0), 3))

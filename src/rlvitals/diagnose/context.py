@@ -43,6 +43,13 @@ class Ctx:
     shapes: dict[str, Shape]
     samples: Any = None
     _cache: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+    _results: dict[str, Any] = field(default_factory=dict)
+
+    def check(self, module: Any) -> Any:
+        """Run a finding module's check once per diagnosis (rules consult each other)."""
+        if module.ID not in self._results:
+            self._results[module.ID] = module.check(self)
+        return self._results[module.ID]
 
     # -- access -------------------------------------------------------------------------------
     def series(self, name: str) -> Series | None:
@@ -147,6 +154,41 @@ class Ctx:
             x = np.log10(x)
         k, _ = hinge_onset(t, x, kind)
         return int(t[k])
+
+    def crossing(self, name: str, frac: float = 0.15, *, log: bool = False, below: float | None = None) -> int | None:
+        """Step where the metric left its starting level for good (a ramp's onset).
+
+        On up to 100 block medians: the threshold is `frac` of the way from the first tenth's
+        level to the last tenth's (or the absolute level `below`, e.g. adv_std 0.5); the onset is
+        the block after the last one still on the starting side, so noise before the change does
+        not drag the answer early.  log=True works on log10 (multiplicative run-aways).
+        """
+        s, v = self.data(name)
+        if v.size < 10:
+            return None
+        t, x = blocks(s, v, 100)
+        if log:
+            if not np.all(x > 0):
+                return None
+            x = np.log10(x)
+        k = max(1, x.size // 10)
+        a, b = float(np.median(x[:k])), float(np.median(x[-k:]))
+        if below is not None:
+            thr, up = below, False
+        else:
+            if a == b:
+                return None
+            thr, up = a + frac * (b - a), b > a
+        start_side = x < thr if up else x >= thr
+        idx = np.nonzero(start_side)[0]
+        if idx.size == 0:
+            return int(t[0])
+        j = int(idx[-1]) + 1
+        if j >= x.size:
+            return None
+        # the first raw step of that block: block centres are means, so step back half a block
+        half = (t[1] - t[0]) / 2 if t.size > 1 else 0
+        return int(max(s[0], round(t[j] - half)))
 
     def first_step(self) -> int:
         st = self.run.steps

@@ -6,12 +6,13 @@ rose); the rule wants a large relative rise (x2.5) AND the reward or accuracy gi
 
 from __future__ import annotations
 
+from . import kl_blowup
 from .actions import action_for
 from .context import Ctx, ro, rnd
 from .model import Finding
 
 ID = "entropy_explosion"
-RISE = 2.5
+RISE = 1.6         # end/start; an entropy bonus can double a low entropy healthily (0.13 → 0.26)
 
 
 def check(ctx: Ctx) -> Finding | None:
@@ -31,12 +32,12 @@ def check(ctx: Ctx) -> Finding | None:
           f"{goal}_peak": rnd(peak), f"{goal}_end": rnd(g1)}
     ruled, missing = [], []
     if ctx.has("kl"):
-        k_mid, k1 = ctx.window("kl", 0.3, 0.6), ctx.end("kl")
+        k1 = ctx.end("kl")
         ev["kl_end"] = rnd(k1)
-        if k1 >= 5 * max(k_mid, 1e-6) and k1 >= 0.05:
-            return None  # a KL surge leads: kl_blowup owns it
+        if ctx.check(kl_blowup) is not None:
+            return None  # a KL surge leads and entropy follows: kl_blowup owns it
         ruled.append(ro("kl_blowup", "kl", k1, "kl_steady"))
     else:
         missing.append("kl")
-    onset = ctx.onset("entropy", "start")
+    onset = ctx.crossing("entropy", 0.1)
     return Finding(ID, "critical", onset, ev, tuple(ruled), tuple(missing), action_for(ID), 0.85)

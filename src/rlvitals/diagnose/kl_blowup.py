@@ -1,7 +1,8 @@
 """kl_blowup: KL to the reference runs away (陡增 = 跑飞); entropy often rises with it.
 
-A healthy KL rises slowly all run (0.002 → 0.045 in the lesson: 20x, but gradual).  A blow-up is
-a late surge: the last tenth far above the middle of the run and above any classic-PPO scale.
+A healthy KL rises slowly all run (0.002 → 0.045 in the lesson: 20x, but gradual), and a learning
+rate that is too high lifts it a few-fold along with clip_frac.  A blow-up is a jump of more than
+an order of magnitude over the KL's own level just before it began, to a level that matters.
 """
 
 from __future__ import annotations
@@ -11,37 +12,80 @@ import numpy as np
 from .actions import action_for
 from .context import Ctx, ro, rnd
 from .model import Finding
+from ..shapes import blocks
+from .updates import assess
 
 ID = "kl_blowup"
-SURGE = 5.0        # end level vs the middle of the run
+SURGE = 20.0       # rise of (kl + KL_FLOOR) within a fifth of the run (blow-ups: 58-370x; lr too high: < 10x)
+KL_FLOOR = 0.01    # KL this small is noise-level (Spinning Up target_kl 0.01)
+HIGH = 0.5         # a KL this large has left the reference whatever the speed (PTT: > 0.3 high)
 FLOOR = 0.05       # below this a KL is not dangerous whatever its shape (PTT: > 0.3 is high)
 
 
+def window_surge(ctx: Ctx) -> tuple[float, int | None]:
+    """Largest rise of (kl + KL_FLOOR) within a fifth of the run, and the step it started from.
+
+    Adding KL_FLOOR (Spinning Up's target_kl 0.01) keeps a KL growing from 0.002 to 0.01 -- five
+    times, but harmless -- from counting as an order of magnitude.
+    """
+    s, v = ctx.data("kl")
+    t, x = blocks(s, v, 100)
+    x = np.maximum(x, 0.0) + KL_FLOOR
+    w = max(1, x.size // 5)
+    best, at = 1.0, None
+    for i in range(x.size - 1):
+        r = float(np.max(x[i + 1:i + w + 1]) / x[i])
+        if r > best:
+            best, at = r, int(t[i])
+    return best, at
+
+
 def check(ctx: Ctx) -> Finding | None:
-    if not ctx.has("kl"):
+    if not ctx.has("kl") or ctx.word("kl") not in ("spike", "rising"):
         return None
-    _, v = ctx.data("kl")
-    mid = ctx.window("kl", 0.3, 0.6)
+    s, v = ctx.data("kl")
     end = ctx.end("kl")
-    late_max = float(np.max(v[int(0.8 * v.size):]))
-    surge = end / max(abs(mid), 1e-6)
-    if end < FLOOR or surge < SURGE or ctx.word("kl") not in ("spike", "rising"):
+    if end < FLOOR:
         return None
-    ev = {"kl_start": rnd(ctx.start("kl")), "kl_mid": rnd(mid), "kl_end": rnd(end),
-          "kl_surge": rnd(surge, 3), "kl_late_max": rnd(late_max)}
+    surge, _ = window_surge(ctx)
+    onset = _onset(ctx)
+    before = v[s < onset] if onset is not None else v[:0]
+    pre = float(np.median(before[-max(3, before.size // 3):])) if before.size else ctx.start("kl")
+    # fast (an order of magnitude within a fifth of the run) or slower but far past any sane KL
+    if surge < SURGE and not (end >= HIGH and end >= 10 * max(pre, 1e-6)):
+        return None
+    for m in ("reward", "kl", "entropy", "gnorm", "loss"):
+        ser = ctx.series(m)
+        if ser is not None and (~ser.finite).any():
+            return None  # NaNs: numeric_instability owns the run
+    ev = {"kl_start": rnd(ctx.start("kl")), "kl_before": rnd(pre), "kl_end": rnd(end),
+          "kl_surge": rnd(end / max(abs(pre), 1e-6), 3), "kl_window_rise": rnd(surge, 3), "kl_max": rnd(float(np.max(v)))}
     ruled, missing = [], []
     if ctx.has("entropy"):
-        e0, e1 = ctx.start("entropy"), ctx.end("entropy")
-        ev["entropy_start"], ev["entropy_end"] = rnd(e0), rnd(e1)
-    if ctx.applicable("clip_frac"):
-        c = ctx.window("clip_frac", 0.0, 0.6)
-        if c < 0.2:
-            ruled.append(ro("lr_too_high", "clip_frac", c, "clip_normal_before"))
-    for m in ("reward", "kl", "entropy", "gnorm", "loss"):
-        s = ctx.series(m)
-        if s is not None and (~s.finite).any():
-            return None  # NaNs: numeric_instability owns the run
+        ev["entropy_start"], ev["entropy_end"] = rnd(ctx.start("entropy")), rnd(ctx.end("entropy"))
+    else:
+        missing.append("entropy")
+    u = assess(ctx)
+    if u.clip is not None and not u.clip_high:
+        ruled.append(ro("lr_too_high", "clip_frac", u.clip, "clip_normal"))
+    elif u.clip is None:
+        missing.append("clip_frac")
     ruled.append(ro("numeric_instability", "kl", "finite", "all_finite"))
-    onset = ctx.onset("kl", "start", log=True)
-    conf = min(1.0, 0.8 + 0.02 * np.log10(surge))
+    conf = min(1.0, 0.8 + 0.05 * np.log10(surge))
     return Finding(ID, "critical", onset, ev, tuple(ruled), tuple(missing), action_for(ID), round(float(conf), 3))
+
+
+def _onset(ctx: Ctx) -> int | None:
+    """Where log(kl + KL_FLOOR) had made a fifth of its total rise."""
+    s, v = ctx.data("kl")
+    t, x = blocks(s, v, 100)
+    y = np.log10(np.maximum(x, 0.0) + KL_FLOOR)
+    k = max(1, y.size // 10)
+    a, b = float(np.median(y[:k])), float(np.max(y))
+    if b <= a:
+        return None
+    below = np.nonzero(y < a + 0.2 * (b - a))[0]
+    first_peak = int(np.argmax(y))
+    below = below[below < first_peak]
+    j = int(below[-1]) + 1 if below.size else 0
+    return int(t[min(j, t.size - 1)])

@@ -7,6 +7,9 @@ GRPO's length bias (Dr. GRPO) also makes wrong answers longer: the action names 
 
 from __future__ import annotations
 
+import numpy as np
+
+from . import entropy_explosion
 from .actions import action_for
 from .context import Ctx, ro, rnd
 from .model import Finding
@@ -21,9 +24,14 @@ def check(ctx: Ctx) -> Finding | None:
     l0, l1 = ctx.start("len"), ctx.end("len")
     if not (l0 > 0) or l1 / l0 < GROWTH or ctx.word("len") not in ("rising", "spike", "oscillating"):
         return None
+    onset = ctx.onset("len", "start", log=True)
+    s, _ = ctx.data("acc")
+    a = min(float(np.searchsorted(s, onset)) / max(s.size, 1), 0.8) if onset is not None else 0.0
     a0, a1 = ctx.start("acc"), ctx.end("acc")
-    if ctx.gained("acc", rel=0.1) and a1 - a0 > 0.03:
-        return None  # pair C1: longer and more right
+    if ctx.gained("acc", rel=0.05, a=a):
+        return None  # pair C1: longer and more right (judged from where the growth began)
+    if ctx.check(entropy_explosion) is not None:
+        return None  # answers turning to noise grow long too: the entropy rule owns it
     ev = {"len_start": rnd(l0), "len_end": rnd(l1), "len_growth": rnd(l1 / l0, 3),
           "acc_start": rnd(a0), "acc_end": rnd(a1)}
     missing, ruled = [], []
@@ -44,6 +52,5 @@ def check(ctx: Ctx) -> Finding | None:
                  ro("reward_hacking", "len", f"{l0:.4g} → {l1:.4g}", "len_explains"))
     if ctx.has("entropy"):
         ruled.append(ro("entropy_collapse", "entropy", ctx.end("entropy"), "entropy_healthy"))
-    onset = ctx.onset("len", "start", log=True)
     conf = min(1.0, 0.8 + 0.1 * (l1 / l0 - GROWTH))
-    return Finding(ID, "critical", onset, ev, tuple(ruled), tuple(missing), action_for(ID), round(conf, 3))
+    return Finding(ID, "warning", onset, ev, tuple(ruled), tuple(missing), action_for(ID), round(conf, 3))

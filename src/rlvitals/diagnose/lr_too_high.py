@@ -27,13 +27,14 @@ def check(ctx: Ctx) -> Finding | None:
     ev: dict = {}
     missing, ruled = [], []
     if u.clip is not None:
-        ev["clip_frac_median"] = rnd(u.clip, 3)
+        ev["clip_frac_late"] = rnd(u.clip, 3)
     elif u.clip_na:
         ev["clip_frac"] = "not applicable (constant)"
     else:
         missing.append("clip_frac")
     if u.gnorm is not None:
-        ev["gnorm_median"] = rnd(u.gnorm, 3)
+        ev["gnorm_late"] = rnd(u.gnorm, 3)
+        ev["gnorm_rise"] = rnd(u.gnorm_rise, 3)
         ev["gnorm_jitter"] = rnd(u.gnorm_jitter, 3)
     else:
         missing.append("gnorm")
@@ -48,4 +49,8 @@ def check(ctx: Ctx) -> Finding | None:
             return None  # NaNs: numeric_instability owns the run
     ruled.append(ro("numeric_instability", "gnorm" if u.gnorm is not None else "reward", "finite", "all_finite"))
     conf = min(1.0, 0.7 + (u.clip or 0) + 0.1 * u.gnorm_high)
-    return Finding(ID, "warning", ctx.first_step(), ev, tuple(ruled), tuple(missing), action_for(ID), round(conf, 3))
+    # onset: where clip_frac (else the grad norm) left its normal level for good
+    onset = ctx.crossing("clip_frac", 0.15) if u.clip is not None else ctx.crossing("gnorm", 0.15, log=True)
+    if u.clip is not None and ctx.start("clip_frac") >= 0.2:
+        onset = ctx.first_step()   # too big from the first step (no ramp to find)
+    return Finding(ID, "warning", onset if onset is not None else ctx.first_step(), ev, tuple(ruled), tuple(missing), action_for(ID), round(conf, 3))

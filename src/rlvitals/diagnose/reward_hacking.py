@@ -1,15 +1,21 @@
 """reward_hacking: the reward climbs while accuracy does not (the lesson's "reward 与 acc 背离").
 
-Needs both curves: with no acc (or val_acc) logged the tool does not guess; it says so.
-When the answers are also exploding in length the more specific length_hacking owns the run.
+Both curves are put on one scale (each divided by its own spread) and their difference is
+watched: in a healthy run they move together and the difference stays flat; when the policy
+finds a loophole the difference starts to climb.  From that onset the reward must still gain and
+the accuracy must not.  Needs both curves: with no acc (or val_acc) logged the tool does not
+guess.  When the answers are also exploding in length the more specific length_hacking owns it.
 """
 
 from __future__ import annotations
 
-from . import length_hacking
+import numpy as np
+
+from . import data_too_hard, kl_blowup, length_hacking
 from .actions import action_for
 from .context import Ctx, ro, rnd
 from .model import Finding
+from ..shapes import blocks, hinge_onset
 
 ID = "reward_hacking"
 
@@ -21,30 +27,61 @@ def _truth(ctx: Ctx) -> str | None:
     return None
 
 
+def _spread(v: np.ndarray) -> float:
+    q = np.percentile(v, [10, 90])
+    return float(q[1] - q[0])
+
+
+def divergence_onset(ctx: Ctx, truth: str) -> int | None:
+    """Step where reward and truth (both scaled by their spread) began to part ways."""
+    sr, vr = ctx.data("reward")
+    sa, va = ctx.data(truth)
+    common, ir, ia = np.intersect1d(sr, sa, return_indices=True)
+    if common.size < 10:
+        return None
+    r, a = vr[ir], va[ia]
+    d = r / (_spread(r) or 1.0) - a / (_spread(a) or 1.0)
+    t, x = blocks(common, d, 64)
+    k, _ = hinge_onset(t, x, "start")
+    return int(t[k])
+
+
 def check(ctx: Ctx) -> Finding | None:
     if not ctx.has("reward") or not ctx.gained("reward", rel=0.15):
         return None
     truth = _truth(ctx)
     if truth is None:
         return None
+    onset = divergence_onset(ctx, truth)
+    if onset is None:
+        return None
+    s, _ = ctx.data("reward")
+    a = float(np.searchsorted(s, onset)) / max(s.size, 1)
+    a = min(a, 0.8)
+    sa, _ = ctx.data(truth)
+    a_truth = min(float(np.searchsorted(sa, onset)) / max(sa.size, 1), 0.8)
+    if not ctx.gained("reward", rel=0.1, a=a):
+        return None
+    if ctx.gained(truth, rel=0.05, a=a_truth):
+        return None
     a0, a1 = ctx.start(truth), ctx.end(truth)
     r0, r1 = ctx.start("reward"), ctx.end("reward")
-    if ctx.gained(truth, rel=0.08) and a1 - a0 > 0.02:
-        return None
     ev = {"reward_start": rnd(r0), "reward_end": rnd(r1), "acc_start": rnd(a0), "acc_end": rnd(a1),
-          "acc_metric": truth, "acc_constant": ctx.word(truth) == "constant"}
+          "acc_at_onset": rnd(ctx.window(truth, a_truth, a_truth + 0.1)), "acc_metric": truth,
+          "acc_constant": ctx.word(truth) == "constant"}
+    if ctx.check(data_too_hard) is not None:
+        return None  # a reward creeping up from ~0 on all-wrong groups is not a loophole
     ruled, missing = [], []
     if ctx.has("len"):
         l0, l1 = ctx.start("len"), ctx.end("len")
         ev["len_start"], ev["len_end"] = rnd(l0), rnd(l1)
-        if length_hacking.check(ctx) is not None:
+        if ctx.check(length_hacking) is not None:
             return None  # the length rule is the more specific explanation
         ruled.append(ro("length_hacking", "len", f"{l0:.4g} → {l1:.4g}", "len_not_exploding"))
     else:
         missing.append("len")
-    if ctx.has("kl"):
+    if ctx.has("kl") and ctx.check(kl_blowup) is None:
         ruled.append(ro("kl_blowup", "kl", ctx.end("kl"), "kl_steady"))
-    onset = ctx.onset("reward", "start")
-    drop = max(0.0, a0 - a1)
-    conf = min(1.0, 0.75 + 0.5 * drop + 0.1 * (ctx.word(truth) in ("constant", "flat", "falling")))
+    drop = max(0.0, ev["acc_at_onset"] - a1) if ev["acc_at_onset"] is not None else 0.0
+    conf = min(1.0, 0.8 + 0.5 * drop + 0.1 * (ctx.word(truth) in ("constant", "flat", "falling")))
     return Finding(ID, "critical", onset, ev, tuple(ruled), tuple(missing), action_for(ID), round(conf, 3))
