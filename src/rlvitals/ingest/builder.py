@@ -55,6 +55,10 @@ class RunBuilder:
         self._segments: list[list[int]] = []   # [first_step, last_step, first_line, rows]
         self._last_keys: frozenset[str] | dict | None = None
         self.partial = False               # the next line fed is a last line without a newline
+        self._pend_keys: tuple[str, ...] | None = None     # rows held by add_row (see there)
+        self._pend_steps: list[int] = []
+        self._pend_vals: list[tuple[float, ...]] = []
+        self._pend_lines: list[int] = []
 
     # -- feeding -------------------------------------------------------------------------------
     def _begin_row(self, step: int, lineno: int) -> int:
@@ -68,23 +72,46 @@ class RunBuilder:
         return self._row
 
     def add_row(self, step: int, row: dict[str, float], lineno: int = 0) -> None:
-        """One logged row: all keys share `step`.  Empty rows are ignored (caller counts a skip)."""
+        """One logged row: all keys share `step`.  Empty rows are ignored (caller counts a skip).
+
+        Consecutive rows with the same keys (in the same order) are held and stored together by
+        `add_block` (verl's 60-key lines would otherwise cost 60 appends each); the result is the
+        same as storing them one by one."""
         if not row:
             return
         if self.partial and self._last_keys is not None and not set(row) >= set(self._last_keys):
             self.skip("truncated last line")
             return
         self._last_keys = row
-        step = int(step)
-        order = self._begin_row(step, lineno)
+        keys = tuple(row)
+        if keys != self._pend_keys:
+            self._flush()
+            self._pend_keys = keys
+        self._pend_steps.append(int(step))
+        self._pend_vals.append(tuple(row.values()))
+        self._pend_lines.append(lineno)
+
+    def _flush(self) -> None:
+        steps, keys = self._pend_steps, self._pend_keys
+        if not steps:
+            return
+        vals, lines = self._pend_vals, self._pend_lines
+        self._pend_steps, self._pend_vals, self._pend_lines = [], [], []
+        if len(steps) >= 8:
+            table = np.array(vals, dtype=np.float64)
+            self.add_block(np.array(steps, dtype=np.int64), {k: table[:, j] for j, k in enumerate(keys)},
+                           lines=np.array(lines, dtype=np.int64))
+            return
         cols = self._cols
-        for key, value in row.items():
-            col = cols.get(key)
-            if col is None:
-                col = cols[key] = _Column()
-            col.steps.append(step)
-            col.values.append(value)
-            col.order.append(order)
+        for step, values, lineno in zip(steps, vals, lines):
+            order = self._begin_row(step, lineno)
+            for key, value in zip(keys, values):
+                col = cols.get(key)
+                if col is None:
+                    col = cols[key] = _Column()
+                col.steps.append(step)
+                col.values.append(value)
+                col.order.append(order)
 
     def add_block(self, steps: np.ndarray, columns: dict[str, np.ndarray], first_line: int = 0,
                   present: dict[str, np.ndarray] | None = None, lines: np.ndarray | None = None) -> None:
@@ -95,6 +122,8 @@ class RunBuilder:
         steps = np.asarray(steps, dtype=np.int64)
         if steps.size == 0:
             return
+        if self._pend_steps:
+            self._flush()
         if present is None:
             self._last_keys = frozenset(columns)
         else:
@@ -138,10 +167,11 @@ class RunBuilder:
 
     @property
     def rows(self) -> int:
-        return self._row
+        return self._row + len(self._pend_steps)
 
     @property
     def keys(self) -> list[str]:
+        self._flush()
         return list(self._cols)
 
     # -- building ------------------------------------------------------------------------------
@@ -159,6 +189,7 @@ class RunBuilder:
         return steps.copy(), values.copy()
 
     def build(self) -> Run:
+        self._flush()
         raw = {key: self._series(key) for key in self._cols}
         series, extras, unrecognized, notes = aliases.resolve(raw)
         run = Run(name=self.name, format=self.format)

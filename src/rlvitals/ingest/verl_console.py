@@ -27,7 +27,8 @@ from .values import parse_value
 __all__ = ["FORMAT", "VerlConsoleParser", "write_verl", "KEYS"]
 
 _STEP = re.compile(r"^\s*step:(-?\d+)(?: - |\s*$)")
-_NP = re.compile(r"\bnp\.(?:float|int|uint)\d*\(([^()]*)\)")
+_NP_PREFIXES = ("np.float64(", "np.float32(", "np.float16(", "np.int64(", "np.int32(", "np.uint64(",
+                "np.bool_(")
 _VALIDATION = re.compile(r"(Initial|Final) validation metrics:\s*(\{.*\})")
 
 # canonical name -> the key verl (new) prints for it
@@ -49,7 +50,7 @@ class VerlConsoleParser(LineParser):
         if "step:" not in line:
             if "validation metrics:" in line:
                 self._validation(clean_line(line))
-            elif line.strip():
+            elif line.strip() and clean_line(line).strip():
                 self.builder.skip("not a metric line")
             return
         line = clean_line(line)
@@ -59,29 +60,50 @@ class VerlConsoleParser(LineParser):
                 self.builder.skip("not a metric line")
             return
         rest = line[m.end():].rstrip()
-        if "np." in rest:
-            rest = _NP.sub(r"\1", rest)
+        step = int(m.group(1))
+        if not rest:
+            self.builder.skip("step line without metrics")
+            return
+        fast = self._fast(rest)
+        if fast is not None:
+            self.builder.add_row(step, fast, lineno)
+            return
         row: dict[str, float] = {}
         bad = 0
-        for part in rest.split(" - ") if rest else ():
+        for part in rest.split(" - "):
             key, sep, text = part.partition(":")
-            if not sep:
+            v = parse_value(text) if sep else None
+            if v is None:
                 bad += 1
-                continue
-            try:
-                row[key.strip()] = float(text)
-            except ValueError:
-                v = parse_value(text)
-                if v is None:
-                    bad += 1
-                else:
-                    row[key.strip()] = v
+            else:
+                row[key.strip()] = v
         if bad:
             self.builder.skip("unreadable key:value", bad)
         if row:
-            self.builder.add_row(int(m.group(1)), row, lineno)
+            self.builder.add_row(step, row, lineno)
         else:
             self.builder.skip("step line without metrics")
+
+    @staticmethod
+    def _fast(rest: str) -> dict[str, float] | None:
+        """The common line in a few C-level string calls; None sends it to the careful loop."""
+        if "np." in rest:                     # np.float64(0.1) - … -> 0.1 - …
+            for prefix in _NP_PREFIXES:
+                if prefix in rest:
+                    rest = rest.replace(prefix, "")
+            rest = rest.replace(") - ", " - ")
+            if rest.endswith(")"):
+                rest = rest[:-1]
+        items = rest.replace(" - ", ":").split(":")
+        if len(items) % 2:
+            return None
+        keys = items[0::2]
+        try:
+            values = list(map(float, items[1::2]))
+        except ValueError:
+            return None
+        row = dict(zip(keys, values))
+        return row if len(row) == len(keys) and "" not in row else None
 
     def _validation(self, line: str) -> None:
         m = _VALIDATION.search(line)
