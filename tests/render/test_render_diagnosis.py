@@ -97,7 +97,11 @@ def test_every_vital_has_a_row_even_without_a_run():
 
 def test_colour_only_when_asked_or_on_a_tty(monkeypatch):
     diag, run = rc.entropy_collapse()
-    assert ANSI.search(render_diagnosis(diag, "text", "en", color=True))
+    coloured = render_diagnosis(diag, "text", "en", 80, run=run, color=True)
+    assert ANSI.search(coloured)
+    # colour codes take no columns: same layout, same visible text
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == render_diagnosis(diag, "text", "en", 80, run=run)
+    assert max(display_width(x) for x in coloured.splitlines()) <= 80
 
     class Tty(io.StringIO):
         def isatty(self):

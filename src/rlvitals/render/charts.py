@@ -10,6 +10,7 @@ uses, so Chinese (East Asian Wide, two columns per character) lines up with Engl
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from collections.abc import Callable, Sequence
 
@@ -39,8 +40,13 @@ def _char_width(ch: str) -> int:
     return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
 def display_width(text: str) -> int:
-    """Columns `text` takes in a terminal (East Asian Wide/Fullwidth characters count 2)."""
+    """Columns `text` takes in a terminal (East Asian Wide/Fullwidth count 2, colour codes 0)."""
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
     return sum(_char_width(ch) for ch in text)
 
 
