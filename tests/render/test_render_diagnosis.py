@@ -216,3 +216,11 @@ def test_findings_without_catalog_entries_still_render():
     for fmt in ("text", "markdown", "json"):
         out = render_diagnosis(d, fmt, "zh")
         assert "numeric_instability" in out
+
+
+def test_width_none_follows_the_terminal(monkeypatch):
+    diag, run = rc.entropy_collapse()
+    monkeypatch.setenv("COLUMNS", "64")
+    text = render_diagnosis(diag, "text", "zh", None, run=run)
+    assert max(display_width(x) for x in text.splitlines()) <= 64
+    assert text == render_diagnosis(diag, "text", "zh", 64, run=run)
