@@ -24,7 +24,7 @@ _CHUNK_RESPONSES = 1 << 21   # responses per chunk: bounds memory at a few MB pe
 GROUP_BUDGET = 8_000_000     # groups rolled per run at most (200 steps x 64 = 12,800; 1M steps -> 8 a step)
 # Relative token length of each reward class: right answers run longer ("写详细带来了更高正确率"),
 # so token-weighted adv_std sits slightly above sqrt(1 - frac_zero_std) while most answers are wrong.
-_LEN_HI, _LEN_W, _LEN_0 = 1.2, 1.0, 0.85
+_LEN_HI, _LEN_W, _LEN_0 = 1.4, 1.0, 0.85
 
 
 @dataclass

@@ -27,19 +27,38 @@ LESSON_PINS: dict[str, dict[str, tuple[float | None, float | None]]] = {
 }
 
 
+def _edge(v: np.ndarray, at_end: bool) -> float:
+    """The curve's level at one end: a straight line fitted to the last (first) 5% of points.
+
+    Pinning the level, not the single noisy endpoint, keeps the pinned point in line with its
+    neighbours (a lone outlier at step 200 would read as a spike).
+    """
+    k = max(4, v.size // 20)
+    seg = v[-k:] if at_end else v[:k]
+    x = np.arange(k, dtype=float)
+    ok = np.isfinite(seg)
+    if ok.sum() < 2:
+        return float(v[-1] if at_end else v[0])
+    slope, icpt = np.polyfit(x[ok], seg[ok], 1)
+    return float(icpt + slope * (k - 1 if at_end else 0))
+
+
 def pin_series(v: np.ndarray, start: float | None, end: float | None, from_index: int = 0) -> np.ndarray:
-    """`v` bent so v[0] == start and v[-1] == end; an end-only pin ramps in from `from_index`."""
+    """`v` bent so it starts at `start` and ends at `end`; an end-only pin ramps in from `from_index`."""
     v = np.array(v, dtype=float)
     n = v.size
-    x = np.clip((np.arange(n) - from_index) / max(n - 1 - from_index, 1), 0.0, 1.0)
-    lo = 0.0 if start is None or v[0] == 0 else np.log(start / v[0])
-    hi = 0.0 if end is None or v[-1] == 0 else np.log(end / v[-1])
+    lo = hi = 0.0
+    if start is not None and _edge(v, False) > 0:
+        lo = np.log(start / _edge(v, False))
+    if end is not None and _edge(v, True) > 0:
+        hi = np.log(end / _edge(v, True))
     if start is not None:
         x = np.arange(n) / max(n - 1, 1)
         v = v * np.exp(lo * (1 - x) + hi * x)
     else:
+        x = np.clip((np.arange(n) - from_index) / max(n - 1 - from_index, 1), 0.0, 1.0)
         v = v * np.exp(hi * x)
-    # Exact landing (multiplying cannot move a zero; those pins are additive on the endpoint).
+    # Land exactly on the lesson's printed numbers.
     if start is not None:
         v[0] = start
     if end is not None:
