@@ -268,6 +268,8 @@ def _table(out: _Out, rows: list[VitalRow], lang: str) -> None:
     # The shape word is the point of the table: it gets its width first, the sparkline the rest.
     w2 = max(display_width(heads[2]), min(room - 8, max((display_width(r.shape) for r in rows), default=0)))
     w3 = max(8, min(24, room - w2))
+    if not any(r.values is not None for r in rows):  # no run given: no curve column at all
+        heads[3] = ""
     out.add("  " + "  ".join([pad(heads[0], w0), pad(heads[1], w1), pad(heads[2], w2), heads[3]]).rstrip())
     for r, rg in zip(rows, rng):
         spark = sparkline(r.values, w3, rel_floor=SPARK_FLOOR) if (r.logged and r.values is not None) else ""
