@@ -214,10 +214,14 @@ def classify(series: Series) -> Shape:
         return Shape(series.name, "oscillating", start, end, per100, rel, None, stats)
     # 4) a trend that is steady (tau) and not small next to the noise and the level
     significant = move > max(3 * rstd / np.sqrt(max(tenth, 1)), 0.05 * floor)
-    if abs(tau) >= 0.3 and significant and abs(rel) >= 0.05:
-        word = "rising" if end > start else "falling"
-        k, _ = hinge_onset(t, x, "start")
-        return Shape(series.name, word, start, end, per100, rel, int(t[k]) if k else None, stats)
+    if significant and abs(rel) >= 0.05:
+        k, fit = hinge_onset(t, x, "start")
+        stats["hinge_fit"] = fit
+        # steady all run (tau), or still for a while and then moving one way (a late ramp has a
+        # low tau but a hinge that explains most of the variance)
+        if abs(tau) >= 0.3 or (fit >= 0.8 and abs(rel) >= 0.2):
+            word = "rising" if end > start else "falling"
+            return Shape(series.name, word, start, end, per100, rel, int(t[k]) if k else None, stats)
     return Shape(series.name, "flat", start, end, per100, rel, None, stats)
 
 

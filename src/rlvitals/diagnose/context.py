@@ -95,11 +95,11 @@ class Ctx:
         return self.shapes[name].end if name in self.shapes else float("nan")
 
     def peak(self, name: str) -> float:
-        """Highest block median (robust maximum of the curve)."""
+        """Highest of 16 block medians (a robust maximum: one noisy step cannot set it)."""
         s, v = self.data(name)
         if v.size == 0:
             return float("nan")
-        _, x = blocks(s, v, 32)
+        _, x = blocks(s, v, 16)
         return float(np.max(x))
 
     def noise(self, name: str) -> float:

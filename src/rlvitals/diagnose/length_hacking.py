@@ -38,8 +38,8 @@ def check(ctx: Ctx) -> Finding | None:
     if ctx.has("trunc"):
         t0, t1 = ctx.start("trunc"), ctx.end("trunc")
         ev["trunc_start"], ev["trunc_end"] = rnd(t0), rnd(t1)
-        if t1 < max(t0 + 0.05, 0.1):
-            return None  # answers got longer but are not hitting the cap: not an explosion
+        if t1 < t0 + 0.02 and l1 / l0 < 2.0:
+            return None  # longer, but neither hitting the cap more nor doubled: not an explosion
         if t1 >= 0.5 and ctx.has("reward") and ctx.end("reward") <= 0.1 * max(abs(ctx.peak("reward")), 1e-9):
             return None  # everything cut and no reward left: truncation_starvation owns it
     else:

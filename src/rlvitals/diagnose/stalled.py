@@ -7,6 +7,8 @@ that would have decided when one is missing (no ratio_mean: could be a weight-sy
 
 from __future__ import annotations
 
+import numpy as np
+
 from .actions import action_for
 from .context import Ctx, ro, rnd
 from .model import Finding
@@ -19,9 +21,10 @@ def check(ctx: Ctx) -> Finding | None:
     if not goals:
         return None
     for g in goals:
-        if ctx.gained(g, rel=0.1) or ctx.word(g) in ("rising", "oscillating"):
+        if ctx.gained(g, rel=0.1) or ctx.word(g) in ("rising", "falling", "spike"):
             return None
-        if ctx.peak(g) > ctx.start(g) + max(0.15 * abs(ctx.start(g)), 0.05) and ctx.word(g) != "constant":
+        noise = ctx.noise(g) * 4 / np.sqrt(max(1, len(ctx.data(g)[1]) // 16))
+        if ctx.peak(g) > ctx.start(g) + max(0.15 * abs(ctx.start(g)), 0.05, noise) and ctx.word(g) != "constant":
             return None  # it rose, then fell back or flattened: not a stall
     ev: dict = {}
     for g in goals:
