@@ -1,0 +1,33 @@
+"""The small public API stays small and works as documented in the package docstring."""
+
+from __future__ import annotations
+
+import rlvitals
+from rlvitals.ingest import example_path
+
+
+def test_all_is_sorted_and_complete():
+    assert rlvitals.__all__ == sorted(rlvitals.__all__)
+    for name in rlvitals.__all__:
+        assert getattr(rlvitals, name) is not None
+
+
+def test_functions_are_not_shadowed_by_subpackages():
+    import rlvitals.diagnose.model  # noqa: F401  importing submodules must not rebind the names
+    import rlvitals.simulate  # noqa: F401
+
+    assert callable(rlvitals.diagnose) and callable(rlvitals.simulate) and callable(rlvitals.read)
+
+
+def test_read_diagnose_simulate_round_trip():
+    run = rlvitals.read(example_path())
+    assert run.format == "lesson" and run.n_steps == 200
+    assert rlvitals.diagnose(run).verdict == "learning"
+    sim = rlvitals.simulate("sync_failure", seed=2)
+    diag = rlvitals.diagnose(sim)
+    assert diag.top is not None and diag.top.id == "sync_failure" and diag.verdict == "dead"
+
+
+def test_monitor_is_exported():
+    mon = rlvitals.Monitor()
+    mon.log({"reward": 0.5, "entropy": 1.2}, step=1)
