@@ -136,7 +136,14 @@ def read_text(text: str, format: str | None = None, name: str = "text") -> Run:
     format = format or sniff_text(text)
     if format is None:
         raise UnknownFormat(f"no supported log format recognised (tried: {', '.join(FORMATS)})")
-    parser = open_parser(format, name)
+    fmt = _format(format)
+    if fmt.parser is None:                # a whole-document format (trainer_state.json): via a file
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / f"{name}.txt"
+            path.write_text(text, encoding="utf-8")
+            return fmt.reader(path, name)
+    parser = fmt.parser(name)
     for line in text.splitlines(keepends=True):
         parser.feed(line)
     return parser.finish()

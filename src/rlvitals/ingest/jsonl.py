@@ -121,8 +121,8 @@ def _sniff(text: str) -> float:
             pass
     if good == 0:
         return 0.0
-    # the last sniffed line may be cut by the sniff window
-    return 0.85 if good >= len(lines) - 1 else 0.4 * good / len(lines)
+    # malformed lines (and a last line cut by the sniff window) lower the score, not to zero
+    return 0.5 + 0.35 * good / len(lines) if 2 * good >= len(lines) else 0.25 * good / len(lines)
 
 
 FORMAT = Format("jsonl", "JSON Lines, one object per step (`{\"step\": 12, \"loss\": …}`; prime-rl, torchtune, …)",
