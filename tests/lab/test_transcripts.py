@@ -52,7 +52,7 @@ def test_hints_cost_points_and_run_out(fake_content, tmp_path):
     lines = ["next", "hint", "hint", "hint", "hint", "answer learning", "hint"]
     text = play(fake_content, lines, tmp_path)
     assert "Hint 1/3 (-2 points on this stage):" in text
-    assert "Hint 2: what the values do:" in text and "Hint 3: the rule" in text
+    assert "Hint 2: what the values do (shape" in text and "Hint 3: the rule" in text
     assert "No more hints for this stage" in text
     assert "✓ Right. +4" in text                         # 10 - 3 hints x 2
     assert "Hints (free once answered):" in text          # after answering: free

@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ..diagnose.model import FINDING_IDS, Diagnosis
 
 __all__ = ["VERDICT_CHOICES", "PAIR_OPTIONS", "FOCUS", "QUIZ", "QuizQuestion", "Side", "SetItem", "PairItem",
-           "LabContent", "build_content", "set_failure", "side_label", "HEALTHY"]
+           "LabContent", "build_content", "set_failure", "side_label", "HEALTHY", "SAMPLE_PAIRS", "PAIR_FOCUS"]
 
 # The learner's three judgements (the lesson's 在学 / 作弊 / 废了) plus the tool's fourth verdict,
 # "unstable" (learning, but the updates are too violent to trust), so a set the tool calls unstable
@@ -54,6 +54,8 @@ FOCUS: dict[str, tuple[str, ...]] = {
     "entropy_explosion": ("entropy", "kl", "len"),
     "plateau": ("reward", "acc", "entropy"),
 }
+# Pairs whose view shows a group of 8 sampled answers per log (the lesson: "看 entropy 和采样原文").
+SAMPLE_PAIRS: tuple[str, ...] = ("B",)
 # What each pair's hints point at (level 1) and read out (level 2).
 PAIR_FOCUS: dict[str, tuple[str, ...]] = {
     "A": ("entropy", "ratio_mean", "adv_std"),

@@ -20,7 +20,7 @@ from ..diagnose.model import FINDING_IDS
 from ..errors import MissingExtra
 from ..i18n import t
 from ..render.charts import BLOCKS, NAN_MARK, clip_text, display_width, fmt_value, pad, panel_grid
-from .content import QUIZ, PairItem
+from .content import QUIZ, SAMPLE_PAIRS, PairItem
 from .engine import COMMANDS, VERDICT_WORDS, Lab, View
 from .explain import SHOWN, quiz_text, sample_group
 
@@ -106,7 +106,8 @@ class LabUI:
         for side in (pair.left, pair.right):
             self._png(side.case.run, f"pair{side.label}-{self._seed_tag()}")
         self._side_by_side(pair)
-        if any(sample_group(s.case) for s in (pair.left, pair.right)):
+        # The lesson's most practical distinction (pair B) is made on the sampled answers themselves.
+        if key in SAMPLE_PAIRS:
             self._samples(pair)
 
     def _side_by_side(self, pair: PairItem) -> None:
