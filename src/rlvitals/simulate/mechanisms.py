@@ -123,7 +123,7 @@ def healthy_reasoning(dr, T):
     d["h_ref"] = h0
     # Per-token entropy is low, but 700-token answers still differ: no group degenerates.
     d["degen"] = np.zeros(T)
-    acc0, acc1 = dr.u(0.25, 0.35, 0.3), dr.u(0.62, 0.75, 0.7)
+    acc0, acc1 = dr.u(0.22, 0.32, 0.27), dr.u(0.55, 0.64, 0.6)
     s0, s1 = skill_for(acc0, d["sigma_d"], d["bad"]), skill_for(acc1, d["sigma_d"], d["bad"])
     d["skill"] = s0 + (s1 - s0) * d["prog"]
     l0 = dr.u(500, 900, 700)
@@ -244,7 +244,9 @@ def length_hacking(dr, T):
     d["w"] = dr.u(0.4, 0.6, 0.5)                   # a process score that long answers always earn
     d["cap"] = float(dr.choice([1024, 1536], 1024))
     _freeze(d["length"], t0)
-    d["length"] = d["length"] * np.exp(math.log(dr.u(4, 6.5, 5.5)) * r)
+    # Padding grows answers to most of the cap; the tail of the length distribution gets cut.
+    d["length"] = d["length"] * np.exp(math.log(d["cap"] * dr.u(0.5, 0.7, 0.6) / d["length"][t0]) * r)
+    d["len_sigma"] = 0.45
     d["fmt"] = d["fmt"] + (0.99 - d["fmt"]) * np.minimum(1, 3 * r)
     _freeze(d["skill"], t0)                       # padding adds no ability
     d["kl"] = d["kl"] + 0.05 * r
