@@ -293,3 +293,15 @@ def test_missing_matplotlib_names_the_extra(monkeypatch, tmp_path):
     with pytest.raises(MissingExtra) as e:
         plot(make_run(), tmp_path / "x.png")
     assert "rlvitals[plot]" in str(e.value)
+
+
+def test_in_figure_words_exist_in_both_languages_with_the_same_fields():
+    import string
+
+    def fields(s: str) -> set[str]:
+        return {name for _, name, _, _ in string.Formatter().parse(s) if name}
+
+    en, zh = plotmod.STRINGS["en"], plotmod.STRINGS["zh"]
+    assert set(en) == set(zh)
+    for key in en:
+        assert fields(en[key]) == fields(zh[key]) and en[key].strip() and zh[key].strip(), key
