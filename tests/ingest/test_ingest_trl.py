@@ -229,3 +229,14 @@ def test_logging_steps_from_total_and_row_count(total, rows, expected):
     run = read_text(text, "trl-console")
     assert run.meta["logging_steps"] == expected
     assert run.steps[-1] == expected * rows
+
+
+def test_dicts_after_a_rank_prefix_are_rows_other_dicts_in_sentences_are_not():
+    text = ("[rank0]: {'loss': 0.0, 'reward': 0.5, 'epoch': 0.1}\n"
+            "Generation config: {'max_new_tokens': 256, 'temperature': 1.0}\n"
+            "[rank0]: {'loss': 0.0, 'reward': 0.6, 'epoch': 0.2}\n"
+            "Sampling params: {'n': 8, 'stop': ['</s>'\n"
+            "[rank0]: {'loss': 0.0, 'reward': 0.7, 'ep\n")
+    run = read_text(text, "trl-console")
+    assert list(run.series["reward"].values) == [0.5, 0.6] and "temperature" not in run.extras
+    assert run.skipped == {"truncated or malformed dict": 1}

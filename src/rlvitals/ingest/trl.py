@@ -44,6 +44,10 @@ DEFAULT_LOGGING_STEPS = 10  # TRL's GRPOConfig default (transformers' own defaul
 
 _TQDM = re.compile(r"(\d+)/(\d+) \[")
 _DICT_START = re.compile(r"^\s*\{['\"]|(?:it/s\]|s/it\]|\?it/s\])\s*\{['\"]")
+_ANY_DICT = re.compile(r"\{['\"]")
+# keys the HF Trainer adds to every logged row: a dict after some other prefix ("[rank0]: {…}")
+# is a row only if it has one of them (a tokenizer's "Updated tokens: {…}" has none)
+_HF_KEYS = frozenset({"loss", "grad_norm", "learning_rate", "epoch", "reward", "train_runtime"})
 _PER_EPOCH = re.compile(r"Num update steps per epoch = ([\d,]+)")
 _TOTAL = re.compile(r"Total optimization steps = ([\d,]+)")
 _SUMMARY_KEYS = ("train_runtime", "train_samples_per_second", "train_steps_per_second", "train_loss")
@@ -110,13 +114,19 @@ class TrlParser(LineParser):
         if "{" not in line:
             return
         m = _DICT_START.search(line)
-        if m is None:
-            return
+        prefixed = m is None
+        if prefixed:
+            m = _ANY_DICT.search(line)
+            if m is None:
+                return
         try:
             parsed = parse_dict(line, m.end() - 2)
         except DictSyntaxError:
-            self._skip("truncated or malformed dict")
+            if not prefixed or any(f"'{k}'" in line for k in _HF_KEYS):
+                self._skip("truncated or malformed dict")
             return
+        if prefixed and not (_HF_KEYS & parsed.keys() or any(k.startswith("eval_") for k in parsed)):
+            return                              # some other dict inside a sentence, not a log row
         if any(k in parsed for k in _SUMMARY_KEYS):
             self.finished = True
             self._skip("end-of-training summary")
