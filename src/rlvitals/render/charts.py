@@ -127,6 +127,12 @@ def _envelope(values: np.ndarray, width: int) -> list[tuple[float, float, bool]]
     return out
 
 
+def _frac(v: float, lo: float, hi: float) -> float:
+    """Where v sits in [lo, hi], 0..1.  Halved first so hi - lo cannot overflow to inf (±1e308)."""
+    span = hi / 2 - lo / 2
+    return 0.0 if span <= 0 else min(1.0, max(0.0, (v / 2 - lo / 2) / span))
+
+
 # ---------------------------------------------------------------- sparkline
 
 def sparkline(values: Series | Sequence[float] | np.ndarray, width: int = 20, *, rel_floor: float = 0.0) -> str:
@@ -145,19 +151,18 @@ def sparkline(values: Series | Sequence[float] | np.ndarray, width: int = 20, *,
     if fin.size == 0:
         return NAN_MARK * min(width, vals.size)
     lo, hi = float(fin.min()), float(fin.max())
-    med = float(np.median(fin))
-    span = hi - lo
-    floor = rel_floor * abs(med)
-    if 0 < span < floor:  # widen the scale around the data's centre
-        mid = (hi + lo) / 2
-        lo, span = mid - floor / 2, floor
+    half_med = float(np.median(fin * 0.5))  # halved: the median of ±1e308 must not overflow
+    floor = rel_floor * abs(half_med) * 2
+    if lo < hi and hi / 2 - lo / 2 < floor / 2:  # widen the scale around the data's centre
+        mid = lo / 2 + hi / 2
+        lo, hi = mid - floor / 2, mid + floor / 2
     chars = []
     for mn, mx, bad in _envelope(vals, width):
         if bad:
             chars.append(NAN_MARK)
             continue
-        v = mx if abs(mx - med) >= abs(mn - med) else mn
-        idx = 0 if span == 0 else int(round((v - lo) / span * (len(BLOCKS) - 1)))
+        v = mx if abs(mx / 2 - half_med) >= abs(mn / 2 - half_med) else mn
+        idx = int(round(_frac(v, lo, hi) * (len(BLOCKS) - 1)))
         chars.append(BLOCKS[idx])
     return "".join(chars)
 
@@ -196,9 +201,11 @@ def chart(series: Series | Sequence[float] | np.ndarray, width: int = 40, height
         pad_ = abs(lo) * 0.05 or 1.0
         lo, hi = lo - pad_, hi + pad_
     rows_px, cols_px = height * 4, width * 2
+    if 1 < vals.size < cols_px:  # few points: stretch them across the width as steps
+        vals = vals[(np.arange(cols_px) * vals.size) // cols_px]
 
     def y_px(v: float) -> int:  # 0 = top dot row
-        return int(round((hi - v) / (hi - lo) * (rows_px - 1)))
+        return int(round((1.0 - _frac(v, lo, hi)) * (rows_px - 1)))
 
     grid = [[0] * width for _ in range(height)]
     bad_cols = set()
