@@ -237,6 +237,7 @@ def test_dicts_after_a_rank_prefix_are_rows_other_dicts_in_sentences_are_not():
             "[rank0]: {'loss': 0.0, 'reward': 0.6, 'epoch': 0.2}\n"
             "Sampling params: {'n': 8, 'stop': ['</s>'\n"
             "[rank0]: {'loss': 0.0, 'reward': 0.7, 'ep\n")
+    assert sniff_text(text) == "trl-console"
     run = read_text(text, "trl-console")
     assert list(run.series["reward"].values) == [0.5, 0.6] and "temperature" not in run.extras
     assert run.skipped == {"truncated or malformed dict": 1}

@@ -51,7 +51,7 @@ _HF_KEYS = frozenset({"loss", "grad_norm", "learning_rate", "epoch", "reward", "
 _PER_EPOCH = re.compile(r"Num update steps per epoch = ([\d,]+)")
 _TOTAL = re.compile(r"Total optimization steps = ([\d,]+)")
 _SUMMARY_KEYS = ("train_runtime", "train_samples_per_second", "train_steps_per_second", "train_loss")
-_SNIFF = re.compile(r"(?:^|\r)[^\S\r\n]*\{'(?:loss|grad_norm|learning_rate|reward|train_runtime|eval_\w+)'",
+_SNIFF = re.compile(r"(?:^|\r)[^\S\r\n]*(?:\[rank\d+\]:\s*)?\{'(?:loss|grad_norm|learning_rate|reward|train_runtime|eval_\w+)'",
                     re.MULTILINE)
 
 
