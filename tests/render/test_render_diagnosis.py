@@ -93,7 +93,8 @@ def test_every_vital_has_a_row_even_without_a_run():
     text = render_diagnosis(diag, "text", "en", 80)
     for m in VITALS:
         assert re.search(rf"^  {m}\s", text, re.M), m
-    assert "curve" not in text  # no run, no sparklines, no empty column
+    header = next(ln for ln in text.splitlines() if ln.startswith("  metric"))
+    assert header.split() == ["metric", "start", "→", "end", "shape"]  # no run: no empty curve column
 
 
 def test_colour_only_when_asked_or_on_a_tty(monkeypatch):
