@@ -305,3 +305,13 @@ def test_in_figure_words_exist_in_both_languages_with_the_same_fields():
     assert set(en) == set(zh)
     for key in en:
         assert fields(en[key]) == fields(zh[key]) and en[key].strip() and zh[key].strip(), key
+
+
+def test_a_single_logged_point_is_visible_and_an_empty_run_still_draws(tmp_path):
+    run = Run.from_arrays("one", [5], {"reward": [0.3]})
+    (line,) = panels(build_figure(run))["reward"].get_lines()
+    assert line.get_marker() == "o" and list(line.get_xdata()) == [5]
+    empty = Run(name="empty", format="lesson")
+    fig = build_figure(empty)
+    assert all(texts(ax) == ["not logged"] for ax in panels(fig).values())
+    assert fig._suptitle.get_text() == "empty — lesson — 0 logged steps (0 → 0)"

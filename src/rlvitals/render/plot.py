@@ -255,7 +255,8 @@ def _panel(ax, run: Run, name: str, words: str, fp: dict, max_points: int, resta
     notes: list[tuple[str, str]] = []
     if s is not None and len(s):
         x, y = envelope(s.steps, s.values * scale, max_points)
-        ax.plot(x, y, lw=1.2, color=_COLORS.get(name, "C0"), label=_t("plot.train", words) if val else None)
+        ax.plot(x, y, lw=1.2, color=_COLORS.get(name, "C0"), label=_t("plot.train", words) if val else None,
+                marker="o" if x.size == 1 else None)  # a lone point draws no line
         bad = s.steps[~s.finite]
         if bad.size:  # marked at the top of the panel: a NaN is evidence, not a gap
             bx = _thin(bad, max_points)
