@@ -241,3 +241,13 @@ def test_dicts_after_a_rank_prefix_are_rows_other_dicts_in_sentences_are_not():
     run = read_text(text, "trl-console")
     assert list(run.series["reward"].values) == [0.5, 0.6] and "temperature" not in run.extras
     assert run.skipped == {"truncated or malformed dict": 1}
+
+
+def test_writer_keeps_eval_keys_in_their_own_dicts():
+    from rlvitals.run import Series
+    run = synthetic_run(steps=20)
+    run.extras["eval_reward"] = Series("eval_reward", np.array([10, 20]), np.array([0.3, 0.4]))
+    back = round_trip(run, "trl-console")
+    assert list(back.extras["eval_reward"].steps) == [10, 20] and list(back.extras["eval_reward"].values) == [0.3, 0.4]
+    assert_same_series(run, back, ["reward", "entropy"])
+    assert any("2 eval dicts" in n for n in back.notes)
