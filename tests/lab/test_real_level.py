@@ -9,6 +9,7 @@ the tool must not contradict the truth), that seeds give fresh variants, and the
 from __future__ import annotations
 
 import io
+import json
 
 import numpy as np
 import pytest
@@ -91,13 +92,22 @@ def test_png_is_written_for_a_set(real_content, tmp_path):
         assert f"{m}  " in out.getvalue()
 
 
-def test_cli_lab_scripted(tmp_path, capsys):
+def test_cli_lab_scripted(tmp_path, capsys, monkeypatch, fake_content):
+    """The CLI's flags reach run_lab (the level itself is the fake one, to keep this fast)."""
+    import rlvitals.lab as lab_pkg
+
+    seeds = []
+    monkeypatch.setattr(lab_pkg, "build_content", lambda seed: seeds.append(seed) or fake_content)
     script = tmp_path / "cmds.txt"
-    script.write_text("help\ngoals\nquit\n")
-    rc = main(["lab", "--lang", "en", "--script", str(script), "--state", str(tmp_path / "p.json")])
+    script.write_text("help\ngoals\npair Q\nquit\n")
+    state = tmp_path / "p.json"
+    rc = main(["lab", "--lang", "zh", "--seed", "4", "--script", str(script), "--state", str(state)])
     text = capsys.readouterr().out
-    assert rc == 0
-    assert "> goals" in text and "Goals of this level:" in text and "Progress saved." in text
+    assert rc == 0 and seeds == [4]
+    assert "> goals" in text and "本关目标：" in text and "进度已保存。得分 0/130。" in text and "用法：pair A" in text
+    assert "4" in json.loads(state.read_text())["levels"]
+    rc = main(["lab", "--lang", "en", "--seed", "4", "--reset", "--script", str(script), "--state", str(state)])
+    assert rc == 0 and "Welcome back" not in capsys.readouterr().out
 
 
 def test_cli_lab_missing_script_is_one_line(tmp_path, capsys):

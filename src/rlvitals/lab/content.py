@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import random
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -107,11 +108,19 @@ def side_label(diag: Diagnosis, options: Sequence[str]) -> str:
 
 @dataclass(frozen=True)
 class SetItem:
-    """One of the six curve sets, with the tool's diagnosis as the answer key."""
+    """One of the six curve sets, with the tool's diagnosis as the answer key.
+
+    The diagnosis is computed on first use (a few hundred ms with rollout samples), so the level
+    opens at once and each stage pays only for itself.
+    """
 
     key: str              # "1".."6"
     case: Any             # simulate.LabCase (key, run, truth, samples)
-    diag: Diagnosis
+    diagnose: Callable[..., Diagnosis] = field(repr=False, compare=False)
+
+    @cached_property
+    def diag(self) -> Diagnosis:
+        return _diagnose_case(self.case, self.diagnose)
 
     @property
     def verdict(self) -> str:
@@ -128,8 +137,16 @@ class Side:
 
     label: str
     case: Any
-    diag: Diagnosis
-    answer: str
+    options: tuple[str, str]
+    diagnose: Callable[..., Diagnosis] = field(repr=False, compare=False)
+
+    @cached_property
+    def diag(self) -> Diagnosis:
+        return _diagnose_case(self.case, self.diagnose)
+
+    @property
+    def answer(self) -> str:
+        return side_label(self.diag, self.options)
 
 
 @dataclass(frozen=True)
@@ -198,8 +215,7 @@ def build_content(seed: int | None = None, *, lesson_sets: Callable[..., Sequenc
         from ..diagnose import diagnose as _diag
 
         diagnose = _diag
-    sets = tuple(SetItem(str(i), case, _diagnose_case(case, diagnose))
-                 for i, case in enumerate(lesson_sets(seed), start=1))
+    sets = tuple(SetItem(str(i), case, diagnose) for i, case in enumerate(lesson_sets(seed), start=1))
     pairs: dict[str, PairItem] = {}
     raw_pairs = lesson_pairs(seed)
     for key in PAIR_OPTIONS:
@@ -211,7 +227,6 @@ def build_content(seed: int | None = None, *, lesson_sets: Callable[..., Sequenc
         if seed is not None and random.Random(f"{seed}:{key}").random() < 0.5:
             first, second = second, first
         options = PAIR_OPTIONS[key]
-        d1, d2 = _diagnose_case(first, diagnose), _diagnose_case(second, diagnose)
-        pairs[key] = PairItem(key, Side(f"{key}1", first, d1, side_label(d1, options)),
-                              Side(f"{key}2", second, d2, side_label(d2, options)), options, PAIR_FOCUS[key])
+        pairs[key] = PairItem(key, Side(f"{key}1", first, options, diagnose),
+                              Side(f"{key}2", second, options, diagnose), options, PAIR_FOCUS[key])
     return LabContent(seed, sets, pairs)
