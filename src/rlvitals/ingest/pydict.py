@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Callable, Iterable, Iterator, TextIO
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -22,7 +22,7 @@ from ..run import Run
 from .aliases import canonical_key
 from .values import parse_value
 
-__all__ = ["DictSyntaxError", "parse_dict", "find_dict", "numeric", "format_dict", "rows_for_writer"]
+__all__ = ["DictSyntaxError", "KeyMap", "parse_dict", "find_dict", "numeric", "format_dict", "rows_for_writer"]
 
 Value = float | None | str
 
@@ -251,8 +251,3 @@ def format_dict(row: dict[str, float]) -> str:
     """`str(dict)` as Python prints it: `{'reward': 0.5, 'kl': nan}`."""
     return str({k: float(v) for k, v in row.items()})
 
-
-def write_lines(stream: TextIO, lines: Iterable[str]) -> None:
-    for line in lines:
-        stream.write(line)
-        stream.write("\n")
