@@ -56,21 +56,20 @@ class Shape:
 def blocks(steps: np.ndarray, values: np.ndarray, nblocks: int = MAX_BLOCKS) -> tuple[np.ndarray, np.ndarray]:
     """Block centres (steps) and block medians of finite (steps, values); O(n).
 
-    With n <= nblocks each point is its own block.  The remainder points are folded into the
-    last block so nothing is dropped.
+    With n <= nblocks each point is its own block.  Otherwise the points are cut into `nblocks`
+    contiguous blocks whose sizes differ by at most one, so every point counts and no block
+    swallows the tail.
     """
     n = values.size
     if n <= nblocks:
         return steps.astype(float), values.astype(float)
+    edges = np.linspace(0, n, nblocks + 1).astype(np.int64)
     size = n // nblocks
-    cut = size * nblocks
-    v = values[:cut].reshape(nblocks, size)
-    s = steps[:cut].reshape(nblocks, size)
-    med = np.median(v, axis=1)
-    cen = s.mean(axis=1).astype(float)
-    if cut < n:  # fold the tail in so the last block covers the very end
-        med[-1] = float(np.median(values[cut - size:]))
-        cen[-1] = float(steps[cut - size:].mean())
+    if n == size * nblocks:  # the common case, fully vectorised
+        return (steps.reshape(nblocks, size).mean(axis=1).astype(float),
+                np.median(values.reshape(nblocks, size), axis=1))
+    med = np.array([np.median(values[a:b]) for a, b in zip(edges[:-1], edges[1:])])
+    cen = np.add.reduceat(steps.astype(float), edges[:-1]) / np.diff(edges)
     return cen, med
 
 
@@ -102,6 +101,10 @@ def hinge_onset(t: np.ndarray, x: np.ndarray, kind: str = "start") -> tuple[int,
     kind="start": flat, then a straight line (where a drift / rise / collapse began).
     kind="stop":  a straight line, then flat (where a rise flattened: a plateau).
     kind="level": two flat levels (a step change).
+    kind="settle": a rise with diminishing returns that reaches a level and stays (a parabola
+                  meeting a flat line with zero slope; where a plateau really began).
+    kind="bend":  one straight line that changes slope (a run-away that starts while the curve is
+                  still drifting healthily, e.g. a length that was already growing slowly).
     Returns (index of the change in t, fraction of the variance the model explains).
     O(m^2) on m <= MAX_BLOCKS points.
     """
@@ -116,8 +119,10 @@ def hinge_onset(t: np.ndarray, x: np.ndarray, kind: str = "start") -> tuple[int,
             sse = float(((a - a.mean()) ** 2).sum() + ((b - b.mean()) ** 2).sum())
         else:
             # regressor: distance past (start) or before (stop) the hinge
-            h = np.maximum(t - t[k], 0.0) if kind == "start" else np.minimum(t - t[k], 0.0)
-            A = np.column_stack([np.ones(m), h])
+            h = np.maximum(t - t[k], 0.0) if kind in ("start", "bend") else np.minimum(t - t[k], 0.0)
+            if kind == "settle":
+                h = h * h
+            A = np.column_stack([np.ones(m), h] + ([t - t[0]] if kind == "bend" else []))
             coef, *_ = np.linalg.lstsq(A, x, rcond=None)
             sse = float(((A @ coef - x) ** 2).sum())
         if sse < best_sse:

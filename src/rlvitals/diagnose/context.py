@@ -140,33 +140,53 @@ class Ctx:
         rng = float(np.max(x) - np.min(x)) or 1e-12
         return (seg_end - seg_start) / rng
 
-    def onset(self, name: str, kind: str = "start", *, log: bool = False) -> int | None:
+    def onset(self, name: str, kind: str = "start", *, log: bool = False, until_peak: bool = False) -> int | None:
         """Step where the metric's behaviour changed (hinge on block medians).
 
         log=True fits the hinge to log10 of a positive metric, so an exponential run-away
         (a KL blow-up, an exploding length) is a straight line that starts at its true onset.
+        until_peak=True fits only up to where the curve first reaches its ceiling (a length that
+        hits the cap and stays there would otherwise bend the fit).
         """
         s, v = self.data(name)
         if v.size < 10:
             return None
+        if until_peak:
+            top = float(np.max(v))
+            lo = float(np.min(v))
+            j = int(np.argmax(v >= top - 0.05 * (top - lo)))
+            if j >= 10:
+                s, v = s[: j + 1], v[: j + 1]
         t, x = blocks(s, v, 64)
         if log and np.all(x > 0):
             x = np.log10(x)
+        if kind == "plateau":  # a sharp knee or a smooth approach: whichever fits better
+            (k1, f1), (k2, f2) = hinge_onset(t, x, "stop"), hinge_onset(t, x, "settle")
+            return int(t[k1] if f1 >= f2 else t[k2])
         k, _ = hinge_onset(t, x, kind)
         return int(t[k])
 
-    def crossing(self, name: str, frac: float = 0.15, *, log: bool = False, below: float | None = None) -> int | None:
+    def crossing(self, name: str, frac: float = 0.15, *, log: bool = False, below: float | None = None,
+                 first: bool = False) -> int | None:
         """Step where the metric left its starting level for good (a ramp's onset).
 
         On up to 100 block medians: the threshold is `frac` of the way from the first tenth's
         level to the last tenth's (or the absolute level `below`, e.g. adv_std 0.5); the onset is
         the block after the last one still on the starting side, so noise before the change does
         not drag the answer early.  log=True works on log10 (multiplicative run-aways).
+        first=True instead returns the first of 40 block medians past the threshold (when a curve
+        "entered a band", as the lesson's adv_std table reads it).
         """
         s, v = self.data(name)
         if v.size < 10:
             return None
-        t, x = blocks(s, v, 100)
+        if first:  # block means: the lesson reads a band off the smoothed curve
+            m = max(1, v.size // 40)
+            k = v.size // m
+            t = s[: k * m].reshape(k, m).mean(axis=1)
+            x = v[: k * m].reshape(k, m).mean(axis=1)
+        else:
+            t, x = blocks(s, v, 100)
         if log:
             if not np.all(x > 0):
                 return None
@@ -180,6 +200,10 @@ class Ctx:
                 return None
             thr, up = a + frac * (b - a), b > a
         start_side = x < thr if up else x >= thr
+        half = (t[1] - t[0]) / 2 if t.size > 1 else 0
+        if first:
+            past = np.nonzero(~start_side)[0]
+            return int(max(s[0], round(t[past[0]] - half))) if past.size else None
         idx = np.nonzero(start_side)[0]
         if idx.size == 0:
             return int(t[0])
@@ -187,7 +211,6 @@ class Ctx:
         if j >= x.size:
             return None
         # the first raw step of that block: block centres are means, so step back half a block
-        half = (t[1] - t[0]) / 2 if t.size > 1 else 0
         return int(max(s[0], round(t[j] - half)))
 
     def first_step(self) -> int:

@@ -61,6 +61,7 @@ def check(ctx: Ctx) -> Finding | None:
             ruled.append(ro("entropy_collapse", "samples", rnd(d1, 3), "samples_diverse"))
     else:
         missing.append("samples")
-    onset = ctx.onset("adv_std", "start")
+    # the lesson's table: the onset is where adv_std entered the band it ends in
+    onset = ctx.crossing("adv_std", below={"info": 0.8, "warning": 0.5, "critical": 0.2}[sev], first=True)
     conf = 0.7 + 0.1 * (g1 >= 0.5) + 0.1 * bool(quotes)
     return Finding(ID, sev, onset, ev, tuple(ruled), tuple(missing), action_for(ID), round(conf, 3), quotes)

@@ -70,6 +70,6 @@ def check(ctx: Ctx) -> Finding | None:
         ruled.append(ro("kl_blowup", "kl", ctx.end("kl"), "kl_steady"))
     if smp is None:
         missing.append("samples")
-    onset = ctx.onset("entropy", "start")
+    onset = ctx.crossing("entropy", 0.25)
     conf = min(1.0, 0.6 + 0.1 * consequences + 0.2 * (drop - DROP) / (1 - DROP))
     return Finding(ID, "critical", onset, ev, tuple(ruled), tuple(missing), action_for(ID), round(conf, 3), quotes)

@@ -39,5 +39,5 @@ def check(ctx: Ctx) -> Finding | None:
         ruled.append(ro("kl_blowup", "kl", k1, "kl_steady"))
     else:
         missing.append("kl")
-    onset = ctx.crossing("entropy", 0.1)
+    onset = ctx.onset("entropy", "bend")
     return Finding(ID, "critical", onset, ev, tuple(ruled), tuple(missing), action_for(ID), 0.85)

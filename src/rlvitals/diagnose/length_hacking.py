@@ -24,7 +24,7 @@ def check(ctx: Ctx) -> Finding | None:
     l0, l1 = ctx.start("len"), ctx.end("len")
     if not (l0 > 0) or l1 / l0 < GROWTH or ctx.word("len") not in ("rising", "spike", "oscillating"):
         return None
-    onset = ctx.onset("len", "start", log=True)
+    onset = ctx.onset("len", "bend", log=True)
     s, _ = ctx.data("acc")
     a = min(float(np.searchsorted(s, onset)) / max(s.size, 1), 0.8) if onset is not None else 0.0
     a0, a1 = ctx.start("acc"), ctx.end("acc")

@@ -67,6 +67,10 @@ def check(ctx: Ctx) -> Finding | None:
             ev["kl_negative_points"] = int((kv < -0.05).sum())
     if not ev or (list(ev) == ["kl_min", "kl_negative_points"]):
         return None
+    if ctx.has("gnorm"):  # the grad norm starts to climb before the first NaN: that is the onset
+        g = ctx.crossing("gnorm", 0.1, log=True)
+        if g is not None and (onset is None or g < onset) and ctx.end("gnorm") > 10 * ctx.start("gnorm"):
+            onset = g
     if len(ctx.run.segments) > 1:
         ev["segments"] = len(ctx.run.segments)
     ruled, missing = [], []

@@ -20,7 +20,7 @@ def check(ctx: Ctx) -> Finding | None:
     late = ctx.late_gain(goal, 0.3)
     if not (abs(late) < 0.1):
         return None
-    onset = ctx.onset(goal, "stop")
+    onset = ctx.onset(goal, "plateau")
     first, last = ctx.first_step(), ctx.last_step()
     if onset is None or last - onset < 0.25 * max(last - first, 1):
         return None

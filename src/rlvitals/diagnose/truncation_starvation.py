@@ -56,6 +56,8 @@ def check(ctx: Ctx) -> Finding | None:
         ruled.append(ro("entropy_collapse", "entropy", ctx.end("entropy"), "entropy_healthy"))
     ruled.append(ro("stalled", "trunc" if "trunc_end" in ev else "len",
                     ev.get("trunc_end", ev.get("len_pinned_at_max")), "answers_cut"))
-    onset = ctx.onset("trunc", "start") if ctx.has("trunc") else ctx.first_step()
+    # the answers began to outgrow the cap where length bent upward (trunc only follows later)
+    onset = (ctx.onset("len", "bend", log=True, until_peak=True) if ctx.has("len") and ctx.word("len") != "constant"
+             else ctx.crossing("trunc", 0.1) if ctx.has("trunc") else ctx.first_step())
     conf = 0.9 if "trunc_end" in ev else 0.75
     return Finding(ID, "critical", onset, ev, tuple(ruled), tuple(missing), action_for(ID), conf)
