@@ -115,6 +115,8 @@ def _varint(buf: bytes, pos: int) -> tuple[int, int]:
         if b < 0x80:
             return result, pos + 1
         shift += 7
+        if shift > 63:
+            raise ValueError("varint longer than 64 bits")
 
 
 def _fields(buf: bytes, pos: int, end: int) -> Iterator[tuple[int, int, int, int]]:
