@@ -254,7 +254,7 @@ def test_fuzzed_payloads_decode_or_fail_cleanly(tmp_path):
 
     path = tmp_path / "events.out.tfevents.fuzz"
 
-    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
     @given(st.data())
     def check(data):
         events = _random_scalar_events(data)
