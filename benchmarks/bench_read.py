@@ -5,7 +5,8 @@
 
 Generates the logs into a temporary directory (never committed), then runs each reader in its own
 process, so every peak-memory figure (ru_maxrss) is that reader's alone.  One run, one line per
-measurement.  Targets (issue 5): lesson log ≥ 10× the baseline (20× the aim), peak < 500 MB;
+measurement; CPU seconds are printed beside wall seconds because a shared machine's wall clock
+includes other people's work.  Targets (issue 5): lesson log ≥ 10× the baseline (20× the aim), peak < 500 MB;
 verl log (~60 keys a line, ~60 MB) in < 3 s.
 """
 
@@ -74,7 +75,7 @@ def gen_verl(path: Path, steps: int, seed: int = 0) -> None:
 
 _CHILD = r"""
 import json, resource, sys, time
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 if sys.argv[1] == "baseline":
     sys.path.insert(0, sys.argv[3])
     import lesson_baseline
@@ -83,8 +84,9 @@ else:
     from rlvitals.ingest import read
     run = read(sys.argv[2])
     n = run.n_steps
-dt = time.perf_counter() - t0
-print(json.dumps({"seconds": dt, "rows": n, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+dt, cpu = time.perf_counter() - t0, time.process_time() - c0
+print(json.dumps({"seconds": dt, "cpu": cpu, "rows": n,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
 
@@ -107,19 +109,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"generated lesson log: {args.steps} steps, {lesson.stat().st_size / 1e6:.0f} MB "
               f"({time.perf_counter() - t:.1f} s)")
         ours = measure("rlvitals", lesson)
-        print(f"rlvitals  lesson {args.steps} steps: {ours['seconds']:.2f} s, peak {ours['peak_mb']:.0f} MB, "
-              f"{ours['rows']} steps read")
+        print(f"rlvitals  lesson {args.steps} steps: {ours['seconds']:.2f} s wall, {ours['cpu']:.2f} s CPU, "
+              f"peak {ours['peak_mb']:.0f} MB, {ours['rows']} steps read")
         if not args.skip_baseline:
             base = measure("baseline", lesson)
-            print(f"baseline  lesson {args.steps} steps: {base['seconds']:.2f} s, peak {base['peak_mb']:.0f} MB, "
-                  f"{base['rows']} rows")
-            print(f"ratio     baseline / rlvitals = {base['seconds'] / ours['seconds']:.1f}x")
+            print(f"baseline  lesson {args.steps} steps: {base['seconds']:.2f} s wall, {base['cpu']:.2f} s CPU, "
+                  f"peak {base['peak_mb']:.0f} MB, {base['rows']} rows")
+            print(f"ratio     baseline / rlvitals = {base['seconds'] / ours['seconds']:.1f}x wall, "
+                  f"{base['cpu'] / ours['cpu']:.1f}x CPU")
         lesson.unlink()
         verl = Path(tmp) / "verl.log"
         gen_verl(verl, args.verl_steps)
         v = measure("rlvitals", verl)
         print(f"rlvitals  verl console {args.verl_steps} steps ({verl.stat().st_size / 1e6:.0f} MB): "
-              f"{v['seconds']:.2f} s, peak {v['peak_mb']:.0f} MB, {v['rows']} steps read")
+              f"{v['seconds']:.2f} s wall, {v['cpu']:.2f} s CPU, peak {v['peak_mb']:.0f} MB, {v['rows']} steps read")
     return 0
 
 

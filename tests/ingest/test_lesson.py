@@ -172,3 +172,18 @@ def test_round_trip_property(rows):
     back = read_text(buf.getvalue(), "lesson")
     np.testing.assert_allclose(back.series["reward"].values, run.series["reward"].values, rtol=1e-5, atol=1e-12)
     np.testing.assert_allclose(back.series["acc"].values, run.series["acc"].values, rtol=1e-5, atol=1e-12)
+
+
+def test_unusual_first_line_does_not_slow_or_change_the_read(tmp_path, monkeypatch):
+    """The first metric line has an extra key; the block path relearns the common layout."""
+    monkeypatch.setattr(lesson, "BLOCK", 2048)
+    path = tmp_path / "u.log"
+    lines = ["[   0] reward=0.1 acc=1.0% val_acc=5.0%"] + [f"[{i:>4}] reward=0.{i % 10} acc={i % 50}.5%" for i in range(1, 400)]
+    path.write_text("\n".join(lines) + "\n")
+    learned = []
+    orig = lesson._learn
+    monkeypatch.setattr(lesson, "_learn", lambda raw: learned.append(raw) or orig(raw))
+    fast = read(path)
+    _same(fast, _by_line(path))
+    assert fast.series["val_acc"].steps.tolist() == [0] and len(fast.series["acc"]) == 400
+    assert any(b"val_acc" not in raw for raw in learned)

@@ -32,12 +32,19 @@ __all__ = ["RunBuilder"]
 
 
 class _Column:
-    __slots__ = ("steps", "values", "order")
+    """One key's values: blocks stored as numpy arrays (`pieces`) plus rows appended one by one.
+
+    Every value carries its global row index (`order`), so "later wins" survives sorting; a block's
+    rows are consecutive, so a block stores only its first index unless a mask thinned it.
+    """
+
+    __slots__ = ("pieces", "steps", "values", "order")
 
     def __init__(self) -> None:
+        self.pieces: list[tuple[np.ndarray, np.ndarray, int | np.ndarray]] = []
         self.steps = array("q")
         self.values = array("d")
-        self.order = array("q")   # global row index, so "later wins" survives sorting
+        self.order = array("q")
 
 
 class RunBuilder:
@@ -143,18 +150,20 @@ class RunBuilder:
         for a, b in zip(bounds[:-1], bounds[1:]):
             self._segments.append([int(steps[a]), int(steps[a:b].max()), line_of(a), b - a])
         self._last_step = int(steps[-1])
-        order = np.arange(self._row + 1, self._row + 1 + steps.size, dtype=np.int64)
+        first = self._row + 1
         self._row += int(steps.size)
         for key, vals in columns.items():
-            vals = np.asarray(vals, dtype=np.float64)
+            vals = np.ascontiguousarray(vals, dtype=np.float64)
             mask = None if present is None else present.get(key)
-            keep = np.ones(vals.size, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
             col = self._cols.get(key)
             if col is None:
                 col = self._cols[key] = _Column()
-            col.steps.frombytes(steps[keep].tobytes())
-            col.values.frombytes(vals[keep].tobytes())
-            col.order.frombytes(order[keep].tobytes())
+            if mask is None or bool(np.all(mask)):
+                col.pieces.append((steps, vals, first))          # steps shared by the block's keys
+            else:
+                keep = np.asarray(mask, dtype=bool)
+                order = np.arange(first, first + steps.size, dtype=np.int64)
+                col.pieces.append((steps[keep], vals[keep], order[keep]))
 
     def skip(self, reason: str, n: int = 1) -> None:
         if self.partial:
@@ -177,16 +186,23 @@ class RunBuilder:
     # -- building ------------------------------------------------------------------------------
     def _series(self, key: str) -> tuple[np.ndarray, np.ndarray]:
         col = self._cols[key]
-        steps = np.frombuffer(col.steps, dtype=np.int64) if len(col.steps) else np.empty(0, np.int64)
-        values = np.frombuffer(col.values, dtype=np.float64) if len(col.values) else np.empty(0)
-        order = np.frombuffer(col.order, dtype=np.int64) if len(col.order) else np.empty(0, np.int64)
-        if steps.size > 1 and not (np.all(np.diff(steps) > 0)):
+        parts = list(col.pieces)
+        if len(col.steps):
+            parts.append((np.frombuffer(col.steps, dtype=np.int64), np.frombuffer(col.values, dtype=np.float64),
+                          np.frombuffer(col.order, dtype=np.int64)))
+        if not parts:
+            return np.empty(0, np.int64), np.empty(0)
+        steps = np.concatenate([p[0] for p in parts])            # fresh arrays: the Run owns them
+        values = np.concatenate([p[1] for p in parts])
+        if steps.size > 1 and not np.all(steps[1:] > steps[:-1]):
+            order = np.concatenate([np.arange(o, o + p.size, dtype=np.int64) if isinstance(o, int) else o
+                                    for p, _, o in parts])
             idx = np.lexsort((order, steps))
             steps, values = steps[idx], values[idx]
             last = np.ones(steps.size, dtype=bool)
             last[:-1] = steps[1:] != steps[:-1]       # keep the last write of each step
             steps, values = steps[last], values[last]
-        return steps.copy(), values.copy()
+        return steps, values
 
     def build(self) -> Run:
         self._flush()

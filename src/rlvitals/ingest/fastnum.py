@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["KEEP_NUMERIC", "PAD", "numeric_buffer", "token_bounds", "parse_tokens"]
+__all__ = ["KEEP_NUMERIC", "PAD", "numeric_buffer", "token_bounds", "token_lengths", "parse_tokens"]
 
 KEEP_NUMERIC = frozenset(b"0123456789.+-")
 PAD = 16                        # blank bytes after the text, so a 16-byte window never runs off the end
@@ -29,10 +29,26 @@ def numeric_buffer(text: bytes, table: bytes | None = None, delete: bytes = b"")
 
 
 def token_bounds(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Start and end offsets of the blank-separated tokens of a uint8 buffer."""
-    inside = (a > 32).view(np.int8)
-    edge = np.diff(inside, prepend=np.int8(0), append=np.int8(0))
-    return np.flatnonzero(edge == 1), np.flatnonzero(edge == -1)
+    """Start and end offsets of the blank-separated tokens of a uint8 buffer that ends with blanks."""
+    inside = a > 32
+    starts = np.flatnonzero(inside[1:] & ~inside[:-1]) + 1
+    if inside[0]:
+        starts = np.concatenate(([0], starts))
+    return starts, starts + token_lengths(a, starts)
+
+
+def token_lengths(a: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Length of each token (up to PAD; longer tokens are found by a scan, they are rare)."""
+    window = np.lib.stride_tricks.sliding_window_view(a, PAD)[starts]
+    blank = window <= 32
+    length = blank.argmax(axis=1)
+    long = np.flatnonzero(~blank.any(axis=1))
+    for i in long.tolist():                 # no blank in the first PAD bytes: a long token
+        j = int(starts[i]) + PAD
+        while a[j] > 32:
+            j += 1
+        length[i] = j - int(starts[i])
+    return length
 
 
 def parse_tokens(a: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

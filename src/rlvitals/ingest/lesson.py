@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from pathlib import Path
 from typing import TextIO
 
@@ -38,7 +39,7 @@ _DEL_SKELETON = b"0123456789.+- \t\r"
 # characters a value can hold are kept, everything else (key letters, brackets, '%') is dropped.
 _NB_TABLE = bytes.maketrans(b"=\t\r", b"   ")
 _NB_DELETE = bytes(c for c in range(256) if c not in KEEP_NUMERIC and c not in b"=\t\r \n")
-BLOCK = 16 << 20
+BLOCK = 4 << 20
 
 # canonical name -> the lesson's key (the lesson calls clip_frac `clip` and ratio_mean `ratio`)
 KEYS: dict[str, str] = {"reward": "reward", "acc": "acc", "entropy": "entropy", "kl": "kl",
@@ -131,29 +132,30 @@ class _BlockReader:
 
     def block(self, data: bytes) -> None:
         """A block of whole lines (ends with a newline)."""
-        lines = data.split(b"\n")[:-1]
+        nl = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
+        bounds = np.concatenate(([0], nl + 1))            # line i is data[bounds[i]:bounds[i+1]]
+        n = int(nl.size)
+        line = lambda i: data[bounds[i]:bounds[i + 1] - 1]   # noqa: E731 - without its newline
         if self.layout is None:
-            for raw in lines[:2000]:
-                self.layout = _learn(raw.rstrip(b"\r"))
+            for i in range(min(n, 2000)):
+                self.layout = _learn(line(i).rstrip(b"\r"))
                 if self.layout is not None:
                     break
         if self.layout is None:
-            self._slow(lines, range(len(lines)))
-            self.lineno += len(lines)
+            self._slow([line(i) for i in range(n)], range(n))
+            self.lineno += n
             return
+        skel = data.translate(None, _DEL_SKELETON).split(b"\n")[:-1]
+        same = np.fromiter(map(self.layout.skeleton.__eq__, skel), dtype=bool, count=n)
+        if same.sum() < n // 2:
+            self._relearn(line, skel)
+            same = np.fromiter(map(self.layout.skeleton.__eq__, skel), dtype=bool, count=n)
         lay = self.layout
-        dom = lay.skeleton
-        skel = data.translate(None, _DEL_SKELETON).split(b"\n")
-        other = [i for i, k in enumerate(skel[:-1]) if k != dom]
-        good = np.ones(len(lines), dtype=bool)
-        good[other] = False
-        if other:
-            clean = b"\n".join([raw for raw, g in zip(lines, good.tolist()) if g]) + b"\n"
-        else:
-            clean = data
-        rows = np.flatnonzero(good)
+        other = np.flatnonzero(~same).tolist()
+        rows = np.flatnonzero(same)
         steps = cols = None
         if rows.size:
+            clean = data if not other else self._without(data, bounds, other)
             nb = numeric_buffer(clean, _NB_TABLE, _NB_DELETE)
             starts, ends = token_bounds(nb)
             if starts.size == rows.size * lay.per_line:
@@ -167,23 +169,45 @@ class _BlockReader:
                     cols[key] = v / 100.0 if pct else v
                     ok &= okv
                 if not ok.all():              # a value the block path cannot read: that line goes slow
-                    bad = rows[~ok]
-                    good[bad] = False
-                    other = sorted(other + bad.tolist())
+                    other = sorted(other + rows[~ok].tolist())
                     rows, stepv = rows[ok], stepv[ok]
                     cols = {k: v[ok] for k, v in cols.items()}
                 steps = stepv.astype(np.int64)
             else:                             # tokens do not line up (a key with odd characters)
-                other, rows = list(range(len(lines))), rows[:0]
+                other, rows = list(range(n)), rows[:0]
         fb_rows: list[tuple[int, int, dict[str, float]]] = []
         for i in other:
-            fb_rows.extend((i, step, row) for step, row in self._rows(lines[i]))
+            fb_rows.extend((i, step, row) for step, row in self._rows(line(i)))
         self._merge(rows, steps, cols, fb_rows)
-        self.lineno += len(lines)
+        self.lineno += n
+
+    @staticmethod
+    def _without(data: bytes, bounds: np.ndarray, drop: list[int]) -> bytes:
+        """`data` without the lines `drop` (sorted indices)."""
+        pieces, at = [], 0
+        b = bounds.tolist() if len(drop) > 64 else bounds
+        for i in drop:
+            pieces.append(data[at:int(b[i])])
+            at = int(b[i + 1])
+        pieces.append(data[at:])
+        return b"".join(pieces)
+
+    def _relearn(self, line, skel: list[bytes]) -> None:
+        """Most lines of this block have another layout (the first line was unusual, or the
+        logger changed): take the block's most common readable layout instead."""
+        for k, _ in Counter(skel).most_common(4):
+            lay = _learn(line(skel.index(k)).rstrip(b"\r"))
+            if lay is not None:
+                self.layout = lay
+                return
 
     def _rows(self, raw: bytes) -> list[tuple[int, dict[str, float]]]:
         """Rows of one line the block path did not take (a tqdm `\\r` repaint splits it in pieces,
         as text mode and `watch` would)."""
+        if b"[" not in raw and b"\r" not in raw:          # cannot hold a step: noise, counted
+            if raw.strip():
+                self.builder.skip("not a metric line")
+            return []
         line = raw.decode("utf-8", errors="replace")
         out = []
         for piece in line.split("\r") if "\r" in line else (line,):
