@@ -237,39 +237,25 @@ def test_empty_records_write_only_the_header(tmp_path):
     assert is_event_file(path) and list(iter_scalars(path)) == []
 
 
-def _random_scalar_events(data) -> list[bytes]:
-    from hypothesis import strategies as st
-
-    events = []
-    for step, tag, x in data.draw(st.lists(st.tuples(st.integers(-2**63, 2**63 - 1), st.text(max_size=8),
-                                                    st.floats(width=32)), max_size=4)):
-        events.append(encode_event(1.0, step, tb._enc_bytes(1, value(tag, simple=x))))
-    return events
-
-
 def test_fuzzed_payloads_decode_or_fail_cleanly(tmp_path):
-    pytest.importorskip("hypothesis")
-    from hypothesis import HealthCheck, given, settings
-    from hypothesis import strategies as st
-
+    """Damaged but validly framed events (bytes overwritten, cut short, pure noise) either decode
+    or raise one clean InputError: never an IndexError, a struct.error or a giant step."""
+    rng = np.random.default_rng(7)
     path = tmp_path / "events.out.tfevents.fuzz"
-
-    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-    @given(st.data())
-    def check(data):
-        events = _random_scalar_events(data)
-        if events and data.draw(st.booleans()):  # damage one event's bytes, then frame it validly
-            i = data.draw(st.integers(0, len(events) - 1))
+    for _ in range(150):
+        events = [encode_event(1.0, int(rng.integers(-2**62, 2**62)),
+                               tb._enc_bytes(1, value("t" * int(rng.integers(0, 9)), simple=float(rng.normal()))))
+                  for _ in range(int(rng.integers(0, 4)))]
+        if events:
+            i = int(rng.integers(len(events)))
             ev = bytearray(events[i])
-            for _ in range(data.draw(st.integers(1, 4))):
-                ev[data.draw(st.integers(0, len(ev) - 1))] = data.draw(st.integers(0, 255))
-            events[i] = bytes(ev[:data.draw(st.integers(0, len(ev)))])
-        events.append(data.draw(st.binary(max_size=40)))  # and one arbitrary payload
+            for _ in range(int(rng.integers(1, 5))):
+                ev[int(rng.integers(len(ev)))] = int(rng.integers(256))
+            events[i] = bytes(ev[:int(rng.integers(len(ev) + 1))])
+        events.append(rng.bytes(int(rng.integers(0, 40))))
         path.write_bytes(frame_records(events))
         try:
             for tag, step, x in iter_scalars(path):
                 assert isinstance(tag, str) and -2**63 <= step < 2**63 and isinstance(x, float)
         except InputError as e:
             assert "malformed TensorBoard event" in str(e)
-
-    check()
