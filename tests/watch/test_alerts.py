@@ -20,14 +20,14 @@ def finding(fid="entropy_collapse", sev="warning", onset=40, **kw):
 
 
 def test_blip_never_alerts():
-    tr = AlertTracker(persist=2)
+    tr = AlertTracker(persist=2, persist_steps=0)
     for step, d in enumerate([diag(finding()), diag(), diag(finding()), diag()]):
         assert tr.update(d, step) == []
     assert tr.alerted == {}
 
 
 def test_one_alert_per_finding_then_escalation_once():
-    tr = AlertTracker(persist=2)
+    tr = AlertTracker(persist=2, persist_steps=0)
     assert tr.update(diag(finding()), 10) == []
     first = tr.update(diag(finding()), 11)
     assert [(a.id, a.severity, a.step, a.escalated) for a in first] == [("entropy_collapse", "warning", 11, False)]
@@ -46,6 +46,26 @@ def test_info_findings_do_not_alert_and_order_is_worst_first():
     got = tr.update(diag(finding("batch_noise", "info"), finding("kl_blowup", "warning"),
                          finding("numeric_instability", "critical")), 5)
     assert [a.id for a in got] == ["numeric_instability", "kl_blowup"]
+
+
+def test_a_finding_must_hold_over_steps_not_just_checks():
+    tr = AlertTracker(persist=2, persist_steps=5)
+    # checks at steps 40, 41, 42 (a fast cadence): present, but only over 2 steps
+    assert [tr.update(diag(finding()), s) for s in (40, 41, 42)] == [[], [], []]
+    tr.update(diag(), 43)  # gone at 43: the streak restarts
+    assert [len(tr.update(diag(finding()), s)) for s in (44, 47, 49)] == [0, 0, 1]
+
+
+def test_young_runs_alert_only_what_one_step_proves():
+    tr = AlertTracker(persist=1, min_steps=20)
+    both = diag(finding("stalled", "critical"), finding("numeric_instability", "critical"))
+    assert [a.id for a in tr.update(both, 12, n_steps=12)] == ["numeric_instability"]
+    assert [a.id for a in tr.update(both, 20, n_steps=20)] == ["stalled"]
+
+
+def test_confirmed_diagnosis_needs_no_second_check():
+    tr = AlertTracker(persist=2, persist_steps=5)
+    assert len(tr.update(diag(finding()), 300, confirmed=True)) == 1
 
 
 def test_reset_forgets_alerts():

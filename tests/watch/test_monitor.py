@@ -46,16 +46,18 @@ def test_alerts_once_then_escalates_and_summarises():
     out = io.StringIO()
     seen = []
     mon = Monitor(stream=out, check_every=1, on_alert=seen.append, diagnose_fn=fake_diagnose, max_overhead=0)
-    ents = [1.5] * 10 + [0.05] * 5 + [0.005] * 5
+    ents = [1.5] * 20 + [0.05] * 10 + [0.005] * 10
     raised = [a for step, e in enumerate(ents) for a in mon.log(trl_logs(e), step)]
-    assert [(a.id, a.severity) for a in raised] == [("entropy_collapse", "warning"), ("entropy_collapse", "critical")]
+    # each held over two checks and five steps: warning from 20, critical from 30
+    assert [(a.id, a.severity, a.step) for a in raised] == [("entropy_collapse", "warning", 25),
+                                                            ("entropy_collapse", "critical", 35)]
     assert seen == mon.alerts == raised
     assert [f.id for f in mon.findings] == ["entropy_collapse"]
     diag = mon.close()
     assert diag is mon.diagnosis and diag.verdict == "dead"
     text = out.getvalue()
     assert text.count("[WARNING]") == 1 and text.count("[CRITICAL]") == 1
-    assert "20 steps" in text  # the summary
+    assert "40 steps" in text  # the summary
     assert mon.close() is diag and out.getvalue() == text  # closing twice says nothing more
 
 
@@ -108,8 +110,10 @@ def test_never_raises_into_the_training_loop():
     mon.close()  # its last check fails too: counted, said once
     assert "4 errors" in out.getvalue() and "rule bug" in out.getvalue()
 
-    mon2 = Monitor(stream=None, check_every=1, persist=1, on_alert=bad_callback, diagnose_fn=fake_diagnose)
-    assert len(mon2.log({"entropy": 0.01}, 1)) == 1  # the alert is still returned
+    mon2 = Monitor(stream=None, check_every=1, persist=1, on_alert=bad_callback, diagnose_fn=fake_diagnose,
+                   max_overhead=0)
+    raised = [a for step in range(20) for a in mon2.log({"entropy": 0.01}, step)]
+    assert len(raised) == 1  # the alert is still returned
     assert mon2.error_count == 1 and "callback bug" in mon2.errors[0]
 
 

@@ -67,8 +67,8 @@ def test_watcher_sniffs_then_alerts_once_per_finding(kv_format):
     assert w.fmt == "kvtest"
     assert [(a.id, a.severity, a.escalated) for a in alerts] == [
         ("entropy_collapse", "warning", False), ("entropy_collapse", "critical", True)]
-    # held for two checks: raised one step after the first warning/critical step
-    assert [a.step for a in alerts] == [21, 31]
+    # held for two checks over five steps: raised five steps after the first warning/critical step
+    assert [a.step for a in alerts] == [25, 35]
     assert alerts[0].onset_step == 20
 
 
@@ -124,11 +124,11 @@ def test_watcher_survives_a_failing_rule(kv_format):
 
 def test_restart_forgets_the_old_run(kv_format):
     w = Watcher(diagnose_fn=fake_diagnose, persist=1)
-    w.feed(kv_lines([0.05] * 3))
+    w.feed(kv_lines([0.05] * 20))
     assert len(w.check()) == 1
     w.restart()
     assert w.sniffing and w.diagnosis is None
-    w.feed(kv_lines([0.05] * 3))
+    w.feed(kv_lines([0.05] * 20))
     assert len(w.check()) == 1  # the new run's collapse is news again
 
 
@@ -212,13 +212,13 @@ def test_follow_late_file_growth_truncation_restart(kv_format, tmp_path):
     # the trainer restarts and truncates its log: a new run, which collapses again
     write(p, kv_lines([1.2, 1.1]), mode="w")
     assert wait_for(lambda: "truncated" in s.err.getvalue())
-    for line in kv_lines([1.1, 0.04, 0.03, 0.02], start=2):
+    for line in kv_lines([1.1] * 18 + [0.04] * 8, start=2):
         write(p, [line])
     assert wait_for(lambda: s.out.getvalue().count("[WARNING]") == 2)
     assert s.end() == 0
     out = s.out.getvalue()
     assert out.count("[WARNING]") == 2 and "[CRITICAL]" not in out
-    assert "6 steps" in out  # the summary is of the new run
+    assert "28 steps" in out  # the summary is of the new run
 
 
 def test_follow_rotation_keeps_the_run(kv_format, tmp_path):

@@ -67,11 +67,11 @@ def test_is_a_trainer_callback_and_feeds_the_monitor(trl_mod):
     cb.monitor._diagnose = fake_diagnose
     assert isinstance(cb, TrainerCallback)
     state, control = State(), Control()
-    for i, e in enumerate([1.5] * 5 + [0.05] * 3):
+    for i, e in enumerate([1.5] * 20 + [0.05] * 3):
         state.global_step = (i + 1) * 10
         assert cb.on_log(None, state, control, logs=logs(e)) is control
     assert [a.id for a in cb.monitor.alerts] == ["entropy_collapse"]
-    assert cb.monitor.alerts[0].step == 70  # the trainer's global step, not a count of logs
+    assert cb.monitor.alerts[0].step == 220  # the trainer's global step, not a count of logs
     assert not control.should_training_stop  # stop_on not set: alert only
     cb.on_train_end(None, state, control)
     assert "[WARNING]" in out.getvalue() and cb.monitor.closed
@@ -82,13 +82,14 @@ def test_stop_on_critical_asks_the_trainer_to_stop(trl_mod):
     cb = trl_mod.make_callback(stream=out, stop_on="critical", lang="zh", max_overhead=0)
     cb.monitor._diagnose = fake_diagnose
     state, control = State(), Control()
-    for i, e in enumerate([1.5] * 3 + [0.05] * 2):
+    for i, e in enumerate([1.5] * 20 + [0.05] * 6):
         state.global_step = i + 1
         cb.on_log(None, state, control, logs=logs(e))
+    assert [a.severity for a in cb.monitor.alerts] == ["warning"]
     assert not control.should_training_stop  # a warning does not stop
-    for i, e in enumerate([0.001] * 2):
-        state.global_step = 10 + i
-        cb.on_log(None, state, control, logs=logs(e))
+    for step in (30, 33, 36):
+        state.global_step = step
+        cb.on_log(None, state, control, logs=logs(0.001))
     assert control.should_training_stop
     assert "请训练器停止" in out.getvalue()
 

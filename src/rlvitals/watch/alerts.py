@@ -1,10 +1,10 @@
 """When to raise the alarm, what it says, and where it goes (stream, `--exec`, `--webhook`).
 
 `AlertTracker` turns a sequence of diagnoses of a growing run into alerts: one per finding id,
-the first time it has been at warning or critical for `persist` consecutive checks, and once more
-only if it escalates from warning to critical (again held for `persist` checks).  Holding for two
-checks costs one check of delay and keeps a blip (a finding that appears in one prefix of a healthy
-run and is gone in the next) from ever alerting: a false alarm costs more than a late one.
+the first time it has held at warning or critical for `persist` consecutive checks spanning
+`persist_steps` steps, and once more only if it escalates from warning to critical (held again).
+Holding costs a few steps of delay and keeps a blip (a finding that appears in a prefix of a
+healthy run and is gone a few steps later) from ever alerting: a false alarm costs more than a late one.
 
 An `Alert` carries the `Finding` itself, so what is printed, posted and put in the environment is
 the diagnosis' own evidence, look-alikes ruled out and next knob: the arithmetic, not a paraphrase.
@@ -52,15 +52,28 @@ class Alert:
         return SEVERITIES.index(self.severity) >= SEVERITIES.index(severity)
 
 
+# Findings a single step can prove (a NaN is a NaN): exempt from the minimum run length below.
+INSTANT: frozenset[str] = frozenset({"numeric_instability"})
+
+
 @dataclass
 class AlertTracker:
-    """Streaks of each finding over consecutive checks, and what has been alerted already."""
+    """Streaks of each finding over consecutive checks, and what has been alerted already.
+
+    A finding alerts when it has been present, at or above a severity, in `persist` consecutive
+    checks spanning at least `persist_steps` steps; and, unless it is one a single step can prove
+    (`INSTANT`), only once the run has `min_steps` steps: a trend drawn through a dozen points is
+    a guess, and the first steps of every run look "stalled".
+    """
 
     persist: int = 2
+    persist_steps: int = 5
+    min_steps: int = 20
     min_severity: str = "warning"
     alerted: dict[str, str] = field(default_factory=dict)
-    # severity level -> finding id -> consecutive checks with the finding at or above that level
-    _streak: dict[str, dict[str, int]] = field(default_factory=dict)
+    # severity level -> finding id -> (consecutive checks with the finding at or above that level,
+    # the step of the first of them)
+    _streak: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.persist < 1:
@@ -71,42 +84,58 @@ class AlertTracker:
         self._streak = {lvl: {} for lvl in self._levels}
 
     def update(self, diag: Diagnosis, step: int, *, run: str = "", source: str = "",
-               confirmed: bool = False) -> list[Alert]:
+               confirmed: bool = False, n_steps: int | None = None) -> list[Alert]:
         """Feed one check's diagnosis; return the alerts it raises (usually none).
 
-        confirmed=True: this diagnosis is of a log that was already written (the history found when
-        watching starts), as final as `rlvitals diagnose` on it, so it needs no second check.
+        step:      the last step the diagnosis saw.
+        n_steps:   how many steps the run has (None: unknown, no minimum applied).
+        confirmed: this diagnosis is final for its data (the history found when watching starts,
+                   or a log gone quiet): it needs no further checks to be believed.
         """
         rank = SEVERITIES.index
-        found = {f.id: f for f in diag.findings}
-        out: list[Alert] = []
+        step = int(step)
+        young = n_steps is not None and n_steps < self.min_steps
+        found = {f.id: f for f in diag.findings if not (young and f.id not in INSTANT)}
         for lvl in self._levels:
             streak = self._streak[lvl]
             for fid in set(streak) | set(found):
                 f = found.get(fid)
-                streak[fid] = streak.get(fid, 0) + 1 if f is not None and rank(f.severity) >= rank(lvl) else 0
+                if f is not None and rank(f.severity) >= rank(lvl):
+                    n, first = streak.get(fid, (0, step))
+                    streak[fid] = (n + 1, first if n else step)
+                else:
+                    streak.pop(fid, None)
+        out: list[Alert] = []
         for fid, f in found.items():
-            need = 1 if confirmed else self.persist
-            held = [lvl for lvl in self._levels if self._streak[lvl].get(fid, 0) >= need]
+            held = [lvl for lvl in self._levels if self._holds(self._streak[lvl].get(fid), step, confirmed)]
             if not held:
                 continue
-            sev = held[-1]  # the highest level held for `persist` checks
+            sev = held[-1]  # the highest level that has held
             before = self.alerted.get(fid)
             if before is None or rank(sev) > rank(before):
                 self.alerted[fid] = sev
-                out.append(Alert(f, sev, int(step), escalated=before is not None, run=run, source=source))
+                out.append(Alert(f, sev, step, escalated=before is not None, run=run, source=source))
         # most severe first, so `--until` and a reader meet the worst news first
         out.sort(key=lambda a: (-rank(a.severity), a.finding.rank))
         return out
+
+    def _holds(self, streak: tuple[int, int] | None, step: int, confirmed: bool) -> bool:
+        if streak is None:
+            return False
+        if confirmed:
+            return True
+        n, first = streak
+        # persist=1 means "believe the first sighting": no span either
+        return n >= self.persist and (self.persist == 1 or step - first >= self.persist_steps)
 
     @property
     def unconfirmed(self) -> bool:
         """True when some finding is present but has not held long enough to alert (or escalate)."""
         rank = SEVERITIES.index
         for lvl in self._levels:
-            for fid, n in self._streak[lvl].items():
+            for fid in self._streak[lvl]:
                 said = self.alerted.get(fid)
-                if 0 < n < self.persist and (said is None or rank(said) < rank(lvl)):
+                if said is None or rank(said) < rank(lvl):
                     return True
         return False
 

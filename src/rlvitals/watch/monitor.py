@@ -151,7 +151,7 @@ class Monitor:
             diag = self._diagnose(run)
             self.diagnosis = diag
             self.checks += 1
-            new = self._tracker.update(diag, int(run.steps[-1]), run=self.name)
+            new = self._tracker.update(diag, int(run.steps[-1]), run=self.name, n_steps=run.n_steps)
         except Exception as e:
             self._error(e)
             return []

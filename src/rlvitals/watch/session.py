@@ -33,6 +33,7 @@ __all__ = ["Watcher", "watch_file", "SNIFF_LINES_MAX"]
 
 # Lines kept while no format is recognised; beyond this the log is not one we can read.
 SNIFF_LINES_MAX = 20_000
+SNIFF_BYTES = 64 * 1024  # what `ingest.read` sniffs
 STEPS_PER_CHECK_DIVISOR = 200
 
 
@@ -77,7 +78,7 @@ class Watcher:
         self.lines += len(lines)
         if self._parser is None:
             self._sniff_buf.extend(lines)
-            self._try_sniff()
+            self._try_sniff(lines)
             return
         self._feed_parser(lines)
 
@@ -90,18 +91,35 @@ class Watcher:
             if got is None or got:
                 self._pending += 1
 
-    def _try_sniff(self) -> None:
+    def _try_sniff(self, new: list[str]) -> None:
+        """Recognise the format as soon as its first lines arrive, at a bounded cost per line.
+
+        Sniffing the whole buffer on every poll would be quadratic over a long preamble (Ray and
+        vLLM start-up can print thousands of lines).  So: the new lines alone are sniffed; the
+        head of the buffer (the 64 KiB `read` sniffs) only when they match something, to confirm
+        with context, or when the buffer has grown by a quarter since the last full try.
+        """
         from ..ingest import sniff_text
 
-        fmt = sniff_text("\n".join(self._sniff_buf))
+        buf = self._sniff_buf
+        fmt = sniff_text("\n".join(new)) if new else None
+        if fmt is not None or len(buf) >= self._next_full_sniff:
+            self._next_full_sniff = len(buf) + max(8, len(buf) // 4)
+            head, size = [], 0
+            for line in buf:
+                size += len(line) + 1
+                if size > SNIFF_BYTES:
+                    break
+                head.append(line)
+            fmt = sniff_text("\n".join(head)) or fmt
         if fmt is None:
-            if len(self._sniff_buf) > SNIFF_LINES_MAX:
+            if len(buf) > SNIFF_LINES_MAX:
                 raise UnknownFormat(f"{self.source or 'the log'}: no supported log format in its first "
                                     f"{SNIFF_LINES_MAX} lines (see `rlvitals formats`, or pass -F FORMAT)")
             return
         self.fmt = fmt
         self._open_parser()
-        buf, self._sniff_buf = self._sniff_buf, []
+        self._sniff_buf = []
         self._feed_parser(buf)
 
     def _open_parser(self) -> None:
@@ -113,6 +131,7 @@ class Watcher:
         self.fmt = self._explicit_fmt
         self._parser = None
         self._sniff_buf: list[str] = []
+        self._next_full_sniff = 0
         self._pending = 0
         self._idle_checked = False
         self._steps_at_check = 0
@@ -184,7 +203,9 @@ class Watcher:
             self._last_cost = self.timer() - t0
         self.checks += 1
         self.diagnosis = diag
-        new = self.tracker.update(diag, step, run=run.name or self.name, source=self.source, confirmed=confirmed)
+        # a re-check of a log gone quiet is as final as the data will get (see `due`)
+        new = self.tracker.update(diag, step, run=run.name or self.name, source=self.source,
+                                  confirmed=confirmed or self._idle_checked, n_steps=n)
         self.alerts.extend(new)
         self._last_run = run
         return new
