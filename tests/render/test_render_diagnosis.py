@@ -226,3 +226,22 @@ def test_width_none_follows_the_terminal(monkeypatch):
     text = render_diagnosis(diag, "text", "zh", None, run=run)
     assert max(display_width(x) for x in text.splitlines()) <= 64
     assert text == render_diagnosis(diag, "text", "zh", 64, run=run)
+
+
+def test_a_summary_whose_fields_are_missing_is_left_out(monkeypatch):
+    from rlvitals.render import terminal
+
+    def fake_t(key, lang="en", /, **fields):
+        if key == "finding.stalled.summary":
+            template = "reward stuck at {reward_end:.3f} since {step}"
+            try:
+                return template.format(**fields)
+            except (KeyError, ValueError):
+                return template
+        return key
+
+    monkeypatch.setattr(terminal, "t", fake_t)
+    ok = Finding("stalled", "warning", 7, evidence={"reward_end": 0.25})
+    assert terminal.finding_summary(ok, "en") == "reward stuck at 0.250 since 7"
+    broken = Finding("stalled", "warning", 7, evidence={"reward_end": "n/a"})  # :.3f of a string fails
+    assert terminal.finding_summary(broken, "en") == ""

@@ -30,7 +30,8 @@ from ..run import EXTRAS, PERCENT_METRICS, Run, VITALS
 from .charts import clip_text, display_width, fmt_value, pad, sparkline
 
 __all__ = ["render_text", "tr", "ordered", "fmt_num", "finding_title", "finding_summary", "shape_label",
-           "ruled_out_text", "action_text", "label", "run_notes", "missing_text", "VitalRow", "vital_rows", "use_color", "wrap", "SPARK_FLOOR"]
+           "ruled_out_text", "action_text", "label", "run_notes", "missing_text", "VitalRow", "vital_rows",
+           "use_color", "wrap", "SPARK_FLOOR"]
 
 # Metrics that are exactly constant by construction in a common setup (one optimizer step per
 # rollout batch): constant there means "not applicable", never "healthy".
@@ -91,8 +92,14 @@ def finding_title(fid: str, lang: str) -> str:
     return tr(f"finding.{fid}.title", lang, fid.replace("_", " "))
 
 
+_PLACEHOLDER = re.compile(r"\{[A-Za-z_][^{}]*\}")
+
+
 def finding_summary(f: Finding, lang: str) -> str:
-    return tr(f"finding.{f.id}.summary", lang, "", **_fields(f))
+    """The localised summary, or "" when there is none or its template cannot be filled (a field
+    the evidence lacks): a sentence with "{entropy_end}" left in it is worse than no sentence."""
+    out = tr(f"finding.{f.id}.summary", lang, "", **_fields(f))
+    return "" if _PLACEHOLDER.search(out) else out
 
 
 def shape_attr(shape: Any, name: str, default: Any = None) -> Any:
