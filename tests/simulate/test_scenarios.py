@@ -198,7 +198,7 @@ def test_cheating_and_dead_mechanisms(seed):
     run = simulate("plateau", seed=seed)
     i = onset_index(run)
     a = v(run, "acc")
-    assert head(a, i) - a[:10].mean() > 0.15
+    assert head(a, i) - a[:10].mean() > 0.08
     assert abs(tail(a, 30) - a[i:i + 30].mean()) < 0.06
 
 
