@@ -135,3 +135,34 @@ def test_interactive_loop_prompts_and_saves_on_ctrl_d(fake_content, tmp_path):
     assert "Progress saved.  Score 10/130." in out.getvalue()
     assert saved and lab.done
     assert "entropy_collapse" in completions(lab) and "A1" in completions(lab)
+
+
+def test_missing_matplotlib_is_one_line_and_charts_carry_on(fake_content, tmp_path, monkeypatch):
+    import rlvitals.render.plot as plot_mod
+    from rlvitals.errors import MissingExtra
+
+    def no_mpl(*a, **k):
+        raise MissingExtra("matplotlib", "plot", "drawing the lesson's figure")
+
+    monkeypatch.setattr(plot_mod, "plot", no_mpl)
+    out = io.StringIO()
+    lab = Lab(fake_content, Progress(), "en")
+    ui = LabUI(lab, out, plain=True, figures=tmp_path / "figs", width=100)
+    for cmd in ("show 1", "show 2", "pair A"):
+        ui.emit(lab.handle(cmd))
+    text = out.getvalue()
+    assert text.count("(no PNG: drawing the lesson's figure needs matplotlib") == 1
+    assert text.count("\nreward  ") == 2 and "ratio_mean ████" in text
+
+
+def test_a_chart_that_cannot_be_drawn_is_one_line(fake_content, monkeypatch):
+    import rlvitals.lab.ui as ui_mod
+
+    monkeypatch.setattr(ui_mod, "panel_grid", lambda *a, **k: 1 / 0)
+    out = io.StringIO()
+    lab = Lab(fake_content, Progress(), "en")
+    ui = LabUI(lab, out, plain=True, width=100)
+    ui.emit(lab.handle("next"))
+    ui.emit(lab.handle("answer learning"))
+    text = out.getvalue()
+    assert "Something went wrong inside the lab (ZeroDivisionError" in text and "✓ Right. +10" in text

@@ -84,6 +84,8 @@ def explain_set(item: SetItem, lang: str) -> list[str]:
     top = d.top
     name = name_of(item.failure or (top.id if top else HEALTHY), lang)
     onset = t("lab.ex.onset", lang, step=top.onset_step) if top is not None and top.onset_step is not None else ""
+    if top is not None and top.severity == "info":
+        onset += t("lab.ex.info", lang)
     out = [t("lab.ex.tool", lang, verdict=t(f"lab.verdict.{d.verdict}", lang), name=name, onset=onset)]
     for m in focus_metrics(item):
         line = shape_line(d, m, lang)

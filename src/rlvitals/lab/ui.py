@@ -17,7 +17,6 @@ from typing import Any, Callable, Iterable, TextIO
 import numpy as np
 
 from ..diagnose.model import FINDING_IDS
-from ..errors import MissingExtra
 from ..i18n import t
 from ..render.charts import BLOCKS, NAN_MARK, clip_text, display_width, fmt_value, pad, panel_grid
 from .content import QUIZ, SAMPLE_PAIRS, PairItem
@@ -56,7 +55,10 @@ class LabUI:
     def emit(self, items: Iterable[object]) -> None:
         for item in items:
             if isinstance(item, View):
-                getattr(self, f"_draw_{item.kind}")(item.key)
+                try:
+                    getattr(self, f"_draw_{item.kind}")(item.key)
+                except Exception as e:  # a picture that cannot be drawn must not end the session
+                    self.say(t("lab.err.internal", self.lang, err=f"{type(e).__name__}: {e}"))
             else:
                 self.say(str(item))
         self.out.flush()
@@ -81,7 +83,7 @@ class LabUI:
                 # The run's own name could give the answer away ("entropy_collapse"): hide it.
                 plot(dataclasses.replace(run, name=stem), path, lang=self.lang)
             self.write(t("lab.png", self.lang, path=path))
-        except (ImportError, MissingExtra, OSError) as e:
+        except Exception as e:  # noqa: BLE001  the PNG is optional: the terminal charts carry on
             if not self._png_warned:
                 self._png_warned = True
                 self.write(t("lab.png.none", self.lang, err=str(e).splitlines()[0][:80] if str(e) else type(e).__name__))
