@@ -37,8 +37,9 @@ class LineParser:
     """Base for incremental line readers: `feed(line)` any number of times, `snapshot()` any time.
 
     Subclasses implement `parse(line, lineno)`, calling `self.builder.add_row(step, row, lineno)`
-    for metric lines and `self.builder.skip(reason)` for lines they recognise as theirs but cannot
-    use.  Lines that are simply not metric lines (banners, warnings) are counted as "other".
+    for metric lines and `self.builder.skip(reason)` for lines they cannot use (the core readers
+    count banners and warnings as "not a metric line", so nothing disappears unseen).  `feed`
+    returns whether the line added a row; `feed_last` is for a final line without a newline.
     """
 
     format_name = "base"

@@ -91,7 +91,7 @@ class RunBuilder:
             return
         self._last_keys = row
         keys = tuple(row)
-        if keys != self._pend_keys:
+        if keys != self._pend_keys or len(self._pend_steps) >= 2048:   # bounded: Python floats are big
             self._flush()
             self._pend_keys = keys
         self._pend_steps.append(int(step))

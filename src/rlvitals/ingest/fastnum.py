@@ -5,9 +5,9 @@ Here a buffer holds only number characters and blanks; `token_bounds` finds ever
 `parse_tokens` reads a set of tokens by *shape*: tokens printed alike (`0.412`, `-1.05`, `152`)
 share a length, a sign and a dot position, so one numpy pass per digit position reads them all.
 
-Exactness: the digits form an integer mantissa (exact in float64 up to 15 digits), and one division
-by an exact power of ten rounds correctly, which is what `float()` returns for the same text.
-Tokens of rare shapes, more than 15 digits, or not numbers at all go to `float()` one by one;
+Exactness: the digits form an integer mantissa (exact in float64: at most WIDTH digits), and one
+division by an exact power of ten rounds correctly, which is what `float()` returns for the same text.
+Tokens of rare shapes, longer than WIDTH bytes, or not numbers at all go to `float()` one by one;
 those `float()` rejects come back with `ok=False` so the caller can send their line elsewhere.
 """
 
@@ -15,53 +15,60 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["KEEP_NUMERIC", "PAD", "numeric_buffer", "token_bounds", "token_lengths", "parse_tokens"]
+__all__ = ["KEEP_NUMERIC", "PAD", "WIDTH", "numeric_buffer", "tokenize", "token_bounds", "parse_tokens",
+           "parse_window"]
 
 KEEP_NUMERIC = frozenset(b"0123456789.+-")
-PAD = 16                        # blank bytes after the text, so a 16-byte window never runs off the end
+PAD = 16                        # blank bytes after the text, so a token's window never runs off the end
+WIDTH = 8                       # bytes of each token read at once; longer tokens go one by one
 _POW10 = 10.0 ** np.arange(23)
 _MAX_SHAPES = 12
 
 
 def numeric_buffer(text: bytes, table: bytes | None = None, delete: bytes = b"") -> np.ndarray:
-    """`text.translate(table, delete)` as a uint8 array, padded with PAD blanks (parse_tokens needs them)."""
+    """`text.translate(table, delete)` as a uint8 array, padded with PAD blanks (the parsers need them)."""
     return np.frombuffer(text.translate(table, delete) + b" " * PAD, dtype=np.uint8)
 
 
-def token_bounds(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Start and end offsets of the blank-separated tokens of a uint8 buffer that ends with blanks."""
+def tokenize(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(starts, lengths, windows) of the blank-separated tokens of a padded buffer; `windows[i]` is
+    the first WIDTH bytes from `starts[i]`, gathered once and shared by every later step."""
     inside = a > 32
     starts = np.flatnonzero(inside[1:] & ~inside[:-1]) + 1
     if inside[0]:
         starts = np.concatenate(([0], starts))
-    return starts, starts + token_lengths(a, starts)
-
-
-def token_lengths(a: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Length of each token (up to PAD; longer tokens are found by a scan, they are rare)."""
-    window = np.lib.stride_tricks.sliding_window_view(a, PAD)[starts]
+    window = np.lib.stride_tricks.sliding_window_view(a, WIDTH)[starts]
     blank = window <= 32
     length = blank.argmax(axis=1)
-    long = np.flatnonzero(~blank.any(axis=1))
-    for i in long.tolist():                 # no blank in the first PAD bytes: a long token
-        j = int(starts[i]) + PAD
+    for i in np.flatnonzero(~blank[np.arange(starts.size), length]).tolist():   # no blank: a long token
+        j = int(starts[i]) + WIDTH
         while a[j] > 32:
             j += 1
         length[i] = j - int(starts[i])
-    return length
+    return starts, length, window
+
+
+def token_bounds(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end offsets of the blank-separated tokens of a padded buffer."""
+    starts, length, _ = tokenize(a)
+    return starts, starts + length
 
 
 def parse_tokens(a: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Values of the tokens `a[starts[i]:ends[i]]` and a mask of those that are numbers.
-
     `a` must end with PAD blank bytes (see `numeric_buffer`)."""
+    window = np.lib.stride_tricks.sliding_window_view(a, WIDTH)[starts]
+    return parse_window(a, starts, ends - starts, window)
+
+
+def parse_window(a: np.ndarray, starts: np.ndarray, length: np.ndarray,
+                 window: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`parse_tokens` on tokens already found by `tokenize` (their windows are not gathered again)."""
     n = starts.size
     out = np.full(n, np.nan)
     ok = np.zeros(n, dtype=bool)
     if n == 0:
         return out, ok
-    length = ends - starts
-    window = np.lib.stride_tricks.sliding_window_view(a, PAD)[starts]   # each token's first 16 bytes
     todo: np.ndarray | None = None          # None: every token is still to do (no index arrays yet)
     slow: list[np.ndarray] = []
     for _ in range(_MAX_SHAPES):
@@ -70,10 +77,10 @@ def parse_tokens(a: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[n
         if rows.shape[0] == 0:
             break
         size = int(lens[0])
-        tok = rows[0, :min(size, PAD)].tobytes()
+        tok = rows[0, :min(size, WIDTH)].tobytes()
         sign = tok[:1] if tok[:1] in (b"-", b"+") else b""
         dot = tok.find(b".")
-        digits = [o for o in range(len(sign), min(size, PAD)) if o != dot]
+        digits = [o for o in range(len(sign), min(size, WIDTH)) if o != dot]
         head = rows[:, 0]
         same = lens == size
         same &= (head == sign[0]) if sign else ((head != 45) & (head != 43))
@@ -83,7 +90,7 @@ def parse_tokens(a: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[n
         idx = (np.arange(n) if todo is None else todo) if everyone else \
             (np.flatnonzero(same) if todo is None else todo[same])
         rest = idx[:0] if everyone else (np.flatnonzero(~same) if todo is None else todo[~same])
-        if size > PAD or not digits or len(digits) > 15:
+        if size > WIDTH or not digits:
             slow.append(idx)
         else:
             # one gather of every digit of every token of this shape, then one exact dot product
@@ -104,7 +111,7 @@ def parse_tokens(a: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[n
         slow.append(todo)
     for i in (np.concatenate(slow).tolist() if slow else ()):
         try:
-            out[i] = float(a[starts[i]:ends[i]].tobytes())
+            out[i] = float(a[starts[i]:starts[i] + length[i]].tobytes())
             ok[i] = True
         except ValueError:
             out[i] = np.nan

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..run import PERCENT_METRICS, Run
 from .base import Format, LineParser, clean_line
-from .fastnum import KEEP_NUMERIC, numeric_buffer, parse_tokens, token_bounds
+from .fastnum import KEEP_NUMERIC, numeric_buffer, parse_window, tokenize
 from .values import parse_value
 
 __all__ = ["FORMAT", "LessonParser", "read_lesson", "write_lesson", "KEYS"]
@@ -157,15 +157,16 @@ class _BlockReader:
         if rows.size:
             clean = data if not other else self._without(data, bounds, other)
             nb = numeric_buffer(clean, _NB_TABLE, _NB_DELETE)
-            starts, ends = token_bounds(nb)
+            starts, length, window = tokenize(nb)
             if starts.size == rows.size * lay.per_line:
-                starts = starts.reshape(rows.size, lay.per_line)
-                ends = ends.reshape(rows.size, lay.per_line)
-                stepv, ok = parse_tokens(nb, starts[:, 0], ends[:, 0])
+                shape = (rows.size, lay.per_line)
+                starts, length = starts.reshape(shape), length.reshape(shape)
+                window = window.reshape(*shape, window.shape[1])
+                stepv, ok = parse_window(nb, starts[:, 0], length[:, 0], window[:, 0])
                 ok &= np.isfinite(stepv) & (stepv == np.round(stepv)) & (np.abs(stepv) < 2 ** 53)
                 cols = {}
                 for key, pct, p in zip(lay.keys, lay.pct, lay.value_pos):
-                    v, okv = parse_tokens(nb, starts[:, p], ends[:, p])
+                    v, okv = parse_window(nb, starts[:, p], length[:, p], window[:, p])
                     cols[key] = v / 100.0 if pct else v
                     ok &= okv
                 if not ok.all():              # a value the block path cannot read: that line goes slow
