@@ -43,7 +43,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "watch.exec_error": "--exec command could not run: {error}",
         "watch.webhook_failed": "--webhook POST to {url} failed: {error}",
         "watch.until_hit": "stopping: {id} reached {sev} (--until {until}); exit status 3",
-        "watch.summary.head": "summary after {steps} steps ({lines} lines read, {alerts} alerts)",
+        "watch.summary.head": "summary after {steps} steps ({lines} lines read; alerts: {alerts})",
         "watch.summary.none": "no steps with metrics were read yet, so there is nothing to diagnose",
         "watch.summary.fallback": "verdict: {verdict}; findings: {findings}",
         "watch.summary.no_findings": "none",
@@ -51,7 +51,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "watch.diag_failed": "diagnosis failed at step {step}: {error}",
         "monitor.errors": "rlvitals Monitor: {count} errors were caught and ignored (first: {first})",
         "monitor.bad_values": "rlvitals Monitor: {count} values were not numbers and were skipped (e.g. {key})",
-        "monitor.summary.head": "rlvitals Monitor summary after {steps} steps ({alerts} alerts)",
+        "monitor.summary.head": "rlvitals Monitor summary after {steps} steps (alerts: {alerts})",
         "trl.stopping": "rlvitals: asking the trainer to stop: {id} reached {sev}",
     },
     "zh": {
