@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+import numpy as np
+
 from ..run import CANONICAL, VITALS, Run
 from ..shapes import shapes_of
 from . import (batch_noise, data_too_easy, data_too_hard, entropy_collapse, entropy_explosion,
@@ -31,13 +33,18 @@ RULES: tuple[tuple[str, Callable[[Ctx], Finding | None]], ...] = tuple((m.ID, m.
 
 
 def _run_summary(run: Run, ctx: Ctx) -> dict:
-    steps = run.steps
+    series = [s for s in run.series.values() if len(s)]
+    # the union of steps costs a sort; skip it when every series shares one step array
+    if series and all(s.steps is series[0].steps or np.array_equal(s.steps, series[0].steps) for s in series):
+        n = len(series[0])
+    else:
+        n = run.n_steps
     return {
         "name": run.name,
         "format": run.format,
-        "steps": int(steps.size),
-        "first_step": int(steps[0]) if steps.size else None,
-        "last_step": int(steps[-1]) if steps.size else None,
+        "steps": n,
+        "first_step": ctx.first_step() if series else None,
+        "last_step": ctx.last_step() if series else None,
         "segments": len(run.segments),
         "notes": list(run.notes),
         "skipped": dict(run.skipped),

@@ -28,8 +28,7 @@ def window_surge(ctx: Ctx) -> tuple[float, int | None]:
     Adding KL_FLOOR (Spinning Up's target_kl 0.01) keeps a KL growing from 0.002 to 0.01 -- five
     times, but harmless -- from counting as an order of magnitude.
     """
-    s, v = ctx.data("kl")
-    t, x = blocks(s, v, 100)
+    t, x = ctx.blocks("kl", 100)
     x = np.maximum(x, 0.0) + KL_FLOOR
     w = max(1, x.size // 5)
     best, at = 1.0, None
@@ -77,8 +76,7 @@ def check(ctx: Ctx) -> Finding | None:
 
 def _onset(ctx: Ctx) -> int | None:
     """Where log(kl + KL_FLOOR) had made a fifth of its total rise."""
-    s, v = ctx.data("kl")
-    t, x = blocks(s, v, 100)
+    t, x = ctx.blocks("kl", 100)
     y = np.log10(np.maximum(x, 0.0) + KL_FLOOR)
     k = max(1, y.size // 10)
     a, b = float(np.median(y[:k])), float(np.max(y))

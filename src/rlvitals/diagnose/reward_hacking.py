@@ -36,10 +36,13 @@ def divergence_onset(ctx: Ctx, truth: str) -> int | None:
     """Step where reward and truth (both scaled by their spread) began to part ways."""
     sr, vr = ctx.data("reward")
     sa, va = ctx.data(truth)
-    common, ir, ia = np.intersect1d(sr, sa, return_indices=True)
+    if sr.size == sa.size and np.array_equal(sr, sa):   # the usual case: logged together
+        common, r, a = sr, vr, va
+    else:
+        common, ir, ia = np.intersect1d(sr, sa, return_indices=True)
+        r, a = vr[ir], va[ia]
     if common.size < 10:
         return None
-    r, a = vr[ir], va[ia]
     d = r / (_spread(r) or 1.0) - a / (_spread(a) or 1.0)
     t, x = blocks(common, d, 64)
     k, _ = hinge_onset(t, x, "start")
