@@ -110,3 +110,15 @@ def test_fuzz_command_words_with_random_arguments(fake_content):
             assert not any("Something went wrong" in x or "闯关内部出了点问题" in x for x in out), line
         got, total = lab.score()
         assert 0 <= got <= total == 130
+
+
+def test_long_sampled_answers_keep_their_start_and_their_end():
+    from rlvitals.lab.ui import clip_middle
+    from rlvitals.render.charts import display_width
+
+    text = "First, figure out the pieces. 2 × 8 = 16 pages. 8 + 16 = 24 pages read. 144 - 24 = 120."
+    short = clip_middle(text, 40)
+    assert short.startswith("First, figure") and short.endswith("= 120.") and " … " in short
+    assert display_width(short) <= 40
+    assert clip_middle("短答案", 40) == "短答案"
+    assert display_width(clip_middle("中文" * 50, 30)) <= 30

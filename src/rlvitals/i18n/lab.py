@@ -254,7 +254,7 @@ _ZH: dict[str, str] = {
     "lab.ex.onset": "（从第 {step} 步起）",
     "lab.ex.info": "，只是提示（info）：值得留意，不是故障",
     "lab.ex.evidence": "症状的数字：{ev}",
-    "lab.ex.ruled": "排除{look} — {metric} = {value}：{reason}",
+    "lab.ex.ruled": "排除 {look} — {metric} = {value}：{reason}",
     "lab.ex.missing": "能下定论的指标：{metrics}（没记录）",
     "lab.ex.samples": "采样原文：引用了 {n} 条，例如「{first}」",
     "lab.ex.knob": "下一步：{dir} {knob}（常用值：{typical}）；{why} [{source}]",

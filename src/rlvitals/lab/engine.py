@@ -25,7 +25,7 @@ SET_VERDICT, SET_FAILURE, STAGE_POINTS, HINT_COST, MAX_HINTS = 7, 3, 10, 2, 3
 
 @dataclass(frozen=True)
 class View:
-    """Something the UI draws: kind "set" (item=SetItem), "pair" (item=PairItem), "quiz" (key)."""
+    """Something the UI draws: kind "set" (key "1".."6"), "pair" ("A".."D") or "quiz" ("Q1".."Q3")."""
 
     kind: str
     key: str

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..diagnose.model import Diagnosis, Finding
 from ..i18n import t
-from ..render.charts import fmt_value
+from ..render.charts import fmt_value, pad
 from ..run import CANONICAL, EXTRAS, VITALS
 from .content import FOCUS, HEALTHY, QuizQuestion, PairItem, SetItem, Side
 
@@ -127,7 +127,7 @@ def explain_diff(pair: PairItem, lang: str) -> list[str]:
     out.append(t("lab.diff.where", lang))
     for m in differing_metrics(pair.left.diag, pair.right.diag):
         la, lb = shape_line(pair.left.diag, m, lang), shape_line(pair.right.diag, m, lang)
-        out.append(f"    {m:<10} {pair.left.label}: {la:<28}  {pair.right.label}: {lb}")
+        out.append(f"    {m:<10} {pair.left.label}: {pad(la or '', 28)}  {pair.right.label}: {lb}")
     for side in (pair.left, pair.right):
         div = sample_diversity(side)
         if div is not None:
@@ -205,7 +205,7 @@ def hint_pair(pair: PairItem, level: int, lang: str) -> list[str]:
         for m in pair.focus:
             la = shape_line(pair.left.diag, m, lang) or t("lab.not_logged", lang)
             lb = shape_line(pair.right.diag, m, lang) or t("lab.not_logged", lang)
-            out.append(f"    {m:<10} {pair.left.label}: {la:<28}  {pair.right.label}: {lb}")
+            out.append(f"    {m:<10} {pair.left.label}: {pad(la or '', 28)}  {pair.right.label}: {lb}")
         for side in (pair.left, pair.right):
             div = sample_diversity(side)
             if div is not None:

@@ -23,7 +23,7 @@ from .content import QUIZ, SAMPLE_PAIRS, PairItem
 from .engine import COMMANDS, VERDICT_WORDS, Lab, View
 from .explain import SHOWN, quiz_text, sample_group
 
-__all__ = ["LabUI", "completions", "wrap", "shared_sparkline"]
+__all__ = ["LabUI", "completions", "wrap", "shared_sparkline", "clip_middle"]
 
 
 def completions(lab: Lab) -> list[str]:
@@ -147,7 +147,7 @@ class LabUI:
             step, group, answers = g
             self.say(t("lab.samples.head", self.lang, label=side.label, n=len(answers), step=step))
             for i, a in enumerate(answers, 1):
-                self.write(f"   {i}. " + clip_text(" ".join(a.split()), self.width - 7))
+                self.write(f"   {i}. " + clip_middle(" ".join(a.split()), self.width - 7))
 
     def _draw_quiz(self, key: str) -> None:
         q = next(q for q in QUIZ if q.key == key)
@@ -205,6 +205,21 @@ def shared_sparkline(values: np.ndarray, lo: float, hi: float, width: int) -> st
         v = b.max() if abs(b.max() - mid) >= abs(b.min() - mid) else b.min()
         out.append(BLOCKS[0 if span <= 0 else int(round((v - lo) / span * (len(BLOCKS) - 1)))])
     return "".join(out)
+
+
+def clip_middle(text: str, width: int) -> str:
+    """Keep the start and the end of a long answer ("First, … = 120."): the final answer is at the end,
+    and whether 8 samples differ or agree often shows only there."""
+    if display_width(text) <= width:
+        return text
+    head = clip_text(text, width // 2 + 1)[:-1]
+    tail_w = width - display_width(head) - 3
+    tail = ""
+    for ch in reversed(text):
+        if display_width(ch + tail) > tail_w:
+            break
+        tail = ch + tail
+    return f"{head} … {tail.lstrip()}"
 
 
 def wrap(line: str, width: int) -> list[str]:
