@@ -23,7 +23,7 @@ from ..errors import RlvitalsError
 from ..run import Run, Series
 from .engine import Latent, moving_mean, roll_dice
 from .mechanisms import Draw, build
-from .pins import apply_pins
+from .lesson import LabCase, LabPair, apply_pins, lesson_pairs, lesson_sets
 from .scenarios import SCENARIOS, Scenario, UnknownScenario, get_scenario
 
 __all__ = ["SCENARIOS", "Scenario", "UnknownScenario", "simulate", "simulate_samples", "write_simulated",
@@ -146,4 +146,3 @@ def write_simulated(run: Run, path: str, fmt: str = "lesson", samples_path: str 
     return out
 
 
-from .lesson import LabCase, LabPair, lesson_pairs, lesson_sets  # noqa: E402  (lesson uses simulate)

@@ -6,6 +6,11 @@ learning (healthy, healthy_long), cheating (reward_hacking, length_hacking), dea
 sync), B adv_std low (easy data vs collapse), C length rising (healthy vs explosion), D jitter
 (small batch vs learning rate too high).  seed=None reproduces the lesson's numbers; any other
 seed gives fresh variants of the same mechanisms (and a shuffled order for the six sets).
+
+The lesson's numbers: with seed=None a scenario is pinned so its curves end (and start) on them.
+Pinning multiplies the simulated curve by a smooth ramp that is 1 before it applies and lands the
+first/last value exactly on the lesson's number, so the noise and the shape stay the dice's own.
+An end pin ramps in from the failure's onset, so the healthy part before it is left untouched.
 """
 
 from __future__ import annotations
@@ -16,9 +21,71 @@ import numpy as np
 
 from ..run import Run
 
-__all__ = ["LabCase", "LabPair", "SET_SCENARIOS", "PAIR_SCENARIOS", "lesson_sets", "lesson_pairs", "lesson_case"]
+__all__ = ["LabCase", "LabPair", "SET_SCENARIOS", "PAIR_SCENARIOS", "LESSON_PINS", "lesson_sets", "lesson_pairs",
+           "lesson_case", "pin_series", "apply_pins"]
 
 LESSON_STEPS = 200
+
+# scenario -> metric -> (start or None, end or None).  Sources: the lesson's healthy table and its
+# four confusable pairs (A: 0.009 / 1.0000 vs 1.774 / 0.5407; B: adv_std 0.24, entropy ~1.4,
+# acc ~57%; D: clip 0.011, gnorm 0.8 vs clip 0.419, gnorm 6).
+LESSON_PINS: dict[str, dict[str, tuple[float | None, float | None]]] = {
+    "healthy": {
+        "reward": (0.412, 0.847), "acc": (0.211, 0.574), "entropy": (1.842, 1.498), "kl": (0.002, 0.045),
+        "adv_std": (1.031, 0.664), "clip_frac": (None, 0.041), "len": (78.0, 152.0), "ratio_mean": (None, 1.0),
+    },
+    "entropy_collapse": {"entropy": (None, 0.009), "ratio_mean": (None, 1.0), "adv_std": (None, 0.24)},
+    "sync_failure": {"entropy": (None, 1.774), "ratio_mean": (None, 0.5407)},
+    "data_too_easy": {"adv_std": (None, 0.24), "entropy": (None, 1.40), "acc": (None, 0.574)},
+    "batch_noise": {"clip_frac": (None, 0.011), "gnorm": (None, 0.8)},
+    "lr_too_high": {"clip_frac": (None, 0.419), "gnorm": (None, 6.0)},
+}
+
+
+def _edge(v: np.ndarray, at_end: bool) -> float:
+    """The curve's level at one end: a straight line fitted to the last (first) 5% of points.
+
+    Pinning the level, not the single noisy endpoint, keeps the pinned point in line with its
+    neighbours (a lone outlier at step 200 would read as a spike).
+    """
+    k = max(4, v.size // 20)
+    seg = v[-k:] if at_end else v[:k]
+    x = np.arange(k, dtype=float)
+    ok = np.isfinite(seg)
+    if ok.sum() < 2:
+        return float(v[-1] if at_end else v[0])
+    slope, icpt = np.polyfit(x[ok], seg[ok], 1)
+    return float(icpt + slope * (k - 1 if at_end else 0))
+
+
+def pin_series(v: np.ndarray, start: float | None, end: float | None, from_index: int = 0) -> np.ndarray:
+    """`v` bent so it starts at `start` and ends at `end`; an end-only pin ramps in from `from_index`."""
+    v = np.array(v, dtype=float)
+    n = v.size
+    lo = hi = 0.0
+    if start is not None and _edge(v, False) > 0:
+        lo = np.log(start / _edge(v, False))
+    if end is not None and _edge(v, True) > 0:
+        hi = np.log(end / _edge(v, True))
+    if start is not None:
+        x = np.arange(n) / max(n - 1, 1)
+        v = v * np.exp(lo * (1 - x) + hi * x)
+    else:
+        x = np.clip((np.arange(n) - from_index) / max(n - 1 - from_index, 1), 0.0, 1.0)
+        v = v * np.exp(hi * x)
+    # Land exactly on the lesson's printed numbers.
+    if start is not None:
+        v[0] = start
+    if end is not None:
+        v[-1] = end
+    return v
+
+
+def apply_pins(name: str, columns: dict[str, np.ndarray], onset: int | None) -> None:
+    """Pin `columns` in place to the lesson's numbers for scenario `name` (no-op for others)."""
+    for metric, (start, end) in LESSON_PINS.get(name, {}).items():
+        columns[metric] = pin_series(columns[metric], start, end, onset or 0)
+
 # The order a learner meets them in the lesson (seed=None): verdicts interleaved.
 SET_SCENARIOS: tuple[str, ...] = ("healthy", "reward_hacking", "entropy_collapse", "healthy_long",
                                   "length_hacking", "sync_failure")
