@@ -138,6 +138,23 @@ class Ctx:
         se = self.noise(name) * 3.0 / np.sqrt(tenth)
         return (last - first) > max(rel * scale, se)
 
+    def still_rising(self, name: str, a: float = 0.5) -> bool:
+        """Is the metric still climbing over the part of the run after fraction a?
+
+        Kendall's tau of 16 block medians of that part >= 0.3 and a positive net change: a slow
+        but steady late rise (a healthy run converging) counts; a flat or noisy tail does not.
+        """
+        s, v = self.data(name)
+        i = int(a * v.size)
+        if v.size - i < 8:
+            return False
+        t, x = blocks(s[i:], v[i:], 16)
+        if x.size < 4:
+            return False
+        ii, jj = np.triu_indices(x.size, k=1)
+        tau = float(np.sign(x[jj] - x[ii]).sum() / (x.size * (x.size - 1) / 2))
+        return tau >= 0.3 and x[-max(1, x.size // 4):].mean() > x[: max(1, x.size // 4)].mean()
+
     def late_gain(self, name: str, frac: float = 0.35) -> float:
         """Change over the last `frac` of the run, relative to the whole run's movement range."""
         s, v = self.data(name)

@@ -23,6 +23,8 @@ def check(ctx: Ctx) -> Finding | None:
         return None  # a reward of unknown scale near 0 says nothing on its own
     if g1 > NEAR_ZERO or peak > 2 * NEAR_ZERO or ctx.gained(goal, rel=0.5):
         return None
+    if goal != "reward" and ctx.has("reward") and ctx.gained("reward", rel=0.15):
+        return None  # the reward climbs: something is being learned (or gamed), not nothing
     ev = {f"{goal}_start": rnd(g0), f"{goal}_end": rnd(g1)}
     ruled, missing = [], []
     if ctx.has("adv_std"):

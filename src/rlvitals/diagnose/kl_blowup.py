@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import numeric_instability
 from .actions import action_for
 from .context import Ctx, ro, rnd
 from .model import Finding
@@ -53,10 +54,8 @@ def check(ctx: Ctx) -> Finding | None:
     # fast (an order of magnitude within a fifth of the run) or slower but far past any sane KL
     if surge < SURGE and not (end >= HIGH and end >= 10 * max(pre, 1e-6)):
         return None
-    for m in ("reward", "kl", "entropy", "gnorm", "loss"):
-        ser = ctx.series(m)
-        if ser is not None and (~ser.finite).any():
-            return None  # NaNs: numeric_instability owns the run
+    if ctx.check(numeric_instability) is not None:
+        return None  # NaNs or an exploding loss: the KL is a casualty, numeric_instability owns it
     ev = {"kl_start": rnd(ctx.start("kl")), "kl_before": rnd(pre), "kl_end": rnd(end),
           "kl_surge": rnd(end / max(abs(pre), 1e-6), 3), "kl_window_rise": rnd(surge, 3), "kl_max": rnd(float(np.max(v)))}
     ruled, missing = [], []

@@ -17,6 +17,8 @@ from .model import Finding
 ID = "numeric_instability"
 WATCH = ("loss", "gnorm", "kl", "reward", "entropy", "adv_std", "ratio_mean", "acc", "len", "clip_frac")
 BLOWUP = 100.0
+MAGNITUDE_FLOOR = 0.01   # a loss or grad norm that stays below 100 x 0.01 = 1 is no explosion,
+                         # whatever its ratio to a near-zero baseline (GRPO losses sit near 1e-5)
 
 
 def _explodes(ctx: Ctx, m: str) -> tuple[int, float, int | None]:
@@ -33,10 +35,12 @@ def _explodes(ctx: Ctx, m: str) -> tuple[int, float, int | None]:
         nz = a[a > 0]
     if nz.size < 3:
         return 0, 0.0, None
-    med = float(np.median(nz))
+    med = max(float(np.median(nz)), MAGNITUDE_FLOOR)
     big = a >= BLOWUP * med
     n = int(big.sum())
-    return n, float(a.max() / max(med, 1e-12)), (int(s[np.argmax(big)]) if n else None)
+    # once an explosion is confirmed, it began where the magnitude first left its range (10x)
+    first = int(s[np.argmax(a >= 10 * med)]) if n else None
+    return n, float(a.max() / max(med, 1e-12)), first
 
 
 def check(ctx: Ctx) -> Finding | None:

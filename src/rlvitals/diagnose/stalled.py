@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import (data_too_hard, entropy_collapse, entropy_explosion, kl_blowup, numeric_instability,
+               sync_failure, truncation_starvation)
 from .actions import action_for
 from .context import Ctx, ro, rnd
 from .model import Finding
@@ -19,6 +21,10 @@ ID = "stalled"
 def check(ctx: Ctx) -> Finding | None:
     goals = [g for g in ("acc", "reward") if ctx.has(g) or ctx.word(g) == "constant"]
     if not goals:
+        return None
+    # the last resort: a more specific cause of a flat line owns the run when it fires
+    if any(ctx.check(m) is not None for m in (numeric_instability, sync_failure, truncation_starvation,
+                                              entropy_collapse, data_too_hard, kl_blowup, entropy_explosion)):
         return None
     for g in goals:
         if ctx.gained(g, rel=0.1) or ctx.word(g) in ("rising", "falling", "spike"):

@@ -64,7 +64,7 @@ def assess(ctx: Ctx) -> Violence:
         rise = gnorm / early if early > 0 else None
         jit = float(ctx.shapes["gnorm"].stats.get("resid_rel", 0.0))
     best, best_j = None, 0.0
-    for m in ("reward", "acc", "loss"):
+    for m in ("reward", "acc"):  # not the loss: a policy loss always jitters around 0
         if m not in ctx.shapes or not ctx.applicable(m):
             continue
         j = float(ctx.shapes[m].stats.get("resid_rel", 0.0))
