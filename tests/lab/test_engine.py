@@ -122,3 +122,18 @@ def test_long_sampled_answers_keep_their_start_and_their_end():
     assert display_width(short) <= 40
     assert clip_middle("短答案", 40) == "短答案"
     assert display_width(clip_middle("中文" * 50, 30)) <= 30
+
+
+def test_the_group_shown_is_one_that_carries_no_advantage_all_correct_first():
+    from types import SimpleNamespace
+
+    from rlvitals.lab.explain import sample_group
+
+    recs = [{"step": 9, "group": "old", "response": "x", "reward": 1.0}]
+    recs += [{"step": 10, "group": "mixed", "response": f"m{i}", "reward": float(i % 2)} for i in range(8)]
+    recs += [{"step": 10, "group": "wrong", "response": f"w{i}", "reward": 0.0} for i in range(8)]
+    recs += [{"step": 10, "group": "right", "response": f"r{i}", "reward": 1.0} for i in range(8)]
+    assert sample_group(SimpleNamespace(samples=recs)) == (10, "right", [f"r{i}" for i in range(8)])
+    no_solved = [r for r in recs if r["group"] != "right"]
+    assert sample_group(SimpleNamespace(samples=no_solved))[1] == "wrong"
+    assert sample_group(SimpleNamespace(samples=None)) is None

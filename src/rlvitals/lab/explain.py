@@ -144,26 +144,29 @@ def explain_diff(pair: PairItem, lang: str) -> list[str]:
 
 
 def sample_group(case: Any) -> tuple[int, str, list[str]] | None:
-    """One group of sampled answers to one prompt (the latest step's first group), or None.
+    """One group of sampled answers to one prompt at the latest dumped step, or None.
 
-    Accepts the simulator's records ({step, group, response, reward}) or a `Samples` object with
-    `example_groups`.
+    adv_std falls because groups whose answers all score alike carry no advantage, so the group
+    shown is one of those when there is one, an all-correct one first (the lesson: "内容不同，只是
+    都对了" vs "几乎完全一样"); the same rule for every log, so the choice never hints at the answer.
+    Reads the simulator's records ({step, group, response, reward}).
     """
     recs = getattr(case, "samples", None)
-    if not recs:
-        return None
-    if hasattr(recs, "example_groups"):
-        groups = recs.example_groups() if callable(recs.example_groups) else recs.example_groups
-        recs = [dict(r) for g in groups for r in (g if isinstance(g, list) else [])]
-        if not recs:
-            return None
-    if not isinstance(recs, (list, tuple)) or not isinstance(recs[0], dict):
+    if not recs or not isinstance(recs, (list, tuple)) or not isinstance(recs[0], dict):
         return None
     last = max(int(r.get("step", 0)) for r in recs)
-    at = [r for r in recs if int(r.get("step", 0)) == last]
-    group = str(at[0].get("group", ""))
-    answers = [str(r.get("response", "")) for r in at if str(r.get("group", "")) == group]
-    return last, group, answers
+    groups: dict[str, list[dict]] = {}
+    for r in recs:
+        if int(r.get("step", 0)) == last:
+            groups.setdefault(str(r.get("group", "")), []).append(r)
+
+    def rank(item: tuple[str, list[dict]]) -> tuple[int, float]:
+        rewards = [float(r.get("reward", 0.0)) for r in item[1]]
+        alike = max(rewards) - min(rewards) < 1e-9
+        return (0 if alike else 1, -max(rewards))
+
+    key, members = min(groups.items(), key=rank)
+    return last, key, [str(r.get("response", "")) for r in members]
 
 
 def sample_diversity(side: Side) -> tuple[int, int] | None:
