@@ -83,11 +83,18 @@ if sys.argv[1] == "baseline":
 else:
     from rlvitals.ingest import read
     run = read(sys.argv[2])
-    n = run.n_steps
+    n = max(len(s) for s in run.series.values())   # (Run.n_steps sorts every step: not part of reading)
 dt, cpu = time.perf_counter() - t0, time.process_time() - c0
 print(json.dumps({"seconds": dt, "cpu": cpu, "rows": n,
                   "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
+
+
+def generate(kind: str, path: Path, steps: int) -> None:
+    """Write a log in a child process: a process's peak RSS starts at its parent's size at fork,
+    so the parent must stay small for the readers' peaks to be their own."""
+    code = f"import sys; sys.path.insert(0, {str(HERE)!r}); import bench_read as b; b.gen_{kind}(b.Path({str(path)!r}), {steps})"
+    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def measure(kind: str, path: Path) -> dict:
@@ -105,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         lesson = Path(tmp) / "lesson.log"
         t = time.perf_counter()
-        gen_lesson(lesson, args.steps)
+        generate("lesson", lesson, args.steps)
         print(f"generated lesson log: {args.steps} steps, {lesson.stat().st_size / 1e6:.0f} MB "
               f"({time.perf_counter() - t:.1f} s)")
         ours = measure("rlvitals", lesson)
@@ -123,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{base['cpu'] / ours['cpu']:.1f}x CPU")
         lesson.unlink()
         verl = Path(tmp) / "verl.log"
-        gen_verl(verl, args.verl_steps)
+        generate("verl", verl, args.verl_steps)
         v = measure("rlvitals", verl)
         print(f"rlvitals  verl console {args.verl_steps} steps ({verl.stat().st_size / 1e6:.0f} MB): "
               f"{v['seconds']:.2f} s wall, {v['cpu']:.2f} s CPU, peak {v['peak_mb']:.0f} MB, {v['rows']} steps read")

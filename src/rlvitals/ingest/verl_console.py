@@ -88,8 +88,9 @@ class VerlConsoleParser(LineParser):
     def _fast(rest: str) -> dict[str, float] | None:
         """The common line in a few C-level string calls; None sends it to the careful loop."""
         if "np." in rest:                     # np.float64(0.1) - … -> 0.1 - …
-            for prefix in _NP_PREFIXES:
-                if prefix in rest:
+            rest = rest.replace("np.float64(", "")
+            if "np." in rest:
+                for prefix in _NP_PREFIXES:
                     rest = rest.replace(prefix, "")
             rest = rest.replace(") - ", " - ")
             if rest.endswith(")"):
