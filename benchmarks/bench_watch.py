@@ -77,6 +77,9 @@ def one_run(args: tuple[str, int, int, str, float]) -> dict:
         now[0] += step_seconds
         w.feed([line])
         alerts += w.check()
+    # the trainer is done and the log goes quiet: after max_wait the watcher takes a last look
+    now[0] += w.max_wait
+    alerts += w.check()
     cpu = time.process_time() - t0
     offline = diagnose(read_text(text, fmt, name))
     top = offline.top

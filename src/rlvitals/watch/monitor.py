@@ -71,7 +71,7 @@ class Monitor:
     def __init__(self, lang: str = "en", on_alert: Callable[[Alert], Any] | None = None, check_every: int = 10,
                  stream: TextIO | None = sys.stderr, *, persist: int = 2, name: str = "monitor",
                  max_overhead: float = 0.01, diagnose_fn: Callable[[object], Diagnosis] | None = None,
-                 clock: Callable[[], float] = time.monotonic, timer: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.monotonic, timer: Callable[[], float] = time.thread_time) -> None:
         from ..ingest.builder import RunBuilder
 
         self.lang = lang

@@ -48,13 +48,14 @@ class Watcher:
     """Incremental parse + diagnosis + alert decisions for one stream of log lines."""
 
     fmt: str | None = None
+    lang: str = "en"
     name: str = ""
     source: str = ""
     persist: int = 2
     max_wait: float = 30.0
     max_overhead: float = 0.01
     clock: Callable[[], float] = time.monotonic
-    timer: Callable[[], float] = time.perf_counter  # measures what a diagnosis costs
+    timer: Callable[[], float] = time.thread_time  # CPU a diagnosis costs (not wall: load inflates it)
     diagnose_fn: Callable[[object], Diagnosis] = _default_diagnose
     tracker: AlertTracker = field(default=None)  # type: ignore[assignment]
     alerts: list[Alert] = field(default_factory=list)
@@ -187,17 +188,19 @@ class Watcher:
         self._idle_checked = self._pending == 0
         self._pending = 0
         self._last_check = self.clock()
-        run = self._parser.snapshot()
-        n = run.n_steps
-        if n == 0:
-            return []
-        self._steps_at_check = n
-        step = int(run.steps[-1])
-        t0 = self.timer()
+        t0 = self.timer()  # the cost that the CPU cap spaces out: building the run and diagnosing it
+        step = None
         try:
+            run = self._parser.snapshot()
+            n = run.n_steps
+            if n == 0:
+                return []
+            self._steps_at_check = n
+            step = int(run.steps[-1])
             diag = self.diagnose_fn(run)
         except Exception as e:  # a rule failing on a half-written run must not stop the watch
-            self.errors.append(tr("watch.diag_failed", "en", step=step, error=f"{type(e).__name__}: {e}"))
+            self.errors.append(tr("watch.diag_failed", self.lang, step=step if step is not None else "?",
+                                  error=f"{type(e).__name__}: {e}"))
             return []
         finally:
             self._last_cost = self.timer() - t0
@@ -276,7 +279,8 @@ def watch_file(path, fmt: str | None = None, lang: str = "en", until: str | None
     if once and not path.exists():
         raise NotAFile(f"{path} does not exist")
     kw = {"diagnose_fn": diagnose_fn} if diagnose_fn is not None else {}
-    w = Watcher(fmt=fmt, name=path.stem, source=str(path), persist=1 if once else persist, max_wait=max_wait, **kw)
+    w = Watcher(fmt=fmt, lang=lang, name=path.stem, source=str(path), persist=1 if once else persist,
+                max_wait=max_wait, **kw)
     fol = Follower(path, from_start=from_start)
     history = from_start and path.is_file() and path.stat().st_size > 0
     said_fmt = False
