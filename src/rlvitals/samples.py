@@ -107,7 +107,7 @@ class Samples:
     def late_all_right(self, frac: float = 0.2) -> float:
         return float(np.mean([s.all_right for s in self._late(frac)]))
 
-    def quote(self, *, late: bool = True, all_right: bool = False, n: int = 1, width: int = 120,
+    def quote(self, *, late: bool = True, all_right: bool = False, n: int = 1, width: int = 150,
               per_group: int = 3) -> tuple[str, ...]:
         """One or two groups as short lines: 'step 180 · prompt p3 · reward 1,1,1: «…» | «…»'."""
         if not self.steps:
@@ -129,8 +129,14 @@ class Samples:
 
 
 def _clip(text: str, width: int) -> str:
+    """One line, at most `width` characters: head … tail, since answers often share an opening
+    ("Let's think step by step") and differ where it matters, at the end."""
     text = " ".join(str(text).split())
-    return text if len(text) <= width else text[: max(1, width - 1)] + "…"
+    if len(text) <= width:
+        return text
+    head = max(1, (width - 1) // 2)
+    tail = max(1, width - 1 - head)
+    return text[:head] + "…" + text[-tail:]
 
 
 def _first(rec: dict, keys: tuple[str, ...]):

@@ -21,9 +21,11 @@ def check(ctx: Ctx) -> Finding | None:
     g0, g1, peak = ctx.start(goal), ctx.end(goal), ctx.peak(goal)
     if goal == "reward" and not ctx.has("adv_std"):
         return None  # a reward of unknown scale near 0 says nothing on its own
-    if g1 > NEAR_ZERO or peak > 2 * NEAR_ZERO or ctx.gained(goal, rel=0.5):
+    # a rate creeping from 0.0003 to 0.004 is "x13" but still all-wrong: judge near-zero gains in
+    # absolute terms (acc is a fraction), or by a steady trend
+    if g1 > NEAR_ZERO or peak > 2 * NEAR_ZERO or g1 - g0 > NEAR_ZERO / 2 or ctx.still_rising(goal, 0.0):
         return None
-    if goal != "reward" and ctx.has("reward") and ctx.gained("reward", rel=0.15):
+    if goal != "reward" and ctx.has("reward") and ctx.gained("reward", rel=0.15) and ctx.still_rising("reward", 0.0):
         return None  # the reward climbs: something is being learned (or gamed), not nothing
     ev = {f"{goal}_start": rnd(g0), f"{goal}_end": rnd(g1)}
     ruled, missing = [], []

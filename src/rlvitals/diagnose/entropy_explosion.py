@@ -6,6 +6,8 @@ rose); the rule wants a large relative rise (x2.5) AND the reward or accuracy gi
 
 from __future__ import annotations
 
+import numpy as np
+
 from . import kl_blowup
 from .actions import action_for
 from .context import Ctx, ro, rnd
@@ -21,12 +23,17 @@ def check(ctx: Ctx) -> Finding | None:
     e0, e1 = ctx.start("entropy"), ctx.end("entropy")
     if not (e0 > 0) or e1 / e0 < RISE or ctx.word("entropy") not in ("rising", "spike"):
         return None
-    goal = "acc" if ctx.has("acc") else "reward" if ctx.has("reward") else None
+    goal, lost, peak, g1 = None, 0.0, float("nan"), float("nan")
+    for g in ("acc", "reward"):
+        if not ctx.has(g):
+            continue
+        p, e = ctx.peak(g), ctx.end(g)
+        # the score gave ground: the tenth-of-run mean sits well below the best block
+        se = 3 * ctx.noise(g) / np.sqrt(max(1, len(ctx.data(g)[1]) // 10))
+        if p - e > max(0.1 * abs(p), se):
+            goal, lost, peak, g1 = g, p - e, p, e
+            break
     if goal is None:
-        return None
-    peak, g1 = ctx.peak(goal), ctx.end(goal)
-    lost = peak - g1
-    if lost <= max(0.1 * abs(peak), 3 * ctx.noise(goal)):
         return None
     ev = {"entropy_start": rnd(e0), "entropy_end": rnd(e1), "entropy_rise": rnd(e1 / e0, 3),
           f"{goal}_peak": rnd(peak), f"{goal}_end": rnd(g1)}
@@ -39,5 +46,5 @@ def check(ctx: Ctx) -> Finding | None:
         ruled.append(ro("kl_blowup", "kl", k1, "kl_steady"))
     else:
         missing.append("kl")
-    onset = ctx.onset("entropy", "bend")
+    onset = ctx.onset("entropy", "bend", until_peak=True)
     return Finding(ID, "critical", onset, ev, tuple(ruled), tuple(missing), action_for(ID), 0.85)

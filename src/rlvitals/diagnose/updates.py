@@ -67,7 +67,10 @@ def assess(ctx: Ctx) -> Violence:
     for m in ("reward", "acc"):  # not the loss: a policy loss always jitters around 0
         if m not in ctx.shapes or not ctx.applicable(m):
             continue
-        j = float(ctx.shapes[m].stats.get("resid_rel", 0.0))
+        st = ctx.shapes[m].stats
+        if st.get("level", 0.0) < 0.05:
+            continue  # jitter relative to a level near 0 (an all-wrong run) means nothing
+        j = float(st.get("resid_rel", 0.0))
         if (ctx.word(m) == "oscillating" or j >= JITTER.get(m, float("inf"))) and j > best_j:
             best, best_j = m, j
     return Violence(clip, clip_na, gnorm, rise, jit, best, best_j)
