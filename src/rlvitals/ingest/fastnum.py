@@ -100,8 +100,11 @@ def parse_window(a: np.ndarray, starts: np.ndarray, length: np.ndarray,
             frac = size - dot - 1 if dot >= 0 else 0
             if frac:
                 val /= _POW10[frac]
-            out[idx] = -val if sign == b"-" else val
-            ok[idx] = ~bad
+            if everyone and todo is None:     # the common case: one shape for the whole column
+                out, ok = (-val if sign == b"-" else val), ~bad
+            else:
+                out[idx] = -val if sign == b"-" else val
+                ok[idx] = ~bad
             if bad.any():
                 slow.append(idx[bad])
         todo = rest
