@@ -21,11 +21,13 @@ from .run import Run, Series
 from .simulate import simulate
 
 
-def plot(run, path="curves.png", lang: str = "en"):
-    """Draw the lesson's figure of `run` to `path` (PNG/SVG/PDF; needs matplotlib: rlvitals[plot])."""
+def plot(run, path="curves.png", lang: str = "en", max_points: int = 2000):
+    """Draw the lesson's figure of `run` to `path` (PNG/SVG/PDF; needs matplotlib: rlvitals[plot]).
+
+    max_points: min/max-envelope decimation target per panel (0 = draw every point)."""
     from .render.plot import plot as _plot
 
-    return _plot(run, path, lang=lang)
+    return _plot(run, path, lang=lang, max_points=max_points)
 
 
 def __getattr__(name: str):
