@@ -1,30 +1,44 @@
 """plateau: learned, then flattened (平掉 after 缓升) -- converged or out of easy gains (info).
 
 Still `learning`; the finding marks where the gains stopped so the user can evaluate, move to
-harder data, or stop.  Onset = the hinge where the rise turned flat.
+harder data, or stop.  The knee is the better of two fits (a sharp knee, a smooth approach);
+the run has plateaued when the slope after the knee is under a fifth of the slope before it
+and the flat part covers at least a quarter of the run.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
+from ..shapes import _theil_sen
 
 ID = "plateau"
+FLAT_SHARE = 0.25     # the flat part must cover this much of the run
+SLOPE_RATIO = 0.2     # post-knee slope / pre-knee slope below this = flat
 
 
 def check(ctx: Ctx) -> Finding | None:
     goal = "acc" if ctx.has("acc") else "reward" if ctx.has("reward") else None
     if goal is None or not ctx.gained(goal, rel=0.1):
         return None
-    late = ctx.late_gain(goal, 0.3)
-    if not (abs(late) < 0.1):
-        return None
     onset = ctx.onset(goal, "plateau")
     first, last = ctx.first_step(), ctx.last_step()
-    if onset is None or last - onset < 0.25 * max(last - first, 1):
+    if onset is None or last - onset < FLAT_SHARE * max(last - first, 1) or onset <= first:
+        return None
+    t, x = ctx.blocks(goal, 64)
+    before, after = t < onset, t >= onset
+    if before.sum() < 3 or after.sum() < 4:
+        return None
+    pre = _theil_sen(t[before], x[before])
+    post = _theil_sen(t[after], x[after])
+    if pre <= 0 or post > SLOPE_RATIO * pre:
         return None
     ev = {f"{goal}_start": rnd(ctx.start(goal)), f"{goal}_end": rnd(ctx.end(goal)),
-          f"{goal}_late_gain": rnd(late, 3), "flat_since": onset}
+          "slope_before_per100": rnd(pre * 100, 3), "slope_after_per100": rnd(post * 100, 3),
+          "flat_since": onset}
     missing = tuple(m for m in ("ratio_mean",) if not ctx.has(m))
-    return Finding(ID, "info", onset, ev, (), missing, action_for(ID), 0.6)
+    conf = float(np.clip(0.8 - 2 * max(post, 0.0) / pre, 0.4, 0.8))
+    return Finding(ID, "info", onset, ev, (), missing, action_for(ID), round(conf, 3))
