@@ -15,7 +15,7 @@ from .context import Ctx, ro, rnd
 from .model import Finding
 
 ID = "length_hacking"
-GROWTH = 1.5
+GROWTH = 2.0        # the lesson's healthy run grows x1.95 while acc rises; an explosion is more
 
 
 def check(ctx: Ctx) -> Finding | None:
@@ -38,14 +38,14 @@ def check(ctx: Ctx) -> Finding | None:
     if ctx.has("trunc"):
         t0, t1 = ctx.start("trunc"), ctx.end("trunc")
         ev["trunc_start"], ev["trunc_end"] = rnd(t0), rnd(t1)
-        if t1 < t0 + 0.02 and l1 / l0 < 2.0:
+        if t1 < t0 + 0.02 and l1 / l0 < 2.5:
             return None  # longer, but neither hitting the cap more nor doubled: not an explosion
         if t1 >= 0.5 and ctx.has("reward") and ctx.end("reward") <= 0.1 * max(abs(ctx.peak("reward")), 1e-9):
             return None  # everything cut and no reward left: truncation_starvation owns it
     else:
         missing.append("trunc")
-        if l1 / l0 < 2.0:
-            return None  # without trunc, only a doubling is unambiguous
+        if l1 / l0 < 2.5:
+            return None  # without trunc, only a clear explosion is unambiguous
     if ctx.has("reward"):
         ev["reward_start"], ev["reward_end"] = rnd(ctx.start("reward")), rnd(ctx.end("reward"))
     ruled.append(ro("data_too_hard", "acc", a1, "acc_not_zero") if a1 > 0.05 else
