@@ -67,7 +67,9 @@ def test_pair_hints_and_samples_for_pair_b(fake_content, tmp_path):
     assert "Hint 1: compare entropy and acc, and read the 8 sampled answers" in text
     assert "✓ Right. +4" in text
     assert "=== Pair B: the answer ===" in text and "Where the two logs differ:" in text
-    assert "    entropy" in text.split("Where the two logs differ:")[1]
+    section = text.split("Where the two logs differ:")[1].split("What each difference rules out:")[0]
+    # the metrics that decide pair B come first, even where the two logs differ little (acc, adv_std)
+    assert [ln.split()[0] for ln in section.strip().splitlines()[:3]] == ["entropy", "acc", "adv_std"]
 
 
 def test_diff_before_answering_asks_first_then_gives_the_pair_up(fake_content, tmp_path):

@@ -70,7 +70,7 @@ def _finding_lines(f: Finding, lang: str, prefix: str = "") -> list[str]:
     if f.missing:
         out.append(prefix + t("lab.ex.missing", lang, metrics=", ".join(f.missing)))
     if f.samples:
-        out.append(prefix + t("lab.ex.samples", lang, n=len(f.samples), first=f.samples[0][:60]))
+        out.append(prefix + t("lab.ex.samples", lang, n=len(f.samples), first=f.samples[0][:200]))
     a = f.action
     if a is not None:
         out.append(prefix + t("lab.ex.knob", lang, dir=t(f"lab.dir.{a.direction}", lang), knob=a.knob,
@@ -125,7 +125,9 @@ def explain_diff(pair: PairItem, lang: str) -> list[str]:
         out.append(t("lab.diff.side", lang, label=side.label, name=name_of(side.answer, lang),
                      verdict=t(f"lab.verdict.{side.diag.verdict}", lang)))
     out.append(t("lab.diff.where", lang))
-    for m in differing_metrics(pair.left.diag, pair.right.diag):
+    # The metrics that decide the pair come first even when they differ less than the others.
+    both = [m for m in pair.focus if m in pair.left.diag.shapes and m in pair.right.diag.shapes]
+    for m in both + [m for m in differing_metrics(pair.left.diag, pair.right.diag) if m not in both]:
         la, lb = shape_line(pair.left.diag, m, lang), shape_line(pair.right.diag, m, lang)
         out.append(f"    {m:<10} {pair.left.label}: {pad(la or '', 28)}  {pair.right.label}: {lb}")
     for side in (pair.left, pair.right):
