@@ -115,4 +115,4 @@ def test_quiz_two_adv_std_024_told_apart_by_entropy():
 def test_quiz_three_which_jitter_to_fix():
     noisy, violent = diagnose(dc.pair_d1_noise(5)), diagnose(dc.pair_d2_lr(5))
     assert noisy.worst_severity() == "info" and violent.top.id == "lr_too_high"
-    assert violent.top.action.typical.startswith("halve")
+    assert violent.top.action.typical.startswith("LR × 0.5")
