@@ -184,7 +184,9 @@ class RunBuilder:
         return list(self._cols)
 
     # -- building ------------------------------------------------------------------------------
-    def _series(self, key: str) -> tuple[np.ndarray, np.ndarray]:
+    def _series(self, key: str, shared: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(steps, values) of one key, sorted, later writes winning.  `shared` caches the step
+        arrays of blocks that several keys share (one array and one order check for all of them)."""
         col = self._cols[key]
         parts = list(col.pieces)
         if len(col.steps):
@@ -192,9 +194,16 @@ class RunBuilder:
                           np.frombuffer(col.order, dtype=np.int64)))
         if not parts:
             return np.empty(0, np.int64), np.empty(0)
-        steps = np.concatenate([p[0] for p in parts])            # fresh arrays: the Run owns them
+        ident = tuple(id(p[0]) for p in parts) if not len(col.steps) else None
+        if shared is not None and ident in shared:
+            steps, increasing = shared[ident]
+        else:
+            steps = np.concatenate([p[0] for p in parts])        # fresh arrays: the Run owns them
+            increasing = steps.size < 2 or bool(np.all(steps[1:] > steps[:-1]))
+            if shared is not None and ident is not None:
+                shared[ident] = (steps, increasing)
         values = np.concatenate([p[1] for p in parts])
-        if steps.size > 1 and not np.all(steps[1:] > steps[:-1]):
+        if not increasing:
             order = np.concatenate([np.arange(o, o + p.size, dtype=np.int64) if isinstance(o, int) else o
                                     for p, _, o in parts])
             idx = np.lexsort((order, steps))
@@ -206,7 +215,8 @@ class RunBuilder:
 
     def build(self) -> Run:
         self._flush()
-        raw = {key: self._series(key) for key in self._cols}
+        shared: dict = {}
+        raw = {key: self._series(key, shared) for key in self._cols}
         series, extras, unrecognized, notes = aliases.resolve(raw)
         run = Run(name=self.name, format=self.format)
         run.series = series

@@ -38,9 +38,9 @@ def tokenize(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if inside[0]:
         starts = np.concatenate(([0], starts))
     window = np.lib.stride_tricks.sliding_window_view(a, WIDTH)[starts]
-    blank = window <= 32
-    length = blank.argmax(axis=1)
-    for i in np.flatnonzero(~blank[np.arange(starts.size), length]).tolist():   # no blank: a long token
+    length = (window <= 32).argmax(axis=1)
+    # a token never starts with a blank, so argmax 0 means no blank in the window: a long token
+    for i in np.flatnonzero(length == 0).tolist():
         j = int(starts[i]) + WIDTH
         while a[j] > 32:
             j += 1
@@ -87,9 +87,12 @@ def parse_window(a: np.ndarray, starts: np.ndarray, length: np.ndarray,
         if dot >= 0:
             same &= rows[:, dot] == 46
         everyone = bool(same.all())
-        idx = (np.arange(n) if todo is None else todo) if everyone else \
-            (np.flatnonzero(same) if todo is None else todo[same])
-        rest = idx[:0] if everyone else (np.flatnonzero(~same) if todo is None else todo[~same])
+        if everyone:
+            idx = np.arange(n) if todo is None and (size > WIDTH or not digits) else todo
+            rest = np.empty(0, dtype=np.int64)
+        else:
+            idx = np.flatnonzero(same) if todo is None else todo[same]
+            rest = np.flatnonzero(~same) if todo is None else todo[~same]
         if size > WIDTH or not digits:
             slow.append(idx)
         else:
@@ -100,13 +103,15 @@ def parse_window(a: np.ndarray, starts: np.ndarray, length: np.ndarray,
             frac = size - dot - 1 if dot >= 0 else 0
             if frac:
                 val /= _POW10[frac]
-            if everyone and todo is None:     # the common case: one shape for the whole column
+            if idx is None:                   # the common case: one shape for the whole column
                 out, ok = (-val if sign == b"-" else val), ~bad
+                if bad.any():
+                    slow.append(np.flatnonzero(bad))
             else:
                 out[idx] = -val if sign == b"-" else val
                 ok[idx] = ~bad
-            if bad.any():
-                slow.append(idx[bad])
+                if bad.any():
+                    slow.append(idx[bad])
         todo = rest
         if everyone:
             break

@@ -177,8 +177,17 @@ class _BlockReader:
             else:                             # tokens do not line up (a key with odd characters)
                 other, rows = list(range(n)), rows[:0]
         fb_rows: list[tuple[int, int, dict[str, float]]] = []
+        cr = b"\r" in data
+        noise = 0
         for i in other:
+            k = skel[i]
+            if not cr and b"[" not in k:      # no step bracket: noise (the skeleton keeps '[')
+                if k or line(i).strip():
+                    noise += 1
+                continue
             fb_rows.extend((i, step, row) for step, row in self._rows(line(i)))
+        if noise:
+            self.builder.skip("not a metric line", noise)
         self._merge(rows, steps, cols, fb_rows)
         self.lineno += n
 
