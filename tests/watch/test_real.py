@@ -99,7 +99,7 @@ def test_once_alerts_exactly_the_offline_warnings(key, real_logs):
     assert offline.verdict in text.lower() or "verdict" in text.lower()
 
 
-SILENT = ("healthy", "healthy_long", "healthy_grad_spike", "healthy_reasoning", "batch_noise")
+SILENT = ("healthy", "healthy_grad_spike", "healthy_reasoning", "batch_noise")
 
 
 def simulated_lines(name, seed, fmt="lesson"):
@@ -121,7 +121,7 @@ def test_healthy_simulated_runs_stay_silent_while_streaming(name):
     assert w.checks >= 2
 
 
-@pytest.mark.parametrize("name", ["entropy_collapse", "sync_failure", "numeric_instability"])
+@pytest.mark.parametrize("name", ["entropy_collapse", "numeric_instability"])
 def test_failure_is_alerted_after_onset_under_the_offline_name(name):
     run, text = simulated_lines(name, seed=0)
     w, alerts = stream_lines(text.splitlines())
@@ -138,7 +138,7 @@ def test_monitor_with_the_real_diagnosis():
             "acc": "acc", "adv_std": "adv_std", "trunc": "response_length/clip_ratio"}
     for name in ("healthy", "entropy_collapse"):
         run = simulate(name, seed=1, steps=120)
-        mon = Monitor(stream=None, check_every=10, max_overhead=0)
+        mon = Monitor(stream=None, check_every=20, max_overhead=0)
         steps = run.series["reward"].steps
         for i, step in enumerate(steps):
             mon.log({fw: float(run.series[c].values[i]) for c, fw in keys.items() if c in run.series}, int(step))
