@@ -53,6 +53,35 @@ def score_run(run: Run, truth: dict) -> dict:
             "healthy_warning": warn, "verdict": d.verdict}
 
 
+# What each true finding needs to be decidable: (all of) and (any of).  A format that does not
+# carry them (TRL logs no ratio_mean, most consoles no adv_std) is not scored on that scenario,
+# and the skip is counted and printed, not hidden.
+NEEDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "entropy_collapse": (("entropy",), ()),
+    "sync_failure": (("ratio_mean",), ()),
+    "reward_hacking": (("reward", "acc"), ()),
+    "length_hacking": (("len", "acc"), ()),
+    "kl_blowup": (("kl",), ()),
+    "lr_too_high": ((), ("clip_frac", "gnorm")),
+    "batch_noise": ((), ("reward", "acc")),
+    "data_too_easy": (("adv_std",), ("acc", "reward")),
+    "data_too_hard": ((), ("acc", "adv_std")),
+    "stalled": ((), ("reward", "acc")),
+    "numeric_instability": ((), ()),
+    "truncation_starvation": ((), ("trunc", "len")),
+    "entropy_explosion": (("entropy",), ("acc", "reward")),
+    "plateau": ((), ("acc", "reward")),
+}
+
+
+def carries(run: Run, finding: str | None) -> bool:
+    if finding is None:
+        return True
+    need_all, need_any = NEEDS.get(finding, ((), ()))
+    have = set(run.series)
+    return all(m in have for m in need_all) and (not need_any or any(m in have for m in need_any))
+
+
 def accuracy(seeds: int, steps: int, formats: list[str] | None = None) -> bool:
     from rlvitals.simulate import SCENARIOS, simulate
 
@@ -60,6 +89,8 @@ def accuracy(seeds: int, steps: int, formats: list[str] | None = None) -> bool:
     find_ok = verdict_ok = total = warnings = 0
     onset_errs: list[float] = []
     per: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    skipped: Counter = Counter()
+    fmt_score: dict = defaultdict(lambda: [0, 0])
     t0 = time.perf_counter()
     fmts = formats or [None]
     for fmt in fmts:
@@ -70,8 +101,14 @@ def accuracy(seeds: int, steps: int, formats: list[str] | None = None) -> bool:
                 if fmt is not None:
                     run = _round_trip(run, fmt)
                     if run is None:
+                        skipped[(fmt, "unwritable")] += 1
+                        continue
+                    if not carries(run, truth["finding"]):
+                        skipped[(fmt, name)] += 1
                         continue
                 r = score_run(run, truth)
+                fmt_score[fmt][0] += r["ok_find"] and r["ok_verdict"]
+                fmt_score[fmt][1] += 1
                 rows[name][r["got"] or "-"] += 1
                 total += 1
                 find_ok += r["ok_find"]
@@ -90,6 +127,14 @@ def accuracy(seeds: int, steps: int, formats: list[str] | None = None) -> bool:
         ok, vok, n = per[name]
         cells = ", ".join(f"{k}:{v}" for k, v in c.most_common())
         print(f"  {name:<{width}} finding {ok:>3}/{n:<3} verdict {vok:>3}/{n:<3}  → {cells}")
+    if formats:
+        print("  per format (finding and verdict right / runs scored): " + ", ".join(
+            f"{f} {ok}/{n}" for f, (ok, n) in fmt_score.items()))
+        by_fmt: dict = defaultdict(list)
+        for (f, what), c in sorted(skipped.items()):
+            by_fmt[f].append(f"{what}×{c}")
+        for f, items in by_fmt.items():
+            print(f"  not scored in {f} (format lacks a metric the scenario needs): {', '.join(items)}")
     fa, va = find_ok / max(total, 1), verdict_ok / max(total, 1)
     oe = np.array(onset_errs) if onset_errs else np.array([0.0])
     print(f"  top finding right: {fa:.1%}   verdict right: {va:.1%}   healthy-run warnings: {warnings}")

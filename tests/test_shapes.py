@@ -103,3 +103,13 @@ def test_irregular_steps_and_huge_values():
     steps = np.cumsum(np.random.default_rng(2).integers(1, 20, N))
     s = classify(Series("loss", steps, np.linspace(1e8, 2e8, N)))
     assert s.word == "rising" and np.isfinite(s.slope)
+
+
+def test_long_run_spike_found_exactly_in_linear_memory():
+    n = 300_000
+    v = 0.8 + np.random.default_rng(3).normal(0, 0.05, n)
+    v[123_457] = 40.0
+    s = classify(Series("gnorm", np.arange(n), v))
+    assert s.word == "spike" and s.onset_step == 123_457 and s.stats["local_ratio"] > 40
+    v[123_457] = 0.8
+    assert classify(Series("gnorm", np.arange(n), v)).word == "flat"

@@ -147,9 +147,8 @@ def _local_residual(steps: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, 
     """values minus a local baseline: block centres (16+ points each) joined by straight lines.
 
     Straight lines between block levels follow a steep but smooth fall (an entropy collapse)
-    without calling it a spike, while a lone jump stays far from its block's level.  Short runs
-    use block medians; past 65,536 points the blocks hold 244+ points and a block mean is as good
-    (one spike moves it by under 1/244 of its height) and much cheaper.
+    without calling it a spike, while a lone jump stays far from its block's level.  Used up to
+    65,536 points; `_spike` has the linear-memory equivalent for longer runs.
     """
     n = values.size
     size = max(16, n // 4096)
@@ -157,15 +156,46 @@ def _local_residual(steps: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, 
     if m < 2:
         base = np.full(n, float(np.median(values)))
         return values - base, base
-    view = values[: m * size].reshape(m, size)
-    med = view.mean(axis=1) if n > 65536 else np.median(view, axis=1)
-    if n > 65536:  # blocks of 244+ points: a step function is as good as lines, and cheaper
-        base = np.repeat(med, size)
-        base = np.concatenate([base, np.full(n - base.size, med[-1])]) if base.size < n else base
-        return values - base, base
+    med = np.median(values[: m * size].reshape(m, size), axis=1)
     cen = steps[: m * size].reshape(m, size).mean(axis=1)
     base = np.interp(steps.astype(float), cen, med)
     return values - base, base
+
+
+def _spike(steps: np.ndarray, v: np.ndarray, stride: int, fallback: float) -> tuple[int, float, float]:
+    """(index, robust z, |value| / local level) of the point farthest from its local baseline.
+
+    Up to 65,536 points: residuals to `_local_residual`.  Beyond, the same statistic without a
+    full-size residual array: per block of 244+ points the largest distance from the block mean
+    comes from the block's max and min (reductions over a reshaped view), and the MAD from a
+    strided sample -- every point is still looked at once.
+    """
+    n = v.size
+    if n <= 65536:
+        loc, basev = _local_residual(steps, v)
+        mad = float(1.4826 * np.median(np.abs(loc[::stride]))) or (fallback or 1e-12)
+        z = np.abs(loc)
+        zi = int(np.argmax(z))
+        return zi, float(z[zi] / max(mad, 1e-12)), float(abs(v[zi]) / max(abs(basev[zi]), 1e-12))
+    size = max(16, n // 4096)
+    m = n // size
+    view = v[: m * size].reshape(m, size)
+    mean = view.mean(axis=1)
+    far = np.maximum(view.max(axis=1) - mean, mean - view.min(axis=1))
+    b = int(np.argmax(far))
+    best = (b * size + int(np.argmax(np.abs(view[b] - mean[b]))), float(far[b]), float(mean[b]))
+    if m * size < n:  # the tail shorter than a block is measured against the last block's mean
+        tail = np.abs(v[m * size:] - mean[-1])
+        j = int(np.argmax(tail))
+        if tail[j] > best[1]:
+            best = (m * size + j, float(tail[j]), float(mean[-1]))
+    idx = np.arange(0, m * size, stride)
+    mad = float(1.4826 * np.median(np.abs(v[idx] - mean[idx // size]))) or (fallback or 1e-12)
+    zi, dist, base = best
+    if zi < m * size:  # the block's level without the point itself (a spike lifts its own mean)
+        base = (base * size - v[zi]) / (size - 1)
+        dist = abs(v[zi] - base)
+    return zi, dist / max(mad, 1e-12), float(abs(v[zi]) / max(abs(base), 1e-12))
 
 
 def classify(series: Series) -> Shape:
@@ -197,12 +227,7 @@ def classify(series: Series) -> Shape:
     rstd = float(1.4826 * np.median(np.abs(resid - np.median(resid))))
     ac1 = _lag1(resid)
     # spike: robust z against a local baseline, and the jump relative to that baseline
-    loc, basev = _local_residual(steps, v)
-    mad = float(1.4826 * np.median(np.abs(loc[::stride]))) or (rstd or 1e-12)
-    z = np.abs(loc) / max(mad, 1e-12)
-    zi = int(np.argmax(z))
-    spike_z = float(z[zi])
-    local_ratio = float(abs(v[zi]) / max(abs(basev[zi]), 1e-12))
+    zi, spike_z, local_ratio = _spike(steps, v, stride, rstd)
     floor = max(level, 1e-12)
     peak_ratio = float(np.max(np.abs(v)) / floor)
     surge_ratio = float(abs(end) / max(abs(start), 1e-12)) if start != 0 else float("inf")
