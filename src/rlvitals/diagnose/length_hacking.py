@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import entropy_explosion
+from . import entropy_explosion, truncation_starvation
 from .actions import action_for
 from .context import Ctx, ro, rnd
 from .model import Finding
@@ -35,13 +35,13 @@ def check(ctx: Ctx) -> Finding | None:
     ev = {"len_start": rnd(l0), "len_end": rnd(l1), "len_growth": rnd(l1 / l0, 3),
           "acc_start": rnd(a0), "acc_end": rnd(a1)}
     missing, ruled = [], []
+    if ctx.check(truncation_starvation) is not None:
+        return None  # everything cut and no reward left: truncation_starvation owns it
     if ctx.has("trunc"):
         t0, t1 = ctx.start("trunc"), ctx.end("trunc")
         ev["trunc_start"], ev["trunc_end"] = rnd(t0), rnd(t1)
         if t1 < t0 + 0.02 and l1 / l0 < 2.5:
             return None  # longer, but neither hitting the cap more nor doubled: not an explosion
-        if t1 >= 0.5 and ctx.has("reward") and ctx.end("reward") <= 0.1 * max(abs(ctx.peak("reward")), 1e-9):
-            return None  # everything cut and no reward left: truncation_starvation owns it
     else:
         missing.append("trunc")
         if l1 / l0 < 2.5:

@@ -17,12 +17,12 @@ ID = "truncation_starvation"
 HIGH = 0.5
 
 
-def _pinned(ctx: Ctx) -> float:
-    """Fraction of steps whose length is within 2% of the run's maximum length."""
+def _pinned(ctx: Ctx, a: float = 0.0) -> float:
+    """Fraction of steps (after fraction a of the run) whose length is within 2% of its maximum."""
     _, v = ctx.data("len")
     if v.size < 5:
         return 0.0
-    return float(np.mean(v >= 0.98 * float(np.max(v))))
+    return float(np.mean(v[int(a * v.size):] >= 0.98 * float(np.max(v))))
 
 
 def check(ctx: Ctx) -> Finding | None:
@@ -41,9 +41,14 @@ def check(ctx: Ctx) -> Finding | None:
         ev["trunc_end"] = rnd(t1)
     else:
         missing.append("trunc")
-        if not ctx.has("len") or ctx.word(goal) != "constant" or abs(g1) > 1e-9:
+        if not ctx.has("len"):
             return None
-        pinned = _pinned(ctx)
+        if ctx.word(goal) == "constant" and abs(g1) < 1e-9:
+            pinned = _pinned(ctx)            # zero reward from step one: pinned most of the run
+        elif g1 <= 0.1 * abs(peak) and ctx.word("len") in ("rising", "spike"):
+            pinned = _pinned(ctx, 0.7)        # grew into the cap and the reward died with it
+        else:
+            return None
         if pinned < 0.7:
             return None
         ev["len_max"] = rnd(float(np.max(ctx.data("len")[1])))
