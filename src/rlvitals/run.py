@@ -115,8 +115,13 @@ class Run:
         """Sorted union of the steps of every canonical series."""
         if not self.series:
             return np.empty(0, dtype=np.int64)
+        arrs = [s.steps for s in self.series.values()]
+        first = arrs[0]
+        # the usual case: every series logged at the same steps (readers share one array)
+        if all(a is first or (a.size == first.size and np.array_equal(a, first)) for a in arrs[1:]):
+            return first
         # sort + drop equal neighbours: np.unique is ~20x slower on 1e7 int64 (numpy 2.4)
-        a = np.sort(np.concatenate([s.steps for s in self.series.values()]))
+        a = np.sort(np.concatenate(arrs))
         return a[np.concatenate(([True], a[1:] != a[:-1]))]
 
     @property
