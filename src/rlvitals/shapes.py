@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .run import Run, Series
+from .run import PERCENT_METRICS, Run, Series
 
 __all__ = ["WORDS", "Shape", "classify", "shapes_of", "blocks", "hinge_onset", "STAY_PUT"]
 
@@ -29,6 +29,7 @@ WORDS: tuple[str, ...] = ("rising", "falling", "flat", "spike", "drift", "oscill
 # The one vital that should not move; any steady one-way movement of it is called out as drift.
 STAY_PUT: frozenset[str] = frozenset({"ratio_mean"})
 MIN_POINTS = 10
+RATE_JUMP = 0.05   # rates are fractions: a spike must move one by at least 5 percentage points
 MAX_BLOCKS = 64
 
 
@@ -237,13 +238,16 @@ def classify(series: Series) -> Shape:
     move = abs(end - start)
 
     # 1) a jump by an order of magnitude within a few steps (lone or sustained)
-    if spike_z >= 8 and local_ratio >= 5 and abs(v[zi]) >= 3 * floor:
+    # a rate (a fraction) must also jump by 5 points: 0.1% → 0.3% truncation is no 陡增
+    big_enough = series.name not in PERCENT_METRICS or float(np.max(np.abs(v))) - abs(start) >= RATE_JUMP
+    if spike_z >= 8 and local_ratio >= 5 and abs(v[zi]) >= 3 * floor and big_enough:
         return Shape(series.name, "spike", start, end, per100, rel, int(steps[zi]), stats)
     # a surge: an order of magnitude overall, most of it in the last quarter or in one step change
     late = float(np.median(np.abs(v[int(0.7 * n): int(0.8 * n) + 1])))
     accel = abs(end) / max(late, 1e-12)
     stats["accel"] = accel
-    if surge_ratio >= 10 and abs(end) > abs(start) and (accel >= 2.5 or _abrupt(t, x)):
+    if surge_ratio >= 10 and abs(end) > abs(start) and (accel >= 2.5 or _abrupt(t, x)) and \
+            (series.name not in PERCENT_METRICS or abs(end - start) >= RATE_JUMP):
         k, _ = hinge_onset(t, np.log10(x) if np.all(x > 0) else x, "start")  # exponential → a line
         return Shape(series.name, "spike", start, end, per100, rel, int(t[k]), stats)
     # 2) a stay-put quantity moving steadily one way
@@ -252,7 +256,8 @@ def classify(series: Series) -> Shape:
             k, _ = hinge_onset(t, x, "start")
             return Shape(series.name, "drift", start, end, per100, rel, int(t[k]), stats)
     # 3) large back-and-forth around the trend, not explained by the trend itself
-    if stats["resid_rel"] >= 0.12 and ac1 <= 0.3 and rstd >= 0.2 * move:
+    if stats["resid_rel"] >= 0.12 and ac1 <= 0.3 and rstd >= 0.2 * move and \
+            (series.name not in PERCENT_METRICS or rstd >= RATE_JUMP / 5):   # a rate: 1 point at least
         return Shape(series.name, "oscillating", start, end, per100, rel, None, stats)
     # 4) a trend that is steady (tau) and not small next to the noise and the level
     significant = move > max(3 * rstd / np.sqrt(max(tenth, 1)), 0.05 * floor)
