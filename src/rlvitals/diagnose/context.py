@@ -190,7 +190,9 @@ class Ctx:
             x = np.log10(x)
         if kind == "plateau":  # a sharp knee or a smooth approach: whichever fits better
             (k1, f1), (k2, f2) = hinge_onset(t, x, "stop"), hinge_onset(t, x, "settle")
-            return int(t[k1] if f1 >= f2 else t[k2])
+            # a smooth approach is the usual way gains run out; call the knee sharp only when
+            # that fits clearly better (a line that stops dead)
+            return int(t[k1] if (1 - f1) < 0.6 * (1 - f2) else t[k2])
         k, _ = hinge_onset(t, x, kind)
         return int(t[k])
 
