@@ -36,6 +36,9 @@ def check(ctx: Ctx) -> Finding | None:
     post = _theil_sen(t[after], x[after])
     if pre <= 0 or post > SLOPE_RATIO * pre:
         return None
+    s, _ = ctx.data(goal)
+    if ctx.still_rising(goal, float(np.searchsorted(s, onset)) / max(s.size, 1)):
+        return None  # slow but steady gains after the knee (the verl baseline): not flat yet
     ev = {f"{goal}_start": rnd(ctx.start(goal)), f"{goal}_end": rnd(ctx.end(goal)),
           "slope_before_per100": rnd(pre * 100, 3), "slope_after_per100": rnd(post * 100, 3),
           "flat_since": onset}
