@@ -24,6 +24,9 @@ from .verdict import order, verdict_of
 
 __all__ = ["diagnose", "RULES", "Diagnosis", "Finding", "FINDING_IDS"]
 
+# clip_frac is exactly 0 and ratio_mean exactly 1 when each batch gets one optimizer step
+BY_CONSTRUCTION = frozenset({"clip_frac", "ratio_mean"})
+
 MODULES = (
     numeric_instability, sync_failure, truncation_starvation, entropy_collapse, kl_blowup,
     entropy_explosion, length_hacking, reward_hacking, data_too_hard, stalled, lr_too_high,
@@ -49,7 +52,9 @@ def _run_summary(run: Run, ctx: Ctx) -> dict:
         "notes": list(run.notes),
         "skipped": dict(run.skipped),
         "missing_vitals": [m for m in VITALS if m not in run.series],
-        "not_applicable": sorted(m for m, sh in ctx.shapes.items() if sh.word == "constant"),
+        # constant by construction when there is one update per batch: not a health signal
+        "not_applicable": sorted(m for m, sh in ctx.shapes.items() if sh.word == "constant" and m in BY_CONSTRUCTION),
+        "constant": sorted(m for m, sh in ctx.shapes.items() if sh.word == "constant"),
         "proxies": {m: s.note or s.source for m, s in run.series.items() if s.proxy},
     }
 
