@@ -54,7 +54,6 @@ def _run_summary(run: Run, ctx: Ctx) -> dict:
         "missing_vitals": [m for m in VITALS if m not in run.series],
         # constant by construction when there is one update per batch: not a health signal
         "not_applicable": sorted(m for m, sh in ctx.shapes.items() if sh.word == "constant" and m in BY_CONSTRUCTION),
-        "constant": sorted(m for m, sh in ctx.shapes.items() if sh.word == "constant"),
         "proxies": {m: s.note or s.source for m, s in run.series.items() if s.proxy},
     }
 
