@@ -46,3 +46,13 @@ def test_easy_data_samples_differ_but_are_right(tmp_path):
     d = diagnose(simulate("data_too_easy", seed=0), samples=_samples(tmp_path, "data_too_easy", 0))
     assert d.top.id == "data_too_easy" and d.top.evidence["sample_diversity_end"] > 0.2
     assert any(r.metric == "samples" for r in d.top.ruled_out) and d.top.samples
+
+
+@pytest.mark.parametrize("name", ["healthy", "healthy_long", "healthy_grad_spike", "healthy_reasoning"])
+def test_growing_healthy_run_stays_silent_at_every_prefix(name):
+    """What `watch` sees: the same healthy run cut at step 10, 20, ... 120 never warns."""
+    for seed in (0, 1):
+        run = simulate(name, seed=seed, steps=120)
+        for step in range(10, 121, 10):
+            d = diagnose(run.upto(step))
+            assert d.worst_severity() in (None, "info"), (seed, step, [(f.id, f.severity) for f in d.findings])

@@ -40,8 +40,10 @@ def check(ctx: Ctx) -> Finding | None:
     if ctx.has("trunc"):
         t0, t1 = ctx.start("trunc"), ctx.end("trunc")
         ev["trunc_start"], ev["trunc_end"] = rnd(t0), rnd(t1)
-        if t1 < t0 + 0.02 and l1 / l0 < 2.5:
-            return None  # longer, but neither hitting the cap more nor doubled: not an explosion
+        if not (t1 >= t0 + 0.05 or (t1 >= t0 + 0.02 and l1 / l0 >= 2.5)):
+            return None  # longer, but barely hitting the cap more often: not (yet) an explosion
+        if ctx.still_rising("acc", a):
+            return None  # and accuracy is still climbing with it
     else:
         missing.append("trunc")
         if l1 / l0 < 2.5:

@@ -18,6 +18,7 @@ from .model import Finding
 from ..shapes import blocks, hinge_onset
 
 ID = "reward_hacking"
+MIN_AFTER = 10   # points after the onset: fewer cannot show a trend one way and flatness the other
 
 
 def _truth(ctx: Ctx) -> str | None:
@@ -49,6 +50,15 @@ def divergence_onset(ctx: Ctx, truth: str) -> int | None:
     return int(t[k])
 
 
+def _gain_in_spreads(ctx: Ctx, name: str, a: float) -> float:
+    """Change from the tenth after fraction a to the last tenth, in units of the 10-90% spread."""
+    _, v = ctx.data(name)
+    k = max(1, v.size // 10)
+    i = int(a * v.size)
+    spread = _spread(v) or 1.0
+    return (float(v[-k:].mean()) - float(v[i:i + k].mean())) / spread
+
+
 def check(ctx: Ctx) -> Finding | None:
     if not ctx.has("reward") or not ctx.gained("reward", rel=0.15):
         return None
@@ -63,9 +73,14 @@ def check(ctx: Ctx) -> Finding | None:
     a = min(a, 0.8)
     sa, _ = ctx.data(truth)
     a_truth = min(float(np.searchsorted(sa, onset)) / max(sa.size, 1), 0.8)
-    if not ctx.gained("reward", rel=0.1, a=a):
+    if s.size - int(a * s.size) < MIN_AFTER or not ctx.gained("reward", rel=0.1, a=a):
         return None
-    if ctx.gained(truth, rel=0.05, a=a_truth):
+    if ctx.gained(truth, rel=0.05, a=a_truth) or ctx.still_rising(truth, a_truth):
+        return None
+    # the parting must be real: after the onset the reward gains at least half its spread more
+    # than acc does (both in their own spread units), not one noisy tenth against another
+    gr, ga = _gain_in_spreads(ctx, "reward", a), _gain_in_spreads(ctx, truth, a_truth)
+    if gr - ga < 0.5:
         return None
     a0, a1 = ctx.start(truth), ctx.end(truth)
     r0, r1 = ctx.start("reward"), ctx.end("reward")

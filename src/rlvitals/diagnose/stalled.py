@@ -16,12 +16,13 @@ from .context import Ctx, ro, rnd
 from .model import Finding
 
 ID = "stalled"
+MIN_POINTS = 30
 
 
 def check(ctx: Ctx) -> Finding | None:
     goals = [g for g in ("acc", "reward") if ctx.has(g) or ctx.word(g) == "constant"]
-    if not goals:
-        return None
+    if not goals or max(len(ctx.data(g)[1]) for g in goals) < MIN_POINTS:
+        return None  # "nothing moves" needs time to be true: a 10-step run has not had it
     # the last resort: a more specific cause of a flat line owns the run when it fires
     if any(ctx.check(m) is not None for m in (numeric_instability, sync_failure, truncation_starvation,
                                               entropy_collapse, data_too_hard, kl_blowup, entropy_explosion)):
@@ -29,6 +30,9 @@ def check(ctx: Ctx) -> Finding | None:
     for g in goals:
         if ctx.gained(g, rel=0.1) or ctx.word(g) in ("rising", "falling", "spike"):
             return None
+        g0, g1 = ctx.start(g), ctx.end(g)
+        if abs(g1 - g0) > max(0.1 * abs(g0), 0.02):
+            return None  # it moved, just too noisily to be sure how: not "nothing moves"
         noise = ctx.noise(g) * 4 / np.sqrt(max(1, len(ctx.data(g)[1]) // 16))
         if ctx.peak(g) > ctx.start(g) + max(0.15 * abs(ctx.start(g)), 0.05, noise) and ctx.word(g) != "constant":
             return None  # it rose, then fell back or flattened: not a stall
