@@ -74,7 +74,7 @@ def cmd_diagnose(args) -> int:
 
         samples = read_samples(args.samples)
     diag = diagnose(run, samples=samples)
-    sys.stdout.write(render_diagnosis(diag, fmt=args.format, lang=args.lang or default_lang()))
+    sys.stdout.write(render_diagnosis(diag, fmt=args.format, lang=args.lang or default_lang(), width=None, run=run))
     if args.fail_on:
         from .diagnose.model import SEVERITIES
 

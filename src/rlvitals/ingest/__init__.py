@@ -26,6 +26,20 @@ SNIFF_BYTES = 64 * 1024
 SNIFF_MORE = 2 * 1024 * 1024
 
 
+_LOG_SUFFIXES = (".gz", ".log", ".txt", ".md", ".jsonl", ".json", ".csv", ".tsv", ".out")
+
+
+def run_name(path: Path) -> str:
+    """The run's name from its file: known log suffixes dropped, dots inside kept ("Qwen2.5-0.5B")."""
+    name = path.name
+    for _ in range(2):
+        for suffix in _LOG_SUFFIXES:
+            if name.lower().endswith(suffix) and len(name) > len(suffix):
+                name = name[: -len(suffix)]
+                break
+    return name
+
+
 def example_path() -> Path:
     """The bundled example run: the lesson's healthy 200-step run, in the lesson's format."""
     return Path(__file__).resolve().parent.parent / "data" / "example-healthy.log"
@@ -84,7 +98,7 @@ def _decode(head: bytes, path: Path) -> str:
 def read(path, format: str | None = None, *, name: str | None = None) -> Run:
     """Read a log file (or a TensorBoard directory) into a Run; the format is sniffed unless given."""
     path = Path(path)
-    name = name or path.name.split(".")[0] or path.name
+    name = name or run_name(path)
     if not path.exists():
         raise NotAFile(f"{path} does not exist")
     if path.is_dir():
