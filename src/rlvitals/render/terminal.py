@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ..diagnose import BY_CONSTRUCTION
 from ..diagnose.model import Action, Diagnosis, Finding, RuledOut
 from ..i18n import t
 from ..run import EXTRAS, PERCENT_METRICS, Run, VITALS
@@ -35,7 +36,6 @@ __all__ = ["render_text", "tr", "ordered", "fmt_num", "finding_title", "finding_
 
 # Metrics that are exactly constant by construction in a common setup (one optimizer step per
 # rollout batch): constant there means "not applicable", never "healthy".
-BY_CONSTRUCTION = frozenset({"clip_frac", "ratio_mean"})
 _UNIT_METRICS = PERCENT_METRICS | {"ratio_mean"}
 # Sparklines in the report ignore wiggles under 2% of the level, so a curve the table calls flat
 # (ratio_mean 1.0000 ± 0.0005) does not look like chaos.
