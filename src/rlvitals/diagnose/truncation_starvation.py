@@ -32,6 +32,7 @@ def check(ctx: Ctx) -> Finding | None:
     g1, peak = ctx.end(goal), ctx.peak(goal)
     ev: dict = {f"{goal}_end": rnd(g1)}
     missing = []
+    from_start = False
     if ctx.has("trunc"):
         t1 = ctx.end("trunc")
         if t1 < HIGH:
@@ -45,6 +46,7 @@ def check(ctx: Ctx) -> Finding | None:
             return None
         if ctx.word(goal) == "constant" and abs(g1) < 1e-9:
             pinned = _pinned(ctx)            # zero reward from step one: pinned most of the run
+            from_start = True
         elif g1 <= 0.1 * abs(peak) and ctx.word("len") in ("rising", "spike"):
             pinned = _pinned(ctx, 0.7)        # grew into the cap and the reward died with it
         else:
@@ -55,14 +57,16 @@ def check(ctx: Ctx) -> Finding | None:
         ev["len_pinned_at_max"] = rnd(pinned, 3)
     if ctx.has("len"):
         ev["len_end"] = rnd(ctx.end("len"))
-    ruled = [ro("data_too_hard", "trunc" if "trunc_end" in ev else "len",
-                ev.get("trunc_end", ev.get("len_pinned_at_max")), "answers_cut")]
+    # without trunc, the deciding fact is the length pinned at its cap: say it in length units
+    cut_metric, cut_value = (("trunc", ev["trunc_end"]) if "trunc_end" in ev else
+                             ("len", f"{ev['len_max']:g} (at the cap on {ev['len_pinned_at_max']:.0%} of steps)"))
+    ruled = [ro("data_too_hard", cut_metric, cut_value, "answers_cut")]
     if ctx.has("entropy"):
         ruled.append(ro("entropy_collapse", "entropy", ctx.end("entropy"), "entropy_healthy"))
-    ruled.append(ro("stalled", "trunc" if "trunc_end" in ev else "len",
-                    ev.get("trunc_end", ev.get("len_pinned_at_max")), "answers_cut"))
+    ruled.append(ro("stalled", cut_metric, cut_value, "answers_cut"))
     # the answers began to outgrow the cap where length bent upward (trunc only follows later)
-    onset = (ctx.onset("len", "bend", log=True, until_peak=True) if ctx.has("len") and ctx.word("len") != "constant"
+    onset = (ctx.first_step() if from_start
+             else ctx.onset("len", "bend", log=True, until_peak=True) if ctx.has("len") and ctx.word("len") != "constant"
              else ctx.crossing("trunc", 0.1) if ctx.has("trunc") else ctx.first_step())
     conf = 0.9 if "trunc_end" in ev else 0.75
     return Finding(ID, "critical", onset, ev, tuple(ruled), tuple(missing), action_for(ID), conf)
