@@ -61,3 +61,18 @@ def test_errors_are_one_line(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(InputError):
         read_samples(tmp_path / "empty")
+
+
+def test_samples_from_records_equals_reading_the_same_records_from_a_file(tmp_path):
+    import json
+
+    from rlvitals.samples import read_samples, samples_from_records
+    from rlvitals.simulate import simulate_samples
+
+    recs = simulate_samples("entropy_collapse", seed=3)
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    a, b = samples_from_records(recs), read_samples(path)
+    assert [s.step for s in a.steps] == [s.step for s in b.steps]
+    assert [s.diversity for s in a.steps] == [s.diversity for s in b.steps]
+    assert a.late_diversity() < a.early_diversity()       # collapse: groups become one answer

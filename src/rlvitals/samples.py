@@ -26,7 +26,7 @@ import numpy as np
 
 from .errors import EmptyInput, InputError, NotAFile
 
-__all__ = ["Group", "StepDiversity", "Samples", "read_samples", "diversity"]
+__all__ = ["Group", "StepDiversity", "Samples", "read_samples", "samples_from_records", "diversity"]
 
 MAX_GROUP = 16
 RIGHT = 0.5          # a reward above this counts as a right answer (0/1 verifiable rewards)
@@ -146,6 +146,27 @@ def _first(rec: dict, keys: tuple[str, ...]):
     return None
 
 
+def _take(rec: object, step: int | None, records: list[tuple[int, str, str, float]],
+          skipped: dict[str, int]) -> None:
+    """Keep one rollout record (a dict with step, group/prompt, response, reward) or count why not."""
+    if not isinstance(rec, dict):
+        skipped["not an object"] = skipped.get("not an object", 0) + 1
+        return
+    st = rec.get("step", step)
+    text = _first(rec, _TEXT_KEYS)
+    key = _first(rec, _GROUP_KEYS)
+    rew = _first(rec, _REWARD_KEYS)
+    try:
+        st_i, rew_f = int(st), float(rew)
+    except (TypeError, ValueError):
+        skipped["missing step/reward"] = skipped.get("missing step/reward", 0) + 1
+        return
+    if text is None or key is None:
+        skipped["missing response/group"] = skipped.get("missing response/group", 0) + 1
+        return
+    records.append((st_i, str(key), str(text), rew_f))
+
+
 def _load_lines(path: Path, step: int | None, records: list[tuple[int, str, str, float]],
                 skipped: dict[str, int]) -> None:
     with path.open(encoding="utf-8", errors="replace") as fh:
@@ -158,22 +179,19 @@ def _load_lines(path: Path, step: int | None, records: list[tuple[int, str, str,
             except json.JSONDecodeError:
                 skipped["not JSON"] = skipped.get("not JSON", 0) + 1
                 continue
-            if not isinstance(rec, dict):
-                skipped["not an object"] = skipped.get("not an object", 0) + 1
-                continue
-            st = rec.get("step", step)
-            text = _first(rec, _TEXT_KEYS)
-            key = _first(rec, _GROUP_KEYS)
-            rew = _first(rec, _REWARD_KEYS)
-            try:
-                st_i, rew_f = int(st), float(rew)
-            except (TypeError, ValueError):
-                skipped["missing step/reward"] = skipped.get("missing step/reward", 0) + 1
-                continue
-            if text is None or key is None:
-                skipped["missing response/group"] = skipped.get("missing response/group", 0) + 1
-                continue
-            records.append((st_i, str(key), str(text), rew_f))
+            _take(rec, step, records, skipped)
+
+
+def samples_from_records(recs: list[dict], name: str = "records") -> Samples:
+    """`Samples` from in-memory rollout records `{step, group|prompt, response, reward}` (simulator, lab)."""
+    records: list[tuple[int, str, str, float]] = []
+    skipped: dict[str, int] = {}
+    for rec in recs:
+        _take(rec, None, records, skipped)
+    if not records:
+        raise InputError(f"{name}: no rollout sample could be used (each needs step, a group or prompt, "
+                         f"a response and a reward).")
+    return _aggregate(name, records, skipped)
 
 
 def read_samples(path: str | Path) -> Samples:
@@ -200,6 +218,11 @@ def read_samples(path: str | Path) -> Samples:
     if not records:
         raise InputError(f"{p}: no rollout sample could be read (each line needs step, a group or prompt, "
                          f"a response and a reward).")
+    return _aggregate(str(p), records, skipped)
+
+
+def _aggregate(name: str, records: list[tuple[int, str, str, float]], skipped: dict[str, int]) -> Samples:
+    """Group records by step and prompt; measure within-group diversity per step."""
     by: dict[int, dict[str, tuple[list[str], list[float]]]] = {}
     for st, key, text, rew in records:
         g = by.setdefault(st, {}).setdefault(key, ([], []))
@@ -227,4 +250,4 @@ def read_samples(path: str | Path) -> Samples:
         steps.append(StepDiversity(st, len(gl), float(np.mean(divs)), float(np.mean(dist)),
                                    float(np.mean(rights)), float(np.mean(wrongs)),
                                    float(np.mean([r for g in gl for r in g.rewards]))))
-    return Samples(str(p), steps, groups, skipped)
+    return Samples(name, steps, groups, skipped)

@@ -6,7 +6,6 @@ the normal metric that ruled the look-alike out, with its value.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import diag_curves as dc

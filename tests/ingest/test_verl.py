@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from rlvitals.ingest import open_parser, read, read_text, sniff_text, write_run
+from rlvitals.ingest import open_parser, read_text, sniff_text, write_run
 from rlvitals.run import Run, Series
 
 OLD = ("\x1b[36m(main_task pid=54569)\x1b[0m step:0 - timing/gen:18.859 - critic/kl:-0.000 - critic/lr(1e-4):0.100 - "

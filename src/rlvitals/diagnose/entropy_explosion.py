@@ -23,7 +23,7 @@ def check(ctx: Ctx) -> Finding | None:
     e0, e1 = ctx.start("entropy"), ctx.end("entropy")
     if not (e0 > 0) or e1 / e0 < RISE or ctx.word("entropy") not in ("rising", "spike"):
         return None
-    goal, lost, peak, g1 = None, 0.0, float("nan"), float("nan")
+    goal, peak, g1 = None, float("nan"), float("nan")
     for g in ("acc", "reward"):
         if not ctx.has(g):
             continue
@@ -31,7 +31,7 @@ def check(ctx: Ctx) -> Finding | None:
         # the score gave ground: the tenth-of-run mean sits well below the best block
         se = 3 * ctx.noise(g) / np.sqrt(max(1, len(ctx.data(g)[1]) // 10))
         if p - e > max(0.1 * abs(p), se):
-            goal, lost, peak, g1 = g, p - e, p, e
+            goal, peak, g1 = g, p, e
             break
     if goal is None:
         return None

@@ -13,7 +13,6 @@ from . import numeric_instability
 from .actions import action_for
 from .context import Ctx, ro, rnd
 from .model import Finding
-from ..shapes import blocks
 from .updates import assess
 
 ID = "kl_blowup"

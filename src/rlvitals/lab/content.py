@@ -8,12 +8,9 @@ the words a learner reads live in `rlvitals.i18n.lab`.
 
 from __future__ import annotations
 
-import json
 import random
-import tempfile
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from ..diagnose.model import FINDING_IDS, Diagnosis
@@ -173,25 +170,14 @@ class LabContent:
 
 
 def _samples_arg(samples: Any) -> Any:
-    """Rollout samples as `diagnose` takes them: a `Samples` object, built from raw records if needed.
-
-    The samples module reads dumps from a path only, so raw records go through a temporary JSONL
-    file (a few hundred lines per run); `samples_from_records` is used instead once it exists.
-    """
+    """Rollout samples as `diagnose` takes them: a `Samples` object, built from raw records if needed."""
     if not samples:
         return None
     if not isinstance(samples, list):
         return samples
-    from ..samples import read_samples
-    from .. import samples as smp
+    from ..samples import samples_from_records
 
-    direct = getattr(smp, "samples_from_records", None)
-    if direct is not None:
-        return direct(samples)
-    with tempfile.TemporaryDirectory(prefix="rlvitals-lab-") as tmp:
-        path = Path(tmp) / "samples.jsonl"
-        path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in samples), encoding="utf-8")
-        return read_samples(path)
+    return samples_from_records(samples)
 
 
 def _diagnose_case(case: Any, diagnose: Callable[..., Diagnosis]) -> Diagnosis:
