@@ -1,6 +1,6 @@
 """Accuracy and speed of the diagnosis (a script, not a test).
 
-    python benchmarks/bench_diagnose.py [--seeds 20] [--steps 200] [--formats] [--quick]
+    python benchmarks/bench_diagnose.py [--seeds 20] [--steps 200] [--formats [--format-seeds N]] [--quick]
 
 Prints:
   * the confusion matrix: true scenario -> top finding id (among findings at warning or above for
@@ -203,6 +203,8 @@ def main() -> int:
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--steps", type=int, default=200)
     ap.add_argument("--formats", action="store_true", help="also round-trip through every writable format")
+    ap.add_argument("--format-seeds", type=int, default=None,
+                    help="seeds per scenario for the format round trips (default: a quarter of --seeds)")
     ap.add_argument("--quick", action="store_true", help="5 seeds, no speed run")
     args = ap.parse_args()
     seeds = 5 if args.quick else args.seeds
@@ -210,7 +212,8 @@ def main() -> int:
     if args.formats:
         from rlvitals.ingest import WRITABLE
 
-        ok &= accuracy(max(1, seeds // 4), args.steps, list(WRITABLE))
+        fseeds = args.format_seeds if args.format_seeds is not None else max(1, seeds // 4)
+        ok &= accuracy(fseeds, args.steps, list(WRITABLE))
     real_fixtures()
     if not args.quick:
         ok &= speed() < 3.0
