@@ -301,7 +301,9 @@ def test_in_figure_words_exist_in_both_languages_with_the_same_fields():
     def fields(s: str) -> set[str]:
         return {name for _, name, _, _ in string.Formatter().parse(s) if name}
 
-    en, zh = plotmod.STRINGS["en"], plotmod.STRINGS["zh"]
+    from rlvitals.i18n.plot import STRINGS
+
+    en, zh = STRINGS["en"], STRINGS["zh"]
     assert set(en) == set(zh)
     for key in en:
         assert fields(en[key]) == fields(zh[key]) and en[key].strip() and zh[key].strip(), key

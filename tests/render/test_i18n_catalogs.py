@@ -29,3 +29,17 @@ def test_ui_catalog_is_loaded_and_formats():
     assert t("ui.since_step", "zh", step=63) == "自第 63 步"
     assert t("ui.verdict.dead", "zh") == "已经废了"
     assert t("ui.no.such.key", "zh") == "ui.no.such.key"
+
+
+def test_every_domain_is_registered_and_no_key_is_defined_twice():
+    from pathlib import Path
+
+    import rlvitals.i18n as i18n
+
+    on_disk = {p.stem for p in Path(i18n.__file__).parent.glob("*.py") if p.stem != "__init__"}
+    assert on_disk == set(catalogs()), "a catalog module exists that i18n does not load (or the reverse)"
+    seen: dict[str, str] = {}
+    for domain, strings in catalogs().items():
+        for key in strings["en"]:
+            assert key not in seen, f"{key} defined in both {seen[key]} and {domain}"
+            seen[key] = domain

@@ -1,10 +1,11 @@
-"""The watch catalog: same keys and same fields in English and Chinese; lookups never crash."""
+"""The watch catalog (rlvitals.i18n.watch): same keys and fields in English and Chinese; lookups never crash."""
 
 from __future__ import annotations
 
 import string
 
-from rlvitals.watch.strings import STRINGS, tr
+from rlvitals.i18n import t as tr
+from rlvitals.i18n.watch import STRINGS
 
 
 def fields(template: str) -> set[str]:

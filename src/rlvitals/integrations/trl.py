@@ -22,7 +22,7 @@ from typing import Any
 from ..errors import MissingExtra
 from ..watch.alerts import Alert
 from ..watch.monitor import Monitor
-from ..watch.strings import tr
+from ..i18n import t as tr
 
 __all__ = ["RlvitalsCallback", "make_callback"]
 

@@ -37,47 +37,6 @@ _COLORS = {"reward": "#1f77b4", "acc": "#ff7f0e", "entropy": "#2ca02c", "kl": "#
            "adv_std": "#8c564b", "clip_frac": "#e377c2", "ratio_mean": "#17becf", "len": "#7f7f7f",
            "gnorm": "#bcbd22", "trunc": "#d62728"}
 
-# In-figure words.  The i18n catalog wins when it has the key; these keep the figure whole until
-# (and if) the keys are added to i18n/ui.py.
-STRINGS: dict[str, dict[str, str]] = {
-    "en": {
-        "ui.not_logged": "not logged",
-        "plot.title": "{name} — {format} — {points} logged steps ({first} → {last})",
-        "plot.proxy": "proxy",
-        "plot.step": "step",
-        "plot.restart": "restart",
-        "plot.nonfinite": "{n} NaN/inf (x)",
-        "plot.no_finite": "no finite value",
-        "plot.all_zero": "exactly 0 at every step",
-        "plot.clip_na": "exactly 0 at every step: not applicable (one update per batch)",
-        "plot.val": "validation",
-        "plot.train": "train",
-        "plot.healthy_band": "lesson's healthy band",
-    },
-    "zh": {
-        "ui.not_logged": "未记录",
-        "plot.title": "{name} — {format} — 记录了 {points} 步（{first} → {last}）",
-        "plot.proxy": "代理",
-        "plot.step": "步",
-        "plot.restart": "重启",
-        "plot.nonfinite": "{n} 个 NaN/inf（x）",
-        "plot.no_finite": "没有有限值",
-        "plot.all_zero": "每一步都恰为 0",
-        "plot.clip_na": "每一步都恰为 0：不适用（每批只更新一次）",
-        "plot.val": "验证集",
-        "plot.train": "训练",
-        "plot.healthy_band": "课程的健康区间",
-    },
-}
-
-
-def _t(key: str, lang: str, **fields: object) -> str:
-    text = t(key, lang, **fields)
-    if text != key:
-        return text
-    return STRINGS.get(lang, STRINGS["en"]).get(key, key).format(**fields)
-
-
 # ---------------------------------------------------------------- decimation (pure numpy)
 
 
@@ -213,9 +172,9 @@ def build_figure(run: Run, *, lang: str = "en", max_points: int = 2000):
                 continue
             _panel(ax, run, name, words, fp, max_points, restarts, first=(r == 0 and c == 0))
             if r == len(rows) - 1 or (r + 1 < len(rows) and rows[r + 1][c] is None):
-                ax.set_xlabel(_t("plot.step", words), **fp)
+                ax.set_xlabel(t("plot.step", words), **fp)
     points, first, last = _extent(run)
-    fig.suptitle(_t("plot.title", words, name=run.name or "run", format=run.format or "?", points=f"{points:,}",
+    fig.suptitle(t("plot.title", words, name=run.name or "run", format=run.format or "?", points=f"{points:,}",
                     first=first, last=last), fontsize=13, **fp)
     return fig
 
@@ -241,12 +200,12 @@ def _panel(ax, run: Run, name: str, words: str, fp: dict, max_points: int, resta
     pct = name in PERCENT_METRICS
     title = name + (" (%)" if pct else "")
     if s is not None and s.proxy:
-        title += f" · {_t('plot.proxy', words)}"
+        title += f" · {t('plot.proxy', words)}"
     ax.set_title(title, fontsize=11, **fp)
     ax.grid(alpha=0.3)
     ax.tick_params(labelsize=9)
     if (s is None or len(s) == 0) and val is None:
-        ax.text(0.5, 0.5, _t("ui.not_logged", words), transform=ax.transAxes, ha="center", va="center",
+        ax.text(0.5, 0.5, t("ui.not_logged", words), transform=ax.transAxes, ha="center", va="center",
                 fontsize=13, color="#888888", **fp)
         ax.set_xticks([])
         ax.set_yticks([])
@@ -255,26 +214,26 @@ def _panel(ax, run: Run, name: str, words: str, fp: dict, max_points: int, resta
     notes: list[tuple[str, str]] = []
     if s is not None and len(s):
         x, y = envelope(s.steps, s.values * scale, max_points)
-        ax.plot(x, y, lw=1.2, color=_COLORS.get(name, "C0"), label=_t("plot.train", words) if val else None,
+        ax.plot(x, y, lw=1.2, color=_COLORS.get(name, "C0"), label=t("plot.train", words) if val else None,
                 marker="o" if x.size == 1 else None)  # a lone point draws no line
         bad = s.steps[~s.finite]
         if bad.size:  # marked at the top of the panel: a NaN is evidence, not a gap
             bx = _thin(bad, max_points)
             ax.plot(bx, np.full(bx.size, 0.97), "x", color="red", ms=5, mew=1.2,
                     transform=ax.get_xaxis_transform(), clip_on=False)
-            notes.append((_t("plot.nonfinite", words, n=int(bad.size)), "red"))
+            notes.append((t("plot.nonfinite", words, n=int(bad.size)), "red"))
             if x.size == 0:
-                notes.append((_t("plot.no_finite", words), "red"))
+                notes.append((t("plot.no_finite", words), "red"))
         elif s.is_constant and s.values[0] == 0:
             # clip_frac ≡ 0 is by construction with one update per batch: no evidence either way.
             # Elsewhere (grad norm, kl, reward ≡ 0) it may be the symptom itself, so just say it.
-            notes.append((_t("plot.clip_na" if name == "clip_frac" else "plot.all_zero", words), "#555555"))
+            notes.append((t("plot.clip_na" if name == "clip_frac" else "plot.all_zero", words), "#555555"))
         if s.proxy and s.note:
             notes.append((s.note, "#555555"))
         _references(ax, name, s, scale, words, fp)
     if val is not None and len(val):
         vx, vy = envelope(val.steps, val.values * scale, max_points)
-        ax.plot(vx, vy, "o-", ms=3, lw=0.9, color="#2f4f4f", label=_t("plot.val", words))
+        ax.plot(vx, vy, "o-", ms=3, lw=0.9, color="#2f4f4f", label=t("plot.val", words))
         ax.legend(loc="lower right", fontsize=8, prop={"family": fp["fontfamily"]} if fp else None)
     y = 0.90
     for text, color in notes:
@@ -286,7 +245,7 @@ def _panel(ax, run: Run, name: str, words: str, fp: dict, max_points: int, resta
     for step in restarts:
         ax.axvline(step, color="#444444", ls="-.", lw=0.8, alpha=0.7)
         if first:
-            ax.text(step, 0.02, " " + _t("plot.restart", words), transform=ax.get_xaxis_transform(),
+            ax.text(step, 0.02, " " + t("plot.restart", words), transform=ax.get_xaxis_transform(),
                     fontsize=8, color="#444444", va="bottom", **fp)
 
 
@@ -300,7 +259,7 @@ def _references(ax, name: str, s: Series, scale: float, words: str, fp: dict) ->
             lo, hi = ax.get_ylim()  # at least ±0.05 around 1: a healthy 1.0000±1e-4 must look flat
             ax.set_ylim(min(lo, 0.95), max(hi, 1.05))
     elif name == "adv_std":
-        ax.axhspan(0.8, 1.2, color="#2ca02c", alpha=0.10, lw=0, label=_t("plot.healthy_band", words))
+        ax.axhspan(0.8, 1.2, color="#2ca02c", alpha=0.10, lw=0, label=t("plot.healthy_band", words))
     elif name == "clip_frac":
         lo, hi = ax.get_ylim()
         ax.axhline(20.0, color="#d62728", ls=":", lw=0.9, alpha=0.7)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnose.model import FINDING_IDS, SEVERITIES, Diagnosis, Finding
-from .strings import tr
+from ..i18n import t as tr
 
 __all__ = ["Alert", "AlertTracker", "format_alert", "alert_payload", "run_exec", "post_webhook", "jsonable"]
 

@@ -24,7 +24,7 @@ from typing import Any, Callable, Mapping, TextIO
 
 from ..diagnose.model import Diagnosis, Finding
 from .alerts import Alert, AlertTracker, format_alert
-from .strings import tr
+from ..i18n import t as tr
 
 __all__ = ["Monitor"]
 

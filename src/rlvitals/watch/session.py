@@ -27,7 +27,7 @@ from ..diagnose.model import SEVERITIES, Diagnosis
 from ..errors import NotAFile, UnknownFormat
 from .alerts import Alert, AlertTracker, alert_payload, format_alert, post_webhook, run_exec
 from .follow import Follower, FollowEvent
-from .strings import tr
+from ..i18n import t as tr
 
 __all__ = ["Watcher", "watch_file", "SNIFF_LINES_MAX"]
 

@@ -1,15 +1,11 @@
 """Every sentence `watch`, `Monitor` and the TRL callback print, in English and Chinese.
 
-The catalog follows the `rlvitals.i18n` convention (`STRINGS = {"en": {...}, "zh": {...}}`, identical
-keys, `str.format` fields).  `tr()` looks a key up in the shared `rlvitals.i18n` tables first (so a
-catalog registered there wins) and falls back to this module, so watch works whether or not the i18n
-package lists it as a domain.  Finding titles, "ruled out" reasons and action whys are not here: they
-belong to the diagnosis catalog (`finding.<id>.title`, `ruled_out.<reason>`, `action_why.<why>`).
+Finding titles, "ruled out" reasons and action whys are not here: alerts reuse the diagnosis
+catalog (`finding.<id>.title`, `ruled_out.<reason>`, `action_why.<why>`) so watch and diagnose
+describe a finding in the same words.
 """
 
 from __future__ import annotations
-
-__all__ = ["STRINGS", "tr"]
 
 STRINGS: dict[str, dict[str, str]] = {
     "en": {
@@ -97,29 +93,3 @@ STRINGS: dict[str, dict[str, str]] = {
         "trl.stopping": "rlvitals：请训练器停止：{id} 达到 {sev}",
     },
 }
-
-
-def tr(key: str, lang: str = "en", /, **fields: object) -> str:
-    """The sentence `key` in `lang`, formatted; shared i18n tables first, then this catalog.
-
-    A key absent everywhere comes back as the key itself, and a template whose fields do not fit
-    comes back unformatted: a gap in a catalog must never break an alert.
-    """
-    template = None
-    try:
-        from rlvitals.i18n import t
-
-        shared = t(key, lang)
-        if shared != key:
-            # registered in the shared catalogs: format from the same template via i18n
-            return t(key, lang, **fields)
-    except Exception:  # the i18n package is someone else's; a bug there must not silence alerts
-        pass
-    table = STRINGS.get(lang) or STRINGS["en"]
-    template = table.get(key) or STRINGS["en"].get(key)
-    if template is None:
-        return key
-    try:
-        return template.format(**fields)
-    except (KeyError, IndexError, ValueError):
-        return template
