@@ -1,4 +1,4 @@
-"""Shared test helpers: paths to the real fixtures (copied byte for byte from shared/fixtures/real)."""
+"""Shared test fixtures: the real training logs (paths in realdata.py)."""
 
 from __future__ import annotations
 
@@ -6,18 +6,7 @@ from pathlib import Path
 
 import pytest
 
-TESTS = Path(__file__).resolve().parent
-REAL = TESTS / "fixtures" / "real"
-GOLDEN = TESTS / "golden"
-
-REAL_LOGS = {
-    "verl_healthy": REAL / "verl-data-Qwen2.5-0.5B-bsz256_2-prompt1024-resp512-0.567.log",
-    "verl_plateau": REAL / "verl-econ-qwen7b-lora-grpo-700.log",
-    "trl_collapse": REAL / "trl-grpo-qwen25vl3b-aokvqa-collapse.md",
-    "rookworld_blowup": REAL / "rookworld-124m-grpo-chess-history.jsonl",
-    "primerl_hacking": REAL / "primerl-dakota-qwen3-0.6b-wandb-history.csv",
-    "trl_truncated": REAL / "trl-qwen35-9b-gsm8k-zero-reward-truncated.log",
-}
+from realdata import GOLDEN, REAL, REAL_LOGS, TESTS  # noqa: F401  (re-exported for older imports)
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import REAL_LOGS
+from realdata import REAL_LOGS
 from rlvitals.diagnose import diagnose
 from rlvitals.ingest import read
 

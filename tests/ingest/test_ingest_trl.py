@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from conftest import REAL_LOGS
+from realdata import REAL_LOGS
 from dictlog_helpers import assert_same_series, round_trip, synthetic_run
 from rlvitals.errors import InputError
 from rlvitals.ingest import read, read_text, sniff_text, write_run
