@@ -112,28 +112,41 @@ def hinge_onset(t: np.ndarray, x: np.ndarray, kind: str = "start") -> tuple[int,
     kind="bend":  one straight line that changes slope (a run-away that starts while the curve is
                   still drifting healthily, e.g. a length that was already growing slowly).
     Returns (index of the change in t, fraction of the variance the model explains).
-    O(m^2) on m <= MAX_BLOCKS points.
+    O(m^2) on m <= MAX_BLOCKS points, vectorised over every candidate hinge.
     """
     m = x.size
     if m < 4:
         return 0, 0.0
-    total = float(((x - x.mean()) ** 2).sum()) or 1e-300
-    best_k, best_sse = 0, np.inf
-    for k in range(1, m - 1):
-        if kind == "level":
-            a, b = x[:k], x[k:]
-            sse = float(((a - a.mean()) ** 2).sum() + ((b - b.mean()) ** 2).sum())
-        else:
-            # regressor: distance past (start) or before (stop) the hinge
-            h = np.maximum(t - t[k], 0.0) if kind in ("start", "bend") else np.minimum(t - t[k], 0.0)
-            if kind == "settle":
-                h = h * h
-            A = np.column_stack([np.ones(m), h] + ([t - t[0]] if kind == "bend" else []))
-            coef, *_ = np.linalg.lstsq(A, x, rcond=None)
-            sse = float(((A @ coef - x) ** 2).sum())
-        if sse < best_sse:
-            best_k, best_sse = k, sse
-    return best_k, 1.0 - best_sse / total
+    x = np.asarray(x, dtype=float)
+    xc = x - x.mean()
+    total = float((xc ** 2).sum()) or 1e-300
+    ks = np.arange(1, m - 1)
+    if kind == "level":
+        # two means: SSE from prefix sums, every split at once
+        c1, c2 = np.cumsum(xc), np.cumsum(xc * xc)
+        n1 = ks.astype(float)
+        n2 = m - n1
+        s1, q1 = c1[ks - 1], c2[ks - 1]
+        s2, q2 = c1[-1] - s1, c2[-1] - q1
+        sse = (q1 - s1 * s1 / n1) + (q2 - s2 * s2 / n2)
+    else:
+        # every hinge position at once: stacked least squares via the normal equations (pinv keeps
+        # the near-collinear first/last positions finite), residuals computed exactly
+        span = float(t[-1] - t[0]) or 1.0
+        tn = (np.asarray(t, dtype=float) - float(t[0])) / span       # scale-free: same fit, better conditioned
+        d = tn[None, :] - tn[ks][:, None]                             # (K, m) distance to each hinge
+        h = np.maximum(d, 0.0) if kind in ("start", "bend") else np.minimum(d, 0.0)
+        if kind == "settle":
+            h = h * h
+        cols = [np.ones_like(h), h] + ([np.broadcast_to(tn, h.shape)] if kind == "bend" else [])
+        A = np.stack(cols, axis=2)                                    # (K, m, p)
+        G = np.einsum("kmi,kmj->kij", A, A)
+        r = np.einsum("kmi,m->ki", A, xc)
+        coef = np.einsum("kij,kj->ki", np.linalg.pinv(G), r)
+        resid = np.einsum("kmi,ki->km", A, coef) - xc
+        sse = (resid * resid).sum(axis=1)
+    i = int(np.argmin(sse))
+    return int(ks[i]), 1.0 - float(sse[i]) / total
 
 
 def _noise(values: np.ndarray, stride: int = 1) -> float:
