@@ -85,13 +85,31 @@ def test_overhead_cap_skips_checks_while_the_last_one_is_recent():
         spent[0] += 0.25  # each diagnosis "takes" 0.25 s
         return fake_diagnose(run)
 
-    mon = Monitor(stream=None, check_every=1, diagnose_fn=slow, max_overhead=0.125,
+    mon = Monitor(stream=None, check_every=1, diagnose_fn=slow, max_overhead=0.125, step_budget=0,
                   clock=lambda: now[0], timer=lambda: spent[0])
     for step in range(10):
         now[0] += 1.0  # one training step a second
         mon.log({"entropy": 1.0}, step)
     # 0.25 s at most 12.5% of the time: a check at most every 2 s
     assert calls == [1, 3, 5, 7, 9]
+
+
+def test_step_budget_spreads_checks_so_log_stays_cheap_per_step():
+    spent = [0.0]
+    calls = []
+
+    def slow(run):
+        calls.append(run.n_steps)
+        spent[0] += 0.002  # each diagnosis "takes" 2 ms
+        return fake_diagnose(run)
+
+    # 2 ms per check at 0.5 ms per step allowed: a check at most every 4 logged steps
+    mon = Monitor(stream=None, check_every=1, diagnose_fn=slow, max_overhead=0, step_budget=0.0005,
+                  timer=lambda: spent[0])
+    for step in range(13):
+        mon.log({"entropy": 1.0}, step)
+    assert calls == [1, 5, 9, 13]
+    assert spent[0] / 13 <= 0.0005 * 1.25  # amortised cost per step stays near the budget
 
 
 def test_never_raises_into_the_training_loop():

@@ -66,11 +66,15 @@ class Monitor:
     name:        the run's name in alerts.
     max_overhead: the share of wall time diagnoses may take (default 1%): a check is skipped until
                  the last one's duration / max_overhead has passed.  0 turns the cap off.
+    step_budget: amortised diagnosis cost allowed per logged step, in seconds (default 0.5 ms): a
+                 check waits until last check's cost / step_budget steps have been logged, so
+                 `log()` stays well under a millisecond per step however fast the loop is.  0 = off.
     """
 
     def __init__(self, lang: str = "en", on_alert: Callable[[Alert], Any] | None = None, check_every: int = 10,
                  stream: TextIO | None = sys.stderr, *, persist: int = 2, name: str = "monitor",
-                 max_overhead: float = 0.01, diagnose_fn: Callable[[object], Diagnosis] | None = None,
+                 max_overhead: float = 0.01, step_budget: float = 0.0005,
+                 diagnose_fn: Callable[[object], Diagnosis] | None = None,
                  clock: Callable[[], float] = time.monotonic, timer: Callable[[], float] = time.thread_time) -> None:
         from ..ingest.builder import RunBuilder
 
@@ -95,6 +99,7 @@ class Monitor:
         self._bad_key = ""
         self._last_step = -1
         self.max_overhead = max_overhead
+        self.step_budget = step_budget
         self._clock, self._timer = clock, timer
         self._last_check = clock()
         self._last_cost = 0.0
@@ -131,6 +136,8 @@ class Monitor:
         self.steps_logged += 1
         self._pending += 1
         every = max(self.check_every, self._steps_at_check // 200)
+        if self.step_budget > 0:
+            every = max(every, int(self._last_cost / self.step_budget))
         if self._pending < every:
             return []
         # the diagnosis may take at most `max_overhead` of the training loop's wall time
