@@ -165,6 +165,17 @@ class RunBuilder:
                 order = np.arange(first, first + steps.size, dtype=np.int64)
                 col.pieces.append((steps[keep], vals[keep], order[keep]))
 
+    def add_parsed(self, step: int, row: dict[str, float], lineno: int, *, dropped: int = 0,
+                   dropped_reason: str = "non-numeric values", empty_reason: str = "line without metrics") -> None:
+        """A metric line a reader has parsed: count its unusable values, then keep the row or count
+        the line as skipped when nothing numeric was left."""
+        if dropped:
+            self.skip(dropped_reason, dropped)
+        if row:
+            self.add_row(step, row, lineno)
+        else:
+            self.skip(empty_reason)
+
     def skip(self, reason: str, n: int = 1) -> None:
         if self.partial:
             reason = "truncated last line"

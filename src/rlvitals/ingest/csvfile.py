@@ -77,12 +77,8 @@ class CsvParser(LineParser):
                 text += 1
             else:
                 row[key] = v
-        if text:
-            self.builder.skip("non-numeric cells", text)
-        if row:
-            self.builder.add_row(int(step), row, lineno)
-        else:
-            self.builder.skip("CSV row without metrics")
+        self.builder.add_parsed(int(step), row, lineno, dropped=text, dropped_reason="non-numeric cells",
+                                empty_reason="CSV row without metrics")
 
 
 def _cell(v: float) -> str:

@@ -91,12 +91,8 @@ class JsonlParser(LineParser):
                 row[key] = float(v)
             else:
                 dropped += 1
-        if dropped:
-            self.builder.skip("non-numeric values", dropped)
-        if row:
-            self.builder.add_row(int(step), row, lineno)
-        else:
-            self.builder.skip("JSON line without metrics")
+        self.builder.add_parsed(int(step), row, lineno, dropped=dropped,
+                                empty_reason="JSON line without metrics")
 
 
 def write_jsonl(run: Run, out: TextIO) -> None:

@@ -37,12 +37,8 @@ class OpenRLHFParser(LineParser):
             self.builder.skip("truncated or malformed dict")
             return
         row, dropped = numeric(parsed)
-        if dropped:
-            self.builder.skip("non-numeric values", dropped)
-        if row:
-            self.builder.add_row(int(m.group(1)), row, lineno)
-        else:
-            self.builder.skip("dict without metrics")
+        self.builder.add_parsed(int(m.group(1)), row, lineno, dropped=dropped,
+                                empty_reason="dict without metrics")
 
 
 # What OpenRLHF logs for each canonical metric; it logs no adv_std, ratio or training accuracy.

@@ -75,12 +75,8 @@ class PrimeRLConsoleParser(LineParser):
         if m is None:
             return
         row, bad = parse_fields(m.group(2))
-        if bad:
-            self.builder.skip("fields without a number", bad)
-        if row:
-            self.builder.add_row(int(m.group(1)), row, lineno)
-        else:
-            self.builder.skip("step line without metrics")
+        self.builder.add_parsed(int(m.group(1)), row, lineno, dropped=bad, dropped_reason="fields without a number",
+                                empty_reason="step line without metrics")
 
 
 KEYS: KeyMap = {

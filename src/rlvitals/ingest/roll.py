@@ -60,12 +60,8 @@ class RollParser(LineParser):
         values = {key: (float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v)
                   for key, v in flat.items()}
         row, dropped = numeric(values)
-        if dropped:
-            self.builder.skip("non-numeric values", dropped)
-        if row:
-            self.builder.add_row(int(step), row, lineno)
-        else:
-            self.builder.skip("metrics_tag without metrics")
+        self.builder.add_parsed(int(step), row, lineno, dropped=dropped,
+                                empty_reason="metrics_tag without metrics")
 
 
 KEYS: KeyMap = {

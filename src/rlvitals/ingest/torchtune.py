@@ -48,12 +48,8 @@ class TorchtuneParser(LineParser):
                 bad += 1
             else:
                 row[key] = v
-        if bad:
-            self.builder.skip("non-numeric values", bad)
-        if row:
-            self.builder.add_row(int(m.group(1)), row, lineno)
-        else:
-            self.builder.skip("step line without metrics")
+        self.builder.add_parsed(int(m.group(1)), row, lineno, dropped=bad,
+                                empty_reason="step line without metrics")
 
 
 KEYS: KeyMap = {
