@@ -45,7 +45,8 @@ def test_framework_keys_are_mapped_like_the_readers_do():
 def test_alerts_once_then_escalates_and_summarises():
     out = io.StringIO()
     seen = []
-    mon = Monitor(stream=out, check_every=1, on_alert=seen.append, diagnose_fn=fake_diagnose, max_overhead=0)
+    mon = Monitor(stream=out, check_every=1, on_alert=seen.append, diagnose_fn=fake_diagnose, max_overhead=0,
+                  step_budget=0)
     ents = [1.5] * 20 + [0.05] * 10 + [0.005] * 10
     raised = [a for step, e in enumerate(ents) for a in mon.log(trl_logs(e), step)]
     # each held over two checks and five steps: warning from 20, critical from 30
@@ -68,7 +69,7 @@ def test_check_every_sets_the_cadence():
         calls.append(run.n_steps)
         return fake_diagnose(run)
 
-    mon = Monitor(stream=None, check_every=5, diagnose_fn=counting, max_overhead=0)
+    mon = Monitor(stream=None, check_every=5, diagnose_fn=counting, max_overhead=0, step_budget=0)
     for step in range(12):
         mon.log({"entropy": 1.0}, step)
     assert calls == [5, 10]
@@ -129,7 +130,7 @@ def test_never_raises_into_the_training_loop():
     assert "4 errors" in out.getvalue() and "rule bug" in out.getvalue()
 
     mon2 = Monitor(stream=None, check_every=1, persist=1, on_alert=bad_callback, diagnose_fn=fake_diagnose,
-                   max_overhead=0)
+                   max_overhead=0, step_budget=0)
     raised = [a for step in range(20) for a in mon2.log({"entropy": 0.01}, step)]
     assert len(raised) == 1  # the alert is still returned
     assert mon2.error_count == 1 and "callback bug" in mon2.errors[0]

@@ -138,7 +138,7 @@ def test_monitor_with_the_real_diagnosis():
             "acc": "acc", "adv_std": "adv_std", "trunc": "response_length/clip_ratio"}
     for name in ("healthy", "entropy_collapse"):
         run = simulate(name, seed=1, steps=120)
-        mon = Monitor(stream=None, check_every=20, max_overhead=0)
+        mon = Monitor(stream=None, check_every=20, max_overhead=0, step_budget=0)
         steps = run.series["reward"].steps
         for i, step in enumerate(steps):
             mon.log({fw: float(run.series[c].values[i]) for c, fw in keys.items() if c in run.series}, int(step))

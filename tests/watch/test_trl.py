@@ -63,7 +63,7 @@ def test_import_needs_no_transformers_but_use_says_what_to_install(monkeypatch):
 
 def test_is_a_trainer_callback_and_feeds_the_monitor(trl_mod):
     out = io.StringIO()
-    cb = trl_mod.RlvitalsCallback(stream=out, max_overhead=0)
+    cb = trl_mod.RlvitalsCallback(stream=out, max_overhead=0, step_budget=0)
     cb.monitor._diagnose = fake_diagnose
     assert isinstance(cb, TrainerCallback)
     state, control = State(), Control()
@@ -79,7 +79,7 @@ def test_is_a_trainer_callback_and_feeds_the_monitor(trl_mod):
 
 def test_stop_on_critical_asks_the_trainer_to_stop(trl_mod):
     out = io.StringIO()
-    cb = trl_mod.make_callback(stream=out, stop_on="critical", lang="zh", max_overhead=0)
+    cb = trl_mod.make_callback(stream=out, stop_on="critical", lang="zh", max_overhead=0, step_budget=0)
     cb.monitor._diagnose = fake_diagnose
     state, control = State(), Control()
     for i, e in enumerate([1.5] * 20 + [0.05] * 6):

@@ -44,7 +44,7 @@ def _build() -> type:
     class RlvitalsCallback(base):  # type: ignore[misc, valid-type]
         """Feeds each `on_log` dict to a `Monitor`; optionally stops training on an alert.
 
-        lang, check_every, stream, persist, name, max_overhead: passed to `Monitor`.
+        lang, check_every, stream, persist, name, max_overhead, step_budget: passed to `Monitor`.
         stop_on: None (only alert), "warning" or "critical": stop training at the first alert
                  at or above it.
         monitor: an existing `Monitor` to feed instead of a new one.
@@ -52,7 +52,7 @@ def _build() -> type:
 
         def __init__(self, lang: str = "en", *, stop_on: str | None = None, check_every: int = 1,
                      stream=sys.stderr, persist: int = 2, monitor: Monitor | None = None,
-                     name: str = "trl", max_overhead: float = 0.01) -> None:
+                     name: str = "trl", max_overhead: float = 0.01, step_budget: float = 0.0005) -> None:
             if stop_on not in (None, "warning", "critical"):
                 raise ValueError("stop_on must be None, 'warning' or 'critical'")
             self.lang = lang
@@ -63,7 +63,7 @@ def _build() -> type:
             # checking on every log costs little and keeps the delay short.
             self.monitor = monitor or Monitor(lang=lang, on_alert=self._on_alert, check_every=check_every,
                                               stream=stream, persist=persist, name=name,
-                                              max_overhead=max_overhead)
+                                              max_overhead=max_overhead, step_budget=step_budget)
 
         def _on_alert(self, alert: Alert) -> None:
             if self.stop_on is not None and alert.at_least(self.stop_on):
