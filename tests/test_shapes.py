@@ -113,3 +113,20 @@ def test_long_run_spike_found_exactly_in_linear_memory():
     assert s.word == "spike" and s.onset_step == 123_457 and s.stats["local_ratio"] > 40
     v[123_457] = 0.8
     assert classify(Series("gnorm", np.arange(n), v)).word == "flat"
+
+
+def test_a_large_early_move_that_levels_off_is_named_by_its_direction_not_flat():
+    # prime-rl's completion length: 178 -> ~18 in the first tenth, then a flat tail (real fixture shape)
+    import numpy as np
+
+    from rlvitals.run import Series
+    from rlvitals.shapes import classify
+
+    rng = np.random.default_rng(0)
+    t = np.arange(1000)
+    x = 18 + 160 * np.exp(-t / 40) + rng.normal(0, 1.5, t.size)
+    sh = classify(Series("len", t, x))
+    assert sh.word == "falling" and sh.rel_change < -0.8
+    assert classify(Series("len", t, 200 - x)).word == "rising"
+    # a flat noisy line stays flat
+    assert classify(Series("len", t, 18 + rng.normal(0, 1.5, t.size))).word == "flat"

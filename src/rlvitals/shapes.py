@@ -282,6 +282,14 @@ def classify(series: Series) -> Shape:
         if abs(tau) >= 0.3 or (fit >= 0.8 and abs(rel) >= 0.2):
             word = "rising" if end > start else "falling"
             return Shape(series.name, word, start, end, per100, rel, int(t[k]) if k else None, stats)
+        # or moved a long way early and then levelled off (the lesson's "缓升，后期趋平"): the
+        # direction of the change is the word, not the flat tail that follows it
+        if abs(rel) >= 0.2:
+            k2, fit2 = hinge_onset(t, x, "stop")
+            stats["stop_fit"] = fit2
+            if fit2 >= 0.8:
+                word = "rising" if end > start else "falling"
+                return Shape(series.name, word, start, end, per100, rel, int(t[0]), stats)
     return Shape(series.name, "flat", start, end, per100, rel, None, stats)
 
 
