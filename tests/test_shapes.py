@@ -126,7 +126,7 @@ def test_a_large_early_move_that_levels_off_is_named_by_its_direction_not_flat()
     t = np.arange(1000)
     x = 18 + 160 * np.exp(-t / 40) + rng.normal(0, 1.5, t.size)
     sh = classify(Series("len", t, x))
-    assert sh.word == "falling" and sh.rel_change < -0.8
+    assert sh.word == "falling" and sh.rel_change < -0.5   # start = mean of the first tenth
     assert classify(Series("len", t, 200 - x)).word == "rising"
     # a flat noisy line stays flat
     assert classify(Series("len", t, 18 + rng.normal(0, 1.5, t.size))).word == "flat"
