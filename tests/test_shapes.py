@@ -130,3 +130,17 @@ def test_a_large_early_move_that_levels_off_is_named_by_its_direction_not_flat()
     assert classify(Series("len", t, 200 - x)).word == "rising"
     # a flat noisy line stays flat
     assert classify(Series("len", t, 18 + rng.normal(0, 1.5, t.size))).word == "flat"
+
+
+def test_real_score_rising_from_zero_through_noise_is_rising_not_a_surge():
+    # verl LoRA run: score -0.004 -> 0.233 with ±0.08 batch noise (n=4): learned, then plateaued
+    from realdata import REAL_LOGS
+
+    from rlvitals.ingest import read
+    from rlvitals.shapes import classify
+
+    run = read(REAL_LOGS["verl_plateau"])
+    assert classify(run.series["reward"]).word == "rising"
+    # and prime-rl's length 178 -> 18 (fell early, then flat) is a fall
+    run = read(REAL_LOGS["primerl_hacking"])
+    assert classify(run.series["len"]).word == "falling"

@@ -244,7 +244,9 @@ def classify(series: Series) -> Shape:
     zi, spike_z, local_ratio = _spike(steps, v, stride, rstd)
     floor = max(level, 1e-12)
     peak_ratio = float(np.max(np.abs(v)) / floor)
-    surge_ratio = float(abs(end) / max(abs(start), 1e-12)) if start != 0 else float("inf")
+    # an order of magnitude needs a baseline: a start within the noise of 0 (a score that begins
+    # at -0.004 ± 0.08) is measured against the noise, or every rise from zero would be a surge
+    surge_ratio = float(abs(end) / max(abs(start), noise, 1e-12))
     stats = dict(base, tau=tau, noise=noise, resid_std=rstd, resid_rel=rstd / floor, lag1=ac1,
                  spike_z=spike_z, peak_ratio=peak_ratio, local_ratio=local_ratio, level=level)
     per100 = slope * 100.0
@@ -269,7 +271,7 @@ def classify(series: Series) -> Shape:
             k, _ = hinge_onset(t, x, "start")
             return Shape(series.name, "drift", start, end, per100, rel, int(t[k]), stats)
     # 3) large back-and-forth around the trend, not explained by the trend itself
-    if stats["resid_rel"] >= 0.12 and ac1 <= 0.3 and rstd >= 0.2 * move and \
+    if stats["resid_rel"] >= 0.12 and ac1 <= 0.3 and rstd >= 0.35 * move and \
             (series.name not in PERCENT_METRICS or rstd >= RATE_JUMP / 5):   # a rate: 1 point at least
         return Shape(series.name, "oscillating", start, end, per100, rel, None, stats)
     # 4) a trend that is steady (tau) and not small next to the noise and the level
