@@ -18,9 +18,8 @@ Anything else (histograms, images, text, hparams, tensors of more than one eleme
 counted.  A record cut short at the end of a file is a trainer still writing: we stop there without
 an error.  A checksum mismatch is corruption: `InputError` naming the file and the byte offset.
 
-Both checksums of every record are verified.  crc32c is written here (a 256-entry table); to stay
-fast without a C extension, the checksums of a whole file are computed in one numpy pass per byte
-position across all records at once.
+Both checksums of every record are verified; the framing, crc32c and the protobuf wire helpers
+live in `tfrecord.py`.
 """
 
 from __future__ import annotations
@@ -36,141 +35,16 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError, NotAFile
+from .tfrecord import (crc32c, field_key, frame_records, iter_fields, masked_crc32c, masked_many, read_varint,
+                       skip_field, write_bytes_field, write_varint)
 
 __all__ = ["iter_scalars", "write_scalars", "is_event_file", "event_files", "frame_records", "encode_event",
            "crc32c", "masked_crc32c"]
 
 PATTERN = "events.out.tfevents.*"
-_LONG = 4096  # records longer than this (graphs, images) get the per-byte crc, not the batch one
 _NOT_SCALAR_PLUGINS = frozenset({"histograms", "images", "audio", "text", "hparams", "pr_curves",
                                  "mesh", "custom_scalars", "graphs", "projector", "distributions"})
 
-# ---------------------------------------------------------------- crc32c (Castagnoli, reflected)
-
-
-def _crc_entry(c: int) -> int:
-    for _ in range(8):
-        c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
-    return c
-
-
-_TABLE = [_crc_entry(i) for i in range(256)]
-_NP_TABLE = np.array(_TABLE, dtype=np.uint32)
-
-
-def crc32c(data: bytes) -> int:
-    """CRC-32C of `data` (the checksum TFRecord uses)."""
-    crc, table = 0xFFFFFFFF, _TABLE
-    for b in data:
-        crc = table[(crc ^ b) & 0xFF] ^ (crc >> 8)
-    return crc ^ 0xFFFFFFFF
-
-
-def masked_crc32c(data: bytes) -> int:
-    # TFRecord stores a rotated, offset crc so that a crc of data holding crcs stays well mixed.
-    crc = crc32c(data)
-    return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
-
-
-def _masked_many(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """Masked crc32c of many byte ranges of `buf` at once (uint32 array, in input order).
-
-    Ranges are sorted longest first so that at byte position j the ranges still running are a
-    prefix: one vectorised table step per position instead of one Python step per byte.
-    """
-    n = starts.size
-    out = np.empty(n, dtype=np.uint32)
-    if n == 0:
-        return out
-    long = lengths > _LONG
-    for i in np.flatnonzero(long):
-        s = int(starts[i])
-        out[i] = crc32c(buf[s:s + int(lengths[i])].tobytes())
-    short = np.flatnonzero(~long)
-    order = short[np.argsort(-lengths[short], kind="stable")]
-    s, ln = starts[order], lengths[order]
-    crc = np.full(order.size, 0xFFFFFFFF, dtype=np.uint32)
-    if order.size:
-        active = np.searchsorted(-ln, -np.arange(int(ln[0])), side="left")  # how many have len > j
-        for j, k in enumerate(active.tolist()):
-            c = crc[:k]
-            crc[:k] = _NP_TABLE[(c ^ buf[s[:k] + j]) & 0xFF] ^ (c >> 8)
-        out[order] = crc ^ np.uint32(0xFFFFFFFF)
-    c = out.astype(np.uint64)
-    return ((((c >> 15) | (c << 17)) + 0xA282EAD8) & 0xFFFFFFFF).astype(np.uint32)
-
-
-# ---------------------------------------------------------------- protobuf, the little we need
-
-
-def _varint(buf: bytes, pos: int) -> tuple[int, int]:
-    b = buf[pos]
-    if b < 0x80:
-        return b, pos + 1
-    result, shift = b & 0x7F, 7
-    while True:
-        pos += 1
-        b = buf[pos]
-        result |= (b & 0x7F) << shift
-        if b < 0x80:
-            return result, pos + 1
-        shift += 7
-        if shift > 63:
-            raise ValueError("varint longer than 64 bits")
-
-
-def _fields(buf: bytes, pos: int, end: int) -> Iterator[tuple[int, int, int, int]]:
-    """(field number, wire type, value or start, end) for each field of the message in buf[pos:end].
-
-    varint: value is the integer; fixed64/fixed32/length-delimited: value is the start offset.
-    """
-    while pos < end:
-        key, pos = _varint(buf, pos)
-        wt = key & 7
-        if wt == 0:
-            v, pos = _varint(buf, pos)
-            yield key >> 3, 0, v, pos
-            continue
-        if wt == 2:
-            n, pos = _varint(buf, pos)
-        nxt = pos + n if wt == 2 else _skip(buf, pos, wt)
-        yield key >> 3, wt, pos, nxt
-        pos = nxt
-    if pos != end:
-        raise ValueError("field runs past its message")
-
-
-def _skip(buf: bytes, pos: int, wt: int) -> int:
-    """Offset just past one field value of wire type `wt` starting at `pos`."""
-    if wt == 0:
-        return _varint(buf, pos)[1]
-    if wt == 2:
-        n, pos = _varint(buf, pos)
-        return pos + n
-    if wt in (1, 5):
-        return pos + (8 if wt == 1 else 4)
-    raise ValueError(f"wire type {wt}")
-
-
-def _key(field: int, wire: int) -> bytes:
-    return _enc_varint(field << 3 | wire)
-
-
-def _enc_varint(v: int) -> bytes:
-    v &= (1 << 64) - 1  # negative int64 -> two's complement, ten bytes
-    out = bytearray()
-    while v >= 0x80:
-        out.append((v & 0x7F) | 0x80)
-        v >>= 7
-    out.append(v)
-    return bytes(out)
-
-
-def _enc_bytes(field: int, payload: bytes) -> bytes:
-    return _key(field, 2) + _enc_varint(len(payload)) + payload
-
-
-# TensorFlow DataType -> struct code of one element.  bfloat16 (14) is read as its 16 raw bits.
 _DTYPES = {1: "<f", 2: "<d", 3: "<i", 4: "<B", 5: "<h", 6: "<b", 9: "<q", 10: "<?", 14: "<H", 17: "<H",
            19: "<e", 22: "<I", 23: "<Q"}
 _VALUE_FIELDS = (5, 6, 7, 10, 11, 13, 16, 17)  # float_val, double_val, int_val, int64_val, bool_val, ...
@@ -179,13 +53,13 @@ _VALUE_FIELDS = (5, 6, 7, 10, 11, 13, 16, 17)  # float_val, double_val, int_val,
 def _tensor_scalar(buf: bytes, pos: int, end: int) -> float | None:
     """The value of a one-element numeric TensorProto, or None when it is not one."""
     dtype, count, raw = 0, 1, None
-    for f, wt, a, b in _fields(buf, pos, end):
+    for f, wt, a, b in iter_fields(buf, pos, end):
         if f == 1 and wt == 0:
             dtype = a
         elif f == 2 and wt == 2:  # TensorShapeProto: dim=2 { size=1 }
-            for df, dwt, da, db in _fields(buf, a, b):
+            for df, dwt, da, db in iter_fields(buf, a, b):
                 if df == 2 and dwt == 2:
-                    count *= next((sa for sf, swt, sa, _ in _fields(buf, da, db) if sf == 1 and swt == 0), 1)
+                    count *= next((sa for sf, swt, sa, _ in iter_fields(buf, da, db) if sf == 1 and swt == 0), 1)
         elif f == 4 and wt == 2:  # tensor_content: the raw little-endian bytes
             raw = buf[a:b]
         elif f in _VALUE_FIELDS and raw is None and (wt != 2 or b > a):
@@ -194,7 +68,7 @@ def _tensor_scalar(buf: bytes, pos: int, end: int) -> float | None:
             if f in (5, 6):
                 raw = buf[a:a + (4 if f == 5 else 8)]
             else:
-                v = _varint(buf, a)[0] if wt == 2 else a
+                v = read_varint(buf, a)[0] if wt == 2 else a
                 width = struct.calcsize(_DTYPES.get(dtype, "<q"))
                 raw = (v & ((1 << 8 * width) - 1)).to_bytes(width, "little")
     code = _DTYPES.get(dtype)
@@ -259,8 +133,8 @@ def _frames(path: Path, data: bytes, stats: dict[str, int]) -> tuple[np.ndarray,
     def stored(at: np.ndarray) -> np.ndarray:
         return buf[at[:, None] + np.arange(4)].copy().view("<u4").ravel()
 
-    for what, got, want in (("length", _masked_many(buf, o, np.full(o.size, 8)), stored(o + 8)),
-                            ("data", _masked_many(buf, o + 12, ln), stored(o + 12 + ln))):
+    for what, got, want in (("length", masked_many(buf, o, np.full(o.size, 8)), stored(o + 8)),
+                            ("data", masked_many(buf, o + 12, ln), stored(o + 12 + ln))):
         bad = np.flatnonzero(got != want)
         if bad.size:
             raise InputError(f"{path}: corrupted TensorBoard record at byte offset {int(o[bad[0]])} "
@@ -270,8 +144,8 @@ def _frames(path: Path, data: bytes, stats: dict[str, int]) -> tuple[np.ndarray,
 
 def _plugin_name(buf: bytes, a: int, b: int) -> str | None:
     """SummaryMetadata.plugin_data=1 { plugin_name=1 }."""
-    for pa, pb in ((pa, pb) for f, wt, pa, pb in _fields(buf, a, b) if f == 1 and wt == 2):
-        for na, nb in ((na, nb) for f, wt, na, nb in _fields(buf, pa, pb) if f == 1 and wt == 2):
+    for pa, pb in ((pa, pb) for f, wt, pa, pb in iter_fields(buf, a, b) if f == 1 and wt == 2):
+        for na, nb in ((na, nb) for f, wt, na, nb in iter_fields(buf, pa, pb) if f == 1 and wt == 2):
             return buf[na:nb].decode("utf-8", "replace")
     return None
 
@@ -279,7 +153,7 @@ def _plugin_name(buf: bytes, a: int, b: int) -> str | None:
 def _event_values(buf: bytes, pos: int, end: int, plugin: dict[str, str]
                   ) -> tuple[int, list[tuple[str, float | None]]]:
     """(step, [(tag, scalar or None)]) of one Event.  Written out by hand rather than with
-    `_fields`: this loop runs once per scalar, and every field here has a one-byte key."""
+    `iter_fields`: this loop runs once per scalar, and every field here has a one-byte key."""
     step, values = 0, []
     while pos < end:
         key = buf[pos]
@@ -287,11 +161,11 @@ def _event_values(buf: bytes, pos: int, end: int, plugin: dict[str, str]
         if key == 0x09:  # wall_time
             pos += 8
         elif key == 0x10:  # step
-            step, pos = _varint(buf, pos)
+            step, pos = read_varint(buf, pos)
             if step >= 1 << 63:
                 step -= 1 << 64
         elif key == 0x2A:  # summary
-            n, p = _varint(buf, pos)
+            n, p = read_varint(buf, pos)
             pos = s_end = p + n
             while p < s_end:
                 skey = buf[p]
@@ -299,10 +173,10 @@ def _event_values(buf: bytes, pos: int, end: int, plugin: dict[str, str]
                 if skey != 0x0A:  # not Summary.value
                     if skey >= 0x80:
                         raise ValueError("unexpected field in Summary")
-                    p = _skip(buf, p, skey & 7)
+                    p = skip_field(buf, p, skey & 7)
                     continue
                 n = buf[p]  # one-byte lengths inline: the common case, and the hot loop
-                n, p = (n, p + 1) if n < 0x80 else _varint(buf, p)
+                n, p = (n, p + 1) if n < 0x80 else read_varint(buf, p)
                 v, v_end, p = p, p + n, p + n
                 tag, value = "", None
                 while v < v_end:
@@ -310,24 +184,24 @@ def _event_values(buf: bytes, pos: int, end: int, plugin: dict[str, str]
                     v += 1
                     if vkey == 0x0A:  # tag
                         n = buf[v]
-                        n, v = (n, v + 1) if n < 0x80 else _varint(buf, v)
+                        n, v = (n, v + 1) if n < 0x80 else read_varint(buf, v)
                         tag = buf[v:v + n].decode("utf-8", "replace")
                         v += n
                     elif vkey == 0x15:  # simple_value
                         value = _F32(buf, v)[0]
                         v += 4
                     elif vkey == 0x42:  # tensor
-                        n, v = _varint(buf, v)
+                        n, v = read_varint(buf, v)
                         value = _tensor_scalar(buf, v, v + n)
                         v += n
                     elif vkey == 0x4A:  # metadata
-                        n, v = _varint(buf, v)
+                        n, v = read_varint(buf, v)
                         name = _plugin_name(buf, v, v + n)
                         if name:  # TF2 names the plugin only in a tag's first event: remember it
                             plugin[tag] = name
                         v += n
                     elif vkey < 0x80:
-                        v = _skip(buf, v, vkey & 7)
+                        v = skip_field(buf, v, vkey & 7)
                     else:
                         raise ValueError("unexpected field in Summary.Value")
                 if v != v_end:
@@ -338,9 +212,9 @@ def _event_values(buf: bytes, pos: int, end: int, plugin: dict[str, str]
             if p != s_end:
                 raise ValueError("Summary runs past its end")
         elif key < 0x80:
-            pos = _skip(buf, pos, key & 7)  # wall_time, file_version, graph_def, session_log, ...
+            pos = skip_field(buf, pos, key & 7)  # wall_time, file_version, graph_def, session_log, ...
         else:
-            pos = _skip(buf, _varint(buf, pos - 1)[1], key & 7)
+            pos = skip_field(buf, read_varint(buf, pos - 1)[1], key & 7)
     if pos != end:
         raise ValueError("Event runs past its end")
     return step, values
@@ -402,13 +276,13 @@ def _f32(value: float) -> bytes:
 def encode_event(wall_time: float, step: int, summary: bytes | None = None,
                  file_version: str | None = None) -> bytes:
     """One serialized Event (`summary` is an already serialized Summary message)."""
-    out = _key(1, 1) + struct.pack("<d", wall_time)
+    out = field_key(1, 1) + struct.pack("<d", wall_time)
     if step:
-        out += _key(2, 0) + _enc_varint(step)
+        out += field_key(2, 0) + write_varint(step)
     if file_version is not None:
-        out += _enc_bytes(3, file_version.encode())
+        out += write_bytes_field(3, file_version.encode())
     if summary is not None:
-        out += _enc_bytes(5, summary)
+        out += write_bytes_field(5, summary)
     return out
 
 
@@ -430,22 +304,8 @@ def write_scalars(logdir: str | os.PathLike, records: Iterable[tuple[str, int, f
     now = time.time() if wall_time is None else float(wall_time)
     payloads = [] if append and path.exists() and path.stat().st_size else [encode_event(now, 0, file_version="brain.Event:2")]
     for tag, step, value in records:
-        summary = _enc_bytes(1, _enc_bytes(1, str(tag).encode()) + _key(2, 5) + _f32(float(value)))
+        summary = write_bytes_field(1, write_bytes_field(1, str(tag).encode()) + field_key(2, 5) + _f32(float(value)))
         payloads.append(encode_event(now, int(step), summary))
     with open(path, "ab" if append else "wb") as fh:
         fh.write(frame_records(payloads))
     return path
-
-
-def frame_records(payloads: list[bytes]) -> bytes:
-    """TFRecord framing of serialized Events (both checksums computed in one batch)."""
-    if not payloads:
-        return b""
-    lens = np.fromiter((len(p) for p in payloads), dtype=np.int64, count=len(payloads))
-    starts = np.concatenate(([0], np.cumsum(lens)[:-1])).astype(np.int64)
-    head = np.frombuffer(lens.astype("<u8").tobytes(), dtype=np.uint8)
-    len_crc = _masked_many(head, np.arange(lens.size, dtype=np.int64) * 8, np.full(lens.size, 8))
-    data_crc = _masked_many(np.frombuffer(b"".join(payloads), dtype=np.uint8), starts, lens)
-    pack_head, pack_crc = struct.Struct("<QI").pack, struct.Struct("<I").pack
-    return b"".join(pack_head(n, lc) + p + pack_crc(dc)
-                    for p, n, lc, dc in zip(payloads, lens.tolist(), len_crc.tolist(), data_crc.tolist()))
