@@ -11,6 +11,7 @@ import pytest
 
 from rlvitals.errors import InputError, NotAFile
 from rlvitals.ingest import tensorboard as tb
+from rlvitals.ingest import tfrecord as wire
 from rlvitals.ingest.tensorboard import (crc32c, encode_event, event_files, frame_records, is_event_file,
                                          iter_scalars, write_scalars)
 
@@ -43,34 +44,34 @@ def f32(x: float) -> float:
 def value(tag: str, *, simple: float | None = None, tensor: bytes | None = None,
           histo: bool = False, plugin: str | None = None) -> bytes:
     """A serialized Summary.Value (field numbers from TensorFlow's summary.proto)."""
-    out = tb._enc_bytes(1, tag.encode())
+    out = wire.write_bytes_field(1, tag.encode())
     if simple is not None:
-        out += tb._key(2, 5) + struct.pack("<f", simple)
+        out += wire.field_key(2, 5) + struct.pack("<f", simple)
     if histo:
-        out += tb._enc_bytes(5, tb._key(1, 1) + struct.pack("<d", 0.0))
+        out += wire.write_bytes_field(5, wire.field_key(1, 1) + struct.pack("<d", 0.0))
     if tensor is not None:
-        out += tb._enc_bytes(8, tensor)
+        out += wire.write_bytes_field(8, tensor)
     if plugin is not None:
-        out += tb._enc_bytes(9, tb._enc_bytes(1, tb._enc_bytes(1, plugin.encode())))
+        out += wire.write_bytes_field(9, wire.write_bytes_field(1, wire.write_bytes_field(1, plugin.encode())))
     return out
 
 
 def tensor(dtype: int, dims: tuple[int, ...] = (), *, content: bytes | None = None,
            field: int | None = None, packed: bytes | None = None) -> bytes:
     """A serialized TensorProto."""
-    out = tb._key(1, 0) + tb._enc_varint(dtype)
-    shape = b"".join(tb._enc_bytes(2, tb._key(1, 0) + tb._enc_varint(d)) for d in dims)
-    out += tb._enc_bytes(2, shape)
+    out = wire.field_key(1, 0) + wire.write_varint(dtype)
+    shape = b"".join(wire.write_bytes_field(2, wire.field_key(1, 0) + wire.write_varint(d)) for d in dims)
+    out += wire.write_bytes_field(2, shape)
     if content is not None:
-        out += tb._enc_bytes(4, content)
+        out += wire.write_bytes_field(4, content)
     if field is not None:
-        out += tb._enc_bytes(field, packed)
+        out += wire.write_bytes_field(field, packed)
     return out
 
 
 def write_events(path, events: list[tuple[int, list[bytes]]]) -> None:
     payloads = [encode_event(1.0, 0, file_version="brain.Event:2")]
-    payloads += [encode_event(2.0, step, b"".join(tb._enc_bytes(1, v) for v in vals)) for step, vals in events]
+    payloads += [encode_event(2.0, step, b"".join(wire.write_bytes_field(1, v) for v in vals)) for step, vals in events]
     path.write_bytes(frame_records(payloads))
 
 
@@ -80,7 +81,7 @@ def test_crc32c_matches_the_standard_check_value_and_the_batch_path():
     lengths = np.array([0, 1, 7, 8, 100, 5000, 3], dtype=np.int64)  # 5000 takes the per-byte path
     buf = rng.integers(0, 256, int(lengths.sum()), dtype=np.uint8)
     starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
-    batch = tb._masked_many(buf, starts, lengths)
+    batch = wire.masked_many(buf, starts, lengths)
     single = [tb.masked_crc32c(buf[s:s + n].tobytes()) for s, n in zip(starts, lengths)]
     assert batch.tolist() == single
 
@@ -129,8 +130,8 @@ def test_tf2_tensor_scalars_are_read_and_non_scalars_skipped_and_counted(tmp_pat
     write_events(path, [
         (1, [value("loss", tensor=tensor(1, content=struct.pack("<f", 0.25)), plugin="scalars")]),
         (2, [value("loss", tensor=tensor(2, field=6, packed=struct.pack("<d", -1.5)))]),
-        (3, [value("count", tensor=tensor(9, field=10, packed=tb._enc_varint(-7)))]),
-        (4, [value("half", tensor=tensor(19, field=13, packed=tb._enc_varint(0x3C00)))]),   # 1.0 as float16
+        (3, [value("count", tensor=tensor(9, field=10, packed=wire.write_varint(-7)))]),
+        (4, [value("half", tensor=tensor(19, field=13, packed=wire.write_varint(0x3C00)))]),   # 1.0 as float16
         (5, [value("bf16", tensor=tensor(14, content=struct.pack("<H", 0x4040)))]),         # 3.0 as bfloat16
         (6, [value("vec", tensor=tensor(1, (3,), content=struct.pack("<3f", 1, 2, 3)))]),   # shape [3]
         (7, [value("hist", histo=True)]),
@@ -151,7 +152,7 @@ def test_tf2_tensor_scalars_are_read_and_non_scalars_skipped_and_counted(tmp_pat
 def test_a_file_cut_mid_record_stops_cleanly(tmp_path):
     path = write_scalars(tmp_path, [("r", i, float(i)) for i in range(10)])
     whole = path.read_bytes()
-    last = len(frame_records([encode_event(0.0, 9, tb._enc_bytes(1, value("r", simple=9.0)))]))
+    last = len(frame_records([encode_event(0.0, 9, wire.write_bytes_field(1, value("r", simple=9.0)))]))
     for keep in (last - 3, 20, 12, 5):  # bytes of the last record written: data cut, header cut
         path.write_bytes(whole[:len(whole) - last + keep])
         stats: dict[str, int] = {}
@@ -244,7 +245,7 @@ def test_fuzzed_payloads_decode_or_fail_cleanly(tmp_path):
     path = tmp_path / "events.out.tfevents.fuzz"
     for _ in range(150):
         events = [encode_event(1.0, int(rng.integers(-2**62, 2**62)),
-                               tb._enc_bytes(1, value("t" * int(rng.integers(0, 9)), simple=float(rng.normal()))))
+                               wire.write_bytes_field(1, value("t" * int(rng.integers(0, 9)), simple=float(rng.normal()))))
                   for _ in range(int(rng.integers(0, 4)))]
         if events:
             i = int(rng.integers(len(events)))
