@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from realdata import GOLDEN, REAL, REAL_LOGS, TESTS  # noqa: F401  (re-exported for older imports)
+from realdata import REAL_LOGS
 
 
 @pytest.fixture(scope="session")

@@ -13,8 +13,8 @@ import re
 from typing import TextIO
 
 from ..run import Run
-from .base import Format, LineParser, clean_line
-from .pydict import DictSyntaxError, KeyMap, format_dict, numeric, parse_dict, rows_for_writer
+from .base import Format, LineParser
+from .pydict import KeyMap, format_dict, marked_dict, numeric, rows_for_writer
 
 __all__ = ["FORMAT", "OpenRLHFParser", "write"]
 
@@ -27,15 +27,10 @@ class OpenRLHFParser(LineParser):
     def parse(self, line: str, lineno: int) -> None:
         if "Global step" not in line:
             return
-        line = clean_line(line)
-        m = _LINE.search(line)
-        if m is None:
+        hit = marked_dict(line, _LINE, self.builder.skip)
+        if hit is None:
             return
-        try:
-            parsed = parse_dict(line, m.end() - 1)
-        except DictSyntaxError:
-            self.builder.skip("truncated or malformed dict")
-            return
+        m, parsed = hit
         row, dropped = numeric(parsed)
         self.builder.add_parsed(int(m.group(1)), row, lineno, dropped=dropped,
                                 empty_reason="dict without metrics")

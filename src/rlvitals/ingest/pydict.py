@@ -187,6 +187,26 @@ def parse_dict(text: str, start: int | None = None) -> dict[str, Value]:
     return out
 
 
+def marked_dict(line: str, marker: "re.Pattern[str]", skip: Callable[[str], None]
+                ) -> "tuple[re.Match[str], dict] | None":
+    """The dict printed after `marker` (a regex ending at its opening brace), on a cleaned line.
+
+    Returns (the marker's match, the parsed dict), or None when the line has no marker; a dict cut
+    short or malformed is counted through `skip` ("truncated or malformed dict") and gives None.
+    """
+    from .base import clean_line
+
+    line = clean_line(line)
+    m = marker.search(line)
+    if m is None:
+        return None
+    try:
+        return m, parse_dict(line, m.end() - 1)
+    except DictSyntaxError:
+        skip("truncated or malformed dict")
+        return None
+
+
 def find_dict(text: str, marker: str) -> int:
     """Index of the `{` that follows `marker` in `text`, or -1."""
     k = text.find(marker)

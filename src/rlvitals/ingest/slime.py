@@ -27,9 +27,9 @@ from collections import Counter
 from typing import TextIO
 
 from ..run import Run
-from .base import Format, LineParser, clean_line
+from .base import Format, LineParser
 from .builder import RunBuilder
-from .pydict import DictSyntaxError, KeyMap, format_dict, numeric, parse_dict, rows_for_writer
+from .pydict import KeyMap, format_dict, marked_dict, numeric, rows_for_writer
 
 __all__ = ["FORMAT", "SlimeParser", "write"]
 
@@ -62,15 +62,10 @@ class SlimeParser(LineParser):
     def parse(self, line: str, lineno: int) -> None:
         if ": {" not in line and ":{" not in line:
             return
-        line = clean_line(line)
-        m = _LINE.search(line)
-        if m is None:
+        hit = marked_dict(line, _LINE, self._skip)
+        if hit is None:
             return
-        try:
-            parsed = parse_dict(line, m.end() - 1)
-        except DictSyntaxError:
-            self._skip("truncated or malformed dict")
-            return
+        m, parsed = hit
         row, dropped = numeric(parsed)
         if dropped:
             self._skip("non-numeric values", dropped)

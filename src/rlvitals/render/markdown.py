@@ -10,8 +10,8 @@ from __future__ import annotations
 from ..diagnose.model import Diagnosis, Finding
 from ..run import Run
 from .charts import sparkline
-from .terminal import (SPARK_FLOOR, action_text, label, evidence_text, finding_summary, finding_title, missing_text, ordered,
-                       ruled_out_text, run_line, run_notes, segment_count, tr, vital_rows)
+from .terminal import (SPARK_FLOOR, action_text, evidence_text, finding_meta, finding_summary, finding_title, label,
+                       missing_text, ordered, ruled_out_text, run_line, run_notes, segment_count, tr, vital_rows)
 
 __all__ = ["render_markdown"]
 
@@ -26,11 +26,7 @@ def _code(text: str) -> str:
 
 def _finding(f: Finding, lang: str) -> list[str]:
     sev = tr(f"ui.severity.{f.severity}", lang, f.severity)
-    head = f"- **{finding_title(f.id, lang)}** (`{f.id}`, {sev})"
-    if f.onset_step is not None:
-        head += " · " + tr("ui.since_step", lang, step=f.onset_step)
-    if f.confidence < 1.0:
-        head += " · " + tr("ui.confidence", lang, pct=f"{100 * f.confidence:.0f}%")
+    head = f"- **{finding_title(f.id, lang)}** (`{f.id}`, {sev})" + finding_meta(f, lang)
     lines = [head]
     summary = finding_summary(f, lang)
     if summary:

@@ -286,13 +286,20 @@ def _table(out: _Out, rows: list[VitalRow], lang: str) -> None:
         out.add(line.rstrip())
 
 
+def finding_meta(f: Finding, lang: str) -> str:
+    """" · since step N · confidence P%": the tail of a finding's heading (text and markdown)."""
+    meta = ""
+    if f.onset_step is not None:
+        meta += " · " + tr("ui.since_step", lang, step=f.onset_step)
+    if f.confidence < 1.0:
+        meta += " · " + tr("ui.confidence", lang, pct=f"{100 * f.confidence:.0f}%")
+    return meta
+
+
 def _finding(out: _Out, i: int, f: Finding, lang: str) -> None:
     sev = tr(f"ui.severity.{f.severity}", lang, f.severity)
     head = f"{i}. [{out.paint(sev, _COLORS.get(f.severity), bold=True)}] {finding_title(f.id, lang)} ({f.id})"
-    if f.onset_step is not None:
-        head += " · " + tr("ui.since_step", lang, step=f.onset_step)
-    if f.confidence < 1.0:
-        head += " · " + tr("ui.confidence", lang, pct=f"{100 * f.confidence:.0f}%")
+    head += finding_meta(f, lang)
     out.para(head, "     ", "  ")
     ind = "     "
     summary = finding_summary(f, lang)
