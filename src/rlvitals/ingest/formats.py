@@ -1,6 +1,7 @@
 """The registry: every reader module, in sniffing order of precedence (ties go to the earlier).
 
-Each module listed defines `FORMAT = Format(...)` (see base.py).  Add a format: one module, one line here.
+Each entry names a module that defines `FORMAT = Format(...)` (see base.py), or `module:NAME` for a
+module holding a second format under another name.  Add a format: one module, one line here.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ MODULES: tuple[str, ...] = (
     "jsonl",
     "csvfile",
     "tb_format",
-    "trl_state",
+    "trl:STATE_FORMAT",     # trainer_state.json; its reader lives beside the TRL console reader
     "openrlhf",
     "roll",
     "slime",
@@ -29,7 +30,8 @@ MODULES: tuple[str, ...] = (
 
 def load() -> dict[str, Format]:
     formats: dict[str, Format] = {}
-    for mod in MODULES:
-        fmt = import_module(f"{__package__}.{mod}").FORMAT
+    for entry in MODULES:
+        mod, _, attr = entry.partition(":")
+        fmt = getattr(import_module(f"{__package__}.{mod}"), attr or "FORMAT")
         formats[fmt.name] = fmt
     return formats
