@@ -158,6 +158,7 @@ def _round_trip(run: Run, fmt: str) -> Run | None:
 
 def real_fixtures() -> None:
     from conftest import REAL_LOGS
+
     from rlvitals.ingest import read
 
     print("\n== real fixtures")

@@ -54,7 +54,7 @@ def long_run(steps: int, seed: int = 0):
 class Clock:
     """Wall and CPU seconds of a block: on a shared machine the CPU time is the steadier number."""
 
-    def __enter__(self) -> "Clock":
+    def __enter__(self) -> Clock:
         self.w, self.c = time.perf_counter(), time.process_time()
         return self
 

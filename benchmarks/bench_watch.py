@@ -195,7 +195,7 @@ def monitor_cost(steps: int) -> None:
                                       ("check_every=10, 1% cap (default)", 10, 1.0, 0.01),
                                       ("check_every=10, 1% cap (default)", 10, 10.0, 0.01)):
         now = [0.0]
-        mon = Monitor(stream=None, check_every=every, max_overhead=cap, clock=lambda: now[0])
+        mon = Monitor(stream=None, check_every=every, max_overhead=cap, clock=lambda now=now: now[0])
         worst, total = 0.0, 0.0
         for i, row in enumerate(rows):
             now[0] += step_s

@@ -13,8 +13,8 @@ def test_all_is_sorted_and_complete():
 
 
 def test_functions_are_not_shadowed_by_subpackages():
-    import rlvitals.diagnose.model  # noqa: F401  importing submodules must not rebind the names
-    import rlvitals.simulate  # noqa: F401
+    import rlvitals.diagnose.model
+    import rlvitals.simulate
 
     assert callable(rlvitals.diagnose) and callable(rlvitals.simulate) and callable(rlvitals.read)
 

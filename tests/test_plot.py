@@ -11,12 +11,12 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-from matplotlib.colors import to_rgba  # noqa: E402
+from matplotlib.colors import to_rgba
 
-from rlvitals.errors import MissingExtra, RlvitalsError  # noqa: E402
-from rlvitals.render import plot as plotmod  # noqa: E402
-from rlvitals.render.plot import build_figure, envelope, layout, plot  # noqa: E402
-from rlvitals.run import VITALS, Run, Segment, Series  # noqa: E402
+from rlvitals.errors import MissingExtra, RlvitalsError
+from rlvitals.render import plot as plotmod
+from rlvitals.render.plot import build_figure, envelope, layout, plot
+from rlvitals.run import VITALS, Run, Segment, Series
 
 
 def make_run(n: int = 200, *, metrics=VITALS, seed: int = 0, name: str = "run-01") -> Run:

@@ -12,9 +12,15 @@ import pytest
 from rlvitals.errors import InputError, NotAFile
 from rlvitals.ingest import tensorboard as tb
 from rlvitals.ingest import tfrecord as wire
-from rlvitals.ingest.tensorboard import (crc32c, encode_event, event_files, frame_records, is_event_file,
-                                         iter_scalars, write_scalars)
-
+from rlvitals.ingest.tensorboard import (
+    crc32c,
+    encode_event,
+    event_files,
+    frame_records,
+    is_event_file,
+    iter_scalars,
+    write_scalars,
+)
 
 # An event file written by TensorBoard's own writer (tensorboard 2.21.0 EventFileWriter, Events
 # built with the official protobuf classes and tensor_util.make_tensor_proto), 736 bytes:

@@ -39,7 +39,7 @@ def _add_input(p: argparse.ArgumentParser) -> None:
 
 
 def _read(args):
-    from .ingest import read, example_path
+    from .ingest import example_path, read
 
     path = args.log or str(example_path())
     return read(path, format=args.input_format)

@@ -12,8 +12,16 @@
 
 from __future__ import annotations
 
-__all__ = ["RlvitalsError", "InputError", "NotAFile", "EmptyInput", "BinaryInput", "UnknownFormat",
-           "NoMetrics", "MissingExtra"]
+__all__ = [
+    "BinaryInput",
+    "EmptyInput",
+    "InputError",
+    "MissingExtra",
+    "NoMetrics",
+    "NotAFile",
+    "RlvitalsError",
+    "UnknownFormat",
+]
 
 
 class RlvitalsError(Exception):

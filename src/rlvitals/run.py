@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["VITALS", "EXTRAS", "CANONICAL", "PERCENT_METRICS", "Series", "Segment", "Run"]
+__all__ = ["CANONICAL", "EXTRAS", "PERCENT_METRICS", "VITALS", "Run", "Segment", "Series"]
 
 # The lesson's eight vitals, in the order its figure draws them.
 VITALS: tuple[str, ...] = ("reward", "acc", "entropy", "kl", "adv_std", "clip_frac", "ratio_mean", "len")
@@ -64,7 +64,7 @@ class Series:
         v = self.values[self.finite]
         return v.size > 0 and bool(np.all(v == v[0]))
 
-    def upto(self, step: int) -> "Series":
+    def upto(self, step: int) -> Series:
         """The part of the series at or before `step` (used by watch and by onset tests)."""
         k = int(np.searchsorted(self.steps, step, side="right"))
         return Series(self.name, self.steps[:k], self.values[:k], self.source, self.proxy, self.note)
@@ -128,7 +128,7 @@ class Run:
     def n_steps(self) -> int:
         return int(self.steps.size)
 
-    def upto(self, step: int) -> "Run":
+    def upto(self, step: int) -> Run:
         """A copy holding only what was logged at or before `step`."""
         def cut(d: dict[str, Series]) -> dict[str, Series]:
             out = {k: s.upto(step) for k, s in d.items()}
@@ -148,7 +148,7 @@ class Run:
 
     @classmethod
     def from_arrays(cls, name: str, steps, columns: dict[str, object], *, format: str = "memory",
-                    source: str = "simulated") -> "Run":
+                    source: str = "simulated") -> Run:
         """Build a run from one step array and equal-length columns, every value kept (NaN too).
 
         A column that is logged on its own cadence should be passed as a ready `Series` instead.

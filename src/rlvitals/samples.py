@@ -26,7 +26,7 @@ import numpy as np
 
 from .errors import EmptyInput, InputError, NotAFile
 
-__all__ = ["Group", "StepDiversity", "Samples", "read_samples", "samples_from_records", "diversity"]
+__all__ = ["Group", "Samples", "StepDiversity", "diversity", "read_samples", "samples_from_records"]
 
 MAX_GROUP = 16
 RIGHT = 0.5          # a reward above this counts as a right answer (0/1 verifiable rewards)

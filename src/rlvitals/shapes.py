@@ -23,7 +23,7 @@ import numpy as np
 
 from .run import PERCENT_METRICS, Run, Series
 
-__all__ = ["WORDS", "Shape", "classify", "shapes_of", "blocks", "hinge_onset", "STAY_PUT"]
+__all__ = ["STAY_PUT", "WORDS", "Shape", "blocks", "classify", "hinge_onset", "shapes_of"]
 
 WORDS: tuple[str, ...] = ("rising", "falling", "flat", "spike", "drift", "oscillating", "constant", "short")
 # The one vital that should not move; any steady one-way movement of it is called out as drift.

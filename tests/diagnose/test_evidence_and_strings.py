@@ -7,9 +7,9 @@ import json
 import string
 from pathlib import Path
 
+import diag_curves as dc
 import pytest
 
-import diag_curves as dc
 from rlvitals.diagnose import diagnose
 from rlvitals.diagnose.model import FINDING_IDS
 from rlvitals.i18n import t

@@ -6,9 +6,9 @@ the normal metric that ruled the look-alike out, with its value.
 
 from __future__ import annotations
 
+import diag_curves as dc
 import pytest
 
-import diag_curves as dc
 from rlvitals.diagnose import diagnose
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from realdata import REAL_LOGS
+
 from rlvitals.diagnose import diagnose
 from rlvitals.ingest import read
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 
+import diag_curves as dc
 import numpy as np
 import pytest
+from diag_curves import N, S, jitter, ramp
 
-import diag_curves as dc
-from diag_curves import S, N, jitter, ramp
 from rlvitals.diagnose import RULES, diagnose
 from rlvitals.diagnose.data_too_easy import band
 from rlvitals.diagnose.model import FINDING_IDS

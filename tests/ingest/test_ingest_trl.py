@@ -7,9 +7,9 @@ import math
 
 import numpy as np
 import pytest
-
-from realdata import REAL_LOGS
 from dictlog_helpers import assert_same_series, round_trip, synthetic_run
+from realdata import REAL_LOGS
+
 from rlvitals.errors import InputError
 from rlvitals.ingest import read, read_text, sniff_text, write_run
 

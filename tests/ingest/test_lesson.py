@@ -6,7 +6,8 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rlvitals.ingest import lesson, open_parser, read, read_text, write_run
 from rlvitals.run import Run

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from dictlog_helpers import assert_same_series, round_trip, synthetic_run
+
 from rlvitals.ingest import read_text, sniff_text
 
 LINE = ("INFO 08-13 19:25:45 ppo_trainer.py:547] ✨ Global step {n}: {{'policy_loss': 0.013, 'actor_lr': 5e-07, "

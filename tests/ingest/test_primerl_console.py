@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from dictlog_helpers import assert_same_series, round_trip, synthetic_run
+
 from rlvitals.ingest import read_text, sniff_text
 
 TRAINER = ("\x1b[32m12:00:01\x1b[0m SUCCESS Step {n} | Time: 41.20s | Loss: 0.0102 | Entropy: {e} | Mismatch KL: 0.0003 | "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from dictlog_helpers import assert_same_series, round_trip, synthetic_run
+
 from rlvitals.ingest import read_text, sniff_text
 
 PREFIX = "[2026-08-19 10:00:00] [tracking.py (161)] [INFO] [DRIVER 0 / 1][PID 77] metrics_tag: "
@@ -37,7 +38,7 @@ def test_truncated_and_stepless_lines_are_counted():
 
 
 def test_several_ranks_merge_later_wins():
-    text = "".join(PREFIX + '{"step": %d, "metrics": {"critic/score/mean": %s}}\n' % (s, v)
+    text = "".join(PREFIX + f'{{"step": {s}, "metrics": {{"critic/score/mean": {v}}}}}\n'
                    for s, v in ((1, 0.1), (1, 0.1), (2, 0.2), (2, 0.25)))
     run = read_text(text, "roll")
     assert list(run.series["reward"].values) == [0.1, 0.25]

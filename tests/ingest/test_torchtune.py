@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from dictlog_helpers import assert_same_series, round_trip, synthetic_run
+
 from rlvitals.ingest import read_text, sniff_text
 
 

@@ -135,7 +135,7 @@ def right_answers(content) -> list[str]:
     lines = []
     for s in content.sets:
         lines += ["next", f"answer {s.verdict}" + (f" {s.failure}" if s.failure else "")]
-    for k, p in content.pairs.items():
+    for p in content.pairs.values():
         side = next((s for s in (p.left, p.right) if s.answer in p.options), None)
         # a side the tool names outside the pair's two causes cannot be claimed: give the pair up
         lines += ["next", f"is {side.label} {side.answer}", "diff"] if side else ["next", "diff", "diff"]

@@ -8,10 +8,10 @@ import string
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rlvitals.diagnose.model import Diagnosis, Finding
 from rlvitals.lab.content import HEALTHY, side_label
 from rlvitals.lab.engine import HINT_COST, Lab, View, match_cause
 from rlvitals.lab.state import Progress
-from rlvitals.diagnose.model import Diagnosis, Finding
 
 
 def lab_of(content, lang="en"):

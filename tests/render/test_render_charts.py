@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 import render_cases as rc
-from rlvitals.render.charts import (BLOCKS, NAN_MARK, chart, clip_text, display_width, fmt_value, pad,
-                                    panel_grid, sparkline)
-from rlvitals.run import Run, Series, VITALS
+
+from rlvitals.render.charts import (
+    BLOCKS,
+    NAN_MARK,
+    chart,
+    clip_text,
+    display_width,
+    fmt_value,
+    pad,
+    panel_grid,
+    sparkline,
+)
+from rlvitals.run import VITALS, Run, Series
 
 
 def test_display_width_counts_wide_chars_twice():

@@ -7,8 +7,8 @@ import json
 import re
 
 import pytest
-
 import render_cases as rc
+
 from rlvitals.diagnose.model import Diagnosis, Finding
 from rlvitals.render import render_diagnosis
 from rlvitals.render.charts import display_width

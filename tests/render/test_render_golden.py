@@ -17,8 +17,8 @@ import re
 from pathlib import Path
 
 import pytest
-
 import render_cases as rc
+
 from rlvitals.render import render_diagnosis, render_vitals
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"

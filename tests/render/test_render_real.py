@@ -10,7 +10,6 @@ from rlvitals.errors import UnknownFormat
 from rlvitals.render import render_diagnosis, render_vitals
 from rlvitals.render.charts import display_width, panel_grid
 
-
 # The keys of tests/conftest.py's REAL_LOGS (read through its `real_logs` fixture, not imported:
 # several test folders have a conftest.py, so `import conftest` is ambiguous).
 KEYS = ("verl_healthy", "verl_plateau", "trl_collapse", "rookworld_blowup", "primerl_hacking", "trl_truncated")

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import render_cases as rc
+
 from rlvitals.render.jsonout import diagnosis_dict
 from rlvitals.render.vitals import vitals_dict
 

@@ -6,8 +6,8 @@ import json
 
 import numpy as np
 import pytest
-
 import render_cases as rc
+
 from rlvitals.render import render_vitals
 from rlvitals.render.charts import display_width
 from rlvitals.run import CANONICAL, Run

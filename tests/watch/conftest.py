@@ -22,7 +22,7 @@ def kv_format(monkeypatch):
 class _Sink(BaseHTTPRequestHandler):
     received: list = []
 
-    def do_POST(self):  # noqa: N802 - http.server API
+    def do_POST(self):
         body = self.rfile.read(int(self.headers["Content-Length"]))
         type(self).received.append((self.headers["Content-Type"], json.loads(body)))
         self.send_response(204 if self.path == "/ok" else 500)

@@ -10,11 +10,10 @@ import threading
 import time
 
 import pytest
+from watch_helpers import fake_diagnose, kv_lines
 
 from rlvitals.errors import NotAFile, UnknownFormat
 from rlvitals.watch.session import Watcher, watch_file
-
-from watch_helpers import fake_diagnose, kv_lines
 
 COLLAPSE = [1.5] * 20 + [0.05] * 10 + [0.005] * 10     # warning from step 20, critical from 30
 HEALTHY = [1.5 - 0.01 * i for i in range(40)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
+
 from rlvitals.diagnose.model import Action, Diagnosis, Finding, RuledOut
 from rlvitals.ingest.base import Format, LineParser
 

@@ -9,20 +9,33 @@ shapes do one O(n) pass per metric and the rules read their cached numbers.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
 from ..run import CANONICAL, VITALS, Run
 from ..shapes import shapes_of
-from . import (batch_noise, data_too_easy, data_too_hard, entropy_collapse, entropy_explosion,
-               kl_blowup, length_hacking, lr_too_high, numeric_instability, plateau, reward_hacking,
-               stalled, sync_failure, truncation_starvation)
+from . import (
+    batch_noise,
+    data_too_easy,
+    data_too_hard,
+    entropy_collapse,
+    entropy_explosion,
+    kl_blowup,
+    length_hacking,
+    lr_too_high,
+    numeric_instability,
+    plateau,
+    reward_hacking,
+    stalled,
+    sync_failure,
+    truncation_starvation,
+)
 from .context import Ctx
 from .model import FINDING_IDS, Diagnosis, Finding
 from .verdict import order, verdict_of
 
-__all__ = ["diagnose", "RULES", "Diagnosis", "Finding", "FINDING_IDS"]
+__all__ = ["FINDING_IDS", "RULES", "Diagnosis", "Finding", "diagnose"]
 
 # clip_frac is exactly 0 and ratio_mean exactly 1 when each batch gets one optimizer step
 BY_CONSTRUCTION = frozenset({"clip_frac", "ratio_mean"})

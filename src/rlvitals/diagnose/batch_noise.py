@@ -7,7 +7,7 @@ to say *why* the jitter is harmless: clip_frac and grad norm are normal.
 from __future__ import annotations
 
 from .actions import action_for
-from .context import Ctx, ro, rnd
+from .context import Ctx, rnd, ro
 from .model import Finding
 from .updates import assess
 

@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 
 from ..run import Run, Series
-from ..shapes import Shape, hinge_onset, blocks
+from ..shapes import Shape, blocks, hinge_onset
 from .model import RuledOut
 
-__all__ = ["Ctx", "ro", "rnd"]
+__all__ = ["Ctx", "rnd", "ro"]
 
 
 def rnd(x: float | None, digits: int = 4) -> float | None:

@@ -9,7 +9,7 @@ and -- the lesson's most practical check -- by samples that differ but are all r
 from __future__ import annotations
 
 from .actions import action_for
-from .context import Ctx, ro, rnd
+from .context import Ctx, rnd, ro
 from .model import Finding
 
 ID = "data_too_easy"

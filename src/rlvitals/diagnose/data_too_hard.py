@@ -7,7 +7,7 @@ answers are not cut at the cap (else truncation_starvation), nothing improves.
 from __future__ import annotations
 
 from .actions import action_for
-from .context import Ctx, ro, rnd
+from .context import Ctx, rnd, ro
 from .model import Finding
 
 ID = "data_too_hard"

@@ -9,7 +9,7 @@ uniform (adv_std low), answers shrinking, or near-identical samples in the rollo
 from __future__ import annotations
 
 from .actions import action_for
-from .context import Ctx, ro, rnd
+from .context import Ctx, rnd, ro
 from .model import Finding
 
 ID = "entropy_collapse"

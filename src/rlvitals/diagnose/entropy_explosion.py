@@ -10,7 +10,7 @@ import numpy as np
 
 from . import kl_blowup
 from .actions import action_for
-from .context import Ctx, ro, rnd
+from .context import Ctx, rnd, ro
 from .model import Finding
 
 ID = "entropy_explosion"

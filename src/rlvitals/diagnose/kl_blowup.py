@@ -11,7 +11,7 @@ import numpy as np
 
 from . import numeric_instability
 from .actions import action_for
-from .context import Ctx, ro, rnd
+from .context import Ctx, rnd, ro
 from .model import Finding
 from .updates import assess
 

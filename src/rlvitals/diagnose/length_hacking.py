@@ -11,7 +11,7 @@ import numpy as np
 
 from . import entropy_explosion, truncation_starvation
 from .actions import action_for
-from .context import Ctx, ro, rnd
+from .context import Ctx, rnd, ro
 from .model import Finding
 
 ID = "length_hacking"

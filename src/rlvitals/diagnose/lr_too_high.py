@@ -7,7 +7,7 @@ batch_noise (pair D) by the update metrics, never by the jitter of the reward al
 from __future__ import annotations
 
 from .actions import action_for
-from .context import Ctx, ro, rnd
+from .context import Ctx, rnd, ro
 from .model import Finding
 from .updates import assess
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["VERDICTS", "SEVERITIES", "FINDING_IDS", "RuledOut", "Action", "Finding", "Diagnosis"]
+__all__ = ["FINDING_IDS", "SEVERITIES", "VERDICTS", "Action", "Diagnosis", "Finding", "RuledOut"]
 
 # learning (在学) · cheating (在作弊) · dead (已经废了) · unstable (在学, 但更新太猛不可信)
 VERDICTS: tuple[str, ...] = ("learning", "cheating", "dead", "unstable")

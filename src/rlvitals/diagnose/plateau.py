@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..shapes import _theil_sen
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
-from ..shapes import _theil_sen
 
 ID = "plateau"
 FLAT_SHARE = 0.25     # the flat part must cover this much of the run

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..shapes import blocks, hinge_onset
 from . import data_too_hard, kl_blowup, length_hacking
 from .actions import action_for
-from .context import Ctx, ro, rnd
+from .context import Ctx, rnd, ro
 from .model import Finding
-from ..shapes import blocks, hinge_onset
 
 ID = "reward_hacking"
 MIN_AFTER = 10   # points after the onset: fewer cannot show a trend one way and flatness the other

@@ -9,10 +9,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import (data_too_hard, entropy_collapse, entropy_explosion, kl_blowup, numeric_instability,
-               sync_failure, truncation_starvation)
+from . import (
+    data_too_hard,
+    entropy_collapse,
+    entropy_explosion,
+    kl_blowup,
+    numeric_instability,
+    sync_failure,
+    truncation_starvation,
+)
 from .actions import action_for
-from .context import Ctx, ro, rnd
+from .context import Ctx, rnd, ro
 from .model import Finding
 
 ID = "stalled"

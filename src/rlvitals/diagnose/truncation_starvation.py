@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .actions import action_for
-from .context import Ctx, ro, rnd
+from .context import Ctx, rnd, ro
 from .model import Finding
 
 ID = "truncation_starvation"

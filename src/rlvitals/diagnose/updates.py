@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
 from .context import Ctx
 
 CLIP_HIGH = 0.20      # lesson: > 20% = single steps too big (PTT: > 0.2-0.3)

@@ -11,7 +11,7 @@ import locale
 import os
 from importlib import import_module
 
-__all__ = ["LANGS", "t", "default_lang", "catalogs"]
+__all__ = ["LANGS", "catalogs", "default_lang", "t"]
 
 LANGS: tuple[str, ...] = ("en", "zh")
 _DOMAINS: tuple[str, ...] = ("ui", "findings", "lab", "plot", "watch")

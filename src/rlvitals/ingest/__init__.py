@@ -17,8 +17,18 @@ from ..run import Run
 from .base import Format, LineParser, clean_line
 from .formats import load as _load
 
-__all__ = ["FORMATS", "Format", "LineParser", "read", "read_text", "sniff_text", "open_parser", "write_run",
-           "WRITABLE", "example_path"]
+__all__ = [
+    "FORMATS",
+    "WRITABLE",
+    "Format",
+    "LineParser",
+    "example_path",
+    "open_parser",
+    "read",
+    "read_text",
+    "sniff_text",
+    "write_run",
+]
 
 FORMATS: dict[str, Format] = _load()
 WRITABLE: tuple[str, ...] = tuple(n for n, f in FORMATS.items() if f.writer is not None)

@@ -19,14 +19,14 @@ Add a framework: add rows here, a reader, and a fixture.  Nothing else changes.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
 from ..run import CANONICAL, Series
 
-__all__ = ["Alias", "EXACT", "PATTERNS", "lookup", "canonical_key", "resolve"]
+__all__ = ["EXACT", "PATTERNS", "Alias", "canonical_key", "lookup", "resolve"]
 
 
 @dataclass(frozen=True)
@@ -158,7 +158,7 @@ def resolve(raw: dict[str, tuple[np.ndarray, np.ndarray]]):
     """
     best: dict[str, tuple[int, str, Alias]] = {}
     unrecognized: dict[str, int] = {}
-    for key, (steps, values) in raw.items():
+    for key, (_steps, values) in raw.items():
         alias = lookup(key)
         if alias is None or alias.canonical not in CANONICAL:
             unrecognized[key] = int(values.size)

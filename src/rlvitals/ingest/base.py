@@ -7,14 +7,15 @@ Shared line hygiene lives here too: ANSI colours, Ray `(Actor pid=…)` prefixes
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, TextIO
+from typing import TextIO
 
 from ..run import Run
 from .builder import RunBuilder
 
-__all__ = ["Format", "LineParser", "clean_line", "ANSI", "RAY_PREFIX"]
+__all__ = ["ANSI", "RAY_PREFIX", "Format", "LineParser", "clean_line"]
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # "(TaskRunner pid=46086)", "(main_task pid=54569, ip=10.0.0.1)", possibly repeated after ANSI removal

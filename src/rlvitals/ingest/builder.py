@@ -38,7 +38,7 @@ class _Column:
     rows are consecutive, so a block stores only its first index unless a mask thinned it.
     """
 
-    __slots__ = ("pieces", "steps", "values", "order")
+    __slots__ = ("order", "pieces", "steps", "values")
 
     def __init__(self) -> None:
         self.pieces: list[tuple[np.ndarray, np.ndarray, int | np.ndarray]] = []

@@ -18,7 +18,7 @@ from ..run import Run
 from .base import Format, LineParser
 from .values import parse_value
 
-__all__ = ["FORMAT", "CsvParser", "write_csv", "STEP_COLUMNS"]
+__all__ = ["FORMAT", "STEP_COLUMNS", "CsvParser", "write_csv"]
 
 STEP_COLUMNS = ("_step", "step", "global_step", "train/global_step", "trainer/global_step", "Step", "iteration")
 csv.field_size_limit(1 << 24)

@@ -15,8 +15,16 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["KEEP_NUMERIC", "PAD", "WIDTH", "numeric_buffer", "tokenize", "token_bounds", "parse_tokens",
-           "parse_window"]
+__all__ = [
+    "KEEP_NUMERIC",
+    "PAD",
+    "WIDTH",
+    "numeric_buffer",
+    "parse_tokens",
+    "parse_window",
+    "token_bounds",
+    "tokenize",
+]
 
 KEEP_NUMERIC = frozenset(b"0123456789.+-")
 PAD = 16                        # blank bytes after the text, so a token's window never runs off the end

@@ -22,7 +22,7 @@ from typing import TextIO
 from ..run import Run
 from .base import Format, LineParser
 
-__all__ = ["FORMAT", "JsonlParser", "STEP_KEYS", "flatten", "write_jsonl"]
+__all__ = ["FORMAT", "STEP_KEYS", "JsonlParser", "flatten", "write_jsonl"]
 
 STEP_KEYS = ("step", "_step", "global_step", "train/global_step", "trainer/global_step", "iteration")
 
@@ -83,7 +83,7 @@ class JsonlParser(LineParser):
         row: dict[str, float] = {}
         dropped = 0
         for key, v in flat.items():
-            if isinstance(v, bool) or v is None and not null_nan:
+            if isinstance(v, bool) or (v is None and not null_nan):
                 dropped += 1
             elif v is None:
                 row[key] = math.nan

@@ -30,7 +30,7 @@ from .base import Format, LineParser, clean_line
 from .fastnum import KEEP_NUMERIC, numeric_buffer, parse_window, tokenize
 from .values import parse_value
 
-__all__ = ["FORMAT", "LessonParser", "read_lesson", "write_lesson", "KEYS"]
+__all__ = ["FORMAT", "KEYS", "LessonParser", "read_lesson", "write_lesson"]
 
 _STEP = re.compile(r"^\s*\[\s*(-?\d+)\s*\]")
 _PAIR = re.compile(r"([^\s=\[\]]+)=(\S*)")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -22,7 +22,7 @@ from ..run import Run
 from .aliases import canonical_key
 from .values import parse_value
 
-__all__ = ["DictSyntaxError", "KeyMap", "parse_dict", "find_dict", "numeric", "format_dict", "rows_for_writer"]
+__all__ = ["DictSyntaxError", "KeyMap", "find_dict", "format_dict", "numeric", "parse_dict", "rows_for_writer"]
 
 Value = float | None | str
 
@@ -187,8 +187,8 @@ def parse_dict(text: str, start: int | None = None) -> dict[str, Value]:
     return out
 
 
-def marked_dict(line: str, marker: "re.Pattern[str]", skip: Callable[[str], None]
-                ) -> "tuple[re.Match[str], dict] | None":
+def marked_dict(line: str, marker: re.Pattern[str], skip: Callable[[str], None]
+                ) -> tuple[re.Match[str], dict] | None:
     """The dict printed after `marker` (a regex ending at its opening brace), on a cleaned line.
 
     Returns (the marker's match, the parsed dict), or None when the line has no marker; a dict cut

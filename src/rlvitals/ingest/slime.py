@@ -133,7 +133,7 @@ class SlimeParser(LineParser):
         else:
             axis = "train" if groups and not rollout_side else "rollout"
             b.meta["step_axis"] = axis
-            for group, n, row, lineno in self.records:
+            for _group, n, row, lineno in self.records:
                 b.add_row(n, row, lineno)
             if self.records:
                 b.note(f"slime: steps are {'optimizer steps (train/step)' if axis == 'train' else 'rollout ids'}")

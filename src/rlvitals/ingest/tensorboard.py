@@ -35,11 +35,29 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError, NotAFile
-from .tfrecord import (crc32c, field_key, frame_records, iter_fields, masked_crc32c, masked_many, read_varint,
-                       skip_field, write_bytes_field, write_varint)
+from .tfrecord import (
+    crc32c,
+    field_key,
+    frame_records,
+    iter_fields,
+    masked_crc32c,
+    masked_many,
+    read_varint,
+    skip_field,
+    write_bytes_field,
+    write_varint,
+)
 
-__all__ = ["iter_scalars", "write_scalars", "is_event_file", "event_files", "frame_records", "encode_event",
-           "crc32c", "masked_crc32c"]
+__all__ = [
+    "crc32c",
+    "encode_event",
+    "event_files",
+    "frame_records",
+    "is_event_file",
+    "iter_scalars",
+    "masked_crc32c",
+    "write_scalars",
+]
 
 PATTERN = "events.out.tfevents.*"
 _NOT_SCALAR_PLUGINS = frozenset({"histograms", "images", "audio", "text", "hparams", "pr_curves",

@@ -15,8 +15,18 @@ from collections.abc import Iterator
 
 import numpy as np
 
-__all__ = ["crc32c", "masked_crc32c", "masked_many", "frame_records", "read_varint", "iter_fields",
-           "skip_field", "field_key", "write_varint", "write_bytes_field"]
+__all__ = [
+    "crc32c",
+    "field_key",
+    "frame_records",
+    "iter_fields",
+    "masked_crc32c",
+    "masked_many",
+    "read_varint",
+    "skip_field",
+    "write_bytes_field",
+    "write_varint",
+]
 
 _LONG = 4096  # records longer than this (graphs, images) get the per-byte crc, not the batch one
 

@@ -38,7 +38,7 @@ from .base import Format, LineParser, clean_line
 from .builder import RunBuilder
 from .pydict import DictSyntaxError, KeyMap, numeric, parse_dict, rows_for_writer
 
-__all__ = ["FORMAT", "STATE_FORMAT", "TrlParser", "read_trainer_state", "DEFAULT_LOGGING_STEPS"]
+__all__ = ["DEFAULT_LOGGING_STEPS", "FORMAT", "STATE_FORMAT", "TrlParser", "read_trainer_state"]
 
 DEFAULT_LOGGING_STEPS = 10  # TRL's GRPOConfig default (transformers' own default is 500)
 

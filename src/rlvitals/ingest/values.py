@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 
-__all__ = ["parse_value", "WRAPPED"]
+__all__ = ["WRAPPED", "parse_value"]
 
 WRAPPED = re.compile(r"^(?:np\.)?(?:numpy\.)?(?:float|int|uint|bfloat)\d*\((.*)\)$|^tensor\(([^,)]*)(?:,.*)?\)$")
 _SPECIAL = {"nan": math.nan, "-nan": math.nan, "inf": math.inf, "+inf": math.inf, "-inf": -math.inf,

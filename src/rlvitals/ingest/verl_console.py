@@ -24,7 +24,7 @@ from ..run import Run
 from .base import Format, LineParser, clean_line
 from .values import parse_value
 
-__all__ = ["FORMAT", "VerlConsoleParser", "write_verl", "KEYS"]
+__all__ = ["FORMAT", "KEYS", "VerlConsoleParser", "write_verl"]
 
 _STEP = re.compile(r"^\s*step:(-?\d+)(?: - |\s*$)")
 _NP_PREFIXES = ("np.float64(", "np.float32(", "np.float16(", "np.int64(", "np.int32(", "np.uint64(",

@@ -20,11 +20,11 @@ import sys
 from typing import Any
 
 from ..errors import MissingExtra
+from ..i18n import t as tr
 from ..watch.alerts import Alert
 from ..watch.monitor import Monitor
-from ..i18n import t as tr
 
-__all__ = ["RlvitalsCallback", "make_callback"]
+__all__ = ["RlvitalsCallback", "make_callback"]  # noqa: F822 - RlvitalsCallback comes from __getattr__
 
 _CLASS: type | None = None
 

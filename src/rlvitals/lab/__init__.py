@@ -21,7 +21,7 @@ from .engine import Lab
 from .state import Progress, default_state_path, load_progress, save_progress
 from .ui import LabUI
 
-__all__ = ["run_lab", "Lab", "LabUI", "LabContent", "build_content", "Progress"]
+__all__ = ["Lab", "LabContent", "LabUI", "Progress", "build_content", "run_lab"]
 
 
 def run_lab(lang: str, seed: int | None, reset: bool, script: str | None, state_path: str | Path | None,

@@ -9,14 +9,30 @@ the words a learner reads live in `rlvitals.i18n.lab`.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from ..diagnose.model import FINDING_IDS, Diagnosis
 
-__all__ = ["VERDICT_CHOICES", "PAIR_OPTIONS", "FOCUS", "QUIZ", "QuizQuestion", "Side", "SetItem", "PairItem",
-           "LabContent", "build_content", "set_failure", "side_label", "HEALTHY", "SAMPLE_PAIRS", "PAIR_FOCUS"]
+__all__ = [
+    "FOCUS",
+    "HEALTHY",
+    "PAIR_FOCUS",
+    "PAIR_OPTIONS",
+    "QUIZ",
+    "SAMPLE_PAIRS",
+    "VERDICT_CHOICES",
+    "LabContent",
+    "PairItem",
+    "QuizQuestion",
+    "SetItem",
+    "Side",
+    "build_content",
+    "set_failure",
+    "side_label",
+]
 
 # The learner's three judgements (the lesson's 在学 / 作弊 / 废了) plus the tool's fourth verdict,
 # "unstable" (learning, but the updates are too violent to trust), so a set the tool calls unstable
@@ -193,7 +209,8 @@ def build_content(seed: int | None = None, *, lesson_sets: Callable[..., Sequenc
     """
     if lesson_sets is None or lesson_pairs is None:
         # `rlvitals.simulate` the attribute is the function; the subpackage is imported by name
-        from ..simulate import lesson_pairs as _pairs, lesson_sets as _sets
+        from ..simulate import lesson_pairs as _pairs
+        from ..simulate import lesson_sets as _sets
 
         lesson_sets = lesson_sets or _sets
         lesson_pairs = lesson_pairs or _pairs

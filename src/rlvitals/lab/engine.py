@@ -9,16 +9,16 @@ answer counts; after it the stage explains itself and hints are free.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..diagnose.model import FINDING_IDS
 from ..i18n import LANGS, t
 from .content import HEALTHY, QUIZ, LabContent, SetItem
-from .explain import (explain_diff, explain_quiz, explain_set, hint_pair, hint_quiz, hint_set, name_of)
+from .explain import explain_diff, explain_quiz, explain_set, hint_pair, hint_quiz, hint_set, name_of
 from .state import Progress, StageResult
 
-__all__ = ["View", "Lab", "SET_VERDICT", "SET_FAILURE", "STAGE_POINTS", "HINT_COST", "MAX_HINTS", "COMMANDS"]
+__all__ = ["COMMANDS", "HINT_COST", "MAX_HINTS", "SET_FAILURE", "SET_VERDICT", "STAGE_POINTS", "Lab", "View"]
 
 SET_VERDICT, SET_FAILURE, STAGE_POINTS, HINT_COST, MAX_HINTS = 7, 3, 10, 2, 3
 

@@ -14,10 +14,23 @@ from ..diagnose.model import Diagnosis, Finding
 from ..i18n import t
 from ..render.charts import fmt_value, pad
 from ..run import CANONICAL, EXTRAS, VITALS
-from .content import FOCUS, HEALTHY, QuizQuestion, PairItem, SetItem, Side
+from .content import FOCUS, HEALTHY, PairItem, QuizQuestion, SetItem, Side
 
-__all__ = ["name_of", "num", "explain_set", "explain_diff", "explain_quiz", "quiz_text", "hint_set",
-           "hint_pair", "hint_quiz", "focus_metrics", "shape_line", "sample_group", "differing_metrics"]
+__all__ = [
+    "differing_metrics",
+    "explain_diff",
+    "explain_quiz",
+    "explain_set",
+    "focus_metrics",
+    "hint_pair",
+    "hint_quiz",
+    "hint_set",
+    "name_of",
+    "num",
+    "quiz_text",
+    "sample_group",
+    "shape_line",
+]
 
 SHOWN: tuple[str, ...] = VITALS + tuple(m for m in EXTRAS if m in ("gnorm", "trunc"))
 

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["StageResult", "Progress", "default_state_path", "load_progress", "save_progress", "seed_key"]
+__all__ = ["Progress", "StageResult", "default_state_path", "load_progress", "save_progress", "seed_key"]
 
 VERSION = 1
 
@@ -44,7 +44,7 @@ class Progress:
         return d
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "Progress":
+    def from_json(cls, d: dict[str, Any]) -> Progress:
         results = {k: StageResult(**v) for k, v in dict(d.get("results", {})).items()}
         return cls(seed=d.get("seed"), current=d.get("current"), results=results,
                    hints={str(k): int(v) for k, v in dict(d.get("hints", {})).items()},

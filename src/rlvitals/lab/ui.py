@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import shutil
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable, TextIO
+from typing import Any, TextIO
 
 import numpy as np
 
@@ -23,7 +24,7 @@ from .content import QUIZ, SAMPLE_PAIRS, PairItem
 from .engine import COMMANDS, VERDICT_WORDS, Lab, View
 from .explain import SHOWN, quiz_text, sample_group
 
-__all__ = ["LabUI", "completions", "wrap", "shared_sparkline", "clip_middle"]
+__all__ = ["LabUI", "clip_middle", "completions", "shared_sparkline", "wrap"]
 
 
 def completions(lab: Lab) -> list[str]:
@@ -83,7 +84,7 @@ class LabUI:
                 # The run's own name could give the answer away ("entropy_collapse"): hide it.
                 plot(dataclasses.replace(run, name=stem), path, lang=self.lang)
             self.write(t("lab.png", self.lang, path=path))
-        except Exception as e:  # noqa: BLE001  the PNG is optional: the terminal charts carry on
+        except Exception as e:
             if not self._png_warned:
                 self._png_warned = True
                 self.write(t("lab.png.none", self.lang, err=str(e).splitlines()[0][:80] if str(e) else type(e).__name__))

@@ -16,10 +16,20 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..run import PERCENT_METRICS, Run, Series, VITALS
+from ..run import PERCENT_METRICS, VITALS, Run, Series
 
-__all__ = ["BLOCKS", "NAN_MARK", "display_width", "pad", "clip_text", "fmt_value", "sparkline", "chart",
-           "panel_grid", "GRID_ORDER"]
+__all__ = [
+    "BLOCKS",
+    "GRID_ORDER",
+    "NAN_MARK",
+    "chart",
+    "clip_text",
+    "display_width",
+    "fmt_value",
+    "pad",
+    "panel_grid",
+    "sparkline",
+]
 
 BLOCKS = "▁▂▃▄▅▆▇█"
 NAN_MARK = "×"

@@ -10,8 +10,23 @@ from __future__ import annotations
 from ..diagnose.model import Diagnosis, Finding
 from ..run import Run
 from .charts import sparkline
-from .terminal import (SPARK_FLOOR, action_text, evidence_text, finding_meta, finding_summary, finding_title, label,
-                       missing_text, ordered, ruled_out_text, run_line, run_notes, segment_count, tr, vital_rows)
+from .terminal import (
+    SPARK_FLOOR,
+    action_text,
+    evidence_text,
+    finding_meta,
+    finding_summary,
+    finding_title,
+    label,
+    missing_text,
+    ordered,
+    ruled_out_text,
+    run_line,
+    run_notes,
+    segment_count,
+    tr,
+    vital_rows,
+)
 
 __all__ = ["render_markdown"]
 

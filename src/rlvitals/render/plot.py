@@ -28,7 +28,7 @@ from ..errors import MissingExtra, RlvitalsError
 from ..i18n import t
 from ..run import PERCENT_METRICS, VITALS, Run, Series
 
-__all__ = ["plot", "build_figure", "envelope", "layout", "cjk_font"]
+__all__ = ["build_figure", "cjk_font", "envelope", "layout", "plot"]
 
 SUFFIXES = (".png", ".svg", ".pdf")
 DPI = 120

@@ -27,12 +27,28 @@ import numpy as np
 from ..diagnose import BY_CONSTRUCTION
 from ..diagnose.model import Action, Diagnosis, Finding, RuledOut
 from ..i18n import t
-from ..run import EXTRAS, PERCENT_METRICS, Run, VITALS
+from ..run import EXTRAS, PERCENT_METRICS, VITALS, Run
 from .charts import clip_text, display_width, fmt_value, pad, sparkline
 
-__all__ = ["render_text", "tr", "ordered", "fmt_num", "finding_title", "finding_summary", "shape_label",
-           "ruled_out_text", "action_text", "label", "run_notes", "missing_text", "VitalRow", "vital_rows",
-           "use_color", "wrap", "SPARK_FLOOR"]
+__all__ = [
+    "SPARK_FLOOR",
+    "VitalRow",
+    "action_text",
+    "finding_summary",
+    "finding_title",
+    "fmt_num",
+    "label",
+    "missing_text",
+    "ordered",
+    "render_text",
+    "ruled_out_text",
+    "run_notes",
+    "shape_label",
+    "tr",
+    "use_color",
+    "vital_rows",
+    "wrap",
+]
 
 # Metrics that are exactly constant by construction in a common setup (one optimizer step per
 # rollout batch): constant there means "not applicable", never "healthy".

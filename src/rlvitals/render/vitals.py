@@ -18,7 +18,7 @@ from .charts import clip_text, display_width, fmt_value, pad
 from .jsonout import clean
 from .terminal import fmt_num, tr, wrap
 
-__all__ = ["SCHEMA", "vitals_dict", "render_vitals"]
+__all__ = ["SCHEMA", "render_vitals", "vitals_dict"]
 
 SCHEMA = "rlvitals.vitals/1"
 _LIST_LIMIT = 20  # keys shown per section in text; JSON always has all of them
@@ -72,7 +72,7 @@ def _table(rows: list[list[str]], aligns: str) -> list[str]:
     return ["  " + "  ".join(pad(c, w, a) for c, w, a in zip(r, widths, aligns)).rstrip() for r in rows]
 
 
-def _text(run: Run, lang: str, width: int) -> str:  # noqa: C901 - one straight section after another
+def _text(run: Run, lang: str, width: int) -> str:
     d = vitals_dict(run)
     out = [f"{tr('ui.vit.title', lang)} · {run.name}", ""]
     st = d["steps"]
@@ -97,7 +97,7 @@ def _text(run: Run, lang: str, width: int) -> str:  # noqa: C901 - one straight 
         if info is None:
             rows.append([m, "—", "", tr("ui.not_logged", lang), "", "", "", ""])
             continue
-        f = lambda v: fmt_value(m, v)  # noqa: E731 - local formatter bound to this metric
+        f = lambda v, m=m: fmt_value(m, v)  # noqa: E731 - local formatter bound to this metric
         flag = tr("ui.vit.constant", lang) if info["constant"] else ""
         source = clip_text(info["source"] or "?", 34) + (" *" if info["proxy"] else "")
         raw = run.series[m].values  # text shows a NaN first/last as logged; JSON has null

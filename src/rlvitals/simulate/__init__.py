@@ -22,12 +22,22 @@ import numpy as np
 from ..errors import RlvitalsError
 from ..run import Run, Series
 from .engine import Latent, moving_mean, roll_dice
-from .mechanisms import Draw, build
 from .lesson import LabCase, LabPair, apply_pins, lesson_pairs, lesson_sets
+from .mechanisms import Draw, build
 from .scenarios import SCENARIOS, Scenario, UnknownScenario, get_scenario
 
-__all__ = ["SCENARIOS", "Scenario", "UnknownScenario", "simulate", "simulate_samples", "write_simulated",
-           "lesson_sets", "lesson_pairs", "LabCase", "LabPair"]
+__all__ = [
+    "SCENARIOS",
+    "LabCase",
+    "LabPair",
+    "Scenario",
+    "UnknownScenario",
+    "lesson_pairs",
+    "lesson_sets",
+    "simulate",
+    "simulate_samples",
+    "write_simulated",
+]
 
 MIN_STEPS = 20
 _NAN_METRICS = ("entropy", "kl", "adv_std", "clip_frac", "ratio_mean", "gnorm")

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["G", "GROUP_BUDGET", "Latent", "roll_dice", "norm_cdf", "trunc_prob", "moving_mean"]
+__all__ = ["GROUP_BUDGET", "G", "Latent", "moving_mean", "norm_cdf", "roll_dice", "trunc_prob"]
 
 G = 8                    # responses per prompt (group size)
 _CHUNK_RESPONSES = 1 << 21   # responses per chunk: bounds memory at a few MB per array
@@ -164,7 +164,7 @@ def roll_dice(lat: Latent, rng: np.random.Generator) -> dict[str, np.ndarray]:
         # Logged length: untruncated answers average near the latent mean, truncated ones sit at the cap.
         body = lat.length[rows] * (1 + rng.standard_normal(n) * lat.len_sigma / np.sqrt(B * G))
         out["len"][rows] = np.minimum((1 - trunc) * np.minimum(body, lat.cap) + trunc * lat.cap, lat.cap)
-    if B < B_true:
+    if B_true > B:
         _shrink_noise(out, math.sqrt(B / B_true), T)
     return out
 

@@ -17,7 +17,7 @@ from typing import TextIO
 
 from ..run import Run
 
-__all__ = ["LESSON_FIELDS", "format_lesson_line", "write_lesson_pretty", "write_example", "EXAMPLE"]
+__all__ = ["EXAMPLE", "LESSON_FIELDS", "format_lesson_line", "write_example", "write_lesson_pretty"]
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "data" / "example-healthy.log"
 # (canonical name, the lesson's key, format, shown as percent)

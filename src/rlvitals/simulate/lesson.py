@@ -21,8 +21,18 @@ import numpy as np
 
 from ..run import Run
 
-__all__ = ["LabCase", "LabPair", "SET_SCENARIOS", "PAIR_SCENARIOS", "LESSON_PINS", "lesson_sets", "lesson_pairs",
-           "lesson_case", "pin_series", "apply_pins"]
+__all__ = [
+    "LESSON_PINS",
+    "PAIR_SCENARIOS",
+    "SET_SCENARIOS",
+    "LabCase",
+    "LabPair",
+    "apply_pins",
+    "lesson_case",
+    "lesson_pairs",
+    "lesson_sets",
+    "pin_series",
+]
 
 LESSON_STEPS = 200
 

@@ -9,7 +9,7 @@ Parameters are drawn per seed (`Draw`); with `lesson=True` each draw returns the
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from .engine import G, Latent, trunc_prob
 
-__all__ = ["make_samples", "make_problem"]
+__all__ = ["make_problem", "make_samples"]
 
 _NAMES = ("Maya", "Tom", "Aisha", "Leo", "Priya", "Omar", "Lena", "Kenji", "Sofia", "Ravi")
 _OPENERS = ("Let's think step by step.", "Let me work through this.", "We solve it in parts.",

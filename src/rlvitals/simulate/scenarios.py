@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ..diagnose.model import FINDING_IDS, SEVERITIES, VERDICTS
 from ..errors import RlvitalsError
 
-__all__ = ["Scenario", "SCENARIOS", "UnknownScenario", "get_scenario"]
+__all__ = ["SCENARIOS", "Scenario", "UnknownScenario", "get_scenario"]
 
 
 class UnknownScenario(RlvitalsError):

@@ -18,5 +18,14 @@ from .follow import Follower, FollowEvent
 from .monitor import Monitor
 from .session import Watcher, watch_file
 
-__all__ = ["Alert", "AlertTracker", "Follower", "FollowEvent", "Monitor", "Watcher", "alert_payload",
-           "format_alert", "watch_file"]
+__all__ = [
+           "Alert",
+           "AlertTracker",
+           "FollowEvent",
+           "Follower",
+           "Monitor",
+           "Watcher",
+           "alert_payload",
+           "format_alert",
+           "watch_file",
+]

@@ -24,7 +24,7 @@ from typing import Any
 from ..diagnose.model import FINDING_IDS, SEVERITIES, Diagnosis, Finding
 from ..i18n import t as tr
 
-__all__ = ["Alert", "AlertTracker", "format_alert", "alert_payload", "run_exec", "post_webhook", "jsonable"]
+__all__ = ["Alert", "AlertTracker", "alert_payload", "format_alert", "jsonable", "post_webhook", "run_exec"]
 
 SCHEMA = "rlvitals.alert/1"
 
@@ -150,7 +150,7 @@ class AlertTracker:
 def _num(v: Any) -> str:
     if isinstance(v, bool) or v is None:
         return str(v)
-    if isinstance(v, (int, float)) or hasattr(v, "__float__") and not isinstance(v, str):
+    if isinstance(v, (int, float)) or (hasattr(v, "__float__") and not isinstance(v, str)):
         try:
             x = float(v)
         except (TypeError, ValueError):
@@ -190,7 +190,7 @@ def format_alert(alert: Alert, lang: str = "en") -> str:
         items = ", ".join(f"{k}={num(v)}" for k, v in list(f.evidence.items())[:8])
         lines.append("  " + tr("watch.alert.evidence", lang, items=items))
     for r in f.ruled_out[:3]:
-        text = _safe(lambda: rt.label("ui.ruled_out", lang) + rt.ruled_out_text(r, lang)) if rt else ""
+        text = _safe(lambda r=r: rt.label("ui.ruled_out", lang) + rt.ruled_out_text(r, lang)) if rt else ""
         lines.append("  " + (text or tr("watch.alert.ruled_out", lang, lookalike=r.lookalike, metric=r.metric,
                                          value=_num(r.value))))
     if f.missing:

@@ -52,7 +52,7 @@ def split_records(text: str) -> tuple[list[str], str]:
     lines = text.splitlines(keepends=True)
     tail = ""
     last = lines[-1]
-    if not last.endswith(("\n", "\r")) or last.endswith("\r") and not last.endswith("\r\n"):
+    if not last.endswith(("\n", "\r")) or (last.endswith("\r") and not last.endswith("\r\n")):
         tail = lines.pop()
     return [ln.rstrip("\r\n") for ln in lines], tail
 
@@ -147,7 +147,7 @@ class Follower:
     def close(self) -> None:
         self._close()
 
-    def __enter__(self) -> "Follower":
+    def __enter__(self) -> Follower:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any, Callable, Mapping, TextIO
+from collections.abc import Callable, Mapping
+from typing import Any, TextIO
 
 from ..diagnose.model import Diagnosis, Finding
-from .alerts import Alert, AlertTracker, format_alert
 from ..i18n import t as tr
+from .alerts import Alert, AlertTracker, format_alert
 
 __all__ = ["Monitor"]
 
@@ -205,7 +206,7 @@ class Monitor:
         self.closed = True
         return self.diagnosis
 
-    def __enter__(self) -> "Monitor":
+    def __enter__(self) -> Monitor:
         return self
 
     def __exit__(self, *exc: object) -> None:

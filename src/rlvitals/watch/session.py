@@ -19,17 +19,18 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, TextIO
+from typing import TextIO
 
 from ..diagnose.model import SEVERITIES, Diagnosis
 from ..errors import NotAFile, UnknownFormat
+from ..i18n import t as tr
 from .alerts import Alert, AlertTracker, alert_payload, format_alert, post_webhook, run_exec
 from .follow import Follower, FollowEvent
-from ..i18n import t as tr
 
-__all__ = ["Watcher", "watch_file", "SNIFF_LINES_MAX"]
+__all__ = ["SNIFF_LINES_MAX", "Watcher", "watch_file"]
 
 # Lines kept while no format is recognised; beyond this the log is not one we can read.
 SNIFF_LINES_MAX = 20_000
