@@ -7,7 +7,9 @@ is evidence, not noise), steps are int64 and strictly increasing per series.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -102,7 +104,7 @@ class Run:
     skipped: dict[str, int] = field(default_factory=dict)
     segments: list[Segment] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    meta: dict[str, object] = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)   # heterogeneous by design (see above)
 
     def get(self, name: str) -> Series | None:
         return self.series.get(name)
@@ -147,7 +149,7 @@ class Run:
         )
 
     @classmethod
-    def from_arrays(cls, name: str, steps, columns: dict[str, object], *, format: str = "memory",
+    def from_arrays(cls, name: str, steps, columns: Mapping[str, object], *, format: str = "memory",
                     source: str = "simulated") -> Run:
         """Build a run from one step array and equal-length columns, every value kept (NaN too).
 

@@ -100,7 +100,7 @@ class RunBuilder:
 
     def _flush(self) -> None:
         steps, keys = self._pend_steps, self._pend_keys
-        if not steps:
+        if not steps or keys is None:
             return
         vals, lines = self._pend_vals, self._pend_lines
         self._pend_steps, self._pend_vals, self._pend_lines = [], [], []

@@ -61,12 +61,13 @@ class CsvParser(LineParser):
             return
         self._row_no += 1
         if self.step_col is None:
-            step: float | None = self._row_no
+            step: float = self._row_no
         else:
-            step = parse_value(cells[self.step_col])
-            if step is None or not math.isfinite(step):
+            given = parse_value(cells[self.step_col])
+            if given is None or not math.isfinite(given):
                 self.builder.skip("CSV row without a step")
                 return
+            step = given
         row: dict[str, float] = {}
         text = 0
         for i, (key, cell) in enumerate(zip(self.header, cells)):

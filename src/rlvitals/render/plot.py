@@ -235,13 +235,13 @@ def _panel(ax, run: Run, name: str, words: str, fp: dict, max_points: int, resta
         vx, vy = envelope(val.steps, val.values * scale, max_points)
         ax.plot(vx, vy, "o-", ms=3, lw=0.9, color="#2f4f4f", label=t("plot.val", words))
         ax.legend(loc="lower right", fontsize=8, prop={"family": fp["fontfamily"]} if fp else None)
-    y = 0.90
+    note_y = 0.90
     for text, color in notes:
         wide = sum(ord(ch) > 0x2E80 for ch in text) * 3 > len(text)  # CJK glyphs are twice as wide
         text = textwrap.fill(text, 26 if wide else 50, max_lines=3, placeholder=" …")
-        ax.text(0.02, y, text, transform=ax.transAxes, fontsize=8, color=color, va="top",
+        ax.text(0.02, note_y, text, transform=ax.transAxes, fontsize=8, color=color, va="top",
                 bbox={"facecolor": "white", "alpha": 0.75, "lw": 0, "pad": 1.5}, **fp)
-        y -= 0.05 * (text.count("\n") + 1) + 0.025
+        note_y -= 0.05 * (text.count("\n") + 1) + 0.025
     for step in restarts:
         ax.axvline(step, color="#444444", ls="-.", lw=0.8, alpha=0.7)
         if first:
