@@ -26,6 +26,7 @@ import numpy as np
 
 from ..errors import MissingExtra, RlvitalsError
 from ..i18n import t
+from ..output import check_output, writing
 from ..run import PERCENT_METRICS, VITALS, Run, Series
 
 __all__ = ["build_figure", "cjk_font", "envelope", "layout", "plot"]
@@ -269,12 +270,12 @@ def _references(ax, name: str, s: Series, scale: float, words: str, fp: dict) ->
 
 def plot(run: Run, path: str | os.PathLike = "curves.png", *, lang: str = "en", max_points: int = 2000) -> Path:
     """Draw the lesson's figure of `run` to `path` (.png, .svg or .pdf) and return the path."""
-    out = Path(path)
+    out = check_output(path)          # before the work: a bad path fails fast, no folder is made
     if out.suffix.lower() not in SUFFIXES:
         raise RlvitalsError(f"Cannot plot to {out.name}: the file name must end in .png, .svg or .pdf.")
     if max_points and max_points < 4:
         raise RlvitalsError(f"--max-points must be 0 (no decimation) or at least 4, not {max_points}.")
     fig = build_figure(run, lang=lang, max_points=max_points)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, dpi=DPI)
+    with writing(out):
+        fig.savefig(out, dpi=DPI)
     return out
