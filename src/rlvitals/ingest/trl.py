@@ -84,6 +84,7 @@ class TrlParser(LineParser):
         self.total: int | None = None
         self.finished = False
         self.skipped: dict[str, int] = {}
+        self.dropped: dict[str, int] = {}
         self._cache: tuple[int, Run] | None = None
 
     def _skip(self, reason: str, n: int = 1) -> None:
@@ -134,11 +135,11 @@ class TrlParser(LineParser):
         epoch = parsed.pop("epoch", None)
         step = parsed.pop("step", None)
         row, dropped = numeric(parsed)
-        if dropped:
-            self._skip("non-numeric values", dropped)
         if not row:
             self._skip("dict without metrics")
             return
+        if dropped:
+            self.dropped["non-numeric values"] = self.dropped.get("non-numeric values", 0) + dropped
         self.rows.append(_Row(row, lineno, epoch if isinstance(epoch, float) else None, dict(self.bars),
                               int(step) if isinstance(step, float) else None, _is_eval(row)))
 
@@ -196,6 +197,8 @@ class TrlParser(LineParser):
             b.add_row(last, r.values, r.lineno)
         for reason, count in (*self.skipped.items(), *self.builder.skipped.items()):
             b.skip(reason, count)
+        for reason, count in self.dropped.items():
+            b.drop(reason, count)
         b.meta["step_inferred"] = bool(how)
         if how:
             b.meta["step_source"] = how
@@ -257,6 +260,7 @@ def read_trainer_state(path: Path, name: str) -> Run:
             b.skip("end-of-training summary")
             continue
         row: dict[str, float] = {}
+        bad = 0
         for k, v in entry.items():
             if k in ("step", "epoch"):
                 continue
@@ -265,8 +269,10 @@ def read_trainer_state(path: Path, name: str) -> Run:
             elif isinstance(v, (int, float)) and not isinstance(v, bool):
                 row[k] = float(v)
             else:
-                b.skip("non-numeric values")
+                bad += 1
         if row:
+            if bad:
+                b.drop("non-numeric values", bad)
             b.add_row(int(entry["step"]), row, i + 1)
         else:
             b.skip("log_history entry without metrics")

@@ -40,6 +40,7 @@ __all__ = [
     "label",
     "missing_text",
     "ordered",
+    "reason_text",
     "render_text",
     "ruled_out_text",
     "run_notes",
@@ -215,8 +216,15 @@ def run_notes(diag: Diagnosis, lang: str) -> list[str]:
         if not any(str(note) in n for n in notes):
             notes.append(tr("ui.proxy_note", lang, metric=m, note=note))
     for reason, count in (diag.run.get("skipped") or {}).items():
-        notes.append(tr("ui.skipped_note", lang, count=count, reason=reason))
+        notes.append(tr("ui.skipped_note", lang, count=count, reason=reason_text(reason, lang)))
+    for reason, count in (diag.run.get("dropped") or {}).items():
+        notes.append(tr("ui.dropped_note", lang, count=count, reason=reason_text(reason, lang)))
     return notes
+
+
+def reason_text(reason: str, lang: str) -> str:
+    """A skip/drop reason from ingest (English, a stable key) in the report's language."""
+    return tr(f"reason.{reason}", lang, reason)
 
 
 def run_line(diag: Diagnosis, lang: str) -> str:
