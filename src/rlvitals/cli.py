@@ -111,8 +111,12 @@ def cmd_simulate(args) -> int:
         for name, sc in SCENARIOS.items():
             print(f"{name:24s} {sc.summary}")
         return 0
+    fmt = args.log_format
+    if args.old_format is not None:
+        print("rlvitals: note: `simulate --format` is deprecated; use --log-format (-F)", file=sys.stderr)
+        fmt = fmt or args.old_format
     run = simulate(args.scenario, seed=args.seed, steps=args.steps)
-    out = write_simulated(run, args.output, fmt=args.format, samples_path=args.samples)
+    out = write_simulated(run, args.output, fmt=fmt or "lesson", samples_path=args.samples)
     print(f"→ {out}", file=sys.stderr)
     return 0
 
@@ -177,13 +181,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="write a realistic simulated run with a known failure",
                        epilog="examples:\n  rlvitals simulate --list\n  rlvitals simulate lr_too_high --seed 2 "
-                              "--format verl -o lr.log",
+                              "--log-format verl-console -o lr.log",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("scenario", nargs="?", help="scenario name (see --list)")
     p.add_argument("--list", action="store_true", help="list the scenarios")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--steps", type=int, default=200, help="number of training steps (default 200)")
-    p.add_argument("--format", default="lesson", help="log format to write (default: lesson)")
+    p.add_argument("--log-format", "-F", dest="log_format", default=None, metavar="FMT",
+                   help="log format to write (default: lesson; see `rlvitals formats`)")
+    # the old spelling: `--format` is the report format everywhere else, so it is kept only as a
+    # hidden, deprecated alias
+    p.add_argument("--format", dest="old_format", default=None, help=argparse.SUPPRESS)
     p.add_argument("-o", "--output", default="-", help="output path, - for stdout (default)")
     p.add_argument("--samples", metavar="PATH", default=None, help="also write sampled rollouts (JSONL) here")
     p.set_defaults(func=cmd_simulate)
