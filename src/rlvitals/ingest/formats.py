@@ -19,6 +19,7 @@ MODULES: tuple[str, ...] = (
     "csvfile",
     "tb_format",
     "trl:STATE_FORMAT",     # trainer_state.json; its reader lives beside the TRL console reader
+    "trl:ARRAY_FORMAT",     # the same log dicts as a bare JSON array
     "openrlhf",
     "roll",
     "slime",
