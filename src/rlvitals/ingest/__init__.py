@@ -127,20 +127,27 @@ def read(path, format: str | None = None, *, name: str | None = None,
                              else None)
             if fmt is None:
                 raise NotAFile(f"{path} is a directory with no TensorBoard event files; give a log file")
-            return _finish(_format(fmt).reader(path, name or run_name(path)), path, mapping)
+            return _finish(_whole(_format(fmt), path, name or run_name(path)), path, mapping)
         if not path.is_file():
             raise NotAFile(f"{path} is not a regular file")
         if ALIASES.get(format or "", format) == "tensorboard" or (
                 format is None and "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path))):
-            return _finish(FORMATS["tensorboard"].reader(path, name or run_name(path)), path, mapping)
+            return _finish(_whole(FORMATS["tensorboard"], path, name or run_name(path)), path, mapping)
     with open_input(path) as src:
         name = name or src.name or run_name(path)
-        fmt = _format(format or sniff_file(src.path, src.label))
-        if fmt.reader is not None:
-            run = fmt.reader(src.path, name)
+        chosen = _format(format or sniff_file(src.path, src.label))
+        if chosen.reader is not None:
+            run = chosen.reader(src.path, name)
         else:
-            run = _read_lines(fmt.parser(name), src.path)
+            assert chosen.parser is not None
+            run = _read_lines(chosen.parser(name), src.path)
     return _finish(src.annotate(run), src.label, mapping)
+
+
+def _whole(fmt: Format, path: Path, name: str) -> Run:
+    if fmt.reader is None:
+        raise InputError(f"format {fmt.name!r} reads files, not directories")
+    return fmt.reader(path, name)
 
 
 def _read_lines(parser: LineParser, path: Path) -> Run:

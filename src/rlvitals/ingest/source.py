@@ -109,17 +109,17 @@ def _detect_encoding(head: bytes) -> str | None:
     return None
 
 
-def _zstd_reader(fh: IO[bytes]) -> IO[bytes]:
+def _zstd_reader(fh: IO[bytes]) -> Any:
     try:
         import zstandard  # optional: not a dependency
     except ImportError:
         err = MissingExtra.of("ingest.err.zstd")
         err.package, err.extra = "zstandard", "zst"  # type: ignore[attr-defined]
         raise err from None
-    return zstandard.ZstdDecompressor().stream_reader(fh, read_across_frames=True)  # type: ignore[no-any-return]
+    return zstandard.ZstdDecompressor().stream_reader(fh, read_across_frames=True)
 
 
-def _decompressor(kind: str, fh: IO[bytes]) -> IO[bytes]:
+def _decompressor(kind: str, fh: IO[bytes]) -> Any:
     if kind == "gzip":
         return gzip.GzipFile(fileobj=fh)
     if kind == "bzip2":
