@@ -31,7 +31,7 @@ def check(ctx: Ctx) -> Finding | None:
     g = goal(ctx)
     tr = trend(ctx, g) if g else None
     adv_low = ctx.has("adv_std") and ctx.end("adv_std") < get("adv_std_degraded")
-    if tr is not None:
+    if tr is not None and g is not None:
         ev["goal_metric"] = g
         ev[f"{g}_late_gain"] = rnd(ctx.late_gain(g, 0.5), 3)
         # learning *now*: a score gaining over the second half or still climbing (the verl baseline's
@@ -65,7 +65,8 @@ def check(ctx: Ctx) -> Finding | None:
             quotes = smp.quote(late=True)
     else:
         missing.append("samples")
-    if ctx.has("ratio_mean") and not ctx.series("ratio_mean").proxy:
+    ratio = ctx.series("ratio_mean")
+    if ctx.has("ratio_mean") and ratio is not None and not ratio.proxy:
         ev["ratio_end"] = rnd(ctx.end("ratio_mean"), 5)
     ev["corroborated_by"] = consequences
     sev = "critical" if consequences else "warning"

@@ -17,7 +17,7 @@ ID = "lr_too_high"
 
 def check(ctx: Ctx) -> Finding | None:
     u = assess(ctx)
-    if u.clip_high:
+    if u.clip_high and u.clip is not None:
         fired = u.jitter_metric is not None or u.gnorm_high or u.clip >= 1.5 * get("clip_high")
     elif u.clip is None:  # missing or not applicable: the grad norm must say so, with jitter
         # or by itself climbing 5x (PTT: 3x baseline is already unstable; 10x an explosion)

@@ -26,7 +26,7 @@ MIN_AFTER = 10   # reward points after the onset: fewer cannot show a trend one 
 
 
 def _truths(ctx: Ctx) -> list[str]:
-    out = [m for m in ("val_acc", "acc") if m in ctx.shapes and ctx.shapes[m].word != "short"]
+    out: list[str] = [m for m in ("val_acc", "acc") if m in ctx.shapes and ctx.shapes[m].word != "short"]
     out += [f"component:{k}" for k, (kind, _) in components(ctx).items() if kind == "correctness"]
     return out
 
