@@ -5,10 +5,14 @@ rises, and a reasoning model's healthy entropy can sit at 0.1-0.5.  So entropy h
 the goal still improves is convergence (unless the groups have turned uniform anyway, adv_std <
 adv_std_degraded).  Otherwise the fall is a strong signal on its own: a warning with nothing else
 to go on, critical once a consequence corroborates it -- the goal flat, falling or fallen back from
-its peak, groups uniform (adv_std low), answers shrinking, or near-identical samples.
+its peak, groups uniform (adv_std low), answers shrinking, or near-identical samples.  Early on
+(a prefix, as `watch` sees it), a fall past half the level that began after a stretch of steady
+entropy, with the goal not improving since, is a warning already.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from .actions import action_for
 from .context import Ctx, rnd
@@ -21,10 +25,18 @@ ID = "entropy_collapse"
 
 
 def check(ctx: Ctx) -> Finding | None:
-    if not holds(ctx, "entropy_to_zero"):
-        return None
     e = trend(ctx, "entropy")
-    assert e is not None
+    if e is None or not ctx.has("entropy"):
+        return None
+    onset = ctx.crossing("entropy", 0.25)
+    s, _ = ctx.data("entropy")
+    a = min(float(np.searchsorted(s, onset)) / max(s.size, 1), 0.8) if onset is not None else 0.5
+    full = holds(ctx, "entropy_to_zero")
+    # early: flat for a while, then more than half the level gone -- heading to 0 now
+    early = (not full and e.start > 0 and e.end >= 0 and 1.0 - e.end / e.start >= get("entropy_half")
+             and a >= 0.15 and e.fell and ctx.word("entropy") in ("falling", "spike"))
+    if not (full or early):
+        return None
     drop = 1.0 - e.end / e.start
     ev: dict = {"entropy_start": rnd(e.start), "entropy_end": rnd(e.end), "entropy_drop": rnd(drop, 3)}
     consequences = 0
@@ -36,8 +48,10 @@ def check(ctx: Ctx) -> Finding | None:
         ev[f"{g}_late_gain"] = rnd(ctx.late_gain(g, 0.5), 3)
         # learning *now*: a score gaining over the second half or still climbing (the verl baseline's
         # validation accuracy has converged while its reward still climbs), the goal not fallen back
+        # judged from where entropy began to fall
         scores = [m for m in dict.fromkeys((g, "val_acc", "acc", "reward")) if ctx.has(m)]
-        improving = any(ctx.gained(m, a=0.5) or ctx.still_rising(m, 0.5) for m in scores) and not tr.fell_back
+        since = a
+        improving = any(ctx.gained(m, a=since) or ctx.still_rising(m, since) for m in scores) and not tr.fell_back
         if improving:
             # still learning: low entropy here is convergence, not collapse
             if not adv_low:
@@ -69,7 +83,8 @@ def check(ctx: Ctx) -> Finding | None:
     if ctx.has("ratio_mean") and ratio is not None and not ratio.proxy:
         ev["ratio_end"] = rnd(ctx.end("ratio_mean"), 5)
     ev["corroborated_by"] = consequences
-    sev = "critical" if consequences else "warning"
-    onset = ctx.crossing("entropy", 0.25)
+    if early and not consequences:
+        return None     # an early fall alone is not yet the strong signal: wait for it to finish
+    sev = "critical" if consequences and full else "warning"
     conf = min(1.0, 0.55 + 0.1 * consequences + 0.2 * (drop - get("entropy_drop")) / (1 - get("entropy_drop")))
     return Finding(ID, sev, onset, ev, (), tuple(missing), action_for(ID), round(conf, 3), quotes)

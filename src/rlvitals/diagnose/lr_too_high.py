@@ -23,7 +23,8 @@ def check(ctx: Ctx) -> Finding | None:
         # or by itself climbing 5x (PTT: 3x baseline is already unstable; 10x an explosion)
         fired = u.gnorm_high and (u.jitter_metric is not None or (u.gnorm_rise or 0) >= get("gnorm_climb"))
     else:
-        fired = False
+        # on the way up: clip already past normal and the grad norm climbing past gnorm_rise x its start
+        fired = u.clip >= get("clip_normal") and (u.gnorm_rise or 0) >= get("gnorm_rise")
     if not fired:
         return None
     ev: dict = {}

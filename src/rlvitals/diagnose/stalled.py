@@ -4,7 +4,8 @@ The last resort among the "flat reward" causes: a more specific cause (collapse,
 data, truncation) owns the run when it fires (verdict.SUPPRESSES), and the differential names the
 metric that would have decided when one is missing (no ratio_mean: could be a weight-sync failure).
 "Nothing moves" is judged by steps and against each curve's own noise: the goal and the reward
-neither rose, fell nor peaked by more than goal_z standard errors over at least min_points points.
+show no evidence of a move over at least min_points points, and either the policy (entropy, KL)
+is still too, or the scores are demonstrably flat on their own.
 """
 
 from __future__ import annotations
@@ -23,7 +24,13 @@ def check(ctx: Ctx) -> Finding | None:
     trs = [trend(ctx, m) for m in names]
     if not trs or any(t is None for t in trs):
         return None
-    if not all(t.flat or (t.n >= 12 and ctx.word(t.metric) == "constant") for t in trs if t is not None):
+    if not all(t.still or (t.n >= 12 and ctx.word(t.metric) == "constant") for t in trs if t is not None):
+        return None
+    # "nothing moves" includes the policy: entropy and KL still too -- or, when they are not
+    # logged or they move, the scores must be demonstrably flat on their own
+    policy = [trend(ctx, m) for m in ("entropy", "kl") if ctx.has(m)]
+    policy_still = bool(policy) and all(p is not None and p.still for p in policy)
+    if not policy_still and not all(t.flat or ctx.word(t.metric) == "constant" for t in trs if t is not None):
         return None
     ev: dict = {}
     for t in trs:

@@ -96,14 +96,18 @@ class Trend:
 
     @property
     def flat(self) -> bool:
-        """Enough points and demonstrably still: the move is within two standard errors and half
-        the step-to-step noise, no steady trend, no real peak or trough on the way."""
+        """Demonstrably still: `still`, and the fitted change plus two of its standard errors stays
+        within 1.5 step-to-step noises (evidence of no move, not just no evidence of a move)."""
+        return self.still and abs(self.fit_move) + 2 * self.fit_se < 1.5 * self.noise
+
+    @property
+    def still(self) -> bool:
+        """Enough points and no evidence of a move: the fitted line's change within 2.5 standard
+        errors, the window means within goal_z, no steady trend, no real peak or trough."""
         if self.n < get("min_points") or self.rose or self.fell or self.fell_back:
             return False
         if self.noise == 0:
             return self.move == 0
-        # no evidence of a move: the fitted line's change within 2.5 of its standard errors, the
-        # window means within goal_z standard errors, no steady ordering, no real peak or trough
         return (abs(self.fit_move) < 2.5 * self.fit_se and abs(self.move) < get("goal_z") * self.se
                 and abs(self.tau) < 0.45
                 and not self.big_peak(self.peak - self.start) and not self.big_peak(self.start - self.trough))

@@ -13,6 +13,7 @@ import numpy as np
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
+from .symptoms import trend
 from .thresholds import get
 
 ID = "sync_failure"
@@ -27,13 +28,26 @@ def _deviation(ctx: Ctx) -> tuple[float, float, str]:
     return abs(r0 - 1.0), abs(r1 - 1.0), "ratio"
 
 
+def _leaving(ctx: Ctx, d0: float, d1: float) -> bool:
+    """The ratio is moving away from 1 now: half the steady band already, far beyond its own noise
+    (2 x goal_z standard errors), more than 3x where it started, and further out than it ever was."""
+    tr = trend(ctx, "ratio_mean")
+    if tr is None or d1 < 0.5 * get("ratio_tol") or abs(tr.z) < 2 * get("goal_z") or d1 < 3 * max(d0, tr.noise):
+        return False
+    _, x = ctx.blocks("ratio_mean", 16)
+    return bool(d1 >= float(np.max(np.abs(x[:-1] - 1.0)))) if x.size > 1 else False
+
+
 def check(ctx: Ctx) -> Finding | None:
     if not ctx.has("ratio_mean"):
         return None
     d0, d1, kind = _deviation(ctx)
     sh = ctx.shapes["ratio_mean"]
+    sev = "critical"
     if kind == "ratio":
         fired = d1 >= get("ratio_tol") and (sh.word == "drift" or d1 >= get("ratio_far")) and d1 > 2 * d0
+        if not fired and _leaving(ctx, d0, d1):
+            fired, sev = True, "warning"     # early: a steady move away from 1, not yet far
     else:
         fired = d1 > get("mismatch_high") and d1 > 2 * max(d0, 0.2 * get("mismatch_high"))
     if not fired:
@@ -47,4 +61,4 @@ def check(ctx: Ctx) -> Finding | None:
             ev[f"{g}_late_gain"] = rnd(ctx.late_gain(g, 0.5), 3)
     onset = sh.onset_step if sh.onset_step is not None else ctx.onset("ratio_mean")
     conf = float(np.clip(0.7 + d1, 0.7, 1.0))
-    return Finding(ID, "critical", onset, ev, (), (), action_for(ID), round(conf, 3))
+    return Finding(ID, sev, onset, ev, (), (), action_for(ID), round(conf, 3))

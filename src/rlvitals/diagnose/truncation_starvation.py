@@ -53,7 +53,7 @@ def check(ctx: Ctx) -> Finding | None:
             from_start = True
         elif ctx.word("len") in ("rising", "spike") and (tr.end <= 0.1 * abs(tr.peak) or tr.fell or tr.fell_back):
             pinned = _pinned(ctx, 0.7)        # grew into the cap and the reward died with it
-        elif tr.flat or tr.fell:
+        elif tr.still or tr.fell:
             pinned = _pinned(ctx)             # at the cap all along and nothing learned
             from_start = True
         else:

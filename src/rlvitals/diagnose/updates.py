@@ -54,10 +54,14 @@ def _assess(ctx: Ctx) -> Violence:
     clip = None
     clip_na = "clip_frac" in ctx.shapes and ctx.word("clip_frac") == "constant"
     if ctx.applicable("clip_frac"):
-        clip = ctx.window("clip_frac", 0.7, 1.0)   # late: a warm-up that overshoots shows up late
+        # late: a warm-up that overshoots shows up late (the last tenth of the steps, or the last
+        # 30% of the points when that is higher: a long high stretch is as telling)
+        ct = trend(ctx, "clip_frac")
+        clip = max(ctx.window("clip_frac", 0.7, 1.0), ct.end if ct is not None else 0.0)
     gnorm = jit = rise = None
     if ctx.has("gnorm"):
-        gnorm = ctx.window("gnorm", 0.7, 1.0)
+        gt = trend(ctx, "gnorm")
+        gnorm = max(ctx.window("gnorm", 0.7, 1.0), gt.end if gt is not None else 0.0)
         early = ctx.window("gnorm", 0.0, 0.3)
         rise = gnorm / early if early > 0 else None
         jit = float(ctx.shapes["gnorm"].stats.get("resid_rel", 0.0))

@@ -68,7 +68,7 @@ def _not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
         return None
     for m in ("reward", "acc", "val_acc"):
         other = trend(ctx, m) if m != g and ctx.has(m) else None
-        if other is not None and (other.rose or not (other.flat or other.fell or other.fell_back)):
+        if other is not None and (other.rose or not (other.still or other.fell or other.fell_back)):
             return None      # another score climbs (reward_hacking's question) or is still undecided
     how = "fell" if tr.fell else "fell_back" if tr.fell_back else "flat"
     ev: dict = {"goal_metric": g, "goal_start": rnd(tr.start), "goal_end": rnd(tr.end), "goal_peak": rnd(tr.peak),
