@@ -102,9 +102,10 @@ def sniff_file(path: Path, label: object = "") -> str:
     """The format of a UTF-8 text file (as `open_input` leaves it); UnknownFormat when none fits."""
     head = _head(path)
     format = sniff_text(head.decode("utf-8", errors="replace"))
-    if format is None and len(head) == SNIFF_BYTES:
-        # a long preamble (verl prints its whole config first): look further before giving up
-        format = sniff_text(_head(path, SNIFF_MORE).decode("utf-8", errors="replace"))
+    if format in (None, "generic") and len(head) == SNIFF_BYTES:
+        # a long preamble (verl prints its whole config first): look further before giving up, or
+        # before settling for the generic fallback
+        format = sniff_text(_head(path, SNIFF_MORE).decode("utf-8", errors="replace")) or format
     if format is None:
         raise UnknownFormat.of("ingest.err.unknown", path=label or path, formats=", ".join(FORMATS))
     return format
@@ -136,12 +137,21 @@ def read(path, format: str | None = None, *, name: str | None = None,
     with open_input(path) as src:
         name = name or src.name or run_name(path)
         chosen = _format(format or sniff_file(src.path, src.label))
-        if chosen.reader is not None:
-            run = chosen.reader(src.path, name)
-        else:
-            assert chosen.parser is not None
-            run = _read_lines(chosen.parser(name), src.path)
+        run = _read_with(chosen, src.path, name)
+        if format is None and not (run.series or run.extras) and chosen.name != "generic" and "generic" in FORMATS:
+            # the sniffer's pick found nothing: a hand-rolled log that only looks like a framework's
+            generic = _read_with(FORMATS["generic"], src.path, name)
+            if generic.series or generic.extras:
+                generic.notes.insert(0, f"the {chosen.name} reader found no metric: read by the generic fallback")
+                run = generic
     return _finish(src.annotate(run), src.label, mapping)
+
+
+def _read_with(fmt: Format, path: Path, name: str) -> Run:
+    if fmt.reader is not None:
+        return fmt.reader(path, name)
+    assert fmt.parser is not None
+    return _read_lines(fmt.parser(name), path)
 
 
 def _whole(fmt: Format, path: Path, name: str) -> Run:

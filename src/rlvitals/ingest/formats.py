@@ -27,6 +27,7 @@ MODULES: tuple[str, ...] = (
     "torchtune",
     "primerl_console",
     "trl",
+    "generic",              # the fallback for hand-rolled loops: keep it last
 )
 
 
