@@ -184,3 +184,13 @@ def test_a_sniffed_reader_that_finds_nothing_falls_back_to_generic(tmp_path):
     run = read(write(tmp_path, text))
     assert run.format == "generic" and run.series["entropy"].steps.tolist() == [1, 2, 3, 4, 5]
     assert any("found no metric" in n for n in run.notes)
+
+
+def test_watch_with_map(tmp_path, capsys):
+    p = write(tmp_path, BEFORE)
+    assert cli.main(["watch", str(p), "--once", "--map", "reward=Average Reward"]) == 0
+    out = capsys.readouterr().out
+    assert "1.730 → 2.000" in out and "mapped by the user" in out
+    assert cli.main(["watch", str(p), "--once", "--map", "rewardz=Average Reward"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().startswith("rlvitals: error: --map rewardz") and err.count("\n") == 1

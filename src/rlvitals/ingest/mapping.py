@@ -38,6 +38,8 @@ def parse_map(items: Iterable[str] | None) -> dict[str, str]:
         canon, key = canon.strip(), key.strip()
         if not sep or not canon or not key:
             raise InputError.of("ingest.err.map_syntax", arg=item)
+        if canon not in CANONICAL:
+            raise InputError.of("ingest.err.map_canon", canon=canon, known=", ".join(CANONICAL))
         out[canon] = key
     return out
 

@@ -308,6 +308,8 @@ def read_trainer_state(path: Path, name: str) -> Run:
     format trl-state) or a bare array of them (log_history dumped alone, format json-array)."""
     doc = _json_doc(path)
     if isinstance(doc, list):
+        if not any(isinstance(e, dict) for e in doc):
+            raise InputError.of("ingest.err.json_shape", path=path)
         b = log_dicts_run(doc, name, "json-array", step_keys=STEP_KEYS, row_order=True)
         return _pinned_length_note(b.build())
     history = doc.get("log_history") if isinstance(doc, dict) else None
