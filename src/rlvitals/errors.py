@@ -8,6 +8,7 @@
      │    └── UnknownFormat   text, but no supported format recognised (names the formats tried)
      ├── NoMetrics            a format was recognised but no metric could be read
      │    └── NoVitals        metrics were read, but none of them is a vital (lists the keys seen)
+     ├── OutputError          an output path cannot be written (a directory, a missing folder, a full disk)
      └── MissingExtra         an optional dependency is needed ("pip install 'rlvitals[plot]'")
 """
 
@@ -21,6 +22,7 @@ __all__ = [
     "NoMetrics",
     "NoVitals",
     "NotAFile",
+    "OutputError",
     "RlvitalsError",
     "UnknownFormat",
 ]
@@ -79,6 +81,10 @@ class NoMetrics(RlvitalsError):
 
 class NoVitals(NoMetrics):
     """Numbers were read, but none maps to a vital: the message lists the keys seen and `--map`."""
+
+
+class OutputError(RlvitalsError):
+    """An output (a file, standard output) cannot be written."""
 
 
 class MissingExtra(RlvitalsError):

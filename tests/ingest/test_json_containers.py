@@ -64,7 +64,7 @@ def test_array_with_other_step_keys_and_nulls(tmp_path):
     p.write_text(json.dumps(rows))
     r = read(p)
     assert r.series["reward"].steps.tolist() == [10, 20, 30] and np.isnan(r.series["reward"].values[1])
-    assert r.skipped == {"non-numeric values": 3}
+    assert r.dropped == {"non-numeric values": 3} and r.skipped == {}
 
 
 def test_sniffing():

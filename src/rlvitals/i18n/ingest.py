@@ -1,7 +1,7 @@
 """Strings of reading logs: the one-line errors of `rlvitals.ingest` and what `vitals` says about
 how a file was opened (decompressed, transcoded, a fallback reader, a user's `--map`).
 
-Keys start with "ingest.".
+Keys start with "ingest." (and "reason." for the skip reasons these readers give).
 """
 
 from __future__ import annotations
@@ -35,6 +35,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.vit.mapping": "--map",
         "ingest.vit.fallback": "read by the generic fallback reader (`name: number` lines); check each "
                                "vital's source key below",
+        "reason.line with NUL or control bytes": "line with NUL or control bytes",
+        "reason.metrics after the last step line": "metrics after the last step line",
+        "reason.table row without a step": "table row without a step",
+        "reason.table row without metrics": "table row without metrics",
+        "reason.log entry that is not a dict": "log entry that is not a dict",
+        "reason.log_history entry that is not a dict": "log_history entry that is not a dict",
+        "reason.log entry without step": "log entry without step",
+        "reason.log entry without metrics": "log entry without metrics",
     },
     "zh": {
         "ingest.err.missing": "{path} 不存在",
@@ -61,5 +69,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.vit.input": "输入",
         "ingest.vit.mapping": "--map",
         "ingest.vit.fallback": "由通用兜底读取器读取（`名字: 数值` 行）；请逐项核对下面每个体征的来源键",
+        "reason.line with NUL or control bytes": "含 NUL 或控制字节的行",
+        "reason.metrics after the last step line": "最后一个 step 行之后的指标行",
+        "reason.table row without a step": "没有 step 的表格行",
+        "reason.table row without metrics": "没有指标的表格行",
+        "reason.log entry that is not a dict": "不是字典的日志条目",
+        "reason.log_history entry that is not a dict": "不是字典的 log_history 条目",
+        "reason.log entry without step": "没有 step 的日志条目",
+        "reason.log entry without metrics": "没有指标的日志条目",
     },
 }

@@ -128,12 +128,12 @@ def read(path, format: str | None = None, *, name: str | None = None,
                              else None)
             if fmt is None:
                 raise NotAFile(f"{path} is a directory with no TensorBoard event files; give a log file")
-            return _finish(_whole(_format(fmt), path, name or run_name(path)), path, mapping)
+            return _finish(_read_with(_format(fmt), path, name or run_name(path)), path, mapping)
         if not path.is_file():
             raise NotAFile(f"{path} is not a regular file")
         if ALIASES.get(format or "", format) == "tensorboard" or (
                 format is None and "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path))):
-            return _finish(_whole(FORMATS["tensorboard"], path, name or run_name(path)), path, mapping)
+            return _finish(_read_with(FORMATS["tensorboard"], path, name or run_name(path)), path, mapping)
     with open_input(path) as src:
         name = name or src.name or run_name(path)
         chosen = _format(format or sniff_file(src.path, src.label))
@@ -150,14 +150,9 @@ def read(path, format: str | None = None, *, name: str | None = None,
 def _read_with(fmt: Format, path: Path, name: str) -> Run:
     if fmt.reader is not None:
         return fmt.reader(path, name)
-    assert fmt.parser is not None
-    return _read_lines(fmt.parser(name), path)
-
-
-def _whole(fmt: Format, path: Path, name: str) -> Run:
-    if fmt.reader is None:
-        raise InputError(f"format {fmt.name!r} reads files, not directories")
-    return fmt.reader(path, name)
+    if fmt.parser is not None:
+        return _read_lines(fmt.parser(name), path)
+    raise InputError(f"format {fmt.name!r} can be written but not read")
 
 
 def _read_lines(parser: LineParser, path: Path) -> Run:
@@ -188,7 +183,7 @@ def read_text(text: str, format: str | None = None, name: str = "text") -> Run:
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / f"{name}.txt"
             path.write_text(text, encoding="utf-8")
-            return fmt.reader(path, name)
+            return _read_with(fmt, path, name)
     parser = fmt.parser(name)
     for line in text.splitlines(keepends=True):
         parser.feed(line)
@@ -209,7 +204,7 @@ def write_run(run: Run, format: str, dest: str | Path | TextIO) -> None:
     fmt = _format(format)
     if fmt.writer is None:
         raise InputError(f"format {format!r} has no writer; writable: {', '.join(WRITABLE)}")
-    if hasattr(dest, "write"):
+    if not isinstance(dest, (str, Path)):
         fmt.writer(run, dest)
         return
     with open(dest, "w", encoding="utf-8", newline="\n") as f:

@@ -87,6 +87,7 @@ class GenericParser(LineParser):
         self.mode: str | None = None            # "next" | "previous" once a step line was seen
         self.held: list[tuple[int, dict[str, float]]] = []   # free rows before the first step line
         self.pending: dict[str, float] = {}     # "next" mode: free values waiting for their step
+        self.pending_lines = 0
         self.last_step: int | None = None
         self.renamed: dict[str, str] = {}
         self.percent = False
@@ -119,6 +120,7 @@ class GenericParser(LineParser):
                 self.held.append((lineno, row))
             elif self.mode == "next":
                 self.pending.update(row)
+                self.pending_lines += 1
             else:
                 assert self.last_step is not None
                 self.builder.add_row(self.last_step, row, lineno)
@@ -127,10 +129,11 @@ class GenericParser(LineParser):
             self.mode = "next" if self.held else "previous"
             for _, held in self.held:
                 self.pending.update(held)
+            self.pending_lines = len(self.held)
             self.held = []
         if self.mode == "next" and self.pending:
             row = {**self.pending, **row}
-            self.pending = {}
+            self.pending, self.pending_lines = {}, 0
         self.last_step = step
         if row:
             self.builder.add_row(step, row, lineno)
@@ -155,9 +158,9 @@ class GenericParser(LineParser):
         if self.mode is not None:
             self._notes(self.builder)
             run = self.builder.build()
-            if self.pending:
+            if self.pending_lines:
                 run.skipped["metrics after the last step line"] = run.skipped.get(
-                    "metrics after the last step line", 0) + len(self.pending)
+                    "metrics after the last step line", 0) + self.pending_lines
             return run
         # no step counter (yet): line order, a new row whenever a name repeats
         b = RunBuilder(self.builder.name, self.format_name)

@@ -162,6 +162,7 @@ def _table_run(table: Table, name: str) -> Run:
             b.skip("table row without a step")
             continue
         row: dict[str, float] = {}
+        bad = 0
         for j, (col, cell) in enumerate(zip(cols, cells)):
             if j == sc or col.lower() == "epoch":
                 continue
@@ -170,7 +171,9 @@ def _table_run(table: Table, name: str) -> Run:
             try:
                 row[col] = float(cell)
             except ValueError:
-                b.skip("table cell that is not a number")
+                bad += 1
+        if row and bad:
+            b.drop("non-numeric cells", bad)
         b.add_parsed(step, row, lineno, empty_reason="table row without metrics")
     if sc is None:
         b.meta["step_inferred"] = True
