@@ -321,9 +321,9 @@ def read_trainer_state(path: Path, name: str) -> Run:
             raise InputError.of("ingest.err.json_shape", path=path)
         b = log_dicts_run(doc, name, "json-array", step_keys=STEP_KEYS, row_order=True)
         return _pinned_length_note(b.build())
-    history = doc.get("log_history") if isinstance(doc, dict) else None
-    if not isinstance(doc, dict) or not isinstance(history, list):
+    if not isinstance(doc, dict) or not isinstance(doc.get("log_history"), list):
         raise InputError.of("ingest.err.json_shape", path=path)
+    history = doc["log_history"]
     b = log_dicts_run(history, name, "trl-state")
     for k in ("logging_steps", "global_step", "max_steps", "eval_steps"):
         if isinstance(doc.get(k), int):
