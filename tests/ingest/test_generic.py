@@ -55,7 +55,7 @@ def test_metrics_before_the_step_line_go_to_the_next_step(tmp_path):
     assert run.format == "generic" and run.meta["fallback"]
     assert run.series["reward"].steps.tolist() == [1, 2, 3, 4]
     assert run.series["reward"].values.tolist() == [1.73, 1.80, 1.91, 2.00]
-    assert run.series["kl"].steps.tolist() == [2, 3] and run.series["kl"].source == "kl"
+    assert run.series["kl"].steps.tolist() == [2, 3] and run.series["kl"].source == "KL"
     assert run.series["loss"].values.tolist() == [0.0006, 0.0005, 0.0004, 0.0003]
     assert run.skipped == {"not a metric line": 1, "metrics after the last step line": 1}
     assert any("attached to the next step line" in n for n in run.notes)
@@ -194,3 +194,14 @@ def test_watch_with_map(tmp_path, capsys):
     assert cli.main(["watch", str(p), "--once", "--map", "rewardz=Average Reward"]) == 2
     err = capsys.readouterr().err
     assert err.strip().startswith("rlvitals: error: --map rewardz") and err.count("\n") == 1
+
+
+def test_plain_names_are_read_as_the_vitals_they_are(tmp_path):
+    run = read(write(tmp_path, BEFORE))
+    assert run.series["reward"].source == "Average Reward" and run.series["kl"].source == "KL"
+    assert run.meta["guessed"] == {"reward": "Average Reward", "kl": "KL"} and "mapping" not in run.meta
+    assert any("the name read as reward" in n for n in run.notes)
+    # the user's word wins over the guess, and the guessed key goes back to the other keys
+    text = BEFORE.replace("KL:", "Score: 3\nKL:")
+    run = read(write(tmp_path, text, "b.log"), mapping={"reward": "Score"})
+    assert run.series["reward"].source == "Score" and "Average Reward" in run.extras

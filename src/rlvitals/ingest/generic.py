@@ -7,9 +7,9 @@ Tried last (it claims a file only when no framework reader does, and with low co
 
 - **Pairs.** A number after `:` or `=`; its name is the up-to-four words before it, back to the
   previous pair or a delimiter (`, ; | ( ) [ ] { } < > : =`, tab).  `12%` is read as 0.12.  Names
-  that are not in the alias table but are once lower-cased and joined by `_` ("Mean Reward" →
-  `mean_reward`) take that spelling, and a note says so; any other name is kept as written, for
-  `--map CANON=KEY` to name.
+  are kept as written.  One the alias table knows once lower-cased, joined by `_` and stripped of a
+  leading "average", "mean", "train", … ("Average Reward", "KL", "Mean Reward") is read as that
+  vital, as if the user had said `--map`, and a note says so; `--map CANON=KEY` overrides.
 - **Steps.** A counter on the line: `Step 12/500`, `step 12`, `step=12`, `global_step: 12`,
   `iter 12`, `Epoch 1 Step 12`, or `[12]` at the start.
 - **Metrics on lines without a step** attach to a step by what the log does first: printed before
@@ -89,19 +89,7 @@ class GenericParser(LineParser):
         self.pending: dict[str, float] = {}     # "next" mode: free values waiting for their step
         self.pending_lines = 0
         self.last_step: int | None = None
-        self.renamed: dict[str, str] = {}
         self.percent = False
-
-    def _key(self, name: str) -> str:
-        if name in self.renamed:
-            return self.renamed[name]
-        key = name
-        if aliases.lookup(name) is None:
-            joined = "_".join(name.lower().split())
-            if joined != name and aliases.lookup(joined) is not None:
-                key = joined
-        self.renamed[name] = key
-        return key
 
     def parse(self, line: str, lineno: int) -> None:
         line = clean_line(line)
@@ -111,7 +99,7 @@ class GenericParser(LineParser):
             return
         found, pct = pairs(line)
         self.percent |= pct
-        row = {self._key(k): v for k, v in found.items()}
+        row = found
         step = step_of(line)
         if step is None:
             if not row:
@@ -148,9 +136,6 @@ class GenericParser(LineParser):
         elif self.mode == "previous":
             b.note("generic reader: metrics printed on lines without a step are attached to the step line "
                    "before them")
-        moved = {k: v for k, v in self.renamed.items() if k != v}
-        if moved:
-            b.note("keys matched ignoring case and spaces: " + ", ".join(f"{k} → {v}" for k, v in moved.items()))
         if self.percent:
             b.note("values written with % are read as fractions (45% → 0.45)")
 
@@ -161,7 +146,7 @@ class GenericParser(LineParser):
             if self.pending_lines:
                 run.skipped["metrics after the last step line"] = run.skipped.get(
                     "metrics after the last step line", 0) + self.pending_lines
-            return run
+            return guess_names(run)
         # no step counter (yet): line order, a new row whenever a name repeats
         b = RunBuilder(self.builder.name, self.format_name)
         for reason, n in self.builder.skipped.items():
@@ -183,10 +168,51 @@ class GenericParser(LineParser):
             b.note("generic reader found no step counter: the row number is used as the step "
                    "(a new row starts when a name repeats)")
         self._notes(b)
-        return b.build()
+        return guess_names(b.build())
 
     def finish(self) -> Run:
         return self.snapshot()
+
+
+_QUALIFIERS = frozenset({"average", "avg", "mean", "train", "training", "batch", "total", "current", "policy"})
+
+
+def _candidates(key: str) -> list[str]:
+    """Spellings of a hand-written name the alias table may know: "Mean Reward" → mean_reward,
+    "Average Reward" → reward, "Avg. KL" → kl."""
+    words = [w.strip(".") for w in key.lower().replace("-", " ").replace("_", " ").split()]
+    words = [w for w in words if w]
+    out = ["_".join(words)]
+    while len(words) > 1 and words[0] in _QUALIFIERS:
+        words = words[1:]
+        out.append("_".join(words))
+    return out
+
+
+def guess_names(run: Run) -> Run:
+    """Read hand-written names as the vitals they plainly are ("Average Reward" as reward, "KL" as
+    kl), as if the user had said `--map`: the source stays as written, a note says so, and a
+    user's `--map` still wins (it is applied after)."""
+    from .mapping import apply_mapping
+
+    guesses: dict[str, str] = {}
+    for key in run.extras:
+        if aliases.lookup(key) is not None:
+            continue
+        for cand in _candidates(key):
+            alias = aliases.lookup(cand)
+            if alias is None:
+                continue
+            if (alias.canonical not in run.series and alias.canonical not in guesses and not alias.proxy
+                    and alias.transform is None and alias.scale == 1.0):
+                guesses[alias.canonical] = key
+            break
+    if not guesses:
+        return run
+    run = apply_mapping(run, guesses, how="guessed")
+    run.meta.pop("mapping", None)
+    run.meta["guessed"] = guesses
+    return run
 
 
 def _sniff(text: str) -> float:
