@@ -189,3 +189,13 @@ def test_big_binary_without_newlines_is_refused_from_its_head(tmp_path):
     p.write_bytes(bytes(range(256)).replace(b"\n", b"") * 40_000)     # 10 MB, not one newline
     with pytest.raises(BinaryInput, match=r"1 of 1 lines"):
         read(p)
+
+
+def test_stdin_from_a_terminal_is_refused(monkeypatch, capsys):
+    class Tty(io.TextIOWrapper):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Tty(io.BytesIO(b"")))
+    assert cli.main(["diagnose", "-"]) == 2
+    assert "nothing is piped in" in capsys.readouterr().err

@@ -10,7 +10,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "en": {
         "ingest.err.missing": "{path} does not exist",
         "ingest.err.empty": "{path} is empty",
-        "ingest.err.no_stdin": "there is no standard input to read (the log was to come from `-`)",
+        "ingest.err.no_stdin": "`-` reads the log from standard input, but nothing is piped in "
+                               "(e.g. zcat run.log.gz | rlvitals diagnose -)",
         "ingest.err.binary": "{path} is a binary file, not a training log ({bad} of {total} lines hold NUL "
                              "or control bytes; formats: see `rlvitals formats`)",
         "ingest.err.not_utf8": "{path} is not UTF-8 text (undecodable byte at offset {offset})",
@@ -47,7 +48,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "zh": {
         "ingest.err.missing": "{path} 不存在",
         "ingest.err.empty": "{path} 是空的",
-        "ingest.err.no_stdin": "没有标准输入可读（日志本应来自 `-`）",
+        "ingest.err.no_stdin": "`-` 表示从标准输入读日志，但没有内容通过管道传入"
+                               "（例如 zcat run.log.gz | rlvitals diagnose -）",
         "ingest.err.binary": "{path} 是二进制文件，不是训练日志（{total} 行里有 {bad} 行含 NUL 或控制字节；"
                              "支持的格式见 `rlvitals formats`）",
         "ingest.err.not_utf8": "{path} 不是 UTF-8 文本（偏移 {offset} 处有无法解码的字节）",

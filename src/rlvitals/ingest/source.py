@@ -237,7 +237,7 @@ def _blank_bad_lines(path: Path, work: _Work, label: str) -> tuple[Path, int]:
 def _copy_stdin(work: _Work) -> Path:
     out = work.new("stdin")
     stream: Any = getattr(sys.stdin, "buffer", None)
-    if stream is None:
+    if stream is None or sys.stdin.isatty():       # nothing piped in: do not wait for the keyboard
         raise InputError.of("ingest.err.no_stdin")
     with open(out, "wb") as dst:
         shutil.copyfileobj(stream, dst, CHUNK)
