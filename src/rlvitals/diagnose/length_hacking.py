@@ -21,6 +21,10 @@ from .thresholds import get
 ID = "length_hacking"
 
 
+def ln_points(ctx: Ctx) -> int:
+    return int(ctx.data("len")[1].size)
+
+
 def _early(ctx: Ctx, g: str | None) -> Finding | None:
     """On the way up: since the length bent upward (its growth rate at least doubled) it grew
     beyond 2 x goal_z standard errors and by a tenth, and the truth did not gain."""
@@ -29,7 +33,10 @@ def _early(ctx: Ctx, g: str | None) -> Finding | None:
     onset = ctx.onset("len", "bend", log=True)
     la, lb, lz = since(ctx, "len", onset)
     ta, tb, tz = since(ctx, g, onset)
-    if onset is None or not (la > 0 and lb / la >= 1.1 and lz >= 2 * get("goal_z") and tz <= 1.0):
+    if onset is None or ln_points(ctx) < get("min_points"):
+        return None
+    # the truth neither gains (pair C1) nor falls (a policy breaking down: KL, entropy own that)
+    if not (la > 0 and lb / la >= 1.1 and lz >= 2 * get("goal_z") and -get("goal_z") < tz <= 1.0):
         return None
     # and the growth accelerated at the bend: its log-rate after is at least twice the rate before
     s, v = ctx.data("len")

@@ -47,7 +47,8 @@ def check(ctx: Ctx) -> Finding | None:
             on = ctx.crossing("trunc", 0.1)
             _, _, tz = since(ctx, "trunc", on)
             _, _, rz = since(ctx, g, on)
-            if not (t1 >= get("trunc_high") and tz >= 2 * get("goal_z") and rz <= -get("goal_z")):
+            if not (t1 >= get("trunc_high") and tz >= 2 * get("goal_z") and rz <= -get("goal_z")
+                    and tr.n >= get("min_points")):
                 return None
             sev = "warning"
         ev["trunc_end"] = rnd(t1)
