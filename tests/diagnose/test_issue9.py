@@ -200,3 +200,21 @@ def test_a_ruled_out_look_alike_never_fired(i):
     fired = {f.id for f in d.findings if f.severity in WARN}
     for f in d.findings:
         assert not ({r.lookalike for r in f.ruled_out} & fired), (f.id, [r.lookalike for r in f.ruled_out])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_new_findings_render_in_both_languages(lang):
+    from rlvitals.render import render_diagnosis
+
+    r = _rng(4)
+    flat = diagnose(Run.from_arrays("t", S, {"reward": 0.5 - 0.1 * S / N + r.normal(0, 0.05, N),
+                                             "entropy": np.linspace(1.8, 1.2, N) + r.normal(0, 0.01, N)}))
+    kl = np.linspace(0.002, 0.045, N) + jitter(0.001)
+    kl[120] = 5.0
+    spike = diagnose(dc.healthy(0, kl=kl))
+    for d, fid in ((flat, "not_learning"), (spike, "outlier_step")):
+        assert d.top.id == fid
+        for fmt in ("text", "markdown"):
+            out = render_diagnosis(d, fmt, lang=lang)
+            assert out and "{" not in out, out        # every summary placeholder was filled
+        assert fid in render_diagnosis(d, "json", lang=lang)

@@ -13,7 +13,8 @@ from __future__ import annotations
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
-from .symptoms import goal, trend
+from .symptoms import Trend, goal, trend
+from .thresholds import get
 
 ID = "stalled"
 
@@ -24,7 +25,10 @@ def check(ctx: Ctx) -> Finding | None:
     trs = [trend(ctx, m) for m in names]
     if not trs or any(t is None for t in trs):
         return None
-    if not all(t.still or (t.n >= 12 and ctx.word(t.metric) == "constant") for t in trs if t is not None):
+    def quiet(t: Trend) -> bool:   # no evidence of a move, or at most a slight drift down
+        return t.still or (t.not_rising and abs(t.fit_move) < 4 * t.fit_se and abs(t.move) < get("goal_z") * t.se)
+
+    if not all(quiet(t) or (t.n >= 12 and ctx.word(t.metric) == "constant") for t in trs if t is not None):
         return None
     # "nothing moves" includes the policy: entropy and KL still too -- or, when they are not
     # logged or they move, the scores must be demonstrably flat on their own

@@ -101,6 +101,12 @@ class Trend:
         return self.still and abs(self.fit_move) + 2 * self.fit_se < 1.5 * self.noise
 
     @property
+    def not_rising(self) -> bool:
+        """Enough points, no real rise, and the fitted line does not go up at all (a slight drift
+        down that is not yet a significant fall is not learning either)."""
+        return self.n >= get("min_points") and not self.rose and self.fit_move <= 0
+
+    @property
     def still(self) -> bool:
         """Enough points and no evidence of a move: the fitted line's change within 2.5 standard
         errors, the window means within goal_z, no steady trend, no real peak or trough."""

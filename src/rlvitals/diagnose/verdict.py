@@ -73,13 +73,13 @@ def _not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
     tr = trend(ctx, g) if g else None
     if tr is None or tr.n < get("min_points"):
         return None          # too early (or nothing to judge by): no verdict from absence
-    if tr.rose or not (tr.flat or tr.fell or tr.fell_back):
+    if tr.rose or not (tr.flat or tr.fell or tr.fell_back or tr.not_rising):
         return None
     for m in ("reward", "acc", "val_acc"):
         other = trend(ctx, m) if m != g and ctx.has(m) else None
-        if other is not None and (other.rose or not (other.still or other.fell or other.fell_back)):
+        if other is not None and (other.rose or not (other.still or other.fell or other.fell_back or other.not_rising)):
             return None      # another score climbs (reward_hacking's question) or is still undecided
-    how = "fell" if tr.fell else "fell_back" if tr.fell_back else "flat"
+    how = "fell" if tr.fell else "fell_back" if tr.fell_back else "flat" if tr.flat else "not_rising"
     ev: dict = {"goal_metric": g, "goal_start": rnd(tr.start), "goal_end": rnd(tr.end), "goal_peak": rnd(tr.peak),
                 "goal_move_in_se": rnd(tr.z, 3), "goal_trend": how}
     candidates = []
