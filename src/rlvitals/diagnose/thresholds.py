@@ -79,6 +79,8 @@ TABLE: dict[str, Threshold] = dict([
     _t("min_points", 24.0, "points a metric needs before 'it does not move' can be said", OURS_SIM, (12.0, 16.0, 24.0, 32.0)),
     _t("kl_surge", 20.0, "a rise of (kl + kl_floor) this large within a fifth of the run is a blow-up",
        "ours; simulated blow-ups 58-370x, a too-high LR < 10x", (10.0, 20.0, 40.0)),
+    _t("kl_fast", 3.0, "KL's last tenth this many times the tenth before (+ kl_floor): a run-away on its way (warning)",
+       "ours; a healthy KL grows ~1.1-2x per tenth of a prefix"),
     _t("kl_danger", 0.5, "a KL this large has left the reference whatever its speed", "ours; PTT kl > 0.3 high"),
     _t("kl_min", 0.05, "below this a KL is not dangerous whatever its shape", "ours; PTT kl > 0.3 high"),
     _t("kl_spike", 10.0, "a one-step KL this many times its local level (and >= kl_high) is an outlier step", "ours"),
