@@ -20,11 +20,11 @@ ID = "stalled"
 
 
 def _still(t: Trend) -> bool:
-    """A policy metric that did not move: no evidence of a move, or a move under 5% of its level,
-    or (KL) a level that never left noise (below kl_floor)."""
-    if t.still or abs(t.end - t.start) < 0.05 * abs(t.start):
+    """A policy metric that did not move: no evidence of a move, or a move under 1% of its level
+    (start, end and peak), or (KL) a level that never left the reference (below kl_floor / 100)."""
+    if t.still or max(abs(t.end - t.start), abs(t.peak - t.start), abs(t.start - t.trough)) < 0.01 * abs(t.start):
         return True
-    return t.metric == "kl" and max(abs(t.start), abs(t.end), abs(t.peak)) < get("kl_floor")
+    return t.metric == "kl" and max(abs(t.start), abs(t.end), abs(t.peak)) < 0.01 * get("kl_floor")
 
 
 def check(ctx: Ctx) -> Finding | None:

@@ -66,7 +66,7 @@ TABLE: dict[str, Threshold] = dict([
     _t("spike_z", 5.0, "a point this many robust sigmas (MAD) from its neighbours is an outlier", "Hampel filter, |z| > 3-5"),
     _t("entropy_drop", 0.80, "entropy ending below (1 - this) of its start is heading to 0",
        "Cui et al. arXiv 2505.22617 (a 73% early fall is normal, so more than that)", (0.7, 0.75, 0.8, 0.85, 0.9)),
-    _t("entropy_half", 0.4, "entropy below (1 - this) of its start after a steady stretch, goal not improving: an early collapse warning",
+    _t("entropy_half", 0.5, "entropy below (1 - this) of its start after a steady stretch, goal not improving: an early collapse warning",
        "ours; the simulator's collapses reach it 3-8% of the run after onset", (0.4, 0.5, 0.6)),
     _t("entropy_rise", 1.6, "entropy ending this many times its start is running away",
        "ours; an entropy bonus doubles a low entropy healthily (verl LoRA 0.13 → 0.26); rllm #116 (< 1 is ok)"),
