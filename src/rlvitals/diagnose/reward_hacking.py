@@ -91,7 +91,7 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
     # standard errors while the truth's is within one
     zr, za = since(ctx, "reward", onset)[2], since(ctx, truth, onset)[2]
     parted = gr - ga >= get("hack_gap") and ga <= 0.5 * gr
-    if not parted and not (zr >= 2 * get("goal_z") and za <= 1.0):
+    if not parted and not (zr >= get("goal_z") and za <= 0.5):
         return None
     tt = trend(ctx, truth)
     rw = trend(ctx, "reward")

@@ -97,14 +97,14 @@ class Trend:
     @property
     def flat(self) -> bool:
         """Demonstrably still: `still`, and the fitted change plus two of its standard errors stays
-        within 1.5 step-to-step noises (evidence of no move, not just no evidence of a move)."""
-        return self.still and abs(self.fit_move) + 2 * self.fit_se < 1.5 * self.noise
+        within one step-to-step noise (evidence of no move, not just no evidence of a move)."""
+        return self.still and abs(self.fit_move) + 2 * self.fit_se < self.noise
 
     @property
     def not_rising(self) -> bool:
-        """Enough points, no real rise, and the fitted line does not go up at all (a slight drift
+        """Twice min_points, no real rise, and the fitted line does not go up at all (a slight drift
         down that is not yet a significant fall is not learning either)."""
-        return self.n >= get("min_points") and not self.rose and self.fit_move <= 0
+        return self.n >= 2 * get("min_points") and not self.rose and self.fit_move <= 0
 
     @property
     def still(self) -> bool:

@@ -62,12 +62,12 @@ def _not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
     """not_learning ("not learning -- cause undetermined"): no finding warns, yet the goal does not improve.
 
     Added by `resolve` (it is not a rule of its own) once the goal has at least `min_points` points
-    and is demonstrably flat (its fitted change plus two standard errors within 1.5 step-to-step
-    noises), fell, or peaked and fell back -- and no other score (reward, acc, eval acc) is still
-    climbing or undecided.  Severity warning, verdict dead.  Evidence: the goal metric, its start,
-    end and peak, its move in standard errors, how it failed to improve (`goal_trend`), and the
-    `candidates`: the look-alike causes the shared predicates could not rule out; `missing` names
-    the metrics that would decide between them.
+    and is demonstrably flat (its fitted change plus two standard errors within one step-to-step
+    noise), fell, peaked and fell back, or (over twice min_points) does not go up at all -- and no
+    other score (reward, acc, eval acc) is still climbing or undecided.  Severity warning, verdict
+    dead.  Evidence: the goal metric, its start, end and peak, its move in standard errors, how it
+    failed to improve (`goal_trend`), and the `candidates`: the look-alike causes the shared
+    predicates could not rule out; `missing` names the metrics that would decide between them.
     """
     g = goal(ctx)
     tr = trend(ctx, g) if g else None
