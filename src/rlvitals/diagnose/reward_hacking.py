@@ -103,5 +103,5 @@ def check(ctx: Ctx) -> Finding | None:
     if ctx.has("kl") and ctx.check(kl_blowup) is None:
         ruled.append(ro("kl_blowup", "kl", ctx.end("kl"), "kl_steady"))
     drop = max(0.0, ev["acc_at_onset"] - a1) if ev["acc_at_onset"] is not None else 0.0
-    conf = min(1.0, 0.8 + 0.5 * drop + 0.1 * (ctx.word(truth) in ("constant", "flat", "falling")))
+    conf = min(1.0, 0.8 + 0.5 * drop + 0.1 * (ctx.word(truth) in ("constant", "flat", "falling", "to_zero")))
     return Finding(ID, "critical", onset, ev, tuple(ruled), tuple(missing), action_for(ID), round(conf, 3))

@@ -35,7 +35,7 @@ def check(ctx: Ctx) -> Finding | None:
                                               entropy_collapse, data_too_hard, kl_blowup, entropy_explosion)):
         return None
     for g in goals:
-        if ctx.gained(g, rel=0.1) or ctx.word(g) in ("rising", "falling", "spike"):
+        if ctx.gained(g, rel=0.1) or ctx.word(g) in ("rising", "falling", "spike", "to_zero"):
             return None
         g0, g1 = ctx.start(g), ctx.end(g)
         if abs(g1 - g0) > max(0.1 * abs(g0), 0.02):
