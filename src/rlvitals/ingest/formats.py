@@ -18,7 +18,9 @@ MODULES: tuple[str, ...] = (
     "jsonl",
     "csvfile",
     "tb_format",
+    "notebook",
     "trl:STATE_FORMAT",     # trainer_state.json; its reader lives beside the TRL console reader
+    "trl:ARRAY_FORMAT",     # the same log dicts as a bare JSON array
     "openrlhf",
     "roll",
     "slime",

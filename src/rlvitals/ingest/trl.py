@@ -25,6 +25,7 @@ count as train rows; the end-of-training summary (`train_runtime`, …) is skipp
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,9 +37,11 @@ from ..errors import InputError
 from ..run import Run
 from .base import Format, LineParser, clean_line
 from .builder import RunBuilder
+from .jsonl import STEP_KEYS, flatten
 from .pydict import DictSyntaxError, KeyMap, numeric, parse_dict, rows_for_writer
 
-__all__ = ["DEFAULT_LOGGING_STEPS", "FORMAT", "STATE_FORMAT", "TrlParser", "read_trainer_state"]
+__all__ = ["ARRAY_FORMAT", "DEFAULT_LOGGING_STEPS", "FORMAT", "STATE_FORMAT", "TrlParser", "log_dicts_run",
+           "read_trainer_state"]
 
 DEFAULT_LOGGING_STEPS = 10  # TRL's GRPOConfig default (transformers' own default is 500)
 
@@ -242,27 +245,54 @@ def _pinned_length_note(run: Run) -> Run:
     return run
 
 
-# -- trainer_state.json --------------------------------------------------------------------------
-def read_trainer_state(path: Path, name: str) -> Run:
+# -- trainer_state.json and bare arrays of log dicts ---------------------------------------------
+_MAX_STEP = 2 ** 62
+
+
+def _json_doc(path: Path) -> object:
     try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise InputError(f"{path} is not valid JSON ({e.__class__.__name__}: {e})") from None
-    history = doc.get("log_history") if isinstance(doc, dict) else None
-    if not isinstance(history, list):
-        raise InputError(f"{path} has no log_history list (is it a trainer_state.json?)")
-    b = RunBuilder(name, "trl-state")
+        return json.loads(Path(path).read_text(encoding="utf-8", errors="replace"))
+    except json.JSONDecodeError as e:
+        raise InputError.of("ingest.err.json", path=path, error=f"{e.msg} at line {e.lineno}") from None
+    except RecursionError:
+        raise InputError.of("ingest.err.json", path=path, error="nested too deeply") from None
+
+
+def _entry_step(entry: dict, keys: tuple[str, ...]) -> int | None:
+    for k in keys:
+        v = entry.get(k)
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            return int(v) if math.isfinite(v) and abs(v) < _MAX_STEP else None
+    return None
+
+
+def log_dicts_run(history: list, name: str, format: str, *, step_keys: tuple[str, ...] = ("step",),
+                  row_order: bool = False) -> RunBuilder:
+    """A builder filled from a list of HF-style log dicts (`{"loss": …, "reward": …, "step": 10}`).
+
+    Nested dicts are flattened with `/`; `None` is NaN (TRL's "every value was NaN"); the
+    end-of-training summary is skipped and counted.  A dict without a step key is skipped, unless
+    `row_order` (a bare array): then its position is the step, and a note says so."""
+    b = RunBuilder(name, format)
+    what = "log entry" if row_order else "log_history entry"
+    inferred = 0
     for i, entry in enumerate(history):
-        if not isinstance(entry, dict) or not isinstance(entry.get("step"), (int, float)):
-            b.skip("log_history entry without step")
+        if not isinstance(entry, dict):
+            b.skip(f"{what} that is not a dict")
             continue
         if any(k in entry for k in _SUMMARY_KEYS):
             b.skip("end-of-training summary")
             continue
+        step = _entry_step(entry, step_keys)
+        if step is None:
+            if not row_order or any(k in entry for k in step_keys):
+                b.skip(f"{what} without step")
+                continue
+            step, inferred = i + 1, inferred + 1
         row: dict[str, float] = {}
         bad = 0
-        for k, v in entry.items():
-            if k in ("step", "epoch"):
+        for k, v in flatten(entry).items():
+            if k in step_keys or k == "epoch":
                 continue
             if v is None:
                 row[k] = float("nan")
@@ -273,10 +303,26 @@ def read_trainer_state(path: Path, name: str) -> Run:
         if row:
             if bad:
                 b.drop("non-numeric values", bad)
-            b.add_row(int(entry["step"]), row, i + 1)
+            b.add_row(step, row, i + 1)
         else:
-            b.skip("log_history entry without metrics")
-    b.meta["step_inferred"] = False
+            b.skip(f"{what} without metrics")
+    b.meta["step_inferred"] = bool(inferred)
+    if inferred:
+        b.note(f"{inferred} log dicts have no step key: their position in the array is used as the step")
+    return b
+
+
+def read_trainer_state(path: Path, name: str) -> Run:
+    """A JSON document of log dicts: an object holding a `log_history` list (trainer_state.json,
+    format trl-state) or a bare array of them (log_history dumped alone, format json-array)."""
+    doc = _json_doc(path)
+    if isinstance(doc, list):
+        b = log_dicts_run(doc, name, "json-array", step_keys=STEP_KEYS, row_order=True)
+        return _pinned_length_note(b.build())
+    if not isinstance(doc, dict) or not isinstance(doc.get("log_history"), list):
+        raise InputError.of("ingest.err.json_shape", path=path)
+    history = doc["log_history"]
+    b = log_dicts_run(history, name, "trl-state")
     for k in ("logging_steps", "global_step", "max_steps", "eval_steps"):
         if isinstance(doc.get(k), int):
             b.meta[k] = doc[k]
@@ -338,10 +384,20 @@ def _sniff_console(text: str) -> float:
 
 
 def _sniff_state(text: str) -> float:
-    return 0.95 if text.lstrip().startswith("{") and '"log_history"' in text else 0.0
+    return 0.95 if text.lstrip("\ufeff \t\r\n").startswith("{") and '"log_history"' in text else 0.0
+
+
+_ARRAY_OF_DICTS = re.compile(r'\A[\ufeff\s]*\[\s*\{\s*"')
+
+
+def _sniff_array(text: str) -> float:
+    """`[ {"loss": …` — a JSON array whose first element is an object."""
+    return 0.9 if _ARRAY_OF_DICTS.match(text) else 0.0
 
 
 FORMAT = Format("trl-console", "TRL / HF Trainer console: printed dicts, no step (inferred)",
                 _sniff_console, parser=TrlParser, writer=write_console)
-STATE_FORMAT = Format("trl-state", "HF trainer_state.json (log_history)", _sniff_state,
-                      reader=read_trainer_state, writer=write_state)
+STATE_FORMAT = Format("trl-state", "any JSON object holding a `log_history` list (HF trainer_state.json)",
+                      _sniff_state, reader=read_trainer_state, writer=write_state)
+ARRAY_FORMAT = Format("json-array", "a bare JSON array of log dicts (TRL `log_history` dumped alone; "
+                      "`step` key, else the position)", _sniff_array, reader=read_trainer_state)
