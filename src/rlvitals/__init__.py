@@ -2,7 +2,8 @@
 
     import rlvitals
     run = rlvitals.read("train.log")          # any supported format, sniffed
-    diag = rlvitals.diagnose(run)             # verdict, findings, shapes
+    run["reward"]                             # a Series (KeyError lists what the run has)
+    diag = rlvitals.diagnose(run)             # verdict, findings, shapes; print(diag) for a summary
     rlvitals.plot(run, "curves.png")          # the lesson's figure (needs rlvitals[plot])
     sim = rlvitals.simulate("entropy_collapse", seed=1)
     mon = rlvitals.Monitor()                  # inside a training loop: mon.log(metrics, step)
@@ -11,14 +12,14 @@
 from __future__ import annotations
 
 __version__ = "0.1.0"
-__all__ = ["Monitor", "Run", "Series", "__version__", "diagnose", "plot", "read", "simulate"]
+__all__ = ["Diagnosis", "Finding", "Monitor", "Run", "Series", "__version__", "diagnose", "plot", "read", "simulate"]
 
-# `diagnose` and `simulate` are both a subpackage and the function it exports; importing the
-# function here, after the subpackage, makes `rlvitals.diagnose` the function for good.
-from .diagnose import diagnose
+# `diagnose` and `simulate` are subpackages whose module objects are callable (rlvitals._callable):
+# `rlvitals.diagnose(run)` runs the diagnosis and `import rlvitals.diagnose.model` still works.
+from . import diagnose, simulate
+from .diagnose.model import Diagnosis, Finding
 from .ingest import read
 from .run import Run, Series
-from .simulate import simulate
 
 
 def plot(run, path="curves.png", lang: str = "en", max_points: int = 2000):

@@ -47,6 +47,7 @@ __all__ = [
     "ruled_out_text",
     "run_notes",
     "shape_label",
+    "summary_text",
     "tr",
     "use_color",
     "vital_rows",
@@ -396,6 +397,23 @@ def _finding(out: _Out, i: int, f: Finding, lang: str) -> None:
         for s in f.samples:
             quote = clip_text(" ".join(str(s).split()), out.width - len(ind) - 4)
             out.add(f"{ind}  “{quote}”")
+
+
+def summary_text(diag: Diagnosis, lang: str = "en") -> str:
+    """`str(diagnosis)`: the run line, the verdict, one heading and one sentence per finding."""
+    lines = [f"{tr('ui.diag.title', lang)} · {run_line(diag, lang)}"]
+    v = diag.verdict
+    gloss = tr(f"verdict.{v}", lang, tr(f"ui.verdict_gloss.{v}", lang, ""))
+    lines.append(label("ui.verdict_label", lang) + tr(f"ui.verdict.{v}", lang, v.upper()) + (f" — {gloss}" if gloss else ""))
+    if not any(f.severity != "info" for f in diag.findings):
+        lines.append(no_warnings_text(diag, lang))
+    for i, f in enumerate(ordered(diag), 1):
+        sev = tr(f"ui.severity.{f.severity}", lang, f.severity)
+        lines.append(f"  {i}. [{sev}] {finding_title(f.id, lang)} ({f.id}){finding_meta(f, lang)}")
+        summary = finding_summary(f, lang)
+        if summary:
+            lines.append(f"     {summary}")
+    return "\n".join(lines)
 
 
 def render_text(diag: Diagnosis, lang: str = "en", width: int = 100, *, run: Run | None = None,
