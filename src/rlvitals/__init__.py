@@ -22,13 +22,14 @@ from .ingest import read
 from .run import Run, Series
 
 
-def plot(run, path="curves.png", lang: str = "en", max_points: int = 2000):
+def plot(run, path="curves.png", lang: str = "en", max_points: int = 2000, diagnosis=None):
     """Draw the lesson's figure of `run` to `path` (PNG/SVG/PDF; needs matplotlib: rlvitals[plot]).
 
-    max_points: min/max-envelope decimation target per panel (0 = draw every point)."""
+    max_points: min/max-envelope decimation target per panel (0 = draw every point).
+    diagnosis: rlvitals.diagnose(run) to mark each finding's onset on the panels it rests on."""
     from .render.plot import plot as _plot
 
-    return _plot(run, path, lang=lang, max_points=max_points)
+    return _plot(run, path, lang=lang, max_points=max_points, diagnosis=diagnosis)
 
 
 def __getattr__(name: str):

@@ -79,7 +79,12 @@ def cmd_plot(args) -> int:
     from .render.plot import plot
 
     run = _read(args)
-    out = plot(run, args.output, lang=args.lang or default_lang(), max_points=args.max_points)
+    diag = None
+    if not args.no_findings:
+        from .diagnose import diagnose
+
+        diag = diagnose(run)
+    out = plot(run, args.output, lang=args.lang or default_lang(), max_points=args.max_points, diagnosis=diag)
     _emit(f"→ {out}\n")
     return 0
 
@@ -171,6 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", default="curves.png", help="PNG/SVG/PDF path; its directory must exist (default: curves.png)")
     p.add_argument("--max-points", type=int, default=2000,
                    help="min/max-envelope decimation target per panel (0 = draw every point)")
+    p.add_argument("--no-findings", action="store_true",
+                   help="do not diagnose the run first (by default each finding's onset is marked on its panels)")
     p.set_defaults(func=cmd_plot)
 
     p = sub.add_parser("vitals", help="what was read: format, steps, each metric's source key and range",
