@@ -9,6 +9,7 @@ Errors are `rlvitals.errors.InputError` subclasses with one-sentence messages.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
@@ -18,6 +19,7 @@ from ..run import Run
 from .base import Format, LineParser, clean_line
 from .formats import load as _load
 from .mapping import MappedParser, apply_mapping, require_vitals
+from .progress import reading, tick
 from .source import open_input
 
 __all__ = [
@@ -136,11 +138,12 @@ def read(path, format: str | None = None, *, name: str | None = None,
     with open_input(path) as src:
         name = name or src.name or run_name(path)
         chosen = _format(format or sniff_file(src.path, src.label))
-        if chosen.reader is not None:
-            run = chosen.reader(src.path, name)
-        else:
-            assert chosen.parser is not None
-            run = _read_lines(chosen.parser(name), src.path)
+        with reading(src.path, src.label):    # a progress line on a terminal for a long read
+            if chosen.reader is not None:
+                run = chosen.reader(src.path, name)
+            else:
+                assert chosen.parser is not None
+                run = _read_lines(chosen.parser(name), src.path)
     return _finish(src.annotate(run), src.label, mapping)
 
 
@@ -161,12 +164,14 @@ def _read_with(fmt: Format, path: Path, name: str) -> Run:
 def _read_lines(parser: LineParser, path: Path) -> Run:
     """Feed a file line by line (streamed: memory stays bounded); a last line without a newline
     goes through `feed_last`, which counts it as truncated when it is cut short."""
-    with open(path, encoding="utf-8", errors="replace", newline="") as f:
+    with open(path, "rb") as raw, io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline="") as f:
         prev = None
-        for line in f:
+        for i, line in enumerate(f):
             if prev is not None:
                 parser.feed(prev)
             prev = line
+            if not i & 0x3FFF:            # every 16,384 lines: where the buffer has read to
+                tick(raw.tell())
         if prev is not None:
             if prev.endswith(("\n", "\r")):
                 parser.feed(prev)
