@@ -118,6 +118,7 @@ _VALUES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"finite"), "value.finite"),
     (re.compile(r"not applicable \(constant\)"), "value.not_applicable"),
     (re.compile(r"(?P<v>\S+) \(at the cap on (?P<pct>\d+%) of steps\)"), "value.at_cap"),
+    (re.compile(r"(?P<v>\S+) \(at the cap on (?P<pct>\d+%) of late steps\)"), "value.at_cap_late"),
 ]
 
 
