@@ -69,6 +69,9 @@ _PATTERNS: list[tuple[re.Pattern[str], str, _Fields]] = [
      lambda m, lang: {"n": m["n"], "where": _where(m["where"], lang)}),
     (re.compile(r"(?P<canon>\w+) from (?P<key>\S+): mapped by the user \((?P<flag>--map \S+)\)"), "note.mapped",
      lambda m, lang: {"canon": m["canon"], "key": m["key"], "flag": m["flag"]}),
+    (re.compile(r"(?P<canon>\w+) from (?P<key>.+?): the name read as (?P=canon) \(if it is not, say which key is "
+                r"with --map (?P=canon)=KEY\)"), "note.name_read_as",
+     lambda m, lang: {"canon": m["canon"], "key": m["key"]}),
     (re.compile(r"(?P<canon>\w+) from (?P<key>\S+): (?P<note>.+)"), "note.alias",
      lambda m, lang: {"canon": m["canon"], "key": m["key"], "note": _alias_note(m["note"], lang)}),
     (re.compile(r"no step (?:column|field): the row number is used as the step"), "note.row_number",
@@ -89,6 +92,23 @@ _PATTERNS: list[tuple[re.Pattern[str], str, _Fields]] = [
     (re.compile(r"an HTML table with (?P<a>\d+) vitals was found too; the printed output has more "
                 r"\((?P<b>\d+)\) and was used"), "note.nb_also_table",
      lambda m, lang: {"a": m["a"], "b": m["b"]}),
+    (re.compile(r"the (?P<fmt>\S+) reader found no metric: read by the generic fallback"), "note.generic_fallback",
+     lambda m, lang: {"fmt": m["fmt"]}),
+    (re.compile(r"generic reader: metrics printed on lines without a step are attached to the next step line "
+                r"\(they come before the first one\)"), "note.generic_next", lambda m, lang: {}),
+    (re.compile(r"generic reader: metrics printed on lines without a step are attached to the step line "
+                r"before them"), "note.generic_previous", lambda m, lang: {}),
+    (re.compile(r"values written with % are read as fractions \(45% → 0\.45\)"), "note.generic_percent",
+     lambda m, lang: {}),
+    (re.compile(r"generic reader found no step counter: the row number is used as the step "
+                r"\(a new row starts when a name repeats\)"), "note.generic_rows", lambda m, lang: {}),
+    (re.compile(r"(?P<n>\d+) log dicts have no step key: their position in the array is used as the step"),
+     "note.position_steps", lambda m, lang: {"n": m["n"]}),
+    (re.compile(r"input decoded: (?P<layers>.+)"), "note.decoded", lambda m, lang: {"layers": m["layers"]}),
+    (re.compile(r"the (?P<kind>\S+) stream is cut short: read the (?P<n>[\d,]+) bytes before the cut"),
+     "note.stream_cut", lambda m, lang: {"kind": m["kind"], "n": m["n"]}),
+    (re.compile(r"the (?P<kind>\S+) stream is damaged after (?P<n>[\d,]+) bytes: read what came before"),
+     "note.stream_damaged", lambda m, lang: {"kind": m["kind"], "n": m["n"]}),
     (re.compile(r"(?P<n>\d+) eval dicts kept as extras at the step of the train row before them"), "note.trl_evals",
      lambda m, lang: {"n": m["n"]}),
     (re.compile(r"no truncation rate logged \((?P<src>\S+) only\): the mean length equals its maximum "
