@@ -126,8 +126,7 @@ def cmd_simulate(args) -> int:
     from .simulate import SCENARIOS, simulate, write_simulated
 
     if args.list or not args.scenario:
-        for name, sc in SCENARIOS.items():
-            print(f"{name:24s} {sc.summary}")
+        _emit("".join(f"{name:24s} {sc.summary}\n" for name, sc in SCENARIOS.items()))
         return 0
     fmt = args.log_format
     if args.old_format is not None:
@@ -159,9 +158,9 @@ def cmd_lab(args) -> int:
 def cmd_formats(args) -> int:
     from .ingest import FORMATS
 
-    for name, fmt in FORMATS.items():
-        print(f"{name:18s} {fmt.description}")
-    print(f"{'(any of them)':18s} also inside .gz/.bz2/.xz (.zst with zstandard), UTF-16 or BOM, or from stdin (-)")
+    lines = [f"{name:18s} {fmt.description}" for name, fmt in FORMATS.items()]
+    lines.append(f"{'(any of them)':18s} also inside .gz/.bz2/.xz (.zst with zstandard), UTF-16 or BOM, or from stdin (-)")
+    _emit("\n".join(lines) + "\n")
     return 0
 
 
