@@ -50,8 +50,9 @@ BAD_LINE = "line with NUL or control bytes"
 MAX_LAYERS = 3                # nested compression layers undone at most
 MAX_LINE = 1 << 22            # a line is read in pieces of at most 4 MiB when blanking
 
-_MAGIC: tuple[tuple[bytes, str], ...] = (
-    (b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"),
+_MAGIC: tuple[tuple[bytes, str], ...] = (            # bzip2's "BZh" is followed by a block-size digit
+    (b"\x1f\x8b\x08", "gzip"), *((b"BZh" + bytes([d]), "bzip2") for d in b"123456789"),
+    (b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"),
 )
 _BOMS: tuple[tuple[bytes, str], ...] = (   # longest first: UTF-32-LE's BOM starts like UTF-16-LE's
     (b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"), (b"\xef\xbb\xbf", "utf-8-sig"),
