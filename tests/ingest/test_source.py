@@ -200,3 +200,12 @@ def test_stdin_from_a_terminal_is_refused(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", Tty(io.BytesIO(b"")))
     assert cli.main(["diagnose", "-"]) == 2
     assert "nothing is piped in" in capsys.readouterr().err
+
+
+def test_csv_saved_by_excel_with_a_bom(tmp_path):
+    src = REAL / "primerl-dakota-qwen3-0.6b-wandb-history.csv"
+    p = tmp_path / "history.csv"
+    p.write_bytes(b"\xef\xbb\xbf" + src.read_bytes())
+    run, plain_run = read(p), read(src)
+    same(run, plain_run)
+    assert run.n_steps == 1000 and run.meta["input"] == ["BOM"]
