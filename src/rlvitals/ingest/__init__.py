@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..errors import InputError, NoMetrics, NotAFile, UnknownFormat
+from ..i18n import Msg
 from ..run import Run
 from .base import Format, LineParser, clean_line
 from .formats import load as _load
@@ -142,7 +143,7 @@ def read(path, format: str | None = None, *, name: str | None = None,
             # the sniffer's pick found nothing: a hand-rolled log that only looks like a framework's
             generic = _read_with(FORMATS["generic"], src.path, name)
             if generic.series or generic.extras:
-                generic.notes.insert(0, f"the {chosen.name} reader found no metric: read by the generic fallback")
+                generic.notes.insert(0, Msg("ingest.note.fallback_from", format=chosen.name))
                 run = generic
     return _finish(src.annotate(run), src.label, mapping)
 

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..errors import BinaryInput, EmptyInput, InputError, MissingExtra
+from ..i18n import Msg
 from ..run import Run
 
 __all__ = ["BAD_LINE", "BINARY_SHARE", "Opened", "open_input", "sniff_compression"]
@@ -79,7 +80,7 @@ class Opened:
             run.meta["input"] = list(self.layers)
             shown = [l for l in self.layers if l != "stdin"]
             if shown:
-                run.notes.append(f"input decoded: {' → '.join(shown)}")
+                run.notes.append(Msg("ingest.note.decoded", layers=" → ".join(shown)))
         run.notes.extend(self.notes)
         return run
 
@@ -171,12 +172,12 @@ def _decompress(path: Path, kind: str, work: _Work, label: str, notes: list[str]
         except EOFError:                       # cut short: keep what came out
             if not written:
                 raise InputError.of("ingest.err.compressed", path=label, kind=kind, error="cut short") from None
-            notes.append(f"the {kind} stream is cut short: read the {written:,} bytes before the cut")
+            notes.append(Msg("ingest.note.cut_short", kind=kind, n=f"{written:,}"))
         except Exception as e:
             if not written:
                 raise InputError.of("ingest.err.compressed", path=label, kind=kind,
                                     error=f"{type(e).__name__}: {e}") from None
-            notes.append(f"the {kind} stream is damaged after {written:,} bytes: read what came before")
+            notes.append(Msg("ingest.note.damaged", kind=kind, n=f"{written:,}"))
     return out
 
 
