@@ -10,6 +10,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "en": {
         "ingest.err.missing": "{path} does not exist",
         "ingest.err.empty": "{path} is empty",
+        "ingest.err.dir": "{path} is a directory with no TensorBoard event files; give a log file",
+        "ingest.err.not_regular": "{path} is not a regular file",
+        "ingest.err.format_name": "unknown format {name!r}; known formats: {known}",
+        "ingest.err.not_lines": "format {name!r} is not line-based; it can only be read whole",
+        "ingest.err.write_only": "format {name!r} can be written but not read",
+        "ingest.err.no_writer": "format {name!r} has no writer; writable: {writable}",
         "ingest.err.no_stdin": "`-` reads the log from standard input, but nothing is piped in "
                                "(e.g. zcat run.log.gz | rlvitals diagnose -)",
         "ingest.err.binary": "{path} is a binary file, not a training log ({bad} of {total} lines hold NUL "
@@ -72,6 +78,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "zh": {
         "ingest.err.missing": "{path} 不存在",
         "ingest.err.empty": "{path} 是空的",
+        "ingest.err.dir": "{path} 是目录，里面没有 TensorBoard 事件文件；请给出一个日志文件",
+        "ingest.err.not_regular": "{path} 不是普通文件",
+        "ingest.err.format_name": "未知格式 {name!r}；已知格式：{known}",
+        "ingest.err.not_lines": "格式 {name!r} 不是按行的格式，只能整份读取",
+        "ingest.err.write_only": "格式 {name!r} 只能写出，不能读取",
+        "ingest.err.no_writer": "格式 {name!r} 没有写出器；可写出的格式：{writable}",
         "ingest.err.no_stdin": "`-` 表示从标准输入读日志，但没有内容通过管道传入"
                                "（例如 zcat run.log.gz | rlvitals diagnose -）",
         "ingest.err.binary": "{path} 是二进制文件，不是训练日志（{total} 行里有 {bad} 行含 NUL 或控制字节；"
