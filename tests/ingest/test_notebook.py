@@ -186,3 +186,14 @@ def test_prose_with_numbers_is_no_training_log(tmp_path):
 def test_notes_in_chinese(capsys):
     assert cli.main(["vitals", str(PHI4), "--lang", "zh"]) == 0
     assert "读自第 15 个单元格里 Trainer 的 HTML 表格" in capsys.readouterr().out
+
+
+def test_notebook_piped_in(monkeypatch, capsys):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(PHI4.read_bytes())))
+    assert cli.main(["vitals", "-", "--format", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["name"] == "stdin" and d["format"] == "notebook" and d["steps"]["count"] == 100
+    assert d["input"] == ["stdin"]
