@@ -92,6 +92,8 @@ class Run:
                    concatenated runs (the later segment wins on overlapping steps).
     notes:         human sentences about choices made ("adv_std derived from frac_reward_zero_std").
     meta:          free-form facts (e.g. {"logging_steps": 10, "step_inferred": True}).
+    components:    reward terms logged separately, name -> Series (e.g. TRL's rewards/<fn>/mean).
+    component_kinds: name -> "correctness" | "format" | "length" | "style" | "other".
     """
 
     name: str
@@ -103,6 +105,8 @@ class Run:
     segments: list[Segment] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     meta: dict[str, object] = field(default_factory=dict)
+    components: dict[str, Series] = field(default_factory=dict)
+    component_kinds: dict[str, str] = field(default_factory=dict)
 
     def get(self, name: str) -> Series | None:
         return self.series.get(name)
@@ -144,6 +148,8 @@ class Run:
             segments=list(self.segments),
             notes=list(self.notes),
             meta=dict(self.meta),
+            components=cut(self.components),
+            component_kinds=dict(self.component_kinds),
         )
 
     @classmethod
