@@ -120,15 +120,25 @@ def cmd_diagnose(args) -> int:
 def cmd_simulate(args) -> int:
     from .simulate import SCENARIOS, simulate, write_simulated
 
-    if args.list or not args.scenario:
-        for name, sc in SCENARIOS.items():
-            print(f"{name:24s} {sc.summary}")
-        return 0
     fmt = args.log_format
     if args.old_format is not None:
         print("rlvitals: note: `simulate --format` is deprecated; use --log-format (-F)", file=sys.stderr)
         fmt = fmt or args.old_format
-    run = simulate(args.scenario, seed=args.seed, steps=args.steps)
+    if args.engine == "rl":
+        from .simulate.rlloop import simulate_rl_cli
+
+        run = simulate_rl_cli(args.scenario, list_only=args.list, seed=args.seed, steps=args.steps, knobs=args.knob,
+                              lang=args.lang or default_lang())
+        if run is None:
+            return 0
+    else:
+        if args.knob:
+            raise RlvitalsError("--knob needs --engine rl (the dice engine has no knobs).")
+        if args.list or not args.scenario:
+            for name, sc in SCENARIOS.items():
+                print(f"{name:24s} {sc.summary}")
+            return 0
+        run = simulate(args.scenario, seed=args.seed, steps=200 if args.steps is None else args.steps)
     out = write_simulated(run, args.output, fmt=fmt or "lesson", samples_path=args.samples)
     print(f"→ {out}", file=sys.stderr)
     return 0
@@ -197,12 +207,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="write a realistic simulated run with a known failure",
                        epilog="examples:\n  rlvitals simulate --list\n  rlvitals simulate lr_too_high --seed 2 "
-                              "--log-format verl-console -o lr.log",
+                              "--log-format verl-console -o lr.log\n  rlvitals simulate --engine rl --list\n"
+                              "  rlvitals simulate --engine rl healthy --knob temperature=0.4 --knob kl_coef=0 -o t.log",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("scenario", nargs="?", help="scenario name (see --list)")
-    p.add_argument("--list", action="store_true", help="list the scenarios")
+    p.add_argument("--list", action="store_true", help="list the scenarios (and, with --engine rl, the knobs)")
+    p.add_argument("--engine", choices=("dice", "rl"), default="dice",
+                   help="dice: drawn latent curves rolled as GRPO dice (default); rl: a real GRPO loop on a toy task")
+    p.add_argument("--knob", action="append", default=[], metavar="NAME=VALUE",
+                   help="with --engine rl: set a knob (repeatable), e.g. --knob temperature=0.5 --knob onset=120")
+    p.add_argument("--lang", choices=("en", "zh"), default=None, help="language of --list (default: from the locale)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--steps", type=int, default=200, help="number of training steps (default 200)")
+    p.add_argument("--steps", type=int, default=None, help="number of training steps (default 200; --engine rl: 300)")
     p.add_argument("--log-format", "-F", dest="log_format", default=None, metavar="FMT",
                    help="log format to write (default: lesson; see `rlvitals formats`)")
     # the old spelling: `--format` is the report format everywhere else, so it is kept only as a

@@ -14,7 +14,7 @@ from importlib import import_module
 __all__ = ["LANGS", "Msg", "catalogs", "default_lang", "localize", "t"]
 
 LANGS: tuple[str, ...] = ("en", "zh")
-_DOMAINS: tuple[str, ...] = ("ui", "findings", "lab", "plot", "watch", "ingest")
+_DOMAINS: tuple[str, ...] = ("ui", "findings", "lab", "plot", "watch", "ingest", "sim")
 _cache: dict[str, dict[str, str]] | None = None
 
 

@@ -153,6 +153,8 @@ def write_simulated(run: Run, path: str, fmt: str = "lesson", samples_path: str 
         out = str(path)
     if samples_path:
         truth = run.meta.get("truth") or {}
+        if truth.get("engine") == "rl":
+            raise RlvitalsError("rollout samples are not available for the RL-loop engine (--engine rl).")
         if "scenario" not in truth:
             raise RlvitalsError("rollout samples can only be written for a simulated run.")
         recs = simulate_samples(truth["scenario"], seed=run.meta.get("seed"), steps=int(run.meta.get("steps", 200)))
