@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import sys
+import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, TextIO
@@ -97,16 +98,22 @@ class Monitor:
                  that names it; the diagnosis' own prefix rules keep healthy runs silent).
     name:        the run's name in alerts.
     max_overhead: the share of wall time diagnoses may take (default 1%).  0 turns the cap off.
-    step_budget: amortised diagnosis cost allowed per logged step, in seconds (default 0.5 ms).  0 = off.
+    step_budget: diagnosis cost allowed per logged step, amortised, in seconds; checks are spaced
+                 so that `log()` stays within it.  Default: 0.5 ms when the checks run inside
+                 `log()` (background=False), off when they run in the background.  0 = off.
     capacity:    rows kept at full resolution before the history is thinned (bounded memory).
+    background:  run the diagnosis on a worker thread (default): `log()` only records the row and
+                 returns in microseconds; alerts raised in the background are returned by the
+                 next `log()` call, and `on_alert` is called from the worker thread.  With
+                 background=False a due check runs inside `log()` (deterministic; tests, benchmarks).
     """
 
     def __init__(self, lang: str = "en", on_alert: Callable[[Alert], Any] | None = None, check_every: int = 1,
                  stream: TextIO | None = sys.stderr, *, persist: int = 1, name: str = "monitor",
-                 max_overhead: float = 0.01, step_budget: float = 0.0005,
+                 max_overhead: float = 0.01, step_budget: float | None = None,
                  diagnose_fn: Callable[[object], Diagnosis] | None = None,
                  clock: Callable[[], float] = time.monotonic, timer: Callable[[], float] = time.thread_time,
-                 capacity: int = CAPACITY) -> None:
+                 capacity: int = CAPACITY, background: bool = True) -> None:
         self.lang = lang
         self.on_alert = on_alert
         self.check_every = max(1, int(check_every))
@@ -128,9 +135,18 @@ class Monitor:
         self._bad_step = ""
         self._last_step = -1
         self._timer = timer
+        if step_budget is None:
+            step_budget = 0.0 if background else 0.0005
         self.schedule = Scheduler(min_every=self.check_every, max_overhead=max_overhead, step_budget=step_budget,
                                   max_wait=math.inf, clock=clock)
         self._spikes = SpikeWatch()
+        self.background = background
+        self.check_cpu = 0.0        # CPU seconds spent in checks (wherever they ran)
+        self._lock = threading.RLock()   # history, schedule, alerts: shared with the worker
+        self._fresh: list[Alert] = []    # raised in the background, not yet returned by log()
+        self._wake = threading.Event()
+        self._busy = False
+        self._worker: threading.Thread | None = None
 
     @property
     def max_overhead(self) -> float:
@@ -174,34 +190,72 @@ class Monitor:
             row[key] = x
             if spikes(key, x):
                 hard = True
-        if not row:
-            return []
-        self.history.add(k, row)
-        self._last_step = k
-        self.steps_logged += 1
-        self.schedule.note(1, hard)
-        if not self.schedule.due():
-            return []
-        return self.check()
+        if not self.background:
+            if not row:
+                return []
+            self.history.add(k, row)
+            self._last_step = k
+            self.steps_logged += 1
+            self.schedule.note(1, hard)
+            return self.check() if self.schedule.due() else []
+        with self._lock:
+            if row:
+                self.history.add(k, row)
+                self._last_step = k
+                self.steps_logged += 1
+                self.schedule.note(1, hard)
+                if not self._busy and self.schedule.due():
+                    self._busy = True
+                    self._start_worker()
+                    self._wake.set()
+            fresh, self._fresh = self._fresh, []
+        return fresh
+
+    # -- checking --------------------------------------------------------------------------------
+    def _start_worker(self) -> None:
+        if self._worker is None:
+            self._worker = threading.Thread(target=self._work, name="rlvitals-monitor", daemon=True)
+            self._worker.start()
+
+    def _work(self) -> None:
+        while True:
+            self._wake.wait()
+            self._wake.clear()
+            if self.closed:
+                return
+            try:
+                new = self.check()
+                with self._lock:
+                    self._fresh += new
+            finally:
+                self._busy = False
 
     def check(self) -> list[Alert]:
         """Diagnose what has been logged so far and raise any alert it earns."""
         t0 = self._timer()
+        taken = 0
         try:
-            run = self.history.build(self.name)
+            with self._lock:
+                run = self.history.build(self.name)
+                n = self.steps_logged
+                taken = self.schedule.pending   # steps logged while it runs stay pending
             if run.n_steps == 0:
                 return []
             diag = self._diagnose(run)
             self.diagnosis = diag
             self.checks += 1
-            new = self._tracker.update(diag, int(run.steps[-1]), run=self.name, n_steps=self.steps_logged)
+            new = self._tracker.update(diag, int(run.steps[-1]), run=self.name, n_steps=n)
         except Exception as e:
             self._error(e)
             return []
         finally:
-            self.schedule.ran(self._timer() - t0)
+            cost = self._timer() - t0
+            self.check_cpu += cost
+            with self._lock:
+                self.schedule.ran(cost, taken)
+        with self._lock:
+            self.alerts += new
         for a in new:
-            self.alerts.append(a)
             self._write("\n" + format_alert(a, self.lang))
             if self.on_alert is not None:
                 try:
@@ -224,6 +278,11 @@ class Monitor:
         """A last diagnosis, the summary written to `stream`, and the diagnosis returned."""
         if self.closed:
             return self.diagnosis
+        worker = self._worker
+        self.closed = True
+        if worker is not None:  # let a check in flight finish, then stop the worker
+            self._wake.set()
+            worker.join(30)
         try:
             if self.schedule.pending or self.diagnosis is None:
                 self.check()

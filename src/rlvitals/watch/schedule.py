@@ -81,13 +81,15 @@ class Scheduler:
             return False
         return self.pending >= self.every or self.clock() - self.last_check >= self.max_wait
 
-    def ran(self, cost: float) -> None:
-        """A check just ran and took `cost` seconds (CPU)."""
-        was_hard = self.hard and self.pending < self.every
+    def ran(self, cost: float, taken: int | None = None) -> None:
+        """A check just ran and took `cost` seconds (CPU).  `taken`: the pending steps it saw, when
+        more may have arrived while it ran (a check on another thread); default: all of them."""
+        taken = self.pending if taken is None else min(taken, self.pending)
+        was_hard = self.hard and taken < self.every
         self._hard_used = was_hard
-        self.pending = 0
+        self.pending -= taken
         self.hard = False
-        self.seen_at_check = self.seen
+        self.seen_at_check = self.seen - self.pending
         self.last_cost = cost
         self.last_check = self.clock()
 
