@@ -91,3 +91,18 @@ def test_watcher_and_monitor_share_the_cadence():
     m = Monitor(stream=None, max_overhead=0, step_budget=0)
     assert type(w.schedule) is type(m.schedule) is Scheduler
     assert (w.schedule.fraction, w.schedule.min_every) == (m.schedule.fraction, m.schedule.min_every)
+
+
+def test_scan_line_finds_nans_in_every_line_format():
+    from rlvitals.watch.session import scan_line
+
+    nan_lines = ["step:9 - actor/entropy:np.float64(nan) - actor/kl_loss:np.float64(0.01)",
+                 '{"step": 9, "data": {"actor/entropy": NaN, "kl": 0.01}}',
+                 "[   9] reward=0.5 entropy=nan kl=0.01",
+                 "Global step 9: {'kl': tensor(inf), 'reward': 0.5}"]
+    for line in nan_lines:
+        assert scan_line(line, SpikeWatch()), line
+    calm = SpikeWatch()
+    assert not any(scan_line(f"step:{i} - actor/kl_loss:np.float64({0.01 + 1e-4 * (i % 5)})", calm)
+                   for i in range(50))
+    assert scan_line("step:50 - actor/kl_loss:np.float64(10.5)", calm)   # a KL blow-up spike

@@ -15,6 +15,7 @@ reading a 1,000,000-line log from the start costs one diagnosis, not thousands.
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from collections.abc import Callable
@@ -31,22 +32,31 @@ __all__ = ["SNIFF_LINES_MAX", "Watcher", "render_summary", "scan_line"]
 # Lines kept while no format is recognised; beyond this the log is not one we can read.
 SNIFF_LINES_MAX = 20_000
 SNIFF_BYTES = 64 * 1024  # what `ingest.read` sniffs
-# `key=1.5`, `key:1.5`, `"key": 1.5`, `'key': nan`: the numbers of a metric line, whatever its format,
-# for the scheduler's hard signals (NaN/inf, spikes); the parser reads the line properly.
-_NUMBER = re.compile(r"""([A-Za-z_][\w/.@-]*)['"]?\s*[:=]\s*['"]?"""
-                     r"""([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf(?:inity)?))(?![\w.])""", re.I)
+# Tokens of a metric line, whatever its format (`key=1.5`, `key:np.float64(nan)`, `"key": 1.5`):
+# names, wrappers (`np.float64(`, skipped) and numbers; a number belongs to the name before it.
+# For the scheduler's hard signals only (NaN/inf, spikes); the parser reads the line properly.
+_TOKEN = re.compile(r"[A-Za-z_][\w/.@-]*\(?|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_NONFINITE = frozenset({"nan", "inf", "infinity"})
 
 
 def scan_line(line: str, spikes: SpikeWatch) -> bool:
     """True when a number on the line is NaN/inf or a huge spike for its key."""
     hard = False
-    for key, num in _NUMBER.findall(line):
-        try:
-            x = float(num)
-        except ValueError:
-            continue
-        if spikes(key, x):
+    key = ""
+    for tok in _TOKEN.findall(line):
+        c = tok[0]
+        if c.isalpha() or c == "_":
+            if tok[-1] == "(":
+                continue                      # a wrapper around the value
+            if tok.lower() not in _NONFINITE:
+                key = tok
+                continue
+            x = math.nan
+        else:
+            x = float(tok)
+        if key and spikes(key, x):
             hard = True
+        key = ""                              # one number per name
     return hard
 
 
@@ -104,13 +114,15 @@ class Watcher:
     def _feed_parser(self, lines: list[str]) -> None:
         feed = self._parser.feed
         n, hard = 0, False
+        # while every step is checked anyway there is nothing for a hard signal to hurry
+        scan = self.scan and self.schedule.every > 1
         for line in lines:
             got = feed(line)
             # A parser that reports whether the line carried metrics lets noise lines (tqdm,
             # Ray banners) not count toward the cadence; one that returns None counts every line.
             if got is None or got:
                 n += 1
-                if self.scan and scan_line(line, self._spikes):
+                if scan and scan_line(line, self._spikes):
                     hard = True
         if n:
             self.schedule.note(n, hard)
