@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 from ..diagnose.model import FINDING_IDS, SEVERITIES, Diagnosis, Finding
@@ -165,6 +166,7 @@ def format_alert(alert: Alert, lang: str = "en") -> str:
     so an alert and `rlvitals diagnose` never describe one finding differently; if the renderer
     cannot be imported, this module's plainer sentences stand in.
     """
+    rt: ModuleType | None
     try:
         from ..render import terminal as rt
     except Exception:  # the renderer is another module; an alert must still be said

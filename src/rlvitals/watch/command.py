@@ -13,11 +13,12 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from ..diagnose.model import SEVERITIES, Diagnosis
 from ..errors import NotAFile, UnknownFormat
 from ..i18n import t as tr
+from ..run import Run
 from .alerts import Alert, alert_payload, format_alert
 from .follow import Follower, FollowEvent
 from .session import Watcher, _default_diagnose
@@ -45,9 +46,9 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
                exec_cmd: str | None = None, webhook: str | None = None, interval: float = 1.0,
                from_start: bool = True, once: bool = False, *, out: TextIO | None = None,
                err: TextIO | None = None, persist: int = 1, max_wait: float = 30.0,
-               stop: threading.Event | None = None, diagnose_fn: Callable[[Any], Diagnosis] | None = None,
+               stop: threading.Event | None = None, diagnose_fn: Callable[[Run], Diagnosis] | None = None,
                exec_timeout: float = EXEC_TIMEOUT, webhook_deadline: float = WEBHOOK_DEADLINE,
-               rotate_grace: float = 2.0, exit_wait: float = 10.0) -> int:
+               rotate_grace: float = 2.0, exit_wait: float = 10.0, mapping: dict[str, str] | None = None) -> int:
     """Follow `path`, alert once per finding, print a summary at the end; the exit status.
 
     0 when stopped (Ctrl-C, `stop` set, or `once` finished); 3 when an alert reached `until`.
@@ -57,7 +58,8 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
     cannot work) raise an `RlvitalsError` before anything is read.  At exit, queued `--exec` and
     `--webhook` alerts get `exit_wait` seconds to finish; a command still running then is killed
     with its process group, and what was not delivered is counted on stderr.  `stop`,
-    `diagnose_fn`, the timeouts and `rotate_grace` are for embedding and tests.
+    `diagnose_fn`, the timeouts and `rotate_grace` are for embedding and tests; `mapping` is
+    `--map CANON=KEY`.
     """
     out = out or sys.stdout
     err = err or sys.stderr
@@ -72,7 +74,7 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
     if once and not path.exists():
         raise NotAFile(f"{path} does not exist")
     w = Watcher(fmt=fmt, lang=lang, name=path.stem, source=str(path), persist=1 if once else persist,
-                max_wait=max_wait, diagnose_fn=diagnose_fn or _default_diagnose)
+                max_wait=max_wait, diagnose_fn=diagnose_fn or _default_diagnose, mapping=dict(mapping or {}))
     fol = Follower(path, from_start=from_start, rotate_grace=rotate_grace)
     history = from_start and path.is_file() and path.stat().st_size > 0
     said_fmt = said_sniff = False

@@ -30,6 +30,7 @@ from typing import Any, TextIO
 
 from ..diagnose.model import Diagnosis, Finding
 from ..i18n import t as tr
+from ..run import Run
 from .alerts import Alert, AlertTracker, format_alert
 from .history import CAPACITY, History
 from .schedule import Scheduler, SpikeWatch
@@ -40,7 +41,7 @@ __all__ = ["MAX_STEP", "Monitor"]
 MAX_STEP = 2 ** 62
 
 
-def _default_diagnose(run):
+def _default_diagnose(run: Run) -> Diagnosis:
     from ..diagnose import diagnose
 
     return diagnose(run)
@@ -111,7 +112,7 @@ class Monitor:
     def __init__(self, lang: str = "en", on_alert: Callable[[Alert], Any] | None = None, check_every: int = 1,
                  stream: TextIO | None = sys.stderr, *, persist: int = 1, name: str = "monitor",
                  max_overhead: float = 0.01, step_budget: float | None = None,
-                 diagnose_fn: Callable[[object], Diagnosis] | None = None,
+                 diagnose_fn: Callable[[Run], Diagnosis] | None = None,
                  clock: Callable[[], float] = time.monotonic, timer: Callable[[], float] = time.thread_time,
                  capacity: int = CAPACITY, background: bool = True) -> None:
         self.lang = lang

@@ -20,12 +20,17 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..diagnose.model import Diagnosis
 from ..errors import UnknownFormat
 from ..i18n import t as tr
+from ..run import Run
 from .alerts import Alert, AlertTracker
 from .schedule import Scheduler, SpikeWatch
+
+if TYPE_CHECKING:
+    from ..ingest.base import LineParser
 
 __all__ = ["SNIFF_LINES_MAX", "Watcher", "render_summary", "scan_line"]
 
@@ -60,7 +65,7 @@ def scan_line(line: str, spikes: SpikeWatch) -> bool:
     return hard
 
 
-def _default_diagnose(run):
+def _default_diagnose(run: Run) -> Diagnosis:
     from ..diagnose import diagnose
 
     return diagnose(run)
@@ -81,7 +86,8 @@ class Watcher:
     scan: bool = True   # look for hard signals in each metric line (off while reading a backlog)
     clock: Callable[[], float] = time.monotonic
     timer: Callable[[], float] = time.thread_time  # CPU a diagnosis costs (not wall: load inflates it)
-    diagnose_fn: Callable[[object], Diagnosis] = _default_diagnose
+    diagnose_fn: Callable[[Run], Diagnosis] = _default_diagnose
+    mapping: dict[str, str] = field(default_factory=dict)   # --map CANON=KEY
     tracker: AlertTracker = field(default=None)  # type: ignore[assignment]
     alerts: list[Alert] = field(default_factory=list)
     diagnosis: Diagnosis | None = None
@@ -97,6 +103,9 @@ class Watcher:
                                   max_wait=self.max_wait, clock=self.clock)
         self._spikes = SpikeWatch()
         self._explicit_fmt = self.fmt
+        self._parser: LineParser | None = None
+        self._sniff_buf: list[str] = []
+        self._next_full_sniff = 0
         self._reset_parser()
 
     # -- feeding -----------------------------------------------------------------------------
@@ -112,6 +121,8 @@ class Watcher:
         self._feed_parser(lines)
 
     def _feed_parser(self, lines: list[str]) -> None:
+        if self._parser is None:
+            return
         feed = self._parser.feed
         n, hard = 0, False
         # while every step is checked anyway there is nothing for a hard signal to hurry
@@ -154,25 +165,25 @@ class Watcher:
                                     f"{SNIFF_LINES_MAX} lines (see `rlvitals formats`, or pass -F FORMAT)")
             return
         self.fmt = fmt
-        self._open_parser()
+        self._open_parser(fmt)
         self._sniff_buf = []
         self._feed_parser(buf)
 
-    def _open_parser(self) -> None:
+    def _open_parser(self, fmt: str) -> None:
         from ..ingest import open_parser
 
-        self._parser = open_parser(self.fmt, self.name)
+        self._parser = open_parser(fmt, self.name, mapping=self.mapping)
 
     def _reset_parser(self) -> None:
         self.fmt = self._explicit_fmt
         self._parser = None
-        self._sniff_buf: list[str] = []
+        self._sniff_buf = []
         self._next_full_sniff = 0
         self._idle_checked = False
         self.schedule.reset()
         self._spikes.reset()
         if self.fmt is not None:
-            self._open_parser()
+            self._open_parser(self.fmt)
 
     def restart(self) -> None:
         """The file was truncated: what follows is a new run. Forget the old one and its alerts."""
