@@ -7,6 +7,7 @@
      │    ├── BinaryInput     not text (and not a TensorBoard event file)
      │    └── UnknownFormat   text, but no supported format recognised (names the formats tried)
      ├── NoMetrics            a format was recognised but no metric could be read
+     ├── OutputError          an output path cannot be written (a directory, a missing folder, a full disk)
      └── MissingExtra         an optional dependency is needed ("pip install 'rlvitals[plot]'")
 """
 
@@ -19,6 +20,7 @@ __all__ = [
     "MissingExtra",
     "NoMetrics",
     "NotAFile",
+    "OutputError",
     "RlvitalsError",
     "UnknownFormat",
 ]
@@ -50,6 +52,10 @@ class UnknownFormat(InputError):
 
 class NoMetrics(RlvitalsError):
     """A format was recognised but not one metric value could be read."""
+
+
+class OutputError(RlvitalsError):
+    """An output (a file, standard output) cannot be written."""
 
 
 class MissingExtra(RlvitalsError):

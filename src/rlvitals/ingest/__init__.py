@@ -105,17 +105,18 @@ def _decode(head: bytes, path: Path) -> str:
         raise InputError(f"{path} is not UTF-8 text (undecodable byte at offset {e.start})") from None
 
 
-def read(path, format: str | None = None, *, name: str | None = None) -> Run:
+def read(path: str | Path, format: str | None = None, *, name: str | None = None) -> Run:
     """Read a log file (or a TensorBoard directory) into a Run; the format is sniffed unless given."""
     path = Path(path)
     name = name or run_name(path)
     if not path.exists():
         raise NotAFile(f"{path} does not exist")
     if path.is_dir():
-        fmt = format or ("tensorboard" if "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path)) else None)
-        if fmt is None:
+        chosen = format or ("tensorboard" if "tensorboard" in FORMATS
+                            and FORMATS["tensorboard"].sniff(str(path)) else None)
+        if chosen is None:
             raise NotAFile(f"{path} is a directory with no TensorBoard event files; give a log file")
-        return _finish(_format(fmt).reader(path, name), path)
+        return _finish(_read_with(_format(chosen), path, name), path)
     if not path.is_file():
         raise NotAFile(f"{path} is not a regular file")
     if format is None:
@@ -130,12 +131,15 @@ def read(path, format: str | None = None, *, name: str | None = None) -> Run:
             if format is None:
                 raise UnknownFormat(f"{path}: no supported log format recognised "
                                     f"(tried: {', '.join(FORMATS)}); use --input-format to choose one")
-    fmt = _format(format)
+    return _finish(_read_with(_format(format), path, name), path)
+
+
+def _read_with(fmt: Format, path: Path, name: str) -> Run:
     if fmt.reader is not None:
-        run = fmt.reader(path, name)
-    else:
-        run = _read_lines(fmt.parser(name), path)
-    return _finish(run, path)
+        return fmt.reader(path, name)
+    if fmt.parser is not None:
+        return _read_lines(fmt.parser(name), path)
+    raise InputError(f"format {fmt.name!r} can be written but not read")
 
 
 def _read_lines(parser: LineParser, path: Path) -> Run:
@@ -166,7 +170,7 @@ def read_text(text: str, format: str | None = None, name: str = "text") -> Run:
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / f"{name}.txt"
             path.write_text(text, encoding="utf-8")
-            return fmt.reader(path, name)
+            return _read_with(fmt, path, name)
     parser = fmt.parser(name)
     for line in text.splitlines(keepends=True):
         parser.feed(line)
@@ -184,7 +188,7 @@ def write_run(run: Run, format: str, dest: str | Path | TextIO) -> None:
     fmt = _format(format)
     if fmt.writer is None:
         raise InputError(f"format {format!r} has no writer; writable: {', '.join(WRITABLE)}")
-    if hasattr(dest, "write"):
+    if not isinstance(dest, (str, Path)):
         fmt.writer(run, dest)
         return
     with open(dest, "w", encoding="utf-8", newline="\n") as f:

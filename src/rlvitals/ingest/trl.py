@@ -84,6 +84,7 @@ class TrlParser(LineParser):
         self.total: int | None = None
         self.finished = False
         self.skipped: dict[str, int] = {}
+        self.dropped: dict[str, int] = {}
         self._cache: tuple[int, Run] | None = None
 
     def _skip(self, reason: str, n: int = 1) -> None:
@@ -105,22 +106,22 @@ class TrlParser(LineParser):
                     self.draws += 1
                     self.bars[total] = (n, self.draws)
         if "steps" in line:
-            m = _PER_EPOCH.search(line) or None
-            if m:
-                self.per_epoch = int(m.group(1).replace(",", ""))
-            m = _TOTAL.search(line)
-            if m:
-                self.total = int(m.group(1).replace(",", ""))
+            per = _PER_EPOCH.search(line)
+            if per:
+                self.per_epoch = int(per.group(1).replace(",", ""))
+            tot = _TOTAL.search(line)
+            if tot:
+                self.total = int(tot.group(1).replace(",", ""))
         if "{" not in line:
             return
-        m = _DICT_START.search(line)
-        prefixed = m is None
-        if prefixed:
-            m = _ANY_DICT.search(line)
-            if m is None:
+        start = _DICT_START.search(line)
+        prefixed = start is None
+        if start is None:
+            start = _ANY_DICT.search(line)
+            if start is None:
                 return
         try:
-            parsed = parse_dict(line, m.end() - 2)
+            parsed = parse_dict(line, start.end() - 2)
         except DictSyntaxError:
             if not prefixed or any(f"'{k}'" in line for k in _HF_KEYS):
                 self._skip("truncated or malformed dict")
@@ -134,20 +135,22 @@ class TrlParser(LineParser):
         epoch = parsed.pop("epoch", None)
         step = parsed.pop("step", None)
         row, dropped = numeric(parsed)
-        if dropped:
-            self._skip("non-numeric values", dropped)
         if not row:
             self._skip("dict without metrics")
             return
+        if dropped:
+            self.dropped["non-numeric values"] = self.dropped.get("non-numeric values", 0) + dropped
         self.rows.append(_Row(row, lineno, epoch if isinstance(epoch, float) else None, dict(self.bars),
                               int(step) if isinstance(step, float) else None, _is_eval(row)))
 
     # -- step inference ------------------------------------------------------------------------
     def _steps(self) -> tuple[list[int], str, int | None]:
+        every: int | None
         train = [r for r in self.rows if not r.is_eval]
         n = len(train)
-        if n and all(r.step is not None for r in train):
-            return [r.step for r in train], "", None
+        explicit = [r.step for r in train if r.step is not None]
+        if n and len(explicit) == n:
+            return explicit, "", None
         # the training bar: a total every row saw, whose counter rises from row to row
         totals = set.intersection(*(set(r.bars) for r in train)) if n else set()
         for total in sorted(totals, reverse=True):
@@ -159,22 +162,23 @@ class TrlParser(LineParser):
             if min(counts) >= 1 and all(b != a for a, b in zip(draws, draws[1:])):
                 every = _every(counts)
                 return counts, f"the tqdm counter N/{total} printed before each row", every
-        if self.per_epoch and n and all(r.epoch is not None for r in train):
-            steps = [int(round(r.epoch * self.per_epoch)) for r in train]
+        epochs = [r.epoch for r in train if r.epoch is not None]
+        if self.per_epoch and n and len(epochs) == n:
+            steps = [int(round(e * self.per_epoch)) for e in epochs]
             if min(steps) >= 1 and all(b != a for a, b in zip(steps, steps[1:])):
                 every = _every(steps)
                 return steps, f"epoch × {self.per_epoch} update steps per epoch (from the header)", every
         every, how = DEFAULT_LOGGING_STEPS, f"TRL's default logging_steps={DEFAULT_LOGGING_STEPS}"
-        total = self.total or (max(self.bars) if self.bars else None)
-        if self.finished and total and n:
+        whole = self.total or (max(self.bars) if self.bars else None)
+        if self.finished and whole and n:
             # logging every k steps gives ⌊T/k⌋ rows: k in (T/(n+1), T/n]; when several fit, prefer
             # TRL's default, then the roundest number (people type 10, 25, 100, not 26)
-            fits = range(total // (n + 1) + 1, total // n + 1)
+            fits = range(whole // (n + 1) + 1, whole // n + 1)
             if fits:
                 def roundness(k: int) -> tuple:
                     return (k == DEFAULT_LOGGING_STEPS, k % 100 == 0, k % 50 == 0, k % 10 == 0, k % 5 == 0, -k)
                 every = max(fits, key=roundness)
-                how = f"logging_steps={every}, which gives {n} rows in {total} steps"
+                how = f"logging_steps={every}, which gives {n} rows in {whole} steps"
         return [every * (i + 1) for i in range(n)], f"line order × {how}", every
 
     def snapshot(self) -> Run:
@@ -193,6 +197,8 @@ class TrlParser(LineParser):
             b.add_row(last, r.values, r.lineno)
         for reason, count in (*self.skipped.items(), *self.builder.skipped.items()):
             b.skip(reason, count)
+        for reason, count in self.dropped.items():
+            b.drop(reason, count)
         b.meta["step_inferred"] = bool(how)
         if how:
             b.meta["step_source"] = how
@@ -254,6 +260,7 @@ def read_trainer_state(path: Path, name: str) -> Run:
             b.skip("end-of-training summary")
             continue
         row: dict[str, float] = {}
+        bad = 0
         for k, v in entry.items():
             if k in ("step", "epoch"):
                 continue
@@ -262,8 +269,10 @@ def read_trainer_state(path: Path, name: str) -> Run:
             elif isinstance(v, (int, float)) and not isinstance(v, bool):
                 row[k] = float(v)
             else:
-                b.skip("non-numeric values")
+                bad += 1
         if row:
+            if bad:
+                b.drop("non-numeric values", bad)
             b.add_row(int(entry["step"]), row, i + 1)
         else:
             b.skip("log_history entry without metrics")
