@@ -168,3 +168,19 @@ def test_a_chart_that_cannot_be_drawn_is_one_line(fake_content, monkeypatch):
     ui.emit(lab.handle("answer learning"))
     text = out.getvalue()
     assert "Something went wrong inside the lab (ZeroDivisionError" in text and "✓ Right. +10" in text
+
+
+@pytest.mark.parametrize("which", ["real_content", "real_content_seed"])
+def test_healthy_sets_of_the_real_level_name_no_knob(request, which):
+    """The tool's notes on a healthy run (e.g. adv_std easing into 0.5-0.8) are shown as notes, never as
+    a knob to turn; what to keep watching is adv_std, in the lesson's bands."""
+    from rlvitals.lab.explain import explain_set
+
+    content = request.getfixturevalue(which)
+    healthy = [s for s in content.sets if s.case.truth["finding"] is None]
+    assert len(healthy) == 2
+    for s in healthy:
+        for lang in ("en", "zh"):
+            text = "\n".join(explain_set(s, lang))
+            assert ("next knob" not in text) and ("下一步" not in text), text
+            assert ("Keep watching adv_std (" in text) or ("继续留意 adv_std（" in text), text

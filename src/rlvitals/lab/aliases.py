@@ -36,9 +36,11 @@ EXTRA_ALIASES: dict[str, tuple[str, ...]] = {
     "reward_hacking": ("刷分", "奖励作弊", "reward hack"),
     "length_hacking": ("length explosion", "长度爆炸", "长度作弊", "注水", "length hack"),
     "kl_blowup": ("kl", "kl explosion", "跑飞", "kl跑飞"),
-    "lr_too_high": ("lr", "learning rate", "学习率太大", "学习率过大", "学习率过高", "学习率"),
-    "batch_noise": ("noise", "small batch", "batch太小", "小batch", "噪声", "正常噪声"),
-    "data_too_easy": ("easy", "too easy", "easy data", "题目变简单", "题目太简单", "太简单", "模型变强了", "变强"),
+    "lr_too_high": ("lr", "learning rate", "learning rate that is too high", "学习率太大", "学习率过大", "学习率过高",
+                    "学习率"),
+    "batch_noise": ("noise", "small batch", "normal noise of a small batch", "batch太小", "小batch", "噪声", "正常噪声"),
+    "data_too_easy": ("easy", "too easy", "easy data", "data got easy", "model got stronger", "题目变简单", "题目太简单",
+                      "太简单", "模型变强了", "变强"),
     "data_too_hard": ("hard", "too hard", "hard data", "题目太难", "太难"),
     "stalled": ("stuck", "卡住", "卡住不动", "停滞"),
     "numeric_instability": ("nan", "inf", "数值不稳", "数值不稳定"),
@@ -48,12 +50,13 @@ EXTRA_ALIASES: dict[str, tuple[str, ...]] = {
 }
 
 _SEP = re.compile(r"[\s_\-·・]+")
+_ARTICLE = re.compile(r"^(?:a|an|the)\s+")
 _GLOSS = re.compile(r"\s*[（(]([^）)]*)[）)]\s*")
 
 
 def norm(word: str) -> str:
-    """The form names are compared in: NFKC, lower case, no spaces/underscores/hyphens."""
-    return _SEP.sub("", unicodedata.normalize("NFKC", word).strip().lower())
+    """The form names are compared in: NFKC, lower case, no leading article, no spaces/underscores/hyphens."""
+    return _SEP.sub("", _ARTICLE.sub("", unicodedata.normalize("NFKC", word).strip().lower()))
 
 
 def name_of(fid: str, lang: str) -> str:

@@ -265,7 +265,8 @@ class Lab:
     def _unresolved(self, word: str, found: Resolved) -> str:
         """One line for a failure name that fits none, or several (then they are listed)."""
         if found.candidates:
-            cands = ", ".join(f"{c} ({name_of(c, self.lang)})" for c in found.candidates[:6])
+            cands = self._t("lab.err.cand_sep").join(self._t("lab.err.cand", fid=c, name=name_of(c, self.lang))
+                                                      for c in found.candidates[:6])
             more = "…" if len(found.candidates) > 6 else ""
             return self._t("lab.err.ambiguous", word=word[:30], cands=cands + more)
         return self._t("lab.err.failure", word=word[:30])

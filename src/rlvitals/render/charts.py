@@ -221,6 +221,8 @@ def chart(series: Series | Sequence[float] | np.ndarray, width: int = 40, height
     flat = flat_range(lo, hi, fmt)
     if flat:  # a constant (or a spread below resolution): a line across the middle, labelled once
         value = lo if hi == lo else float(np.median(fin))
+        if ref is not None and math.isfinite(ref):   # flat at its reference (ratio ≡ 1.0): one line, not two
+            value = ref
         vals = np.where(np.isfinite(vals), value, vals)   # the spread is below what the chart can say
         pad_ = abs(value) * 0.05 or 1.0
         lo, hi = value - pad_, value + pad_
