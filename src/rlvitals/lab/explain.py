@@ -60,6 +60,8 @@ def num(v: Any) -> str:
 
 def focus_metrics(item: SetItem) -> tuple[str, ...]:
     """Where a set's hints point: the metrics behind the tool's call."""
+    if item.diag.verdict == "learning" and healthy(item.diag):
+        return FOCUS[HEALTHY]          # an info note on a healthy run is no lead to follow
     key = item.failure or (item.diag.top.id if item.diag.top else HEALTHY)
     return FOCUS.get(key, FOCUS[HEALTHY])
 
