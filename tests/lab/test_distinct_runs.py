@@ -82,3 +82,20 @@ def test_the_answer_key_equals_the_truth_at_every_stage(request, which):
                 wrong.append(f"question run {q.key}{'ab'[i]} ({truth['scenario']}, seed {c.run.meta['seed']}): tool "
                              f"says {d.verdict} {set_failure(d)}")
     assert wrong == [], "\n".join(wrong)
+
+
+def test_a_seed_may_list_question_ones_logs_the_other_way_round():
+    """Seed 7 deals Q1's sync-failure log first: the answer becomes 3 and the explanation still names
+    each log by its cause, with that log's own numbers."""
+    from rlvitals.lab.content import build_quiz
+    from rlvitals.lab.explain import explain_quiz, quiz_text
+    from rlvitals.simulate import lesson_quiz
+
+    q1 = build_quiz(7, lesson_quiz(7))[0]
+    first, second = (c.truth["finding"] for c in q1.cases)
+    assert (first, second, q1.answer) == ("sync_failure", "entropy_collapse", 3)
+    sync_e = f"{q1.cases[0].run.series['entropy'].values[-1]:.3f}"
+    coll_e = f"{q1.cases[1].run.series['entropy'].values[-1]:.3f}"
+    assert q1.numbers["e1"] == q1.numbers["se"] == sync_e and q1.numbers["e2"] == q1.numbers["ce"] == coll_e
+    assert f"One has entropy={sync_e}" in quiz_text(q1, "en")[1]
+    assert explain_quiz(q1, "en")[0].startswith(f"Why: entropy {coll_e} ≈ 0 means the policy went deterministic")

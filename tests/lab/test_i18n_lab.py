@@ -69,3 +69,14 @@ def test_the_default_level_asks_the_lessons_questions_with_its_numbers(fake_cont
     assert "一份 clip=0.011 / gnorm=0.8 / 有效 batch 8；另一份 clip=0.419 / gnorm=6 / 有效 batch 64。" in q3
     why = explain_quiz(fake_content.question("Q3"), "en")[0]
     assert "its clip 1.1% and gnorm 0.8 are normal" in why and "clip 41.9% (> 20%) and gnorm 6" in why
+
+
+def test_help_fits_80_columns_unwrapped():
+    from rlvitals.render.charts import display_width
+
+    for lang in ("en", "zh"):
+        lines = STRINGS[lang]["lab.help"].splitlines()
+        assert max(display_width(ln) for ln in lines) <= 80, lang
+        # every description starts in one column, on a command's line and on its continuations
+        starts = {display_width(m.group(1)) for ln in lines[1:-1] if (m := re.match(r"^(  \S.*?\s{2,}|\s+)\S", ln))}
+        assert starts == {22}, (lang, starts)

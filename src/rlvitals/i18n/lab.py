@@ -15,22 +15,22 @@ _EN: dict[str, str] = {
     "lab.intro.resume": "Welcome back: {n}/{total} stages done, score {score}/{max}.",
     "lab.intro.start": "Type `next` to continue.",
     "lab.help": ("Commands (short forms in brackets):\n"
-        "  next [n]            the next unfinished stage\n"
-        "  show N [s]          curve set N (1-6): PNG path + terminal charts\n"
-        "  answer V [FAILURE]  judge the set: V = learning|cheating|dead|unstable (l/c/d/u);\n"
-        "                      optionally name the failure, in English or Chinese, e.g.  answer dead entropy_"
-        "collapse,\n"
-        "                      answer cheating reward hacking, 答 作弊 刷分\n"
-        "  pair A [p]          pair A..D side by side\n"
-        "  is A1 CAUSE         say what log A1 is, e.g.  is A1 sync_failure  (the other log is the other caus"
-        "e)\n"
-        "  diff                the pair's answer: where the two logs differ and what that rules out\n"
-        "  hint                graded hint: where to look -> the values -> the rule (-2 points each before an"
-        "swering)\n"
-        "  quiz                the lesson's three questions; answer with 1-4\n"
-        "  ref [TOPIC]         the lesson's reference material: healthy, shapes, adv_std, table, pairs, plot,"
-        " summary\n"
-        "  goals [g]  score  lang en|zh  help [h]  quit (progress is saved)"),
+                 "  next [n]            the next unfinished stage\n"
+                 "  show N [s]          curve set N (1-6): PNG path + terminal charts\n"
+                 "  answer V [FAILURE]  judge the set: V = learning, cheating, dead, unstable\n"
+                 "                      (l/c/d/u); naming the failure earns 3 more points, by id\n"
+                 "                      or by name in either language: answer dead sync_failure,\n"
+                 "                      answer cheating reward hacking, 答 作弊 刷分\n"
+                 "  pair A [p]          pair A..D side by side\n"
+                 "  is A1 CAUSE         say what log A1 is, e.g.  is A1 sync_failure\n"
+                 "                      (the other log is the other cause)\n"
+                 "  diff                the answer: where the two logs differ, what that rules out\n"
+                 "  hint                where to look -> the values -> the rule (-2 points each\n"
+                 "                      before answering)\n"
+                 "  quiz                the lesson's three questions; answer with 1-4\n"
+                 "  ref [TOPIC]         the lesson's reference material: healthy, shapes, adv_std,\n"
+                 "                      table, pairs, plot, summary\n"
+                 "  goals [g]  score  lang en|zh  help [h]  quit (progress is saved)"),
     "lab.lang.set": "Language: English.",
     "lab.err.internal": "Something went wrong inside the lab ({err}); your progress is safe, carry on.",
     "lab.err.unknown": "Unknown command: {cmd!s}.  Type `help` for the list.",
@@ -227,18 +227,19 @@ _ZH: dict[str, str] = {
     "lab.intro.resume": "欢迎回来：已完成 {n}/{total} 关，得分 {score}/{max}。",
     "lab.intro.start": "输入 `next` 继续。",
     "lab.help": ("命令（括号里是简写）：\n"
-        "  next [n]            下一个没做完的关\n"
-        "  show N [s]          第 N 组曲线（1-6）：PNG 路径 + 终端图\n"
-        "  answer V [失效]      判断这一组：V = learning|cheating|dead|unstable（l/c/d/u，或 在学/作弊/废了/不稳）；\n"
-        "                      可以顺便说出失效名，中英文都行，例如  answer dead entropy_collapse、答 作弊 刷分、\n"
-        "                      答 废了 熵崩塌\n"
-        "  pair A [p]          并排看配对 A..D\n"
-        "  is A1 原因          说出 A1 是什么，例如  is A1 sync_failure（另一份就是另一个原因）\n"
-        "  diff                对答案：两份日志哪里不同、每个不同排除了什么\n"
-        "  hint                分级提示：看哪里 → 数值是多少 → 规则（答题前每个扣 2 分）\n"
-        "  quiz                本节的三个问题，用 1-4 作答\n"
-        "  参考 [主题]          课程的参考资料：健康、形状、adv_std、判读表、配对、画图、落点（ref healthy …）\n"
-        "  goals [g]  score  lang en|zh  help [h]  quit（进度会保存）"),
+                 "  next [n]            下一个没做完的关\n"
+                 "  show N [s]          第 N 组曲线（1-6）：PNG 路径 + 终端图\n"
+                 "  answer V [失效]     判断这一组：V = learning|cheating|dead|unstable（l/c/d/u，\n"
+                 "                      或 在学/作弊/废了/不稳）；说出失效名再加 3 分，id 或中英文\n"
+                 "                      名字都行：answer dead entropy_collapse、答 作弊 刷分\n"
+                 "  pair A [p]          并排看配对 A..D\n"
+                 "  is A1 原因          说出 A1 是什么，例如  is A1 sync_failure\n"
+                 "                      （另一份就是另一个原因）\n"
+                 "  diff                对答案：两份日志哪里不同、每个不同排除了什么\n"
+                 "  hint                分级提示：看哪里 → 数值 → 规则（答题前每个扣 2 分）\n"
+                 "  quiz                本节的三个问题，用 1-4 作答\n"
+                 "  参考 [主题]         课程的参考资料，主题：健康、形状、adv_std、判读表、配对\n"
+                 "  goals [g]  score  lang en|zh  help [h]  quit（进度会保存）"),
     "lab.lang.set": "语言：中文。",
     "lab.err.internal": "闯关内部出了点问题（{err}）；进度没丢，继续吧。",
     "lab.err.unknown": "不认识的命令：{cmd!s}。输入 `help` 看命令列表。",

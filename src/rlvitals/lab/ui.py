@@ -21,7 +21,7 @@ import numpy as np
 from ..diagnose.model import FINDING_IDS
 from ..i18n import t
 from ..render.charts import BLOCKS, NAN_MARK, clip_text, display_width, flat_range, fmt_value, pad, panel_grid
-from .aliases import alias_table
+from .aliases import EXTRA_ALIASES
 from .content import SAMPLE_PAIRS, PairItem
 from .engine import COMMANDS, VERDICT_WORDS, Lab, View
 from .explain import SHOWN, quiz_text, sample_group
@@ -33,7 +33,7 @@ __all__ = ["LabUI", "clip_middle", "completions", "shared_sparkline", "wrap"]
 def completions(lab: Lab) -> list[str]:
     """Words worth completing: commands, verdicts, finding ids and names, set/pair labels, ref topics."""
     words = set(COMMANDS) | set(VERDICT_WORDS) | set(FINDING_IDS) | {"healthy"} | set(TOPICS)
-    words |= {a for a in alias_table() if a.isascii()}
+    words |= {a for names in EXTRA_ALIASES.values() for a in names if a.isascii() and " " not in a}
     for p in lab.content.pairs.values():
         words |= {p.left.label, p.right.label}
     return sorted(w for w in words if w.isascii() and len(w) > 1)
