@@ -206,6 +206,7 @@ _EN: dict[str, str] = {
     "lab.err.ambiguous": "{word!s} could be {cands}: type a little more of the name.",
     "lab.err.cand": "{fid} ({name})",
     "lab.err.cand_sep": ", ",
+    "lab.sep": ", ",
     "lab.ex.watch": "  Keep watching adv_std ({start} → {end}): {band}",
     "lab.ex.watch_missing": ("  Keep watching adv_std: it is not logged here, and it is the one vital that falls even in a healthy"
         " run (`ref adv_std`)."),
@@ -397,6 +398,7 @@ _ZH: dict[str, str] = {
     "lab.err.ambiguous": "{word!s} 可能是 {cands}：再多打几个字。",
     "lab.err.cand": "{fid}（{name}）",
     "lab.err.cand_sep": "、",
+    "lab.sep": "、",
     "lab.ex.watch": "  继续留意 adv_std（{start} → {end}）：{band}",
     "lab.ex.watch_missing": "  继续留意 adv_std：这份日志没记录它，而它是健康训练里也会下降的那一条（`参考 adv_std`）。",
     "lab.ex.note": "  提示（info，不用改）：{name} — {ev}",

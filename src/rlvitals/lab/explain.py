@@ -244,7 +244,7 @@ def quiz_text(q: QuizItem, lang: str) -> list[str]:
 def hint_set(item: SetItem, level: int, lang: str) -> list[str]:
     metrics = focus_metrics(item)
     if level == 1:
-        return [t("lab.hint.where", lang, metrics=", ".join(metrics))]
+        return [t("lab.hint.where", lang, metrics=t("lab.sep", lang).join(metrics))]
     if level == 2:
         out = [t("lab.hint.values", lang)]
         for m in metrics:
