@@ -27,6 +27,8 @@ EPILOG = """examples:
   rlvitals diagnose run.log --lang zh     # any supported log, verdict in Chinese
   rlvitals plot run.log -o curves.png     # the lesson's eight-panel figure
   rlvitals vitals run.log --format json   # what was read, for machines
+  zcat run.log.gz | rlvitals diagnose -   # from stdin (.gz/.bz2/.xz are also opened directly)
+  rlvitals diagnose loop.log --map 'reward=Average Reward'   # say which key is which
   rlvitals simulate entropy_collapse --seed 3 -o ec.log
   rlvitals watch /path/to/train.log --until critical
   rlvitals lab --lang en
@@ -34,10 +36,18 @@ EPILOG = """examples:
 
 
 def _add_input(p: argparse.ArgumentParser) -> None:
-    p.add_argument("log", nargs="?", help="training log (file or TensorBoard dir); default: the bundled example run")
+    p.add_argument("log", nargs="?", help="training log (file, TensorBoard dir, .gz/.bz2/.xz/.zst, notebook; "
+                   "- for stdin); default: the bundled example run")
     p.add_argument("--input-format", "-F", dest="input_format", default=None, metavar="FMT",
                    help="skip format sniffing (see `rlvitals formats`)")
+    _add_map(p)
     p.add_argument("--lang", choices=("en", "zh"), default=None, help="language of the report (default: from the locale)")
+
+
+def _add_map(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--map", dest="mapping", action="append", default=None, metavar="CANON=KEY",
+                   help="read KEY as the metric CANON, over the alias table (repeatable), "
+                        "e.g. --map 'reward=Average Reward'")
 
 
 def _emit(text: str) -> None:
@@ -61,9 +71,10 @@ def _quiet_stdout() -> None:
 
 def _read(args):
     from .ingest import example_path, read
+    from .ingest.mapping import parse_map
 
     path = args.log or str(example_path())
-    return read(path, format=args.input_format)
+    return read(path, format=args.input_format, mapping=parse_map(args.mapping))
 
 
 def cmd_plot(args) -> int:
@@ -85,9 +96,11 @@ def cmd_vitals(args) -> int:
 
 def cmd_diagnose(args) -> int:
     from .diagnose import diagnose
+    from .ingest.mapping import require_vitals
     from .render import render_diagnosis
 
     run = _read(args)
+    require_vitals(run, args.log or run.name, strict=True)   # no verdict drawn from loss and lr alone
     samples = None
     if args.samples:
         from .samples import read_samples
@@ -122,11 +135,13 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_watch(args) -> int:
+    from .ingest.mapping import parse_map
     from .watch import watch_file
 
+    mapping = parse_map(args.mapping)
     return watch_file(args.log, fmt=args.input_format, lang=args.lang or default_lang(), until=args.until,
                       exec_cmd=args.exec_cmd, webhook=args.webhook, interval=args.interval,
-                      from_start=not args.tail, once=args.once)
+                      from_start=not args.tail, once=args.once, mapping=mapping or None)
 
 
 def cmd_lab(args) -> int:
@@ -143,6 +158,7 @@ def cmd_formats(args) -> int:
 
     for name, fmt in FORMATS.items():
         print(f"{name:18s} {fmt.description}")
+    print(f"{'(any of them)':18s} also inside .gz/.bz2/.xz (.zst with zstandard), UTF-16 or BOM, or from stdin (-)")
     return 0
 
 
@@ -204,6 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("log", help="log file to follow (may not exist yet)")
     p.add_argument("--input-format", "-F", dest="input_format", default=None, metavar="FMT")
+    _add_map(p)
     p.add_argument("--lang", choices=("en", "zh"), default=None)
     p.add_argument("--until", choices=("warning", "critical"), default=None,
                    help="exit with status 3 on the first alert at or above this severity")
@@ -246,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     except RlvitalsError as e:
         if isinstance(e, OutputError):
             _quiet_stdout()
-        print(f"rlvitals: error: {e}", file=sys.stderr)
+        print(f"rlvitals: error: {e.localized(getattr(args, 'lang', None) or default_lang())}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

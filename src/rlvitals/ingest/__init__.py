@@ -9,13 +9,16 @@ Errors are `rlvitals.errors.InputError` subclasses with one-sentence messages.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
-from ..errors import BinaryInput, EmptyInput, InputError, NoMetrics, NotAFile, UnknownFormat
+from ..errors import InputError, NoMetrics, NotAFile, UnknownFormat
 from ..run import Run
 from .base import Format, LineParser, clean_line
 from .formats import load as _load
+from .mapping import MappedParser, apply_mapping, require_vitals
+from .source import open_input
 
 __all__ = [
     "FORMATS",
@@ -26,6 +29,7 @@ __all__ = [
     "open_parser",
     "read",
     "read_text",
+    "sniff_file",
     "sniff_text",
     "write_run",
 ]
@@ -36,13 +40,14 @@ SNIFF_BYTES = 64 * 1024
 SNIFF_MORE = 2 * 1024 * 1024
 
 
-_LOG_SUFFIXES = (".gz", ".log", ".txt", ".md", ".jsonl", ".json", ".csv", ".tsv", ".out")
+_LOG_SUFFIXES = (".gz", ".bz2", ".xz", ".zst", ".log", ".txt", ".md", ".jsonl", ".json", ".csv", ".tsv", ".out",
+                 ".ipynb")
 
 
 def run_name(path: Path) -> str:
     """The run's name from its file: known log suffixes dropped, dots inside kept ("Qwen2.5-0.5B")."""
     name = path.name
-    for _ in range(2):
+    for _ in range(3):
         for suffix in _LOG_SUFFIXES:
             if name.lower().endswith(suffix) and len(name) > len(suffix):
                 name = name[: -len(suffix)]
@@ -77,11 +82,14 @@ def _format(name: str) -> Format:
         raise InputError(f"unknown format {name!r}; known formats: {', '.join(FORMATS)}") from None
 
 
-def open_parser(format: str, name: str = "") -> LineParser:
-    """An incremental parser for a line-based format (used by `watch`)."""
+def open_parser(format: str, name: str = "", mapping: Mapping[str, str] | None = None) -> LineParser:
+    """An incremental parser for a line-based format (used by `watch`); with `mapping`, its
+    snapshots read the user's keys as the canonical metrics they name."""
     fmt = _format(format)
     if fmt.parser is None:
         raise InputError(f"format {format!r} is not line-based; it can only be read whole")
+    if mapping:
+        return MappedParser(fmt.parser(name), mapping)  # type: ignore[return-value]
     return fmt.parser(name)
 
 
@@ -90,48 +98,53 @@ def _head(path: Path, size: int = SNIFF_BYTES) -> bytes:
         return f.read(size)
 
 
-def _decode(head: bytes, path: Path) -> str:
-    if not head.strip():
-        raise EmptyInput(f"{path} is empty")
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return head.decode("utf-16", errors="replace")
-    if b"\x00" in head:
-        raise BinaryInput(f"{path} is a binary file, not a training log (formats: {', '.join(FORMATS)})")
-    try:
-        return head.decode("utf-8")
-    except UnicodeDecodeError as e:
-        if e.start >= len(head) - 4:         # a multi-byte character cut by the sniff window
-            return head[: e.start].decode("utf-8")
-        raise InputError(f"{path} is not UTF-8 text (undecodable byte at offset {e.start})") from None
-
-
-def read(path: str | Path, format: str | None = None, *, name: str | None = None) -> Run:
-    """Read a log file (or a TensorBoard directory) into a Run; the format is sniffed unless given."""
-    path = Path(path)
-    name = name or run_name(path)
-    if not path.exists():
-        raise NotAFile(f"{path} does not exist")
-    if path.is_dir():
-        chosen = format or ("tensorboard" if "tensorboard" in FORMATS
-                            and FORMATS["tensorboard"].sniff(str(path)) else None)
-        if chosen is None:
-            raise NotAFile(f"{path} is a directory with no TensorBoard event files; give a log file")
-        return _finish(_read_with(_format(chosen), path, name), path)
-    if not path.is_file():
-        raise NotAFile(f"{path} is not a regular file")
+def sniff_file(path: Path, label: object = "") -> str:
+    """The format of a UTF-8 text file (as `open_input` leaves it); UnknownFormat when none fits."""
+    head = _head(path)
+    format = sniff_text(head.decode("utf-8", errors="replace"))
+    if format in (None, "generic") and len(head) == SNIFF_BYTES:
+        # a long preamble (verl prints its whole config first): look further before giving up, or
+        # before settling for the generic fallback
+        format = sniff_text(_head(path, SNIFF_MORE).decode("utf-8", errors="replace")) or format
     if format is None:
-        head = _head(path)
-        if "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path)):
-            format = "tensorboard"
-        else:
-            format = sniff_text(_decode(head, path))
-            if format is None and len(head) == SNIFF_BYTES:
-                # a long preamble (verl prints its whole config first): look further before giving up
-                format = sniff_text(_decode(_head(path, SNIFF_MORE), path))
-            if format is None:
-                raise UnknownFormat(f"{path}: no supported log format recognised "
-                                    f"(tried: {', '.join(FORMATS)}); use --input-format to choose one")
-    return _finish(_read_with(_format(format), path, name), path)
+        raise UnknownFormat.of("ingest.err.unknown", path=label or path, formats=", ".join(FORMATS))
+    return format
+
+
+def read(path, format: str | None = None, *, name: str | None = None,
+         mapping: Mapping[str, str] | None = None) -> Run:
+    """Read a log file (or a TensorBoard directory; `-` is stdin) into a Run; the format is sniffed
+    unless given.  Compressed, UTF-16 and BOM-prefixed files are opened transparently (see source.py).
+
+    mapping: canonical name -> the log's key ({"reward": "Average Reward"}); overrides the alias table.
+    Raises NoVitals when numbers were read but none of them is a vital (the message lists the keys)."""
+    stdin = str(path) == "-"
+    path = Path(path)
+    if not stdin:
+        if not path.exists():
+            raise NotAFile.of("ingest.err.missing", path=path)
+        if path.is_dir():
+            fmt = format or ("tensorboard" if "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path))
+                             else None)
+            if fmt is None:
+                raise NotAFile(f"{path} is a directory with no TensorBoard event files; give a log file")
+            return _finish(_read_with(_format(fmt), path, name or run_name(path)), path, mapping)
+        if not path.is_file():
+            raise NotAFile(f"{path} is not a regular file")
+        if ALIASES.get(format or "", format) == "tensorboard" or (
+                format is None and "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path))):
+            return _finish(_read_with(FORMATS["tensorboard"], path, name or run_name(path)), path, mapping)
+    with open_input(path) as src:
+        name = name or src.name or run_name(path)
+        chosen = _format(format or sniff_file(src.path, src.label))
+        run = _read_with(chosen, src.path, name)
+        if format is None and not (run.series or run.extras) and chosen.name != "generic" and "generic" in FORMATS:
+            # the sniffer's pick found nothing: a hand-rolled log that only looks like a framework's
+            generic = _read_with(FORMATS["generic"], src.path, name)
+            if generic.series or generic.extras:
+                generic.notes.insert(0, f"the {chosen.name} reader found no metric: read by the generic fallback")
+                run = generic
+    return _finish(src.annotate(run), src.label, mapping)
 
 
 def _read_with(fmt: Format, path: Path, name: str) -> Run:
@@ -177,9 +190,12 @@ def read_text(text: str, format: str | None = None, name: str = "text") -> Run:
     return parser.finish()
 
 
-def _finish(run: Run, path: Path) -> Run:
+def _finish(run: Run, label, mapping: Mapping[str, str] | None = None) -> Run:
     if not run.series and not run.extras:
-        raise NoMetrics(f"{path}: read as {run.format}, but not one metric value was found")
+        raise NoMetrics.of("ingest.err.no_metrics", path=label, format=run.format)
+    if mapping:
+        run = apply_mapping(run, mapping)
+    require_vitals(run, label)
     return run
 
 

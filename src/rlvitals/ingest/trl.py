@@ -19,26 +19,23 @@ Eval dicts (`eval_…` keys) are kept as extras at the step of the train row bef
 count as train rows; the end-of-training summary (`train_runtime`, …) is skipped and counted.
 `None` (TRL's "every value was NaN") is kept as NaN.
 
-`trainer_state.json` (`log_history`, each row with its `step`) is the reliable offline source.
+`trainer_state.json` and bare arrays of the same log dicts are read by logdicts.py.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TextIO
 
 import numpy as np
 
-from ..errors import InputError
 from ..run import Run
 from .base import Format, LineParser, clean_line
 from .builder import RunBuilder
 from .pydict import DictSyntaxError, KeyMap, numeric, parse_dict, rows_for_writer
 
-__all__ = ["DEFAULT_LOGGING_STEPS", "FORMAT", "STATE_FORMAT", "TrlParser", "read_trainer_state"]
+__all__ = ["DEFAULT_LOGGING_STEPS", "FORMAT", "KEYS", "TrlParser", "pinned_length_note", "split_eval"]
 
 DEFAULT_LOGGING_STEPS = 10  # TRL's GRPOConfig default (transformers' own default is 500)
 
@@ -208,7 +205,7 @@ class TrlParser(LineParser):
         evals = sum(r.is_eval for r in self.rows)
         if evals:
             b.note(f"{evals} eval dicts kept as extras at the step of the train row before them")
-        run = _pinned_length_note(b.build())
+        run = pinned_length_note(b.build())
         self._cache = (key, run)
         return run
 
@@ -224,7 +221,7 @@ def _every(steps: list[int]) -> int | None:
     return None
 
 
-def _pinned_length_note(run: Run) -> Run:
+def pinned_length_note(run: Run) -> Run:
     """No truncation rate logged but the mean length sits at its maximum: say so, invent nothing."""
     s = run.series.get("len")
     if s is None or "trunc" in run.series:
@@ -240,47 +237,6 @@ def _pinned_length_note(run: Run) -> Run:
                          f"{top:g} at {at} of {v.size} steps, as when every answer is cut at a length cap; "
                          "trunc is not inferred")
     return run
-
-
-# -- trainer_state.json --------------------------------------------------------------------------
-def read_trainer_state(path: Path, name: str) -> Run:
-    try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise InputError(f"{path} is not valid JSON ({e.__class__.__name__}: {e})") from None
-    history = doc.get("log_history") if isinstance(doc, dict) else None
-    if not isinstance(history, list):
-        raise InputError(f"{path} has no log_history list (is it a trainer_state.json?)")
-    b = RunBuilder(name, "trl-state")
-    for i, entry in enumerate(history):
-        if not isinstance(entry, dict) or not isinstance(entry.get("step"), (int, float)):
-            b.skip("log_history entry without step")
-            continue
-        if any(k in entry for k in _SUMMARY_KEYS):
-            b.skip("end-of-training summary")
-            continue
-        row: dict[str, float] = {}
-        bad = 0
-        for k, v in entry.items():
-            if k in ("step", "epoch"):
-                continue
-            if v is None:
-                row[k] = float("nan")
-            elif isinstance(v, (int, float)) and not isinstance(v, bool):
-                row[k] = float(v)
-            else:
-                bad += 1
-        if row:
-            if bad:
-                b.drop("non-numeric values", bad)
-            b.add_row(int(entry["step"]), row, i + 1)
-        else:
-            b.skip("log_history entry without metrics")
-    b.meta["step_inferred"] = False
-    for k in ("logging_steps", "global_step", "max_steps", "eval_steps"):
-        if isinstance(doc.get(k), int):
-            b.meta[k] = doc[k]
-    return _pinned_length_note(b.build())
 
 
 # -- writers -------------------------------------------------------------------------------------
@@ -301,7 +257,7 @@ KEYS: KeyMap = {
 }
 
 
-def _split(row: dict[str, float]) -> tuple[dict[str, float], dict[str, float]]:
+def split_eval(row: dict[str, float]) -> tuple[dict[str, float], dict[str, float]]:
     train = {k: v for k, v in row.items() if not k.startswith("eval_")}
     return train, {k: v for k, v in row.items() if k.startswith("eval_")}
 
@@ -311,7 +267,7 @@ def write_console(run: Run, out: TextIO) -> None:
     rows = list(rows_for_writer(run, KEYS))
     total = rows[-1][0] if rows else 0
     for step, row in rows:
-        train, ev = _split(row)
+        train, ev = split_eval(row)
         pct = int(100 * step / total) if total else 100
         out.write(f"\r{pct:3d}%|          | {step}/{total} [00:00<00:00,  1.00it/s]\n")
         if train:
@@ -320,28 +276,10 @@ def write_console(run: Run, out: TextIO) -> None:
             out.write(str({**ev, "epoch": round(step / max(total, 1), 2)}) + "\n")
 
 
-def write_state(run: Run, out: TextIO) -> None:
-    history = []
-    for step, row in rows_for_writer(run, KEYS):
-        train, ev = _split(row)
-        for part in (train, ev):
-            if part:
-                history.append({**part, "step": step})
-    last = history[-1]["step"] if history else 0
-    json.dump({"global_step": last, "log_history": history}, out, indent=2)
-    out.write("\n")
-
-
 def _sniff_console(text: str) -> float:
     hits = len(_SNIFF.findall(text))
     return 0.0 if hits == 0 else min(0.9, 0.6 + 0.1 * hits)
 
 
-def _sniff_state(text: str) -> float:
-    return 0.95 if text.lstrip().startswith("{") and '"log_history"' in text else 0.0
-
-
 FORMAT = Format("trl-console", "TRL / HF Trainer console: printed dicts, no step (inferred)",
                 _sniff_console, parser=TrlParser, writer=write_console)
-STATE_FORMAT = Format("trl-state", "HF trainer_state.json (log_history)", _sniff_state,
-                      reader=read_trainer_state, writer=write_state)

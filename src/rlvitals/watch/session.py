@@ -62,6 +62,7 @@ class Watcher:
     clock: Callable[[], float] = time.monotonic
     timer: Callable[[], float] = time.thread_time  # CPU a diagnosis costs (not wall: load inflates it)
     diagnose_fn: Callable[[Run], Diagnosis] = _default_diagnose
+    mapping: dict[str, str] = field(default_factory=dict)   # --map CANON=KEY
     tracker: AlertTracker = field(default=None)  # type: ignore[assignment]
     alerts: list[Alert] = field(default_factory=list)
     diagnosis: Diagnosis | None = None
@@ -136,7 +137,7 @@ class Watcher:
     def _open_parser(self, fmt: str) -> None:
         from ..ingest import open_parser
 
-        self._parser = open_parser(fmt, self.name)
+        self._parser = open_parser(fmt, self.name, mapping=self.mapping)
 
     def _reset_parser(self) -> None:
         self.fmt = self._explicit_fmt
@@ -269,7 +270,8 @@ def watch_file(path, fmt: str | None = None, lang: str = "en", until: str | None
                exec_cmd: str | None = None, webhook: str | None = None, interval: float = 1.0,
                from_start: bool = True, once: bool = False, *, out: TextIO | None = None,
                err: TextIO | None = None, persist: int = 2, max_wait: float = 30.0,
-               stop: threading.Event | None = None, diagnose_fn: Callable[[Run], Diagnosis] | None = None) -> int:
+               stop: threading.Event | None = None, diagnose_fn: Callable[[Run], Diagnosis] | None = None,
+               mapping: dict[str, str] | None = None) -> int:
     """Follow `path`, alert once per finding, print a summary at the end; the exit status.
 
     0 when stopped (Ctrl-C, `stop` set, or `once` finished); 3 when an alert reached `until`.
@@ -289,7 +291,7 @@ def watch_file(path, fmt: str | None = None, lang: str = "en", until: str | None
     if once and not path.exists():
         raise NotAFile(f"{path} does not exist")
     w = Watcher(fmt=fmt, lang=lang, name=path.stem, source=str(path), persist=1 if once else persist,
-                max_wait=max_wait, diagnose_fn=diagnose_fn or _default_diagnose)
+                max_wait=max_wait, diagnose_fn=diagnose_fn or _default_diagnose, mapping=dict(mapping or {}))
     fol = Follower(path, from_start=from_start)
     history = from_start and path.is_file() and path.stat().st_size > 0
     said_fmt = False
