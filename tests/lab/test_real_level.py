@@ -184,3 +184,13 @@ def test_healthy_sets_of_the_real_level_name_no_knob(request, which):
             text = "\n".join(explain_set(s, lang))
             assert ("next knob" not in text) and ("下一步" not in text), text
             assert ("Keep watching adv_std (" in text) or ("继续留意 adv_std（" in text), text
+
+
+def test_notes_name_no_knob_and_no_placeholder_leaks(real_content, tmp_path):
+    """Pair D's small-batch log is only a note (info): its diff says there is nothing to change; no
+    knob is printed with an empty "typical" value."""
+    text = play(real_content, ["pair D", "is D2 lr_too_high", "diff"], tmp_path)
+    d1 = [ln for ln in text.splitlines() if ln.startswith("  D1: ")]
+    assert any("nothing to change: a note (info)" in ln for ln in d1), d1
+    assert not any("next knob" in ln for ln in d1), d1
+    assert "(typical: —)" not in text and "(typical: )" not in text

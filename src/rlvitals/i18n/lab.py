@@ -77,6 +77,8 @@ _EN: dict[str, str] = {
     "lab.ex.missing": "would decide it: {metrics} (not logged)",
     "lab.ex.samples": "sampled answers: {n} quoted, e.g. “{first}”",
     "lab.ex.knob": "next knob: {dir} {knob} (typical: {typical}); {why} [{source}]",
+    "lab.ex.knob_plain": "next knob: {dir} {knob}; {why} [{source}]",
+    "lab.ex.no_knob": "nothing to change: a note (info) is worth watching, not a knob to turn.",
     "lab.ex.healthy": "  Healthy: no finding above info, so nothing to change.",
     # ---- pairs
     "lab.pair.title": "--- Pair {key} ---",
@@ -286,6 +288,8 @@ _ZH: dict[str, str] = {
     "lab.ex.missing": "能下定论的指标：{metrics}（没记录）",
     "lab.ex.samples": "采样原文：引用了 {n} 条，例如「{first}」",
     "lab.ex.knob": "下一步：{dir} {knob}（常用值：{typical}）；{why} [{source}]",
+    "lab.ex.knob_plain": "下一步：{dir} {knob}；{why} [{source}]",
+    "lab.ex.no_knob": "不用改：提示（info）只是值得留意，不是要调的参数。",
     "lab.ex.healthy": "  健康：没有 info 以上的发现，不用改任何东西。",
     "lab.pair.title": "--- 配对 {key} ---",
     "lab.pair.prompt": "哪个是哪个？{a} 和 {b}：一个是{x}（{xid}），另一个是{y}（{yid}）。例如输入  is {a} {xid}",

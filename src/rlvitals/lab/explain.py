@@ -90,9 +90,13 @@ def _finding_lines(f: Finding, lang: str, prefix: str = "") -> list[str]:
     if f.samples:
         out.append(prefix + t("lab.ex.samples", lang, n=len(f.samples), first=f.samples[0][:200]))
     a = f.action
-    if a is not None:
-        out.append(prefix + t("lab.ex.knob", lang, dir=t(f"lab.dir.{a.direction}", lang), knob=a.knob,
-                              typical=a.typical, why=t(f"action_why.{a.why}", lang), source=a.source))
+    if f.severity == "info":      # a note is worth watching, never a knob to turn
+        out.append(prefix + t("lab.ex.no_knob", lang))
+    elif a is not None:
+        typical = a.typical if a.typical and a.typical.strip() not in ("—", "-") else ""
+        out.append(prefix + t("lab.ex.knob" if typical else "lab.ex.knob_plain", lang,
+                              dir=t(f"lab.dir.{a.direction}", lang), knob=a.knob, typical=typical,
+                              why=t(f"action_why.{a.why}", lang), source=a.source))
     return out
 
 
