@@ -115,16 +115,20 @@ def _explain_healthy(item: SetItem, lang: str) -> list[str]:
         if line:
             out.append(f"    {m:<10} {line}")
     out.append(t("lab.ex.healthy", lang))
-    adv = d.shapes.get("adv_std")
-    if adv is not None:
-        out.append(t("lab.ex.watch", lang, start=fmt_value("adv_std", adv.start), end=fmt_value("adv_std", adv.end),
-                     band=t(f"lab.band.{adv_std_band(adv.end)}", lang)))
-    else:
-        out.append(t("lab.ex.watch_missing", lang))
+    out.append(watch_line(d, lang))
     for f in d.findings:   # info notes: what the tool would keep an eye on, with its first numbers
         ev = ", ".join(f"{k}={num(v)}" for k, v in list(f.evidence.items())[:3])
         out.append(t("lab.ex.note", lang, name=name_of(f.id, lang), ev=ev or "—"))
     return out
+
+
+def watch_line(d: Diagnosis, lang: str, prefix: str = "") -> str:
+    """What a healthy run should keep an eye on: adv_std, placed in the lesson's bands."""
+    adv = d.shapes.get("adv_std")
+    if adv is None:
+        return prefix + t("lab.ex.watch_missing", lang)
+    return prefix + t("lab.ex.watch", lang, start=fmt_value("adv_std", adv.start), end=fmt_value("adv_std", adv.end),
+                      band=t(f"lab.band.{adv_std_band(adv.end)}", lang))
 
 
 def explain_set(item: SetItem, lang: str) -> list[str]:
@@ -190,6 +194,7 @@ def explain_diff(pair: PairItem, lang: str) -> list[str]:
         f = _matching(side)
         if f is None:
             out.append(t("lab.diff.healthy", lang, label=side.label))
+            out.append(watch_line(side.diag, lang, "  "))
         else:
             out += _finding_lines(f, lang, f"  {side.label}: ")
     out.append(t(f"lab.pair.{pair.key}.rule", lang))
