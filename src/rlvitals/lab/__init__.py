@@ -39,7 +39,8 @@ def show_reference(topic: str | None, lang: str, stdout: TextIO | None = None, w
         if tid is None:
             raise RlvitalsError(t("lab.ref.unknown", lang, word=topic[:30]) + " " +
                                 reference(None, lang)[-1].strip())
-    ui = LabUI(Lab(LabContent(None, (), {}), Progress(), lang), out, plain=True, width=width)
+    # a terminal gets its width (up to 120 columns, so wide tables stay tables); a pipe gets 80
+    ui = LabUI(Lab(LabContent(None, (), {}), Progress(), lang), out, plain=not _isatty(out), width=width)
     ui.emit(reference(tid, lang))
     return 0
 
