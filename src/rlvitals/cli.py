@@ -155,8 +155,10 @@ def cmd_watch(args) -> int:
 
 
 def cmd_lab(args) -> int:
-    from .lab import run_lab
+    from .lab import run_lab, show_reference
 
+    if args.ref is not None:
+        return show_reference(args.ref or None, args.lang or default_lang())
     return run_lab(lang=args.lang or default_lang(), seed=args.seed, reset=args.reset,
                    script=args.script, state_path=args.state, plain=args.plain)
 
@@ -248,7 +250,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("lab", help="the interactive level (闯关): six curve sets, four confusable pairs, three questions",
                        epilog="examples:\n  rlvitals lab\n  rlvitals lab --lang en --seed 7\n"
-                              "  rlvitals lab --script answers.txt --plain",
+                              "  rlvitals lab --script answers.txt --plain\n  rlvitals lab --ref table",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--lang", choices=("en", "zh"), default=None)
     p.add_argument("--seed", type=int, default=None, help="fresh variants of every set and pair")
@@ -256,6 +258,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--script", metavar="FILE", default=None, help="read commands from FILE (- for stdin)")
     p.add_argument("--state", metavar="PATH", default=None, help="progress file (default: user data dir)")
     p.add_argument("--plain", action="store_true", help="no colour, no terminal charts wider than 80 columns")
+    p.add_argument("--ref", metavar="TOPIC", nargs="?", const="", default=None,
+                   help="print the lesson's reference material and exit: healthy, shapes, adv_std, table, pairs, "
+                        "plot, summary (no TOPIC: what the lesson is)")
     p.set_defaults(func=cmd_lab)
 
     p = sub.add_parser("formats", help="list the log formats rlvitals reads")
