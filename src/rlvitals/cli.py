@@ -36,13 +36,16 @@ def _add_input(p: argparse.ArgumentParser) -> None:
     p.add_argument("--input-format", "-F", dest="input_format", default=None, metavar="FMT",
                    help="skip format sniffing (see `rlvitals formats`)")
     p.add_argument("--lang", choices=("en", "zh"), default=None, help="language of the report (default: from the locale)")
+    p.add_argument("--run", type=int, default=None, metavar="K",
+                   help="a file holding several runs (the step counter restarted at 1): use run K "
+                        "(1-based, -1 = the last; default: the last; `rlvitals vitals` lists them)")
 
 
 def _read(args):
     from .ingest import example_path, read
 
     path = args.log or str(example_path())
-    return read(path, format=args.input_format)
+    return read(path, format=args.input_format, run=getattr(args, "run", None))
 
 
 def cmd_plot(args) -> int:

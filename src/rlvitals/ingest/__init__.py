@@ -3,6 +3,8 @@
     from rlvitals.ingest import read
     run = read("train.log")            # format sniffed; run.format says which
     run = read("train.log", format="verl-console")
+    run = read("runs.jsonl", run=2)    # a file holding several runs (the step restarted at 1): the 2nd
+    runs = read_all("runs.jsonl")      # every run in the file (the last one is what `read` returns)
 
 Errors are `rlvitals.errors.InputError` subclasses with one-sentence messages.
 """
@@ -25,7 +27,9 @@ __all__ = [
     "example_path",
     "open_parser",
     "read",
+    "read_all",
     "read_text",
+    "select_run",
     "sniff_text",
     "write_run",
 ]
@@ -105,8 +109,34 @@ def _decode(head: bytes, path: Path) -> str:
         raise InputError(f"{path} is not UTF-8 text (undecodable byte at offset {e.start})") from None
 
 
-def read(path, format: str | None = None, *, name: str | None = None) -> Run:
-    """Read a log file (or a TensorBoard directory) into a Run; the format is sniffed unless given."""
+def select_run(run: Run, which: int | None) -> Run:
+    """Run `which` (1-based; negative counts from the end) of a file holding several runs.
+    `run` is what a reader returned (the last run); None keeps it."""
+    if which is None:
+        return run
+    runs = run.file_runs or [run]
+    if which == 0 or not -len(runs) <= which <= len(runs):
+        raise InputError(f"run {which} does not exist: {run.name} holds {len(runs)} run"
+                         f"{'s' if len(runs) != 1 else ''} (choose 1..{len(runs)}, or -1 for the last)")
+    return runs[which - 1 if which > 0 else which]
+
+
+def read_all(path, format: str | None = None, *, name: str | None = None) -> list[Run]:
+    """Every run in a log file, in file order (one element unless the step counter restarted at
+    step <= 1: concatenated runs)."""
+    run = read(path, format, name=name)
+    return list(run.file_runs) or [run]
+
+
+def read(path, format: str | None = None, *, name: str | None = None, run: int | None = None) -> Run:
+    """Read a log file (or a TensorBoard directory) into a Run; the format is sniffed unless given.
+
+    A file holding several runs (the step counter restarted at step <= 1) gives the last one;
+    `run=K` picks run K (1-based, negative from the end).  See `Run.file_runs`."""
+    return select_run(_read(path, format, name), run)
+
+
+def _read(path, format: str | None, name: str | None) -> Run:
     path = Path(path)
     name = name or run_name(path)
     if not path.exists():
@@ -155,8 +185,12 @@ def _read_lines(parser: LineParser, path: Path) -> Run:
     return parser.finish()
 
 
-def read_text(text: str, format: str | None = None, name: str = "text") -> Run:
-    """Read a log held in a string (tests, pasted logs)."""
+def read_text(text: str, format: str | None = None, name: str = "text", run: int | None = None) -> Run:
+    """Read a log held in a string (tests, pasted logs); `run` as in `read`."""
+    return select_run(_read_text(text, format, name), run)
+
+
+def _read_text(text: str, format: str | None, name: str) -> Run:
     format = format or sniff_text(text)
     if format is None:
         raise UnknownFormat(f"no supported log format recognised (tried: {', '.join(FORMATS)})")
