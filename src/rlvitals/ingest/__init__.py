@@ -18,6 +18,7 @@ from ..errors import BinaryInput, EmptyInput, InputError, NoMetrics, NotAFile, U
 from ..run import Run
 from .base import Format, LineParser, clean_line
 from .formats import load as _load
+from .sqlite_store import MAGIC as SQLITE_MAGIC
 
 __all__ = [
     "FORMATS",
@@ -152,6 +153,8 @@ def _read(path, format: str | None, name: str | None) -> Run:
         head = _head(path)
         if "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path)):
             format = "tensorboard"
+        elif head.startswith(SQLITE_MAGIC):
+            format = "rlwatch-sqlite"
         else:
             format = sniff_text(_decode(head, path))
             if format is None and len(head) == SNIFF_BYTES:

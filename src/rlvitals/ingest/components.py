@@ -41,12 +41,13 @@ _COMPONENT_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"^metrics/(?P<name>[^/]+_reward)$"),                     # prime-rl verifiers
     re.compile(r"^reward/(?P<name>[^/]+)$"),                             # `reward/<name>`
     re.compile(r"^critic/score/(?P<name>[^/]+)/mean$"),                  # verl reward_extra_info
+    re.compile(r"^env/all/(?P<name>correct|format)$"),                   # Tinker cookbook
 )
 # names that are the reward itself or its statistics, not a term of it
 _NOT_A_COMPONENT = frozenset({
     "mean", "std", "min", "max", "avg", "sum", "total", "total_reward", "reward", "rewards", "score",
     "avg_raw_reward", "mean_positive_reward", "raw_reward", "final_reward", "task_reward", "p10", "p90",
-    "median", "count",
+    "median", "count", "overall",
 })
 
 _TOKEN = re.compile(r"[a-z0-9@]+")

@@ -18,6 +18,7 @@ MODULES: tuple[str, ...] = (
     "jsonl",
     "csvfile",
     "tb_format",
+    "sqlite_store",         # rlwatch's metrics.db (binary: chosen by its magic bytes, never by text sniffing)
     "trl:STATE_FORMAT",     # trainer_state.json; its reader lives beside the TRL console reader
     "openrlhf",
     "roll",
