@@ -101,6 +101,8 @@ def entry(path, tool, label, expected, verdicts, findings, onset, note, oos=""):
         e["findings"] = findings
     if onset is not None:
         e["onset_step"] = onset
+    if findings == ["plateau"]:
+        e["info_truth"] = True          # plateau is an info-level note: named, with no warning
     return e
 
 
