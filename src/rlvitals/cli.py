@@ -14,17 +14,21 @@ Errors in the input are one line on stderr and exit status 2.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from . import __version__
-from .errors import RlvitalsError
+from .errors import OutputError, RlvitalsError
 from .i18n import default_lang
+from .output import describe
 
 EPILOG = """examples:
   rlvitals diagnose                       # the bundled healthy example run
   rlvitals diagnose run.log --lang zh     # any supported log, verdict in Chinese
   rlvitals plot run.log -o curves.png     # the lesson's eight-panel figure
   rlvitals vitals run.log --format json   # what was read, for machines
+  zcat run.log.gz | rlvitals diagnose -   # from stdin (.gz/.bz2/.xz are also opened directly)
+  rlvitals diagnose loop.log --map 'reward=Average Reward'   # say which key is which
   rlvitals simulate entropy_collapse --seed 3 -o ec.log
   rlvitals watch /path/to/train.log --until critical
   rlvitals lab --lang en
@@ -32,20 +36,46 @@ EPILOG = """examples:
 
 
 def _add_input(p: argparse.ArgumentParser) -> None:
-    p.add_argument("log", nargs="?", help="training log (file or TensorBoard dir); default: the bundled example run")
+    p.add_argument("log", nargs="?", help="training log (file, TensorBoard dir, .gz/.bz2/.xz/.zst, notebook; "
+                   "- for stdin); default: the bundled example run")
     p.add_argument("--input-format", "-F", dest="input_format", default=None, metavar="FMT",
                    help="skip format sniffing (see `rlvitals formats`)")
+    _add_map(p)
     p.add_argument("--lang", choices=("en", "zh"), default=None, help="language of the report (default: from the locale)")
     p.add_argument("--run", type=int, default=None, metavar="K",
                    help="a file holding several runs (the step counter restarted at 1): use run K "
                         "(1-based, -1 = the last; default: the last; `rlvitals vitals` lists them)")
 
 
+def _emit(text: str) -> None:
+    """The command's output on stdout, flushed now so that a full disk is reported here."""
+    from .output import writing
+
+    with writing("standard output"):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+
+def _quiet_stdout() -> None:
+    """After stdout failed, point it at /dev/null so the interpreter's exit flush stays silent."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):   # no real file descriptor (tests): nothing to do
+        pass
+def _add_map(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--map", dest="mapping", action="append", default=None, metavar="CANON=KEY",
+                   help="read KEY as the metric CANON, over the alias table (repeatable), "
+                        "e.g. --map 'reward=Average Reward'")
+
+
 def _read(args):
     from .ingest import example_path, read
+    from .ingest.mapping import parse_map
 
     path = args.log or str(example_path())
-    return read(path, format=args.input_format, run=getattr(args, "run", None))
+    return read(path, format=args.input_format, mapping=parse_map(args.mapping), run=getattr(args, "run", None))
 
 
 def cmd_plot(args) -> int:
@@ -53,7 +83,7 @@ def cmd_plot(args) -> int:
 
     run = _read(args)
     out = plot(run, args.output, lang=args.lang or default_lang(), max_points=args.max_points)
-    print(f"→ {out}")
+    _emit(f"→ {out}\n")
     return 0
 
 
@@ -61,22 +91,24 @@ def cmd_vitals(args) -> int:
     from .render.vitals import render_vitals
 
     run = _read(args)
-    sys.stdout.write(render_vitals(run, fmt=args.format, lang=args.lang or default_lang()))
+    _emit(render_vitals(run, fmt=args.format, lang=args.lang or default_lang()))
     return 0
 
 
 def cmd_diagnose(args) -> int:
     from .diagnose import diagnose
+    from .ingest.mapping import require_vitals
     from .render import render_diagnosis
 
     run = _read(args)
+    require_vitals(run, args.log or run.name, strict=True)   # no verdict drawn from loss and lr alone
     samples = None
     if args.samples:
         from .samples import read_samples
 
         samples = read_samples(args.samples)
     diag = diagnose(run, samples=samples)
-    sys.stdout.write(render_diagnosis(diag, fmt=args.format, lang=args.lang or default_lang(), width=None, run=run))
+    _emit(render_diagnosis(diag, fmt=args.format, lang=args.lang or default_lang(), width=None, run=run))
     if args.fail_on:
         from .diagnose.model import SEVERITIES
 
@@ -93,18 +125,23 @@ def cmd_simulate(args) -> int:
         for name, sc in SCENARIOS.items():
             print(f"{name:24s} {sc.summary}")
         return 0
+    fmt = args.log_format
+    if args.old_format is not None:
+        print("rlvitals: note: `simulate --format` is deprecated; use --log-format (-F)", file=sys.stderr)
+        fmt = fmt or args.old_format
     run = simulate(args.scenario, seed=args.seed, steps=args.steps)
-    out = write_simulated(run, args.output, fmt=args.format, samples_path=args.samples)
+    out = write_simulated(run, args.output, fmt=fmt or "lesson", samples_path=args.samples)
     print(f"→ {out}", file=sys.stderr)
     return 0
 
 
 def cmd_watch(args) -> int:
+    from .ingest.mapping import parse_map
     from .watch import watch_file
 
     return watch_file(args.log, fmt=args.input_format, lang=args.lang or default_lang(), until=args.until,
                       exec_cmd=args.exec_cmd, webhook=args.webhook, interval=args.interval,
-                      from_start=not args.tail, once=args.once)
+                      from_start=not args.tail, once=args.once, mapping=parse_map(args.mapping) or None)
 
 
 def cmd_lab(args) -> int:
@@ -119,6 +156,7 @@ def cmd_formats(args) -> int:
 
     for name, fmt in FORMATS.items():
         print(f"{name:18s} {fmt.description}")
+    print(f"{'(any of them)':18s} also inside .gz/.bz2/.xz (.zst with zstandard), UTF-16 or BOM, or from stdin (-)")
     return 0
 
 
@@ -133,7 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog="example:\n  rlvitals plot run.log -o curves.png",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     _add_input(p)
-    p.add_argument("-o", "--output", default="curves.png", help="PNG/SVG/PDF path (default: curves.png)")
+    p.add_argument("-o", "--output", default="curves.png", help="PNG/SVG/PDF path; its directory must exist (default: curves.png)")
     p.add_argument("--max-points", type=int, default=2000,
                    help="min/max-envelope decimation target per panel (0 = draw every point)")
     p.set_defaults(func=cmd_plot)
@@ -159,13 +197,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="write a realistic simulated run with a known failure",
                        epilog="examples:\n  rlvitals simulate --list\n  rlvitals simulate lr_too_high --seed 2 "
-                              "--format verl -o lr.log",
+                              "--log-format verl-console -o lr.log",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("scenario", nargs="?", help="scenario name (see --list)")
     p.add_argument("--list", action="store_true", help="list the scenarios")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--steps", type=int, default=200, help="number of training steps (default 200)")
-    p.add_argument("--format", default="lesson", help="log format to write (default: lesson)")
+    p.add_argument("--log-format", "-F", dest="log_format", default=None, metavar="FMT",
+                   help="log format to write (default: lesson; see `rlvitals formats`)")
+    # the old spelling: `--format` is the report format everywhere else, so it is kept only as a
+    # hidden, deprecated alias
+    p.add_argument("--format", dest="old_format", default=None, help=argparse.SUPPRESS)
     p.add_argument("-o", "--output", default="-", help="output path, - for stdout (default)")
     p.add_argument("--samples", metavar="PATH", default=None, help="also write sampled rollouts (JSONL) here")
     p.set_defaults(func=cmd_simulate)
@@ -176,6 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("log", help="log file to follow (may not exist yet)")
     p.add_argument("--input-format", "-F", dest="input_format", default=None, metavar="FMT")
+    _add_map(p)
     p.add_argument("--lang", choices=("en", "zh"), default=None)
     p.add_argument("--until", choices=("warning", "critical"), default=None,
                    help="exit with status 3 on the first alert at or above this severity")
@@ -213,12 +256,20 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except RlvitalsError as e:
-        print(f"rlvitals: error: {e}", file=sys.stderr)
+        if isinstance(e, OutputError):
+            _quiet_stdout()
+        print(f"rlvitals: error: {e.localized(getattr(args, 'lang', None) or default_lang())}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:           # `rlvitals diagnose | head`: the reader left on purpose
+        _quiet_stdout()
         return 0
+    except OSError as e:              # the last net: an OS error we did not foresee is still one line
+        _quiet_stdout()
+        where = f" ({e.filename})" if e.filename else ""
+        print(f"rlvitals: error: {describe(e)}{where}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -41,7 +41,7 @@ def test_nested_objects_strings_and_missing_step():
     assert run.series["reward"].source == "reward/mean"
     assert run.series["reward"].steps.tolist() == [0, 1]
     assert run.meta["step_inferred"] is True and any("row number" in n for n in run.notes)
-    assert run.skipped == {"non-numeric values": 6}
+    assert run.dropped == {"non-numeric values": 6} and run.skipped == {}
 
 
 def test_malformed_line_counted_and_truncated_last_line(tmp_path):

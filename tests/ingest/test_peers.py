@@ -29,8 +29,6 @@ RLWATCH = {
     "simulate_grpo_run": {"entropy": "entropy", "kl": "kl_divergence", "adv_std": "advantage_std", "loss": "loss",
                           "reward": "reward_mean", "lr": "learning_rate", "clip_frac": "clip_fraction"},
 }
-# rl-doctor's `{"config", "history"}` JSON document: a JSON-container reader (ingest-containers) reads it
-CONTAINER_PENDING = "rl-doctor's JSON document {config, history}: read by the JSON-container reader, not yet here"
 
 
 def _expected(entry: dict) -> dict[str, str]:
@@ -42,21 +40,9 @@ def _expected(entry: dict) -> dict[str, str]:
     return RLWATCH.get(entry["peer_label"], RLWATCH_BASE)
 
 
-def _read(entry: dict):
-    path = PEERS / entry["path"]
-    if path.suffix == ".json":
-        try:
-            return read(path)
-        except InputError:
-            pytest.xfail(CONTAINER_PENDING)
-    return read(path)
-
-
 @pytest.mark.parametrize("entry", TRUTH, ids=[e["path"] for e in TRUTH])
 def test_every_peer_file_reads_with_the_peers_keys(entry):
-    run = _read(entry)
-    if entry["path"].endswith(".json") and "reward" not in run.series:
-        pytest.xfail(CONTAINER_PENDING)
+    run = read(PEERS / entry["path"])
     want = _expected(entry)
     got = {name: s.source for name, s in run.series.items()}
     assert got == want
@@ -92,6 +78,10 @@ def test_rldoctor_components_evals_and_config_line():
     csv = read(PEERS / "rldoctor" / "format_domination.csv")
     assert np.array_equal(csv.evals["eval/accuracy"].values, ev.values)
     assert np.array_equal(csv.series["reward"].values, run.series["reward"].values)
+    # and the JSON document {"config", "history"}
+    doc = read(PEERS / "rldoctor" / "format_domination.json")
+    assert doc.format == "trl-state" and doc.meta["config"] == run.meta["config"]
+    assert np.array_equal(doc.evals["eval/accuracy"].values, ev.values)
 
 
 def test_rlprobe_components_and_nan_count_kept():

@@ -64,6 +64,7 @@ def _run_summary(run: Run, ctx: Ctx) -> dict:
         "segments": len(run.segments),
         "notes": list(run.notes),
         "skipped": dict(run.skipped),
+        "dropped": dict(run.dropped),
         "missing_vitals": [m for m in VITALS if m not in run.series],
         # constant by construction when there is one update per batch: not a health signal
         "not_applicable": sorted(m for m, sh in ctx.shapes.items() if sh.word == "constant" and m in BY_CONSTRUCTION),

@@ -18,7 +18,7 @@ def check(ctx: Ctx) -> Finding | None:
     u = assess(ctx)
     if u.jitter_metric is None or u.clip_high or u.gnorm_high:
         return None
-    ev = {f"{u.jitter_metric}_jitter": rnd(u.jitter, 3)}
+    ev: dict[str, object] = {f"{u.jitter_metric}_jitter": rnd(u.jitter, 3)}
     ruled, missing = [], []
     if u.clip is not None:
         ev["clip_frac_late"] = rnd(u.clip, 3)

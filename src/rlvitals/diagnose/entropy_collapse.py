@@ -62,7 +62,8 @@ def check(ctx: Ctx) -> Finding | None:
 
     ruled = []
     missing = list(ctx.missing("ratio_mean"))
-    if ctx.has("ratio_mean") and not ctx.series("ratio_mean").proxy:
+    ratio = ctx.series("ratio_mean")
+    if ctx.has("ratio_mean") and ratio is not None and not ratio.proxy:
         r1 = ctx.end("ratio_mean")
         if abs(r1 - 1.0) < 0.02:
             ruled.append(ro("sync_failure", "ratio_mean", r1, "ratio_steady"))

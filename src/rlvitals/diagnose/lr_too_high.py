@@ -18,7 +18,7 @@ GNORM_CLIMB = 5.0
 def check(ctx: Ctx) -> Finding | None:
     u = assess(ctx)
     if u.clip_high:
-        fired = u.jitter_metric is not None or u.gnorm_high or u.clip >= 0.3
+        fired = u.jitter_metric is not None or u.gnorm_high or (u.clip is not None and u.clip >= 0.3)
     elif u.clip is None:  # missing or not applicable: the grad norm must say so, with jitter
         # or by itself climbing 5x (PTT: 3x baseline is already unstable; 10x an explosion)
         fired = u.gnorm_high and (u.jitter_metric is not None or (u.gnorm_rise or 0) >= GNORM_CLIMB)

@@ -59,7 +59,8 @@ def check(ctx: Ctx) -> Finding | None:
         ev.update({f"{m}_nonfinite": c for m, c in nonfinite.items()})
     for m in ("loss", "gnorm"):
         n, ratio, st = _explodes(ctx, m)
-        if n >= 3 or (n >= 1 and st is not None and st >= ctx.last_step() - 0.1 * (ctx.last_step() - ctx.first_step())):
+        # st is None exactly when n == 0
+        if st is not None and (n >= 3 or st >= ctx.last_step() - 0.1 * (ctx.last_step() - ctx.first_step())):
             ev[f"{m}_peak_over_median"] = rnd(ratio, 3)
             ev[f"{m}_points_100x"] = n
             onset = st if onset is None else min(onset, st)

@@ -9,6 +9,8 @@ guess.  When the answers are also exploding in length the more specific length_h
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..shapes import blocks, hinge_onset
@@ -84,7 +86,7 @@ def check(ctx: Ctx) -> Finding | None:
         return None
     a0, a1 = ctx.start(truth), ctx.end(truth)
     r0, r1 = ctx.start("reward"), ctx.end("reward")
-    ev = {"reward_start": rnd(r0), "reward_end": rnd(r1), "acc_start": rnd(a0), "acc_end": rnd(a1),
+    ev: dict[str, Any] = {"reward_start": rnd(r0), "reward_end": rnd(r1), "acc_start": rnd(a0), "acc_end": rnd(a1),
           "acc_at_onset": rnd(ctx.window(truth, a_truth, a_truth + 0.1)), "acc_metric": truth,
           "acc_constant": ctx.word(truth) == "constant"}
     if ctx.check(data_too_hard) is not None:

@@ -17,7 +17,7 @@ from .model import Finding
 ID = "sync_failure"
 
 
-def _deviation(ctx: Ctx) -> tuple[float, float, str] | None:
+def _deviation(ctx: Ctx) -> tuple[float, float, str]:
     """(start deviation, end deviation, kind) of the ratio or its proxy from its healthy value."""
     s = ctx.series("ratio_mean")
     r0, r1 = ctx.start("ratio_mean"), ctx.end("ratio_mean")

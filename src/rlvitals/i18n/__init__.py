@@ -14,7 +14,7 @@ from importlib import import_module
 __all__ = ["LANGS", "catalogs", "default_lang", "t"]
 
 LANGS: tuple[str, ...] = ("en", "zh")
-_DOMAINS: tuple[str, ...] = ("ui", "findings", "lab", "plot", "watch")
+_DOMAINS: tuple[str, ...] = ("ui", "findings", "lab", "plot", "watch", "ingest")
 _cache: dict[str, dict[str, str]] | None = None
 
 

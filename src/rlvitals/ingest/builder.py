@@ -12,7 +12,8 @@ Every reader feeds a `RunBuilder`; the builder owns the rules real logs need:
 - **Keys.** Framework keys are kept as logged until `build()`, which maps them through
   `aliases.resolve` onto canonical names (one source per canonical metric, the preferred one)
   and keeps every other numeric key in `Run.extras`.
-- **No silent loss.** `skip(reason)` counts lines that were not used; the count lands in `Run.skipped`.
+- **No silent loss.** `skip(reason)` counts lines that were not used; the count lands in `Run.skipped`;
+  `drop(reason)` counts single values dropped from lines that were kept (`Run.dropped`).
 - **A cut-off last line.** A reader that knows its last line had no newline sets `partial` before
   feeding it: a row with fewer keys than the row before it, or any skip, then counts as
   "truncated last line" (a trainer still writing, a copy cut short) instead of entering the run.
@@ -60,6 +61,7 @@ class RunBuilder:
         self.name = name
         self.format = format
         self.skipped: Counter[str] = Counter()
+        self.dropped: Counter[str] = Counter()
         self.notes: list[str] = []
         self.meta: dict[str, object] = {}
         self._cols: dict[str, _Column] = {}
@@ -110,7 +112,7 @@ class RunBuilder:
 
     def _flush(self) -> None:
         steps, keys = self._pend_steps, self._pend_keys
-        if not steps:
+        if not steps or keys is None:
             return
         vals, lines = self._pend_vals, self._pend_lines
         self._pend_steps, self._pend_vals, self._pend_lines = [], [], []
@@ -177,11 +179,11 @@ class RunBuilder:
 
     def add_parsed(self, step: int, row: dict[str, float], lineno: int, *, dropped: int = 0,
                    dropped_reason: str = "non-numeric values", empty_reason: str = "line without metrics") -> None:
-        """A metric line a reader has parsed: count its unusable values, then keep the row or count
-        the line as skipped when nothing numeric was left."""
-        if dropped:
-            self.skip(dropped_reason, dropped)
+        """A metric line a reader has parsed: keep the row and count its unusable values as
+        dropped, or count the line as skipped when nothing numeric was left."""
         if row:
+            if dropped:
+                self.drop(dropped_reason, dropped)
             self.add_row(step, row, lineno)
         else:
             self.skip(empty_reason)
@@ -190,6 +192,10 @@ class RunBuilder:
         if self.partial:
             reason = "truncated last line"
         self.skipped[reason] += n
+
+    def drop(self, reason: str, n: int = 1) -> None:
+        """Count values dropped from a line that is kept (the line is not a skipped line)."""
+        self.dropped[reason] += n
 
     def note(self, text: str) -> None:
         if text not in self.notes:
@@ -286,6 +292,7 @@ class RunBuilder:
         run.extras = extras
         run.unrecognized = unrecognized
         run.skipped = dict(self.skipped)
+        run.dropped = dict(self.dropped)
         run.segments = [Segment(a, b, line, rows) for a, b, line, rows, _ in segs]
         run.notes = list(self.notes) + notes + comp_notes
         run.meta = dict(self.meta)

@@ -15,6 +15,7 @@ import math
 from typing import TextIO
 
 from ..run import Run
+from .aliases import lookup
 from .base import Format, LineParser
 from .values import parse_value
 
@@ -61,12 +62,13 @@ class CsvParser(LineParser):
             return
         self._row_no += 1
         if self.step_col is None:
-            step: float | None = self._row_no
+            step: float = self._row_no
         else:
-            step = parse_value(cells[self.step_col])
-            if step is None or not math.isfinite(step):
+            given = parse_value(cells[self.step_col])
+            if given is None or not math.isfinite(given):
                 self.builder.skip("CSV row without a step")
                 return
+            step = given
         row: dict[str, float] = {}
         text = 0
         for i, (key, cell) in enumerate(zip(self.header, cells)):
@@ -102,8 +104,22 @@ def write_csv(run: Run, out: TextIO) -> None:
         w.writerow([f"{10.0 * i:.1f}", *vals[: len(names) // 2], step, *vals[len(names) // 2:]])
 
 
+def _header_only(line: str) -> float:
+    """A table's header with no rows yet (an export stopped before the first row): recognised when
+    it names a step column or a metric we know, so the reader can say "no metric value found"."""
+    delim = "\t" if line.count("\t") > line.count(",") else ","
+    cells = [c.strip().strip('"') for c in line.split(delim)]
+    if len(cells) < 2 or any(not c or parse_value(c) is not None for c in cells):
+        return 0.0
+    if any(c in STEP_COLUMNS for c in cells) or any(lookup(c) is not None for c in cells):
+        return 0.4
+    return 0.0
+
+
 def _sniff(text: str) -> float:
     lines = [l for l in text.splitlines() if l.strip()][:20]
+    if len(lines) == 1:
+        return _header_only(lines[0])
     if len(lines) < 2:
         return 0.0
     delim = "\t" if lines[0].count("\t") > lines[0].count(",") else ","

@@ -19,7 +19,9 @@ MODULES: tuple[str, ...] = (
     "csvfile",
     "tb_format",
     "sqlite_store",         # rlwatch's metrics.db (binary: chosen by its magic bytes, never by text sniffing)
+    "notebook",
     "trl:STATE_FORMAT",     # trainer_state.json; its reader lives beside the TRL console reader
+    "trl:ARRAY_FORMAT",     # the same log dicts as a bare JSON array
     "openrlhf",
     "roll",
     "slime",

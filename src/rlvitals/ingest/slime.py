@@ -47,6 +47,7 @@ class SlimeParser(LineParser):
         super().__init__(name)
         self.records: list[tuple[str, int, dict[str, float], int]] = []
         self.skipped: Counter[str] = Counter()
+        self.dropped: Counter[str] = Counter()
         self._cache: tuple[int, Run] | None = None
 
     def _skip(self, reason: str, n: int = 1) -> None:
@@ -67,11 +68,11 @@ class SlimeParser(LineParser):
             return
         m, parsed = hit
         row, dropped = numeric(parsed)
-        if dropped:
-            self._skip("non-numeric values", dropped)
         for k in _AXIS_KEYS:
             row.pop(k, None)
         if row:
+            if dropped:
+                self.dropped["non-numeric values"] += dropped
             self.records.append((m.group(1), int(m.group(2)), row, lineno))
         else:
             self._skip("dict without metrics")
@@ -140,6 +141,8 @@ class SlimeParser(LineParser):
                 b.note(f"slime: steps are {'optimizer steps (train/step)' if axis == 'train' else 'rollout ids'}")
         for reason, count in (*self.skipped.items(), *self.builder.skipped.items()):
             b.skip(reason, count)
+        for reason, count in self.dropped.items():
+            b.drop(reason, count)
         run = b.build()
         self._cache = (key, run)
         return run

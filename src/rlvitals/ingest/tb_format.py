@@ -28,11 +28,11 @@ def read_tensorboard(path: Path, name: str) -> Run:
     for tag, step, value in iter_scalars(path, stats=stats):
         # records of one step arrive together; a row is one step's scalars
         if step != cur_step or tag in row:
-            if row:
+            if row and cur_step is not None:
                 builder.add_row(cur_step, row)
             row, cur_step = {}, step
         row[tag] = value
-    if row:
+    if row and cur_step is not None:
         builder.add_row(cur_step, row)
     for reason, n in stats.items():
         if reason != "files" and n:

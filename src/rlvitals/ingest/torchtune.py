@@ -40,6 +40,7 @@ class TorchtuneParser(LineParser):
         bad = 0
         for key, inner, bare in _PAIR.findall(rest):
             raw = inner or bare
+            v: float | None
             try:
                 v = float(raw)
             except ValueError:

@@ -25,6 +25,7 @@ count as train rows; the end-of-training summary (`train_runtime`, …) is skipp
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,9 +37,11 @@ from ..errors import InputError
 from ..run import Run
 from .base import Format, LineParser, clean_line
 from .builder import RunBuilder
+from .jsonl import STEP_KEYS, flatten
 from .pydict import DictSyntaxError, KeyMap, numeric, parse_dict, rows_for_writer
 
-__all__ = ["DEFAULT_LOGGING_STEPS", "FORMAT", "STATE_FORMAT", "TrlParser", "read_trainer_state"]
+__all__ = ["ARRAY_FORMAT", "DEFAULT_LOGGING_STEPS", "FORMAT", "STATE_FORMAT", "TrlParser", "log_dicts_run",
+           "read_trainer_state"]
 
 DEFAULT_LOGGING_STEPS = 10  # TRL's GRPOConfig default (transformers' own default is 500)
 
@@ -84,6 +87,7 @@ class TrlParser(LineParser):
         self.total: int | None = None
         self.finished = False
         self.skipped: dict[str, int] = {}
+        self.dropped: dict[str, int] = {}
         self._cache: tuple[int, Run] | None = None
 
     def _skip(self, reason: str, n: int = 1) -> None:
@@ -105,22 +109,22 @@ class TrlParser(LineParser):
                     self.draws += 1
                     self.bars[total] = (n, self.draws)
         if "steps" in line:
-            m = _PER_EPOCH.search(line) or None
-            if m:
-                self.per_epoch = int(m.group(1).replace(",", ""))
-            m = _TOTAL.search(line)
-            if m:
-                self.total = int(m.group(1).replace(",", ""))
+            per = _PER_EPOCH.search(line)
+            if per:
+                self.per_epoch = int(per.group(1).replace(",", ""))
+            tot = _TOTAL.search(line)
+            if tot:
+                self.total = int(tot.group(1).replace(",", ""))
         if "{" not in line:
             return
-        m = _DICT_START.search(line)
-        prefixed = m is None
-        if prefixed:
-            m = _ANY_DICT.search(line)
-            if m is None:
+        start = _DICT_START.search(line)
+        prefixed = start is None
+        if start is None:
+            start = _ANY_DICT.search(line)
+            if start is None:
                 return
         try:
-            parsed = parse_dict(line, m.end() - 2)
+            parsed = parse_dict(line, start.end() - 2)
         except DictSyntaxError:
             if not prefixed or any(f"'{k}'" in line for k in _HF_KEYS):
                 self._skip("truncated or malformed dict")
@@ -134,20 +138,22 @@ class TrlParser(LineParser):
         epoch = parsed.pop("epoch", None)
         step = parsed.pop("step", None)
         row, dropped = numeric(parsed)
-        if dropped:
-            self._skip("non-numeric values", dropped)
         if not row:
             self._skip("dict without metrics")
             return
+        if dropped:
+            self.dropped["non-numeric values"] = self.dropped.get("non-numeric values", 0) + dropped
         self.rows.append(_Row(row, lineno, epoch if isinstance(epoch, float) else None, dict(self.bars),
                               int(step) if isinstance(step, float) else None, _is_eval(row)))
 
     # -- step inference ------------------------------------------------------------------------
     def _steps(self) -> tuple[list[int], str, int | None]:
+        every: int | None
         train = [r for r in self.rows if not r.is_eval]
         n = len(train)
-        if n and all(r.step is not None for r in train):
-            return [r.step for r in train], "", None
+        explicit = [r.step for r in train if r.step is not None]
+        if n and len(explicit) == n:
+            return explicit, "", None
         # the training bar: a total every row saw, whose counter rises from row to row
         totals = set.intersection(*(set(r.bars) for r in train)) if n else set()
         for total in sorted(totals, reverse=True):
@@ -159,22 +165,23 @@ class TrlParser(LineParser):
             if min(counts) >= 1 and all(b != a for a, b in zip(draws, draws[1:])):
                 every = _every(counts)
                 return counts, f"the tqdm counter N/{total} printed before each row", every
-        if self.per_epoch and n and all(r.epoch is not None for r in train):
-            steps = [int(round(r.epoch * self.per_epoch)) for r in train]
+        epochs = [r.epoch for r in train if r.epoch is not None]
+        if self.per_epoch and n and len(epochs) == n:
+            steps = [int(round(e * self.per_epoch)) for e in epochs]
             if min(steps) >= 1 and all(b != a for a, b in zip(steps, steps[1:])):
                 every = _every(steps)
                 return steps, f"epoch × {self.per_epoch} update steps per epoch (from the header)", every
         every, how = DEFAULT_LOGGING_STEPS, f"TRL's default logging_steps={DEFAULT_LOGGING_STEPS}"
-        total = self.total or (max(self.bars) if self.bars else None)
-        if self.finished and total and n:
+        whole = self.total or (max(self.bars) if self.bars else None)
+        if self.finished and whole and n:
             # logging every k steps gives ⌊T/k⌋ rows: k in (T/(n+1), T/n]; when several fit, prefer
             # TRL's default, then the roundest number (people type 10, 25, 100, not 26)
-            fits = range(total // (n + 1) + 1, total // n + 1)
+            fits = range(whole // (n + 1) + 1, whole // n + 1)
             if fits:
                 def roundness(k: int) -> tuple:
                     return (k == DEFAULT_LOGGING_STEPS, k % 100 == 0, k % 50 == 0, k % 10 == 0, k % 5 == 0, -k)
                 every = max(fits, key=roundness)
-                how = f"logging_steps={every}, which gives {n} rows in {total} steps"
+                how = f"logging_steps={every}, which gives {n} rows in {whole} steps"
         return [every * (i + 1) for i in range(n)], f"line order × {how}", every
 
     def snapshot(self) -> Run:
@@ -193,6 +200,8 @@ class TrlParser(LineParser):
             b.add_row(last, r.values, r.lineno)
         for reason, count in (*self.skipped.items(), *self.builder.skipped.items()):
             b.skip(reason, count)
+        for reason, count in self.dropped.items():
+            b.drop(reason, count)
         b.meta["step_inferred"] = bool(how)
         if how:
             b.meta["step_source"] = how
@@ -236,38 +245,89 @@ def _pinned_length_note(run: Run) -> Run:
     return run
 
 
-# -- trainer_state.json --------------------------------------------------------------------------
-def read_trainer_state(path: Path, name: str) -> Run:
+# -- trainer_state.json and bare arrays of log dicts ---------------------------------------------
+_MAX_STEP = 2 ** 62
+
+
+def _json_doc(path: Path) -> object:
     try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise InputError(f"{path} is not valid JSON ({e.__class__.__name__}: {e})") from None
-    history = doc.get("log_history") if isinstance(doc, dict) else None
-    if not isinstance(history, list):
-        raise InputError(f"{path} has no log_history list (is it a trainer_state.json?)")
-    b = RunBuilder(name, "trl-state")
+        return json.loads(Path(path).read_text(encoding="utf-8", errors="replace"))
+    except json.JSONDecodeError as e:
+        raise InputError.of("ingest.err.json", path=path, error=f"{e.msg} at line {e.lineno}") from None
+    except RecursionError:
+        raise InputError.of("ingest.err.json", path=path, error="nested too deeply") from None
+
+
+def _entry_step(entry: dict, keys: tuple[str, ...]) -> int | None:
+    for k in keys:
+        v = entry.get(k)
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            return int(v) if math.isfinite(v) and abs(v) < _MAX_STEP else None
+    return None
+
+
+def log_dicts_run(history: list, name: str, format: str, *, step_keys: tuple[str, ...] = ("step",),
+                  row_order: bool = False) -> RunBuilder:
+    """A builder filled from a list of HF-style log dicts (`{"loss": …, "reward": …, "step": 10}`).
+
+    Nested dicts are flattened with `/`; `None` is NaN (TRL's "every value was NaN"); the
+    end-of-training summary is skipped and counted.  A dict without a step key is skipped, unless
+    `row_order` (a bare array): then its position is the step, and a note says so."""
+    b = RunBuilder(name, format)
+    what = "log entry" if row_order else "log_history entry"
+    inferred = 0
     for i, entry in enumerate(history):
-        if not isinstance(entry, dict) or not isinstance(entry.get("step"), (int, float)):
-            b.skip("log_history entry without step")
+        if not isinstance(entry, dict):
+            b.skip(f"{what} that is not a dict")
             continue
         if any(k in entry for k in _SUMMARY_KEYS):
             b.skip("end-of-training summary")
             continue
+        step = _entry_step(entry, step_keys)
+        if step is None:
+            if not row_order or any(k in entry for k in step_keys):
+                b.skip(f"{what} without step")
+                continue
+            step, inferred = i + 1, inferred + 1
         row: dict[str, float] = {}
-        for k, v in entry.items():
-            if k in ("step", "epoch"):
+        bad = 0
+        for k, v in flatten(entry).items():
+            if k in step_keys or k == "epoch":
                 continue
             if v is None:
                 row[k] = float("nan")
             elif isinstance(v, (int, float)) and not isinstance(v, bool):
                 row[k] = float(v)
             else:
-                b.skip("non-numeric values")
+                bad += 1
         if row:
-            b.add_row(int(entry["step"]), row, i + 1)
+            if bad:
+                b.drop("non-numeric values", bad)
+            b.add_row(step, row, i + 1)
         else:
-            b.skip("log_history entry without metrics")
-    b.meta["step_inferred"] = False
+            b.skip(f"{what} without metrics")
+    b.meta["step_inferred"] = bool(inferred)
+    if inferred:
+        b.note(f"{inferred} log dicts have no step key: their position in the array is used as the step")
+    return b
+
+
+def read_trainer_state(path: Path, name: str) -> Run:
+    """A JSON document of log dicts: an object holding a `log_history` list (trainer_state.json,
+    format trl-state) or a bare array of them (log_history dumped alone, format json-array)."""
+    doc = _json_doc(path)
+    if isinstance(doc, list):
+        b = log_dicts_run(doc, name, "json-array", step_keys=STEP_KEYS, row_order=True)
+        return _pinned_length_note(b.build())
+    key = next((k for k in HISTORY_KEYS if isinstance(doc, dict) and isinstance(doc.get(k), list)), None)
+    if key is None:
+        raise InputError.of("ingest.err.json_shape", path=path)
+    history = doc[key]
+    b = log_dicts_run(history, name, "trl-state", step_keys=("step",) if key == "log_history" else STEP_KEYS)
+    if key != "log_history":
+        b.note(f"log dicts read from the document's `{key}` list")
+        if isinstance(doc.get("config"), dict):
+            b.meta["config"] = doc["config"]
     for k in ("logging_steps", "global_step", "max_steps", "eval_steps"):
         if isinstance(doc.get(k), int):
             b.meta[k] = doc[k]
@@ -328,11 +388,29 @@ def _sniff_console(text: str) -> float:
     return 0.0 if hits == 0 else min(0.9, 0.6 + 0.1 * hits)
 
 
+# the list of log dicts inside a JSON object: HF `log_history`; rl-doctor's `{"config", "history"}`
+HISTORY_KEYS = ("log_history", "history", "records")
+_HISTORY_LIST = re.compile(r'"(?:history|records)"\s*:\s*\[\s*\{')
+
+
 def _sniff_state(text: str) -> float:
-    return 0.95 if text.lstrip().startswith("{") and '"log_history"' in text else 0.0
+    if not text.lstrip("\ufeff \t\r\n").startswith("{"):
+        return 0.0
+    return 0.95 if '"log_history"' in text or _HISTORY_LIST.search(text) else 0.0
+
+
+_ARRAY_OF_DICTS = re.compile(r'\A[\ufeff\s]*\[\s*\{\s*"')
+
+
+def _sniff_array(text: str) -> float:
+    """`[ {"loss": …` — a JSON array whose first element is an object."""
+    return 0.9 if _ARRAY_OF_DICTS.match(text) else 0.0
 
 
 FORMAT = Format("trl-console", "TRL / HF Trainer console: printed dicts, no step (inferred)",
                 _sniff_console, parser=TrlParser, writer=write_console)
-STATE_FORMAT = Format("trl-state", "HF trainer_state.json (log_history)", _sniff_state,
-                      reader=read_trainer_state, writer=write_state)
+STATE_FORMAT = Format("trl-state", "any JSON object holding a `log_history` list (HF trainer_state.json; "
+                      "also a `history` / `records` list of log dicts, rl-doctor's JSON)",
+                      _sniff_state, reader=read_trainer_state, writer=write_state)
+ARRAY_FORMAT = Format("json-array", "a bare JSON array of log dicts (TRL `log_history` dumped alone; "
+                      "`step` key, else the position)", _sniff_array, reader=read_trainer_state)

@@ -79,7 +79,8 @@ def _build() -> type:
                 self.monitor.log(dict(logs), None if step is None else int(step))
                 if self._stop_requested and control is not None:
                     if not getattr(control, "should_training_stop", False) and self.stream is not None:
-                        a = next((x for x in self.monitor.alerts if x.at_least(self.stop_on)), None)
+                        stop_on = self.stop_on or "critical"   # _stop_requested is only set with stop_on
+                        a = next((x for x in self.monitor.alerts if x.at_least(stop_on)), None)
                         if a is not None:
                             self.stream.write(tr("trl.stopping", self.lang, id=a.id, sev=a.severity) + "\n")
                     control.should_training_stop = True

@@ -14,9 +14,10 @@ from typing import Any
 import numpy as np
 
 from ..run import CANONICAL, Run, Series
+from ..shapes import ends
 from .charts import clip_text, display_width, fmt_value, pad
 from .jsonout import clean
-from .terminal import fmt_num, tr, wrap
+from .terminal import fmt_num, reason_text, tr, wrap
 
 __all__ = ["SCHEMA", "render_vitals", "vitals_dict"]
 
@@ -26,9 +27,11 @@ _LIST_LIMIT = 20  # keys shown per section in text; JSON always has all of them
 
 def _metric(s: Series) -> dict[str, Any]:
     fin = s.values[np.isfinite(s.values)]
+    start, end = ends(fin)
     return {
         "source": s.source, "proxy": bool(s.proxy), "note": s.note, "count": len(s),
         "first": float(s.values[0]) if len(s) else None, "last": float(s.values[-1]) if len(s) else None,
+        "start": start if fin.size else None, "end": end if fin.size else None,
         "min": float(fin.min()) if fin.size else None, "max": float(fin.max()) if fin.size else None,
         "nan": int(np.count_nonzero(~np.isfinite(s.values))), "constant": bool(s.is_constant),
         "first_step": int(s.steps[0]) if len(s) else None, "last_step": int(s.steps[-1]) if len(s) else None,
@@ -78,6 +81,7 @@ def vitals_dict(run: Run) -> dict[str, Any]:
         "evals": {k: _metric(s) for k, s in sorted(run.evals.items())},
         "unrecognized": dict(sorted(run.unrecognized.items())),
         "skipped_lines": dict(sorted(run.skipped.items())),
+        "dropped_values": dict(sorted(run.dropped.items())),
         "notes": list(run.notes),
     })
 
@@ -121,22 +125,25 @@ def _text(run: Run, lang: str, width: int) -> str:
         f = lambda v, m=m: fmt_value(m, v)  # noqa: E731 - local formatter bound to this metric
         flag = tr("ui.vit.constant", lang) if info["constant"] else ""
         source = clip_text(info["source"] or "?", 34) + (" *" if info["proxy"] else "")
-        raw = run.series[m].values  # text shows a NaN first/last as logged; JSON has null
-        first, last = (raw[0], raw[-1]) if raw.size else (None, None)
-        rows.append([m, source, str(info["count"]), f"{f(first)} → {f(last)}",
+        # start → end as `diagnose` shows it (shapes.ends: the first and last tenth), so the two
+        # commands never disagree; JSON also has the raw first/last values
+        rows.append([m, source, str(info["count"]), f"{f(info['start'])} → {f(info['end'])}",
                      f(info["min"]), f(info["max"]), str(info["nan"]) if info["nan"] else "", flag])
         if info["proxy"]:
             proxies += wrap(tr("ui.vit.proxy", lang, note=info["note"] or info["source"]), width, "      ",
                             f"    * {m}: ")
     out += _table(rows, "<<><>>><")
+    out += wrap(tr("ui.vit.start_end_note", lang), width, "    ", "  ")
     out += proxies
-    # keys already listed as components or evals are not listed again
+    # keys already listed as components or evals are not listed again; a key that maps to no vital
+    # is still kept (an extra): it is listed once, there; "not read" is only for keys not kept at all
     shown = {s.source for s in run.components.values()} | set(run.evals)
+    not_read = {k: v for k, v in d["unrecognized"].items() if k not in d["extras"] and k not in shown}
 
     def span(v: dict[str, Any]) -> str:
         return f"{v['first_step']} → {v['last_step']}" if v["count"] else ""
 
-    sections = (
+    sections = [
         ("ui.vit.components", [[k, tr(f"ui.vit.kind.{v['kind']}", lang), clip_text(v["source"], 34), f"n={v['count']}",
                                 f"{fmt_num(v['first'])} → {fmt_num(v['last'])}"]
                                for k, v in d["components"].items()], "<<<><", False),
@@ -144,9 +151,12 @@ def _text(run: Run, lang: str, width: int) -> str:
                           for k, v in d["evals"].items()], "<>><", False),
         ("ui.vit.extras", [[k, f"n={v['count']}", f"{fmt_num(v['first'])} → {fmt_num(v['last'])}"]
                            for k, v in d["extras"].items() if k not in shown], "<><", False),
-        ("ui.vit.unrecognized", [[k, str(v)] for k, v in d["unrecognized"].items() if k not in shown], "<>", False),
-        ("ui.vit.skipped", [[k, str(v)] for k, v in d["skipped_lines"].items()], "<>", True),
-    )
+        ("ui.vit.unrecognized", [[k, str(v)] for k, v in not_read.items()], "<>", False),
+        ("ui.vit.skipped", [[reason_text(k, lang), str(v)] for k, v in d["skipped_lines"].items()], "<>", True),
+    ]
+    if d["dropped_values"]:
+        sections.append(("ui.vit.dropped", [[reason_text(k, lang), str(v)] for k, v in d["dropped_values"].items()],
+                         "<>", True))
     for title_key, items, aligns, count_lines in sections:
         n = sum(int(r[1]) for r in items) if count_lines else len(items)
         out += ["", tr(title_key, lang, n=n)]

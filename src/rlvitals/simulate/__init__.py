@@ -15,11 +15,11 @@ from __future__ import annotations
 import json
 import sys
 import zlib
-from pathlib import Path
 
 import numpy as np
 
 from ..errors import RlvitalsError
+from ..output import check_output, writing
 from ..run import Run, Series
 from .engine import Latent, moving_mean, roll_dice
 from .lesson import LabCase, LabPair, apply_pins, lesson_pairs, lesson_sets
@@ -139,18 +139,24 @@ def write_simulated(run: Run, path: str, fmt: str = "lesson", samples_path: str 
         from ..ingest import write_run
     except ImportError:
         raise RlvitalsError("writing logs needs rlvitals.ingest.write_run, which this build lacks.") from None
+    if samples_path:
+        check_output(samples_path)
     if path == "-":
-        write_run(run, fmt, sys.stdout)
+        with writing("standard output"):
+            write_run(run, fmt, sys.stdout)
+            sys.stdout.flush()
         out = "<stdout>"
     else:
-        write_run(run, fmt, Path(path))
+        dest = check_output(path)
+        with writing(dest):
+            write_run(run, fmt, dest)
         out = str(path)
     if samples_path:
         truth = run.meta.get("truth") or {}
         if "scenario" not in truth:
             raise RlvitalsError("rollout samples can only be written for a simulated run.")
         recs = simulate_samples(truth["scenario"], seed=run.meta.get("seed"), steps=int(run.meta.get("steps", 200)))
-        with open(samples_path, "w", encoding="utf-8") as fh:
+        with writing(samples_path), open(samples_path, "w", encoding="utf-8") as fh:
             for r in recs:
                 fh.write(json.dumps(r, ensure_ascii=False) + "\n")
     return out

@@ -19,6 +19,7 @@ import subprocess
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 from ..diagnose.model import FINDING_IDS, SEVERITIES, Diagnosis, Finding
@@ -170,6 +171,7 @@ def format_alert(alert: Alert, lang: str = "en") -> str:
     so an alert and `rlvitals diagnose` never describe one finding differently; if the renderer
     cannot be imported, this module's plainer sentences stand in.
     """
+    rt: ModuleType | None
     try:
         from ..render import terminal as rt
     except Exception:  # the renderer is another module; an alert must still be said

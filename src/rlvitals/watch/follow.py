@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 __all__ = ["FollowEvent", "Follower", "split_records"]
 
@@ -71,7 +72,7 @@ class Follower:
     chunk: int = CHUNK
     lines_read: int = 0
     bytes_read: int = 0
-    _fh: object | None = field(default=None, repr=False)
+    _fh: BinaryIO | None = field(default=None, repr=False)
     _ident: tuple[int, int] | None = field(default=None, repr=False)
     _pos: int = 0
     _tail: str = ""

@@ -22,13 +22,17 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..diagnose.model import SEVERITIES, Diagnosis
 from ..errors import NotAFile, UnknownFormat
 from ..i18n import t as tr
+from ..run import Run
 from .alerts import Alert, AlertTracker, alert_payload, format_alert, post_webhook, run_exec
 from .follow import Follower, FollowEvent
+
+if TYPE_CHECKING:
+    from ..ingest.base import LineParser
 
 __all__ = ["SNIFF_LINES_MAX", "Watcher", "watch_file"]
 
@@ -38,7 +42,7 @@ SNIFF_BYTES = 64 * 1024  # what `ingest.read` sniffs
 STEPS_PER_CHECK_DIVISOR = 200
 
 
-def _default_diagnose(run):
+def _default_diagnose(run: Run) -> Diagnosis:
     from ..diagnose import diagnose
 
     return diagnose(run)
@@ -57,7 +61,8 @@ class Watcher:
     max_overhead: float = 0.01
     clock: Callable[[], float] = time.monotonic
     timer: Callable[[], float] = time.thread_time  # CPU a diagnosis costs (not wall: load inflates it)
-    diagnose_fn: Callable[[object], Diagnosis] = _default_diagnose
+    diagnose_fn: Callable[[Run], Diagnosis] = _default_diagnose
+    mapping: dict[str, str] = field(default_factory=dict)   # --map CANON=KEY
     tracker: AlertTracker = field(default=None)  # type: ignore[assignment]
     alerts: list[Alert] = field(default_factory=list)
     diagnosis: Diagnosis | None = None
@@ -70,6 +75,9 @@ class Watcher:
         if self.tracker is None:
             self.tracker = AlertTracker(persist=self.persist)
         self._explicit_fmt = self.fmt
+        self._parser: LineParser | None = None
+        self._sniff_buf: list[str] = []
+        self._next_full_sniff = 0
         self._reset_parser()
 
     # -- feeding -----------------------------------------------------------------------------
@@ -85,6 +93,8 @@ class Watcher:
         self._feed_parser(lines)
 
     def _feed_parser(self, lines: list[str]) -> None:
+        if self._parser is None:
+            return
         feed = self._parser.feed
         for line in lines:
             got = feed(line)
@@ -120,19 +130,19 @@ class Watcher:
                                     f"{SNIFF_LINES_MAX} lines (see `rlvitals formats`, or pass -F FORMAT)")
             return
         self.fmt = fmt
-        self._open_parser()
+        self._open_parser(fmt)
         self._sniff_buf = []
         self._feed_parser(buf)
 
-    def _open_parser(self) -> None:
+    def _open_parser(self, fmt: str) -> None:
         from ..ingest import open_parser
 
-        self._parser = open_parser(self.fmt, self.name)
+        self._parser = open_parser(fmt, self.name, mapping=self.mapping)
 
     def _reset_parser(self) -> None:
         self.fmt = self._explicit_fmt
         self._parser = None
-        self._sniff_buf: list[str] = []
+        self._sniff_buf = []
         self._next_full_sniff = 0
         self._pending = 0
         self._idle_checked = False
@@ -140,7 +150,7 @@ class Watcher:
         self._last_check = self.clock()
         self._last_cost = 0.0
         if self.fmt is not None:
-            self._open_parser()
+            self._open_parser(self.fmt)
 
     def restart(self) -> None:
         """The file was truncated: what follows is a new run. Forget the old one and its alerts."""
@@ -260,7 +270,8 @@ def watch_file(path, fmt: str | None = None, lang: str = "en", until: str | None
                exec_cmd: str | None = None, webhook: str | None = None, interval: float = 1.0,
                from_start: bool = True, once: bool = False, *, out: TextIO | None = None,
                err: TextIO | None = None, persist: int = 2, max_wait: float = 30.0,
-               stop: threading.Event | None = None, diagnose_fn: Callable[[object], Diagnosis] | None = None) -> int:
+               stop: threading.Event | None = None, diagnose_fn: Callable[[Run], Diagnosis] | None = None,
+               mapping: dict[str, str] | None = None) -> int:
     """Follow `path`, alert once per finding, print a summary at the end; the exit status.
 
     0 when stopped (Ctrl-C, `stop` set, or `once` finished); 3 when an alert reached `until`.
@@ -279,9 +290,8 @@ def watch_file(path, fmt: str | None = None, lang: str = "en", until: str | None
                        f"(for a TensorBoard directory use `rlvitals diagnose`)")
     if once and not path.exists():
         raise NotAFile(f"{path} does not exist")
-    kw = {"diagnose_fn": diagnose_fn} if diagnose_fn is not None else {}
     w = Watcher(fmt=fmt, lang=lang, name=path.stem, source=str(path), persist=1 if once else persist,
-                max_wait=max_wait, **kw)
+                max_wait=max_wait, diagnose_fn=diagnose_fn or _default_diagnose, mapping=dict(mapping or {}))
     fol = Follower(path, from_start=from_start)
     history = from_start and path.is_file() and path.stat().st_size > 0
     said_fmt = False
@@ -293,9 +303,7 @@ def watch_file(path, fmt: str | None = None, lang: str = "en", until: str | None
         stop_now = False
         for a in alerts:
             _say(out, "\n" + format_alert(a, lang))
-            payload = None
-            if exec_cmd or webhook:
-                payload = alert_payload(a, lang)
+            payload = alert_payload(a, lang) if exec_cmd or webhook else {}
             if exec_cmd:
                 code, e = run_exec(exec_cmd, a, payload)
                 if e:

@@ -1,0 +1,65 @@
+"""Strings of reading logs: the one-line errors of `rlvitals.ingest` and what `vitals` says about
+how a file was opened (decompressed, transcoded, a fallback reader, a user's `--map`).
+
+Keys start with "ingest.".
+"""
+
+from __future__ import annotations
+
+STRINGS: dict[str, dict[str, str]] = {
+    "en": {
+        "ingest.err.missing": "{path} does not exist",
+        "ingest.err.empty": "{path} is empty",
+        "ingest.err.no_stdin": "there is no standard input to read (the log was to come from `-`)",
+        "ingest.err.binary": "{path} is a binary file, not a training log ({bad} of {total} lines hold NUL "
+                             "or control bytes; formats: see `rlvitals formats`)",
+        "ingest.err.not_utf8": "{path} is not UTF-8 text (undecodable byte at offset {offset})",
+        "ingest.err.compressed": "{path}: the {kind} data cannot be decompressed ({error})",
+        "ingest.err.zstd": "reading a .zst file needs the zstandard package: pip install zstandard",
+        "ingest.err.unknown": "{path}: no supported log format recognised (tried: {formats}); "
+                              "use --input-format to choose one",
+        "ingest.err.no_metrics": "{path}: read as {format}, but not one metric value was found",
+        "ingest.err.no_vitals": "{path}: read as {format}, but none of its {n} numeric keys is a vital "
+                                "({vitals}); keys seen: {keys}; say which key is which with --map CANON=KEY, "
+                                "e.g. --map 'reward={example}'",
+        "ingest.err.json": "{path} is not valid JSON ({error})",
+        "ingest.err.json_shape": "{path}: a JSON document with no log_history list, and not an array of log "
+                                 "dicts",
+        "ingest.err.notebook": "{path} is not a readable Jupyter notebook ({error})",
+        "ingest.err.notebook_empty": "{path}: the notebook's outputs hold no training metrics (no Trainer "
+                                     "table, no printed log lines); run it and save it with its outputs",
+        "ingest.err.map_syntax": "--map takes CANON=KEY (e.g. --map 'reward=Average Reward'), not {arg!r}",
+        "ingest.err.map_canon": "--map {canon}=…: {canon!r} is not a metric rlvitals knows (known: {known})",
+        "ingest.err.map_key": "--map {canon}={key}: the log has no key {key!r} (keys seen: {keys})",
+        "ingest.vit.input": "input",
+        "ingest.vit.mapping": "--map",
+        "ingest.vit.fallback": "read by the generic fallback reader (`name: number` lines); check each "
+                               "vital's source key below",
+    },
+    "zh": {
+        "ingest.err.missing": "{path} 不存在",
+        "ingest.err.empty": "{path} 是空的",
+        "ingest.err.no_stdin": "没有标准输入可读（日志本应来自 `-`）",
+        "ingest.err.binary": "{path} 是二进制文件，不是训练日志（{total} 行里有 {bad} 行含 NUL 或控制字节；"
+                             "支持的格式见 `rlvitals formats`）",
+        "ingest.err.not_utf8": "{path} 不是 UTF-8 文本（偏移 {offset} 处有无法解码的字节）",
+        "ingest.err.compressed": "{path}：{kind} 数据无法解压（{error}）",
+        "ingest.err.zstd": "读取 .zst 文件需要 zstandard 包：pip install zstandard",
+        "ingest.err.unknown": "{path}：没有认出任何支持的日志格式（试过：{formats}）；用 --input-format 指定一个",
+        "ingest.err.no_metrics": "{path}：按 {format} 读取，但一个指标数值也没找到",
+        "ingest.err.no_vitals": "{path}：按 {format} 读取，{n} 个数值键里没有一个是体征（{vitals}）；"
+                                "看到的键：{keys}；用 --map CANON=KEY 指明哪个键是哪个，"
+                                "例如 --map 'reward={example}'",
+        "ingest.err.json": "{path} 不是合法的 JSON（{error}）",
+        "ingest.err.json_shape": "{path}：JSON 文档里没有 log_history 列表，也不是日志字典的数组",
+        "ingest.err.notebook": "{path} 不是可读的 Jupyter 笔记本（{error}）",
+        "ingest.err.notebook_empty": "{path}：笔记本的输出里没有训练指标（没有 Trainer 表格，也没有打印的日志行）；"
+                                     "请运行后连同输出一起保存",
+        "ingest.err.map_syntax": "--map 的写法是 CANON=KEY（例如 --map 'reward=Average Reward'），不是 {arg!r}",
+        "ingest.err.map_canon": "--map {canon}=…：{canon!r} 不是 rlvitals 认识的指标（认识的：{known}）",
+        "ingest.err.map_key": "--map {canon}={key}：日志里没有键 {key!r}（看到的键：{keys}）",
+        "ingest.vit.input": "输入",
+        "ingest.vit.mapping": "--map",
+        "ingest.vit.fallback": "由通用兜底读取器读取（`名字: 数值` 行）；请逐项核对下面每个体征的来源键",
+    },
+}
