@@ -17,7 +17,7 @@ from rlvitals.ingest.components import classify, component_name, is_eval_key, va
     # prime-rl (Dakota) verifiers
     ("exact_match_reward", "correctness"), ("length_penalty_reward", "length"), ("char_overlap_reward", "other"),
     # TRL console logs, rl-doctor, rlprobe, open-r1 names
-    ("think_format_reward", "format"), ("mc_idx_reward", "other"), ("reward_fn", "other"),
+    ("think_format_reward", "format"), ("mc_idx_reward", "correctness"), ("mdi_reward", "other"), ("reward_fn", "other"),
     ("accuracy_reward", "correctness"), ("correctness", "correctness"), ("format", "format"),
     ("cosine_scaled_reward", "style"), ("repetition_penalty_reward", "style"), ("tag_count_reward", "format"),
 ])
@@ -71,7 +71,8 @@ def test_primerl_csv_components():
 def test_trl_console_components_and_std_kept_as_extras():
     run = read(REAL / "trl-grpo-qwen25vl3b-aokvqa-collapse.md")
     assert set(run.components) == {"mc_idx_reward", "mdi_reward", "think_format_reward"}
-    assert run.component_kinds["think_format_reward"] == "format"
+    assert run.component_kinds == {"mc_idx_reward": "correctness", "mdi_reward": "other",
+                                   "think_format_reward": "format"}
     assert "rewards/think_format_reward/std" in run.extras and "total_reward" not in run.components
 
 
@@ -94,3 +95,25 @@ def test_verl_validation_is_an_eval_and_val_acc():
     run = read(REAL / "verl-data-Qwen2.5-0.5B-bsz256_2-prompt1024-resp512-0.567.log")
     assert set(run.evals) == {"val/test_score/openai/gsm8k"}
     assert run.series["val_acc"].source == "val/test_score/openai/gsm8k"
+
+
+def test_unsloth_notebook_components():
+    """The lesson's example: the total reward rises through the xmlcount format term, the
+    correctness term stays near 0 (README of the real fixtures)."""
+    import numpy as np
+
+    run = read(REAL / "unsloth-mistral-7b-grpo-gsm8k.ipynb")
+    assert run.component_kinds == {"xmlcount_reward_func": "format", "soft_format_reward_func": "format",
+                                   "strict_format_reward_func": "format", "int_reward_func": "format",
+                                   "correctness_reward_func": "correctness"}
+
+    def ends(s):
+        n = len(s) // 10
+        return float(np.mean(s.values[:n])), float(np.mean(s.values[-n:]))
+
+    assert ends(run.components["xmlcount_reward_func"]) == pytest.approx((-0.367, 0.187), abs=1e-3)
+    assert ends(run.components["correctness_reward_func"]) == pytest.approx((0.013, 0.093), abs=1e-3)
+    assert run.components["strict_format_reward_func"].is_constant
+    # the correctness reward pays 2.0 per right answer: as acc it is a stand-in, said so
+    acc = run.series["acc"]
+    assert acc.source == "rewards/correctness_reward_func" and acc.proxy and "not a fraction" in acc.note

@@ -5,7 +5,8 @@ A GRPO reward is often a sum of reward functions (TRL `rewards/<fn>/mean`, prime
 first question — "涨的是真能力，不是格式分" — needs each term on its own, so every component is kept
 as a named series and classified by its name:
 
-    correctness  the task is solved (correct, accuracy, exact_match, answer, pass, solve, success, verify)
+    correctness  the task is solved (correct, accuracy, exact_match, answer, pass, solve, success, verify,
+                 mc/choice: a multiple-choice answer)
     format       the answer's shape (format, xml, strict/soft, tag, think, structure, int — Unsloth's
                  `int_reward_func` only checks that the answer is an integer)
     length       length, len, overlong, penalty on length
@@ -54,7 +55,7 @@ _TOKEN = re.compile(r"[a-z0-9@]+")
 # (kind, whole tokens, token prefixes); checked in this order, first hit wins
 _RULES: tuple[tuple[str, frozenset[str], tuple[str, ...]], ...] = (
     ("correctness", frozenset({"acc", "em", "exact", "answer", "pass", "pass@1", "pass1", "solve", "solved",
-                               "success", "successes", "right"}),
+                               "success", "successes", "right", "mc", "mcq", "choice"}),
      ("correct", "accura", "exactmatch", "verif", "solve", "passrate")),
     ("format", frozenset({"xml", "tag", "tags", "think", "int", "integer", "strict", "soft", "schema", "json"}),
      ("format", "xml", "struct", "tag", "think", "reasoning_step", "reasoningstep", "syntax", "parse")),
@@ -154,6 +155,14 @@ def split(raw: dict[str, tuple[np.ndarray, np.ndarray]], series: dict[str, Serie
             kinds[name] = classify(name)
         elif is_eval_key(key):
             evals[key] = extras.get(key) or Series(key, steps, values, key)
+    acc = series.get("acc")
+    if acc is not None and not acc.proxy and component_name(acc.source) is not None and len(acc):
+        top = float(np.nanmax(acc.values)) if np.isfinite(acc.values).any() else 0.0
+        if top > 1.0 + 1e-9:       # Unsloth's correctness_reward_func pays 2.0: a reward, not a rate
+            note = (f"acc stands in from the correctness reward term {acc.source}: its values reach {top:.3g}, "
+                    "the reward function's scale, not a fraction")
+            series["acc"] = Series("acc", acc.steps, acc.values, acc.source, True, note)
+            notes.append(f"acc from {acc.source}: {note}")
     if "val_acc" not in series and evals:
         pick = val_acc_choice(list(evals))
         if pick is not None:
