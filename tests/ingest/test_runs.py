@@ -38,7 +38,7 @@ def test_last_run_by_default_and_pick_by_index(tmp_path):
 
 @pytest.mark.parametrize("k", [0, 4, -4])
 def test_run_out_of_range_is_one_line_error(tmp_path, k):
-    with pytest.raises(InputError, match=r"holds 3 runs \(choose 1\.\.3"):
+    with pytest.raises(InputError, match=r"holds 3 run\(s\) \(choose 1\.\.3"):
         read(_log(tmp_path, (4, 6, 3)), run=k)
 
 

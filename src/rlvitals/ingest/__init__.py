@@ -122,8 +122,7 @@ def select_run(run: Run, which: int | None) -> Run:
         return run
     runs = run.file_runs or [run]
     if which == 0 or not -len(runs) <= which <= len(runs):
-        raise InputError(f"run {which} does not exist: {run.name} holds {len(runs)} run"
-                         f"{'s' if len(runs) != 1 else ''} (choose 1..{len(runs)}, or -1 for the last)")
+        raise InputError.of("ingest.err.no_run", which=which, name=run.name, n=len(runs))
     return runs[which - 1 if which > 0 else which]
 
 

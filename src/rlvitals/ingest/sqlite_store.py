@@ -44,7 +44,7 @@ def _connect(path: Path) -> sqlite3.Connection:
         con.execute("SELECT name FROM sqlite_master LIMIT 1")
         return con
     except sqlite3.Error as e:
-        raise InputError(f"{path}: cannot open the SQLite database ({e})") from None
+        raise InputError.of("ingest.err.sqlite_open", path=path, error=e) from None
 
 
 def _quote(name: str) -> str:
@@ -119,11 +119,10 @@ def read_sqlite_store(path: Path, name: str) -> Run:
     try:
         tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if "metrics" not in tables:
-            raise InputError(f"{path} is a SQLite database without a `metrics` table "
-                             f"(tables: {', '.join(sorted(tables)) or 'none'}); rlvitals reads rlwatch's metrics.db")
+            raise InputError.of("ingest.err.sqlite_table", path=path, tables=", ".join(sorted(tables)) or "—")
         columns = [r[1] for r in con.execute("PRAGMA table_info(metrics)")]
         if "step" not in columns:
-            raise InputError(f"{path}: table `metrics` has no `step` column")
+            raise InputError.of("ingest.err.sqlite_step", path=path)
         run_ids: list[str | None] = [None]
         if "run_id" in columns:
             if "runs" in tables:
@@ -138,7 +137,7 @@ def read_sqlite_store(path: Path, name: str) -> Run:
             n_alerts = dict(con.execute("SELECT run_id, COUNT(*) FROM alerts GROUP BY run_id").fetchall())
         runs = [_run(con, columns, r, name, n_alerts.get(r, 0)) for r in run_ids]
     except sqlite3.Error as e:
-        raise InputError(f"{path}: cannot read the SQLite database ({e})") from None
+        raise InputError.of("ingest.err.sqlite_open", path=path, error=e) from None
     finally:
         con.close()
     if len(runs) > 1:
