@@ -47,6 +47,12 @@ def _add_input(p: argparse.ArgumentParser) -> None:
                         "(1-based, -1 = the last; default: the last; `rlvitals vitals` lists them)")
 
 
+def _add_map(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--map", dest="mapping", action="append", default=None, metavar="CANON=KEY",
+                   help="read KEY as the metric CANON, over the alias table (repeatable), "
+                        "e.g. --map 'reward=Average Reward'")
+
+
 def _emit(text: str) -> None:
     """The command's output on stdout, flushed now so that a full disk is reported here."""
     from .output import writing
@@ -64,10 +70,6 @@ def _quiet_stdout() -> None:
         os.close(devnull)
     except (OSError, ValueError, AttributeError):   # no real file descriptor (tests): nothing to do
         pass
-def _add_map(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--map", dest="mapping", action="append", default=None, metavar="CANON=KEY",
-                   help="read KEY as the metric CANON, over the alias table (repeatable), "
-                        "e.g. --map 'reward=Average Reward'")
 
 
 def _read(args):
@@ -139,9 +141,10 @@ def cmd_watch(args) -> int:
     from .ingest.mapping import parse_map
     from .watch import watch_file
 
+    mapping = parse_map(args.mapping)
     return watch_file(args.log, fmt=args.input_format, lang=args.lang or default_lang(), until=args.until,
                       exec_cmd=args.exec_cmd, webhook=args.webhook, interval=args.interval,
-                      from_start=not args.tail, once=args.once, mapping=parse_map(args.mapping) or None)
+                      from_start=not args.tail, once=args.once, mapping=mapping or None)
 
 
 def cmd_lab(args) -> int:

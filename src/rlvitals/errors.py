@@ -7,8 +7,8 @@
      │    ├── BinaryInput     not text (and not a TensorBoard event file)
      │    └── UnknownFormat   text, but no supported format recognised (names the formats tried)
      ├── NoMetrics            a format was recognised but no metric could be read
-     ├── OutputError          an output path cannot be written (a directory, a missing folder, a full disk)
      │    └── NoVitals        metrics were read, but none of them is a vital (lists the keys seen)
+     ├── OutputError          an output path cannot be written (a directory, a missing folder, a full disk)
      └── MissingExtra         an optional dependency is needed ("pip install 'rlvitals[plot]'")
 """
 
@@ -79,10 +79,12 @@ class NoMetrics(RlvitalsError):
     """A format was recognised but not one metric value could be read."""
 
 
-class OutputError(RlvitalsError):
-    """An output (a file, standard output) cannot be written."""
 class NoVitals(NoMetrics):
     """Numbers were read, but none maps to a vital: the message lists the keys seen and `--map`."""
+
+
+class OutputError(RlvitalsError):
+    """An output (a file, standard output) cannot be written."""
 
 
 class MissingExtra(RlvitalsError):

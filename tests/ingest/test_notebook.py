@@ -158,3 +158,10 @@ def test_truncated_notebook_is_one_line(tmp_path, capsys):
     assert cli.main(["diagnose", str(p)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "not a readable Jupyter notebook" in err
+
+
+def test_table_rows_with_absurd_steps_are_skipped(tmp_path):
+    table = _table(["Step", "reward", "kl"], [[1, 0.1, 0.0], ["1e300", 0.2, 0.0], ["inf", 0.3, 0.0], [3, 0.4, "x"]])
+    r = read(_write(tmp_path, _nb(table)))
+    assert r.series["reward"].steps.tolist() == [1, 3]
+    assert r.skipped == {"table row without a step": 2} and r.dropped == {"non-numeric cells": 1}

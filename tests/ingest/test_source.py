@@ -174,3 +174,28 @@ def test_empty_stdin(monkeypatch, capsys):
 def test_errors_in_chinese(tmp_path, capsys):
     assert cli.main(["vitals", str(tmp_path / "nope.log"), "--lang", "zh"]) == 2
     assert capsys.readouterr().err.strip().endswith("nope.log 不存在")
+
+
+def test_nul_padded_tail_after_a_crash_is_one_skipped_line(tmp_path, plain):
+    p = tmp_path / "crashed.log"
+    p.write_bytes(TRL.read_bytes() + b"\x00" * 1_000_000)
+    run = read(p)
+    same(run, plain[TRL])
+    assert run.skipped[BAD_LINE] == 1
+
+
+def test_big_binary_without_newlines_is_refused_from_its_head(tmp_path):
+    p = tmp_path / "blob.bin"
+    p.write_bytes(bytes(range(256)).replace(b"\n", b"") * 40_000)     # 10 MB, not one newline
+    with pytest.raises(BinaryInput, match=r"1 of 1 lines"):
+        read(p)
+
+
+def test_stdin_from_a_terminal_is_refused(monkeypatch, capsys):
+    class Tty(io.TextIOWrapper):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Tty(io.BytesIO(b"")))
+    assert cli.main(["diagnose", "-"]) == 2
+    assert "nothing is piped in" in capsys.readouterr().err

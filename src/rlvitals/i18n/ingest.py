@@ -1,7 +1,7 @@
 """Strings of reading logs: the one-line errors of `rlvitals.ingest` and what `vitals` says about
 how a file was opened (decompressed, transcoded, a fallback reader, a user's `--map`).
 
-Keys start with "ingest.".
+Keys start with "ingest." (and "reason." for the skip reasons these readers give).
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "en": {
         "ingest.err.missing": "{path} does not exist",
         "ingest.err.empty": "{path} is empty",
-        "ingest.err.no_stdin": "there is no standard input to read (the log was to come from `-`)",
+        "ingest.err.no_stdin": "`-` reads the log from standard input, but nothing is piped in "
+                               "(e.g. zcat run.log.gz | rlvitals diagnose -)",
         "ingest.err.binary": "{path} is a binary file, not a training log ({bad} of {total} lines hold NUL "
                              "or control bytes; formats: see `rlvitals formats`)",
         "ingest.err.not_utf8": "{path} is not UTF-8 text (undecodable byte at offset {offset})",
@@ -40,11 +41,20 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.vit.mapping": "--map",
         "ingest.vit.fallback": "read by the generic fallback reader (`name: number` lines); check each "
                                "vital's source key below",
+        "reason.line with NUL or control bytes": "line with NUL or control bytes",
+        "reason.metrics after the last step line": "metrics after the last step line",
+        "reason.table row without a step": "table row without a step",
+        "reason.table row without metrics": "table row without metrics",
+        "reason.log entry that is not a dict": "log entry that is not a dict",
+        "reason.log_history entry that is not a dict": "log_history entry that is not a dict",
+        "reason.log entry without step": "log entry without step",
+        "reason.log entry without metrics": "log entry without metrics",
     },
     "zh": {
         "ingest.err.missing": "{path} 不存在",
         "ingest.err.empty": "{path} 是空的",
-        "ingest.err.no_stdin": "没有标准输入可读（日志本应来自 `-`）",
+        "ingest.err.no_stdin": "`-` 表示从标准输入读日志，但没有内容通过管道传入"
+                               "（例如 zcat run.log.gz | rlvitals diagnose -）",
         "ingest.err.binary": "{path} 是二进制文件，不是训练日志（{total} 行里有 {bad} 行含 NUL 或控制字节；"
                              "支持的格式见 `rlvitals formats`）",
         "ingest.err.not_utf8": "{path} 不是 UTF-8 文本（偏移 {offset} 处有无法解码的字节）",
@@ -71,5 +81,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.vit.input": "输入",
         "ingest.vit.mapping": "--map",
         "ingest.vit.fallback": "由通用兜底读取器读取（`名字: 数值` 行）；请逐项核对下面每个体征的来源键",
+        "reason.line with NUL or control bytes": "含 NUL 或控制字节的行",
+        "reason.metrics after the last step line": "最后一个 step 行之后的指标行",
+        "reason.table row without a step": "没有 step 的表格行",
+        "reason.table row without metrics": "没有指标的表格行",
+        "reason.log entry that is not a dict": "不是字典的日志条目",
+        "reason.log_history entry that is not a dict": "不是字典的 log_history 条目",
+        "reason.log entry without step": "没有 step 的日志条目",
+        "reason.log entry without metrics": "没有指标的日志条目",
     },
 }

@@ -165,6 +165,8 @@ _EN: dict[str, str] = {
     "lab.f.truncation_starvation": "truncation starvation",
     "lab.f.entropy_explosion": "entropy explosion",
     "lab.f.plateau": "plateau",
+    "lab.f.not_learning": "not learning (cause undetermined)",
+    "lab.f.outlier_step": "outlier step",
     # ---- knob directions and shape words
     "lab.dir.raise": "raise",
     "lab.dir.lower": "lower",
@@ -343,6 +345,8 @@ _ZH: dict[str, str] = {
     "lab.f.truncation_starvation": "截断饿死",
     "lab.f.entropy_explosion": "熵爆炸",
     "lab.f.plateau": "平台期",
+    "lab.f.not_learning": "没在学（原因待定）",
+    "lab.f.outlier_step": "单步异常",
     "lab.dir.raise": "调高",
     "lab.dir.lower": "调低",
     "lab.dir.enable": "打开",

@@ -107,9 +107,10 @@ def sniff_file(path: Path, label: object = "") -> str:
     """The format of a UTF-8 text file (as `open_input` leaves it); UnknownFormat when none fits."""
     head = _head(path)
     format = sniff_text(head.decode("utf-8", errors="replace"))
-    if format is None and len(head) == SNIFF_BYTES:
-        # a long preamble (verl prints its whole config first): look further before giving up
-        format = sniff_text(_head(path, SNIFF_MORE).decode("utf-8", errors="replace"))
+    if format in (None, "generic") and len(head) == SNIFF_BYTES:
+        # a long preamble (verl prints its whole config first): look further before giving up, or
+        # before settling for the generic fallback
+        format = sniff_text(_head(path, SNIFF_MORE).decode("utf-8", errors="replace")) or format
     if format is None:
         raise UnknownFormat.of("ingest.err.unknown", path=label or path, formats=", ".join(FORMATS))
     return format
@@ -154,34 +155,30 @@ def read(path, format: str | None = None, *, name: str | None = None,
                              else None)
             if fmt is None:
                 raise NotAFile(f"{path} is a directory with no TensorBoard event files; give a log file")
-            return _finish(select_run(_whole(_format(fmt), path, name or run_name(path)), run), path, mapping)
+            return _finish(select_run(_read_with(_format(fmt), path, name or run_name(path)), run), path, mapping)
         if not path.is_file():
             raise NotAFile(f"{path} is not a regular file")
         if ALIASES.get(format or "", format) == "tensorboard" or (
                 format is None and "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path))):
-            return _finish(select_run(_whole(FORMATS["tensorboard"], path, name or run_name(path)), run),
+            return _finish(select_run(_read_with(FORMATS["tensorboard"], path, name or run_name(path)), run),
                            path, mapping)
         if ALIASES.get(format or "", format) == "rlwatch-sqlite" or (
                 format is None and _head(path, len(SQLITE_MAGIC)) == SQLITE_MAGIC):
-            return _finish(select_run(_whole(FORMATS["rlwatch-sqlite"], path, name or run_name(path)), run),
+            return _finish(select_run(_read_with(FORMATS["rlwatch-sqlite"], path, name or run_name(path)), run),
                            path, mapping)
     with open_input(path) as src:
         name = name or src.name or run_name(path)
         chosen = _format(format or sniff_file(src.path, src.label))
-        if chosen.reader is not None:
-            got = chosen.reader(src.path, name)
-        else:
-            assert chosen.parser is not None
-            got = _read_lines(chosen.parser(name), src.path)
+        got = _read_with(chosen, src.path, name)
+        if format is None and not (got.series or got.extras) and chosen.name != "generic" and "generic" in FORMATS:
+            # the sniffer's pick found nothing: a hand-rolled log that only looks like a framework's
+            generic = _read_with(FORMATS["generic"], src.path, name)
+            if generic.series or generic.extras:
+                generic.notes.insert(0, f"the {chosen.name} reader found no metric: read by the generic fallback")
+                got = generic
         for each in got.file_runs or [got]:
             src.annotate(each)           # what opening did holds for every run of the file
     return _finish(select_run(got, run), src.label, mapping)
-
-
-def _whole(fmt: Format, path: Path, name: str) -> Run:
-    if fmt.reader is None:
-        raise InputError(f"format {fmt.name!r} reads files, not directories")
-    return fmt.reader(path, name)
 
 
 def _read_with(fmt: Format, path: Path, name: str) -> Run:

@@ -20,14 +20,15 @@ MODULES: tuple[str, ...] = (
     "tb_format",
     "sqlite_store",         # rlwatch's metrics.db (binary: chosen by its magic bytes, never by text sniffing)
     "notebook",
-    "trl:STATE_FORMAT",     # trainer_state.json; its reader lives beside the TRL console reader
-    "trl:ARRAY_FORMAT",     # the same log dicts as a bare JSON array
+    "logdicts:STATE_FORMAT",   # trainer_state.json (any object holding log_history)
+    "logdicts:ARRAY_FORMAT",   # the same log dicts as a bare JSON array
     "openrlhf",
     "roll",
     "slime",
     "torchtune",
     "primerl_console",
     "trl",
+    "generic",              # the fallback for hand-rolled loops: keep it last
 )
 
 

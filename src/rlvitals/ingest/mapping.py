@@ -38,6 +38,8 @@ def parse_map(items: Iterable[str] | None) -> dict[str, str]:
         canon, key = canon.strip(), key.strip()
         if not sep or not canon or not key:
             raise InputError.of("ingest.err.map_syntax", arg=item)
+        if canon not in CANONICAL:
+            raise InputError.of("ingest.err.map_canon", canon=canon, known=", ".join(CANONICAL))
         out[canon] = key
     return out
 
@@ -74,9 +76,10 @@ def _top(seen: Mapping[str, int], limit: int = TOP_KEYS) -> str:
     return text
 
 
-def apply_mapping(run: Run, mapping: Mapping[str, str], *, strict: bool = True) -> Run:
+def apply_mapping(run: Run, mapping: Mapping[str, str], *, strict: bool = True, how: str = "user") -> Run:
     """A copy of `run` where each `canonical <- key` of `mapping` holds.  A key the log lacks is an
-    error, unless not `strict` (a live log may not have printed it yet)."""
+    error, unless not `strict` (a live log may not have printed it yet).  `how`: "user" (--map) or
+    "guessed" (the generic reader reading "Average Reward" as reward)."""
     run = replace(run, series=dict(run.series), extras=dict(run.extras), unrecognized=dict(run.unrecognized),
                   notes=list(run.notes), meta=dict(run.meta))
     applied: dict[str, str] = {}
@@ -92,11 +95,17 @@ def apply_mapping(run: Run, mapping: Mapping[str, str], *, strict: bool = True) 
         old = run.series.get(canon)
         if old is not None and old.source != found and old.source and not old.proxy:
             run.extras.setdefault(old.source, Series(old.source, old.steps, old.values, old.source))
-        run.series[canon] = Series(canon, src.steps, src.values, found, note="mapped by the user (--map)")
+        note = ("mapped by the user (--map)" if how == "user"
+                else "name matched by the generic reader (say otherwise with --map)")
+        run.series[canon] = Series(canon, src.steps, src.values, found, note=note)
         run.extras.pop(found, None)
         run.unrecognized.pop(found, None)
         applied[canon] = found
-        run.notes.append(f"{canon} from {found}: mapped by the user (--map {canon}={key})")
+        if how == "user":
+            run.notes.append(f"{canon} from {found}: mapped by the user (--map {canon}={key})")
+        else:
+            run.notes.append(f"{canon} from {found}: the name read as {canon} (if it is not, say which key is "
+                             f"with --map {canon}=KEY)")
     run.series = {n: run.series[n] for n in CANONICAL if n in run.series}
     run.meta["mapping"] = applied
     return run

@@ -35,6 +35,7 @@ __all__ = ["FORMAT", "Table", "html_tables", "normalise_column", "read_notebook"
 _SPACED_SLASH = re.compile(r"\s*/\s*")
 _RENAMED = {"training loss": "loss", "validation loss": "eval_loss"}
 _STEP_COLS = ("step", "global step")
+_MAX_STEP = 2.0 ** 62
 _NO_VALUE = frozenset({"", "no log", "none", "-", "—"})
 
 
@@ -157,11 +158,15 @@ def _table_run(table: Table, name: str) -> Run:
     sc = table.step_col
     for lineno, cells in enumerate(table.rows, 1):
         try:
-            step = int(float(cells[sc])) if sc is not None else lineno
-        except (ValueError, IndexError, OverflowError):
+            number = float(cells[sc]) if sc is not None else float(lineno)
+        except (ValueError, IndexError):
+            number = float("nan")
+        if not abs(number) < _MAX_STEP:            # NaN, inf, absurdly large
             b.skip("table row without a step")
             continue
+        step = int(number)
         row: dict[str, float] = {}
+        bad = 0
         for j, (col, cell) in enumerate(zip(cols, cells)):
             if j == sc or col.lower() == "epoch":
                 continue
@@ -170,7 +175,9 @@ def _table_run(table: Table, name: str) -> Run:
             try:
                 row[col] = float(cell)
             except ValueError:
-                b.skip("table cell that is not a number")
+                bad += 1
+        if row and bad:
+            b.drop("non-numeric cells", bad)
         b.add_parsed(step, row, lineno, empty_reason="table row without metrics")
     if sc is None:
         b.meta["step_inferred"] = True

@@ -48,6 +48,7 @@ CONTROL = bytes(range(0x00, 0x08)) + bytes(range(0x0E, 0x1B)) + bytes(range(0x1C
 BINARY_SHARE = 0.3            # a larger share of lines with control bytes: not a text log
 BAD_LINE = "line with NUL or control bytes"
 MAX_LAYERS = 3                # nested compression layers undone at most
+MAX_LINE = 1 << 22            # a line is read in pieces of at most 4 MiB when blanking
 
 _MAGIC: tuple[tuple[bytes, str], ...] = (
     (b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"),
@@ -203,12 +204,22 @@ def _has_control(path: Path) -> bool:
     return False
 
 
+def _bad_share(lines: list[bytes]) -> tuple[int, int]:
+    """(lines holding control bytes, non-blank lines)."""
+    full = [l for l in lines if l.strip()]
+    return sum(len(l.translate(None, CONTROL)) != len(l) for l in full), len(full)
+
+
 def _blank_bad_lines(path: Path, work: _Work, label: str) -> tuple[Path, int]:
-    """Copy `path` with every line holding control bytes replaced by an empty line."""
+    """Copy `path` with every line holding control bytes replaced by an empty line.  A binary file
+    is refused from its first 64 KiB already (it may have no newline at all)."""
+    bad, total = _bad_share(_head(path).split(b"\n"))
+    if bad > BINARY_SHARE * total:
+        raise BinaryInput.of("ingest.err.binary", path=label, bad=bad, total=total)
     out = work.new("clean")
     bad = total = 0
     with open(path, "rb") as src, open(out, "wb") as dst:
-        for line in src:
+        for line in iter(lambda: src.readline(MAX_LINE), b""):   # bounded: a line may be huge
             if not line.strip():
                 dst.write(line)
                 continue
@@ -226,7 +237,7 @@ def _blank_bad_lines(path: Path, work: _Work, label: str) -> tuple[Path, int]:
 def _copy_stdin(work: _Work) -> Path:
     out = work.new("stdin")
     stream: Any = getattr(sys.stdin, "buffer", None)
-    if stream is None:
+    if stream is None or sys.stdin.isatty():       # nothing piped in: do not wait for the keyboard
         raise InputError.of("ingest.err.no_stdin")
     with open(out, "wb") as dst:
         shutil.copyfileobj(stream, dst, CHUNK)

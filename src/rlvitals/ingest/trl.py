@@ -19,29 +19,23 @@ Eval dicts (`eval_…` keys) are kept as extras at the step of the train row bef
 count as train rows; the end-of-training summary (`train_runtime`, …) is skipped and counted.
 `None` (TRL's "every value was NaN") is kept as NaN.
 
-`trainer_state.json` (`log_history`, each row with its `step`) is the reliable offline source.
+`trainer_state.json` and bare arrays of the same log dicts are read by logdicts.py.
 """
 
 from __future__ import annotations
 
-import json
-import math
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TextIO
 
 import numpy as np
 
-from ..errors import InputError
 from ..run import Run
 from .base import Format, LineParser, clean_line
 from .builder import RunBuilder
-from .jsonl import STEP_KEYS, flatten
 from .pydict import DictSyntaxError, KeyMap, numeric, parse_dict, rows_for_writer
 
-__all__ = ["ARRAY_FORMAT", "DEFAULT_LOGGING_STEPS", "FORMAT", "STATE_FORMAT", "TrlParser", "log_dicts_run",
-           "read_trainer_state"]
+__all__ = ["DEFAULT_LOGGING_STEPS", "FORMAT", "KEYS", "TrlParser", "pinned_length_note", "split_eval"]
 
 DEFAULT_LOGGING_STEPS = 10  # TRL's GRPOConfig default (transformers' own default is 500)
 
@@ -211,7 +205,7 @@ class TrlParser(LineParser):
         evals = sum(r.is_eval for r in self.rows)
         if evals:
             b.note(f"{evals} eval dicts kept as extras at the step of the train row before them")
-        run = _pinned_length_note(b.build())
+        run = pinned_length_note(b.build())
         self._cache = (key, run)
         return run
 
@@ -227,7 +221,7 @@ def _every(steps: list[int]) -> int | None:
     return None
 
 
-def _pinned_length_note(run: Run) -> Run:
+def pinned_length_note(run: Run) -> Run:
     """No truncation rate logged but the mean length sits at its maximum: say so, invent nothing."""
     s = run.series.get("len")
     if s is None or "trunc" in run.series:
@@ -243,95 +237,6 @@ def _pinned_length_note(run: Run) -> Run:
                          f"{top:g} at {at} of {v.size} steps, as when every answer is cut at a length cap; "
                          "trunc is not inferred")
     return run
-
-
-# -- trainer_state.json and bare arrays of log dicts ---------------------------------------------
-_MAX_STEP = 2 ** 62
-
-
-def _json_doc(path: Path) -> object:
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8", errors="replace"))
-    except json.JSONDecodeError as e:
-        raise InputError.of("ingest.err.json", path=path, error=f"{e.msg} at line {e.lineno}") from None
-    except RecursionError:
-        raise InputError.of("ingest.err.json", path=path, error="nested too deeply") from None
-
-
-def _entry_step(entry: dict, keys: tuple[str, ...]) -> int | None:
-    for k in keys:
-        v = entry.get(k)
-        if isinstance(v, (int, float)) and not isinstance(v, bool):
-            return int(v) if math.isfinite(v) and abs(v) < _MAX_STEP else None
-    return None
-
-
-def log_dicts_run(history: list, name: str, format: str, *, step_keys: tuple[str, ...] = ("step",),
-                  row_order: bool = False) -> RunBuilder:
-    """A builder filled from a list of HF-style log dicts (`{"loss": …, "reward": …, "step": 10}`).
-
-    Nested dicts are flattened with `/`; `None` is NaN (TRL's "every value was NaN"); the
-    end-of-training summary is skipped and counted.  A dict without a step key is skipped, unless
-    `row_order` (a bare array): then its position is the step, and a note says so."""
-    b = RunBuilder(name, format)
-    what = "log entry" if row_order else "log_history entry"
-    inferred = 0
-    for i, entry in enumerate(history):
-        if not isinstance(entry, dict):
-            b.skip(f"{what} that is not a dict")
-            continue
-        if any(k in entry for k in _SUMMARY_KEYS):
-            b.skip("end-of-training summary")
-            continue
-        step = _entry_step(entry, step_keys)
-        if step is None:
-            if not row_order or any(k in entry for k in step_keys):
-                b.skip(f"{what} without step")
-                continue
-            step, inferred = i + 1, inferred + 1
-        row: dict[str, float] = {}
-        bad = 0
-        for k, v in flatten(entry).items():
-            if k in step_keys or k == "epoch":
-                continue
-            if v is None:
-                row[k] = float("nan")
-            elif isinstance(v, (int, float)) and not isinstance(v, bool):
-                row[k] = float(v)
-            else:
-                bad += 1
-        if row:
-            if bad:
-                b.drop("non-numeric values", bad)
-            b.add_row(step, row, i + 1)
-        else:
-            b.skip(f"{what} without metrics")
-    b.meta["step_inferred"] = bool(inferred)
-    if inferred:
-        b.note(f"{inferred} log dicts have no step key: their position in the array is used as the step")
-    return b
-
-
-def read_trainer_state(path: Path, name: str) -> Run:
-    """A JSON document of log dicts: an object holding a `log_history` list (trainer_state.json,
-    format trl-state) or a bare array of them (log_history dumped alone, format json-array)."""
-    doc = _json_doc(path)
-    if isinstance(doc, list):
-        b = log_dicts_run(doc, name, "json-array", step_keys=STEP_KEYS, row_order=True)
-        return _pinned_length_note(b.build())
-    key = next((k for k in HISTORY_KEYS if isinstance(doc, dict) and isinstance(doc.get(k), list)), None)
-    if key is None:
-        raise InputError.of("ingest.err.json_shape", path=path)
-    history = doc[key]
-    b = log_dicts_run(history, name, "trl-state", step_keys=("step",) if key == "log_history" else STEP_KEYS)
-    if key != "log_history":
-        b.note(f"log dicts read from the document's `{key}` list")
-        if isinstance(doc.get("config"), dict):
-            b.meta["config"] = doc["config"]
-    for k in ("logging_steps", "global_step", "max_steps", "eval_steps"):
-        if isinstance(doc.get(k), int):
-            b.meta[k] = doc[k]
-    return _pinned_length_note(b.build())
 
 
 # -- writers -------------------------------------------------------------------------------------
@@ -352,7 +257,7 @@ KEYS: KeyMap = {
 }
 
 
-def _split(row: dict[str, float]) -> tuple[dict[str, float], dict[str, float]]:
+def split_eval(row: dict[str, float]) -> tuple[dict[str, float], dict[str, float]]:
     train = {k: v for k, v in row.items() if not k.startswith("eval_")}
     return train, {k: v for k, v in row.items() if k.startswith("eval_")}
 
@@ -362,7 +267,7 @@ def write_console(run: Run, out: TextIO) -> None:
     rows = list(rows_for_writer(run, KEYS))
     total = rows[-1][0] if rows else 0
     for step, row in rows:
-        train, ev = _split(row)
+        train, ev = split_eval(row)
         pct = int(100 * step / total) if total else 100
         out.write(f"\r{pct:3d}%|          | {step}/{total} [00:00<00:00,  1.00it/s]\n")
         if train:
@@ -371,46 +276,10 @@ def write_console(run: Run, out: TextIO) -> None:
             out.write(str({**ev, "epoch": round(step / max(total, 1), 2)}) + "\n")
 
 
-def write_state(run: Run, out: TextIO) -> None:
-    history = []
-    for step, row in rows_for_writer(run, KEYS):
-        train, ev = _split(row)
-        for part in (train, ev):
-            if part:
-                history.append({**part, "step": step})
-    last = history[-1]["step"] if history else 0
-    json.dump({"global_step": last, "log_history": history}, out, indent=2)
-    out.write("\n")
-
-
 def _sniff_console(text: str) -> float:
     hits = len(_SNIFF.findall(text))
     return 0.0 if hits == 0 else min(0.9, 0.6 + 0.1 * hits)
 
 
-# the list of log dicts inside a JSON object: HF `log_history`; rl-doctor's `{"config", "history"}`
-HISTORY_KEYS = ("log_history", "history", "records")
-_HISTORY_LIST = re.compile(r'"(?:history|records)"\s*:\s*\[\s*\{')
-
-
-def _sniff_state(text: str) -> float:
-    if not text.lstrip("\ufeff \t\r\n").startswith("{"):
-        return 0.0
-    return 0.95 if '"log_history"' in text or _HISTORY_LIST.search(text) else 0.0
-
-
-_ARRAY_OF_DICTS = re.compile(r'\A[\ufeff\s]*\[\s*\{\s*"')
-
-
-def _sniff_array(text: str) -> float:
-    """`[ {"loss": …` — a JSON array whose first element is an object."""
-    return 0.9 if _ARRAY_OF_DICTS.match(text) else 0.0
-
-
 FORMAT = Format("trl-console", "TRL / HF Trainer console: printed dicts, no step (inferred)",
                 _sniff_console, parser=TrlParser, writer=write_console)
-STATE_FORMAT = Format("trl-state", "any JSON object holding a `log_history` list (HF trainer_state.json; "
-                      "also a `history` / `records` list of log dicts, rl-doctor's JSON)",
-                      _sniff_state, reader=read_trainer_state, writer=write_state)
-ARRAY_FORMAT = Format("json-array", "a bare JSON array of log dicts (TRL `log_history` dumped alone; "
-                      "`step` key, else the position)", _sniff_array, reader=read_trainer_state)

@@ -61,6 +61,19 @@ def _runs(run: Run) -> list[dict[str, Any]]:
     return out
 
 
+def _opening(run: Run) -> dict[str, Any]:
+    """How the file was opened, only when it says something: layers undone, --map, the fallback."""
+    out: dict[str, Any] = {}
+    layers, mapping = run.meta.get("input"), run.meta.get("mapping")
+    if isinstance(layers, list) and layers:
+        out["input"] = list(layers)          # stdin, gzip, utf-16-le, …
+    if isinstance(mapping, dict) and mapping:
+        out["mapping"] = dict(mapping)       # --map CANON=KEY as applied
+    if run.meta.get("fallback"):
+        out["fallback"] = True               # read by the generic reader
+    return out
+
+
 def vitals_dict(run: Run) -> dict[str, Any]:
     """The JSON object as a cleaned dict.  Absent canonical metrics map to null."""
     steps = _union_steps(run)
@@ -83,6 +96,7 @@ def vitals_dict(run: Run) -> dict[str, Any]:
         "skipped_lines": dict(sorted(run.skipped.items())),
         "dropped_values": dict(sorted(run.dropped.items())),
         "notes": list(run.notes),
+        **_opening(run),
     })
 
 
@@ -101,7 +115,13 @@ def _text(run: Run, lang: str, width: int) -> str:
     seg_text = tr("ui.vit.one_segment", lang) if len(segs) <= 1 else str(len(segs))
     head = [[tr("ui.vit.format", lang), run.format], [tr("ui.vit.steps", lang), steps],
             [tr("ui.vit.segments", lang), seg_text]]
+    if d.get("input"):
+        head.append([tr("ingest.vit.input", lang), " → ".join(d["input"])])
+    if d.get("mapping"):
+        head.append([tr("ingest.vit.mapping", lang), ", ".join(f"{c}={k}" for c, k in d["mapping"].items())])
     out += _table(head, "<<")
+    if d.get("fallback"):
+        out += wrap(tr("ingest.vit.fallback", lang), width, "    ", "  ! ")
     if len(segs) > 1:
         for g in segs:
             out.append("    - " + tr("ui.vit.segment_line", lang, first=g["first_step"], last=g["last_step"],
