@@ -5,7 +5,8 @@ The mapping is by hand, from each peer's own scenario name and expected detectio
 `simulate.EXPECTED_DETECTIONS`, rlprobe `synth.PATHOLOGIES` and the injector's docstrings, rlwatch's
 replay-test `FIXTURES`), never from rlvitals' output.  Where the peer's scenario fits two of our
 names (e.g. clip saturation with entropy falling with it), `verdicts`/`findings` list the accepted
-ones, the first being the primary.  Run: python benchmarks/peers/truth_table.py (no peer needed).
+ones, the first being the primary.  Run: python benchmarks/peers/truth_table.py (no peer needed);
+it also refreshes the table in tests/fixtures/peers/README.md.
 """
 
 from __future__ import annotations
@@ -77,7 +78,9 @@ RLWATCH = {
     "entropy_collapse": ((("entropy_collapse", "warning"), ("entropy_collapse", "critical")), ["dead"],
                          ["entropy_collapse"], 200, "entropy 2.8 → 0.05 (no reward logged)", ""),
     "kl_spike": ((("kl_explosion", "warning"), ("kl_explosion", "critical")), ["unstable", "learning"],
-                 ["kl_blowup"], 150, "one step of kl 5.0 on a flat 0.01; gone the next step", ""),
+                 ["outlier_step", "kl_blowup"], 150,
+                 "one step of kl 5.0 on a flat 0.01, gone the next step: in rlvitals' vocabulary a single-step "
+                 "outlier (outlier_step); kl_blowup accepted as rlwatch names it", ""),
     "reward_variance_explosion": ((("reward_hacking", "critical"),), ["cheating"], [None], 120,
                                   "reward_std ×10 with no reward mean logged",
                                   "rlwatch's reward-hacking proxy is a jump of reward_std alone: no reward mean, no "
@@ -106,6 +109,31 @@ def entry(path, tool, label, expected, verdicts, findings, onset, note, oos=""):
     return e
 
 
+def readme_table(rows: list[dict]) -> None:
+    """Refresh the truth table in the fixtures' README (between its header and the next blank line)."""
+    readme = OUT.parent / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    head = "| tool | scenario | files | peer expects | verdict | finding | onset | in scope |\n|---|---|---|---|---|---|---|---|\n"
+    if head not in text:
+        return
+    lines, seen = [], set()
+    for e in rows:
+        key = (e["tool"], e["peer_label"])
+        if key in seen:
+            continue
+        seen.add(key)
+        files = ", ".join(f"`{r['path'].split('/', 1)[1]}`" for r in rows if (r["tool"], r["peer_label"]) == key)
+        expects = ", ".join(x if isinstance(x, str) else f"{x[0]} ({x[1]})" for x in e["peer_expected"]) or "nothing"
+        verdicts = " / ".join(e.get("verdicts", [e["verdict"]]))
+        findings = " / ".join(f or "none" for f in e.get("findings", [e["finding"]]))
+        scope = "yes" if e["in_scope"] else "no: " + e["why_out_of_scope"]
+        lines.append(f"| {e['tool'].split()[0]} | `{e['peer_label']}` | {files} | {expects} | {verdicts} | "
+                     f"{findings} | {e.get('onset_step', '')} | {scope} |")
+    i = text.index(head) + len(head)
+    j = text.index("\n\n", i)
+    readme.write_text(text[:i] + "\n".join(lines) + text[j:], encoding="utf-8")
+
+
 def main() -> None:
     rows = []
     for name, (exp, v, f, onset, note) in RLDOCTOR.items():
@@ -118,6 +146,7 @@ def main() -> None:
         rows.append(entry(f"rlwatch/{name}/metrics.db", "rlwatch 0.5.1", name,
                           [list(x) if isinstance(x, tuple) else x for x in exp], v, f, onset, note, oos))
     OUT.write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    readme_table(rows)
     print(f"{len(rows)} files, {sum(r['in_scope'] for r in rows)} in scope → {OUT}")
 
 
