@@ -131,3 +131,26 @@ def test_not_an_rlwatch_database(tmp_path):
     con.close()
     with pytest.raises(InputError, match="without a `metrics` table"):
         read(db)
+
+
+def test_rlwatch_store_bad_bytes_are_one_line_errors_or_counted(tmp_path):
+    import sqlite3
+
+    from rlvitals.ingest.sqlite_store import MAGIC
+
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(MAGIC + bytes(range(256)) * 8)
+    with pytest.raises(InputError):
+        read(junk)
+    db = tmp_path / "metrics.db"
+    con = sqlite3.connect(db)
+    con.execute("CREATE TABLE metrics (id INTEGER PRIMARY KEY, step, entropy, extra_json)")
+    con.executemany("INSERT INTO metrics (step, entropy, extra_json) VALUES (?, ?, ?)",
+                    [(1, 2.0, '{"reward_mean": 0.5}'), (1e300, 2.0, None), ("x", 1.0, None),
+                     (2, 1.9, "[" * 5000), (3, "abc", '{"reward_mean": 0.7}')])
+    con.commit()
+    con.close()
+    run = read(db)
+    assert run.series["entropy"].steps.tolist() == [1, 2] and run.series["reward"].values.tolist() == [0.5, 0.7]
+    assert run.skipped["step out of range"] == 1 and run.skipped["row without a step"] == 1
+    assert run.skipped["malformed extra_json"] == 1

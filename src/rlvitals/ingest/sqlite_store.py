@@ -27,6 +27,7 @@ from .builder import RunBuilder
 __all__ = ["FORMAT", "read_sqlite_store"]
 
 MAGIC = b"SQLite format 3\x00"
+_MAX_STEP = 2 ** 62            # a step beyond this is no step counter (and would overflow int64)
 _SKIP_COLUMNS = frozenset({"id", "run_id", "step", "timestamp", "extra_json"})
 
 
@@ -76,6 +77,9 @@ def _run(con: sqlite3.Connection, columns: list[str], run_id: str | None, name: 
         if isinstance(step, bool) or not isinstance(step, (int, float)) or not math.isfinite(step):
             b.skip("row without a step")
             continue
+        if abs(step) >= _MAX_STEP:
+            b.skip("step out of range")
+            continue
         row: dict[str, float] = {}
         dropped = 0
         for key, v in zip(cols, rec[1:1 + len(cols)]):
@@ -93,7 +97,7 @@ def _run(con: sqlite3.Connection, columns: list[str], run_id: str | None, name: 
         if extra and rec[-1]:
             try:
                 more = json.loads(rec[-1])
-            except ValueError:
+            except (ValueError, TypeError, RecursionError):
                 more = None
                 b.skip("malformed extra_json")
             if isinstance(more, dict):
