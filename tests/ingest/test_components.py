@@ -30,7 +30,8 @@ def test_classify(name, kind):
     ("rewards/correctness/mean", "correctness"), ("reward_component.format", "format"),
     ("metrics/exact_match_reward", "exact_match_reward"), ("reward/length_bonus", "length_bonus"),
     ("rewards/xmlcount_reward_func/std", None), ("rewards/total_reward", None), ("reward/mean", None),
-    ("rewards", None), ("critic/score/mean", None), ("reward", None),
+    ("rewards", None), ("critic/score/mean", None), ("reward", None), ("rewards/chosen", None),
+    ("rewards/margins", None), ("env/all/format", "format"), ("reward/overall", None),
 ])
 def test_component_keys(key, name):
     assert component_name(key) == name

@@ -49,6 +49,7 @@ _NOT_A_COMPONENT = frozenset({
     "mean", "std", "min", "max", "avg", "sum", "total", "total_reward", "reward", "rewards", "score",
     "avg_raw_reward", "mean_positive_reward", "raw_reward", "final_reward", "task_reward", "p10", "p90",
     "median", "count", "overall",
+    "chosen", "rejected", "margins", "accuracies",      # TRL's DPO statistics, not reward terms
 })
 
 _TOKEN = re.compile(r"[a-z0-9@]+")
