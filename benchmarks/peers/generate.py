@@ -14,7 +14,8 @@ Never run in CI (it needs the peers installed).  Run it with a scratch venv's Py
   500 steps, onset at half, seed 0) writes a run directory (manifest.json, steps.parquet,
   samples/*.parquet, events.jsonl).  rlvitals' core reads no Parquet (it would need pyarrow), so the
   steps table is also exported row for row, same column names, as steps.jsonl with rlprobe's own
-  reader (`RunReader(dir).steps_table().to_pylist()`); manifest.json and events.jsonl are kept.
+  reader (`RunReader(dir).steps_table().to_pylist()`); manifest.json and events.jsonl are kept, and
+  the healthy run's steps.parquet too (rlvitals reads it with pyarrow installed: rlvitals[parquet]).
 - rlwatch: the wheel ships no scenario generator; its repository does (tests/simulations/generators.py,
   the fixtures of its replay tests, and examples/simulate_grpo_run.py).  `--rlwatch-src` points at a
   checkout; each trace is fed through the installed rlwatch (`RLWatch.log_step`, as its replay test
@@ -92,6 +93,8 @@ def rlprobe(out: Path, scratch: Path) -> list[str]:
         for name in ("manifest.json", "events.jsonl"):
             if (run_dir / name).exists():
                 shutil.copyfile(run_dir / name, dest / name)
+        if label == "healthy":      # one native table kept as it is (tests/ingest/test_parquet.py; needs pyarrow)
+            shutil.copyfile(run_dir / "steps.parquet", dest / "steps.parquet")
         made.append(f"rlprobe/{label}/steps.jsonl")
     return made
 

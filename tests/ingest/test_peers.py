@@ -56,7 +56,8 @@ def test_truth_table_is_complete_and_in_our_vocabulary():
     from rlvitals.diagnose.model import FINDING_IDS, VERDICTS
 
     files = {p.relative_to(PEERS).as_posix() for p in PEERS.rglob("*")
-             if p.is_file() and p.name not in ("README.md", "truth.json", "manifest.json", "events.jsonl")}
+             if p.is_file() and p.name not in ("README.md", "truth.json", "manifest.json", "events.jsonl",
+                                               "steps.parquet")}     # rlprobe's native table (test_parquet.py)
     assert files == {e["path"] for e in TRUTH}
     for e in TRUTH:
         assert e["verdict"] in VERDICTS and all(v in VERDICTS for v in e.get("verdicts", []))

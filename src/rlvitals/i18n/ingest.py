@@ -37,6 +37,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.err.sqlite_table": "{path} is a SQLite database without a `metrics` table (tables: {tables}); "
                                    "rlvitals reads rlwatch's metrics.db",
         "ingest.err.sqlite_step": "{path}: table `metrics` has no `step` column",
+        "ingest.err.parquet_dep": "{path}: reading Parquet needs pyarrow: pip install pyarrow (or rlvitals[parquet])",
+        "ingest.err.parquet": "{path} is not a readable Parquet table ({error})",
         "ingest.vit.input": "input",
         "ingest.vit.mapping": "--map",
         "ingest.vit.fallback": "read by the generic fallback reader (`name: number` lines); check each "
@@ -78,6 +80,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.err.sqlite_table": "{path} 是没有 `metrics` 表的 SQLite 数据库（表：{tables}）；"
                                    "rlvitals 读取的是 rlwatch 的 metrics.db",
         "ingest.err.sqlite_step": "{path}：`metrics` 表没有 `step` 列",
+        "ingest.err.parquet_dep": "{path}：读取 Parquet 需要 pyarrow：pip install pyarrow（或 rlvitals[parquet]）",
+        "ingest.err.parquet": "{path} 不是可读的 Parquet 表（{error}）",
         "ingest.vit.input": "输入",
         "ingest.vit.mapping": "--map",
         "ingest.vit.fallback": "由通用兜底读取器读取（`名字: 数值` 行）；请逐项核对下面每个体征的来源键",

@@ -20,6 +20,8 @@ from ..run import Run
 from .base import Format, LineParser, clean_line
 from .formats import load as _load
 from .mapping import MappedParser, apply_mapping, require_vitals
+from .parquet import MAGIC as PARQUET_MAGIC
+from .parquet import is_run_dir
 from .source import open_input
 from .sqlite_store import MAGIC as SQLITE_MAGIC
 
@@ -152,7 +154,7 @@ def read(path, format: str | None = None, *, name: str | None = None,
             raise NotAFile.of("ingest.err.missing", path=path)
         if path.is_dir():
             fmt = format or ("tensorboard" if "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path))
-                             else None)
+                             else "parquet" if is_run_dir(path) else None)
             if fmt is None:
                 raise NotAFile(f"{path} is a directory with no TensorBoard event files; give a log file")
             return _finish(select_run(_read_with(_format(fmt), path, name or run_name(path)), run), path, mapping)
@@ -162,10 +164,11 @@ def read(path, format: str | None = None, *, name: str | None = None,
                 format is None and "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path))):
             return _finish(select_run(_read_with(FORMATS["tensorboard"], path, name or run_name(path)), run),
                            path, mapping)
-        if ALIASES.get(format or "", format) == "rlwatch-sqlite" or (
-                format is None and _head(path, len(SQLITE_MAGIC)) == SQLITE_MAGIC):
-            return _finish(select_run(_read_with(FORMATS["rlwatch-sqlite"], path, name or run_name(path)), run),
-                           path, mapping)
+        magic = _head(path, 16) if format is None else b""
+        binary = ("rlwatch-sqlite" if magic.startswith(SQLITE_MAGIC) else "parquet" if magic.startswith(PARQUET_MAGIC)
+                  else ALIASES.get(format or "", format))
+        if binary in ("rlwatch-sqlite", "parquet"):
+            return _finish(select_run(_read_with(FORMATS[binary], path, name or run_name(path)), run), path, mapping)
     with open_input(path) as src:
         name = name or src.name or run_name(path)
         chosen = _format(format or sniff_file(src.path, src.label))
