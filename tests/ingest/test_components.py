@@ -20,6 +20,8 @@ from rlvitals.ingest.components import classify, component_name, is_eval_key, va
     ("think_format_reward", "format"), ("mc_idx_reward", "correctness"), ("mdi_reward", "other"), ("reward_fn", "other"),
     ("accuracy_reward", "correctness"), ("correctness", "correctness"), ("format", "format"),
     ("cosine_scaled_reward", "style"), ("repetition_penalty_reward", "style"), ("tag_count_reward", "format"),
+    ("code_format_reward", "format"), ("soft_overlong_punishment", "length"), ("binary_code_reward", "correctness"),
+    ("math_verify_reward", "correctness"), ("reasoning_steps_reward", "format"), ("gsm8k_reward", "other"),
 ])
 def test_classify(name, kind):
     assert classify(name) == kind

@@ -7,8 +7,8 @@ as a named series and classified by its name:
 
     correctness  the task is solved (correct, accuracy, exact_match, answer, pass, solve, success, verify,
                  mc/choice: a multiple-choice answer)
-    format       the answer's shape (format, xml, strict/soft, tag, think, structure, int — Unsloth's
-                 `int_reward_func` only checks that the answer is an integer)
+    format       the answer's shape (format — strict_format, soft_format —, xml, tag, think, structure,
+                 int: Unsloth's `int_reward_func` only checks that the answer is an integer)
     length       length, len, overlong, penalty on length
     style        language, cosine, repetition, style, fluency
     other        anything else (a reward function called `reward_fn`, `char_overlap_reward`, ...)
@@ -58,7 +58,7 @@ _RULES: tuple[tuple[str, frozenset[str], tuple[str, ...]], ...] = (
     ("correctness", frozenset({"acc", "em", "exact", "answer", "pass", "pass@1", "pass1", "solve", "solved",
                                "success", "successes", "right", "mc", "mcq", "choice"}),
      ("correct", "accura", "exactmatch", "verif", "solve", "passrate")),
-    ("format", frozenset({"xml", "tag", "tags", "think", "int", "integer", "strict", "soft", "schema", "json"}),
+    ("format", frozenset({"xml", "tag", "tags", "think", "int", "integer", "schema", "json"}),
      ("format", "xml", "struct", "tag", "think", "reasoning_step", "reasoningstep", "syntax", "parse")),
     ("length", frozenset({"len", "long", "short", "overlong", "tokens"}),
      ("length", "overlong", "len_")),
