@@ -42,6 +42,9 @@ def _add_input(p: argparse.ArgumentParser) -> None:
                    help="skip format sniffing (see `rlvitals formats`)")
     _add_map(p)
     p.add_argument("--lang", choices=("en", "zh"), default=None, help="language of the report (default: from the locale)")
+    p.add_argument("--run", type=int, default=None, metavar="K",
+                   help="a file holding several runs (the step counter restarted at 1): use run K "
+                        "(1-based, -1 = the last; default: the last; `rlvitals vitals` lists them)")
 
 
 def _add_map(p: argparse.ArgumentParser) -> None:
@@ -74,7 +77,7 @@ def _read(args):
     from .ingest.mapping import parse_map
 
     path = args.log or str(example_path())
-    return read(path, format=args.input_format, mapping=parse_map(args.mapping))
+    return read(path, format=args.input_format, mapping=parse_map(args.mapping), run=getattr(args, "run", None))
 
 
 def cmd_plot(args) -> int:
