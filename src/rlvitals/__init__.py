@@ -1,7 +1,8 @@
 """rlvitals: read the training curves of RL fine-tuning of LLMs the way a practitioner does.
 
     import rlvitals
-    run = rlvitals.read("train.log")          # any supported format, sniffed
+    run = rlvitals.read("train.log")          # any supported format, sniffed (the last run of the file)
+    runs = rlvitals.read_all("train.log")     # every run, when the step counter restarted at 1
     run["reward"]                             # a Series (KeyError lists what the run has)
     diag = rlvitals.diagnose(run)             # verdict, findings, shapes; print(diag) for a summary
     rlvitals.plot(run, "curves.png")          # the lesson's figure (needs rlvitals[plot])
@@ -12,13 +13,14 @@
 from __future__ import annotations
 
 __version__ = "0.1.0"
-__all__ = ["Diagnosis", "Finding", "Monitor", "Run", "Series", "__version__", "diagnose", "plot", "read", "simulate"]
+__all__ = ["Diagnosis", "Finding", "Monitor", "Run", "Series", "__version__", "diagnose", "plot", "read", "read_all",
+           "simulate"]
 
 # `diagnose` and `simulate` are subpackages whose module objects are callable (rlvitals._callable):
 # `rlvitals.diagnose(run)` runs the diagnosis and `import rlvitals.diagnose.model` still works.
 from . import diagnose, simulate
 from .diagnose.model import Diagnosis, Finding
-from .ingest import read
+from .ingest import read, read_all
 from .run import Run, Series
 
 

@@ -105,7 +105,13 @@ class Run:
     segments:      one per forward run of the step counter; more than one means a resume or
                    concatenated runs (the later segment wins on overlapping steps).
     notes:         human sentences about choices made ("adv_std derived from frac_reward_zero_std").
-    meta:          free-form facts (e.g. {"logging_steps": 10, "step_inferred": True}).
+    meta:          free-form facts (e.g. {"logging_steps": 10, "step_inferred": True}); a file holding
+                   several runs sets "run_index" (1-based) and "run_count".
+    components:    reward components, name ("xmlcount_reward_func") -> Series (source = the key).
+    component_kinds: same names -> "correctness" | "format" | "length" | "style" | "other".
+    evals:         evaluation metrics, key ("eval/accuracy") -> Series on its own cadence; never vitals.
+    file_runs:     every run found in the file (this one included), when the step counter restarted
+                   at step <= 1; empty when the file holds one run.  `ingest.read(path, run=K)` picks.
     """
 
     name: str
@@ -118,6 +124,10 @@ class Run:
     segments: list[Segment] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)   # heterogeneous by design (see above)
+    components: dict[str, Series] = field(default_factory=dict)
+    component_kinds: dict[str, str] = field(default_factory=dict)
+    evals: dict[str, Series] = field(default_factory=dict)
+    file_runs: list[Run] = field(default_factory=list, repr=False, compare=False)
 
     def get(self, name: str) -> Series | None:
         return self.series.get(name)
@@ -168,6 +178,7 @@ class Run:
             out = {k: s.upto(step) for k, s in d.items()}
             return {k: s for k, s in out.items() if len(s)}
 
+        comps = cut(self.components)
         return Run(
             name=self.name,
             format=self.format,
@@ -179,6 +190,9 @@ class Run:
             segments=list(self.segments),
             notes=list(self.notes),
             meta=dict(self.meta),
+            components=comps,
+            component_kinds={k: v for k, v in self.component_kinds.items() if k in comps},
+            evals=cut(self.evals),
         )
 
     @classmethod

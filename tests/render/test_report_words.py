@@ -138,8 +138,8 @@ def test_chinese_reports_have_no_english_words(kind):
             continue
         for line in text.splitlines():
             # a token runs to the next space or CJK character/punctuation; "key=value" stays whole
-            for tok in re.findall(r"[^\s\u3000-\u303f\uff00-\uffef\u4e00-\u9fff()\[\],;:`*|“”]+", line):
-                word = tok.strip("'\"").rstrip(".")
+            for tok in re.findall(r"[^\s\u3000-\u303f\uff00-\uffef\u4e00-\u9fff()\[\],;`*|“”]+", line):
+                word = tok.strip("'\"").rstrip(".:")
                 if sum(ch.isascii() and ch.isalpha() for ch in word) >= 3 and not _allowed(word, run):
                     bad.setdefault(word, f"{run.name}: {line.strip()[:120]}")
     assert not bad, "\n".join(f"{w!r} in {ctx}" for w, ctx in sorted(bad.items()))
@@ -171,6 +171,13 @@ NOTES = [
     "input decoded: gzip → utf-16",
     "the gzip stream is cut short: read the 1,024 bytes before the cut",
     "read from the Trainer's HTML table in cell 15, columns: Step, Training Loss, reward",
+    "the file holds 2 runs (the step counter restarted at step <= 1): run 1: steps 1–3, 3 rows; run 2: steps "
+    "1–165, 165 rows. This is run 2; choose another with --run K",
+    "the database holds 2 runs: run 1: abc (10 steps); run 2: def (12 steps). This is run 1; choose another with --run K",
+    "reward components: mc_idx_reward (correctness), think_format_reward (format), mdi_reward (other)",
+    "val_acc from eval/accuracy (the correctness-like eval metric of 3)",
+    "acc from rewards/correctness_reward_func: acc stands in from the correctness reward term "
+    "rewards/correctness_reward_func: its values reach 2, the reward function's scale, not a fraction",
 ]
 
 

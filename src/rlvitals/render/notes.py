@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..i18n import t
+from ..i18n import Msg, localize, t
 
 __all__ = ["translate_note", "translate_proxy", "translate_value"]
 
@@ -26,8 +26,24 @@ def _scenario(name: str) -> str:
     return sc.summary_zh if sc is not None else ""
 
 
+_STANDS_IN = re.compile(r"acc stands in from the correctness reward term (?P<src>\S+): its values reach "
+                        r"(?P<top>\S+), the reward function's scale, not a fraction")
+
+
 def _alias_note(text: str, lang: str) -> str:
+    m = _STANDS_IN.fullmatch(text)
+    if m is not None:
+        return t("note.acc_stands_in", lang, src=m["src"], top=m["top"])
     return _phrase("note.alias." + text, lang, text)
+
+
+_COMPONENT = re.compile(r"(?P<name>[^,()]+?) \((?P<kind>correctness|format|length|style|other)\)")
+
+
+def _components(text: str, lang: str) -> str:
+    out = _COMPONENT.sub(lambda m: t("note.component", lang, name=m["name"], kind=t(f"note.kind.{m['kind']}", lang)),
+                         text)
+    return out.replace(", ", t("note.list_sep", lang)) if lang != "en" else out
 
 
 def _phrase(key: str, lang: str, fallback: str) -> str:
@@ -40,6 +56,17 @@ _WHERE = re.compile(r"line (\d+) \(step (-?\d+)\)")
 
 def _where(text: str, lang: str) -> str:
     return _WHERE.sub(lambda m: t("note.line_step", lang, line=m.group(1), step=m.group(2)), text)
+
+
+_RUN_ROWS = re.compile(r"run (\d+): steps (\S+?)–(\S+?), (\d+) rows")
+_RUN_DB = re.compile(r"run (\d+): (.+?) \((\d+) steps\)")
+
+
+def _listing(text: str, lang: str) -> str:
+    """ "run 1: steps 1–3, 3 rows; run 2: …" (or a database's "run 1: id (n steps)") in `lang`."""
+    text = _RUN_ROWS.sub(lambda m: t("note.run_rows", lang, i=m[1], first=m[2], last=m[3], rows=m[4]), text)
+    text = _RUN_DB.sub(lambda m: t("note.run_db", lang, i=m[1], id=m[2], steps=m[3]), text)
+    return text.replace("; ", t("note.list_sep", lang)) if lang != "en" else text
 
 
 def _how(text: str, lang: str) -> str:
@@ -109,6 +136,18 @@ _PATTERNS: list[tuple[re.Pattern[str], str, _Fields]] = [
      "note.stream_cut", lambda m, lang: {"kind": m["kind"], "n": m["n"]}),
     (re.compile(r"the (?P<kind>\S+) stream is damaged after (?P<n>[\d,]+) bytes: read what came before"),
      "note.stream_damaged", lambda m, lang: {"kind": m["kind"], "n": m["n"]}),
+    (re.compile(r"the file holds (?P<n>\d+) runs \(the step counter restarted at step <= (?P<max>\d+)\): "
+                r"(?P<listing>.*)\. This is run (?P<i>\d+); choose another with --run K"), "note.file_runs",
+     lambda m, lang: {"n": m["n"], "max": m["max"], "i": m["i"], "listing": _listing(m["listing"], lang)}),
+    (re.compile(r"the database holds (?P<n>\d+) runs: (?P<listing>.*)\. This is run (?P<i>\d+); "
+                r"choose another with --run K"), "note.db_runs",
+     lambda m, lang: {"n": m["n"], "i": m["i"], "listing": _listing(m["listing"], lang)}),
+    (re.compile(r"reward components: (?P<listing>.+)"), "note.components",
+     lambda m, lang: {"listing": _components(m["listing"], lang)}),
+    (re.compile(r"val_acc from (?P<pick>\S+) \(the correctness-like eval metric of (?P<n>\d+)\)"), "note.val_pick",
+     lambda m, lang: {"pick": m["pick"], "n": m["n"]}),
+    (re.compile(r"val_acc from (?P<src>\S+) \((?P<n>\d+) eval metrics kept\)"), "note.val_kept",
+     lambda m, lang: {"src": m["src"], "n": m["n"]}),
     (re.compile(r"(?P<n>\d+) eval dicts kept as extras at the step of the train row before them"), "note.trl_evals",
      lambda m, lang: {"n": m["n"]}),
     (re.compile(r"no truncation rate logged \((?P<src>\S+) only\): the mean length equals its maximum "
@@ -118,8 +157,12 @@ _PATTERNS: list[tuple[re.Pattern[str], str, _Fields]] = [
 ]
 
 
-def translate_note(note: str, lang: str) -> str:
-    """`note` in `lang` when a pattern knows it; English notes are returned as they are."""
+def translate_note(note: object, lang: str) -> str:
+    """`note` in `lang`: a `Msg` (a note that remembers its i18n key) through its catalog, any
+    other note through the patterns below; English notes are returned as they are."""
+    if isinstance(note, Msg):
+        return localize(note, lang)
+    note = str(note)
     if lang == "en":
         return note
     for pattern, key, fields in _PATTERNS:

@@ -260,7 +260,7 @@ def run_notes(diag: Diagnosis, lang: str) -> list[str]:
     from .notes import translate_note, translate_proxy
 
     raw = [str(n) for n in diag.run.get("notes", []) or []]
-    notes = [translate_note(n, lang) for n in raw]
+    notes = [translate_note(n, lang) for n in diag.run.get("notes", []) or []]
     for m, note in (diag.run.get("proxies") or {}).items():
         if not any(str(note) in n for n in raw):
             notes.append(tr("ui.proxy_note", lang, metric=m, note=translate_proxy(str(note), lang)))
