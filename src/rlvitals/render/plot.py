@@ -275,7 +275,9 @@ def _panel(ax, run: Run, name: str, words: str, fp: dict, max_points: int, resta
             # Elsewhere (grad norm, kl, reward ≡ 0) it may be the symptom itself, so just say it.
             notes.append((t("plot.clip_na" if name == "clip_frac" else "plot.all_zero", words), "#555555"))
         if s.proxy and s.note:
-            notes.append((s.note, "#555555"))
+            from .notes import translate_proxy
+
+            notes.append((translate_proxy(s.note, words), "#555555"))
         _references(ax, name, s, scale, words, fp)
     if val is not None and len(val):
         vx, vy = envelope(val.steps, val.values * scale, max_points)
