@@ -151,7 +151,7 @@ def to_run(sc: RLScenario, tr: Trace, kn: Knobs, seed: int, onset: int | None, g
     comps: dict[str, Series] = {}
     for name, col in (("verifier", "r_correctness"), ("format", "r_format"), ("length", "r_length")):
         vals = tr.cols[col]
-        if name == "length" and not np.any(vals):
+        if name != "verifier" and not np.any(vals):       # a term that is off is not logged
             continue
         comps[name] = Series(name, steps, vals, f"rewards/{name}/mean")
         run.extras[f"rewards/{name}/mean"] = Series(f"rewards/{name}/mean", steps, vals, "simulated")

@@ -78,10 +78,11 @@ SCENARIOS: dict[str, RLScenario] = dict([
        "importance ratio drifts away from 1 and learning stops",
        "rollout 引擎不再收到新权重：回答来自过时的策略，重要性比率偏离 1，学习停止", "sync_failure", "dead",
        "critical", "mid", cause={"stale_from": 1}),
-    _s("data_too_easy", "prompts need one right step: ~94% of answers are right from the start, most groups are all "
-       "right, adv_std sinks below 0.5 while entropy stays normal",
-       "题目只需一个正确步骤：一开始约 94% 的回答就对，多数组全对，adv_std 降到 0.5 以下而熵正常", "data_too_easy",
-       "learning", "warning", "derived", start={"need_median": 1.0, "unsolvable": 0.02}, rule="adv_std_half"),
+    _s("data_too_easy", "prompts need one right step and the reward is pure correctness: ~94% of answers are right, "
+       "most groups all right, adv_std below 0.5 while entropy stays normal",
+       "题目只需一个正确步骤、奖励只看对错：约 94% 的回答都对，多数组全对，adv_std 低于 0.5 而熵正常", "data_too_easy",
+       "learning", "warning", "derived", start={"need_median": 1.0, "unsolvable": 0.02, "w_fmt": 0.0},
+       rule="adv_std_half"),
     _s("data_too_hard", "prompts need ~300 right steps: no group is ever solved, reward ~0, adv_std ~0, nothing to learn from",
        "题目需要约 300 个正确步骤：没有一组能做对，reward≈0，adv_std≈0，无从学起", "data_too_hard", "dead", "critical", "start",
        start={"need_median": 300.0, "w_fmt": 0.0}),
