@@ -220,7 +220,7 @@ def train(kn: Knobs, rng: np.random.Generator) -> Trace:
                 scale = min(1.0, at.max_grad_norm / (gnorm + 1e-12)) if np.isfinite(gnorm) else float("nan")
                 opt.step(params, (grads[0] * scale, grads[1] * scale), lr)
         for k, vals in acc_m.items():
-            cols[k][t] = float(np.mean(vals))
+            cols[k][t] = sum(vals) / len(vals)
         if (t + 1) % kn.val_every == 0 or t == 0:
             val_steps.append(t)
             val_acc.append(_validate(task, params, at, rng))
