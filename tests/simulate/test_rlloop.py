@@ -188,7 +188,7 @@ def test_kl_blowup_surges_kl_and_kills_the_reward(runs):
     run = runs["kl_blowup"]
     i = at(run)
     kl = v(run, "kl")
-    assert kl[i:i + 10].max() > 10 * mean(kl, i - 10, i)
+    assert kl[i:i + 10].max() > 5 * mean(kl, i - 10, i)
     assert mean(v(run, "reward"), -20, STEPS) < mean(v(run, "reward"), i - 10, i) - 0.2
 
 
@@ -270,6 +270,13 @@ def test_turning_a_knob_changes_what_the_loop_does():
     frozen = simulate_rl("healthy", seed=2, steps=60, frozen=1)
     assert np.all(v(frozen, "kl") == 0) and not np.all(v(base, "kl") == 0)
     assert frozen.meta["knobs"] == {"frozen": True} and any("knobs changed" in n for n in frozen.notes)
+
+
+def test_validation_cadence_does_not_change_training():
+    a = simulate_rl("healthy", seed=5, steps=40)
+    b = simulate_rl("healthy", seed=5, steps=40, val_every=3)
+    np.testing.assert_array_equal(v(a, "reward"), v(b, "reward"))
+    assert len(b.series["val_acc"]) > len(a.series["val_acc"])
 
 
 def test_token_level_ratio_runs_and_stays_at_one_on_policy():

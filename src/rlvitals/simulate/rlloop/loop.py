@@ -138,6 +138,7 @@ def _garbage_step(kn: Knobs, cap: int) -> dict[str, float]:
 
 def train(kn: Knobs, rng: np.random.Generator) -> Trace:
     """Run the loop for kn.steps steps with the knobs in force at each step."""
+    vrng = np.random.default_rng(int(rng.integers(2**63)))   # validation draws: val_every never changes training
     task: Task = make_task(rng, need_median=kn.need_median, unsolvable=kn.unsolvable)
     params: Params = init_params(rng, task)
     ref = topic_tables(params, kn.temperature)
@@ -223,7 +224,7 @@ def train(kn: Knobs, rng: np.random.Generator) -> Trace:
             cols[k][t] = sum(vals) / len(vals)
         if (t + 1) % kn.val_every == 0 or t == 0:
             val_steps.append(t)
-            val_acc.append(_validate(task, params, at, rng))
+            val_acc.append(_validate(task, params, at, vrng))
     return Trace(cols, np.asarray(val_steps), np.asarray(val_acc), overflow_step, task, params)
 
 
