@@ -272,6 +272,13 @@ def test_turning_a_knob_changes_what_the_loop_does():
     assert frozen.meta["knobs"] == {"frozen": True} and any("knobs changed" in n for n in frozen.notes)
 
 
+def test_a_sync_lag_offsets_the_ratio_without_drift():
+    run = simulate_rl("healthy", seed=0, steps=120, sync_lag=8)
+    gap = 1 - v(run, "ratio_mean")[20:]
+    assert gap.mean() > 5e-4                              # stale by 8 steps: below 1 ...
+    assert abs(gap[:50].mean() - gap[-50:].mean()) < 0.5 * gap.mean()   # ... by a steady amount
+
+
 def test_validation_cadence_does_not_change_training():
     a = simulate_rl("healthy", seed=5, steps=40)
     b = simulate_rl("healthy", seed=5, steps=40, val_every=3)

@@ -145,6 +145,7 @@ def train(kn: Knobs, rng: np.random.Generator) -> Trace:
     opt = Adam()
     scaler = LossScaler(check=kn.fp16_check) if kn.fp16 else None
     stale: Params | None = None
+    history: list[Params] = []                    # the weights of the last sync_lag steps (oldest first)
     cols = {k: np.empty(kn.steps) for k in LOGGED}
     val_steps: list[int] = []
     val_acc: list[float] = []
@@ -162,13 +163,16 @@ def train(kn: Knobs, rng: np.random.Generator) -> Trace:
                 val_steps.append(t)
                 val_acc.append(0.0)
             continue
+        history.append(params.copy() if (kn.sync_lag or at.sync_lag) else params)
+        if len(history) > at.sync_lag + 1:
+            del history[: len(history) - at.sync_lag - 1]
         if at.stale_from is not None and t + 1 >= at.stale_from:
             if stale is None:
                 stale = params.copy()
             behave = stale
         else:
             stale = None
-            behave = params
+            behave = history[0] if at.sync_lag else params
         blpc, blpb = topic_tables(behave, T)
         pidx = np.repeat(rng.integers(0, len(task.train), B), G)
         topic = task.train.topic[pidx]
