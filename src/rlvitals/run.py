@@ -96,6 +96,8 @@ class Run:
                    concatenated runs (the later segment wins on overlapping steps).
     notes:         human sentences about choices made ("adv_std derived from frac_reward_zero_std").
     meta:          free-form facts (e.g. {"logging_steps": 10, "step_inferred": True}).
+    components:    reward terms logged separately, name -> Series (e.g. TRL's rewards/<fn>/mean).
+    component_kinds: name -> "correctness" | "format" | "length" | "style" | "other".
     """
 
     name: str
@@ -108,6 +110,8 @@ class Run:
     segments: list[Segment] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)   # heterogeneous by design (see above)
+    components: dict[str, Series] = field(default_factory=dict)
+    component_kinds: dict[str, str] = field(default_factory=dict)
 
     def get(self, name: str) -> Series | None:
         return self.series.get(name)
@@ -150,6 +154,8 @@ class Run:
             segments=list(self.segments),
             notes=list(self.notes),
             meta=dict(self.meta),
+            components=cut(self.components),
+            component_kinds=dict(self.component_kinds),
         )
 
     @classmethod

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..errors import InputError, NoMetrics, NotAFile, UnknownFormat
+from ..i18n import Msg
 from ..run import Run
 from .base import Format, LineParser, clean_line
 from .formats import load as _load
@@ -79,7 +80,7 @@ def _format(name: str) -> Format:
     try:
         return FORMATS[ALIASES.get(name, name)]
     except KeyError:
-        raise InputError(f"unknown format {name!r}; known formats: {', '.join(FORMATS)}") from None
+        raise InputError.of("ingest.err.format_name", name=name, known=", ".join(FORMATS)) from None
 
 
 def open_parser(format: str, name: str = "", mapping: Mapping[str, str] | None = None) -> LineParser:
@@ -87,7 +88,7 @@ def open_parser(format: str, name: str = "", mapping: Mapping[str, str] | None =
     snapshots read the user's keys as the canonical metrics they name."""
     fmt = _format(format)
     if fmt.parser is None:
-        raise InputError(f"format {format!r} is not line-based; it can only be read whole")
+        raise InputError.of("ingest.err.not_lines", name=format)
     if mapping:
         return MappedParser(fmt.parser(name), mapping)  # type: ignore[return-value]
     return fmt.parser(name)
@@ -127,10 +128,10 @@ def read(path, format: str | None = None, *, name: str | None = None,
             fmt = format or ("tensorboard" if "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path))
                              else None)
             if fmt is None:
-                raise NotAFile(f"{path} is a directory with no TensorBoard event files; give a log file")
+                raise NotAFile.of("ingest.err.dir", path=path)
             return _finish(_read_with(_format(fmt), path, name or run_name(path)), path, mapping)
         if not path.is_file():
-            raise NotAFile(f"{path} is not a regular file")
+            raise NotAFile.of("ingest.err.not_regular", path=path)
         if ALIASES.get(format or "", format) == "tensorboard" or (
                 format is None and "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path))):
             return _finish(_read_with(FORMATS["tensorboard"], path, name or run_name(path)), path, mapping)
@@ -142,7 +143,7 @@ def read(path, format: str | None = None, *, name: str | None = None,
             # the sniffer's pick found nothing: a hand-rolled log that only looks like a framework's
             generic = _read_with(FORMATS["generic"], src.path, name)
             if generic.series or generic.extras:
-                generic.notes.insert(0, f"the {chosen.name} reader found no metric: read by the generic fallback")
+                generic.notes.insert(0, Msg("ingest.note.fallback_from", format=chosen.name))
                 run = generic
     return _finish(src.annotate(run), src.label, mapping)
 
@@ -152,7 +153,7 @@ def _read_with(fmt: Format, path: Path, name: str) -> Run:
         return fmt.reader(path, name)
     if fmt.parser is not None:
         return _read_lines(fmt.parser(name), path)
-    raise InputError(f"format {fmt.name!r} can be written but not read")
+    raise InputError.of("ingest.err.write_only", name=fmt.name)
 
 
 def _read_lines(parser: LineParser, path: Path) -> Run:
@@ -176,7 +177,7 @@ def read_text(text: str, format: str | None = None, name: str = "text") -> Run:
     """Read a log held in a string (tests, pasted logs)."""
     format = format or sniff_text(text)
     if format is None:
-        raise UnknownFormat(f"no supported log format recognised (tried: {', '.join(FORMATS)})")
+        raise UnknownFormat.of("ingest.err.unknown", path="text", formats=", ".join(FORMATS))
     fmt = _format(format)
     if fmt.parser is None:                # a whole-document format (trainer_state.json): via a file
         import tempfile
@@ -203,7 +204,7 @@ def write_run(run: Run, format: str, dest: str | Path | TextIO) -> None:
     """Write `run` in a text format (round-trip tests, the simulator)."""
     fmt = _format(format)
     if fmt.writer is None:
-        raise InputError(f"format {format!r} has no writer; writable: {', '.join(WRITABLE)}")
+        raise InputError.of("ingest.err.no_writer", name=format, writable=", ".join(WRITABLE))
     if not isinstance(dest, (str, Path)):
         fmt.writer(run, dest)
         return

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..errors import InputError
+from ..i18n import Msg
 from ..run import Run
 from .base import Format
 from .builder import RunBuilder
@@ -89,7 +90,7 @@ def log_dicts_run(history: list, name: str, format: str, *, step_keys: tuple[str
             b.skip(f"{what} without metrics")
     b.meta["step_inferred"] = bool(inferred)
     if inferred:
-        b.note(f"{inferred} log dicts have no step key: their position in the array is used as the step")
+        b.note(Msg("ingest.note.positions", n=inferred))
     return b
 
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..diagnose import BY_CONSTRUCTION
 from ..diagnose.model import Action, Diagnosis, Finding, RuledOut
-from ..i18n import t
+from ..i18n import localize, t
 from ..run import EXTRAS, PERCENT_METRICS, VITALS, Run
 from .charts import clip_text, display_width, fmt_value, pad, sparkline
 
@@ -211,7 +211,7 @@ def vital_rows(diag: Diagnosis, lang: str, run: Run | None = None) -> list[Vital
 
 def run_notes(diag: Diagnosis, lang: str) -> list[str]:
     """The run's notes, then each proxy and each reason lines were skipped (nothing hidden)."""
-    notes = [str(n) for n in diag.run.get("notes", []) or []]
+    notes = [localize(n, lang) for n in diag.run.get("notes", []) or []]
     for m, note in (diag.run.get("proxies") or {}).items():
         if not any(str(note) in n for n in notes):
             notes.append(tr("ui.proxy_note", lang, metric=m, note=note))

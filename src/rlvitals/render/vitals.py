@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..i18n import localize
 from ..run import CANONICAL, Run, Series
 from ..shapes import ends
 from .charts import clip_text, display_width, fmt_value, pad
@@ -158,7 +159,7 @@ def _text(run: Run, lang: str, width: int) -> str:
     if d["notes"]:
         out += ["", tr("ui.notes", lang)]
         for n in d["notes"]:
-            out += wrap(str(n), width, "    ", "  - ")
+            out += wrap(localize(n, lang), width, "    ", "  - ")
     return "\n".join(out) + "\n"
 
 
