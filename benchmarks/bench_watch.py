@@ -80,9 +80,9 @@ def step80(run, onset: int | None) -> int | None:
     return int(s.steps[hit[0]]) if hit.size else None
 
 
-def stream_watch(text: str, name: str, step_seconds: float, persist: int) -> tuple[list, int, float]:
+def stream_watch(text: str, name: str, step_seconds: float, persist: int, min_steps: int) -> tuple[list, int, float]:
     now = [0.0]
-    w = Watcher(name=name, clock=lambda: now[0], persist=persist)
+    w = Watcher(name=name, clock=lambda: now[0], persist=persist, min_steps=min_steps)
     alerts = []
     t0 = time.process_time()
     for line in text.splitlines():
@@ -94,10 +94,11 @@ def stream_watch(text: str, name: str, step_seconds: float, persist: int) -> tup
     return [(a.id, a.severity, a.step) for a in alerts], w.checks, time.process_time() - t0
 
 
-def stream_monitor(run, step_seconds: float, persist: int) -> tuple[list, int]:
+def stream_monitor(run, step_seconds: float, persist: int, min_steps: int) -> tuple[list, int]:
     now = [0.0]
     # checks inside log() (not on the worker thread), so the simulated clock decides like watch's
-    mon = Monitor(stream=None, clock=lambda: now[0], step_budget=0, background=False, persist=persist)
+    mon = Monitor(stream=None, clock=lambda: now[0], step_budget=0, background=False, persist=persist,
+                  min_steps=min_steps)
     names = [c for c in CANONICAL if c in run.series]
     steps = sorted(set().union(*(run.series[c].steps.tolist() for c in names)))
     lookup = {c: dict(zip(run.series[c].steps.tolist(), run.series[c].values.tolist())) for c in names}
@@ -108,15 +109,15 @@ def stream_monitor(run, step_seconds: float, persist: int) -> tuple[list, int]:
     return [(a.id, a.severity, a.step) for a in alerts], mon.checks
 
 
-def one_case(args: tuple[str, str, int, int, float, bool, int]) -> dict:
-    world, name, seed, steps, step_seconds, with_monitor, persist = args
+def one_case(args: tuple[str, str, int, int, float, bool, int, int]) -> dict:
+    world, name, seed, steps, step_seconds, with_monitor, persist, min_steps = args
     sim, _ = worlds([world])[world]
     run = sim(name, seed, steps)
     truth = dict(run.meta["truth"])
     buf = io.StringIO()
     write_run(run, FORMAT, buf)
-    w_alerts, checks, cpu = stream_watch(buf.getvalue(), name, step_seconds, persist)
-    m_alerts, m_checks = stream_monitor(run, step_seconds, persist) if with_monitor else ([], 0)
+    w_alerts, checks, cpu = stream_watch(buf.getvalue(), name, step_seconds, persist, min_steps)
+    m_alerts, m_checks = stream_monitor(run, step_seconds, persist, min_steps) if with_monitor else ([], 0)
     onset = truth.get("onset_step")
     return {"world": world, "scenario": name, "seed": seed, "truth": truth, "n_steps": run.n_steps,
             "first_step": int(run.steps[0]), "watch": w_alerts, "monitor": m_alerts, "checks": checks,
@@ -286,6 +287,7 @@ def main() -> None:
                     help="simulated seconds per step (the 1%% CPU cap acts on this clock)")
     ap.add_argument("--no-monitor", action="store_true", help="stream through Watcher only")
     ap.add_argument("--persist", type=int, default=1, help="checks a finding must hold before it alerts")
+    ap.add_argument("--min-steps", type=int, default=20, help="steps before a trend finding may alert")
     ap.add_argument("--cpu-seconds", type=int, default=30)
     ap.add_argument("--mem-steps", type=int, default=200_000)
     ap.add_argument("--monitor-steps", type=int, default=1000)
@@ -295,12 +297,13 @@ def main() -> None:
     ap.add_argument("--skip-delay", action="store_true")
     args = ap.parse_args()
     print(f"# bench_watch: diagnosis at commit {diagnosis_commit()}; {args.seeds} seeds x {args.steps} steps, "
-          f"format {FORMAT}, one step per {args.step_seconds:g} simulated s, persist {args.persist}")
+          f"format {FORMAT}, one step per {args.step_seconds:g} simulated s, persist {args.persist}, min_steps {args.min_steps}")
     if not args.skip_delay:
         jobs = []
         for world, (_, scen) in worlds(args.worlds.split(",")).items():
             names = [n for n in scen if not args.scenarios or n in args.scenarios.split(",")]
-            jobs += [(world, n, s, args.steps, args.step_seconds, not args.no_monitor, args.persist)
+            jobs += [(world, n, s, args.steps, args.step_seconds, not args.no_monitor, args.persist,
+                      args.min_steps)
                      for n in names for s in range(args.seeds)]
         t0 = time.perf_counter()
         with ProcessPoolExecutor(max_workers=args.jobs) as ex:
