@@ -58,15 +58,17 @@ def check(ctx: Ctx) -> Finding | None:
     if tr is not None and g is not None:
         ev["goal_metric"] = g
         ev[f"{g}_late_gain"] = rnd(ctx.late_gain(g, 0.5), 3)
-        # learning *now*: a score gaining over the second half or still climbing (the verl baseline's
-        # validation accuracy has converged while its reward still climbs), the goal not fallen back
-        # judged from where entropy began to fall
+        # learning *now*: a score gaining (or still climbing) from where entropy began to fall or
+        # over the second half, whichever is later (the verl baseline's validation accuracy has
+        # converged while its reward still climbs), and the goal not fallen back
         scores = [m for m in dict.fromkeys((g, "val_acc", "acc", "reward")) if ctx.has(m)]
-        since = a
+        since = max(a, 0.5)
         improving = any(ctx.gained(m, a=since) or ctx.still_rising(m, since) for m in scores) and not tr.fell_back
         if improving:
-            # still learning: low entropy here is convergence, not collapse
-            if not adv_low:
+            # still learning: low entropy here is convergence, not collapse -- unless the groups
+            # have turned uniform anyway, or the fall came late and abruptly after a steady stretch
+            # (a strong signal on its own: a warning)
+            if not adv_low and not (full and a >= 0.3):
                 return None
             ev["still_rising"] = g
         else:
