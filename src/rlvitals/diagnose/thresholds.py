@@ -99,7 +99,8 @@ TABLE: dict[str, Threshold] = dict([
     _t("gnorm_jitter", 0.5, "grad-norm residual / level above this is jumpy", "ours; PTT std > 3x baseline"),
     _t("gnorm_climb", 5.0, "grad norm late/early above this on its own (no clip fraction) is too-big updates",
        "ours; PTT 3x unstable, 10x explosion"),
-    _t("magnitude_floor", 0.01, "a loss/grad norm median below this is floored before ratios (GRPO losses ~1e-5)", OURS_SIM),
+    _t("magnitude_floor", 0.1, "a loss/grad norm median below this is floored before ratios (GRPO losses ~1e-5): "
+       "an explosion must reach gnorm_blowup x this at least", "ours; an entropy-bonus loss moving 0 → -1.4 is no overflow (RL-loop simulator)"),
     _t("kl_negative", -0.05, "KL below this on 3+ steps: the estimator itself broke", "ours (rookworld log)"),
     _t("hack_gap", 0.5, "after the parting the reward gains this many of its spreads more than the truth", OURS_SIM,
        (0.3, 0.5, 0.8)),

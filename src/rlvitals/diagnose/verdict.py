@@ -1,8 +1,9 @@
 """Precedence, the differential and the verdict -- in one place.
 
-1. `resolve`: a finding at warning or above *owns* the run against the look-alikes it explains
-   (SUPPRESSES: numeric_instability outranks reward_hacking once NaNs appear, a KL blow-up
-   explains the entropy that follows it, ...); the owned findings are dropped.
+1. `resolve`: of two look-alikes that cause one another (CHAINS: a KL blow-up and an entropy
+   collapse or explosion), the one that began first is the cause and the other is dropped; then a
+   finding at warning or above *owns* the run against the look-alikes it explains (SUPPRESSES:
+   numeric_instability outranks reward_hacking once NaNs appear, ...); owned findings are dropped.
 2. The verdict "learning" needs positive evidence: the goal improves and nothing warns.  When no
    finding warns and the goal does not improve (flat, falling, or peaked and fell back), the
    run gets `not_learning` -- "not learning, cause undetermined" -- with the candidate causes the
@@ -48,6 +49,30 @@ SUPPRESSES: dict[str, frozenset[str]] = {
     "stalled": frozenset({"not_learning"}),
     "lr_too_high": frozenset({"batch_noise"}),
 }
+
+
+# Look-alikes that often fire together because one causes the other: the one that began first is
+# the cause and owns the run (a KL that ran away first explains the entropy that follows it, and an
+# entropy that ran up first drags KL along).  Only between findings of one severity, and more than
+# 2% of the run apart; otherwise severity and SUPPRESSES decide.
+CHAINS: tuple[frozenset[str], ...] = (
+    frozenset({"kl_blowup", "entropy_explosion"}),
+    frozenset({"kl_blowup", "entropy_collapse"}),
+)
+
+
+def _chain_losers(found: list[Finding], ctx: Ctx) -> set[str]:
+    span = max(ctx.last_step() - ctx.first_step(), 1)
+    by = {f.id: f for f in found if _warns(f)}
+    out: set[str] = set()
+    for pair in CHAINS:
+        a, b = sorted(pair)
+        fa, fb = by.get(a), by.get(b)
+        if fa is None or fb is None or fa.onset_step is None or fb.onset_step is None or fa.severity != fb.severity:
+            continue   # (a warning against a critical: severity and SUPPRESSES decide)
+        if abs(fa.onset_step - fb.onset_step) > 0.02 * span:
+            out.add(a if fa.onset_step > fb.onset_step else b)
+    return out
 
 
 def _warns(f: Finding) -> bool:
@@ -96,6 +121,8 @@ def _not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
 def resolve(found: list[Finding], ctx: Ctx) -> tuple[Finding, ...]:
     """Apply precedence, add not_learning when nothing explains a goal that does not improve,
     recompute every ruled-out line from the shared predicates, and order."""
+    losers = _chain_losers(found, ctx)
+    found = [f for f in found if f.id not in losers]
     owners = {f.id for f in found if _warns(f)}
     kept = [f for f in found if not any(f.id in SUPPRESSES.get(o, ()) for o in owners if o != f.id)]
     fired = {f.id for f in kept if _warns(f)}
