@@ -53,8 +53,8 @@ SUPPRESSES: dict[str, frozenset[str]] = {
 
 # Look-alikes that often fire together because one causes the other: the one that began first is
 # the cause and owns the run (a KL that ran away first explains the entropy that follows it, and an
-# entropy that ran up first drags KL along).  Only between findings of one severity, and more than
-# 2% of the run apart; otherwise severity and SUPPRESSES decide.
+# entropy that ran up first drags KL along) -- when they are more than 2% of the run apart and the
+# later one is not more severe; otherwise severity and SUPPRESSES decide.
 CHAINS: tuple[frozenset[str], ...] = (
     frozenset({"kl_blowup", "entropy_explosion"}),
     frozenset({"kl_blowup", "entropy_collapse"}),
@@ -68,10 +68,13 @@ def _chain_losers(found: list[Finding], ctx: Ctx) -> set[str]:
     for pair in CHAINS:
         a, b = sorted(pair)
         fa, fb = by.get(a), by.get(b)
-        if fa is None or fb is None or fa.onset_step is None or fb.onset_step is None or fa.severity != fb.severity:
-            continue   # (a warning against a critical: severity and SUPPRESSES decide)
-        if abs(fa.onset_step - fb.onset_step) > 0.02 * span:
-            out.add(a if fa.onset_step > fb.onset_step else b)
+        if fa is None or fb is None or fa.onset_step is None or fb.onset_step is None:
+            continue
+        if abs(fa.onset_step - fb.onset_step) <= 0.02 * span:
+            continue
+        first, later = (fa, fb) if fa.onset_step < fb.onset_step else (fb, fa)
+        if SEVERITIES.index(later.severity) <= SEVERITIES.index(first.severity):
+            out.add(later.id)   # (a later but more severe finding stays: severity orders them)
     return out
 
 
