@@ -279,6 +279,13 @@ def test_a_sync_lag_offsets_the_ratio_without_drift():
     assert abs(gap[:50].mean() - gap[-50:].mean()) < 0.5 * gap.mean()   # ... by a steady amount
 
 
+def test_a_failure_that_never_began_is_not_claimed():
+    run = simulate_rl("entropy_collapse", seed=0, steps=60)      # collapses only after ~190 steps
+    truth = run.meta["truth"]
+    assert truth["finding"] is None and truth["verdict"] == "learning" and "note" in truth
+    assert mean(v(run, "entropy"), -5, 60) > 0.5 * mean(v(run, "entropy"), 0, 5)
+
+
 def test_validation_cadence_does_not_change_training():
     a = simulate_rl("healthy", seed=5, steps=40)
     b = simulate_rl("healthy", seed=5, steps=40, val_every=3)

@@ -123,6 +123,10 @@ def to_run(sc: RLScenario, tr: Trace, kn: Knobs, seed: int, onset: int | None, g
     truth = dict(sc.truth)
     truth["onset_step"] = None if onset is None or sc.finding is None else int(onset) + 1
     truth["engine"] = "rl"
+    if sc.finding is not None and onset is None:
+        # a derived failure that never began in this run (too short for it): say what did happen
+        truth.update(finding=None, verdict="learning", severity=None,
+                     note=f"the cause of {sc.name} was present but the failure had not begun by step {T}")
     run.meta.update({
         "truth": truth, "simulated": True, "engine": "rl", "seed": seed, "steps": T,
         "batch_prompts": kn.batch, "group_size": kn.group, "max_response_length": kn.cap,

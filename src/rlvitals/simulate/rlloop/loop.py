@@ -143,7 +143,8 @@ def train(kn: Knobs, rng: np.random.Generator) -> Trace:
     params: Params = init_params(rng, task)
     ref = topic_tables(params, kn.temperature)
     opt = Adam()
-    scaler = LossScaler(check=kn.fp16_check) if kn.fp16 else None
+    # the loss scale doubles every 1/20 of the run (60 optimizer steps in a 300-step run)
+    scaler = LossScaler(window=max(4, kn.minibatches * (kn.steps // 20)), check=kn.fp16_check) if kn.fp16 else None
     stale: Params | None = None
     history: list[Params] = []                    # the weights of the last sync_lag steps (oldest first)
     cols = {k: np.empty(kn.steps) for k in LOGGED}
