@@ -42,6 +42,9 @@ def _add_input(p: argparse.ArgumentParser) -> None:
                    help="skip format sniffing (see `rlvitals formats`)")
     _add_map(p)
     p.add_argument("--lang", choices=("en", "zh"), default=None, help="language of the report (default: from the locale)")
+    p.add_argument("--run", type=int, default=None, metavar="K",
+                   help="a file holding several runs (the step counter restarted at 1): use run K "
+                        "(1-based, -1 = the last; default: the last; `rlvitals vitals` lists them)")
 
 
 def _add_map(p: argparse.ArgumentParser) -> None:
@@ -74,14 +77,19 @@ def _read(args):
     from .ingest.mapping import parse_map
 
     path = args.log or str(example_path())
-    return read(path, format=args.input_format, mapping=parse_map(args.mapping))
+    return read(path, format=args.input_format, mapping=parse_map(args.mapping), run=getattr(args, "run", None))
 
 
 def cmd_plot(args) -> int:
     from .render.plot import plot
 
     run = _read(args)
-    out = plot(run, args.output, lang=args.lang or default_lang(), max_points=args.max_points)
+    diag = None
+    if not args.no_findings:
+        from .diagnose import diagnose
+
+        diag = diagnose(run)
+    out = plot(run, args.output, lang=args.lang or default_lang(), max_points=args.max_points, diagnosis=diag)
     _emit(f"→ {out}\n")
     return 0
 
@@ -135,8 +143,7 @@ def cmd_simulate(args) -> int:
         if args.knob:
             raise RlvitalsError("--knob needs --engine rl (the dice engine has no knobs).")
         if args.list or not args.scenario:
-            for name, sc in SCENARIOS.items():
-                print(f"{name:24s} {sc.summary}")
+            _emit("".join(f"{name:24s} {sc.summary}\n" for name, sc in SCENARIOS.items()))
             return 0
         run = simulate(args.scenario, seed=args.seed, steps=200 if args.steps is None else args.steps)
     out = write_simulated(run, args.output, fmt=fmt or "lesson", samples_path=args.samples)
@@ -155,8 +162,10 @@ def cmd_watch(args) -> int:
 
 
 def cmd_lab(args) -> int:
-    from .lab import run_lab
+    from .lab import run_lab, show_reference
 
+    if args.ref is not None:
+        return show_reference(args.ref or None, args.lang or default_lang())
     return run_lab(lang=args.lang or default_lang(), seed=args.seed, reset=args.reset,
                    script=args.script, state_path=args.state, plain=args.plain)
 
@@ -164,9 +173,9 @@ def cmd_lab(args) -> int:
 def cmd_formats(args) -> int:
     from .ingest import FORMATS
 
-    for name, fmt in FORMATS.items():
-        print(f"{name:18s} {fmt.description}")
-    print(f"{'(any of them)':18s} also inside .gz/.bz2/.xz (.zst with zstandard), UTF-16 or BOM, or from stdin (-)")
+    lines = [f"{name:18s} {fmt.description}" for name, fmt in FORMATS.items()]
+    lines.append(f"{'(any of them)':18s} also inside .gz/.bz2/.xz (.zst with zstandard), UTF-16 or BOM, or from stdin (-)")
+    _emit("\n".join(lines) + "\n")
     return 0
 
 
@@ -184,6 +193,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", default="curves.png", help="PNG/SVG/PDF path; its directory must exist (default: curves.png)")
     p.add_argument("--max-points", type=int, default=2000,
                    help="min/max-envelope decimation target per panel (0 = draw every point)")
+    p.add_argument("--no-findings", action="store_true",
+                   help="do not diagnose the run first (by default each finding's onset is marked on its panels)")
     p.set_defaults(func=cmd_plot)
 
     p = sub.add_parser("vitals", help="what was read: format, steps, each metric's source key and range",
@@ -248,7 +259,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("lab", help="the interactive level (闯关): six curve sets, four confusable pairs, three questions",
                        epilog="examples:\n  rlvitals lab\n  rlvitals lab --lang en --seed 7\n"
-                              "  rlvitals lab --script answers.txt --plain",
+                              "  rlvitals lab --script answers.txt --plain\n  rlvitals lab --ref table",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--lang", choices=("en", "zh"), default=None)
     p.add_argument("--seed", type=int, default=None, help="fresh variants of every set and pair")
@@ -256,6 +267,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--script", metavar="FILE", default=None, help="read commands from FILE (- for stdin)")
     p.add_argument("--state", metavar="PATH", default=None, help="progress file (default: user data dir)")
     p.add_argument("--plain", action="store_true", help="no colour, no terminal charts wider than 80 columns")
+    p.add_argument("--ref", metavar="TOPIC", nargs="?", const="", default=None,
+                   help="print the lesson's reference material and exit: healthy, shapes, adv_std, table, pairs, "
+                        "plot, summary (no TOPIC: what the lesson is)")
     p.set_defaults(func=cmd_lab)
 
     p = sub.add_parser("formats", help="list the log formats rlvitals reads")

@@ -205,3 +205,20 @@ def test_plain_names_are_read_as_the_vitals_they_are(tmp_path):
     text = BEFORE.replace("KL:", "Score: 3\nKL:")
     run = read(write(tmp_path, text, "b.log"), mapping={"reward": "Score"})
     assert run.series["reward"].source == "Score" and "Average Reward" in run.extras
+
+
+def test_a_guess_the_user_confirms_is_noted_once(tmp_path):
+    run = read(write(tmp_path, BEFORE), mapping={"kl": "KL"})
+    kl_notes = [n for n in run.notes if n.startswith("kl from KL")]
+    assert kl_notes == ["kl from KL: mapped by the user (--map kl=KL)"]
+
+
+def test_msg_is_english_and_localizes():
+    from rlvitals.i18n import Msg, localize
+
+    m = Msg("ingest.note.positions", n=3)
+    assert m == "3 log dicts have no step key: their position in the array is used as the step"
+    assert localize(m, "zh").startswith("3 个日志字典") and localize("plain", "zh") == "plain"
+    import pickle
+
+    assert localize(pickle.loads(pickle.dumps(m)), "zh") == localize(m, "zh")

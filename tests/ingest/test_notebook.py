@@ -165,3 +165,35 @@ def test_table_rows_with_absurd_steps_are_skipped(tmp_path):
     r = read(_write(tmp_path, _nb(table)))
     assert r.series["reward"].steps.tolist() == [1, 3]
     assert r.skipped == {"table row without a step": 2} and r.dropped == {"non-numeric cells": 1}
+
+
+def test_hand_rolled_loop_printed_in_a_notebook(tmp_path):
+    noise = ("INFO 02-06 14:09:20 config.py:2368] Casting torch.bfloat16 to torch.float16.\n"
+             "Unsloth: GPU: Tesla T4. Max memory: 14.741 GB. Platform: Linux.\n")
+    loop = "".join(f"Step {i}/20 | Average Reward: {0.1 * i:.1f} | KL: 0.0{i}\n" for i in range(1, 6))
+    r = read(_write(tmp_path, _nb(_stream(noise), _stream(loop))))
+    assert r.meta["notebook_source"] == "printed:generic"
+    assert r.series["reward"].source == "Average Reward" and r.series["kl"].steps.tolist() == [1, 2, 3, 4, 5]
+    assert "config.py" not in r.extras and "Max memory" in r.extras
+
+
+def test_prose_with_numbers_is_no_training_log(tmp_path):
+    prose = "".join(f"Step {i}: Total cost = {i * 40}\nSo the answer: {i}\n" for i in range(1, 6))
+    with pytest.raises(InputError, match="hold no training metrics"):
+        read(_write(tmp_path, _nb(_stream(prose))))
+
+
+def test_notes_in_chinese(capsys):
+    assert cli.main(["vitals", str(PHI4), "--lang", "zh"]) == 0
+    assert "读自第 15 个单元格里 Trainer 的 HTML 表格" in capsys.readouterr().out
+
+
+def test_notebook_piped_in(monkeypatch, capsys):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(PHI4.read_bytes())))
+    assert cli.main(["vitals", "-", "--format", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["name"] == "stdin" and d["format"] == "notebook" and d["steps"]["count"] == 100
+    assert d["input"] == ["stdin"]

@@ -71,7 +71,7 @@ def test_gzip_cut_short_keeps_what_decompressed(tmp_path, plain):
 
 def test_corrupt_compressed_stream_is_one_line(tmp_path, capsys):
     p = tmp_path / "bad.gz"
-    p.write_bytes(b"\x1f\x8b" + b"not gzip at all" * 10)
+    p.write_bytes(b"\x1f\x8b\x08" + b"not gzip at all" * 10)
     with pytest.raises(InputError, match="gzip data cannot be decompressed"):
         read(p)
     assert cli.main(["diagnose", str(p)]) == 2
@@ -98,6 +98,7 @@ def test_zstd_with_the_package(tmp_path, plain):
 def test_sniff_compression():
     assert sniff_compression(b"\x1f\x8b\x08") == "gzip" and sniff_compression(b"BZh9") == "bzip2"
     assert sniff_compression(b"\xfd7zXZ\x00\x00") == "xz" and sniff_compression(b"[ 1] reward=1") is None
+    assert sniff_compression(b"BZh is how this log starts") is None
 
 
 @pytest.mark.parametrize("enc, bom, layer", [
@@ -199,3 +200,12 @@ def test_stdin_from_a_terminal_is_refused(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", Tty(io.BytesIO(b"")))
     assert cli.main(["diagnose", "-"]) == 2
     assert "nothing is piped in" in capsys.readouterr().err
+
+
+def test_csv_saved_by_excel_with_a_bom(tmp_path):
+    src = REAL / "primerl-dakota-qwen3-0.6b-wandb-history.csv"
+    p = tmp_path / "history.csv"
+    p.write_bytes(b"\xef\xbb\xbf" + src.read_bytes())
+    run, plain_run = read(p), read(src)
+    same(run, plain_run)
+    assert run.n_steps == 1000 and run.meta["input"] == ["BOM"]

@@ -12,17 +12,36 @@ import numpy as np
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
+from .symptoms import goal, since
 from .thresholds import get
 
 ID = "entropy_explosion"
+
+
+def _early(ctx: Ctx) -> Finding | None:
+    """On the way up: since entropy bent upward it rose beyond 2 x goal_z standard errors and by
+    a tenth, while the goal fell beyond goal_z standard errors over the same steps."""
+    g = goal(ctx)
+    if g is None:
+        return None
+    onset = ctx.onset("entropy", "bend", until_peak=True)
+    ea, eb, ez = since(ctx, "entropy", onset)
+    ga, gb, gz = since(ctx, g, onset)
+    if not (ea > 0 and eb / ea >= 1.1 and ez >= 2 * get("goal_z") and gz <= -get("goal_z")):
+        return None
+    ev = {"entropy_start": rnd(ea), "entropy_end": rnd(eb), "entropy_rise": rnd(eb / ea, 3),
+          f"{g}_peak": rnd(ga), f"{g}_end": rnd(gb)}
+    return Finding(ID, "warning", onset, ev, (), (), action_for(ID), 0.6)
 
 
 def check(ctx: Ctx) -> Finding | None:
     if not ctx.has("entropy"):
         return None
     e0, e1 = ctx.start("entropy"), ctx.end("entropy")
-    if not (e0 > 0) or e1 / e0 < get("entropy_rise") or ctx.word("entropy") not in ("rising", "spike"):
+    if not (e0 > 0) or ctx.word("entropy") not in ("rising", "spike"):
         return None
+    if e1 / e0 < get("entropy_rise"):
+        return _early(ctx)
     goal, peak, g1 = None, float("nan"), float("nan")
     for g in ("acc", "val_acc", "reward"):
         if not ctx.has(g):

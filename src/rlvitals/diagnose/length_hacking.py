@@ -15,10 +15,35 @@ import numpy as np
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
-from .symptoms import goal, trend
+from .symptoms import goal, since, trend
 from .thresholds import get
 
 ID = "length_hacking"
+
+
+def _early(ctx: Ctx, g: str | None) -> Finding | None:
+    """On the way up: since the length bent upward (its growth rate at least doubled) it grew
+    beyond 2 x goal_z standard errors and by a tenth, and the truth did not gain."""
+    if g is None or g == "reward" or ctx.word("len") not in ("rising", "spike"):
+        return None
+    onset = ctx.onset("len", "bend", log=True)
+    la, lb, lz = since(ctx, "len", onset)
+    ta, tb, tz = since(ctx, g, onset)
+    if onset is None or not (la > 0 and lb / la >= 1.1 and lz >= 2 * get("goal_z") and tz <= 1.0):
+        return None
+    # and the growth accelerated at the bend: its log-rate after is at least twice the rate before
+    s, v = ctx.data("len")
+    l0 = ctx.start("len")
+    before = max(float(onset - s[0]), 1.0)
+    after = max(float(s[-1] - onset), 1.0)
+    rate_before = np.log(max(la, 1e-9) / max(l0, 1e-9)) / before
+    rate_after = np.log(lb / la) / after
+    if rate_after < 2 * max(rate_before, 0.0) or rate_after <= 0:
+        return None
+    ev = {"len_start": rnd(la), "len_end": rnd(lb), "len_growth": rnd(lb / la, 3), "acc_metric": g,
+          "acc_start": rnd(ta), "acc_end": rnd(tb), "since_step": onset}
+    missing = [] if ctx.has("trunc") else ["trunc"]
+    return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), 0.6)
 
 
 def check(ctx: Ctx) -> Finding | None:
@@ -29,10 +54,10 @@ def check(ctx: Ctx) -> Finding | None:
         return None
     l0, l1 = ln.start, ln.end
     growth = l1 / l0
-    if growth < get("len_growth_healthy") or ctx.word("len") not in ("rising", "spike", "oscillating"):
-        return None
-    onset = ctx.onset("len", "bend", log=True)
     g = goal(ctx)
+    if growth < get("len_growth_healthy") or ctx.word("len") not in ("rising", "spike", "oscillating"):
+        return _early(ctx, g)
+    onset = ctx.onset("len", "bend", log=True)
     truth = g if g is not None and g != "reward" else None
     ev: dict = {"len_start": rnd(l0), "len_end": rnd(l1), "len_growth": rnd(growth, 3)}
     missing: list[str] = []

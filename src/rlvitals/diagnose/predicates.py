@@ -45,6 +45,7 @@ def _ends(ctx: Ctx, m: str) -> tuple[float, float] | None:
 
 # -- entropy --------------------------------------------------------------------------------------
 def entropy_healthy(ctx: Ctx) -> Pred:
+    """entropy ends above `entropy_healthy` of its start and below `entropy_rise` times it: far from 0, not running away."""
     e = _ends(ctx, "entropy")
     if e is None:
         return Pred(False, "entropy", None, False)
@@ -54,6 +55,7 @@ def entropy_healthy(ctx: Ctx) -> Pred:
 
 
 def entropy_to_zero(ctx: Ctx) -> Pred:
+    """entropy ends below (1 - `entropy_drop`) of its start and has not really recovered (back above twice its low and by a tenth of its start)."""
     e = _ends(ctx, "entropy")
     if e is None:
         return Pred(False, "entropy", None, False)
@@ -68,6 +70,7 @@ def entropy_to_zero(ctx: Ctx) -> Pred:
 
 
 def entropy_rising(ctx: Ctx) -> Pred:
+    """entropy ends at least `entropy_rise` times its start."""
     e = _ends(ctx, "entropy")
     if e is None:
         return Pred(False, "entropy", None, False)
@@ -77,6 +80,7 @@ def entropy_rising(ctx: Ctx) -> Pred:
 
 # -- ratio ----------------------------------------------------------------------------------------
 def ratio_steady(ctx: Ctx) -> Pred:
+    """ratio_mean (logged, not a proxy) ends within `ratio_tol` of 1."""
     s = ctx.series("ratio_mean")
     if s is None or s.proxy or not ctx.has("ratio_mean"):
         return Pred(False, "ratio_mean", None, ctx.has("ratio_mean"))
@@ -86,6 +90,7 @@ def ratio_steady(ctx: Ctx) -> Pred:
 
 # -- the goal -------------------------------------------------------------------------------------
 def goal_improving(ctx: Ctx) -> Pred:
+    """The goal (eval acc, acc, correctness term, reward) rose beyond `goal_z` standard errors (or kept most of a real peak)."""
     g = goal(ctx)
     tr = trend(ctx, g) if g else None
     if tr is None or g is None:
@@ -94,6 +99,7 @@ def goal_improving(ctx: Ctx) -> Pred:
 
 
 def goal_not_zero(ctx: Ctx) -> Pred:
+    """The goal (an accuracy) ends or peaks above `near_zero`: the questions are solvable."""
     g = goal(ctx)
     if g is None or g == "reward":
         return Pred(False, g or "goal", None, False)
@@ -110,26 +116,31 @@ def _updates(ctx: Ctx) -> Any:
 
 
 def clip_normal(ctx: Ctx) -> Pred:
+    """late clip fraction below `clip_normal`."""
     u = _updates(ctx)
     return Pred(u.clip_normal, "clip_frac", rnd(u.clip) if u.clip is not None else None, u.clip is not None)
 
 
 def clip_high(ctx: Ctx) -> Pred:
+    """late clip fraction at or above `clip_high`."""
     u = _updates(ctx)
     return Pred(u.clip_high, "clip_frac", rnd(u.clip) if u.clip is not None else None, u.clip is not None)
 
 
 def gnorm_normal(ctx: Ctx) -> Pred:
+    """grad norm logged and not high (absolute, jumpy or climbing)."""
     u = _updates(ctx)
     return Pred(u.gnorm_normal, "gnorm", rnd(u.gnorm) if u.gnorm is not None else None, u.gnorm is not None)
 
 
 def gnorm_high(ctx: Ctx) -> Pred:
+    """grad norm above `gnorm_high`, jumpy (`gnorm_jitter`) or `gnorm_rise` times its start."""
     u = _updates(ctx)
     return Pred(u.gnorm_high, "gnorm", rnd(u.gnorm) if u.gnorm is not None else None, u.gnorm is not None)
 
 
 def all_finite(ctx: Ctx) -> Pred:
+    """No NaN or inf in loss, grad norm, KL, reward or entropy."""
     bad = [m for m in ("loss", "gnorm", "kl", "reward", "entropy") if (s := ctx.series(m)) is not None and (~s.finite).any()]
     metric = next((m for m in ("gnorm", "loss", "kl", "reward") if ctx.series(m) is not None), "reward")
     return Pred(not bad, metric, "finite" if not bad else "NaN/inf")
@@ -154,6 +165,7 @@ def kl_surge(ctx: Ctx) -> float:
 
 
 def kl_steady(ctx: Ctx) -> Pred:
+    """KL (one-step spikes removed) neither surged `kl_surge` times within a fifth of the run nor ended above `kl_danger`."""
     if not ctx.has("kl"):
         return Pred(False, "kl", None, False)
     _, v, _ = kl_clean(ctx)
@@ -165,6 +177,7 @@ def kl_steady(ctx: Ctx) -> Pred:
 
 # -- advantages, truncation, length ---------------------------------------------------------------
 def adv_std_normal(ctx: Ctx) -> Pred:
+    """adv_std ends at or above `adv_std_watch`."""
     if not ctx.has("adv_std"):
         return Pred(False, "adv_std", None, False)
     a1 = ctx.end("adv_std")
@@ -172,6 +185,7 @@ def adv_std_normal(ctx: Ctx) -> Pred:
 
 
 def trunc_low(ctx: Ctx) -> Pred:
+    """truncation rate ends below `trunc_high`."""
     if not ctx.has("trunc") and ctx.word("trunc") != "constant":
         return Pred(False, "trunc", None, False)
     t1 = ctx.end("trunc")
@@ -179,6 +193,7 @@ def trunc_low(ctx: Ctx) -> Pred:
 
 
 def answers_cut(ctx: Ctx) -> Pred:
+    """truncation rate ends at or above `trunc_high`, or (no trunc) the length sits at its maximum on `len_pinned` of late steps."""
     if ctx.has("trunc"):
         t1 = ctx.end("trunc")
         return Pred(t1 >= get("trunc_high"), "trunc", rnd(t1))
@@ -200,6 +215,7 @@ def len_growth(ctx: Ctx) -> float:
 
 
 def len_not_exploding(ctx: Ctx) -> Pred:
+    """length grew less than `len_explode` times."""
     e = _ends(ctx, "len")
     if e is None:
         return Pred(False, "len", None, False)

@@ -18,7 +18,7 @@ from ..shapes import blocks, hinge_onset
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
-from .symptoms import components, trend
+from .symptoms import components, since, trend
 from .thresholds import get
 
 ID = "reward_hacking"
@@ -87,7 +87,11 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
     gr, ga = _gain_in_spreads(common, r, onset), _gain_in_spreads(common, t, onset)
     # the parting must be real: after the onset the reward gains hack_gap of its spread more than
     # the truth does, and the truth gains less than half as much (flat or falling, not rising along)
-    if gr - ga < get("hack_gap") or ga > 0.5 * gr:
+    # -- or, judged in each curve's own noise, the reward's gain since the onset is beyond goal_z
+    # standard errors while the truth's is within one
+    zr, za = since(ctx, "reward", onset)[2], since(ctx, truth, onset)[2]
+    parted = gr - ga >= get("hack_gap") and ga <= 0.5 * gr
+    if not parted and not (zr >= 2 * get("goal_z") and za <= 1.0):
         return None
     tt = trend(ctx, truth)
     rw = trend(ctx, "reward")
@@ -101,7 +105,7 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
           "acc_at_onset": rnd(at_onset), "acc_metric": name, "acc_constant": ctx.word(truth) == "constant"}
     drop = max(0.0, at_onset - tt.end)
     sev = "critical"
-    conf = min(1.0, 0.75 + 0.5 * drop + 0.1 * (ctx.word(truth) in ("constant", "flat", "falling")))
+    conf = min(1.0, 0.75 + 0.5 * drop + 0.1 * (ctx.word(truth) in ("constant", "flat", "falling", "to_zero")))
     missing = tuple(m for m in ("len",) if not ctx.has(m))
     return Finding(ID, sev, onset, ev, (), missing, action_for(ID), round(conf, 3))
 

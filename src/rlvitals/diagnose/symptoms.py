@@ -27,7 +27,7 @@ from .thresholds import get
 if TYPE_CHECKING:
     from .context import Ctx
 
-__all__ = ["Trend", "components", "goal", "kl_clean", "trend", "window_mean"]
+__all__ = ["Trend", "components", "goal", "kl_clean", "since", "trend", "window_mean"]
 
 WINDOW = 0.1        # the start/end windows: a tenth of the step span (and at least MIN_WINDOW points)
 MIN_WINDOW = 3
@@ -237,3 +237,22 @@ def kl_clean(ctx: Ctx) -> tuple[np.ndarray, np.ndarray, list[int]]:
             spikes = [int(s[i]) for i in idx]
     ctx._results[key] = (s, v, spikes)
     return s, v, spikes
+
+
+def since(ctx: Ctx, name: str, step: int | None) -> tuple[float, float, float]:
+    """(level at `step`, level now, change in noise standard errors) of a metric from `step` on.
+
+    The levels are means of the first and the last fifth (at least 3 points) of the points from
+    `step`; (nan, nan, 0) when fewer than 6 points follow it.
+    """
+    s, v = ctx.data(name)
+    if step is None or v.size == 0:
+        return float("nan"), float("nan"), 0.0
+    seg = v[int(np.searchsorted(s, step)):]
+    if seg.size < 6:
+        return float("nan"), float("nan"), 0.0
+    k = max(3, seg.size // 5)
+    a, b = float(seg[:k].mean()), float(seg[-k:].mean())
+    tr = trend(ctx, name)
+    noise = tr.noise if tr is not None and tr.noise > 0 else (float(np.std(seg)) or 1e-12)
+    return a, b, (b - a) / (noise * float(np.sqrt(2.0 / k)))

@@ -13,7 +13,7 @@ import numpy as np
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
-from .symptoms import goal, trend
+from .symptoms import goal, since, trend
 from .thresholds import get
 
 ID = "truncation_starvation"
@@ -39,10 +39,17 @@ def check(ctx: Ctx) -> Finding | None:
     ev: dict = {f"{g}_end": rnd(tr.end)}
     missing = []
     from_start = False
+    sev = "critical"
     if ctx.has("trunc"):
         t1 = ctx.end("trunc")
         if t1 < get("trunc_starve") or improving:
-            return None
+            # early: past trunc_high and climbing, the reward falling since truncation took off
+            on = ctx.crossing("trunc", 0.1)
+            _, _, tz = since(ctx, "trunc", on)
+            _, _, rz = since(ctx, g, on)
+            if not (t1 >= get("trunc_high") and tz >= 2 * get("goal_z") and rz <= -get("goal_z")):
+                return None
+            sev = "warning"
         ev["trunc_end"] = rnd(t1)
     else:
         missing.append("trunc")
@@ -69,4 +76,4 @@ def check(ctx: Ctx) -> Finding | None:
              else ctx.onset("len", "bend", log=True, until_peak=True) if ctx.has("len") and ctx.word("len") != "constant"
              else ctx.crossing("trunc", 0.1) if ctx.has("trunc") else ctx.first_step())
     conf = 0.9 if "trunc_end" in ev else 0.75
-    return Finding(ID, "critical", onset, ev, (), tuple(missing), action_for(ID), conf)
+    return Finding(ID, sev, onset, ev, (), tuple(missing), action_for(ID), conf)

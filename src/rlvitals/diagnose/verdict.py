@@ -59,7 +59,16 @@ def order(findings: list[Finding]) -> tuple[Finding, ...]:
 
 
 def _not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
-    """The goal does not improve and nothing specific warned: say so, with the candidates."""
+    """not_learning ("not learning -- cause undetermined"): no finding warns, yet the goal does not improve.
+
+    Added by `resolve` (it is not a rule of its own) once the goal has at least `min_points` points
+    and is demonstrably flat (its fitted change plus two standard errors within 1.5 step-to-step
+    noises), fell, or peaked and fell back -- and no other score (reward, acc, eval acc) is still
+    climbing or undecided.  Severity warning, verdict dead.  Evidence: the goal metric, its start,
+    end and peak, its move in standard errors, how it failed to improve (`goal_trend`), and the
+    `candidates`: the look-alike causes the shared predicates could not rule out; `missing` names
+    the metrics that would decide between them.
+    """
     g = goal(ctx)
     tr = trend(ctx, g) if g else None
     if tr is None or tr.n < get("min_points"):

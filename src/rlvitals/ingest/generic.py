@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 
+from ..i18n import Msg
 from ..run import Run
 from . import aliases
 from .base import Format, LineParser, clean_line
@@ -41,17 +42,23 @@ _WORD = re.compile(r"[A-Za-z_][\w./\-]*")
 _DELIMS = ",;|()[]{}<>:=\t"
 _STEP_NAMES = frozenset({"step", "global step", "global_step", "globalstep", "iter", "iteration", "epoch"})
 MAX_WORDS = 4
+_SOURCE_FILE = re.compile(r"\.(?:py|pyx|c|cc|cpp|cu|h|hpp|rs|go|java|js|ts|sh)$")
 
 
 def _name(segment: str) -> str | None:
+    """The name before a separator: up to four words back to a delimiter, a number or the end of
+    a sentence ("GPU: Tesla T4. Max memory" → "Max memory"); a source location
+    ("config.py:2368") is no name."""
     cut = max(segment.rfind(c) for c in _DELIMS)
     words = segment[cut + 1:].split()
     keep: list[str] = []
     for w in reversed(words):
-        if len(keep) == MAX_WORDS or not _WORD.fullmatch(w):
+        if len(keep) == MAX_WORDS or not _WORD.fullmatch(w) or (keep and w.endswith(".")):
             break
         keep.append(w)
-    return " ".join(reversed(keep)) or None
+    if not keep or _SOURCE_FILE.search(keep[0]):
+        return None
+    return " ".join(reversed(keep))
 
 
 def pairs(line: str) -> tuple[dict[str, float], bool]:
@@ -131,13 +138,11 @@ class GenericParser(LineParser):
     def _notes(self, b: RunBuilder) -> None:
         b.meta["fallback"] = True
         if self.mode == "next":
-            b.note("generic reader: metrics printed on lines without a step are attached to the next step line "
-                   "(they come before the first one)")
+            b.note(Msg("ingest.note.gen_next"))
         elif self.mode == "previous":
-            b.note("generic reader: metrics printed on lines without a step are attached to the step line "
-                   "before them")
+            b.note(Msg("ingest.note.gen_previous"))
         if self.percent:
-            b.note("values written with % are read as fractions (45% → 0.45)")
+            b.note(Msg("ingest.note.gen_percent"))
 
     def snapshot(self) -> Run:
         if self.mode is not None:
@@ -165,8 +170,7 @@ class GenericParser(LineParser):
             b.add_row(step + 1, row, first)
         b.meta["step_inferred"] = True
         if self.held:
-            b.note("generic reader found no step counter: the row number is used as the step "
-                   "(a new row starts when a name repeats)")
+            b.note(Msg("ingest.note.gen_no_counter"))
         self._notes(b)
         return guess_names(b.build())
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..errors import InputError
+from ..i18n import Msg
 from ..run import Run
 from .base import Format
 from .builder import RunBuilder
@@ -89,23 +90,30 @@ def log_dicts_run(history: list, name: str, format: str, *, step_keys: tuple[str
             b.skip(f"{what} without metrics")
     b.meta["step_inferred"] = bool(inferred)
     if inferred:
-        b.note(f"{inferred} log dicts have no step key: their position in the array is used as the step")
+        b.note(Msg("ingest.note.positions", n=inferred))
     return b
 
 
 def read_log_dicts(path: Path, name: str) -> Run:
     """A JSON document of log dicts: an object holding a `log_history` list (trainer_state.json,
-    format trl-state) or a bare array of them (log_history dumped alone, format json-array)."""
+    format trl-state; also a `history` / `records` list, rl-doctor's `{"config", "history"}`, whose
+    `config` is kept in meta) or a bare array of them (log_history dumped alone, format json-array)."""
     doc = _json_doc(path)
     if isinstance(doc, list):
         if not any(isinstance(e, dict) for e in doc):
             raise InputError.of("ingest.err.json_shape", path=path)
         b = log_dicts_run(doc, name, "json-array", step_keys=STEP_KEYS, row_order=True)
         return pinned_length_note(b.build())
-    if not isinstance(doc, dict) or not isinstance(doc.get("log_history"), list):
+    key = next((k for k in HISTORY_KEYS if isinstance(doc, dict) and isinstance(doc.get(k), list)), None)
+    if key is None:
         raise InputError.of("ingest.err.json_shape", path=path)
-    history = doc["log_history"]
-    b = log_dicts_run(history, name, "trl-state")
+    assert isinstance(doc, dict)
+    history = doc[key]
+    b = log_dicts_run(history, name, "trl-state", step_keys=("step",) if key == "log_history" else STEP_KEYS)
+    if key != "log_history":
+        b.note(f"log dicts read from the document's `{key}` list")
+        if isinstance(doc.get("config"), dict):
+            b.meta["config"] = doc["config"]
     for k in ("logging_steps", "global_step", "max_steps", "eval_steps"):
         if isinstance(doc.get(k), int):
             b.meta[k] = doc[k]
@@ -125,8 +133,15 @@ def write_state(run: Run, out: TextIO) -> None:
 
 
 
+# the list of log dicts inside a JSON object: HF `log_history`; rl-doctor's `{"config", "history"}`
+HISTORY_KEYS = ("log_history", "history", "records")
+_HISTORY_LIST = re.compile(r'"(?:history|records)"\s*:\s*\[\s*\{')
+
+
 def _sniff_state(text: str) -> float:
-    return 0.95 if text.lstrip("\ufeff \t\r\n").startswith("{") and '"log_history"' in text else 0.0
+    if not text.lstrip("\ufeff \t\r\n").startswith("{"):
+        return 0.0
+    return 0.95 if '"log_history"' in text or _HISTORY_LIST.search(text) else 0.0
 
 
 _ARRAY_OF_DICTS = re.compile(r'\A[\ufeff\s]*\[\s*\{\s*"')
@@ -137,7 +152,8 @@ def _sniff_array(text: str) -> float:
     return 0.9 if _ARRAY_OF_DICTS.match(text) else 0.0
 
 
-STATE_FORMAT = Format("trl-state", "any JSON object holding a `log_history` list (HF trainer_state.json)",
+STATE_FORMAT = Format("trl-state", "any JSON object holding a `log_history` list (HF trainer_state.json; "
+                      "also a `history` / `records` list of log dicts, rl-doctor's JSON)",
                       _sniff_state, reader=read_log_dicts, writer=write_state)
 ARRAY_FORMAT = Format("json-array", "a bare JSON array of log dicts (TRL `log_history` dumped alone; "
                       "`step` key, else the position)", _sniff_array, reader=read_log_dicts)

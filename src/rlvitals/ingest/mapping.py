@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from ..errors import InputError, NoVitals
+from ..i18n import Msg
 from ..run import CANONICAL, VITALS, Run, Series
 
 __all__ = ["MappedParser", "apply_mapping", "keys_seen", "norm_key", "parse_map", "require_vitals"]
@@ -93,6 +94,9 @@ def apply_mapping(run: Run, mapping: Mapping[str, str], *, strict: bool = True, 
             raise InputError.of("ingest.err.map_key", canon=canon, key=key, keys=_top(keys_seen(run)))
         found, src = hit
         old = run.series.get(canon)
+        if how == "user" and old is not None and old.source == found:   # a guess the user confirms
+            run.notes = [n for n in run.notes if not (getattr(n, "key", None) == "ingest.note.guessed"
+                                                      and getattr(n, "fields", {}).get("canon") == canon)]
         if old is not None and old.source != found and old.source and not old.proxy:
             run.extras.setdefault(old.source, Series(old.source, old.steps, old.values, old.source))
         note = ("mapped by the user (--map)" if how == "user"
@@ -102,10 +106,9 @@ def apply_mapping(run: Run, mapping: Mapping[str, str], *, strict: bool = True, 
         run.unrecognized.pop(found, None)
         applied[canon] = found
         if how == "user":
-            run.notes.append(f"{canon} from {found}: mapped by the user (--map {canon}={key})")
+            run.notes.append(Msg("ingest.note.mapped", canon=canon, key=found, given=key))
         else:
-            run.notes.append(f"{canon} from {found}: the name read as {canon} (if it is not, say which key is "
-                             f"with --map {canon}=KEY)")
+            run.notes.append(Msg("ingest.note.guessed", canon=canon, key=found))
     run.series = {n: run.series[n] for n in CANONICAL if n in run.series}
     run.meta["mapping"] = applied
     return run

@@ -25,6 +25,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from ..errors import InputError, RlvitalsError
+from ..i18n import Msg
 from ..run import VITALS, Run
 from . import aliases
 from .base import Format
@@ -181,7 +182,7 @@ def _table_run(table: Table, name: str) -> Run:
         b.add_parsed(step, row, lineno, empty_reason="table row without metrics")
     if sc is None:
         b.meta["step_inferred"] = True
-        b.note("the table has no Step column: the row number is used as the step")
+        b.note(Msg("ingest.note.nb_no_step"))
     return b.build()
 
 
@@ -196,7 +197,9 @@ def _text_run(texts: list[str], name: str) -> Run | None:
         run = read_text(text, fmt, name)
     except RlvitalsError:
         return None
-    return run if (run.series or run.extras) else None
+    # the generic reader finds "name: number" in any prose (vLLM banners, worked answers): its
+    # reading counts only when it holds a vital; a framework's reading, when it holds any metric
+    return run if (_vitals(run) if fmt == "generic" else run.series) else None
 
 
 def _vitals(run: Run | None) -> int:
@@ -226,20 +229,22 @@ def read_notebook(path: Path, name: str) -> Run:
         assert best is not None
         run = table_run
         run.meta["notebook_source"] = "html-table"
-        which = f"the Trainer's HTML table in cell {best.cell + 1}" + (
-            f" ({tables.index(best) + 1} of {len(tables)} tables: the one with the most vitals)" if len(tables) > 1 else "")
-        notes.append(f"read from {which}, columns: {', '.join(best.header)}")
+        columns = ", ".join(best.header)
+        if len(tables) > 1:
+            notes.append(Msg("ingest.note.nb_table_of", cell=best.cell + 1, i=tables.index(best) + 1, n=len(tables),
+                             columns=columns))
+        else:
+            notes.append(Msg("ingest.note.nb_table", cell=best.cell + 1, columns=columns))
         if text_run is not None:
-            notes.append(f"the printed output also reads as {text_run.format} ({text_run.n_steps} steps, "
-                         f"{_vitals(text_run)} vitals); the table was used")
+            notes.append(Msg("ingest.note.nb_also_text", format=text_run.format, steps=text_run.n_steps,
+                             vitals=_vitals(text_run)))
     else:
         assert text_run is not None
         run = text_run
         run.meta["notebook_source"] = f"printed:{run.format}"
-        notes.append(f"read from the printed output of the cells ({run.format})")
+        notes.append(Msg("ingest.note.nb_text", format=run.format))
         if table_run is not None:
-            notes.append(f"an HTML table with {_vitals(table_run)} vitals was found too; the printed "
-                         f"output has more ({_vitals(text_run)}) and was used")
+            notes.append(Msg("ingest.note.nb_also_table", table=_vitals(table_run), text=_vitals(text_run)))
     run.format = "notebook"
     run.name = name
     run.notes = notes + run.notes

@@ -108,6 +108,7 @@ class SlimeParser(LineParser):
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
         b = RunBuilder(self.builder.name, self.format_name)
+        b.split_runs = False          # rollout rows first, then train rows mapped onto them
         groups = {g for g, _, _, _ in self.records}
         roles = sorted(g for g in groups if g.endswith("step"))
         rollout_side = groups - set(roles)

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..errors import BinaryInput, EmptyInput, InputError, MissingExtra
+from ..i18n import Msg
 from ..run import Run
 
 __all__ = ["BAD_LINE", "BINARY_SHARE", "Opened", "open_input", "sniff_compression"]
@@ -50,8 +51,9 @@ BAD_LINE = "line with NUL or control bytes"
 MAX_LAYERS = 3                # nested compression layers undone at most
 MAX_LINE = 1 << 22            # a line is read in pieces of at most 4 MiB when blanking
 
-_MAGIC: tuple[tuple[bytes, str], ...] = (
-    (b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"),
+_MAGIC: tuple[tuple[bytes, str], ...] = (            # bzip2's "BZh" is followed by a block-size digit
+    (b"\x1f\x8b\x08", "gzip"), *((b"BZh" + bytes([d]), "bzip2") for d in b"123456789"),
+    (b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"),
 )
 _BOMS: tuple[tuple[bytes, str], ...] = (   # longest first: UTF-32-LE's BOM starts like UTF-16-LE's
     (b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"), (b"\xef\xbb\xbf", "utf-8-sig"),
@@ -78,7 +80,7 @@ class Opened:
             run.meta["input"] = list(self.layers)
             shown = [l for l in self.layers if l != "stdin"]
             if shown:
-                run.notes.append(f"input decoded: {' → '.join(shown)}")
+                run.notes.append(Msg("ingest.note.decoded", layers=" → ".join(shown)))
         run.notes.extend(self.notes)
         return run
 
@@ -170,12 +172,12 @@ def _decompress(path: Path, kind: str, work: _Work, label: str, notes: list[str]
         except EOFError:                       # cut short: keep what came out
             if not written:
                 raise InputError.of("ingest.err.compressed", path=label, kind=kind, error="cut short") from None
-            notes.append(f"the {kind} stream is cut short: read the {written:,} bytes before the cut")
+            notes.append(Msg("ingest.note.cut_short", kind=kind, n=f"{written:,}"))
         except Exception as e:
             if not written:
                 raise InputError.of("ingest.err.compressed", path=label, kind=kind,
                                     error=f"{type(e).__name__}: {e}") from None
-            notes.append(f"the {kind} stream is damaged after {written:,} bytes: read what came before")
+            notes.append(Msg("ingest.note.damaged", kind=kind, n=f"{written:,}"))
     return out
 
 

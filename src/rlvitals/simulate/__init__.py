@@ -22,7 +22,7 @@ from ..errors import RlvitalsError
 from ..output import check_output, writing
 from ..run import Run, Series
 from .engine import Latent, moving_mean, roll_dice
-from .lesson import LabCase, LabPair, apply_pins, lesson_pairs, lesson_sets
+from .lesson import LabCase, LabPair, LabQuiz, apply_pins, lesson_pairs, lesson_quiz, lesson_sets
 from .mechanisms import Draw, build
 from .scenarios import SCENARIOS, Scenario, UnknownScenario, get_scenario
 
@@ -30,9 +30,11 @@ __all__ = [
     "SCENARIOS",
     "LabCase",
     "LabPair",
+    "LabQuiz",
     "Scenario",
     "UnknownScenario",
     "lesson_pairs",
+    "lesson_quiz",
     "lesson_sets",
     "simulate",
     "simulate_samples",
@@ -96,7 +98,7 @@ def simulate(name: str, *, seed: int | None = 0, steps: int = 200) -> Run:
     """A simulated run of scenario `name` with `steps` steps (logged at steps 1..steps).
 
     `run.meta["truth"]` = {"scenario", "finding", "verdict", "severity", "onset_step"}.
-    seed=None gives the lesson's own numbers (the healthy table, the four pairs).
+    seed=None gives the lesson's own numbers (the healthy table, the three questions).
     """
     sc = get_scenario(name)
     lat, onset, cols = realise(name, seed, steps)
@@ -164,3 +166,7 @@ def write_simulated(run: Run, path: str, fmt: str = "lesson", samples_path: str 
     return out
 
 
+# `rlvitals.simulate(name)` calls simulate() while `rlvitals.simulate.scenarios` stays importable
+from .._callable import make_callable  # noqa: E402
+
+make_callable(__name__)
