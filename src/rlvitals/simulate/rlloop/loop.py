@@ -141,7 +141,8 @@ def train(kn: Knobs, rng: np.random.Generator) -> Trace:
     vrng = np.random.default_rng(int(rng.integers(2**63)))   # validation draws: val_every never changes training
     task: Task = make_task(rng, need_median=kn.need_median, unsolvable=kn.unsolvable)
     params: Params = init_params(rng, task)
-    ref = topic_tables(params, kn.temperature)
+    ref_params = params.copy()                    # the frozen reference, scored at the rollout temperature
+    ref_T, ref = kn.temperature, topic_tables(ref_params, kn.temperature)
     opt = Adam()
     # the loss scale doubles every 1/20 of the run (60 optimizer steps in a 300-step run)
     scaler = LossScaler(window=max(4, kn.minibatches * (kn.steps // 20)), check=kn.fp16_check) if kn.fp16 else None
@@ -174,6 +175,8 @@ def train(kn: Knobs, rng: np.random.Generator) -> Trace:
         else:
             stale = None
             behave = history[0] if at.sync_lag else params
+        if T != ref_T:                                # a temperature change: the reference is rescored too
+            ref_T, ref = T, topic_tables(ref_params, T)
         blpc, blpb = topic_tables(behave, T)
         pidx = np.repeat(rng.integers(0, len(task.train), B), G)
         topic = task.train.topic[pidx]
