@@ -205,7 +205,7 @@ def train(kn: Knobs, rng: np.random.Generator) -> Trace:
             old_c, old_b = tlpc[topic], tlpb[topic, b]
         order = rng.permutation(topic.size)
         acc_m: dict[str, list[float]] = {k: [] for k in ("kl", "entropy", "ratio_mean", "clip_frac", "loss", "gnorm")}
-        for mb in np.array_split(order, at.minibatches):
+        for mb in np.array_split(order, min(at.minibatches, topic.size)):   # never an empty minibatch
             lpc, lpb = topic_tables(params, T)
             grads, m = _policy_grads(at, params.Y, lpc, lpb, ref, topic[mb], eye[topic[mb]], counts[mb], b[mb], A[mb],
                                      old_c[mb], old_b[mb], roll_c[mb], roll_b[mb], T, at.kl_coef, at.ent_coef)
