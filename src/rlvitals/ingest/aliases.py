@@ -119,7 +119,8 @@ PATTERNS: list[tuple[re.Pattern[str], Alias]] = [
     (re.compile(r"^val-core/.+/(acc|reward)/mean@\d+$"), Alias("val_acc", 1)),
     (re.compile(r"^val/test_score/.+$"), Alias("val_acc", 2)),
     (re.compile(r"^eval_.+_pass1$"), Alias("val_acc", 3)),
-    (re.compile(r"^rewards/[^/]*(acc|correct)[^/]*(/mean)?$"), Alias("acc", 5)),
+    # (the lookahead finds the word once; `[^/]*(acc|correct)[^/]*` backtracked quadratically on long keys)
+    (re.compile(r"^rewards/(?=[^/]*(?:acc|correct))[^/]*+(?:/mean)?$"), Alias("acc", 5)),
     (re.compile(r"^train/[^/]+/[^/]+/reward/mean$"), Alias("reward", 8)),
     (re.compile(r"^train/[^/]+/[^/]+/num_output_tokens/mean$"), Alias("len", 20)),
     (re.compile(r"^train/[^/]+/[^/]+/is_truncated/mean$"), Alias("trunc", 20)),

@@ -32,7 +32,7 @@ class OpenRLHFParser(LineParser):
             return
         m, parsed = hit
         row, dropped = numeric(parsed)
-        self.builder.add_parsed(int(m.group(1)), row, lineno, dropped=dropped,
+        self.builder.add_parsed(m.group(1), row, lineno, dropped=dropped,
                                 empty_reason="dict without metrics")
 
 

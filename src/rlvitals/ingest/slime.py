@@ -30,6 +30,7 @@ from ..run import Run
 from .base import Format, LineParser
 from .builder import RunBuilder
 from .pydict import KeyMap, format_dict, marked_dict, numeric, rows_for_writer
+from .values import OutOfRange, parse_step
 
 __all__ = ["FORMAT", "SlimeParser", "write"]
 
@@ -71,8 +72,14 @@ class SlimeParser(LineParser):
             self._skip("non-numeric values", dropped)
         for k in _AXIS_KEYS:
             row.pop(k, None)
+        n = parse_step(m.group(2))
+        if isinstance(n, str):
+            self._skip(n)
+            return
+        if any(isinstance(v, OutOfRange) for v in row.values()):
+            row = self.builder.clean_row(row)        # counted in builder.skipped, merged at snapshot
         if row:
-            self.records.append((m.group(1), int(m.group(2)), row, lineno))
+            self.records.append((m.group(1), n, row, lineno))
         else:
             self._skip("dict without metrics")
 

@@ -25,6 +25,7 @@ count as train rows; the end-of-training summary (`train_runtime`, …) is skipp
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,13 +37,16 @@ from ..errors import InputError
 from ..run import Run
 from .base import Format, LineParser, clean_line
 from .builder import RunBuilder
-from .pydict import DictSyntaxError, KeyMap, numeric, parse_dict, rows_for_writer
+from .pydict import DictSyntaxError, KeyMap, numeric, parse_dict, rows_for_writer, skip_reason
+from .safejson import DEEP
+from .safejson import loads as json_loads
+from .values import OUT_OF_RANGE, STEP_LIMIT, as_float, parse_step
 
 __all__ = ["DEFAULT_LOGGING_STEPS", "FORMAT", "STATE_FORMAT", "TrlParser", "read_trainer_state"]
 
 DEFAULT_LOGGING_STEPS = 10  # TRL's GRPOConfig default (transformers' own default is 500)
 
-_TQDM = re.compile(r"(\d+)/(\d+) \[")
+_TQDM = re.compile(r"(?<!\d)(\d+)/(\d+) \[")      # (?<!\d): one try per digit run, not one per digit
 _DICT_START = re.compile(r"^\s*\{['\"]|(?:it/s\]|s/it\]|\?it/s\])\s*\{['\"]")
 _ANY_DICT = re.compile(r"\{['\"]")
 # keys the HF Trainer adds to every logged row: a dict after some other prefix ("[rank0]: {…}")
@@ -100,17 +104,19 @@ class TrlParser(LineParser):
         line = clean_line(line)
         if "/" in line and "[" in line:
             for m in _TQDM.finditer(line):
-                n, total = int(m.group(1)), int(m.group(2))
-                if total > 0 and n <= total:
+                n, total = parse_step(m.group(1)), parse_step(m.group(2))
+                if isinstance(n, int) and isinstance(total, int) and total > 0 and n <= total:
                     self.draws += 1
                     self.bars[total] = (n, self.draws)
         if "steps" in line:
             m = _PER_EPOCH.search(line) or None
             if m:
-                self.per_epoch = int(m.group(1).replace(",", ""))
+                per_epoch = parse_step(m.group(1).replace(",", ""))
+                self.per_epoch = per_epoch if isinstance(per_epoch, int) else self.per_epoch
             m = _TOTAL.search(line)
             if m:
-                self.total = int(m.group(1).replace(",", ""))
+                total = parse_step(m.group(1).replace(",", ""))
+                self.total = total if isinstance(total, int) else self.total
         if "{" not in line:
             return
         m = _DICT_START.search(line)
@@ -121,9 +127,9 @@ class TrlParser(LineParser):
                 return
         try:
             parsed = parse_dict(line, m.end() - 2)
-        except DictSyntaxError:
+        except DictSyntaxError as e:
             if not prefixed or any(f"'{k}'" in line for k in _HF_KEYS):
-                self._skip("truncated or malformed dict")
+                self._skip(skip_reason(e))
             return
         if prefixed and not (_HF_KEYS & parsed.keys() or any(k.startswith("eval_") for k in parsed)):
             return                              # some other dict inside a sentence, not a log row
@@ -133,14 +139,20 @@ class TrlParser(LineParser):
             return
         epoch = parsed.pop("epoch", None)
         step = parsed.pop("step", None)
+        if step is not None:
+            step = parse_step(step)
+            if isinstance(step, str):               # a `step` key out of range: the row has no place
+                self._skip(step)
+                return
+        if not isinstance(epoch, float) or not math.isfinite(epoch) or not 0 <= epoch < 1e9:
+            epoch = None
         row, dropped = numeric(parsed)
         if dropped:
             self._skip("non-numeric values", dropped)
         if not row:
             self._skip("dict without metrics")
             return
-        self.rows.append(_Row(row, lineno, epoch if isinstance(epoch, float) else None, dict(self.bars),
-                              int(step) if isinstance(step, float) else None, _is_eval(row)))
+        self.rows.append(_Row(row, lineno, epoch, dict(self.bars), step, _is_eval(row)))
 
     # -- step inference ------------------------------------------------------------------------
     def _steps(self) -> tuple[list[int], str, int | None]:
@@ -161,7 +173,7 @@ class TrlParser(LineParser):
                 return counts, f"the tqdm counter N/{total} printed before each row", every
         if self.per_epoch and n and all(r.epoch is not None for r in train):
             steps = [int(round(r.epoch * self.per_epoch)) for r in train]
-            if min(steps) >= 1 and all(b != a for a, b in zip(steps, steps[1:])):
+            if min(steps) >= 1 and max(steps) < STEP_LIMIT and all(b != a for a, b in zip(steps, steps[1:])):
                 every = _every(steps)
                 return steps, f"epoch × {self.per_epoch} update steps per epoch (from the header)", every
         every, how = DEFAULT_LOGGING_STEPS, f"TRL's default logging_steps={DEFAULT_LOGGING_STEPS}"
@@ -170,7 +182,10 @@ class TrlParser(LineParser):
             # logging every k steps gives ⌊T/k⌋ rows: k in (T/(n+1), T/n]; when several fit, prefer
             # TRL's default, then the roundest number (people type 10, 25, 100, not 26)
             fits = range(total // (n + 1) + 1, total // n + 1)
-            if fits:
+            if len(fits) > 100:             # (any 100 consecutive numbers hold a multiple of 100)
+                every = DEFAULT_LOGGING_STEPS if DEFAULT_LOGGING_STEPS in fits else -(-fits.start // 100) * 100
+                how = f"logging_steps={every}, which gives {n} rows in {total} steps"
+            elif fits:
                 def roundness(k: int) -> tuple:
                     return (k == DEFAULT_LOGGING_STEPS, k % 100 == 0, k % 50 == 0, k % 10 == 0, k % 5 == 0, -k)
                 every = max(fits, key=roundness)
@@ -239,15 +254,22 @@ def _pinned_length_note(run: Run) -> Run:
 # -- trainer_state.json --------------------------------------------------------------------------
 def read_trainer_state(path: Path, name: str) -> Run:
     try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        text = Path(path).read_text(encoding="utf-8")
+        doc, deep = json_loads(text)
+    except (ValueError, UnicodeDecodeError) as e:        # JSONDecodeError, an int of > 4300 digits
         raise InputError(f"{path} is not valid JSON ({e.__class__.__name__}: {e})") from None
-    history = doc.get("log_history") if isinstance(doc, dict) else None
+    if not isinstance(doc, dict):
+        raise InputError(f"{path} has no log_history list (is it a trainer_state.json?)")
+    history = doc.get("log_history")
+    spelled_inf = "Infinity" in text          # json reads `1e400` as inf too: that one is out of range
     if not isinstance(history, list):
         raise InputError(f"{path} has no log_history list (is it a trainer_state.json?)")
     b = RunBuilder(name, "trl-state")
+    if deep:
+        b.skip("nested too deep", deep)
     for i, entry in enumerate(history):
-        if not isinstance(entry, dict) or not isinstance(entry.get("step"), (int, float)):
+        if not isinstance(entry, dict) or isinstance(entry.get("step"), bool) \
+                or not isinstance(entry.get("step"), (int, float)):
             b.skip("log_history entry without step")
             continue
         if any(k in entry for k in _SUMMARY_KEYS):
@@ -259,12 +281,14 @@ def read_trainer_state(path: Path, name: str) -> Run:
                 continue
             if v is None:
                 row[k] = float("nan")
-            elif isinstance(v, (int, float)) and not isinstance(v, bool):
-                row[k] = float(v)
-            else:
+            elif isinstance(v, int) and not isinstance(v, bool):
+                row[k] = as_float(v)
+            elif isinstance(v, float):
+                row[k] = OUT_OF_RANGE if v in (math.inf, -math.inf) and not spelled_inf else v
+            elif v != DEEP:                              # (a value nested too deep is counted above)
                 b.skip("non-numeric values")
         if row:
-            b.add_row(int(entry["step"]), row, i + 1)
+            b.add_row(entry["step"], row, i + 1)
         else:
             b.skip("log_history entry without metrics")
     b.meta["step_inferred"] = False
