@@ -35,7 +35,9 @@ from .values import OutOfRange, parse_step
 __all__ = ["FORMAT", "SlimeParser", "write"]
 
 # `{role}-step S` for a model other than the actor (e.g. `critic-step`); not OpenRLHF's "Global step N: {"
-_LINE = re.compile(r"(?:^|[\s\]\-])(?<!Global )((?:[A-Za-z_]+-)?step|rollout|perf|passrate|eval|multi_turn) (\d+):\s*\{")
+_GROUP = r"(?:^|[\s\]\-])(?<!Global )((?:[A-Za-z_]+-)?step|rollout|perf|passrate|eval|multi_turn) "
+_LINE = re.compile(_GROUP + r"([-+]?[\w.]+):\s*\{")      # the counter as printed: checked by parse_step
+_SNIFF = re.compile(_GROUP + r"(\d+):\s*\{")
 _AXIS_KEYS = ("train/step", "rollout/step")
 
 
@@ -204,7 +206,7 @@ def write(run: Run, out: TextIO) -> None:
 
 
 def _sniff(text: str) -> float:
-    groups = {m.group(1) for m in _LINE.finditer(text)}
+    groups = {m.group(1) for m in _SNIFF.finditer(text)}
     if not groups:
         return 0.0
     if "train/" in text or "rollout/" in text:
