@@ -18,7 +18,7 @@ from .pydict import KeyMap, format_dict, marked_dict, numeric, rows_for_writer
 
 __all__ = ["FORMAT", "OpenRLHFParser", "write"]
 
-_LINE = re.compile(r"Global step ([-+]?[\w.]+):\s*\{")     # step checked by the builder
+_LINE = re.compile(r"Global step ([^\s:]+):\s*\{")     # step checked by the builder
 _SNIFF = re.compile(r"Global step \d+:\s*\{")
 
 

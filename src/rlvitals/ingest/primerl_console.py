@@ -23,7 +23,7 @@ from .values import OUT_OF_RANGE, parse_value
 
 __all__ = ["FORMAT", "PrimeRLConsoleParser", "write"]
 
-_LINE = re.compile(r"(?:^|\s)Step ([-+]?[\w.]+) \|(.*\|.*)$")     # step checked by the builder
+_LINE = re.compile(r"(?:^|\s)Step (\S+) \|(.*\|.*)$")     # step checked by the builder
 _NUM = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|nan|inf|-inf")
 _LABEL = re.compile(r"[A-Za-z][A-Za-z0-9 .\-/]*")
 _BLANKS = re.compile(r"\s+")

@@ -36,7 +36,7 @@ __all__ = ["FORMAT", "SlimeParser", "write"]
 
 # `{role}-step S` for a model other than the actor (e.g. `critic-step`); not OpenRLHF's "Global step N: {"
 _GROUP = r"(?:^|[\s\]\-])(?<!Global )((?:[A-Za-z_]+-)?step|rollout|perf|passrate|eval|multi_turn) "
-_LINE = re.compile(_GROUP + r"([-+]?[\w.]+):\s*\{")      # the counter as printed: checked by parse_step
+_LINE = re.compile(_GROUP + r"([^\s:]+):\s*\{")      # the counter as printed: checked by parse_step
 _SNIFF = re.compile(_GROUP + r"(\d+):\s*\{")
 _AXIS_KEYS = ("train/step", "rollout/step")
 

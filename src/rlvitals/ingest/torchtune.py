@@ -19,7 +19,7 @@ from .values import parse_value
 __all__ = ["FORMAT", "TorchtuneParser", "write"]
 
 # the step as printed, whatever it is: the builder checks it (a bad one is counted, not ignored)
-_LINE = re.compile(r"^\s*Step ([-+]?[\w.]+) \| (.*)$")
+_LINE = re.compile(r"^\s*Step (\S+) \| (.*)$")
 # key:tensor(0.43, device='cuda:0') captures the number inside; key:0.43 the bare value
 # (?<!…) lets a key start only after a blank or `|` (a long run without `:` is tried once, not once
 # per byte) and the possessive `*+` never backtracks over a `tensor(` left open: the line is read in
