@@ -1,7 +1,7 @@
 """Read speed: rlvitals against the lesson's own parser, and on a big verl console log.
 
     python benchmarks/bench_read.py              # 1,000,000-step lesson log + 20,000-step verl log
-    python benchmarks/bench_read.py --steps 200000 --verl-steps 5000 --skip-baseline
+    python benchmarks/bench_read.py --steps 200000 --verl-steps 5000 --skip-baseline [--skip-gzip]
 
 Generates the logs into a temporary directory (never committed), then runs each reader in its own
 process, so every peak-memory figure (ru_maxrss) is that reader's alone.  One run, one line per
@@ -13,7 +13,9 @@ verl log (~60 keys a line, ~60 MB) in < 3 s.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -108,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--steps", type=int, default=1_000_000)
     ap.add_argument("--verl-steps", type=int, default=20_000)
     ap.add_argument("--skip-baseline", action="store_true", help="do not run the (slow) lesson parser")
+    ap.add_argument("--skip-gzip", action="store_true", help="do not time the gzip-compressed lesson log")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         lesson = Path(tmp) / "lesson.log"
@@ -128,6 +131,14 @@ def main(argv: list[str] | None = None) -> int:
                   f"peak {base['peak_mb']:.0f} MB, {base['rows']} rows")
             print(f"ratio     baseline / rlvitals (best of 2) = {base['seconds'] / ours['seconds']:.1f}x wall, "
                   f"{base['cpu'] / ours['cpu']:.1f}x CPU")
+        if not args.skip_gzip:
+            packed = Path(tmp) / "lesson.log.gz"
+            with open(lesson, "rb") as src, gzip.open(packed, "wb", compresslevel=1) as dst:
+                shutil.copyfileobj(src, dst, 1 << 20)
+            z = measure("rlvitals", packed)
+            print(f"rlvitals  lesson {args.steps} steps, gzip ({packed.stat().st_size / 1e6:.0f} MB): "
+                  f"{z['seconds']:.2f} s wall, {z['cpu']:.2f} s CPU, peak {z['peak_mb']:.0f} MB, {z['rows']} steps read")
+            packed.unlink()
         lesson.unlink()
         verl = Path(tmp) / "verl.log"
         generate("verl", verl, args.verl_steps)

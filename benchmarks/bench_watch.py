@@ -1,21 +1,22 @@
-"""How fast `rlvitals watch` raises the alarm, how quiet it stays on healthy runs, what it costs.
+"""How early and how right `rlvitals watch` and `Monitor` raise the alarm; what they cost.
 
-    python benchmarks/bench_watch.py                 # every scenario x 20 seeds, CPU, Monitor cost
-    python benchmarks/bench_watch.py --seeds 3 --skip-cpu
+    python benchmarks/bench_watch.py                          # both simulators, 5 seeds, costs
+    python benchmarks/bench_watch.py --seeds 20 --skip-cost   # the delay table only
+    python benchmarks/bench_watch.py --worlds sim --scenarios entropy_collapse,healthy --seeds 2
 
-1. Detection delay.  Every simulated scenario x N seeds is written in a line-based log format
-   (`write_run`, default: the lesson's format when it exists) and streamed line by line through
-   `rlvitals.watch.Watcher`, the object `rlvitals watch` runs: format sniffing, the incremental
-   parser, the check cadence, the real `diagnose`, the two-check persistence, the 1% CPU cap.  The
-   clock advances one second per line (`--step-seconds`: a trainer logging once a second, faster
-   than real RL steps), so the time-based rules act as they would.
-   Per scenario: how many runs alerted the expected finding, the delay in steps from the true onset
-   to that alert (median, worst), runs whose first alert named another finding, and whether the
-   first alert names the offline diagnosis' top finding of the whole log.  Scenarios that should
-   stay silent (healthy*, and the info-only ones: batch_noise, plateau) must raise no alert at all.
-2. CPU.  A child `rlvitals watch` follows a file that grows by one line a second; its CPU time
-   (utime+stime from /proc) over the measuring window, as a share of one core.
-3. Monitor.  Cost per `Monitor.log` step, amortised, with the default cadence and with log only.
+1. Delay.  Every scenario of the simulator (`rlvitals.simulate`) and of the RL-loop simulator
+   (`rlvitals.simulate.rlloop.simulate_rl`, when it is installed) x N seeds is written in the
+   lesson's log format and streamed line by line through `Watcher` (the object `rlvitals watch`
+   runs: sniffing, the incremental parser, the shared `Scheduler`, the real `diagnose`, the alert
+   rules, the 1% CPU cap) on a simulated clock (`--step-seconds` per line), and the same steps go
+   through `Monitor` on the same simulated clock.  Per scenario: the first alert's step minus
+   `run.meta["truth"]["onset_step"]` (in steps and in % of the run), whether the first alert names
+   the true failure, median and worst; for entropy collapse, whether the alert came before entropy
+   had lost 80% of its level.  Scenarios with nothing to say (healthy*, info-only) must stay silent.
+2. Cost.  CPU of a child `rlvitals watch` following a file growing one line a second; time inside
+   `Monitor.log` per step (amortised, slowest call); Monitor memory over a long feed (tracemalloc).
+
+The numbers depend on the diagnosis: the header names the commit of src/rlvitals/diagnose measured.
 """
 
 from __future__ import annotations
@@ -30,123 +31,160 @@ import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from rlvitals.diagnose import diagnose  # noqa: E402
-from rlvitals.ingest import FORMATS, WRITABLE, read_text, write_run  # noqa: E402
+from rlvitals.ingest import write_run  # noqa: E402
+from rlvitals.run import CANONICAL  # noqa: E402
 from rlvitals.simulate import SCENARIOS, simulate  # noqa: E402
 from rlvitals.watch import Monitor, Watcher  # noqa: E402
 
-PREFERRED = ("lesson", "verl-console", "verl-jsonl", "jsonl", "openrlhf", "primerl-console")
+FORMAT = "lesson"
 
 
-def stream_format() -> str:
-    line_based = [n for n in WRITABLE if FORMATS[n].parser is not None]
-    for name in PREFERRED:
-        if name in line_based:
-            return name
-    if not line_based:
-        sys.exit("no line-based writable log format is registered yet")
-    return line_based[0]
+def worlds(names: list[str]) -> dict[str, tuple[Any, dict]]:
+    """world → (simulate function, scenarios)."""
+    out: dict[str, tuple[Any, dict]] = {}
+    if "sim" in names:
+        out["sim"] = (lambda n, seed, steps: simulate(n, seed=seed, steps=steps), SCENARIOS)
+    if "rl" in names:
+        try:
+            from rlvitals.simulate.rlloop import SCENARIOS as RL
+            from rlvitals.simulate.rlloop import simulate_rl
+        except ImportError:
+            print("(the RL-loop simulator is not installed here: world 'rl' skipped)")
+        else:
+            out["rl"] = (lambda n, seed, steps: simulate_rl(n, seed=1000 + seed, steps=steps), RL)
+    return out
 
 
-def silent_expected(name: str) -> bool:
-    sc = SCENARIOS[name]
-    return sc.finding is None or sc.severity == "info"
+def silent_expected(truth: dict) -> bool:
+    return truth.get("finding") is None or truth.get("severity") in (None, "info")
 
 
-def one_run(args: tuple[str, int, int, str, float]) -> dict:
-    """Stream one simulated run through a Watcher; what it alerted, when, and the offline answer."""
-    name, seed, steps, fmt, step_seconds = args
-    run = simulate(name, seed=seed, steps=steps)
-    truth = run.meta["truth"]
-    buf = io.StringIO()
-    write_run(run, fmt, buf)
-    text = buf.getvalue()
+def step80(run, onset: int | None) -> int | None:
+    """First step after the onset where entropy (5-step rolling median) is at most 20% of its
+    pre-onset level: the collapse has run 80% of its course."""
+    s = run.series.get("entropy")
+    if s is None or onset is None:
+        return None
+    before = s.values[s.steps < onset]
+    level = float(np.nanmedian(before[-20:] if before.size else s.values[:10]))
+    v = s.values
+    med = np.array([np.nanmedian(v[max(0, i - 4):i + 1]) for i in range(v.size)])
+    hit = np.flatnonzero((s.steps >= onset) & (med <= 0.2 * level))
+    return int(s.steps[hit[0]]) if hit.size else None
+
+
+def stream_watch(text: str, name: str, step_seconds: float) -> tuple[list, int, float]:
     now = [0.0]
-
-    def clock() -> float:
-        return now[0]
-
-    w = Watcher(name=name, clock=clock)
+    w = Watcher(name=name, clock=lambda: now[0])
     alerts = []
     t0 = time.process_time()
     for line in text.splitlines():
         now[0] += step_seconds
         w.feed([line])
         alerts += w.check()
-    # the trainer is done and the log goes quiet: after max_wait the watcher takes a last look
-    now[0] += w.max_wait
+    now[0] += w.max_wait          # the log goes quiet: a last look
     alerts += w.check()
-    cpu = time.process_time() - t0
-    offline = diagnose(read_text(text, fmt, name))
-    top = offline.top
-    top_id = top.id if top is not None and top.severity != "info" else None
-    return {
-        "scenario": name, "seed": seed, "truth": truth,
-        "alerts": [(a.id, a.severity, a.step) for a in alerts],
-        "offline_top": top_id, "checks": w.checks, "errors": len(w.errors), "cpu": cpu,
-        "lines": len(text.splitlines()),
-    }
+    return [(a.id, a.severity, a.step) for a in alerts], w.checks, time.process_time() - t0
 
 
-def delay_table(results: list[dict]) -> None:
-    by: dict[str, list[dict]] = {}
+def stream_monitor(run, step_seconds: float) -> tuple[list, int]:
+    now = [0.0]
+    # checks inside log() (not on the worker thread), so the simulated clock decides like watch's
+    mon = Monitor(stream=None, clock=lambda: now[0], step_budget=0, background=False)
+    names = [c for c in CANONICAL if c in run.series]
+    steps = sorted(set().union(*(run.series[c].steps.tolist() for c in names)))
+    lookup = {c: dict(zip(run.series[c].steps.tolist(), run.series[c].values.tolist())) for c in names}
+    alerts = []
+    for step in steps:
+        now[0] += step_seconds
+        alerts += mon.log({c: lookup[c][step] for c in names if step in lookup[c]}, step)
+    return [(a.id, a.severity, a.step) for a in alerts], mon.checks
+
+
+def one_case(args: tuple[str, str, int, int, float, bool]) -> dict:
+    world, name, seed, steps, step_seconds, with_monitor = args
+    sim, _ = worlds([world])[world]
+    run = sim(name, seed, steps)
+    truth = dict(run.meta["truth"])
+    buf = io.StringIO()
+    write_run(run, FORMAT, buf)
+    w_alerts, checks, cpu = stream_watch(buf.getvalue(), name, step_seconds)
+    m_alerts, m_checks = stream_monitor(run, step_seconds) if with_monitor else ([], 0)
+    onset = truth.get("onset_step")
+    return {"world": world, "scenario": name, "seed": seed, "truth": truth, "n_steps": run.n_steps,
+            "first_step": int(run.steps[0]), "watch": w_alerts, "monitor": m_alerts, "checks": checks,
+            "m_checks": m_checks, "cpu": cpu,
+            "step80": step80(run, onset) if truth.get("finding") == "entropy_collapse" else None}
+
+
+def score(r: dict, key: str) -> dict:
+    """The first alert of one run against its truth."""
+    t = r["truth"]
+    alerts = r[key]
+    first = alerts[0] if alerts else None
+    out = {"first": first, "right": bool(first and first[0] == t["finding"]), "delay": None, "pct": None}
+    mine = [a for a in alerts if a[0] == t["finding"]]
+    if mine:
+        onset = t.get("onset_step") if t.get("onset_step") is not None else r["first_step"]
+        out["delay"] = mine[0][2] - onset
+        out["pct"] = 100.0 * out["delay"] / r["n_steps"]
+    return out
+
+
+def table(results: list[dict], key: str, label: str) -> None:
+    by: dict[tuple[str, str], list[dict]] = {}
     for r in results:
-        by.setdefault(r["scenario"], []).append(r)
-    print("\n## Detection delay (steps after the true onset), line by line through Watcher\n")
-    print("| scenario | expected | runs | alerted it | median delay | worst delay | other alert first "
-          "| first alert = offline top |")
-    print("|---|---|---|---|---|---|---|---|")
-    silent_rows = []
-    all_delays = []
-    for name in SCENARIOS:
-        rs = by.get(name, [])
-        if not rs:
+        by.setdefault((r["world"], r["scenario"]), []).append(r)
+    print(f"\n## {label}: first alert vs the true onset\n")
+    print("| world | scenario | runs | first alert right | alerted it | median delay (steps) | worst | "
+          "median % of run | worst % | before 80% entropy loss |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    silent, pcts, right, total = [], [], 0, 0
+    for (world, name), rs in by.items():
+        if silent_expected(rs[0]["truth"]):
+            loud = [r for r in rs if r[key]]
+            silent.append((world, name, len(rs), len(loud), sorted({a[0] for r in loud for a in r[key]})))
             continue
-        sc = SCENARIOS[name]
-        if silent_expected(name):
-            loud = [r for r in rs if r["alerts"]]
-            silent_rows.append((name, len(rs), len(loud), sorted({a[0] for r in loud for a in r["alerts"]})))
-            continue
-        delays, hit, other_first, agree = [], 0, 0, 0
-        for r in rs:
-            onset = r["truth"]["onset_step"] or 0
-            mine = [a for a in r["alerts"] if a[0] == sc.finding]
-            if mine:
-                hit += 1
-                delays.append(mine[0][2] - onset)
-            if r["alerts"] and r["alerts"][0][0] != sc.finding:
-                other_first += 1
-            if r["alerts"] and r["alerts"][0][0] == r["offline_top"]:
-                agree += 1
-        all_delays += delays
-        med = f"{statistics.median(delays):.0f}" if delays else "—"
-        worst = f"{max(delays)}" if delays else "—"
-        print(f"| {name} | {sc.finding} | {len(rs)} | {hit}/{len(rs)} | {med} | {worst} | {other_first} "
-              f"| {agree}/{len(rs)} |")
-    if all_delays:
-        print(f"\nall failure scenarios: median delay {statistics.median(all_delays):.0f} steps, "
-              f"worst {max(all_delays)} (negative = alerted before the simulator's onset step)")
-    print("\n## Silence where there is nothing to say (no alert expected)\n")
-    print("| scenario | runs | runs with any alert | alerted ids |")
-    print("|---|---|---|---|")
-    for name, n, loud, ids in silent_rows:
-        print(f"| {name} | {n} | {loud} | {', '.join(ids) or '—'} |")
-    checks = sum(r["checks"] for r in results)
-    cpu = sum(r["cpu"] for r in results)
-    errs = sum(r["errors"] for r in results)
-    print(f"\n{len(results)} runs, {checks} checks, {cpu:.1f} s CPU in Watcher ({1000 * cpu / max(checks, 1):.1f} ms "
-          f"per check), {errs} diagnosis errors caught")
+        sc = [score(r, key) for r in rs]
+        d = [s["delay"] for s in sc if s["delay"] is not None]
+        p = [s["pct"] for s in sc if s["pct"] is not None]
+        pcts += p + [float("inf")] * (len(sc) - len(p))
+        right += sum(s["right"] for s in sc)
+        total += len(sc)
+        e80 = "—"
+        if rs[0]["truth"]["finding"] == "entropy_collapse":
+            ok = sum(1 for r, s in zip(rs, sc) if s["delay"] is not None and r["step80"] is not None
+                     and s["delay"] + (r["truth"]["onset_step"] or 0) < r["step80"])
+            e80 = f"{ok}/{len(rs)}"
+        wrong = [s["first"][0] for s in sc if s["first"] and not s["right"]]
+        note = f" (first: {', '.join(sorted(set(wrong)))})" if wrong else ""
+        print(f"| {world} | {name} | {len(rs)} | {sum(s['right'] for s in sc)}/{len(rs)}{note} | {len(d)}/{len(rs)} | "
+              f"{statistics.median(d) if d else '—'} | {max(d) if d else '—'} | "
+              f"{f'{statistics.median(p):.1f}%' if p else '—'} | {f'{max(p):.1f}%' if p else '—'} | {e80} |")
+    if pcts:
+        fin = [x for x in pcts if x != float("inf")]
+        print(f"\nall failure runs: first alert right {right}/{total}; delay median {statistics.median(pcts):.1f}% "
+              f"of the run, worst {max(pcts):.1f}% (target: median ≤ 5%, worst ≤ 15%; never alerted = ∞: "
+              f"{len(pcts) - len(fin)})")
+    print("\nnothing to say (no alert expected):\n")
+    print("| world | scenario | runs | runs with any alert | alerted ids |")
+    print("|---|---|---|---|---|")
+    for world, name, n, loud, ids in silent:
+        print(f"| {world} | {name} | {n} | {loud} | {', '.join(ids) or '—'} |")
 
 
-def cpu_follow(seconds: int, fmt: str) -> None:
+def cpu_follow(seconds: int) -> None:
     """A child `rlvitals watch` follows a file growing by one line a second; its CPU share."""
     run = simulate("healthy", seed=0, steps=max(200, seconds + 20))
     buf = io.StringIO()
-    write_run(run, fmt, buf)
+    write_run(run, FORMAT, buf)
     lines = buf.getvalue().splitlines(keepends=True)
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "live.log"
@@ -157,8 +195,9 @@ def cpu_follow(seconds: int, fmt: str) -> None:
         tick = os.sysconf("SC_CLK_TCK")
 
         def cpu() -> float:
-            f = open(f"/proc/{proc.pid}/stat").read().rsplit(")", 1)[1].split()
-            return (int(f[11]) + int(f[12])) / tick
+            with open(f"/proc/{proc.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / tick
 
         time.sleep(3)  # imports and the first read are start-up, not following
         c0, t0 = cpu(), time.monotonic()
@@ -171,69 +210,109 @@ def cpu_follow(seconds: int, fmt: str) -> None:
         c1, t1 = cpu(), time.monotonic()
         proc.send_signal(2)
         proc.wait(30)
-    share = (c1 - c0) / (t1 - t0)
-    print(f"\n## CPU of `rlvitals watch` following a file growing by one line a second ({fmt})\n")
-    print(f"{k - 5} lines over {t1 - t0:.0f} s: {c1 - c0:.2f} s CPU = {100 * share:.2f}% of one core "
+    print(f"\n## CPU of `rlvitals watch` following a file growing by one line a second\n\n"
+          f"{k - 5} lines over {t1 - t0:.0f} s: {c1 - c0:.2f} s CPU = {100 * (c1 - c0) / (t1 - t0):.2f}% of one core "
           f"(target < 1%; /proc resolution {1 / tick:.2f} s)")
 
 
-def monitor_cost(steps: int) -> None:
+def monitor_cost(steps: int, mem_steps: int, real_step: float) -> None:
+    import tracemalloc
+
     run = simulate("healthy", seed=0, steps=steps)
     keys = {"reward": "reward", "acc": "rewards/accuracy_reward/mean", "entropy": "entropy", "kl": "kl",
             "clip_frac": "clip_ratio/region_mean", "len": "completions/mean_length", "gnorm": "grad_norm",
             "trunc": "completions/clipped_ratio", "lr": "learning_rate"}
-    rows = []
-    for i in range(steps):
-        rows.append({fw: float(run.series[c].values[i]) for c, fw in keys.items() if c in run.series})
-    print(f"\n## Monitor cost per step ({steps} steps, {len(keys)} TRL keys, real diagnose)\n")
-    print("The training loop is simulated: a clock advancing `step time` per step (the 1% cap acts on it);")
-    print("the cost is the real time spent inside Monitor.log.\n")
-    print("| setting | step time | checks | cost per step (amortised) | slowest check |")
-    print("|---|---|---|---|---|")
-    for label, every, step_s, cap in (("log only (no check)", 10 ** 9, 1.0, 0.01),
-                                      ("check_every=10, no cap", 10, 1.0, 0.0),
-                                      ("check_every=10, 1% cap (default)", 10, 1.0, 0.01),
-                                      ("check_every=10, 1% cap (default)", 10, 10.0, 0.01)):
+    rows = [{fw: float(run.series[c].values[i]) for c, fw in keys.items() if c in run.series} for i in range(steps)]
+    print(f"\n## Monitor cost ({steps} steps, {len(keys)} TRL keys, real diagnose)\n")
+    print("`in log()`: time the training loop spends inside `Monitor.log`; `checks CPU`: CPU of the")
+    print("diagnoses wherever they ran (the worker thread by default), as a share of the loop's wall time.\n")
+    print("| setting | step time | checks | in log() per step | slowest log() | checks CPU per step | share of wall |")
+    print("|---|---|---|---|---|---|---|")
+    cases = (("background (default), real clock", {}, real_step, True),
+             ("in log(): background=False, step_budget 0.5 ms", {"background": False}, real_step, True),
+             ("in log(): background=False, no step budget", {"background": False, "step_budget": 0}, 10.0, False),
+             ("no checks (log only)", {"background": False, "check_every": 10 ** 9}, 10.0, False))
+    for label, kw, step_s, real in cases:
         now = [0.0]
-        mon = Monitor(stream=None, check_every=every, max_overhead=cap, clock=lambda now=now: now[0])
-        worst, total = 0.0, 0.0
+        clock = time.monotonic if real else (lambda now=now: now[0])
+        mon = Monitor(stream=None, clock=clock, **kw)
+        worst = total = 0.0
+        w0 = time.monotonic()
         for i, row in enumerate(rows):
-            now[0] += step_s
+            if real:
+                time.sleep(step_s)      # the training step
+            else:
+                now[0] += step_s
             t0 = time.perf_counter()
             mon.log(row, i)
             dt = time.perf_counter() - t0
             total += dt
             worst = max(worst, dt)
-        print(f"| {label} | {step_s:g} s | {mon.checks} | {1e6 * total / steps:.0f} µs | {1e3 * worst:.0f} ms |")
+        wall = time.monotonic() - w0 if real else steps * step_s
+        mon.close() if mon.background else None
+        print(f"| {label} | {step_s:g} s{'' if real else ' (simulated)'} | {mon.checks} | {1e3 * total / steps:.3f} ms | "
+              f"{1e3 * worst:.1f} ms | {1e3 * mon.check_cpu / steps:.2f} ms | {100 * mon.check_cpu / wall:.2f}% |")
+    mon = Monitor(stream=None, check_every=10 ** 9, background=False)
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    t0 = time.perf_counter()
+    for i in range(mem_steps):
+        mon.log(rows[i % steps], i)
+    cur, peak = tracemalloc.get_traced_memory()
+    dt = time.perf_counter() - t0
+    tracemalloc.stop()
+    print(f"\nmemory: {mem_steps:,} steps logged → {(cur - base) / 1e6:.2f} MB held (peak {(peak - base) / 1e6:.2f} MB), "
+          f"{len(mon.history):,} rows kept (stride {mon.history.stride}); {1e6 * dt / mem_steps:.1f} µs per log "
+          f"under tracemalloc")
+
+
+def diagnosis_commit() -> str:
+    try:
+        return subprocess.run(["git", "log", "-1", "--format=%h %cs", "--", "src/rlvitals/diagnose"], cwd=ROOT,
+                              capture_output=True, text=True, timeout=10).stdout.strip() or "?"
+    except (OSError, subprocess.SubprocessError):
+        return "?"
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seeds", type=int, default=20)
-    ap.add_argument("--steps", type=int, default=200)
-    ap.add_argument("--format", default=None, help="log format to stream (default: lesson if available)")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--step-seconds", type=float, default=1.0,
-                    help="simulated seconds between log lines (the 1%% CPU cap acts on this clock)")
-    ap.add_argument("--cpu-seconds", type=int, default=30)
-    ap.add_argument("--skip-cpu", action="store_true")
-    ap.add_argument("--skip-delay", action="store_true")
+    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--steps", type=int, default=200, help="steps per simulated run (both simulators)")
+    ap.add_argument("--worlds", default="sim,rl")
     ap.add_argument("--scenarios", default=None, help="comma-separated subset")
+    ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    ap.add_argument("--step-seconds", type=float, default=10.0,
+                    help="simulated seconds per step (the 1%% CPU cap acts on this clock)")
+    ap.add_argument("--no-monitor", action="store_true", help="stream through Watcher only")
+    ap.add_argument("--cpu-seconds", type=int, default=30)
+    ap.add_argument("--mem-steps", type=int, default=200_000)
+    ap.add_argument("--monitor-steps", type=int, default=1000)
+    ap.add_argument("--real-step", type=float, default=0.02,
+                    help="seconds the cost table's training loop sleeps per step (a fast loop)")
+    ap.add_argument("--skip-cost", action="store_true")
+    ap.add_argument("--skip-delay", action="store_true")
     args = ap.parse_args()
-    fmt = args.format or stream_format()
-    names = args.scenarios.split(",") if args.scenarios else list(SCENARIOS)
-    print(f"# bench_watch: {len(names)} scenarios x {args.seeds} seeds x {args.steps} steps, format {fmt}, "
-          f"one line per {args.step_seconds:g} s")
+    print(f"# bench_watch: diagnosis at commit {diagnosis_commit()}; {args.seeds} seeds x {args.steps} steps, "
+          f"format {FORMAT}, one step per {args.step_seconds:g} simulated s")
     if not args.skip_delay:
+        jobs = []
+        for world, (_, scen) in worlds(args.worlds.split(",")).items():
+            names = [n for n in scen if not args.scenarios or n in args.scenarios.split(",")]
+            jobs += [(world, n, s, args.steps, args.step_seconds, not args.no_monitor)
+                     for n in names for s in range(args.seeds)]
         t0 = time.perf_counter()
-        jobs = [(n, s, args.steps, fmt, args.step_seconds) for n in names for s in range(args.seeds)]
         with ProcessPoolExecutor(max_workers=args.jobs) as ex:
-            results = list(ex.map(one_run, jobs, chunksize=4))
-        delay_table(results)
-        print(f"(wall {time.perf_counter() - t0:.0f} s on {args.jobs} processes)")
-    monitor_cost(1000)
-    if not args.skip_cpu:
-        cpu_follow(args.cpu_seconds, fmt)
+            results = list(ex.map(one_case, jobs, chunksize=1))
+        table(results, "watch", "rlvitals watch (Watcher, line by line)")
+        if not args.no_monitor:
+            table(results, "monitor", "Monitor (same steps, same simulated clock)")
+        checks = sum(r["checks"] for r in results)
+        cpu = sum(r["cpu"] for r in results)
+        print(f"\n{len(results)} runs, {checks} Watcher checks, {1000 * cpu / max(checks, 1):.1f} ms CPU per check; "
+              f"wall {time.perf_counter() - t0:.0f} s on {args.jobs} processes")
+    if not args.skip_cost:
+        monitor_cost(args.monitor_steps, args.mem_steps, args.real_step)
+        cpu_follow(args.cpu_seconds)
 
 
 if __name__ == "__main__":

@@ -274,8 +274,8 @@ def test_zh_with_a_cjk_font_writes_chinese(tmp_path):
 
 @pytest.mark.parametrize("suffix,magic", [(".png", b"\x89PNG"), (".svg", b"<?xml"), (".pdf", b"%PDF")])
 def test_plot_writes_by_suffix(tmp_path, suffix, magic):
-    out = plot(make_run(300), tmp_path / "sub" / f"curves{suffix}")
-    assert out == tmp_path / "sub" / f"curves{suffix}"
+    out = plot(make_run(300), tmp_path / f"curves{suffix}")
+    assert out == tmp_path / f"curves{suffix}"
     assert out.read_bytes()[:len(magic)] == magic
 
 

@@ -1,7 +1,8 @@
 """rlvitals: read the training curves of RL fine-tuning of LLMs the way a practitioner does.
 
     import rlvitals
-    run = rlvitals.read("train.log")          # any supported format, sniffed
+    run = rlvitals.read("train.log")          # any supported format, sniffed (the last run of the file)
+    runs = rlvitals.read_all("train.log")     # every run, when the step counter restarted at 1
     diag = rlvitals.diagnose(run)             # verdict, findings, shapes
     rlvitals.plot(run, "curves.png")          # the lesson's figure (needs rlvitals[plot])
     sim = rlvitals.simulate("entropy_collapse", seed=1)
@@ -11,12 +12,12 @@
 from __future__ import annotations
 
 __version__ = "0.1.0"
-__all__ = ["Monitor", "Run", "Series", "__version__", "diagnose", "plot", "read", "simulate"]
+__all__ = ["Monitor", "Run", "Series", "__version__", "diagnose", "plot", "read", "read_all", "simulate"]
 
 # `diagnose` and `simulate` are both a subpackage and the function it exports; importing the
 # function here, after the subpackage, makes `rlvitals.diagnose` the function for good.
 from .diagnose import diagnose
-from .ingest import read
+from .ingest import read, read_all
 from .run import Run, Series
 from .simulate import simulate
 

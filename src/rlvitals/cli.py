@@ -14,17 +14,21 @@ Errors in the input are one line on stderr and exit status 2.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from . import __version__
-from .errors import RlvitalsError
+from .errors import OutputError, RlvitalsError
 from .i18n import default_lang
+from .output import describe
 
 EPILOG = """examples:
   rlvitals diagnose                       # the bundled healthy example run
   rlvitals diagnose run.log --lang zh     # any supported log, verdict in Chinese
   rlvitals plot run.log -o curves.png     # the lesson's eight-panel figure
   rlvitals vitals run.log --format json   # what was read, for machines
+  zcat run.log.gz | rlvitals diagnose -   # from stdin (.gz/.bz2/.xz are also opened directly)
+  rlvitals diagnose loop.log --map 'reward=Average Reward'   # say which key is which
   rlvitals simulate entropy_collapse --seed 3 -o ec.log
   rlvitals watch /path/to/train.log --until critical
   rlvitals lab --lang en
@@ -32,17 +36,48 @@ EPILOG = """examples:
 
 
 def _add_input(p: argparse.ArgumentParser) -> None:
-    p.add_argument("log", nargs="?", help="training log (file or TensorBoard dir); default: the bundled example run")
+    p.add_argument("log", nargs="?", help="training log (file, TensorBoard dir, .gz/.bz2/.xz/.zst, notebook; "
+                   "- for stdin); default: the bundled example run")
     p.add_argument("--input-format", "-F", dest="input_format", default=None, metavar="FMT",
                    help="skip format sniffing (see `rlvitals formats`)")
+    _add_map(p)
     p.add_argument("--lang", choices=("en", "zh"), default=None, help="language of the report (default: from the locale)")
+    p.add_argument("--run", type=int, default=None, metavar="K",
+                   help="a file holding several runs (the step counter restarted at 1): use run K "
+                        "(1-based, -1 = the last; default: the last; `rlvitals vitals` lists them)")
+
+
+def _add_map(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--map", dest="mapping", action="append", default=None, metavar="CANON=KEY",
+                   help="read KEY as the metric CANON, over the alias table (repeatable), "
+                        "e.g. --map 'reward=Average Reward'")
+
+
+def _emit(text: str) -> None:
+    """The command's output on stdout, flushed now so that a full disk is reported here."""
+    from .output import writing
+
+    with writing("standard output"):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+
+def _quiet_stdout() -> None:
+    """After stdout failed, point it at /dev/null so the interpreter's exit flush stays silent."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):   # no real file descriptor (tests): nothing to do
+        pass
 
 
 def _read(args):
     from .ingest import example_path, read
+    from .ingest.mapping import parse_map
 
     path = args.log or str(example_path())
-    return read(path, format=args.input_format)
+    return read(path, format=args.input_format, mapping=parse_map(args.mapping), run=getattr(args, "run", None))
 
 
 def cmd_plot(args) -> int:
@@ -50,7 +85,7 @@ def cmd_plot(args) -> int:
 
     run = _read(args)
     out = plot(run, args.output, lang=args.lang or default_lang(), max_points=args.max_points)
-    print(f"→ {out}")
+    _emit(f"→ {out}\n")
     return 0
 
 
@@ -58,22 +93,24 @@ def cmd_vitals(args) -> int:
     from .render.vitals import render_vitals
 
     run = _read(args)
-    sys.stdout.write(render_vitals(run, fmt=args.format, lang=args.lang or default_lang()))
+    _emit(render_vitals(run, fmt=args.format, lang=args.lang or default_lang()))
     return 0
 
 
 def cmd_diagnose(args) -> int:
     from .diagnose import diagnose
+    from .ingest.mapping import require_vitals
     from .render import render_diagnosis
 
     run = _read(args)
+    require_vitals(run, args.log or run.name, strict=True)   # no verdict drawn from loss and lr alone
     samples = None
     if args.samples:
         from .samples import read_samples
 
         samples = read_samples(args.samples)
     diag = diagnose(run, samples=samples)
-    sys.stdout.write(render_diagnosis(diag, fmt=args.format, lang=args.lang or default_lang(), width=None, run=run))
+    _emit(render_diagnosis(diag, fmt=args.format, lang=args.lang or default_lang(), width=None, run=run))
     if args.fail_on:
         from .diagnose.model import SEVERITIES
 
@@ -86,27 +123,45 @@ def cmd_diagnose(args) -> int:
 def cmd_simulate(args) -> int:
     from .simulate import SCENARIOS, simulate, write_simulated
 
-    if args.list or not args.scenario:
-        for name, sc in SCENARIOS.items():
-            print(f"{name:24s} {sc.summary}")
-        return 0
-    run = simulate(args.scenario, seed=args.seed, steps=args.steps)
-    out = write_simulated(run, args.output, fmt=args.format, samples_path=args.samples)
+    fmt = args.log_format
+    if args.old_format is not None:
+        print("rlvitals: note: `simulate --format` is deprecated; use --log-format (-F)", file=sys.stderr)
+        fmt = fmt or args.old_format
+    if args.engine == "rl":
+        from .simulate.rlloop import simulate_rl_cli
+
+        run = simulate_rl_cli(args.scenario, list_only=args.list, seed=args.seed, steps=args.steps, knobs=args.knob,
+                              lang=args.lang or default_lang())
+        if run is None:
+            return 0
+    else:
+        if args.knob:
+            raise RlvitalsError("--knob needs --engine rl (the dice engine has no knobs).")
+        if args.list or not args.scenario:
+            for name, sc in SCENARIOS.items():
+                print(f"{name:24s} {sc.summary}")
+            return 0
+        run = simulate(args.scenario, seed=args.seed, steps=200 if args.steps is None else args.steps)
+    out = write_simulated(run, args.output, fmt=fmt or "lesson", samples_path=args.samples)
     print(f"→ {out}", file=sys.stderr)
     return 0
 
 
 def cmd_watch(args) -> int:
+    from .ingest.mapping import parse_map
     from .watch import watch_file
 
+    mapping = parse_map(args.mapping)
     return watch_file(args.log, fmt=args.input_format, lang=args.lang or default_lang(), until=args.until,
                       exec_cmd=args.exec_cmd, webhook=args.webhook, interval=args.interval,
-                      from_start=not args.tail, once=args.once)
+                      from_start=not args.tail, once=args.once, mapping=mapping or None)
 
 
 def cmd_lab(args) -> int:
-    from .lab import run_lab
+    from .lab import run_lab, show_reference
 
+    if args.ref is not None:
+        return show_reference(args.ref or None, args.lang or default_lang())
     return run_lab(lang=args.lang or default_lang(), seed=args.seed, reset=args.reset,
                    script=args.script, state_path=args.state, plain=args.plain)
 
@@ -116,6 +171,7 @@ def cmd_formats(args) -> int:
 
     for name, fmt in FORMATS.items():
         print(f"{name:18s} {fmt.description}")
+    print(f"{'(any of them)':18s} also inside .gz/.bz2/.xz (.zst with zstandard), UTF-16 or BOM, or from stdin (-)")
     return 0
 
 
@@ -130,7 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog="example:\n  rlvitals plot run.log -o curves.png",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     _add_input(p)
-    p.add_argument("-o", "--output", default="curves.png", help="PNG/SVG/PDF path (default: curves.png)")
+    p.add_argument("-o", "--output", default="curves.png", help="PNG/SVG/PDF path; its directory must exist (default: curves.png)")
     p.add_argument("--max-points", type=int, default=2000,
                    help="min/max-envelope decimation target per panel (0 = draw every point)")
     p.set_defaults(func=cmd_plot)
@@ -156,13 +212,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="write a realistic simulated run with a known failure",
                        epilog="examples:\n  rlvitals simulate --list\n  rlvitals simulate lr_too_high --seed 2 "
-                              "--format verl -o lr.log",
+                              "--log-format verl-console -o lr.log\n  rlvitals simulate --engine rl --list\n"
+                              "  rlvitals simulate --engine rl healthy --knob temperature=0.4 --knob kl_coef=0 -o t.log",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("scenario", nargs="?", help="scenario name (see --list)")
-    p.add_argument("--list", action="store_true", help="list the scenarios")
+    p.add_argument("--list", action="store_true", help="list the scenarios (and, with --engine rl, the knobs)")
+    p.add_argument("--engine", choices=("dice", "rl"), default="dice",
+                   help="dice: drawn latent curves rolled as GRPO dice (default); rl: a real GRPO loop on a toy task")
+    p.add_argument("--knob", action="append", default=[], metavar="NAME=VALUE",
+                   help="with --engine rl: set a knob (repeatable), e.g. --knob temperature=0.5 --knob onset=120")
+    p.add_argument("--lang", choices=("en", "zh"), default=None, help="language of --list (default: from the locale)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--steps", type=int, default=200, help="number of training steps (default 200)")
-    p.add_argument("--format", default="lesson", help="log format to write (default: lesson)")
+    p.add_argument("--steps", type=int, default=None, help="number of training steps (default 200; --engine rl: 300)")
+    p.add_argument("--log-format", "-F", dest="log_format", default=None, metavar="FMT",
+                   help="log format to write (default: lesson; see `rlvitals formats`)")
+    # the old spelling: `--format` is the report format everywhere else, so it is kept only as a
+    # hidden, deprecated alias
+    p.add_argument("--format", dest="old_format", default=None, help=argparse.SUPPRESS)
     p.add_argument("-o", "--output", default="-", help="output path, - for stdout (default)")
     p.add_argument("--samples", metavar="PATH", default=None, help="also write sampled rollouts (JSONL) here")
     p.set_defaults(func=cmd_simulate)
@@ -173,6 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("log", help="log file to follow (may not exist yet)")
     p.add_argument("--input-format", "-F", dest="input_format", default=None, metavar="FMT")
+    _add_map(p)
     p.add_argument("--lang", choices=("en", "zh"), default=None)
     p.add_argument("--until", choices=("warning", "critical"), default=None,
                    help="exit with status 3 on the first alert at or above this severity")
@@ -186,7 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("lab", help="the interactive level (闯关): six curve sets, four confusable pairs, three questions",
                        epilog="examples:\n  rlvitals lab\n  rlvitals lab --lang en --seed 7\n"
-                              "  rlvitals lab --script answers.txt --plain",
+                              "  rlvitals lab --script answers.txt --plain\n  rlvitals lab --ref table",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--lang", choices=("en", "zh"), default=None)
     p.add_argument("--seed", type=int, default=None, help="fresh variants of every set and pair")
@@ -194,6 +261,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--script", metavar="FILE", default=None, help="read commands from FILE (- for stdin)")
     p.add_argument("--state", metavar="PATH", default=None, help="progress file (default: user data dir)")
     p.add_argument("--plain", action="store_true", help="no colour, no terminal charts wider than 80 columns")
+    p.add_argument("--ref", metavar="TOPIC", nargs="?", const="", default=None,
+                   help="print the lesson's reference material and exit: healthy, shapes, adv_std, table, pairs, "
+                        "plot, summary (no TOPIC: what the lesson is)")
     p.set_defaults(func=cmd_lab)
 
     p = sub.add_parser("formats", help="list the log formats rlvitals reads")
@@ -210,12 +280,20 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except RlvitalsError as e:
-        print(f"rlvitals: error: {e}", file=sys.stderr)
+        if isinstance(e, OutputError):
+            _quiet_stdout()
+        print(f"rlvitals: error: {e.localized(getattr(args, 'lang', None) or default_lang())}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:           # `rlvitals diagnose | head`: the reader left on purpose
+        _quiet_stdout()
         return 0
+    except OSError as e:              # the last net: an OS error we did not foresee is still one line
+        _quiet_stdout()
+        where = f" ({e.filename})" if e.filename else ""
+        print(f"rlvitals: error: {describe(e)}{where}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -7,6 +7,8 @@
      │    ├── BinaryInput     not text (and not a TensorBoard event file)
      │    └── UnknownFormat   text, but no supported format recognised (names the formats tried)
      ├── NoMetrics            a format was recognised but no metric could be read
+     │    └── NoVitals        metrics were read, but none of them is a vital (lists the keys seen)
+     ├── OutputError          an output path cannot be written (a directory, a missing folder, a full disk)
      └── MissingExtra         an optional dependency is needed ("pip install 'rlvitals[plot]'")
 """
 
@@ -18,14 +20,39 @@ __all__ = [
     "InputError",
     "MissingExtra",
     "NoMetrics",
+    "NoVitals",
     "NotAFile",
+    "OutputError",
     "RlvitalsError",
     "UnknownFormat",
 ]
 
 
 class RlvitalsError(Exception):
-    """Base class: the message is one complete sentence for the user."""
+    """Base class: the message is one complete sentence for the user.
+
+    An error made with `of(key, **fields)` also carries its i18n key: `localized(lang)` gives the
+    sentence in the user's language (the CLI prints that); `str()` is the English one.
+    """
+
+    key: str | None = None
+    fields: dict[str, object] = {}  # noqa: RUF012 - replaced per instance by `of`
+
+    @classmethod
+    def of(cls, key: str, /, **fields: object) -> RlvitalsError:
+        from .i18n import t
+
+        err = cls.__new__(cls)                 # subclasses may take other constructor arguments
+        Exception.__init__(err, t(key, "en", **fields))
+        err.key, err.fields = key, dict(fields)
+        return err
+
+    def localized(self, lang: str = "en") -> str:
+        if self.key is None:
+            return str(self)
+        from .i18n import t
+
+        return t(self.key, lang, **self.fields)
 
 
 class InputError(RlvitalsError):
@@ -50,6 +77,14 @@ class UnknownFormat(InputError):
 
 class NoMetrics(RlvitalsError):
     """A format was recognised but not one metric value could be read."""
+
+
+class NoVitals(NoMetrics):
+    """Numbers were read, but none maps to a vital: the message lists the keys seen and `--map`."""
+
+
+class OutputError(RlvitalsError):
+    """An output (a file, standard output) cannot be written."""
 
 
 class MissingExtra(RlvitalsError):

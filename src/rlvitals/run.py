@@ -7,7 +7,9 @@ is evidence, not noise), steps are int64 and strictly increasing per series.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -88,10 +90,18 @@ class Run:
     extras:        other numeric keys kept as logged, key -> Series (for `vitals` and proxies).
     unrecognized:  keys seen but not mapped, key -> count of values.
     skipped:       reason -> count of lines skipped ("no metrics", "truncated last line", ...).
+    dropped:       reason -> count of single values dropped from lines that were kept
+                   ("unreadable value": `reward=abc` beside readable keys).
     segments:      one per forward run of the step counter; more than one means a resume or
                    concatenated runs (the later segment wins on overlapping steps).
     notes:         human sentences about choices made ("adv_std derived from frac_reward_zero_std").
-    meta:          free-form facts (e.g. {"logging_steps": 10, "step_inferred": True}).
+    meta:          free-form facts (e.g. {"logging_steps": 10, "step_inferred": True}); a file holding
+                   several runs sets "run_index" (1-based) and "run_count".
+    components:    reward components, name ("xmlcount_reward_func") -> Series (source = the key).
+    component_kinds: same names -> "correctness" | "format" | "length" | "style" | "other".
+    evals:         evaluation metrics, key ("eval/accuracy") -> Series on its own cadence; never vitals.
+    file_runs:     every run found in the file (this one included), when the step counter restarted
+                   at step <= 1; empty when the file holds one run.  `ingest.read(path, run=K)` picks.
     """
 
     name: str
@@ -100,9 +110,14 @@ class Run:
     extras: dict[str, Series] = field(default_factory=dict)
     unrecognized: dict[str, int] = field(default_factory=dict)
     skipped: dict[str, int] = field(default_factory=dict)
+    dropped: dict[str, int] = field(default_factory=dict)
     segments: list[Segment] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    meta: dict[str, object] = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)   # heterogeneous by design (see above)
+    components: dict[str, Series] = field(default_factory=dict)
+    component_kinds: dict[str, str] = field(default_factory=dict)
+    evals: dict[str, Series] = field(default_factory=dict)
+    file_runs: list[Run] = field(default_factory=list, repr=False, compare=False)
 
     def get(self, name: str) -> Series | None:
         return self.series.get(name)
@@ -134,6 +149,7 @@ class Run:
             out = {k: s.upto(step) for k, s in d.items()}
             return {k: s for k, s in out.items() if len(s)}
 
+        comps = cut(self.components)
         return Run(
             name=self.name,
             format=self.format,
@@ -141,13 +157,17 @@ class Run:
             extras=cut(self.extras),
             unrecognized=dict(self.unrecognized),
             skipped=dict(self.skipped),
+            dropped=dict(self.dropped),
             segments=list(self.segments),
             notes=list(self.notes),
             meta=dict(self.meta),
+            components=comps,
+            component_kinds={k: v for k, v in self.component_kinds.items() if k in comps},
+            evals=cut(self.evals),
         )
 
     @classmethod
-    def from_arrays(cls, name: str, steps, columns: dict[str, object], *, format: str = "memory",
+    def from_arrays(cls, name: str, steps, columns: Mapping[str, object], *, format: str = "memory",
                     source: str = "simulated") -> Run:
         """Build a run from one step array and equal-length columns, every value kept (NaN too).
 

@@ -156,6 +156,9 @@ def _take(rec: object, step: int | None, records: list[tuple[int, str, str, floa
     text = _first(rec, _TEXT_KEYS)
     key = _first(rec, _GROUP_KEYS)
     rew = _first(rec, _REWARD_KEYS)
+    if st is None or rew is None:
+        skipped["missing step/reward"] = skipped.get("missing step/reward", 0) + 1
+        return
     try:
         st_i, rew_f = int(st), float(rew)
     except (TypeError, ValueError):
@@ -225,9 +228,9 @@ def _aggregate(name: str, records: list[tuple[int, str, str, float]], skipped: d
     """Group records by step and prompt; measure within-group diversity per step."""
     by: dict[int, dict[str, tuple[list[str], list[float]]]] = {}
     for st, key, text, rew in records:
-        g = by.setdefault(st, {}).setdefault(key, ([], []))
-        g[0].append(text)
-        g[1].append(rew)
+        texts, rewards = by.setdefault(st, {}).setdefault(key, ([], []))
+        texts.append(text)
+        rewards.append(rew)
     steps: list[StepDiversity] = []
     groups: dict[int, list[Group]] = {}
     for st in sorted(by):

@@ -23,7 +23,7 @@ import numpy as np
 
 from .run import PERCENT_METRICS, Run, Series
 
-__all__ = ["STAY_PUT", "WORDS", "Shape", "blocks", "classify", "hinge_onset", "shapes_of"]
+__all__ = ["STAY_PUT", "WORDS", "Shape", "blocks", "classify", "ends", "hinge_onset", "shapes_of"]
 
 WORDS: tuple[str, ...] = ("rising", "falling", "flat", "spike", "drift", "oscillating", "constant", "short")
 # The one vital that should not move; any steady one-way movement of it is called out as drift.
@@ -52,6 +52,17 @@ class Shape:
     rel_change: float = 0.0
     onset_step: int | None = None
     stats: dict[str, float] = field(default_factory=dict)
+
+
+def ends(finite_values: np.ndarray) -> tuple[float, float]:
+    """(start, end): the mean of the first and of the last tenth of the finite values.  The one
+    definition of a curve's start and end (`diagnose`, `vitals` and the plots all use it): a single
+    noisy first or last point does not decide the level."""
+    n = finite_values.size
+    if n == 0:
+        return float("nan"), float("nan")
+    tenth = max(1, n // 10)
+    return float(finite_values[:tenth].mean()), float(finite_values[-tenth:].mean())
 
 
 def blocks(steps: np.ndarray, values: np.ndarray, nblocks: int = MAX_BLOCKS) -> tuple[np.ndarray, np.ndarray]:
@@ -221,7 +232,7 @@ def classify(series: Series) -> Shape:
     if n == 0:
         return Shape(series.name, "short", float("nan"), float("nan"), stats={"n": 0.0, "nonfinite": float(nonfinite)})
     tenth = max(1, n // 10)
-    start, end = float(v[:tenth].mean()), float(v[-tenth:].mean())
+    start, end = ends(v)
     base = {"n": float(n), "nonfinite": float(nonfinite)}
     if np.all(v == v[0]):
         return Shape(series.name, "constant", start, end, stats=base)

@@ -23,7 +23,7 @@ def test_wandb_export_blank_cells_are_gaps():
     assert run.series["len"].steps.tolist() == [0, 1]
     assert run.series["acc"].is_constant and run.series["acc"].values.tolist() == [0.0, 0.0]
     assert "_step" not in run.extras and "_runtime" in run.extras
-    assert run.skipped == {"non-numeric cells": 3}
+    assert run.dropped == {"non-numeric cells": 3} and run.skipped == {}   # values dropped, rows kept
 
 
 def test_tsv_and_no_step_column():

@@ -132,7 +132,8 @@ def test_none_becomes_nan_strings_are_counted_truncated_line_skipped():
     run = read_text(text, "trl-console")
     kl = run.series["kl"]
     assert math.isnan(kl.values[0]) and kl.values[1] == 0.001
-    assert run.skipped == {"non-numeric values": 1, "truncated or malformed dict": 1}
+    assert run.skipped == {"truncated or malformed dict": 1}
+    assert run.dropped == {"non-numeric values": 1}
     assert len(run.series["reward"]) == 2
 
 

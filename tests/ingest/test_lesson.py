@@ -29,7 +29,7 @@ def _same(a: Run, b: Run) -> None:
         assert np.array_equal(a.series[k].values, b.series[k].values, equal_nan=True), k
         assert a.series[k].source == b.series[k].source
     assert set(a.extras) == set(b.extras)
-    assert a.skipped == b.skipped
+    assert a.skipped == b.skipped and a.dropped == b.dropped
     assert [(s.first_step, s.last_step, s.rows) for s in a.segments] == \
         [(s.first_step, s.last_step, s.rows) for s in b.segments]
 
@@ -87,7 +87,8 @@ def test_block_path_equals_the_line_parser(tmp_path, monkeypatch, block):
     fast = read(path)
     slow = _by_line(path)
     _same(fast, slow)
-    assert fast.skipped["unreadable value"] == 8          # the eight "1.2.3"s, each counted once
+    assert fast.dropped["unreadable value"] == 8          # the eight "1.2.3"s, each counted once
+    assert "unreadable value" not in fast.skipped         # their lines were kept
     assert fast.skipped["not a metric line"] == 31 + 1 + 6
     assert len(fast.segments) == 2 and fast.segments[1].first_step == 1400
     # the later segment wins on the steps it repeats

@@ -43,7 +43,8 @@ def test_nan_none_truncated_and_ranks_repeating():
     r = run.series["reward"]
     assert math.isnan(r.values[0]) and list(r.steps) == [1, 2] and r.values[1] == 0.31
     assert math.isnan(run.series["kl"].values[0])
-    assert run.skipped == {"non-numeric values": 1, "truncated or malformed dict": 1}
+    assert run.skipped == {"truncated or malformed dict": 1}
+    assert run.dropped == {"non-numeric values": 1}
 
 
 def test_round_trip_keeps_what_openrlhf_logs():

@@ -32,7 +32,7 @@ def test_older_spelling_without_colons_and_unreadable_fields():
     run = read_text(text, "primerl-console")
     assert run.series["trunc"].values[0] == 0.031 and run.series["loss"].values[0] == 0.0102
     assert run.extras["time"].values[0] == 41.2 and run.extras["trainable"].values[0] == 200.0
-    assert run.skipped == {"fields without a number": 1}
+    assert run.dropped == {"fields without a number": 1} and run.skipped == {}
 
 
 def test_torchtune_lines_are_not_primerl():

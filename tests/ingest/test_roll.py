@@ -26,7 +26,7 @@ def test_json_with_nan_nested_and_prefix():
     assert math.isnan(run.series["loss"].values[0])
     assert run.extras["math/critic/score/mean"].values[0] == 0.5       # per-domain keys kept
     assert "trunc" not in run.series                                   # the clip count is not a rate
-    assert run.skipped == {"non-numeric values": 1}
+    assert run.dropped == {"non-numeric values": 1} and run.skipped == {}
 
 
 def test_truncated_and_stepless_lines_are_counted():

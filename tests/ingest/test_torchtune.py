@@ -30,7 +30,7 @@ def test_primerl_console_is_not_torchtune_and_bad_values_are_counted():
             "Step 3 | rewards:0.1 successes:oops \n")
     run = read_text(text, "torchtune")
     assert list(run.series["reward"].steps) == [3]
-    assert run.skipped == {"non-numeric values": 1}
+    assert run.dropped == {"non-numeric values": 1} and run.skipped == {}
 
 
 def test_round_trip():

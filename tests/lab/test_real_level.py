@@ -168,3 +168,29 @@ def test_a_chart_that_cannot_be_drawn_is_one_line(fake_content, monkeypatch):
     ui.emit(lab.handle("answer learning"))
     text = out.getvalue()
     assert "Something went wrong inside the lab (ZeroDivisionError" in text and "✓ Right. +10" in text
+
+
+@pytest.mark.parametrize("which", ["real_content", "real_content_seed"])
+def test_healthy_sets_of_the_real_level_name_no_knob(request, which):
+    """The tool's notes on a healthy run (e.g. adv_std easing into 0.5-0.8) are shown as notes, never as
+    a knob to turn; what to keep watching is adv_std, in the lesson's bands."""
+    from rlvitals.lab.explain import explain_set
+
+    content = request.getfixturevalue(which)
+    healthy = [s for s in content.sets if s.case.truth["finding"] is None]
+    assert len(healthy) == 2
+    for s in healthy:
+        for lang in ("en", "zh"):
+            text = "\n".join(explain_set(s, lang))
+            assert ("next knob" not in text) and ("下一步" not in text), text
+            assert ("Keep watching adv_std (" in text) or ("继续留意 adv_std（" in text), text
+
+
+def test_notes_name_no_knob_and_no_placeholder_leaks(real_content, tmp_path):
+    """Pair D's small-batch log is only a note (info): its diff says there is nothing to change; no
+    knob is printed with an empty "typical" value."""
+    text = play(real_content, ["pair D", "is D2 lr_too_high", "diff"], tmp_path)
+    d1 = [ln for ln in text.splitlines() if ln.startswith("  D1: ")]
+    assert any("nothing to change: a note (info)" in ln for ln in d1), d1
+    assert not any("next knob" in ln for ln in d1), d1
+    assert "(typical: —)" not in text and "(typical: )" not in text

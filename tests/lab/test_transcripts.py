@@ -159,3 +159,29 @@ def test_pair_logs_are_drawn_side_by_side_on_one_scale(fake_content, tmp_path):
     # A1 holds ratio at exactly 1 (the top of the shared range), A2 drifts down to 0.55
     assert set(left.strip()) == {"█"} and right.strip().startswith("█") and "▁" in right
     assert "0.5500" in right
+
+
+def test_reanswering_a_pair_shows_its_answer_again(fake_content, tmp_path):
+    text = play(fake_content, ["pair A", "is A1 entropy_collapse", "is A2 sync", "is A1 whatever", "score"], tmp_path)
+    after = text.split("> is A2 sync")[1]
+    assert after.count("Already answered (your first answer counts).  Here is the explanation:") == 2
+    assert after.count("=== Pair A: the answer ===") == 2          # not an empty "Here is the explanation:"
+    assert "Rule: entropy → 0 with ratio ≡ 1.0 is entropy collapse" in after
+    assert "Score 10/130" in text                                 # the first answer still counts, once
+    zh = play(fake_content, ["配对 A", "是 A1 熵崩塌", "是 A1 熵崩塌"], tmp_path, lang="zh", reset=True)
+    assert zh.count("=== 配对 A：答案 ===") == 1 and "已经答过了（以第一次回答为准）。解释如下：\n=== 配对 A：答案 ===" in zh
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_healthy_set_is_explained_as_healthy_with_no_knob(fake_content, tmp_path, lang):
+    text = play(fake_content, ["show 1", "answer learning"], tmp_path, lang=lang)
+    explanation = text.split("> answer learning")[1]
+    if lang == "en":
+        assert "The tool's reading: LEARNING: healthy" in explanation
+        assert "Healthy: no finding above info, so nothing to change." in explanation
+        assert "Keep watching adv_std (1.000 → 0.700): 0.5–0.8, normal late in a run" in explanation
+        assert "next knob" not in explanation
+    else:
+        assert "工具的判读：在学：健康" in explanation and "不用改任何东西" in explanation
+        assert "继续留意 adv_std（1.000 → 0.700）：0.5 ~ 0.8，后期正常" in explanation
+        assert "下一步" not in explanation

@@ -70,7 +70,7 @@ def test_empty_and_all_nan_runs_do_not_crash():
     run = Run.from_arrays("nan", np.arange(3), {"kl": np.full(3, np.nan)})
     text = render_vitals(run, "text")
     kl = next(ln for ln in text.splitlines() if ln.startswith("  kl"))
-    assert "NaN → NaN" in kl and kl.rstrip().endswith("3")
+    assert "— → —" in kl and kl.rstrip().endswith("3")   # no finite value: no start or end
     obj = json.loads(render_vitals(run, "json"), parse_constant=lambda c: pytest.fail(c))
     assert obj["metrics"]["kl"]["min"] is None and obj["metrics"]["kl"]["nan"] == 3
 

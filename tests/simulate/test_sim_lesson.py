@@ -1,11 +1,13 @@
-"""The lesson's six curve sets and four pairs: its numbers at seed=None, fresh variants otherwise."""
+"""The lesson's six curve sets, four pairs and three questions: each stage its own run; the lesson's
+numbers where the lesson states them (its questions, and the healthy table at simulate(seed=None))."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from rlvitals.simulate import LabCase, LabPair, lesson_pairs, lesson_sets, simulate
+from rlvitals.simulate import LabCase, LabPair, lesson_pairs, lesson_quiz, lesson_sets, simulate
+from rlvitals.simulate.lesson import lesson_case
 
 
 def first_last(case: LabCase, k: str) -> tuple[float, float]:
@@ -44,8 +46,8 @@ def test_six_sets_two_of_each_verdict(sets):
         assert c.run.n_steps == 200
 
 
-def test_the_healthy_set_is_the_lessons_table(sets):
-    healthy = next(c for c in sets if c.truth["scenario"] == "healthy")
+def test_the_lessons_healthy_run_is_its_table():
+    healthy = lesson_case("h", "healthy", None)
     table = {"reward": (0.412, 0.847), "acc": (0.211, 0.574), "entropy": (1.842, 1.498), "kl": (0.002, 0.045),
              "adv_std": (1.031, 0.664), "len": (78, 152)}
     for k, (a, b) in table.items():
@@ -58,15 +60,15 @@ def test_the_healthy_set_is_the_lessons_table(sets):
     assert abs(adv[-10:-1].mean() - 0.664) < 0.06
 
 
-def test_pairs_carry_the_lessons_numbers(pairs):
+def test_pairs_show_the_lessons_shapes(pairs):
     assert list(pairs) == ["A", "B", "C", "D"]
     for key, p in pairs.items():
         assert isinstance(p, LabPair) and p.key == key and (p.left.key, p.right.key) == (f"{key}1", f"{key}2")
         assert p.question and p.question.isascii() and " " not in p.question
     a1, a2 = pairs["A"].left, pairs["A"].right
     assert (a1.truth["finding"], a2.truth["finding"]) == ("entropy_collapse", "sync_failure")
-    assert first_last(a1, "entropy")[1] == pytest.approx(0.009) and f"{first_last(a1, 'ratio_mean')[1]:.4f}" == "1.0000"
-    assert first_last(a2, "entropy")[1] == pytest.approx(1.774) and first_last(a2, "ratio_mean")[1] == pytest.approx(0.5407)
+    assert first_last(a1, "entropy")[1] < 0.05 and f"{first_last(a1, 'ratio_mean')[1]:.4f}" == "1.0000"
+    assert first_last(a2, "entropy")[1] > 1.2 and first_last(a2, "ratio_mean")[1] < 0.85
     # Both flat: reward over the last third moves little in either.
     for c in (a1, a2):
         r = c.run.series["reward"].values
@@ -77,8 +79,8 @@ def test_pairs_carry_the_lessons_numbers(pairs):
     b1, b2 = pairs["B"].left, pairs["B"].right
     assert (b1.truth["scenario"], b2.truth["scenario"]) == ("data_too_easy", "entropy_collapse")
     for c in (b1, b2):
-        assert first_last(c, "adv_std")[1] == pytest.approx(0.24)
-    assert first_last(b1, "entropy")[1] == pytest.approx(1.40) and first_last(b1, "acc")[1] == pytest.approx(0.574)
+        assert first_last(c, "adv_std")[1] < 0.5
+    assert first_last(b1, "entropy")[1] > 1.0 and first_last(b1, "acc")[1] > 0.5
     assert first_last(b2, "entropy")[1] < 0.05
     assert 0.25 < b2.run.series["acc"].values[-30:].mean() < 0.6            # stuck mid
     assert diversity(b1.samples) > 5 and diversity(b2.samples) < 2
@@ -86,7 +88,7 @@ def test_pairs_carry_the_lessons_numbers(pairs):
     c1, c2 = pairs["C"].left, pairs["C"].right
     for c in (c1, c2):
         ln = c.run.series["len"].values
-        assert ln[-10:].mean() > 2.5 * ln[:10].mean()
+        assert ln[-10:].mean() > 2 * ln[:10].mean()
     acc1, acc2 = c1.run.series["acc"].values, c2.run.series["acc"].values
     assert acc1[-20:].mean() - acc1[:20].mean() > 0.25
     i = c2.truth["onset_step"] - 1
@@ -94,11 +96,26 @@ def test_pairs_carry_the_lessons_numbers(pairs):
     assert c2.run.series["trunc"].values[-10:].mean() > c1.run.series["trunc"].values[-10:].mean() + 0.02
 
     d1, d2 = pairs["D"].left, pairs["D"].right
+    assert first_last(d1, "clip_frac")[1] < 0.05 and first_last(d2, "clip_frac")[1] > 0.2
+    assert d1.run.meta["effective_batch"] <= 8 and d2.run.meta["effective_batch"] == 64
+    for c in (d1, d2):                                                        # both jitter
+        assert np.diff(c.run.series["reward"].values[-60:]).std() > 0.04
+
+
+def test_the_questions_carry_the_lessons_numbers():
+    quiz = lesson_quiz()
+    assert list(quiz) == ["Q1", "Q2", "Q3"]
+    (a1, a2), (b1,), (d1, d2) = quiz["Q1"].cases, quiz["Q2"].cases, quiz["Q3"].cases
+    assert (a1.truth["finding"], a2.truth["finding"]) == ("entropy_collapse", "sync_failure")
+    assert first_last(a1, "entropy")[1] == pytest.approx(0.009) and f"{first_last(a1, 'ratio_mean')[1]:.4f}" == "1.0000"
+    assert first_last(a2, "entropy")[1] == pytest.approx(1.774) and first_last(a2, "ratio_mean")[1] == pytest.approx(0.5407)
+    assert b1.truth["scenario"] == "data_too_easy" and first_last(b1, "adv_std")[1] == pytest.approx(0.24)
+    assert first_last(b1, "entropy")[1] == pytest.approx(1.40) and first_last(b1, "acc")[1] == pytest.approx(0.574)
     assert first_last(d1, "clip_frac")[1] == pytest.approx(0.011) and first_last(d1, "gnorm")[1] == pytest.approx(0.8)
     assert first_last(d2, "clip_frac")[1] == pytest.approx(0.419) and first_last(d2, "gnorm")[1] == pytest.approx(6.0)
     assert (d1.run.meta["effective_batch"], d2.run.meta["effective_batch"]) == (8, 64)
-    for c in (d1, d2):                                                        # both jitter
-        assert np.diff(c.run.series["reward"].values[-60:]).std() > 0.04
+    fresh = lesson_quiz(seed=5)
+    assert fresh["Q1"].cases[1].run.series["ratio_mean"].values[-1] != pytest.approx(0.5407, abs=1e-6)
 
 
 def test_seed_none_is_reproducible_and_other_seeds_are_fresh(sets):

@@ -8,7 +8,8 @@ import math
 import pytest
 
 from rlvitals.diagnose.model import Action, Diagnosis, Finding, RuledOut
-from rlvitals.watch.alerts import Alert, AlertTracker, alert_payload, format_alert, jsonable, post_webhook, run_exec
+from rlvitals.watch.alerts import Alert, AlertTracker, alert_payload, format_alert, jsonable
+from rlvitals.watch.sinks import post_webhook, run_exec
 
 
 def diag(*findings):
@@ -158,5 +159,5 @@ def test_webhook_posts_json_to_a_local_server(local_server):
 def test_webhook_errors_are_one_line_not_exceptions():
     assert post_webhook("ftp://x", {}) != ""
     # a closed port on localhost: connection refused, reported, not raised
-    err = post_webhook("http://127.0.0.1:9/", {}, timeout=1)
+    err = post_webhook("http://127.0.0.1:9/", {}, deadline=1)
     assert err and "\n" not in err

@@ -10,7 +10,7 @@ import time
 
 from watch_helpers import fake_diagnose
 
-from rlvitals.watch.session import Watcher, watch_file
+from rlvitals.watch import Watcher, watch_file
 
 CRASH_LINES = [
     "[" + "1" * 20 + "] reward=0.5 entropy=1.5",
@@ -42,7 +42,7 @@ def test_watcher_feeds_crash_lines_and_keeps_going():
     assert run.steps.tolist() == list(range(45))
     # `[20 digits]`, `[5000 digits]`, `[-3]` are steps out of range; `[inf]`, `[nan]`, `[1e300]` no step lines
     assert run.skipped.get("step out of range") == 3 and run.skipped.get("not a metric line") == 3
-    assert run.skipped.get("value out of range", 0) == 1
+    assert run.dropped.get("value out of range", 0) == 1
 
 
 def test_once_reads_past_crash_lines(tmp_path):

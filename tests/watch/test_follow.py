@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 
-from rlvitals.watch.follow import MAX_LINE, Follower, split_records
+import pytest
+
+from rlvitals.watch.follow import MAX_LINE, Follower, FollowEvent, split_records
 
 
 def kinds(events):
@@ -68,33 +70,141 @@ def test_truncation_restarts_from_zero_and_says_so(tmp_path):
     assert kinds(ev) == ["truncated"] and ev[0].old == 9 and ev[0].new == 3
 
 
-def test_rotation_drains_old_file_then_reads_new(tmp_path):
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_rotation_drains_late_lines_of_the_old_file_before_the_new(tmp_path):
+    p, old = tmp_path / "train.log", tmp_path / "train.log.1"
+    append(p, "old1\n")
+    clock = Clock()
+    f = Follower(p, rotate_grace=2.0, clock=clock)
+    assert f.poll()[0] == ["old1"]
+    append(p, "old2\nold-part")
+    os.rename(p, old)           # logrotate: the trainer still holds the old file open
+    append(p, "new1\n")
+    assert f.poll() == (["old2"], [])
+    append(old, "ial\nold3\n")  # written late to the old file, after the rotation
+    clock.now = 1.0
+    assert f.poll() == (["old-partial", "old3"], [])
+    clock.now = 2.0
+    assert f.poll() == ([], [])   # quiet since 2.0: not yet for rotate_grace seconds
+    append(old, "old4\n")
+    clock.now = 3.0
+    assert f.poll() == (["old4"], [])
+    clock.now = 3.5
+    assert f.poll() == ([], [])
+    clock.now = 6.0
+    lines, ev = f.poll()
+    assert lines == ["new1"] and kinds(ev) == ["rotated"]
+    append(p, "new2\n")
+    assert f.poll() == (["new2"], [])
+    assert f.lines_read == 7  # every line, the old file's before the new file's
+
+
+def test_rotation_ends_the_half_written_line_of_the_old_file(tmp_path):
     p = tmp_path / "train.log"
     append(p, "old1\n")
-    f = Follower(p)
+    f = Follower(p, rotate_grace=0)
     assert f.poll()[0] == ["old1"]
     append(p, "old2\nold-partial")
     os.rename(p, tmp_path / "train.log.1")
     append(p, "new1\n")
-    lines, ev = f.poll()
-    # nothing written before the rotation is lost; the half line is ended by the rotation
-    assert lines == ["old2", "old-partial", "new1"]
-    assert kinds(ev) == ["rotated"]
+    got, ev = [], []
+    for _ in range(3):
+        lines, e = f.poll()
+        got += lines
+        ev += e
+    assert got == ["old2", "old-partial", "new1"] and kinds(ev) == ["rotated"]
 
 
 def test_vanished_then_back(tmp_path):
     p = tmp_path / "train.log"
     append(p, "x\n")
-    f = Follower(p)
+    f = Follower(p, rotate_grace=0)
     f.poll()
     append(p, "y\n")
     os.remove(p)
     lines, ev = f.poll()
     assert lines == ["y"] and kinds(ev) == ["vanished"]
-    assert f.poll() == ([], [])
+    assert f.poll() == ([], [])   # said once
     append(p, "z\n")
     lines, ev = f.poll()
-    assert lines == ["z"] and kinds(ev) == ["appeared"]
+    assert lines == ["z"] and kinds(ev) == ["rotated"]
+
+
+def test_moved_away_and_back_is_the_same_file(tmp_path):
+    p, aside = tmp_path / "train.log", tmp_path / "aside.log"
+    append(p, "a\n")
+    f = Follower(p, rotate_grace=0)
+    assert f.poll()[0] == ["a"]
+    os.rename(p, aside)
+    append(aside, "b\n")
+    assert f.poll() == (["b"], [FollowEvent("vanished")])
+    os.rename(aside, p)
+    append(p, "c\n")
+    assert f.poll() == (["c"], [])  # not re-read from its start
+
+
+@pytest.mark.parametrize("same_header", [True, False])
+def test_truncate_and_refill_past_the_old_size_is_a_new_file(tmp_path, same_header):
+    p = tmp_path / "train.log"
+    append(p, "config: lr=1e-6\n" + "".join(f"step={i} reward=0.{i}\n" for i in range(1, 4)) + "step=4 rew")
+    f = Follower(p)
+    assert f.poll()[0] == ["config: lr=1e-6", "step=1 reward=0.1", "step=2 reward=0.2", "step=3 reward=0.3"]
+    size = p.stat().st_size
+    head = "config: lr=1e-6\n" if same_header else "resumed: lr=2e-6 (a different banner)\n"
+    refill = head + "".join(f"step={i} reward=0.{i}{i}\n" for i in range(1, 12))
+    append(p, refill, mode="w")  # reopened with "w" and written fast, between two polls
+    assert p.stat().st_size > size
+    lines, ev = f.poll()
+    assert kinds(ev) == ["rewritten"]
+    # the whole new content, and no fragment of the old half line glued to it
+    assert lines == refill.splitlines()
+    append(p, "step=12 reward=0.5\n")
+    assert f.poll() == (["step=12 reward=0.5"], [])
+
+
+def test_unreadable_file_is_said_once_and_retried(tmp_path):
+    p = tmp_path / "train.log"
+    append(p, "one\n")
+    denied = [True]
+
+    def opener(path):
+        if denied[0]:
+            raise PermissionError(13, "Permission denied", str(path))
+        return open(path, "rb")
+
+    f = Follower(p, opener=opener)
+    lines, ev = f.poll()
+    assert lines == [] and kinds(ev) == ["unreadable"] and ev[0].detail == "Permission denied"
+    assert f.poll() == ([], []) and f.poll() == ([], [])   # once, not on every poll
+    denied[0] = False
+    lines, ev = f.poll()
+    assert lines == ["one"] and kinds(ev) == ["readable"]
+
+
+def test_a_directory_in_place_of_the_file_is_said_once(tmp_path):
+    p = tmp_path / "train.log"
+    append(p, "one\n")
+    f = Follower(p, rotate_grace=0)
+    assert f.poll()[0] == ["one"]
+    append(p, "two\n")
+    os.rename(p, tmp_path / "old.log")
+    p.mkdir()
+    lines, ev = f.poll()
+    assert lines == ["two"] and ev == []     # the old file drained first
+    lines, ev = f.poll()
+    assert lines == [] and kinds(ev) == ["unreadable"] and "directory" in ev[0].detail
+    assert f.poll() == ([], [])
+    p.rmdir()
+    append(p, "three\n")
+    lines, ev = f.poll()
+    assert lines == ["three"] and kinds(ev) == ["rotated"]
 
 
 def test_tail_mode_skips_existing_content_only(tmp_path):

@@ -13,7 +13,7 @@ import pytest
 from watch_helpers import fake_diagnose, kv_lines
 
 from rlvitals.errors import NotAFile, UnknownFormat
-from rlvitals.watch.session import Watcher, watch_file
+from rlvitals.watch import Watcher, watch_file
 
 COLLAPSE = [1.5] * 20 + [0.05] * 10 + [0.005] * 10     # warning from step 20, critical from 30
 HEALTHY = [1.5 - 0.01 * i for i in range(40)]
@@ -66,8 +66,8 @@ def test_watcher_sniffs_then_alerts_once_per_finding(kv_format):
     assert w.fmt == "kvtest"
     assert [(a.id, a.severity, a.escalated) for a in alerts] == [
         ("entropy_collapse", "warning", False), ("entropy_collapse", "critical", True)]
-    # held for two checks over five steps: raised five steps after the first warning/critical step
-    assert [a.step for a in alerts] == [25, 35]
+    # raised at the first check that names it: the first warning step, then the first critical one
+    assert [a.step for a in alerts] == [20, 30]
     assert alerts[0].onset_step == 20
 
 
@@ -90,9 +90,9 @@ def test_cadence_thins_out_on_long_runs(kv_format):
     w.feed(kv_lines([1.0] * 2000))
     w.check()  # one check after a backlog, however long
     assert calls == [2000]
-    stream(w, kv_lines([1.0] * 30, start=2000), clock)
-    # at 2000 steps a check is due every 2000 // 200 = 10 new steps
-    assert calls[1:] == [2010, 2020, 2030]
+    stream(w, kv_lines([1.0] * 50, start=2000), clock)
+    # at 2000 steps a check is due every 1% of them: 20 new steps, then 21 (1% of 2020)
+    assert calls[1:] == [2020, 2041]
 
 
 def test_cpu_cap_spaces_out_slow_diagnoses(kv_format):
@@ -186,6 +186,7 @@ class Session:
         self.out, self.err, self.stop = io.StringIO(), io.StringIO(), threading.Event()
         self.code = None
         kw.setdefault("diagnose_fn", fake_diagnose)
+        kw.setdefault("rotate_grace", 0.05)
         self.th = threading.Thread(target=self._run, args=(path,), kwargs=kw, daemon=True)
         self.th.start()
 
@@ -262,3 +263,77 @@ def test_alert_json_via_webhook_while_following(kv_format, tmp_path, local_serve
     s.end()
     assert [(b["severity"], b["escalated"]) for _, b in received] == [("warning", False), ("critical", True)]
     json.dumps(received[0][1], allow_nan=False)
+
+
+# -- faults while following -------------------------------------------------------------------
+def test_follow_truncate_and_refill_between_polls_is_a_new_run(kv_format, tmp_path):
+    p = tmp_path / "live.log"
+    write(p, ["trainer v1 starting", *kv_lines([1.5] * 10)])
+    s = Session(p)
+    assert wait_for(lambda: "format: kvtest" in s.err.getvalue())
+    time.sleep(0.05)
+    # the trainer restarts: same banner, more steps than before, all written between two polls
+    with open(p, "w", encoding="utf-8") as f:
+        f.write("".join(line + "\n" for line in ["trainer v1 starting", *kv_lines([1.4] * 30)]))
+    assert wait_for(lambda: "rewritten" in s.err.getvalue())
+    assert s.end() == 0
+    out = s.out.getvalue()
+    assert "30 steps" in out  # the new run alone: not merged with the old one, nothing lost
+    # no fragment read as a line: the only line not used is the new run's banner
+    assert "lines skipped: other 1\n" in out.split("30 steps")[1]
+
+
+def test_follow_says_once_when_the_file_cannot_be_read(kv_format, tmp_path):
+    p = tmp_path / "live.log"
+    write(p, kv_lines([1.5] * 5))
+    s = Session(p, rotate_grace=0)
+    assert wait_for(lambda: "format: kvtest" in s.err.getvalue())
+    os.rename(p, tmp_path / "old.log")
+    p.mkdir()  # something replaced the log with a directory
+    assert wait_for(lambda: "cannot be read" in s.err.getvalue())
+    time.sleep(0.1)  # many polls later: still said once
+    p.rmdir()
+    write(p, kv_lines([1.5] * 5, start=5))
+    assert wait_for(lambda: "rotated" in s.err.getvalue())
+    assert s.end() == 0
+    assert s.err.getvalue().count("cannot be read") == 1
+    assert "10 steps" in s.out.getvalue()
+
+
+def test_a_hanging_exec_never_blocks_following(kv_format, tmp_path):
+    p = tmp_path / "live.log"
+    s = Session(p, exec_cmd="sleep 100", exec_timeout=30, exit_wait=0.5)
+    write(p, kv_lines(COLLAPSE[:25]))
+    assert wait_for(lambda: "[WARNING]" in s.out.getvalue())
+    t0 = time.monotonic()
+    write(p, kv_lines(COLLAPSE[25:], start=25))  # while `sleep 100` runs for the warning
+    assert wait_for(lambda: "[CRITICAL]" in s.out.getvalue())
+    assert time.monotonic() - t0 < 5
+    t0 = time.monotonic()
+    assert s.end() == 0
+    assert time.monotonic() - t0 < 5  # exit waits `exit_wait`, then kills the command's group
+    # at exit the running command (the warning's) is killed with its group, the critical's never
+    # started: both are said to be undelivered
+    assert "--exec: 2 alert(s) were not delivered" in s.err.getvalue()
+
+
+def test_a_bad_webhook_stops_watch_before_it_starts(kv_format, tmp_path):
+    from rlvitals.watch.sinks import BadWebhook
+
+    with pytest.raises(BadWebhook):
+        watch_file(tmp_path / "x.log", webhook="http://host:abc/", out=io.StringIO(), err=io.StringIO())
+
+
+def test_follow_rotation_reads_late_lines_of_the_old_file_first(kv_format, tmp_path):
+    p = tmp_path / "live.log"
+    write(p, kv_lines([1.5] * 10))
+    s = Session(p, rotate_grace=0.3)
+    assert wait_for(lambda: "format: kvtest" in s.err.getvalue())
+    os.rename(p, tmp_path / "live.log.1")
+    write(p, kv_lines([1.5] * 10, start=20))                          # the new file
+    write(tmp_path / "live.log.1", kv_lines([1.5] * 10, start=10))    # late lines to the old one
+    assert wait_for(lambda: "rotated" in s.err.getvalue())
+    assert s.end() == 0
+    out = s.out.getvalue()
+    # all 30 steps, in order, one run: nothing written late was lost, no restart
+    assert "30 steps (30 lines read" in out

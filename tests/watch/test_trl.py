@@ -63,7 +63,7 @@ def test_import_needs_no_transformers_but_use_says_what_to_install(monkeypatch):
 
 def test_is_a_trainer_callback_and_feeds_the_monitor(trl_mod):
     out = io.StringIO()
-    cb = trl_mod.RlvitalsCallback(stream=out, max_overhead=0, step_budget=0)
+    cb = trl_mod.RlvitalsCallback(stream=out, max_overhead=0, step_budget=0, background=False)
     cb.monitor._diagnose = fake_diagnose
     assert isinstance(cb, TrainerCallback)
     state, control = State(), Control()
@@ -71,7 +71,7 @@ def test_is_a_trainer_callback_and_feeds_the_monitor(trl_mod):
         state.global_step = (i + 1) * 10
         assert cb.on_log(None, state, control, logs=logs(e)) is control
     assert [a.id for a in cb.monitor.alerts] == ["entropy_collapse"]
-    assert cb.monitor.alerts[0].step == 220  # the trainer's global step, not a count of logs
+    assert cb.monitor.alerts[0].step == 210  # the trainer's global step, not a count of logs
     assert not control.should_training_stop  # stop_on not set: alert only
     cb.on_train_end(None, state, control)
     assert "[WARNING]" in out.getvalue() and cb.monitor.closed
@@ -79,7 +79,8 @@ def test_is_a_trainer_callback_and_feeds_the_monitor(trl_mod):
 
 def test_stop_on_critical_asks_the_trainer_to_stop(trl_mod):
     out = io.StringIO()
-    cb = trl_mod.make_callback(stream=out, stop_on="critical", lang="zh", max_overhead=0, step_budget=0)
+    cb = trl_mod.make_callback(stream=out, stop_on="critical", lang="zh", max_overhead=0, step_budget=0,
+                               background=False)
     cb.monitor._diagnose = fake_diagnose
     state, control = State(), Control()
     for i, e in enumerate([1.5] * 20 + [0.05] * 6):
@@ -95,7 +96,7 @@ def test_stop_on_critical_asks_the_trainer_to_stop(trl_mod):
 
 
 def test_only_the_main_process_and_never_raises(trl_mod):
-    cb = trl_mod.RlvitalsCallback(stream=None)
+    cb = trl_mod.RlvitalsCallback(stream=None, background=False)
     cb.monitor._diagnose = fake_diagnose
     cb.on_log(None, State(1, is_world_process_zero=False), Control(), logs=logs(1.0))
     assert cb.monitor.steps_logged == 0

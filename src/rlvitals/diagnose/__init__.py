@@ -25,6 +25,7 @@ from . import (
     length_hacking,
     lr_too_high,
     numeric_instability,
+    outlier_step,
     plateau,
     reward_hacking,
     stalled,
@@ -33,7 +34,7 @@ from . import (
 )
 from .context import Ctx
 from .model import FINDING_IDS, Diagnosis, Finding
-from .verdict import order, verdict_of
+from .verdict import resolve, verdict_of
 
 __all__ = ["FINDING_IDS", "RULES", "Diagnosis", "Finding", "diagnose"]
 
@@ -43,9 +44,11 @@ BY_CONSTRUCTION = frozenset({"clip_frac", "ratio_mean"})
 MODULES = (
     numeric_instability, sync_failure, truncation_starvation, entropy_collapse, kl_blowup,
     entropy_explosion, length_hacking, reward_hacking, data_too_hard, stalled, lr_too_high,
-    data_too_easy, batch_noise, plateau,
+    data_too_easy, batch_noise, plateau, outlier_step,
 )
 RULES: tuple[tuple[str, Callable[[Ctx], Finding | None]], ...] = tuple((m.ID, m.check) for m in MODULES)
+# not_learning is not a rule of its own: verdict.resolve adds it when nothing else explains a goal
+# that does not improve.
 
 
 def _run_summary(run: Run, ctx: Ctx) -> dict:
@@ -64,6 +67,7 @@ def _run_summary(run: Run, ctx: Ctx) -> dict:
         "segments": len(run.segments),
         "notes": list(run.notes),
         "skipped": dict(run.skipped),
+        "dropped": dict(run.dropped),
         "missing_vitals": [m for m in VITALS if m not in run.series],
         # constant by construction when there is one update per batch: not a health signal
         "not_applicable": sorted(m for m, sh in ctx.shapes.items() if sh.word == "constant" and m in BY_CONSTRUCTION),
@@ -74,11 +78,11 @@ def _run_summary(run: Run, ctx: Ctx) -> dict:
 def diagnose(run: Run, samples=None) -> Diagnosis:
     """The verdict, findings most important first, each curve's shape, and a run summary."""
     shapes = shapes_of(Run(run.name, run.format, {k: s for k, s in run.series.items() if k in CANONICAL}))
-    ctx = Ctx(run, shapes, samples)
+    ctx = Ctx(run, dict(shapes), samples)
     found: list[Finding] = []
     for module in MODULES:
         f = ctx.check(module)
         if f is not None:
             found.append(f)
-    findings = order(found)
+    findings = resolve(found, ctx)
     return Diagnosis(verdict_of(findings, ctx), findings, shapes, _run_summary(run, ctx))

@@ -70,6 +70,14 @@ ACTIONS: dict[str, Action] = {
         knob="data difficulty / stopping", direction="check",
         typical="—",
         why="plateau", source="the lesson (平掉 = converged or stuck)"),
+    "not_learning": Action(
+        knob="pipeline and the missing vitals", direction="check",
+        typical="log entropy, ratio_mean, adv_std, trunc",
+        why="not_learning", source="the lesson (症状告诉你不对，正常的指标告诉你不对在哪); A. Jones, RL debugging"),
+    "outlier_step": Action(
+        knob="gradient clipping / the batch at that step", direction="check",
+        typical="grad_clip 1.0; skip steps with a huge grad norm",
+        why="outlier_step", source="verl PR #2328 (skip steps with huge grad norm); NeMo-RL (spikes that return are OK)"),
 }
 
 

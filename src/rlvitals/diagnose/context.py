@@ -53,11 +53,22 @@ class Ctx:
 
     # -- access -------------------------------------------------------------------------------
     def series(self, name: str) -> Series | None:
+        """A canonical series, or `component:<key>` (a reward term) / `eval:<key>` (an eval metric)."""
+        if name.startswith("component:"):
+            return (getattr(self.run, "components", None) or {}).get(name[10:])
+        if name.startswith("eval:"):
+            return (getattr(self.run, "evals", None) or {}).get(name[5:])
         return self.run.series.get(name)
 
     def has(self, name: str) -> bool:
         """Present with enough finite points to judge."""
         sh = self.shapes.get(name)
+        if sh is None and ":" in name:
+            s = self.series(name)
+            if s is None:
+                return False
+            from ..shapes import classify
+            sh = self.shapes[name] = classify(s)
         return sh is not None and sh.word != "short"
 
     def data(self, name: str) -> tuple[np.ndarray, np.ndarray]:

@@ -11,17 +11,20 @@ from __future__ import annotations
 from .actions import action_for
 from .context import Ctx, rnd, ro
 from .model import Finding
+from .predicates import holds
+from .symptoms import goal, trend
+from .thresholds import get
 
 ID = "data_too_easy"
 
 
 def band(adv_std_end: float) -> str | None:
     """Severity for an end adv_std, per the lesson's table (None = healthy)."""
-    if adv_std_end >= 0.8:
+    if adv_std_end >= get("adv_std_healthy"):
         return None
-    if adv_std_end >= 0.5:
+    if adv_std_end >= get("adv_std_watch"):
         return "info"
-    if adv_std_end >= 0.2:
+    if adv_std_end >= get("adv_std_stop"):
         return "warning"
     return "critical"
 
@@ -33,35 +36,34 @@ def check(ctx: Ctx) -> Finding | None:
     sev = band(a1)
     if sev is None or a1 > a0 - 0.05:
         return None
-    goal = "acc" if ctx.has("acc") else "reward" if ctx.has("reward") else None
-    if goal is None:
+    g = goal(ctx)
+    tr = trend(ctx, g) if g else None
+    if g is None or tr is None:
         return None
-    g1 = ctx.end(goal)
-    if g1 < 0.5:
+    g1 = tr.end
+    if g1 < 0.5 and (g != "reward" or not tr.rose):
         return None  # groups are not mostly right: easy data cannot be the cause
-    ev = {"adv_std_start": rnd(a0), "adv_std_end": rnd(a1), f"{goal}_end": rnd(g1)}
+    ev = {"adv_std_start": rnd(a0), "adv_std_end": rnd(a1), f"{g}_end": rnd(g1)}
     ruled, missing = [], []
     if ctx.has("entropy"):
-        e0, e1 = ctx.start("entropy"), ctx.end("entropy")
-        ev["entropy_end"] = rnd(e1)
-        if e0 > 0 and e1 / e0 < 0.2 and not ctx.gained(goal, a=0.5):
+        ev["entropy_end"] = rnd(ctx.end("entropy"))
+        if holds(ctx, "entropy_to_zero") and not (tr.rose and not tr.fell_back):
             return None  # entropy gone and no progress: that is a collapse
-        ruled.append(ro("entropy_collapse", "entropy", e1, "entropy_healthy"))
     else:
         missing.append("entropy")
-    ruled.append(ro("data_too_hard", goal, g1, "acc_high"))
     quotes: tuple[str, ...] = ()
     smp = ctx.samples
     if smp is not None and smp.steps:
         d1 = smp.late_diversity()
         ev["sample_diversity_end"] = rnd(d1, 3)
         ev["samples_all_right"] = rnd(smp.late_all_right(), 3)
-        if d1 >= 0.15:
+        if d1 >= get("diversity_low"):
             quotes = smp.quote(late=True, all_right=True)
             ruled.append(ro("entropy_collapse", "samples", rnd(d1, 3), "samples_diverse"))
     else:
         missing.append("samples")
     # the lesson's table: the onset is where adv_std entered the band it ends in
-    onset = ctx.crossing("adv_std", below={"info": 0.8, "warning": 0.5, "critical": 0.2}[sev], first=True)
+    onset = ctx.crossing("adv_std", below={"info": get("adv_std_healthy"), "warning": get("adv_std_watch"),
+                                           "critical": get("adv_std_stop")}[sev], first=True)
     conf = 0.7 + 0.1 * (g1 >= 0.5) + 0.1 * bool(quotes)
     return Finding(ID, sev, onset, ev, tuple(ruled), tuple(missing), action_for(ID), round(conf, 3), quotes)

@@ -1,35 +1,54 @@
-"""entropy_explosion: entropy runs up and output turns to noise while reward falls (dead).
+"""entropy_explosion: entropy runs up and output turns to noise while the score falls (dead).
 
 Entropy may rise healthily under an entropy bonus (a verl LoRA run: 0.13 → 0.26 while its score
-rose); the rule wants a large relative rise (x2.5) AND the reward or accuracy giving ground.
+rose); the rule wants a large relative rise (entropy_rise) AND the goal (or reward) giving ground
+from its peak.  When KL surges first, kl_blowup owns the run (verdict.SUPPRESSES).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from . import kl_blowup
 from .actions import action_for
-from .context import Ctx, rnd, ro
+from .context import Ctx, rnd
 from .model import Finding
+from .symptoms import goal, since
+from .thresholds import get
 
 ID = "entropy_explosion"
-RISE = 1.6         # end/start; an entropy bonus can double a low entropy healthily (0.13 → 0.26)
+
+
+def _early(ctx: Ctx) -> Finding | None:
+    """On the way up: since entropy bent upward it rose beyond 2 x goal_z standard errors and by
+    a tenth, while the goal fell beyond goal_z standard errors over the same steps."""
+    g = goal(ctx)
+    if g is None:
+        return None
+    onset = ctx.onset("entropy", "bend", until_peak=True)
+    ea, eb, ez = since(ctx, "entropy", onset)
+    ga, gb, gz = since(ctx, g, onset)
+    if not (ea > 0 and eb / ea >= 1.1 and ez >= 2 * get("goal_z") and gz <= -get("goal_z")):
+        return None
+    ev = {"entropy_start": rnd(ea), "entropy_end": rnd(eb), "entropy_rise": rnd(eb / ea, 3),
+          f"{g}_peak": rnd(ga), f"{g}_end": rnd(gb)}
+    return Finding(ID, "warning", onset, ev, (), (), action_for(ID), 0.6)
 
 
 def check(ctx: Ctx) -> Finding | None:
     if not ctx.has("entropy"):
         return None
     e0, e1 = ctx.start("entropy"), ctx.end("entropy")
-    if not (e0 > 0) or e1 / e0 < RISE or ctx.word("entropy") not in ("rising", "spike"):
+    if not (e0 > 0) or ctx.word("entropy") not in ("rising", "spike"):
         return None
+    if e1 / e0 < get("entropy_rise"):
+        return _early(ctx)
     goal, peak, g1 = None, float("nan"), float("nan")
-    for g in ("acc", "reward"):
+    for g in ("acc", "val_acc", "reward"):
         if not ctx.has(g):
             continue
         p, e = ctx.peak(g), ctx.end(g)
         # the score gave ground: the tenth-of-run mean sits well below the best block
-        se = 3 * ctx.noise(g) / np.sqrt(max(1, len(ctx.data(g)[1]) // 10))
+        se = get("goal_z") * ctx.noise(g) / np.sqrt(max(1, len(ctx.data(g)[1]) // 10))
         if p - e > max(0.1 * abs(p), se):
             goal, peak, g1 = g, p, e
             break
@@ -37,14 +56,7 @@ def check(ctx: Ctx) -> Finding | None:
         return None
     ev = {"entropy_start": rnd(e0), "entropy_end": rnd(e1), "entropy_rise": rnd(e1 / e0, 3),
           f"{goal}_peak": rnd(peak), f"{goal}_end": rnd(g1)}
-    ruled, missing = [], []
     if ctx.has("kl"):
-        k1 = ctx.end("kl")
-        ev["kl_end"] = rnd(k1)
-        if ctx.check(kl_blowup) is not None:
-            return None  # a KL surge leads and entropy follows: kl_blowup owns it
-        ruled.append(ro("kl_blowup", "kl", k1, "kl_steady"))
-    else:
-        missing.append("kl")
+        ev["kl_end"] = rnd(ctx.end("kl"))
     onset = ctx.onset("entropy", "bend", until_peak=True)
-    return Finding(ID, "critical", onset, ev, tuple(ruled), tuple(missing), action_for(ID), 0.85)
+    return Finding(ID, "critical", onset, ev, (), (), action_for(ID), 0.85)

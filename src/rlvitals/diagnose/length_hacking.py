@@ -1,58 +1,91 @@
 """length_hacking: answers grow long while accuracy does not (lesson pair C2), truncation rising.
 
 Pair C1 -- length rising together with acc -- is healthy ("写详细带来了更高正确率") and stays
-silent.  With no acc logged there is no way to tell the two apart, so the rule does not fire.
-GRPO's length bias (Dr. GRPO) also makes wrong answers longer: the action names both fixes.
+silent.  With an accuracy (or eval accuracy, or a correctness term) to judge by, the growth must
+come without its gain.  With no accuracy at all the strong signal decides on its own: length
+exploding (len_explode) while the truncation rate climbs past trunc_high -- more and more answers
+cut at the cap -- even while the reward still rises.  GRPO's length bias (Dr. GRPO) also makes
+wrong answers longer: the action names both fixes.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from . import entropy_explosion, truncation_starvation
 from .actions import action_for
-from .context import Ctx, rnd, ro
+from .context import Ctx, rnd
 from .model import Finding
+from .symptoms import goal, since, trend
+from .thresholds import get
 
 ID = "length_hacking"
-GROWTH = 2.0        # the lesson's healthy run grows x1.95 while acc rises; an explosion is more
+
+
+def _early(ctx: Ctx, g: str | None) -> Finding | None:
+    """On the way up: since the length bent upward (its growth rate at least doubled) it grew
+    beyond 2 x goal_z standard errors and by a tenth, and the truth did not gain."""
+    if g is None or g == "reward" or ctx.word("len") not in ("rising", "spike"):
+        return None
+    onset = ctx.onset("len", "bend", log=True)
+    la, lb, lz = since(ctx, "len", onset)
+    ta, tb, tz = since(ctx, g, onset)
+    if onset is None or not (la > 0 and lb / la >= 1.1 and lz >= 2 * get("goal_z") and tz <= 1.0):
+        return None
+    # and the growth accelerated at the bend: its log-rate after is at least twice the rate before
+    s, v = ctx.data("len")
+    l0 = ctx.start("len")
+    before = max(float(onset - s[0]), 1.0)
+    after = max(float(s[-1] - onset), 1.0)
+    rate_before = np.log(max(la, 1e-9) / max(l0, 1e-9)) / before
+    rate_after = np.log(lb / la) / after
+    if rate_after < 2 * max(rate_before, 0.0) or rate_after <= 0:
+        return None
+    ev = {"len_start": rnd(la), "len_end": rnd(lb), "len_growth": rnd(lb / la, 3), "acc_metric": g,
+          "acc_start": rnd(ta), "acc_end": rnd(tb), "since_step": onset}
+    missing = [] if ctx.has("trunc") else ["trunc"]
+    return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), 0.6)
 
 
 def check(ctx: Ctx) -> Finding | None:
-    if not ctx.has("len") or not ctx.has("acc"):
+    if not ctx.has("len"):
         return None
-    l0, l1 = ctx.start("len"), ctx.end("len")
-    if not (l0 > 0) or l1 / l0 < GROWTH or ctx.word("len") not in ("rising", "spike", "oscillating"):
+    ln = trend(ctx, "len")
+    if ln is None or not ln.start > 0:
         return None
+    l0, l1 = ln.start, ln.end
+    growth = l1 / l0
+    g = goal(ctx)
+    if growth < get("len_growth_healthy") or ctx.word("len") not in ("rising", "spike", "oscillating"):
+        return _early(ctx, g)
     onset = ctx.onset("len", "bend", log=True)
-    s, _ = ctx.data("acc")
-    a = min(float(np.searchsorted(s, onset)) / max(s.size, 1), 0.8) if onset is not None else 0.0
-    a0, a1 = ctx.start("acc"), ctx.end("acc")
-    if ctx.gained("acc", rel=0.05, a=a):
-        return None  # pair C1: longer and more right (judged from where the growth began)
-    if ctx.check(entropy_explosion) is not None:
-        return None  # answers turning to noise grow long too: the entropy rule owns it
-    ev = {"len_start": rnd(l0), "len_end": rnd(l1), "len_growth": rnd(l1 / l0, 3),
-          "acc_start": rnd(a0), "acc_end": rnd(a1)}
-    missing, ruled = [], []
-    if ctx.check(truncation_starvation) is not None:
-        return None  # everything cut and no reward left: truncation_starvation owns it
+    truth = g if g is not None and g != "reward" else None
+    ev: dict = {"len_start": rnd(l0), "len_end": rnd(l1), "len_growth": rnd(growth, 3)}
+    missing: list[str] = []
+    trunc_up = None
     if ctx.has("trunc"):
         t0, t1 = ctx.start("trunc"), ctx.end("trunc")
         ev["trunc_start"], ev["trunc_end"] = rnd(t0), rnd(t1)
-        if not (t1 >= t0 + 0.05 or (t1 >= t0 + 0.02 and l1 / l0 >= 2.5)):
-            return None  # longer, but barely hitting the cap more often: not (yet) an explosion
-        if ctx.still_rising("acc", a):
-            return None  # and accuracy is still climbing with it
+        trunc_up = t1 >= t0 + get("trunc_rise") or (t1 >= t0 + 0.4 * get("trunc_rise") and growth >= get("len_explode"))
     else:
         missing.append("trunc")
-        if l1 / l0 < 2.5:
+    if truth is not None:
+        s, _ = ctx.data(truth)
+        a = min(float(np.searchsorted(s, onset)) / max(s.size, 1), 0.8) if onset is not None else 0.0
+        tt = trend(ctx, truth)
+        ev["acc_metric"] = truth
+        ev["acc_start"], ev["acc_end"] = rnd(tt.start) if tt else None, rnd(tt.end) if tt else None
+        if ctx.gained(truth, rel=0.05, a=a) or ctx.still_rising(truth, a):
+            return None  # pair C1: longer and more right (judged from where the growth began)
+        if trunc_up is False:
+            return None  # longer, but barely hitting the cap more often: not (yet) an explosion
+        if trunc_up is None and growth < get("len_explode"):
             return None  # without trunc, only a clear explosion is unambiguous
+    else:
+        missing.append("acc")
+        # no accuracy: only the strong signal -- an explosion that runs into the cap
+        if not (growth >= get("len_explode") and trunc_up and ctx.end("trunc") >= get("trunc_high")):
+            return None
     if ctx.has("reward"):
         ev["reward_start"], ev["reward_end"] = rnd(ctx.start("reward")), rnd(ctx.end("reward"))
-    ruled.append(ro("data_too_hard", "acc", a1, "acc_not_zero") if a1 > 0.05 else
-                 ro("reward_hacking", "len", f"{l0:.4g} → {l1:.4g}", "len_explains"))
-    if ctx.has("entropy"):
-        ruled.append(ro("entropy_collapse", "entropy", ctx.end("entropy"), "entropy_healthy"))
-    conf = min(1.0, 0.8 + 0.1 * (l1 / l0 - GROWTH))
-    return Finding(ID, "warning", onset, ev, tuple(ruled), tuple(missing), action_for(ID), round(conf, 3))
+    conf = min(1.0, 0.7 + 0.1 * (growth - get("len_growth_healthy")) + 0.1 * bool(truth))
+    return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), round(conf, 3))

@@ -7,27 +7,28 @@ batch_noise (pair D) by the update metrics, never by the jitter of the reward al
 from __future__ import annotations
 
 from .actions import action_for
-from .context import Ctx, rnd, ro
+from .context import Ctx, rnd
 from .model import Finding
+from .thresholds import get
 from .updates import assess
 
 ID = "lr_too_high"
-GNORM_CLIMB = 5.0
 
 
 def check(ctx: Ctx) -> Finding | None:
     u = assess(ctx)
-    if u.clip_high:
-        fired = u.jitter_metric is not None or u.gnorm_high or u.clip >= 0.3
+    if u.clip_high and u.clip is not None:
+        fired = u.jitter_metric is not None or u.gnorm_high or u.clip >= 1.5 * get("clip_high")
     elif u.clip is None:  # missing or not applicable: the grad norm must say so, with jitter
         # or by itself climbing 5x (PTT: 3x baseline is already unstable; 10x an explosion)
-        fired = u.gnorm_high and (u.jitter_metric is not None or (u.gnorm_rise or 0) >= GNORM_CLIMB)
+        fired = u.gnorm_high and (u.jitter_metric is not None or (u.gnorm_rise or 0) >= get("gnorm_climb"))
     else:
-        fired = False
+        # on the way up: clip already past normal and the grad norm climbing past gnorm_rise x its start
+        fired = u.clip >= get("clip_normal") and (u.gnorm_rise or 0) >= get("gnorm_rise")
     if not fired:
         return None
     ev: dict = {}
-    missing, ruled = [], []
+    missing = []
     if u.clip is not None:
         ev["clip_frac_late"] = rnd(u.clip, 3)
     elif u.clip_na:
@@ -42,17 +43,13 @@ def check(ctx: Ctx) -> Finding | None:
         missing.append("gnorm")
     if u.jitter_metric:
         ev[f"{u.jitter_metric}_jitter"] = rnd(u.jitter, 3)
-    why = "clip_high" if u.clip_high else "gnorm_high"
-    ruled.append(ro("batch_noise", "clip_frac" if u.clip_high else "gnorm",
-                    u.clip if u.clip_high else u.gnorm, why))
     for m in ("reward", "kl", "loss", "gnorm"):
-        s = ctx.series(m)
-        if s is not None and (~s.finite).any():
+        sr = ctx.series(m)
+        if sr is not None and (~sr.finite).any():
             return None  # NaNs: numeric_instability owns the run
-    ruled.append(ro("numeric_instability", "gnorm" if u.gnorm is not None else "reward", "finite", "all_finite"))
     conf = min(1.0, 0.7 + (u.clip or 0) + 0.1 * u.gnorm_high)
     # onset: where clip_frac (else the grad norm) left its normal level for good
     onset = ctx.crossing("clip_frac", 0.15) if u.clip is not None else ctx.crossing("gnorm", 0.15, log=True)
-    if u.clip is not None and ctx.start("clip_frac") >= 0.2:
+    if u.clip is not None and ctx.start("clip_frac") >= get("clip_high"):
         onset = ctx.first_step()   # too big from the first step (no ramp to find)
-    return Finding(ID, "warning", onset if onset is not None else ctx.first_step(), ev, tuple(ruled), tuple(missing), action_for(ID), round(conf, 3))
+    return Finding(ID, "warning", onset if onset is not None else ctx.first_step(), ev, (), tuple(missing), action_for(ID), round(conf, 3))

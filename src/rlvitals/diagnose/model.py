@@ -31,6 +31,10 @@ FINDING_IDS: dict[str, str] = {
     "truncation_starvation": "dead",
     "entropy_explosion": "dead",
     "plateau": "learning",
+    # the goal does not improve and no specific cause fired: never "nothing to change"
+    "not_learning": "dead",
+    # a single-step outlier (a KL spike gone the next step): evidence of one bad step, not a trend
+    "outlier_step": "unstable",
 }
 
 

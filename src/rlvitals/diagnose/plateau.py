@@ -14,19 +14,19 @@ from ..shapes import _theil_sen
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
+from .symptoms import goal as goal_of
+from .thresholds import get
 
 ID = "plateau"
-FLAT_SHARE = 0.25     # the flat part must cover this much of the run
-SLOPE_RATIO = 0.2     # post-knee slope / pre-knee slope below this = flat
 
 
 def check(ctx: Ctx) -> Finding | None:
-    goal = "acc" if ctx.has("acc") else "reward" if ctx.has("reward") else None
-    if goal is None or not ctx.gained(goal, rel=0.1):
+    goal = goal_of(ctx)
+    if goal is None or not ctx.has(goal) or not ctx.gained(goal, rel=0.1):
         return None
     onset = ctx.onset(goal, "plateau")
     first, last = ctx.first_step(), ctx.last_step()
-    if onset is None or last - onset < FLAT_SHARE * max(last - first, 1) or onset <= first:
+    if onset is None or last - onset < get("plateau_share") * max(last - first, 1) or onset <= first:
         return None
     t, x = ctx.blocks(goal, 64)
     before, after = t < onset, t >= onset
@@ -34,7 +34,7 @@ def check(ctx: Ctx) -> Finding | None:
         return None
     pre = _theil_sen(t[before], x[before])
     post = _theil_sen(t[after], x[after])
-    if pre <= 0 or post > SLOPE_RATIO * pre:
+    if pre <= 0 or post > get("plateau_slope") * pre:
         return None
     s, _ = ctx.data(goal)
     if ctx.still_rising(goal, float(np.searchsorted(s, onset)) / max(s.size, 1)):

@@ -1,10 +1,13 @@
-"""reward_hacking: the reward climbs while accuracy does not (the lesson's "reward 与 acc 背离").
+"""reward_hacking: the reward climbs while real ability does not (the lesson's "reward 与 acc 背离").
 
-Both curves are put on one scale (each divided by its own spread) and their difference is
-watched: in a healthy run they move together and the difference stays flat; when the policy
-finds a loophole the difference starts to climb.  From that onset the reward must still gain and
-the accuracy must not.  Needs both curves: with no acc (or val_acc) logged the tool does not
-guess.  When the answers are also exploding in length the more specific length_hacking owns it.
+Real ability is read, in turn, from the eval accuracy, the training accuracy and the correctness
+term of the reward.  Each is put on one scale with the reward (each divided by its own spread) and
+their difference watched: in a healthy run they move together; when the policy finds a loophole
+the difference starts to climb.  From that onset the reward must still gain and the truth must
+gain clearly less (flat counts, not only falling).  With reward components logged, a total reward
+that rises only through a format / length / style term while the correctness term stays flat is
+the lesson's own example ("涨的是真能力，不是格式分").  With no truth at all the tool does not guess.
+Precedence (length_hacking, data_too_hard, numeric_instability own it first) is in verdict.py.
 """
 
 from __future__ import annotations
@@ -12,20 +15,20 @@ from __future__ import annotations
 import numpy as np
 
 from ..shapes import blocks, hinge_onset
-from . import data_too_hard, kl_blowup, length_hacking
 from .actions import action_for
-from .context import Ctx, rnd, ro
+from .context import Ctx, rnd
 from .model import Finding
+from .symptoms import components, since, trend
+from .thresholds import get
 
 ID = "reward_hacking"
-MIN_AFTER = 10   # points after the onset: fewer cannot show a trend one way and flatness the other
+MIN_AFTER = 10   # reward points after the onset: fewer cannot show a trend one way and flatness the other
 
 
-def _truth(ctx: Ctx) -> str | None:
-    for m in ("acc", "val_acc"):
-        if m in ctx.shapes and ctx.shapes[m].word != "short":
-            return m
-    return None
+def _truths(ctx: Ctx) -> list[str]:
+    out: list[str] = [m for m in ("val_acc", "acc") if m in ctx.shapes and ctx.shapes[m].word != "short"]
+    out += [f"component:{k}" for k, (kind, _) in components(ctx).items() if kind == "correctness"]
+    return out
 
 
 def _spread(v: np.ndarray) -> float:
@@ -33,16 +36,28 @@ def _spread(v: np.ndarray) -> float:
     return float(q[1] - q[0])
 
 
-def divergence_onset(ctx: Ctx, truth: str) -> int | None:
-    """Step where reward and truth (both scaled by their spread) began to part ways."""
+def _aligned(ctx: Ctx, truth: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(steps, reward, truth) on the truth's steps; the reward averaged over each truth interval."""
     sr, vr = ctx.data("reward")
     sa, va = ctx.data(truth)
-    if sr.size == sa.size and np.array_equal(sr, sa):   # the usual case: logged together
-        common, r, a = sr, vr, va
-    else:
-        common, ir, ia = np.intersect1d(sr, sa, return_indices=True)
-        r, a = vr[ir], va[ia]
-    if common.size < 10:
+    if sr.size == sa.size and np.array_equal(sr, sa):
+        return sr, vr, va
+    keep = (sa >= sr[0]) & (sa <= sr[-1])
+    sa, va = sa[keep], va[keep]
+    if sa.size == 0:
+        return sa, va, va
+    c = np.concatenate(([0.0], np.cumsum(vr)))
+    hi = np.searchsorted(sr, sa, side="right")
+    lo = np.concatenate(([0], hi[:-1]))
+    lo = np.minimum(lo, hi - 1)
+    r = (c[hi] - c[lo]) / np.maximum(hi - lo, 1)
+    return sa, r, va
+
+
+def divergence_onset(ctx: Ctx, truth: str) -> int | None:
+    """Step where reward and truth (both scaled by their spread) began to part ways."""
+    common, r, a = _aligned(ctx, truth)
+    if common.size < 5:
         return None
     d = r / (_spread(r) or 1.0) - a / (_spread(a) or 1.0)
     t, x = blocks(common, d, 64)
@@ -50,56 +65,86 @@ def divergence_onset(ctx: Ctx, truth: str) -> int | None:
     return int(t[k])
 
 
-def _gain_in_spreads(ctx: Ctx, name: str, a: float) -> float:
-    """Change from the tenth after fraction a to the last tenth, in units of the 10-90% spread."""
-    _, v = ctx.data(name)
+def _gain_in_spreads(s: np.ndarray, v: np.ndarray, onset: int) -> float:
+    """Change from the tenth after the onset to the last tenth, in units of the 10-90% spread."""
     k = max(1, v.size // 10)
-    i = int(a * v.size)
+    i = min(int(np.searchsorted(s, onset)), max(0, v.size - 2 * k))
     spread = _spread(v) or 1.0
     return (float(v[-k:].mean()) - float(v[i:i + k].mean())) / spread
 
 
-def check(ctx: Ctx) -> Finding | None:
-    if not ctx.has("reward") or not ctx.gained("reward", rel=0.15):
-        return None
-    truth = _truth(ctx)
-    if truth is None:
-        return None
+def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
     onset = divergence_onset(ctx, truth)
     if onset is None:
         return None
-    s, _ = ctx.data("reward")
-    a = float(np.searchsorted(s, onset)) / max(s.size, 1)
-    a = min(a, 0.8)
-    sa, _ = ctx.data(truth)
-    a_truth = min(float(np.searchsorted(sa, onset)) / max(sa.size, 1), 0.8)
-    if s.size - int(a * s.size) < MIN_AFTER or not ctx.gained("reward", rel=0.1, a=a):
+    s, v = ctx.data("reward")
+    if s.size - int(np.searchsorted(s, onset)) < MIN_AFTER:
         return None
-    if ctx.gained(truth, rel=0.05, a=a_truth) or ctx.still_rising(truth, a_truth):
+    a = min(float(np.searchsorted(s, onset)) / max(s.size, 1), 0.8)
+    if not ctx.gained("reward", rel=0.0, a=a):
         return None
-    # the parting must be real: after the onset the reward gains at least half its spread more
-    # than acc does (both in their own spread units), not one noisy tenth against another
-    gr, ga = _gain_in_spreads(ctx, "reward", a), _gain_in_spreads(ctx, truth, a_truth)
-    if gr - ga < 0.5:
+    common, r, t = _aligned(ctx, truth)
+    gr, ga = _gain_in_spreads(common, r, onset), _gain_in_spreads(common, t, onset)
+    # the parting must be real: after the onset the reward gains hack_gap of its spread more than
+    # the truth does, and the truth gains less than half as much (flat or falling, not rising along)
+    # -- or, judged in each curve's own noise, the reward's gain since the onset is beyond goal_z
+    # standard errors while the truth's is within one
+    zr, za = since(ctx, "reward", onset)[2], since(ctx, truth, onset)[2]
+    parted = gr - ga >= get("hack_gap") and ga <= 0.5 * gr
+    if not parted and not (zr >= 2 * get("goal_z") and za <= 1.0):
         return None
-    a0, a1 = ctx.start(truth), ctx.end(truth)
-    r0, r1 = ctx.start("reward"), ctx.end("reward")
-    ev = {"reward_start": rnd(r0), "reward_end": rnd(r1), "acc_start": rnd(a0), "acc_end": rnd(a1),
-          "acc_at_onset": rnd(ctx.window(truth, a_truth, a_truth + 0.1)), "acc_metric": truth,
-          "acc_constant": ctx.word(truth) == "constant"}
-    if ctx.check(data_too_hard) is not None:
-        return None  # a reward creeping up from ~0 on all-wrong groups is not a loophole
-    ruled, missing = [], []
-    if ctx.has("len"):
-        l0, l1 = ctx.start("len"), ctx.end("len")
-        ev["len_start"], ev["len_end"] = rnd(l0), rnd(l1)
-        if ctx.check(length_hacking) is not None:
-            return None  # the length rule is the more specific explanation
-        ruled.append(ro("length_hacking", "len", f"{l0:.4g} → {l1:.4g}", "len_not_exploding"))
-    else:
-        missing.append("len")
-    if ctx.has("kl") and ctx.check(kl_blowup) is None:
-        ruled.append(ro("kl_blowup", "kl", ctx.end("kl"), "kl_steady"))
-    drop = max(0.0, ev["acc_at_onset"] - a1) if ev["acc_at_onset"] is not None else 0.0
-    conf = min(1.0, 0.8 + 0.5 * drop + 0.1 * (ctx.word(truth) in ("constant", "flat", "falling")))
-    return Finding(ID, "critical", onset, ev, tuple(ruled), tuple(missing), action_for(ID), round(conf, 3))
+    tt = trend(ctx, truth)
+    rw = trend(ctx, "reward")
+    if tt is None or rw is None:
+        return None
+    sa, va = ctx.data(truth)
+    i = int(np.searchsorted(sa, onset))
+    at_onset = float(np.mean(va[i:i + max(1, va.size // 10)])) if i < va.size else tt.end
+    name = truth[10:] if truth.startswith("component:") else truth
+    ev = {"reward_start": rnd(rw.start), "reward_end": rnd(rw.end), "acc_start": rnd(tt.start), "acc_end": rnd(tt.end),
+          "acc_at_onset": rnd(at_onset), "acc_metric": name, "acc_constant": ctx.word(truth) == "constant"}
+    drop = max(0.0, at_onset - tt.end)
+    sev = "critical"
+    conf = min(1.0, 0.75 + 0.5 * drop + 0.1 * (ctx.word(truth) in ("constant", "flat", "falling")))
+    missing = tuple(m for m in ("len",) if not ctx.has(m))
+    return Finding(ID, sev, onset, ev, (), missing, action_for(ID), round(conf, 3))
+
+
+def _by_components(ctx: Ctx) -> Finding | None:
+    """The total reward rises through a format/length/style term while the correctness term stays flat."""
+    comps = components(ctx)
+    correct = [k for k, (kind, _) in comps.items() if kind == "correctness"]
+    soft = [k for k, (kind, _) in comps.items() if kind in ("format", "length", "style")]
+    if not correct or not soft:
+        return None
+    ct = [trend(ctx, f"component:{k}") for k in correct]
+    if any(t is None or t.rose for t in ct):
+        return None
+    rising = [(k, t) for k in soft if (t := trend(ctx, f"component:{k}")) is not None and t.rose]
+    if not rising:
+        return None
+    k, t = max(rising, key=lambda kt: kt[1].z)
+    c = ct[0]
+    assert c is not None
+    onset = ctx.crossing(f"component:{k}", 0.15)
+    ev = {"reward_start": rnd(ctx.start("reward")) if ctx.has("reward") else None,
+          "reward_end": rnd(ctx.end("reward")) if ctx.has("reward") else None,
+          "acc_start": rnd(c.start), "acc_end": rnd(c.end), "acc_metric": correct[0], "acc_constant": c.n > 0 and c.peak == c.trough,
+          "rising_component": k, "rising_component_start": rnd(t.start), "rising_component_end": rnd(t.end)}
+    return Finding(ID, "critical", onset, ev, (), (), action_for(ID), 0.85)
+
+
+def check(ctx: Ctx) -> Finding | None:
+    if not ctx.has("reward"):
+        return None
+    rw = trend(ctx, "reward")
+    if rw is None or not rw.rose:
+        return None
+    for truth in _truths(ctx):
+        f = _by_truth(ctx, truth)
+        if f is not None:
+            comp = _by_components(ctx)
+            if comp is not None:
+                f.evidence["rising_component"] = comp.evidence["rising_component"]
+            return f
+    return _by_components(ctx)

@@ -11,13 +11,15 @@ from __future__ import annotations
 import numpy as np
 
 from .actions import action_for
-from .context import Ctx, rnd, ro
+from .context import Ctx, rnd
 from .model import Finding
+from .symptoms import trend
+from .thresholds import get
 
 ID = "sync_failure"
 
 
-def _deviation(ctx: Ctx) -> tuple[float, float, str] | None:
+def _deviation(ctx: Ctx) -> tuple[float, float, str]:
     """(start deviation, end deviation, kind) of the ratio or its proxy from its healthy value."""
     s = ctx.series("ratio_mean")
     r0, r1 = ctx.start("ratio_mean"), ctx.end("ratio_mean")
@@ -26,36 +28,37 @@ def _deviation(ctx: Ctx) -> tuple[float, float, str] | None:
     return abs(r0 - 1.0), abs(r1 - 1.0), "ratio"
 
 
+def _leaving(ctx: Ctx, d0: float, d1: float) -> bool:
+    """The ratio is moving away from 1 now: half the steady band already, far beyond its own noise
+    (2 x goal_z standard errors), more than 3x where it started, and further out than it ever was."""
+    tr = trend(ctx, "ratio_mean")
+    if tr is None or d1 < 0.5 * get("ratio_tol") or abs(tr.z) < 2 * get("goal_z") or d1 < 3 * max(d0, tr.noise):
+        return False
+    _, x = ctx.blocks("ratio_mean", 16)
+    return bool(d1 >= float(np.max(np.abs(x[:-1] - 1.0)))) if x.size > 1 else False
+
+
 def check(ctx: Ctx) -> Finding | None:
     if not ctx.has("ratio_mean"):
         return None
     d0, d1, kind = _deviation(ctx)
     sh = ctx.shapes["ratio_mean"]
+    sev = "critical"
     if kind == "ratio":
-        fired = d1 >= 0.02 and (sh.word == "drift" or d1 >= 0.1) and d1 > 2 * d0
+        fired = d1 >= get("ratio_tol") and (sh.word == "drift" or d1 >= get("ratio_far")) and d1 > 2 * d0
+        if not fired and _leaving(ctx, d0, d1):
+            fired, sev = True, "warning"     # early: a steady move away from 1, not yet far
     else:
-        fired = d1 > 0.01 and d1 > 2 * max(d0, 0.002)
+        fired = d1 > get("mismatch_high") and d1 > 2 * max(d0, 0.2 * get("mismatch_high"))
     if not fired:
         return None
     ev = {"ratio_start": rnd(ctx.start("ratio_mean"), 5), "ratio_end": rnd(ctx.end("ratio_mean"), 5),
           "ratio_deviation": rnd(d1, 3), "ratio_tau": rnd(sh.stats.get("tau", float("nan")), 3)}
-    ruled, missing = [], []
     if ctx.has("entropy"):
-        e0, e1 = ctx.start("entropy"), ctx.end("entropy")
-        if e0 > 0 and e1 / e0 > 0.3:
-            ruled.append(ro("entropy_collapse", "entropy", e1, "entropy_healthy"))
-        ev["entropy_end"] = rnd(e1)
-    else:
-        missing.append("entropy")
-    if ctx.has("adv_std"):
-        a1 = ctx.end("adv_std")
-        if a1 >= 0.5:
-            ruled.append(ro("data_too_easy", "adv_std", a1, "adv_std_normal"))
-    else:
-        missing.append("adv_std")
+        ev["entropy_end"] = rnd(ctx.end("entropy"))
     for g in ("reward", "acc"):
         if ctx.has(g):
             ev[f"{g}_late_gain"] = rnd(ctx.late_gain(g, 0.5), 3)
     onset = sh.onset_step if sh.onset_step is not None else ctx.onset("ratio_mean")
     conf = float(np.clip(0.7 + d1, 0.7, 1.0))
-    return Finding(ID, "critical", onset, ev, tuple(ruled), tuple(missing), action_for(ID), round(conf, 3))
+    return Finding(ID, sev, onset, ev, (), (), action_for(ID), round(conf, 3))

@@ -1,8 +1,9 @@
-"""truncation_starvation: answers are cut at the length cap, so every reward is 0 (dead).
+"""truncation_starvation: answers are cut at the length cap, so the reward starves (dead).
 
 The trunc rate is read directly when logged (PTT fires at > 0.3; verl: clipped_ratio 1.0 gives
-zero reward variance and zero gradient).  Without it, lengths pinned at their maximum with a
-reward that never leaves 0 are the stand-in, and the finding says trunc was missing.
+zero reward variance and zero gradient): a rate above trunc_starve while the goal does not improve
+is starvation.  Without it, lengths pinned at their maximum with a goal that does not improve are
+the stand-in, and the finding says trunc was missing.
 """
 
 from __future__ import annotations
@@ -10,11 +11,12 @@ from __future__ import annotations
 import numpy as np
 
 from .actions import action_for
-from .context import Ctx, rnd, ro
+from .context import Ctx, rnd
 from .model import Finding
+from .symptoms import goal, since, trend
+from .thresholds import get
 
 ID = "truncation_starvation"
-HIGH = 0.5
 
 
 def _pinned(ctx: Ctx, a: float = 0.0) -> float:
@@ -26,47 +28,52 @@ def _pinned(ctx: Ctx, a: float = 0.0) -> float:
 
 
 def check(ctx: Ctx) -> Finding | None:
-    goal = "reward" if ("reward" in ctx.shapes) else "acc" if ("acc" in ctx.shapes) else None
-    if goal is None:
+    # what starves is the reward (every cut answer scores 0); the goal stands in when no reward is logged
+    g = "reward" if ("reward" in ctx.shapes and ctx.shapes["reward"].word != "short") else goal(ctx)
+    if g is None:
         return None
-    g1, peak = ctx.end(goal), ctx.peak(goal)
-    ev: dict = {f"{goal}_end": rnd(g1)}
+    tr = trend(ctx, g)
+    if tr is None:
+        return None
+    improving = tr.rose and not tr.fell_back
+    ev: dict = {f"{g}_end": rnd(tr.end)}
     missing = []
     from_start = False
+    sev = "critical"
     if ctx.has("trunc"):
         t1 = ctx.end("trunc")
-        if t1 < HIGH:
-            return None
-        if ctx.gained(goal, rel=0.1, a=0.3):
-            return None
+        if t1 < get("trunc_starve") or improving:
+            # early: past trunc_high and climbing, the reward falling since truncation took off
+            on = ctx.crossing("trunc", 0.1)
+            _, _, tz = since(ctx, "trunc", on)
+            _, _, rz = since(ctx, g, on)
+            if not (t1 >= get("trunc_high") and tz >= 2 * get("goal_z") and rz <= -get("goal_z")):
+                return None
+            sev = "warning"
         ev["trunc_end"] = rnd(t1)
     else:
         missing.append("trunc")
-        if not ctx.has("len"):
+        if not (ctx.has("len") or ctx.word("len") == "constant") or improving or tr.n < get("min_points"):
             return None
-        if ctx.word(goal) == "constant" and abs(g1) < 1e-9:
+        if ctx.word(g) == "constant" and abs(tr.end) < 1e-9:
             pinned = _pinned(ctx)            # zero reward from step one: pinned most of the run
             from_start = True
-        elif g1 <= 0.1 * abs(peak) and ctx.word("len") in ("rising", "spike"):
+        elif ctx.word("len") in ("rising", "spike") and (tr.end <= 0.1 * abs(tr.peak) or tr.fell or tr.fell_back):
             pinned = _pinned(ctx, 0.7)        # grew into the cap and the reward died with it
+        elif tr.still or tr.fell:
+            pinned = _pinned(ctx)             # at the cap all along and nothing learned
+            from_start = True
         else:
             return None
-        if pinned < 0.7:
+        if pinned < get("len_pinned"):
             return None
         ev["len_max"] = rnd(float(np.max(ctx.data("len")[1])))
         ev["len_pinned_at_max"] = rnd(pinned, 3)
     if ctx.has("len"):
         ev["len_end"] = rnd(ctx.end("len"))
-    # without trunc, the deciding fact is the length pinned at its cap: say it in length units
-    cut_metric, cut_value = (("trunc", ev["trunc_end"]) if "trunc_end" in ev else
-                             ("len", f"{ev['len_max']:g} (at the cap on {ev['len_pinned_at_max']:.0%} of steps)"))
-    ruled = [ro("data_too_hard", cut_metric, cut_value, "answers_cut")]
-    if ctx.has("entropy"):
-        ruled.append(ro("entropy_collapse", "entropy", ctx.end("entropy"), "entropy_healthy"))
-    ruled.append(ro("stalled", cut_metric, cut_value, "answers_cut"))
     # the answers began to outgrow the cap where length bent upward (trunc only follows later)
     onset = (ctx.first_step() if from_start
              else ctx.onset("len", "bend", log=True, until_peak=True) if ctx.has("len") and ctx.word("len") != "constant"
              else ctx.crossing("trunc", 0.1) if ctx.has("trunc") else ctx.first_step())
     conf = 0.9 if "trunc_end" in ev else 0.75
-    return Finding(ID, "critical", onset, ev, tuple(ruled), tuple(missing), action_for(ID), conf)
+    return Finding(ID, sev, onset, ev, (), tuple(missing), action_for(ID), conf)

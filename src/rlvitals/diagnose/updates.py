@@ -11,15 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .context import Ctx
-
-CLIP_HIGH = 0.20      # lesson: > 20% = single steps too big (PTT: > 0.2-0.3)
-CLIP_NORMAL = 0.10    # classic PPO late ~10%; LLM runs sit at a few percent
-GNORM_JITTER = 0.5    # grad-norm residual / level: PTT calls std > 3x baseline unstable
-GNORM_HIGH = 3.0      # absolute grad norm (after clipping most runs log < 1-2)
-# step-to-step jitter (residual around the trend / level) that a 64-prompt batch does not show:
-# healthy simulated and real runs sit at 0.02-0.07 (reward) and 0.05-0.10 (acc)
-JITTER = {"reward": 0.10, "acc": 0.15}
-GNORM_RISE = 3.0      # late grad norm vs early: PTT flags 3x baseline as unstable
+from .symptoms import trend
+from .thresholds import get
 
 
 @dataclass(frozen=True)
@@ -30,20 +23,20 @@ class Violence:
     gnorm_rise: float | None  # that level / the first 30%'s level
     gnorm_jitter: float | None
     jitter_metric: str | None  # the curve that oscillates most (reward, acc, loss), if any
-    jitter: float             # its residual / level
+    jitter: float             # its step-to-step noise / the range of its trend (scale-free)
 
     @property
     def clip_high(self) -> bool:
-        return self.clip is not None and self.clip >= CLIP_HIGH
+        return self.clip is not None and self.clip >= get("clip_high")
 
     @property
     def clip_normal(self) -> bool:
-        return self.clip is not None and self.clip < CLIP_NORMAL
+        return self.clip is not None and self.clip < get("clip_normal")
 
     @property
     def gnorm_high(self) -> bool:
-        return self.gnorm is not None and (self.gnorm >= GNORM_HIGH or (self.gnorm_jitter or 0) >= GNORM_JITTER
-                                           or (self.gnorm_rise or 0) >= GNORM_RISE)
+        return self.gnorm is not None and (self.gnorm >= get("gnorm_high") or (self.gnorm_jitter or 0) >= get("gnorm_jitter")
+                                           or (self.gnorm_rise or 0) >= get("gnorm_rise"))
 
     @property
     def gnorm_normal(self) -> bool:
@@ -51,13 +44,24 @@ class Violence:
 
 
 def assess(ctx: Ctx) -> Violence:
+    """How violent the updates are (computed once per diagnosis)."""
+    if "updates" not in ctx._results:
+        ctx._results["updates"] = _assess(ctx)
+    return ctx._results["updates"]
+
+
+def _assess(ctx: Ctx) -> Violence:
     clip = None
     clip_na = "clip_frac" in ctx.shapes and ctx.word("clip_frac") == "constant"
     if ctx.applicable("clip_frac"):
-        clip = ctx.window("clip_frac", 0.7, 1.0)   # late: a warm-up that overshoots shows up late
+        # late: a warm-up that overshoots shows up late (the last tenth of the steps, or the last
+        # 30% of the points when that is higher: a long high stretch is as telling)
+        ct = trend(ctx, "clip_frac")
+        clip = max(ctx.window("clip_frac", 0.7, 1.0), ct.end if ct is not None else 0.0)
     gnorm = jit = rise = None
     if ctx.has("gnorm"):
-        gnorm = ctx.window("gnorm", 0.7, 1.0)
+        gt = trend(ctx, "gnorm")
+        gnorm = max(ctx.window("gnorm", 0.7, 1.0), gt.end if gt is not None else 0.0)
         early = ctx.window("gnorm", 0.0, 0.3)
         rise = gnorm / early if early > 0 else None
         jit = float(ctx.shapes["gnorm"].stats.get("resid_rel", 0.0))
@@ -65,10 +69,12 @@ def assess(ctx: Ctx) -> Violence:
     for m in ("reward", "acc"):  # not the loss: a policy loss always jitters around 0
         if m not in ctx.shapes or not ctx.applicable(m):
             continue
-        st = ctx.shapes[m].stats
-        if st.get("level", 0.0) < 0.05:
-            continue  # jitter relative to a level near 0 (an all-wrong run) means nothing
-        j = float(st.get("resid_rel", 0.0))
-        if (ctx.word(m) == "oscillating" or j >= JITTER.get(m, float("inf"))) and j > best_j:
+        tr = trend(ctx, m)
+        if tr is None or tr.n < get("min_points"):
+            continue
+        # noise next to the trend's own range: invariant to shifting or scaling the curve
+        j = tr.noise / max(tr.peak - tr.trough, 1e-12)
+        noisy = j >= get("noisy") or (tr.rate and tr.noise >= get("noisy_rate"))
+        if noisy and j > best_j:
             best, best_j = m, j
     return Violence(clip, clip_na, gnorm, rise, jit, best, best_j)

@@ -1,22 +1,116 @@
-"""Order the findings and derive the verdict (learning / cheating / dead / unstable).
+"""Precedence, the differential and the verdict -- in one place.
 
-Findings are ordered by severity, then confidence.  The top finding at warning or above sets the
-verdict through `model.FINDING_IDS`.  With nothing above info the run is `learning` when its
-reward or accuracy went up (or it plateaued after rising); otherwise the evidence is too thin to
-call it dead without a finding, so it stays `learning` and the run summary says what is missing.
+1. `resolve`: a finding at warning or above *owns* the run against the look-alikes it explains
+   (SUPPRESSES: numeric_instability outranks reward_hacking once NaNs appear, a KL blow-up
+   explains the entropy that follows it, ...); the owned findings are dropped.
+2. The verdict "learning" needs positive evidence: the goal improves and nothing warns.  When no
+   finding warns and the goal does not improve (flat, falling, or peaked and fell back), the
+   run gets `not_learning` -- "not learning, cause undetermined" -- with the candidate causes the
+   predicates could not rule out and the metrics that would decide (verdict dead).
+3. `order`: severity first, then PRIORITY (the more specific cause first), then confidence.
+4. Every finding's `ruled_out` and `missing` are recomputed from the shared predicates
+   (`predicates.differential`), so a look-alike that fired is never listed as ruled out.
 """
 
 from __future__ import annotations
 
-from .context import Ctx
-from .model import FINDING_IDS, Finding
+from dataclasses import replace
 
-__all__ = ["order", "verdict_of"]
+from .actions import action_for
+from .context import Ctx, rnd
+from .model import FINDING_IDS, SEVERITIES, Finding
+from .predicates import LOOKALIKES, RULERS, differential, pred
+from .symptoms import goal, trend
+from .thresholds import get
+
+__all__ = ["PRIORITY", "SUPPRESSES", "order", "resolve", "verdict_of"]
+
+# Most specific cause first; used after severity.
+PRIORITY: tuple[str, ...] = (
+    "numeric_instability", "sync_failure", "truncation_starvation", "entropy_collapse", "kl_blowup",
+    "entropy_explosion", "length_hacking", "reward_hacking", "data_too_hard", "stalled", "not_learning",
+    "lr_too_high", "outlier_step", "data_too_easy", "batch_noise", "plateau",
+)
+
+_AFTERMATH = ("stalled", "not_learning")
+# owner -> the findings it explains when it fires at warning or above
+SUPPRESSES: dict[str, frozenset[str]] = {
+    "numeric_instability": frozenset({"kl_blowup", "lr_too_high", "reward_hacking", "length_hacking", "outlier_step",
+                                      "entropy_explosion", "batch_noise", *_AFTERMATH}),
+    "sync_failure": frozenset({"entropy_collapse", "data_too_hard", *_AFTERMATH}),
+    "kl_blowup": frozenset({"entropy_explosion", "outlier_step", *_AFTERMATH}),
+    "truncation_starvation": frozenset({"length_hacking", "data_too_hard", "reward_hacking", *_AFTERMATH}),
+    "entropy_collapse": frozenset({"data_too_easy", "data_too_hard", *_AFTERMATH}),
+    "entropy_explosion": frozenset({"length_hacking", *_AFTERMATH}),
+    "length_hacking": frozenset({"reward_hacking", *_AFTERMATH}),
+    "data_too_hard": frozenset({"reward_hacking", *_AFTERMATH}),
+    "reward_hacking": frozenset(_AFTERMATH),
+    "stalled": frozenset({"not_learning"}),
+    "lr_too_high": frozenset({"batch_noise"}),
+}
+
+
+def _warns(f: Finding) -> bool:
+    return f.severity != "info"
 
 
 def order(findings: list[Finding]) -> tuple[Finding, ...]:
-    # stable: equal rank keeps registry order (more specific rules are registered first)
-    return tuple(sorted(findings, key=lambda f: f.rank))
+    return tuple(sorted(findings, key=lambda f: (-SEVERITIES.index(f.severity), PRIORITY.index(f.id), -f.confidence)))
+
+
+def _not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
+    """not_learning ("not learning -- cause undetermined"): no finding warns, yet the goal does not improve.
+
+    Added by `resolve` (it is not a rule of its own) once the goal has at least `min_points` points
+    and is demonstrably flat (its fitted change plus two standard errors within 1.5 step-to-step
+    noises), fell, or peaked and fell back -- and no other score (reward, acc, eval acc) is still
+    climbing or undecided.  Severity warning, verdict dead.  Evidence: the goal metric, its start,
+    end and peak, its move in standard errors, how it failed to improve (`goal_trend`), and the
+    `candidates`: the look-alike causes the shared predicates could not rule out; `missing` names
+    the metrics that would decide between them.
+    """
+    g = goal(ctx)
+    tr = trend(ctx, g) if g else None
+    if tr is None or tr.n < get("min_points"):
+        return None          # too early (or nothing to judge by): no verdict from absence
+    if tr.rose or not (tr.flat or tr.fell or tr.fell_back):
+        return None
+    for m in ("reward", "acc", "val_acc"):
+        other = trend(ctx, m) if m != g and ctx.has(m) else None
+        if other is not None and (other.rose or not (other.still or other.fell or other.fell_back)):
+            return None      # another score climbs (reward_hacking's question) or is still undecided
+    how = "fell" if tr.fell else "fell_back" if tr.fell_back else "flat"
+    ev: dict = {"goal_metric": g, "goal_start": rnd(tr.start), "goal_end": rnd(tr.end), "goal_peak": rnd(tr.peak),
+                "goal_move_in_se": rnd(tr.z, 3), "goal_trend": how}
+    candidates = []
+    for look in LOOKALIKES["not_learning"]:
+        if look in fired:
+            continue
+        if not any(pred(ctx, p).holds for p, _ in RULERS.get(look, ())):
+            candidates.append(look)
+    ev["candidates"] = ", ".join(candidates) if candidates else "—"
+    conf = 0.5 + 0.1 * min(abs(tr.z), 3.0) / 3.0
+    return Finding("not_learning", "warning", ctx.first_step(), ev, (), (), action_for("not_learning"), round(conf, 3))
+
+
+def resolve(found: list[Finding], ctx: Ctx) -> tuple[Finding, ...]:
+    """Apply precedence, add not_learning when nothing explains a goal that does not improve,
+    recompute every ruled-out line from the shared predicates, and order."""
+    owners = {f.id for f in found if _warns(f)}
+    kept = [f for f in found if not any(f.id in SUPPRESSES.get(o, ()) for o in owners if o != f.id)]
+    fired = {f.id for f in kept if _warns(f)}
+    if not fired:
+        nl = _not_learning(ctx, fired)
+        if nl is not None:
+            kept.append(nl)
+            fired.add(nl.id)
+    out = []
+    for f in kept:
+        ruled, missing = differential(ctx, f.id, fired)
+        extra = tuple(r for r in f.ruled_out if r.metric == "samples" and r.lookalike not in fired)
+        miss = tuple(dict.fromkeys((*f.missing, *missing)))
+        out.append(replace(f, ruled_out=ruled + extra, missing=miss))
+    return order(out)
 
 
 def verdict_of(findings: tuple[Finding, ...], ctx: Ctx) -> str:

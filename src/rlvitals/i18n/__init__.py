@@ -1,6 +1,6 @@
 """Every user-facing string, in Chinese and English, in one place per domain.
 
-Each catalog module (`ui`, `findings`, `lab`, `plot`, `watch`) defines `STRINGS = {"en": {...}, "zh": {...}}` with the
+Each catalog module (`ui`, `findings`, `lab`, `lab_ref`, `plot`, `watch`, `ingest`) defines `STRINGS = {"en": {...}, "zh": {...}}` with the
 same keys in both languages (a test checks this).  `t(key, lang, **fields)` formats one string;
 a missing key falls back to English, then to the key itself, so a gap never crashes a report.
 """
@@ -11,10 +11,10 @@ import locale
 import os
 from importlib import import_module
 
-__all__ = ["LANGS", "catalogs", "default_lang", "t"]
+__all__ = ["LANGS", "Msg", "catalogs", "default_lang", "localize", "t"]
 
 LANGS: tuple[str, ...] = ("en", "zh")
-_DOMAINS: tuple[str, ...] = ("ui", "findings", "lab", "plot", "watch")
+_DOMAINS: tuple[str, ...] = ("ui", "findings", "lab", "lab_ref", "plot", "watch", "ingest", "sim")
 _cache: dict[str, dict[str, str]] | None = None
 
 
@@ -48,6 +48,33 @@ def t(key: str, lang: str = "en", /, **fields: object) -> str:
         return template.format(**fields)
     except (KeyError, IndexError, ValueError):
         return template
+
+
+class Msg(str):
+    """A sentence that remembers its i18n key: it *is* the English string (stored in `Run.notes`,
+    compared, written to JSON as such); `localize(msg, lang)` gives it in another language."""
+
+    key: str
+    fields: dict[str, object]
+
+    def __new__(cls, key: str, /, **fields: object) -> Msg:
+        obj = super().__new__(cls, t(key, "en", **fields))
+        obj.key, obj.fields = key, fields
+        return obj
+
+    def __reduce__(self):                     # pickling (multiprocessing) keeps the key
+        return (_msg, (self.key, self.fields))
+
+
+def _msg(key: str, fields: dict[str, object]) -> Msg:
+    return Msg(key, **fields)
+
+
+def localize(text: object, lang: str = "en") -> str:
+    """`text` in `lang` when it is a `Msg`; any other text as it is."""
+    if isinstance(text, Msg):
+        return t(text.key, lang, **text.fields)
+    return str(text)
 
 
 def default_lang() -> str:

@@ -17,13 +17,19 @@ _EN: dict[str, str] = {
     "lab.help": ("Commands (short forms in brackets):\n"
                  "  next [n]            the next unfinished stage\n"
                  "  show N [s]          curve set N (1-6): PNG path + terminal charts\n"
-                 "  answer V [FAILURE]  judge the set: V = learning|cheating|dead|unstable (l/c/d/u);\n"
-                 "                      optionally name the failure, e.g.  answer dead entropy_collapse\n"
+                 "  answer V [FAILURE]  judge the set: V = learning, cheating, dead, unstable\n"
+                 "                      (l/c/d/u); naming the failure earns 3 more points, by id\n"
+                 "                      or by name in either language: answer dead sync_failure,\n"
+                 "                      answer cheating reward hacking, 答 作弊 刷分\n"
                  "  pair A [p]          pair A..D side by side\n"
-                 "  is A1 CAUSE         say what log A1 is, e.g.  is A1 sync_failure  (the other log is the other cause)\n"
-                 "  diff                the pair's answer: where the two logs differ and what that rules out\n"
-                 "  hint                graded hint: where to look -> the values -> the rule (-2 points each before answering)\n"
+                 "  is A1 CAUSE         say what log A1 is, e.g.  is A1 sync_failure\n"
+                 "                      (the other log is the other cause)\n"
+                 "  diff                the answer: where the two logs differ, what that rules out\n"
+                 "  hint                where to look -> the values -> the rule (-2 points each\n"
+                 "                      before answering)\n"
                  "  quiz                the lesson's three questions; answer with 1-4\n"
+                 "  ref [TOPIC]         the lesson's reference material: healthy, shapes, adv_std,\n"
+                 "                      table, pairs, plot, summary\n"
                  "  goals [g]  score  lang en|zh  help [h]  quit (progress is saved)"),
     "lab.lang.set": "Language: English.",
     "lab.err.internal": "Something went wrong inside the lab ({err}); your progress is safe, carry on.",
@@ -33,7 +39,8 @@ _EN: dict[str, str] = {
     "lab.err.pair": "Usage: pair A  (pairs A, B, C, D).",
     "lab.err.nothing": "Nothing is open yet: type `next`.",
     "lab.err.verdict": "Judge the set with: answer learning | cheating | dead | unstable [failure]  (or l / c / d / u).",
-    "lab.err.failure": "I don't know the failure {word!s}; try e.g. entropy_collapse, sync_failure, reward_hacking, length_hacking, kl_blowup, lr_too_high (tab completes).",
+    "lab.err.failure": ("I don't know the failure {word!s}; name it by id or by name in English or Chinese, e.g. entropy_coll"
+        "apse, sync, reward hacking, 刷分, length_hacking, KL blow-up (tab completes ids)."),
     "lab.err.is_nopair": "`is` answers a pair: open one first with `pair A`.",
     "lab.err.is": "Usage: is {a} CAUSE   (e.g. is {a} entropy_collapse)",
     "lab.err.cause": "In this pair the cause is either {x} or {y}.",
@@ -70,7 +77,9 @@ _EN: dict[str, str] = {
     "lab.ex.missing": "would decide it: {metrics} (not logged)",
     "lab.ex.samples": "sampled answers: {n} quoted, e.g. “{first}”",
     "lab.ex.knob": "next knob: {dir} {knob} (typical: {typical}); {why} [{source}]",
-    "lab.ex.healthy": "  No finding above info: every vital moves the way a healthy run's does.",
+    "lab.ex.knob_plain": "next knob: {dir} {knob}; {why} [{source}]",
+    "lab.ex.no_knob": "nothing to change: a note (info) is worth watching, not a knob to turn.",
+    "lab.ex.healthy": "  Healthy: no finding above info, so nothing to change.",
     # ---- pairs
     "lab.pair.title": "--- Pair {key} ---",
     "lab.pair.prompt": "Which is which? {a} and {b}: one is {x} ({xid}), the other {y} ({yid}).  Say e.g.  is {a} {xid}",
@@ -114,17 +123,18 @@ _EN: dict[str, str] = {
     "lab.quiz.head": "--- Question {n}/{total} ---",
     "lab.quiz.prompt": "Your answer: 1-{n}",
     "lab.quiz.wrong": "✗ The answer is {n}.",
-    "lab.quiz.Q1.q": "Both logs' reward went flat.  One has entropy=0.009, ratio=1.0000; the other entropy=1.774, ratio=0.5407.  What is each?",
+    "lab.quiz.Q1.q": ("Both logs' reward went flat.  One has entropy={e1}, ratio={r1}; the other entropy={e2}, ratio={r2}. "
+        " What is each?"),
     "lab.quiz.Q1.o1": "Both converged: a flat reward means training is done.",
     "lab.quiz.Q1.o2": "The first is entropy collapse, the second a weight-sync failure.",
     "lab.quiz.Q1.o3": "The first is a weight-sync failure, the second entropy collapse.",
     "lab.quiz.Q1.o4": "Both are entropy collapse; the second one just started later.",
-    "lab.quiz.Q1.why": ("Why: entropy 0.009 ≈ 0 means the policy went deterministic: collapse; its ratio 1.0000 rules out "
-                        "a sync problem.  The other keeps entropy 1.774 (normal: rules out collapse), but ratio 0.5407 is "
-                        "far from 1: the rollout engine samples with stale weights.  Collapse → raise temperature, "
-                        "clip-higher (ε_high 0.28) or roll back; sync → fix the weight sync (a bug, not a hyperparameter)."),
-    "lab.quiz.Q1.hint": "Hint: this is pair A.  Which number is near 0, and which should be exactly 1?",
-    "lab.quiz.Q2.q": "adv_std fell to 0.24.  How do you tell \"the model got stronger\" from \"entropy collapse\"?",
+    "lab.quiz.Q1.why": ("Why: entropy {ce} ≈ 0 means the policy went deterministic: collapse; its ratio {cr} rules out a sync"
+        " problem.  The other keeps entropy {se} (normal: rules out collapse), but ratio {sr} is far from 1: "
+        "the rollout engine samples with stale weights.  Collapse → raise temperature, clip-higher (ε_high 0."
+        "28) or roll back; sync → fix the weight sync (a bug, not a hyperparameter)."),
+    "lab.quiz.Q1.hint": "Hint: pair A's distinction.  Which number is near 0, and which should be exactly 1?",
+    "lab.quiz.Q2.q": "adv_std fell to {adv}.  How do you tell \"the model got stronger\" from \"entropy collapse\"?",
     "lab.quiz.Q2.o1": "Look at reward: if it still rises, the model got stronger.",
     "lab.quiz.Q2.o2": "Lower the learning rate and see whether adv_std comes back.",
     "lab.quiz.Q2.o3": "Look at KL: a large KL means collapse.",
@@ -133,18 +143,18 @@ _EN: dict[str, str] = {
                         "but all right, acc high → the data got easy: harder data or dynamic sampling.  Entropy → 0, "
                         "8 nearly identical answers, acc stuck → collapse: raise temperature / roll back.  "
                         "The lesson calls this its most practical distinction."),
-    "lab.quiz.Q2.hint": "Hint: this is pair B.  What did you compare under the two logs?",
-    "lab.quiz.Q3.q": ("Both runs' curves shake hard.  One: clip=0.011 / gnorm=0.8 / effective batch 8; the other: "
-                      "clip=0.419 / gnorm=6 / effective batch 64.  Which needs fixing, and how?"),
+    "lab.quiz.Q2.hint": "Hint: pair B's distinction.  What did you compare under the two logs?",
+    "lab.quiz.Q3.q": ("Both runs' curves shake hard.  One: clip={c1} / gnorm={g1} / effective batch {b1}; the other: clip={"
+        "c2} / gnorm={g2} / effective batch {b2}.  Which needs fixing, and how?"),
     "lab.quiz.Q3.o1": "The second: lower the learning rate.  The first is only small-batch noise.",
-    "lab.quiz.Q3.o2": "The first: batch 8 is broken; the second is fine because its batch is bigger.",
+    "lab.quiz.Q3.o2": "The first: a batch of {b1} is broken; the second is fine because its batch is bigger.",
     "lab.quiz.Q3.o3": "Both: lower the learning rate of both runs.",
     "lab.quiz.Q3.o4": "Neither: shaking curves are always noise.",
-    "lab.quiz.Q3.why": ("Why: the first shakes because 8 samples per step is a noisy estimate; its clip 1.1% and gnorm "
-                        "0.8 are normal, which rules out violent updates (a bigger batch would smooth it).  The "
-                        "second shakes with a batch of 64, so it is not noise: clip 41.9% (> 20%) and gnorm 6 say each "
-                        "step is too big → lower the learning rate."),
-    "lab.quiz.Q3.hint": "Hint: this is pair D.  Which run's clip and gnorm are abnormal?",
+    "lab.quiz.Q3.why": ("Why: the first shakes because {b1} prompts a step make a noisy estimate; its clip {c1p} and gnorm {g"
+        "1} are normal, which rules out violent updates (a bigger batch would smooth it).  The second shakes "
+        "with a batch of {b2}, so it is not noise: clip {c2p} (> 20%) and gnorm {g2} say each step is too big"
+        " → lower the learning rate."),
+    "lab.quiz.Q3.hint": "Hint: pair D's distinction.  Which run's clip and gnorm are abnormal?",
     "lab.after.next": "→ `next` goes on to {key}.",
     "lab.after.done": "→ Every stage is done: `score` for the details, `quit` to leave.",
     "lab.finish": "=== Level complete: {score}/{max} ===",
@@ -165,6 +175,8 @@ _EN: dict[str, str] = {
     "lab.f.truncation_starvation": "truncation starvation",
     "lab.f.entropy_explosion": "entropy explosion",
     "lab.f.plateau": "plateau",
+    "lab.f.not_learning": "not learning (cause undetermined)",
+    "lab.f.outlier_step": "outlier step",
     # ---- knob directions and shape words
     "lab.dir.raise": "raise",
     "lab.dir.lower": "lower",
@@ -195,6 +207,21 @@ _EN: dict[str, str] = {
     "lab.rule.loss": "the policy loss of GRPO says little on its own: read it beside reward and gnorm",
     "lab.rule.lr": "the schedule you set: check it matches what you meant",
     "lab.rule.val_acc": "healthy: rises with acc · falling while acc rises = overfitting or hacking",
+    "lab.err.ambiguous": "{word!s} could be {cands}: type a little more of the name.",
+    "lab.err.cand": "{fid} ({name})",
+    "lab.err.cand_sep": ", ",
+    "lab.sep": ", ",
+    "lab.ex.watch": "  Keep watching adv_std ({start} → {end}): {band}",
+    "lab.ex.watch_missing": ("  Keep watching adv_std: it is not logged here, and it is the one vital that falls even in a healthy"
+        " run (`ref adv_std`)."),
+    "lab.ex.note": "  note (info, nothing to change): {name} — {ev}",
+    "lab.band.b1": "0.8–1.2, healthy: enough difference within groups; carry on.",
+    "lab.band.b2": ("0.5–0.8, normal late in a run: returns are starting to diminish; keep an eye on it (if it keeps fall"
+        "ing: harder data or dynamic sampling)."),
+    "lab.band.b3": ("0.3–0.5 or lower, many groups have degenerated and efficiency drops clearly: harder data / dynamic s"
+        "ampling."),
+    "lab.band.b4": "< 0.2, training has effectively stopped: stop, don't burn GPU hours.",
+    "lab.quiz.Q2.run": "This question's run: adv_std {adv}, entropy {ent}, acc {acc} → {name}.",
 }
 
 _ZH: dict[str, str] = {
@@ -207,13 +234,16 @@ _ZH: dict[str, str] = {
     "lab.help": ("命令（括号里是简写）：\n"
                  "  next [n]            下一个没做完的关\n"
                  "  show N [s]          第 N 组曲线（1-6）：PNG 路径 + 终端图\n"
-                 "  answer V [失效]      判断这一组：V = learning|cheating|dead|unstable（l/c/d/u，或 在学/作弊/废了/不稳）；\n"
-                 "                      可以顺便说出失效名，例如  answer dead entropy_collapse\n"
+                 "  answer V [失效]     判断这一组：V = learning|cheating|dead|unstable（l/c/d/u，\n"
+                 "                      或 在学/作弊/废了/不稳）；说出失效名再加 3 分，id 或中英文\n"
+                 "                      名字都行：answer dead entropy_collapse、答 作弊 刷分\n"
                  "  pair A [p]          并排看配对 A..D\n"
-                 "  is A1 原因          说出 A1 是什么，例如  is A1 sync_failure（另一份就是另一个原因）\n"
+                 "  is A1 原因          说出 A1 是什么，例如  is A1 sync_failure\n"
+                 "                      （另一份就是另一个原因）\n"
                  "  diff                对答案：两份日志哪里不同、每个不同排除了什么\n"
-                 "  hint                分级提示：看哪里 → 数值是多少 → 规则（答题前每个扣 2 分）\n"
+                 "  hint                分级提示：看哪里 → 数值 → 规则（答题前每个扣 2 分）\n"
                  "  quiz                本节的三个问题，用 1-4 作答\n"
+                 "  参考 [主题]         课程的参考资料，主题：健康、形状、adv_std、判读表、配对\n"
                  "  goals [g]  score  lang en|zh  help [h]  quit（进度会保存）"),
     "lab.lang.set": "语言：中文。",
     "lab.err.internal": "闯关内部出了点问题（{err}）；进度没丢，继续吧。",
@@ -223,7 +253,7 @@ _ZH: dict[str, str] = {
     "lab.err.pair": "用法：pair A（配对 A、B、C、D）。",
     "lab.err.nothing": "还没打开任何一关：输入 `next`。",
     "lab.err.verdict": "这样判断：answer learning | cheating | dead | unstable [失效]（或 l / c / d / u，在学 / 作弊 / 废了）。",
-    "lab.err.failure": "不认识失效名 {word!s}；试试 entropy_collapse、sync_failure、reward_hacking、length_hacking、kl_blowup、lr_too_high（可用 Tab 补全）。",
+    "lab.err.failure": ("不认识失效名 {word!s}；用 id 或中英文名字都行，例如 熵崩塌、权重同步失效、刷分、长度作弊、KL 跑飞、entropy_collapse、sync（id 可用 Tab 补全）。"),
     "lab.err.is_nopair": "`is` 用来回答配对：先用 `pair A` 打开一组。",
     "lab.err.is": "用法：is {a} 原因（例如 is {a} entropy_collapse）",
     "lab.err.cause": "这一组的原因只可能是 {x} 或 {y}。",
@@ -258,7 +288,9 @@ _ZH: dict[str, str] = {
     "lab.ex.missing": "能下定论的指标：{metrics}（没记录）",
     "lab.ex.samples": "采样原文：引用了 {n} 条，例如「{first}」",
     "lab.ex.knob": "下一步：{dir} {knob}（常用值：{typical}）；{why} [{source}]",
-    "lab.ex.healthy": "  没有 info 以上的发现：每条曲线的走向都和健康的训练一样。",
+    "lab.ex.knob_plain": "下一步：{dir} {knob}；{why} [{source}]",
+    "lab.ex.no_knob": "不用改：提示（info）只是值得留意，不是要调的参数。",
+    "lab.ex.healthy": "  健康：没有 info 以上的发现，不用改任何东西。",
     "lab.pair.title": "--- 配对 {key} ---",
     "lab.pair.prompt": "哪个是哪个？{a} 和 {b}：一个是{x}（{xid}），另一个是{y}（{yid}）。例如输入  is {a} {xid}",
     "lab.pair.see_diff": "现在用 `diff` 看两份日志哪里不同、每个不同排除了什么。",
@@ -296,16 +328,15 @@ _ZH: dict[str, str] = {
     "lab.quiz.head": "--- 问题 {n}/{total} ---",
     "lab.quiz.prompt": "你的答案：1-{n}",
     "lab.quiz.wrong": "✗ 答案是 {n}。",
-    "lab.quiz.Q1.q": "两份日志的 reward 都平掉了。一份 entropy=0.009、ratio=1.0000；另一份 entropy=1.774、ratio=0.5407。分别是什么？",
+    "lab.quiz.Q1.q": "两份日志的 reward 都平掉了。一份 entropy={e1}、ratio={r1}；另一份 entropy={e2}、ratio={r2}。分别是什么？",
     "lab.quiz.Q1.o1": "都收敛了：reward 平了说明训练完成。",
     "lab.quiz.Q1.o2": "第一份是熵崩塌，第二份是权重同步失效。",
     "lab.quiz.Q1.o3": "第一份是权重同步失效，第二份是熵崩塌。",
     "lab.quiz.Q1.o4": "都是熵崩塌，只是第二份开始得晚。",
-    "lab.quiz.Q1.why": ("解释：entropy 0.009 ≈ 0，策略变成确定性的：熵崩塌；它的 ratio 1.0000 排除了同步问题。另一份 entropy "
-                        "1.774 正常（排除熵崩塌），但 ratio 0.5407 远离 1：推理引擎在用旧权重采样。熵崩塌 → 提 temperature、"
-                        "clip-higher（ε_high 0.28）或回滚；同步失效 → 修权重同步（是 bug，不是超参）。"),
-    "lab.quiz.Q1.hint": "提示：这就是配对 A。哪个数趋近 0，哪个数本该恒为 1？",
-    "lab.quiz.Q2.q": "`adv_std` 降到 0.24。怎么判断是「模型变强了」还是「熵崩塌」？",
+    "lab.quiz.Q1.why": ("解释：entropy {ce} ≈ 0，策略变成确定性的：熵崩塌；它的 ratio {cr} 排除了同步问题。另一份 entropy {se} 正常（排除熵崩塌），但 ratio {sr} 远离 1："
+        "推理引擎在用旧权重采样。熵崩塌 → 提 temperature、clip-higher（ε_high 0.28）或回滚；同步失效 → 修权重同步（是 bug，不是超参）。"),
+    "lab.quiz.Q1.hint": "提示：配对 A 练的那种区分。哪个数趋近 0，哪个数本该恒为 1？",
+    "lab.quiz.Q2.q": "`adv_std` 降到 {adv}。怎么判断是「模型变强了」还是「熵崩塌」？",
     "lab.quiz.Q2.o1": "看 reward：还在涨就是模型变强了。",
     "lab.quiz.Q2.o2": "降学习率，看 adv_std 能不能回来。",
     "lab.quiz.Q2.o3": "看 KL：KL 大就是熵崩塌。",
@@ -313,17 +344,16 @@ _ZH: dict[str, str] = {
     "lab.quiz.Q2.why": ("解释：两者都让 adv_std 降，但原因相反。entropy 正常（1.4 左右）、采样内容不同只是都对了、acc 高 → "
                         "题目变简单：换难题或动态采样。entropy 趋近 0、8 条几乎一样、acc 卡住 → 熵崩塌：提 temperature / 回滚。"
                         "这是本节最实用的一条辨别。"),
-    "lab.quiz.Q2.hint": "提示：这就是配对 B。你在两份日志下面比较了什么？",
-    "lab.quiz.Q3.q": ("两份日志的曲线都剧烈抖动。一份 clip=0.011 / gnorm=0.8 / 有效 batch 8；另一份 clip=0.419 / gnorm=6 / "
-                      "有效 batch 64。哪个要修，修什么？"),
+    "lab.quiz.Q2.hint": "提示：配对 B 练的那种区分。你在两份日志下面比较了什么？",
+    "lab.quiz.Q3.q": ("两份日志的曲线都剧烈抖动。一份 clip={c1} / gnorm={g1} / 有效 batch {b1}；另一份 clip={c2} / gnorm={g2} / 有效 batch {b2}。哪个"
+        "要修，修什么？"),
     "lab.quiz.Q3.o1": "第二份：降学习率。第一份只是 batch 太小的噪声。",
-    "lab.quiz.Q3.o2": "第一份：batch 8 坏了；第二份 batch 大，没问题。",
+    "lab.quiz.Q3.o2": "第一份：batch {b1} 坏了；第二份 batch 大，没问题。",
     "lab.quiz.Q3.o3": "两份都要修：都降学习率。",
     "lab.quiz.Q3.o4": "都不用修：曲线抖都是噪声。",
-    "lab.quiz.Q3.why": ("解释：第一份抖是因为每步只有 8 条样本，估计本身噪声大；clip 1.1%、gnorm 0.8 都正常，排除了更新震荡"
-                        "（加大 batch 就平滑了）。第二份 batch 64 还在抖，就不是噪声：clip 41.9%（> 20%）、gnorm 6 说明单步太猛 "
-                        "→ 降学习率。"),
-    "lab.quiz.Q3.hint": "提示：这就是配对 D。哪一份的 clip 和 gnorm 不正常？",
+    "lab.quiz.Q3.why": ("解释：第一份抖是因为每步只有 {b1} 个 prompt，估计本身噪声大；clip {c1p}、gnorm {g1} 都正常，排除了更新震荡（加大 batch 就平滑了）。第二份 batch {b2}"
+        " 还在抖，就不是噪声：clip {c2p}（> 20%）、gnorm {g2} 说明单步太猛 → 降学习率。"),
+    "lab.quiz.Q3.hint": "提示：配对 D 练的那种区分。哪一份的 clip 和 gnorm 不正常？",
     "lab.after.next": "→ `next` 进入 {key}。",
     "lab.after.done": "→ 全部关卡完成：`score` 看明细，`quit` 离开。",
     "lab.finish": "=== 通关：{score}/{max} ===",
@@ -343,6 +373,8 @@ _ZH: dict[str, str] = {
     "lab.f.truncation_starvation": "截断饿死",
     "lab.f.entropy_explosion": "熵爆炸",
     "lab.f.plateau": "平台期",
+    "lab.f.not_learning": "没在学（原因待定）",
+    "lab.f.outlier_step": "单步异常",
     "lab.dir.raise": "调高",
     "lab.dir.lower": "调低",
     "lab.dir.enable": "打开",
@@ -371,6 +403,18 @@ _ZH: dict[str, str] = {
     "lab.rule.loss": "GRPO 的 policy loss 单看说明不了什么：和 reward、gnorm 放在一起读",
     "lab.rule.lr": "你设定的学习率日程：核对一下是不是你想要的",
     "lab.rule.val_acc": "健康：与 acc 同向 · acc 涨而它降 = 过拟合或作弊",
+    "lab.err.ambiguous": "{word!s} 可能是 {cands}：再多打几个字。",
+    "lab.err.cand": "{fid}（{name}）",
+    "lab.err.cand_sep": "、",
+    "lab.sep": "、",
+    "lab.ex.watch": "  继续留意 adv_std（{start} → {end}）：{band}",
+    "lab.ex.watch_missing": "  继续留意 adv_std：这份日志没记录它，而它是健康训练里也会下降的那一条（`参考 adv_std`）。",
+    "lab.ex.note": "  提示（info，不用改）：{name} — {ev}",
+    "lab.band.b1": "0.8 ~ 1.2，健康，组内差异充足：继续。",
+    "lab.band.b2": "0.5 ~ 0.8，后期正常，收益开始递减：留意（再往下掉就换难题 / 上动态采样）。",
+    "lab.band.b3": "0.3 ~ 0.5 或更低，大量组退化，效率明显下降：换难题 / 上动态采样。",
+    "lab.band.b4": "< 0.2，训练实质已停：停下来，别烧卡时。",
+    "lab.quiz.Q2.run": "这道题背后的那份日志：adv_std {adv}、entropy {ent}、acc {acc} → {name}。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": _EN, "zh": _ZH}

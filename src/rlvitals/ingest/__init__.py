@@ -3,19 +3,28 @@
     from rlvitals.ingest import read
     run = read("train.log")            # format sniffed; run.format says which
     run = read("train.log", format="verl-console")
+    run = read("runs.jsonl", run=2)    # a file holding several runs (the step restarted at 1): the 2nd
+    runs = read_all("runs.jsonl")      # every run in the file (the last one is what `read` returns)
 
 Errors are `rlvitals.errors.InputError` subclasses with one-sentence messages.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
-from ..errors import BinaryInput, EmptyInput, InputError, NoMetrics, NotAFile, UnknownFormat
+from ..errors import InputError, NoMetrics, NotAFile, UnknownFormat
+from ..i18n import Msg
 from ..run import Run
 from .base import Format, LineParser, clean_line
 from .formats import load as _load
+from .mapping import MappedParser, apply_mapping, require_vitals
+from .parquet import MAGIC as PARQUET_MAGIC
+from .parquet import is_run_dir
+from .source import open_input
+from .sqlite_store import MAGIC as SQLITE_MAGIC
 
 __all__ = [
     "FORMATS",
@@ -25,7 +34,10 @@ __all__ = [
     "example_path",
     "open_parser",
     "read",
+    "read_all",
     "read_text",
+    "select_run",
+    "sniff_file",
     "sniff_text",
     "write_run",
 ]
@@ -36,13 +48,14 @@ SNIFF_BYTES = 64 * 1024
 SNIFF_MORE = 2 * 1024 * 1024
 
 
-_LOG_SUFFIXES = (".gz", ".log", ".txt", ".md", ".jsonl", ".json", ".csv", ".tsv", ".out")
+_LOG_SUFFIXES = (".gz", ".bz2", ".xz", ".zst", ".log", ".txt", ".md", ".jsonl", ".json", ".csv", ".tsv", ".out",
+                 ".ipynb")
 
 
 def run_name(path: Path) -> str:
     """The run's name from its file: known log suffixes dropped, dots inside kept ("Qwen2.5-0.5B")."""
     name = path.name
-    for _ in range(2):
+    for _ in range(3):
         for suffix in _LOG_SUFFIXES:
             if name.lower().endswith(suffix) and len(name) > len(suffix):
                 name = name[: -len(suffix)]
@@ -74,14 +87,17 @@ def _format(name: str) -> Format:
     try:
         return FORMATS[ALIASES.get(name, name)]
     except KeyError:
-        raise InputError(f"unknown format {name!r}; known formats: {', '.join(FORMATS)}") from None
+        raise InputError.of("ingest.err.format_name", name=name, known=", ".join(FORMATS)) from None
 
 
-def open_parser(format: str, name: str = "") -> LineParser:
-    """An incremental parser for a line-based format (used by `watch`)."""
+def open_parser(format: str, name: str = "", mapping: Mapping[str, str] | None = None) -> LineParser:
+    """An incremental parser for a line-based format (used by `watch`); with `mapping`, its
+    snapshots read the user's keys as the canonical metrics they name."""
     fmt = _format(format)
     if fmt.parser is None:
-        raise InputError(f"format {format!r} is not line-based; it can only be read whole")
+        raise InputError.of("ingest.err.not_lines", name=format)
+    if mapping:
+        return MappedParser(fmt.parser(name), mapping)  # type: ignore[return-value]
     return fmt.parser(name)
 
 
@@ -90,52 +106,91 @@ def _head(path: Path, size: int = SNIFF_BYTES) -> bytes:
         return f.read(size)
 
 
-def _decode(head: bytes, path: Path) -> str:
-    if not head.strip():
-        raise EmptyInput(f"{path} is empty")
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return head.decode("utf-16", errors="replace")
-    if b"\x00" in head:
-        raise BinaryInput(f"{path} is a binary file, not a training log (formats: {', '.join(FORMATS)})")
-    try:
-        return head.decode("utf-8")
-    except UnicodeDecodeError as e:
-        if e.start >= len(head) - 4:         # a multi-byte character cut by the sniff window
-            return head[: e.start].decode("utf-8")
-        raise InputError(f"{path} is not UTF-8 text (undecodable byte at offset {e.start})") from None
-
-
-def read(path, format: str | None = None, *, name: str | None = None) -> Run:
-    """Read a log file (or a TensorBoard directory) into a Run; the format is sniffed unless given."""
-    path = Path(path)
-    name = name or run_name(path)
-    if not path.exists():
-        raise NotAFile(f"{path} does not exist")
-    if path.is_dir():
-        fmt = format or ("tensorboard" if "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path)) else None)
-        if fmt is None:
-            raise NotAFile(f"{path} is a directory with no TensorBoard event files; give a log file")
-        return _finish(_format(fmt).reader(path, name), path)
-    if not path.is_file():
-        raise NotAFile(f"{path} is not a regular file")
+def sniff_file(path: Path, label: object = "") -> str:
+    """The format of a UTF-8 text file (as `open_input` leaves it); UnknownFormat when none fits."""
+    head = _head(path)
+    format = sniff_text(head.decode("utf-8", errors="replace"))
+    if format in (None, "generic") and len(head) == SNIFF_BYTES:
+        # a long preamble (verl prints its whole config first): look further before giving up, or
+        # before settling for the generic fallback
+        format = sniff_text(_head(path, SNIFF_MORE).decode("utf-8", errors="replace")) or format
     if format is None:
-        head = _head(path)
-        if "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path)):
-            format = "tensorboard"
-        else:
-            format = sniff_text(_decode(head, path))
-            if format is None and len(head) == SNIFF_BYTES:
-                # a long preamble (verl prints its whole config first): look further before giving up
-                format = sniff_text(_decode(_head(path, SNIFF_MORE), path))
-            if format is None:
-                raise UnknownFormat(f"{path}: no supported log format recognised "
-                                    f"(tried: {', '.join(FORMATS)}); use --input-format to choose one")
-    fmt = _format(format)
+        raise UnknownFormat.of("ingest.err.unknown", path=label or path, formats=", ".join(FORMATS))
+    return format
+
+
+def select_run(run: Run, which: int | None) -> Run:
+    """Run `which` (1-based; negative counts from the end) of a file holding several runs.
+    `run` is what a reader returned (the last run); None keeps it."""
+    if which is None:
+        return run
+    runs = run.file_runs or [run]
+    if which == 0 or not -len(runs) <= which <= len(runs):
+        raise InputError.of("ingest.err.no_run", which=which, name=run.name, n=len(runs))
+    return runs[which - 1 if which > 0 else which]
+
+
+def read_all(path, format: str | None = None, *, name: str | None = None,
+             mapping: Mapping[str, str] | None = None) -> list[Run]:
+    """Every run in a log file, in file order (one element unless the step counter restarted at
+    step <= 1: concatenated runs; or an rlwatch database holding several run ids)."""
+    last = read(path, format, name=name)
+    runs = list(last.file_runs) or [last]
+    return [apply_mapping(r, mapping) for r in runs] if mapping else runs
+
+
+def read(path, format: str | None = None, *, name: str | None = None,
+         mapping: Mapping[str, str] | None = None, run: int | None = None) -> Run:
+    """Read a log file (or a TensorBoard directory; `-` is stdin) into a Run; the format is sniffed
+    unless given.  Compressed, UTF-16 and BOM-prefixed files are opened transparently (see source.py).
+
+    mapping: canonical name -> the log's key ({"reward": "Average Reward"}); overrides the alias table.
+    run: a file holding several runs (the step counter restarted at step <= 1) gives the last one;
+    `run=K` picks run K (1-based, negative from the end).  See `Run.file_runs`.
+    Raises NoVitals when numbers were read but none of them is a vital (the message lists the keys)."""
+    stdin = str(path) == "-"
+    path = Path(path)
+    if not stdin:
+        if not path.exists():
+            raise NotAFile.of("ingest.err.missing", path=path)
+        if path.is_dir():
+            fmt = format or ("tensorboard" if "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path))
+                             else "parquet" if is_run_dir(path) else None)
+            if fmt is None:
+                raise NotAFile.of("ingest.err.dir", path=path)
+            return _finish(select_run(_read_with(_format(fmt), path, name or run_name(path)), run), path, mapping)
+        if not path.is_file():
+            raise NotAFile.of("ingest.err.not_regular", path=path)
+        if ALIASES.get(format or "", format) == "tensorboard" or (
+                format is None and "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path))):
+            return _finish(select_run(_read_with(FORMATS["tensorboard"], path, name or run_name(path)), run),
+                           path, mapping)
+        magic = _head(path, 16) if format is None else b""
+        binary = ("rlwatch-sqlite" if magic.startswith(SQLITE_MAGIC) else "parquet" if magic.startswith(PARQUET_MAGIC)
+                  else ALIASES.get(format or "", format))
+        if binary in ("rlwatch-sqlite", "parquet"):
+            return _finish(select_run(_read_with(FORMATS[binary], path, name or run_name(path)), run), path, mapping)
+    with open_input(path) as src:
+        name = name or src.name or run_name(path)
+        chosen = _format(format or sniff_file(src.path, src.label))
+        got = _read_with(chosen, src.path, name)
+        if format is None and not (got.series or got.extras) and chosen.name != "generic" and "generic" in FORMATS:
+            # the sniffer's pick found nothing: a hand-rolled log that only looks like a framework's
+            generic = _read_with(FORMATS["generic"], src.path, name)
+            if generic.series or generic.extras:
+                generic.notes.insert(0, Msg("ingest.note.fallback_from", format=chosen.name))
+                got = generic
+        for each in got.file_runs or [got]:
+            src.annotate(each)           # what opening did holds for every run of the file
+    return _finish(select_run(got, run), src.label, mapping)
+
+
+def _read_with(fmt: Format, path: Path, name: str) -> Run:
     if fmt.reader is not None:
-        run = fmt.reader(path, name)
-    else:
-        run = _read_lines(fmt.parser(name), path)
-    return _finish(run, path)
+        return fmt.reader(path, name)
+    if fmt.parser is not None:
+        return _read_lines(fmt.parser(name), path)
+    raise InputError.of("ingest.err.write_only", name=fmt.name)
 
 
 def _read_lines(parser: LineParser, path: Path) -> Run:
@@ -155,27 +210,34 @@ def _read_lines(parser: LineParser, path: Path) -> Run:
     return parser.finish()
 
 
-def read_text(text: str, format: str | None = None, name: str = "text") -> Run:
-    """Read a log held in a string (tests, pasted logs)."""
+def read_text(text: str, format: str | None = None, name: str = "text", run: int | None = None) -> Run:
+    """Read a log held in a string (tests, pasted logs); `run` as in `read`."""
+    return select_run(_read_text(text, format, name), run)
+
+
+def _read_text(text: str, format: str | None, name: str) -> Run:
     format = format or sniff_text(text)
     if format is None:
-        raise UnknownFormat(f"no supported log format recognised (tried: {', '.join(FORMATS)})")
+        raise UnknownFormat.of("ingest.err.unknown", path="text", formats=", ".join(FORMATS))
     fmt = _format(format)
     if fmt.parser is None:                # a whole-document format (trainer_state.json): via a file
         import tempfile
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / f"{name}.txt"
             path.write_text(text, encoding="utf-8")
-            return fmt.reader(path, name)
+            return _read_with(fmt, path, name)
     parser = fmt.parser(name)
     for line in text.splitlines(keepends=True):
         parser.feed(line)
     return parser.finish()
 
 
-def _finish(run: Run, path: Path) -> Run:
+def _finish(run: Run, label, mapping: Mapping[str, str] | None = None) -> Run:
     if not run.series and not run.extras:
-        raise NoMetrics(f"{path}: read as {run.format}, but not one metric value was found")
+        raise NoMetrics.of("ingest.err.no_metrics", path=label, format=run.format)
+    if mapping:
+        run = apply_mapping(run, mapping)
+    require_vitals(run, label)
     return run
 
 
@@ -183,8 +245,8 @@ def write_run(run: Run, format: str, dest: str | Path | TextIO) -> None:
     """Write `run` in a text format (round-trip tests, the simulator)."""
     fmt = _format(format)
     if fmt.writer is None:
-        raise InputError(f"format {format!r} has no writer; writable: {', '.join(WRITABLE)}")
-    if hasattr(dest, "write"):
+        raise InputError.of("ingest.err.no_writer", name=format, writable=", ".join(WRITABLE))
+    if not isinstance(dest, (str, Path)):
         fmt.writer(run, dest)
         return
     with open(dest, "w", encoding="utf-8", newline="\n") as f:

@@ -15,6 +15,7 @@ import math
 from typing import TextIO
 
 from ..run import Run
+from .aliases import lookup
 from .base import Format, LineParser
 from .values import OUT_OF_RANGE, parse_value
 
@@ -103,8 +104,22 @@ def write_csv(run: Run, out: TextIO) -> None:
         w.writerow([f"{10.0 * i:.1f}", *vals[: len(names) // 2], step, *vals[len(names) // 2:]])
 
 
+def _header_only(line: str) -> float:
+    """A table's header with no rows yet (an export stopped before the first row): recognised when
+    it names a step column or a metric we know, so the reader can say "no metric value found"."""
+    delim = "\t" if line.count("\t") > line.count(",") else ","
+    cells = [c.strip().strip('"') for c in line.split(delim)]
+    if len(cells) < 2 or any(not c or parse_value(c) is not None for c in cells):
+        return 0.0
+    if any(c in STEP_COLUMNS for c in cells) or any(lookup(c) is not None for c in cells):
+        return 0.4
+    return 0.0
+
+
 def _sniff(text: str) -> float:
     lines = [l for l in text.splitlines() if l.strip()][:20]
+    if len(lines) == 1:
+        return _header_only(lines[0])
     if len(lines) < 2:
         return 0.0
     delim = "\t" if lines[0].count("\t") > lines[0].count(",") else ","

@@ -73,8 +73,8 @@ def parse_window(a: np.ndarray, starts: np.ndarray, length: np.ndarray,
                  window: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """`parse_tokens` on tokens already found by `tokenize` (their windows are not gathered again)."""
     n = starts.size
-    out = np.full(n, np.nan)
-    ok = np.zeros(n, dtype=bool)
+    out: np.ndarray = np.full(n, np.nan)
+    ok: np.ndarray = np.zeros(n, dtype=bool)
     if n == 0:
         return out, ok
     todo: np.ndarray | None = None          # None: every token is still to do (no index arrays yet)
@@ -102,17 +102,17 @@ def parse_window(a: np.ndarray, starts: np.ndarray, length: np.ndarray,
             idx = np.flatnonzero(same) if todo is None else todo[same]
             rest = np.flatnonzero(~same) if todo is None else todo[~same]
         if size > WIDTH or not digits:
-            slow.append(idx)
+            slow.append(np.arange(n) if idx is None else idx)
         else:
             # one gather of every digit of every token of this shape, then one exact dot product
             d = (rows if everyone else rows[same])[:, digits] - np.uint8(48)   # uint8 wraps: non-digit > 9
-            bad = (d > 9).any(axis=1)
+            bad = np.asarray((d > 9).any(axis=1))  # the stubs allow a scalar; axis=1 never gives one
             val = d.astype(np.float64) @ _POW10[len(digits) - 1::-1]
             frac = size - dot - 1 if dot >= 0 else 0
             if frac:
                 val /= _POW10[frac]
             if idx is None:                   # the common case: one shape for the whole column
-                out, ok = (-val if sign == b"-" else val), ~bad
+                out, ok = (-val if sign == b"-" else val), np.logical_not(bad)
                 if bad.any():
                     slow.append(np.flatnonzero(bad))
             else:

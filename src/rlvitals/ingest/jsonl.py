@@ -9,9 +9,11 @@ Two shapes, one parser:
   NaN/inf into `null`: there, `null` is read as NaN (a logged NaN is evidence, not a gap).
 
 Nested objects are flattened with `/`; strings, lists and booleans-as-flags are not metrics and are
-counted in `Run.skipped`.  A line that is not JSON is counted ("malformed JSON line"), and so is a
-line nested deeper than any logger writes ("nested too deep"); a cut-off last line is counted as
-"truncated last line".  Steps and values are range-checked by the builder (see values.py).
+counted in `Run.skipped`.  A line holding only `{"config": {...}}` (rl-doctor's convention) is the
+run's settings: kept in `Run.meta["config"]`, counted as "config line".  A line that is not JSON is
+counted ("malformed JSON line"), and so is a line nested deeper than any logger writes ("nested too
+deep"); a cut-off last line is counted as "truncated last line".  Steps and values are
+range-checked by the builder (see values.py).
 """
 
 from __future__ import annotations
@@ -70,6 +72,11 @@ class JsonlParser(LineParser):
             return
         if not isinstance(obj, dict):
             self.builder.skip("not a JSON object line")
+            return
+        if len(obj) == 1 and isinstance(obj.get("config"), dict):
+            # rl-doctor's convention: a leading `{"config": {...}}` line holds the run's settings
+            self.builder.skip("config line")
+            self.builder.meta["config"] = obj["config"]
             return
         self._row_no += 1
         verl = isinstance(obj.get("data"), dict) and "step" in obj

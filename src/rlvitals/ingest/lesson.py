@@ -63,12 +63,15 @@ class LessonParser(LineParser):
             if m is None:
                 return None
         row: dict[str, float] = {}
+        bad = 0
         for key, text in _PAIR.findall(line, m.end()):
             v = parse_value(text)
             if v is None:
-                self.builder.skip("unreadable value")
+                bad += 1
             else:
                 row[key] = v
+        if bad and row:                      # a line left with no value is counted as a skipped line
+            self.builder.drop("unreadable value", bad)
         return m.group(1), row
 
     def parse(self, line: str, lineno: int) -> None:

@@ -50,6 +50,7 @@ class SlimeParser(LineParser):
         super().__init__(name)
         self.records: list[tuple[str, int, dict[str, float], int]] = []
         self.skipped: Counter[str] = Counter()
+        self.dropped: Counter[str] = Counter()
         self._cache: tuple[int, Run] | None = None
 
     def _skip(self, reason: str, n: int = 1) -> None:
@@ -70,8 +71,6 @@ class SlimeParser(LineParser):
             return
         m, parsed = hit
         row, dropped = numeric(parsed)
-        if dropped:
-            self._skip("non-numeric values", dropped)
         for k in _AXIS_KEYS:
             row.pop(k, None)
         n = parse_step(m.group(2))
@@ -81,6 +80,8 @@ class SlimeParser(LineParser):
         if any(isinstance(v, OutOfRange) for v in row.values()):
             row = self.builder.clean_row(row)        # counted in builder.skipped, merged at snapshot
         if row:
+            if dropped:
+                self.dropped["non-numeric values"] += dropped
             self.records.append((m.group(1), n, row, lineno))
         else:
             self._skip("dict without metrics")
@@ -116,6 +117,7 @@ class SlimeParser(LineParser):
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
         b = RunBuilder(self.builder.name, self.format_name)
+        b.split_runs = False          # rollout rows first, then train rows mapped onto them
         groups = {g for g, _, _, _ in self.records}
         roles = sorted(g for g in groups if g.endswith("step"))
         rollout_side = groups - set(roles)
@@ -148,6 +150,8 @@ class SlimeParser(LineParser):
                 b.note(f"slime: steps are {'optimizer steps (train/step)' if axis == 'train' else 'rollout ids'}")
         for reason, count in (*self.skipped.items(), *self.builder.skipped.items()):
             b.skip(reason, count)
+        for reason, count in self.dropped.items():
+            b.drop(reason, count)
         run = b.build()
         self._cache = (key, run)
         return run

@@ -21,17 +21,18 @@ __all__ = ["FORMAT", "read_tensorboard"]
 def read_tensorboard(path: Path, name: str) -> Run:
     """All scalars of one event file or of every event file under a directory."""
     builder = RunBuilder(name, "tensorboard")
+    builder.split_runs = False        # one event file after another (train/, eval/ ...): not new runs
     stats: dict[str, int] = {}
     cur_step: int | None = None
     row: dict[str, float] = {}
     for tag, step, value in iter_scalars(path, stats=stats):
         # records of one step arrive together; a row is one step's scalars
         if step != cur_step or tag in row:
-            if row:
+            if row and cur_step is not None:
                 builder.add_row(cur_step, row)
             row, cur_step = {}, step
         row[tag] = value
-    if row:
+    if row and cur_step is not None:
         builder.add_row(cur_step, row)
     for reason, n in stats.items():
         if reason != "files" and n:

@@ -247,7 +247,8 @@ def _scan(path: Path, stats: dict[str, int]) -> Iterator[tuple[str, int, float]]
     except OSError as e:
         raise NotAFile(f"{path}: cannot be read ({e.strerror or e}).") from None
     starts, lengths = _frames(path, data, stats)
-    skipped, plugin = 0, {}
+    skipped = 0
+    plugin: dict[str, str] = {}
     for start, length in zip(starts.tolist(), lengths.tolist()):
         try:
             step, values = _event_values(data, start, start + length, plugin)

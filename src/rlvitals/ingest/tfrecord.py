@@ -69,8 +69,8 @@ def masked_many(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.
         return out
     long = lengths > _LONG
     for i in np.flatnonzero(long):
-        s = int(starts[i])
-        out[i] = crc32c(buf[s:s + int(lengths[i])].tobytes())
+        at = int(starts[i])
+        out[i] = crc32c(buf[at:at + int(lengths[i])].tobytes())
     short = np.flatnonzero(~long)
     order = short[np.argsort(-lengths[short], kind="stable")]
     s, ln = starts[order], lengths[order]

@@ -19,30 +19,25 @@ Eval dicts (`eval_…` keys) are kept as extras at the step of the train row bef
 count as train rows; the end-of-training summary (`train_runtime`, …) is skipped and counted.
 `None` (TRL's "every value was NaN") is kept as NaN.
 
-`trainer_state.json` (`log_history`, each row with its `step`) is the reliable offline source.
+`trainer_state.json` and bare arrays of the same log dicts are read by logdicts.py.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TextIO
 
 import numpy as np
 
-from ..errors import InputError
 from ..run import Run
 from .base import Format, LineParser, clean_line
 from .builder import RunBuilder
 from .pydict import DictSyntaxError, KeyMap, numeric, parse_dict, rows_for_writer, skip_reason
-from .safejson import DEEP
-from .safejson import loads as json_loads
-from .values import OUT_OF_RANGE, STEP_LIMIT, as_float, parse_step
+from .values import STEP_LIMIT, parse_step
 
-__all__ = ["DEFAULT_LOGGING_STEPS", "FORMAT", "STATE_FORMAT", "TrlParser", "read_trainer_state"]
+__all__ = ["DEFAULT_LOGGING_STEPS", "FORMAT", "KEYS", "TrlParser", "pinned_length_note", "split_eval"]
 
 DEFAULT_LOGGING_STEPS = 10  # TRL's GRPOConfig default (transformers' own default is 500)
 
@@ -88,6 +83,7 @@ class TrlParser(LineParser):
         self.total: int | None = None
         self.finished = False
         self.skipped: dict[str, int] = {}
+        self.dropped: dict[str, int] = {}
         self._cache: tuple[int, Run] | None = None
 
     def _skip(self, reason: str, n: int = 1) -> None:
@@ -109,24 +105,24 @@ class TrlParser(LineParser):
                     self.draws += 1
                     self.bars[total] = (n, self.draws)
         if "steps" in line:
-            m = _PER_EPOCH.search(line) or None
-            if m:
-                per_epoch = parse_step(m.group(1).replace(",", ""))
+            per = _PER_EPOCH.search(line)
+            if per:
+                per_epoch = parse_step(per.group(1).replace(",", ""))
                 self.per_epoch = per_epoch if isinstance(per_epoch, int) else self.per_epoch
-            m = _TOTAL.search(line)
-            if m:
-                total = parse_step(m.group(1).replace(",", ""))
+            tot = _TOTAL.search(line)
+            if tot:
+                total = parse_step(tot.group(1).replace(",", ""))
                 self.total = total if isinstance(total, int) else self.total
         if "{" not in line:
             return
-        m = _DICT_START.search(line)
-        prefixed = m is None
-        if prefixed:
-            m = _ANY_DICT.search(line)
-            if m is None:
+        start = _DICT_START.search(line)
+        prefixed = start is None
+        if start is None:
+            start = _ANY_DICT.search(line)
+            if start is None:
                 return
         try:
-            parsed = parse_dict(line, m.end() - 2)
+            parsed = parse_dict(line, start.end() - 2)
         except DictSyntaxError as e:
             if not prefixed or any(f"'{k}'" in line for k in _HF_KEYS):
                 self._skip(skip_reason(e))
@@ -147,19 +143,21 @@ class TrlParser(LineParser):
         if not isinstance(epoch, float) or not math.isfinite(epoch) or not 0 <= epoch < 1e9:
             epoch = None
         row, dropped = numeric(parsed)
-        if dropped:
-            self._skip("non-numeric values", dropped)
         if not row:
             self._skip("dict without metrics")
             return
+        if dropped:
+            self.dropped["non-numeric values"] = self.dropped.get("non-numeric values", 0) + dropped
         self.rows.append(_Row(row, lineno, epoch, dict(self.bars), step, _is_eval(row)))
 
     # -- step inference ------------------------------------------------------------------------
     def _steps(self) -> tuple[list[int], str, int | None]:
+        every: int | None
         train = [r for r in self.rows if not r.is_eval]
         n = len(train)
-        if n and all(r.step is not None for r in train):
-            return [r.step for r in train], "", None
+        explicit = [r.step for r in train if r.step is not None]
+        if n and len(explicit) == n:
+            return explicit, "", None
         # the training bar: a total every row saw, whose counter rises from row to row
         totals = set.intersection(*(set(r.bars) for r in train)) if n else set()
         for total in sorted(totals, reverse=True):
@@ -171,25 +169,26 @@ class TrlParser(LineParser):
             if min(counts) >= 1 and all(b != a for a, b in zip(draws, draws[1:])):
                 every = _every(counts)
                 return counts, f"the tqdm counter N/{total} printed before each row", every
-        if self.per_epoch and n and all(r.epoch is not None for r in train):
-            steps = [int(round(r.epoch * self.per_epoch)) for r in train]
+        epochs = [r.epoch for r in train if r.epoch is not None]
+        if self.per_epoch and n and len(epochs) == n:
+            steps = [int(round(e * self.per_epoch)) for e in epochs]
             if min(steps) >= 1 and max(steps) < STEP_LIMIT and all(b != a for a, b in zip(steps, steps[1:])):
                 every = _every(steps)
                 return steps, f"epoch × {self.per_epoch} update steps per epoch (from the header)", every
         every, how = DEFAULT_LOGGING_STEPS, f"TRL's default logging_steps={DEFAULT_LOGGING_STEPS}"
-        total = self.total or (max(self.bars) if self.bars else None)
-        if self.finished and total and n:
+        whole = self.total or (max(self.bars) if self.bars else None)
+        if self.finished and whole and n:
             # logging every k steps gives ⌊T/k⌋ rows: k in (T/(n+1), T/n]; when several fit, prefer
             # TRL's default, then the roundest number (people type 10, 25, 100, not 26)
-            fits = range(total // (n + 1) + 1, total // n + 1)
+            fits = range(whole // (n + 1) + 1, whole // n + 1)
             if len(fits) > 100:             # (any 100 consecutive numbers hold a multiple of 100)
                 every = DEFAULT_LOGGING_STEPS if DEFAULT_LOGGING_STEPS in fits else -(-fits.start // 100) * 100
-                how = f"logging_steps={every}, which gives {n} rows in {total} steps"
+                how = f"logging_steps={every}, which gives {n} rows in {whole} steps"
             elif fits:
                 def roundness(k: int) -> tuple:
                     return (k == DEFAULT_LOGGING_STEPS, k % 100 == 0, k % 50 == 0, k % 10 == 0, k % 5 == 0, -k)
                 every = max(fits, key=roundness)
-                how = f"logging_steps={every}, which gives {n} rows in {total} steps"
+                how = f"logging_steps={every}, which gives {n} rows in {whole} steps"
         return [every * (i + 1) for i in range(n)], f"line order × {how}", every
 
     def snapshot(self) -> Run:
@@ -208,6 +207,8 @@ class TrlParser(LineParser):
             b.add_row(last, r.values, r.lineno)
         for reason, count in (*self.skipped.items(), *self.builder.skipped.items()):
             b.skip(reason, count)
+        for reason, count in self.dropped.items():
+            b.drop(reason, count)
         b.meta["step_inferred"] = bool(how)
         if how:
             b.meta["step_source"] = how
@@ -217,7 +218,7 @@ class TrlParser(LineParser):
         evals = sum(r.is_eval for r in self.rows)
         if evals:
             b.note(f"{evals} eval dicts kept as extras at the step of the train row before them")
-        run = _pinned_length_note(b.build())
+        run = pinned_length_note(b.build())
         self._cache = (key, run)
         return run
 
@@ -233,7 +234,7 @@ def _every(steps: list[int]) -> int | None:
     return None
 
 
-def _pinned_length_note(run: Run) -> Run:
+def pinned_length_note(run: Run) -> Run:
     """No truncation rate logged but the mean length sits at its maximum: say so, invent nothing."""
     s = run.series.get("len")
     if s is None or "trunc" in run.series:
@@ -249,53 +250,6 @@ def _pinned_length_note(run: Run) -> Run:
                          f"{top:g} at {at} of {v.size} steps, as when every answer is cut at a length cap; "
                          "trunc is not inferred")
     return run
-
-
-# -- trainer_state.json --------------------------------------------------------------------------
-def read_trainer_state(path: Path, name: str) -> Run:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-        doc, deep = json_loads(text)
-    except (ValueError, UnicodeDecodeError) as e:        # JSONDecodeError, an int of > 4300 digits
-        raise InputError(f"{path} is not valid JSON ({e.__class__.__name__}: {e})") from None
-    if not isinstance(doc, dict):
-        raise InputError(f"{path} has no log_history list (is it a trainer_state.json?)")
-    history = doc.get("log_history")
-    spelled_inf = "Infinity" in text          # json reads `1e400` as inf too: that one is out of range
-    if not isinstance(history, list):
-        raise InputError(f"{path} has no log_history list (is it a trainer_state.json?)")
-    b = RunBuilder(name, "trl-state")
-    if deep:
-        b.skip("nested too deep", deep)
-    for i, entry in enumerate(history):
-        if not isinstance(entry, dict) or isinstance(entry.get("step"), bool) \
-                or not isinstance(entry.get("step"), (int, float)):
-            b.skip("log_history entry without step")
-            continue
-        if any(k in entry for k in _SUMMARY_KEYS):
-            b.skip("end-of-training summary")
-            continue
-        row: dict[str, float] = {}
-        for k, v in entry.items():
-            if k in ("step", "epoch"):
-                continue
-            if v is None:
-                row[k] = float("nan")
-            elif isinstance(v, int) and not isinstance(v, bool):
-                row[k] = as_float(v)
-            elif isinstance(v, float):
-                row[k] = OUT_OF_RANGE if v in (math.inf, -math.inf) and not spelled_inf else v
-            elif v != DEEP:                              # (a value nested too deep is counted above)
-                b.skip("non-numeric values")
-        if row:
-            b.add_row(entry["step"], row, i + 1)
-        else:
-            b.skip("log_history entry without metrics")
-    b.meta["step_inferred"] = False
-    for k in ("logging_steps", "global_step", "max_steps", "eval_steps"):
-        if isinstance(doc.get(k), int):
-            b.meta[k] = doc[k]
-    return _pinned_length_note(b.build())
 
 
 # -- writers -------------------------------------------------------------------------------------
@@ -316,7 +270,7 @@ KEYS: KeyMap = {
 }
 
 
-def _split(row: dict[str, float]) -> tuple[dict[str, float], dict[str, float]]:
+def split_eval(row: dict[str, float]) -> tuple[dict[str, float], dict[str, float]]:
     train = {k: v for k, v in row.items() if not k.startswith("eval_")}
     return train, {k: v for k, v in row.items() if k.startswith("eval_")}
 
@@ -326,7 +280,7 @@ def write_console(run: Run, out: TextIO) -> None:
     rows = list(rows_for_writer(run, KEYS))
     total = rows[-1][0] if rows else 0
     for step, row in rows:
-        train, ev = _split(row)
+        train, ev = split_eval(row)
         pct = int(100 * step / total) if total else 100
         out.write(f"\r{pct:3d}%|          | {step}/{total} [00:00<00:00,  1.00it/s]\n")
         if train:
@@ -335,28 +289,10 @@ def write_console(run: Run, out: TextIO) -> None:
             out.write(str({**ev, "epoch": round(step / max(total, 1), 2)}) + "\n")
 
 
-def write_state(run: Run, out: TextIO) -> None:
-    history = []
-    for step, row in rows_for_writer(run, KEYS):
-        train, ev = _split(row)
-        for part in (train, ev):
-            if part:
-                history.append({**part, "step": step})
-    last = history[-1]["step"] if history else 0
-    json.dump({"global_step": last, "log_history": history}, out, indent=2)
-    out.write("\n")
-
-
 def _sniff_console(text: str) -> float:
     hits = len(_SNIFF.findall(text))
     return 0.0 if hits == 0 else min(0.9, 0.6 + 0.1 * hits)
 
 
-def _sniff_state(text: str) -> float:
-    return 0.95 if text.lstrip().startswith("{") and '"log_history"' in text else 0.0
-
-
 FORMAT = Format("trl-console", "TRL / HF Trainer console: printed dicts, no step (inferred)",
                 _sniff_console, parser=TrlParser, writer=write_console)
-STATE_FORMAT = Format("trl-state", "HF trainer_state.json (log_history)", _sniff_state,
-                      reader=read_trainer_state, writer=write_state)

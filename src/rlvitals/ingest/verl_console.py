@@ -78,8 +78,8 @@ class VerlConsoleParser(LineParser):
                 bad += 1
             else:
                 row[key.strip()] = v
-        if bad:
-            self.builder.skip("unreadable key:value", bad)
+        if bad and row:
+            self.builder.drop("unreadable key:value", bad)
         if row:
             self.builder.add_row(step, row, lineno)
         else:

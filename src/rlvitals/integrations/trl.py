@@ -44,15 +44,19 @@ def _build() -> type:
     class RlvitalsCallback(base):  # type: ignore[misc, valid-type]
         """Feeds each `on_log` dict to a `Monitor`; optionally stops training on an alert.
 
-        lang, check_every, stream, persist, name, max_overhead, step_budget: passed to `Monitor`.
+        lang, check_every, stream, persist, name, max_overhead, step_budget, background: passed to
+        `Monitor` (the same scheduler as `rlvitals watch`: a check every ~1% of the steps logged,
+        at once on a NaN or a spike, within 1% of the wall time; by default on a worker thread, so
+        `on_log` returns at once and a stop asked for in the background lands at the next `on_log`).
         stop_on: None (only alert), "warning" or "critical": stop training at the first alert
                  at or above it.
         monitor: an existing `Monitor` to feed instead of a new one.
         """
 
         def __init__(self, lang: str = "en", *, stop_on: str | None = None, check_every: int = 1,
-                     stream=sys.stderr, persist: int = 2, monitor: Monitor | None = None,
-                     name: str = "trl", max_overhead: float = 0.01, step_budget: float = 0.0005) -> None:
+                     stream=sys.stderr, persist: int = 1, monitor: Monitor | None = None,
+                     name: str = "trl", max_overhead: float = 0.01, step_budget: float | None = None,
+                     background: bool = True) -> None:
             if stop_on not in (None, "warning", "critical"):
                 raise ValueError("stop_on must be None, 'warning' or 'critical'")
             self.lang = lang
@@ -63,7 +67,8 @@ def _build() -> type:
             # checking on every log costs little and keeps the delay short.
             self.monitor = monitor or Monitor(lang=lang, on_alert=self._on_alert, check_every=check_every,
                                               stream=stream, persist=persist, name=name,
-                                              max_overhead=max_overhead, step_budget=step_budget)
+                                              max_overhead=max_overhead, step_budget=step_budget,
+                                              background=background)
 
         def _on_alert(self, alert: Alert) -> None:
             if self.stop_on is not None and alert.at_least(self.stop_on):
@@ -79,7 +84,7 @@ def _build() -> type:
                 self.monitor.log(dict(logs), None if step is None else int(step))
                 if self._stop_requested and control is not None:
                     if not getattr(control, "should_training_stop", False) and self.stream is not None:
-                        a = next((x for x in self.monitor.alerts if x.at_least(self.stop_on)), None)
+                        a = next((x for x in self.monitor.alerts if x.at_least(self.stop_on or "critical")), None)
                         if a is not None:
                             self.stream.write(tr("trl.stopping", self.lang, id=a.id, sev=a.severity) + "\n")
                     control.should_training_stop = True

@@ -3,9 +3,11 @@
     rlvitals lab                      interactive, in the locale's language
     rlvitals lab --lang en --seed 7   fresh variants of every set and pair
     rlvitals lab --script cmds.txt    commands from a file (or - for stdin), plain transcript
+    rlvitals lab --ref healthy        the lesson's reference material (one topic), then exit
 
 Layers: `content` (simulator runs + the tool's diagnoses as answer key), `engine` (state machine,
-scoring), `state` (progress JSON), `explain` (explanations and hints), `ui` (terminal I/O).
+scoring), `state` (progress JSON), `explain` (explanations and hints), `aliases` (every name a
+failure goes by), `reference` (the lesson's reference material), `ui` (terminal I/O).
 """
 
 from __future__ import annotations
@@ -14,14 +16,33 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from ..errors import NotAFile
+from ..errors import NotAFile, RlvitalsError
 from ..i18n import t
 from .content import LabContent, build_content
 from .engine import Lab
+from .reference import reference, topic_of
 from .state import Progress, default_state_path, load_progress, save_progress
 from .ui import LabUI
 
-__all__ = ["Lab", "LabContent", "LabUI", "Progress", "build_content", "run_lab"]
+__all__ = ["Lab", "LabContent", "LabUI", "Progress", "build_content", "run_lab", "show_reference"]
+
+
+def show_reference(topic: str | None, lang: str, stdout: TextIO | None = None, width: int | None = None) -> int:
+    """Print one topic of the lesson's reference material (None: what the lesson is, and the topics).
+
+    An unknown topic is a one-line error naming the topics (exit status 2 through the CLI).
+    """
+    out = stdout or sys.stdout
+    tid = None
+    if topic is not None:
+        tid = topic_of(topic)
+        if tid is None:
+            raise RlvitalsError(t("lab.ref.unknown", lang, word=topic[:30]) + " " +
+                                reference(None, lang)[-1].strip())
+    # a terminal gets its width (up to 120 columns, so wide tables stay tables); a pipe gets 80
+    ui = LabUI(Lab(LabContent(None, (), {}), Progress(), lang), out, plain=not _isatty(out), width=width)
+    ui.emit(reference(tid, lang))
+    return 0
 
 
 def run_lab(lang: str, seed: int | None, reset: bool, script: str | None, state_path: str | Path | None,

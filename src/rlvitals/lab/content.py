@@ -1,7 +1,8 @@
 """What the level is made of: six curve sets, four confusable pairs, three questions, and their answer key.
 
-The runs come from the simulator (`simulate.lesson_sets` / `lesson_pairs`); the answer key is what
-`diagnose` says about each run, never a hand-written label, so the lab cannot contradict the tool.
+The runs come from the simulator (`simulate.lesson_sets` / `lesson_pairs` / `lesson_quiz`), every
+stage its own runs; the answer key is what `diagnose` says about each run, never a hand-written
+label, so the lab cannot contradict the tool.  A question quotes the numbers of its own runs.
 The static parts (which metrics to look at, the lesson's rules, the quiz) are ids and i18n keys here;
 the words a learner reads live in `rlvitals.i18n.lab`.
 """
@@ -14,6 +15,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+import numpy as np
+
 from ..diagnose.model import FINDING_IDS, Diagnosis
 
 __all__ = [
@@ -22,14 +25,17 @@ __all__ = [
     "PAIR_FOCUS",
     "PAIR_OPTIONS",
     "QUIZ",
+    "QUIZ_FORMATS",
     "SAMPLE_PAIRS",
     "VERDICT_CHOICES",
     "LabContent",
     "PairItem",
+    "QuizItem",
     "QuizQuestion",
     "SetItem",
     "Side",
     "build_content",
+    "quiz_numbers",
     "set_failure",
     "side_label",
 ]
@@ -94,6 +100,48 @@ QUIZ: tuple[QuizQuestion, ...] = (
     QuizQuestion("Q2", options=4, answer=4),
     QuizQuestion("Q3", options=4, answer=1),
 )
+# The numbers a question quotes, read off the last logged step of its runs (what the log's last
+# line says), written the way the lesson writes them: placeholder -> (run index, metric, format).
+QUIZ_FORMATS: dict[str, dict[str, tuple[int, str, str]]] = {
+    "Q1": {"e1": (0, "entropy", "{:.3f}"), "r1": (0, "ratio_mean", "{:.4f}"),
+           "e2": (1, "entropy", "{:.3f}"), "r2": (1, "ratio_mean", "{:.4f}")},
+    "Q2": {"adv": (0, "adv_std", "{:.2f}"), "ent": (0, "entropy", "{:.3f}"), "acc": (0, "acc", "{:.1%}")},
+    "Q3": {"c1": (0, "clip_frac", "{:.3f}"), "g1": (0, "gnorm", "{:.2g}"), "c1p": (0, "clip_frac", "{:.1%}"),
+           "c2": (1, "clip_frac", "{:.3f}"), "g2": (1, "gnorm", "{:.2g}"), "c2p": (1, "clip_frac", "{:.1%}")},
+}
+
+
+def quiz_numbers(key: str, cases: Sequence[Any]) -> dict[str, str]:
+    """The numbers question `key` quotes, from its own runs (Q3 adds each run's effective batch)."""
+    out = {}
+    for name, (i, metric, fmt) in QUIZ_FORMATS[key].items():
+        s = cases[i].run.series.get(metric)
+        vals = s.values[np.isfinite(s.values)] if s is not None else np.array([])
+        out[name] = fmt.format(float(vals[-1])) if vals.size else "—"
+    if key == "Q3":
+        for i in (0, 1):
+            out[f"b{i + 1}"] = str(cases[i].run.meta.get("effective_batch", "—"))
+    if key == "Q1":   # the explanation names the runs by cause, whichever order the question quotes them in
+        for i, c in enumerate(cases[:2]):
+            role = "c" if c.truth.get("finding") == "entropy_collapse" else "s"
+            out[f"{role}e"], out[f"{role}r"] = out[f"e{i + 1}"], out[f"r{i + 1}"]
+    return out
+
+
+@dataclass(frozen=True)
+class QuizItem:
+    """One closing question as this level asks it: its own runs, the numbers it quotes, the answer.
+
+    `cause` is the finding behind the run a question quotes when the question does not name it
+    (Q2: "adv_std fell to 0.24" -- easy data or entropy collapse); the explanation reveals it.
+    """
+
+    key: str
+    options: int
+    answer: int
+    cases: tuple[Any, ...] = field(repr=False)
+    numbers: dict[str, str] = field(default_factory=dict)
+    cause: str | None = None
 
 
 def set_failure(diag: Diagnosis) -> str | None:
@@ -179,10 +227,24 @@ class LabContent:
     seed: int | None
     sets: tuple[SetItem, ...]
     pairs: dict[str, PairItem]
+    quiz: tuple[QuizItem, ...] = ()
 
     def stage_keys(self) -> list[str]:
         """Every stage in play order: sets "1".."6", pairs "A".."D", questions "Q1".."Q3"."""
-        return [s.key for s in self.sets] + list(self.pairs) + [q.key for q in QUIZ]
+        return [s.key for s in self.sets] + list(self.pairs) + [q.key for q in self.quiz]
+
+    def question(self, key: str) -> QuizItem | None:
+        return next((q for q in self.quiz if q.key == key), None)
+
+    def runs(self) -> dict[str, Any]:
+        """Every run of the level by stage: "3", "A1", "Q1a" ... (each stage reads its own)."""
+        out: dict[str, Any] = {s.key: s.case.run for s in self.sets}
+        for p in self.pairs.values():
+            out[p.left.label], out[p.right.label] = p.left.case.run, p.right.case.run
+        for q in self.quiz:
+            for i, c in enumerate(q.cases):
+                out[f"{q.key}{chr(97 + i)}"] = c.run
+        return out
 
 
 def _samples_arg(samples: Any) -> Any:
@@ -200,12 +262,27 @@ def _diagnose_case(case: Any, diagnose: Callable[..., Diagnosis]) -> Diagnosis:
     return diagnose(case.run, samples=_samples_arg(getattr(case, "samples", None)))
 
 
+def build_quiz(seed: int | None, raw: Mapping[str, Any]) -> tuple[QuizItem, ...]:
+    """The three questions over their own runs; a seed also decides Q1's order (answer 2 or 3)."""
+    out = []
+    for q in QUIZ:
+        cases = tuple(raw[q.key].cases) if q.key in raw else ()
+        answer = q.answer
+        if q.key == "Q1" and seed is not None and len(cases) == 2 and random.Random(f"{seed}:Q1").random() < 0.5:
+            cases, answer = cases[::-1], 3          # option 3 = "the first is sync, the second collapse"
+        numbers = quiz_numbers(q.key, cases) if cases else {}
+        cause = cases[0].truth.get("finding") if q.key == "Q2" and cases else None
+        out.append(QuizItem(q.key, q.options, answer, cases, numbers, cause))
+    return tuple(out)
+
+
 def build_content(seed: int | None = None, *, lesson_sets: Callable[..., Sequence[Any]] | None = None,
                   lesson_pairs: Callable[..., Mapping[str, Any]] | None = None,
-                  diagnose: Callable[..., Diagnosis] | None = None) -> LabContent:
-    """Generate the level for `seed` (None = the lesson's own variants) and diagnose every run.
+                  diagnose: Callable[..., Diagnosis] | None = None,
+                  lesson_quiz: Callable[..., Mapping[str, Any]] | None = None) -> LabContent:
+    """Generate the level for `seed` (None = the lesson's level) and diagnose every run on first use.
 
-    The three callables default to the simulator and the diagnosis; tests inject small fakes.
+    The callables default to the simulator and the diagnosis; tests inject small fakes.
     """
     if lesson_sets is None or lesson_pairs is None:
         # `rlvitals.simulate` the attribute is the function; the subpackage is imported by name
@@ -214,6 +291,10 @@ def build_content(seed: int | None = None, *, lesson_sets: Callable[..., Sequenc
 
         lesson_sets = lesson_sets or _sets
         lesson_pairs = lesson_pairs or _pairs
+    if lesson_quiz is None:
+        from ..simulate import lesson_quiz as _quiz
+
+        lesson_quiz = _quiz
     if diagnose is None:
         from ..diagnose import diagnose as _diag
 
@@ -232,4 +313,4 @@ def build_content(seed: int | None = None, *, lesson_sets: Callable[..., Sequenc
         options = PAIR_OPTIONS[key]
         pairs[key] = PairItem(key, Side(f"{key}1", first, options, diagnose),
                               Side(f"{key}2", second, options, diagnose), options, PAIR_FOCUS[key])
-    return LabContent(seed, sets, pairs)
+    return LabContent(seed, sets, pairs, build_quiz(seed, lesson_quiz(seed)))

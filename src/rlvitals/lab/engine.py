@@ -14,8 +14,10 @@ from dataclasses import dataclass
 
 from ..diagnose.model import FINDING_IDS
 from ..i18n import LANGS, t
-from .content import HEALTHY, QUIZ, LabContent, SetItem
-from .explain import explain_diff, explain_quiz, explain_set, hint_pair, hint_quiz, hint_set, name_of
+from .aliases import Resolved, name_of, resolve
+from .content import LabContent, SetItem
+from .explain import explain_diff, explain_quiz, explain_set, hint_pair, hint_quiz, hint_set
+from .reference import reference, topic_of
 from .state import Progress, StageResult
 
 __all__ = ["COMMANDS", "HINT_COST", "MAX_HINTS", "SET_FAILURE", "SET_VERDICT", "STAGE_POINTS", "Lab", "View"]
@@ -38,6 +40,7 @@ for _cmd, _names in {
     "show": ("show", "s", "看"), "answer": ("answer", "a", "ans", "答", "回答"), "pair": ("pair", "p", "配对"),
     "is": ("is", "是"), "diff": ("diff", "对答案"), "hint": ("hint", "提示"), "quiz": ("quiz", "测验", "问答"),
     "score": ("score", "分数", "得分"), "quit": ("quit", "exit", "bye", ":q", "退出"), "lang": ("lang", "语言"),
+    "ref": ("ref", "reference", "lesson", "r", "参考", "课程", "资料"),
 }.items():
     for _n in _names:
         COMMANDS[_n] = _cmd
@@ -51,20 +54,8 @@ SIDE_WORDS = {"1": 0, "left": 0, "l": 0, "左": 0, "2": 1, "right": 1, "r": 1, "
 
 
 def match_cause(word: str, choices: tuple[str, ...] | list[str]) -> str | None:
-    """A typed cause -> one of `choices`: the id, a unique prefix, or its name in either language."""
-    w = word.strip().lower().replace("-", "_")
-    if not w:
-        return None
-    extra = {"healthy": HEALTHY, "ok": HEALTHY, "normal": HEALTHY, "健康": HEALTHY, "正常": HEALTHY}
-    if extra.get(w) in choices:
-        return extra[w]
-    for c in choices:
-        names = {c, name_of(c, "en").lower(), name_of(c, "zh")}
-        if w in names:
-            return c
-    hits = [c for c in choices if c.startswith(w) or name_of(c, "en").lower().startswith(w)
-            or name_of(c, "zh").startswith(w)]
-    return hits[0] if len(hits) == 1 else None
+    """A typed cause -> one of `choices`: any name in either language (`aliases`), or a unique prefix."""
+    return resolve(word, choices).id
 
 
 class Lab:
@@ -146,7 +137,7 @@ class Lab:
     def _shortcut(self, head: str, args: list[str], line: str) -> list[object]:
         if head in VERDICT_WORDS:
             return self.cmd_answer([head] + args)
-        if head.isdigit() and self.current in {q.key for q in QUIZ}:
+        if head.isdigit() and self.content.question(self.current or "") is not None:
             return self.cmd_answer([head])
         if head.isdigit() and head in self._sets:
             return self.cmd_show([head])
@@ -154,7 +145,7 @@ class Lab:
             return self.cmd_pair([head])
         if len(head) == 2 and head[0].upper() in self.content.pairs and head[1] in "12" and args:
             return self.cmd_is([head] + args)
-        if head.upper() in {q.key for q in QUIZ}:
+        if self.content.question(head.upper()) is not None:
             return self.cmd_quiz([head])
         return [self._t("lab.err.unknown", cmd=line.strip()[:40])]
 
@@ -172,7 +163,7 @@ class Lab:
         res = self.progress.results
         sets = [s.key for s in self.content.sets]
         pairs = list(self.content.pairs)
-        quiz = [q.key for q in QUIZ]
+        quiz = [q.key for q in self.content.quiz]
 
         def counts(keys: list[str]) -> tuple[int, int]:
             return sum(k in res for k in keys), sum(res[k].correct for k in keys if k in res)
@@ -203,7 +194,7 @@ class Lab:
         key = self.next_stage()
         if key is None:
             return self._finish()
-        if key in {q.key for q in QUIZ}:
+        if self.content.question(key) is not None:
             return self.cmd_quiz([key])
         return self._goto(key)
 
@@ -224,7 +215,9 @@ class Lab:
         return self._goto(key)
 
     def cmd_quiz(self, args: list[str]) -> list[object]:
-        keys = [q.key for q in QUIZ]
+        keys = [q.key for q in self.content.quiz]
+        if not keys:
+            return [self._t("lab.err.nothing")]
         key = args[0].upper() if args and args[0].upper() in keys else \
             next((k for k in keys if k not in self.progress.results), keys[0])
         return self._goto(key)
@@ -244,10 +237,12 @@ class Lab:
             return [self._t("lab.err.verdict")]
         verdict = VERDICT_WORDS[args[0].lower()]
         failure = None
-        if len(args) > 1:
-            failure = match_cause(args[1], list(FINDING_IDS))
-            if failure is None:
-                return [self._t("lab.err.failure", word=args[1][:30])]
+        if len(args) > 1:   # a name may have spaces: "reward hacking", "KL blow up"
+            word = " ".join(args[1:])
+            found = resolve(word, list(FINDING_IDS))
+            if found.id is None:
+                return [self._unresolved(word, found)]
+            failure = found.id
         if item.key in self.progress.results:
             return [self._t("lab.already"), *explain_set(item, self.lang)]
         ok = verdict == item.verdict
@@ -267,6 +262,15 @@ class Lab:
             head = self._t("lab.wrong", verdict=self._t(f"lab.verdict.{item.verdict}"))
         return [head, *explain_set(item, self.lang), self._after()]
 
+    def _unresolved(self, word: str, found: Resolved) -> str:
+        """One line for a failure name that fits none, or several (then they are listed)."""
+        if found.candidates:
+            cands = self._t("lab.err.cand_sep").join(self._t("lab.err.cand", fid=c, name=name_of(c, self.lang))
+                                                      for c in found.candidates[:6])
+            more = "…" if len(found.candidates) > 6 else ""
+            return self._t("lab.err.ambiguous", word=word[:30], cands=cands + more)
+        return self._t("lab.err.failure", word=word[:30])
+
     def cmd_is(self, args: list[str]) -> list[object]:
         cur = self.current
         if cur not in self.content.pairs:
@@ -274,6 +278,11 @@ class Lab:
         pair = self.content.pairs[cur]
         if len(args) < 2:
             return [self._t("lab.err.is", a=pair.left.label)]
+        if pair.key in self.progress.results:   # answered: the explanation again, whatever was typed
+            if cur not in self.progress.diffed:
+                self.progress.diffed.append(cur)
+                self._save()
+            return [self._t("lab.already"), *explain_diff(pair, self.lang), self._after()]
         which = args[0].upper()
         if which.lower() in SIDE_WORDS:
             side = (pair.left, pair.right)[SIDE_WORDS[which.lower()]]
@@ -281,11 +290,10 @@ class Lab:
             side = pair.side(which)
         else:
             return [self._t("lab.err.is", a=pair.left.label)]
-        cause = match_cause(args[1], pair.options)
-        if cause is None:
+        found = resolve(" ".join(args[1:]), pair.options)
+        if found.id is None:
             return [self._t("lab.err.cause", x=pair.options[0], y=pair.options[1])]
-        if pair.key in self.progress.results:
-            return [self._t("lab.already"), self._t("lab.pair.see_diff")]
+        cause = found.id
         other = pair.right if side is pair.left else pair.left
         ok = side.answer == cause
         hints = self.progress.hints.get(pair.key, 0)
@@ -338,8 +346,17 @@ class Lab:
         self._save()
         return [self._t("lab.hint.cost", cost=HINT_COST, level=used + 1, max=level_max), *fn(used + 1)]
 
+    def cmd_ref(self, args: list[str]) -> list[object]:
+        """The lesson's reference material: `ref` lists the topics, `ref TOPIC` shows one."""
+        topic = topic_of(" ".join(args)) if args else None
+        if args and topic is None:
+            return [self._t("lab.ref.unknown", word=" ".join(args)[:30]), *reference(None, self.lang)[-1:]]
+        return [*reference(topic, self.lang)]
+
     def _answer_quiz(self, key: str, args: list[str]) -> list[object]:
-        q = next(q for q in QUIZ if q.key == key)
+        q = self.content.question(key)
+        if q is None:
+            return [self._t("lab.err.nothing")]
         if not args or not args[0].isdigit() or not 1 <= int(args[0]) <= q.options:
             return [self._t("lab.err.quiz", n=q.options)]
         choice = int(args[0])
@@ -352,7 +369,7 @@ class Lab:
         self._save()
         head = self._t("lab.right", points=points) if ok else self._t("lab.quiz.wrong", n=q.answer)
         out: list[object] = [head, *explain_quiz(q, self.lang)]
-        nxt = next((k.key for k in QUIZ if k.key not in self.progress.results), None)
+        nxt = next((k.key for k in self.content.quiz if k.key not in self.progress.results), None)
         if nxt:
             out += self._goto(nxt)
         else:

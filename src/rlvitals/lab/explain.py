@@ -1,7 +1,8 @@
 """The lab's explanations and hints, made from the tool's own diagnosis (never a hand-written answer).
 
 A set's explanation is its top finding's evidence, the look-alikes it ruled out (and the normal metric
-that ruled each out), what is missing, and the knob.  A pair's `diff` lists the metrics where the two
+that ruled each out), what is missing, and the knob; a healthy set (nothing above info) gets no
+knob: it says so, and what to keep watching (adv_std, in the lesson's bands).  A pair's `diff` lists the metrics where the two
 logs differ and what each difference rules out.  Hints are graded: where to look → what the values
 are → the lesson's rule.  Everything returns translated lines.
 """
@@ -14,9 +15,12 @@ from ..diagnose.model import Diagnosis, Finding
 from ..i18n import t
 from ..render.charts import fmt_value, pad
 from ..run import CANONICAL, EXTRAS, VITALS
-from .content import FOCUS, HEALTHY, PairItem, QuizQuestion, SetItem, Side
+from .aliases import name_of
+from .content import FOCUS, HEALTHY, PairItem, QuizItem, SetItem, Side
 
 __all__ = [
+    "ADV_STD_BANDS",
+    "adv_std_band",
     "differing_metrics",
     "explain_diff",
     "explain_quiz",
@@ -33,15 +37,14 @@ __all__ = [
 ]
 
 SHOWN: tuple[str, ...] = VITALS + tuple(m for m in EXTRAS if m in ("gnorm", "trunc"))
+# The lesson's adv_std table ("判读标准"), lowest bound first met from the top: >= 0.8 healthy,
+# 0.5-0.8 normal late on, 0.3-0.5 many groups degenerate (0.2-0.3 read with it), < 0.2 stopped.
+# Its words are `lab.band.<name>`; `ref adv_std` shows the whole table.
+ADV_STD_BANDS: tuple[tuple[float, str], ...] = ((0.8, "b1"), (0.5, "b2"), (0.2, "b3"), (float("-inf"), "b4"))
 
 
-def name_of(fid: str, lang: str) -> str:
-    """A finding id's short name ("entropy collapse" / "熵崩塌"): the diagnosis report's own title
-    when the findings catalog has one, so the lab and `rlvitals diagnose` name things alike."""
-    if not fid:
-        return ""
-    title = t(f"finding.{fid}.title", lang)
-    return title if title != f"finding.{fid}.title" else t(f"lab.f.{fid}", lang)
+def adv_std_band(value: float) -> str:
+    return next(name for lo, name in ADV_STD_BANDS if value >= lo)
 
 
 def num(v: Any) -> str:
@@ -57,6 +60,8 @@ def num(v: Any) -> str:
 
 def focus_metrics(item: SetItem) -> tuple[str, ...]:
     """Where a set's hints point: the metrics behind the tool's call."""
+    if item.diag.verdict == "learning" and healthy(item.diag):
+        return FOCUS[HEALTHY]          # an info note on a healthy run is no lead to follow
     key = item.failure or (item.diag.top.id if item.diag.top else HEALTHY)
     return FOCUS.get(key, FOCUS[HEALTHY])
 
@@ -85,15 +90,52 @@ def _finding_lines(f: Finding, lang: str, prefix: str = "") -> list[str]:
     if f.samples:
         out.append(prefix + t("lab.ex.samples", lang, n=len(f.samples), first=f.samples[0][:200]))
     a = f.action
-    if a is not None:
-        out.append(prefix + t("lab.ex.knob", lang, dir=t(f"lab.dir.{a.direction}", lang), knob=a.knob,
-                              typical=a.typical, why=t(f"action_why.{a.why}", lang), source=a.source))
+    if f.severity == "info":      # a note is worth watching, never a knob to turn
+        out.append(prefix + t("lab.ex.no_knob", lang))
+    elif a is not None:
+        typical = a.typical if a.typical and a.typical.strip() not in ("—", "-") else ""
+        out.append(prefix + t("lab.ex.knob" if typical else "lab.ex.knob_plain", lang,
+                              dir=t(f"lab.dir.{a.direction}", lang), knob=a.knob, typical=typical,
+                              why=t(f"action_why.{a.why}", lang), source=a.source))
     return out
+
+
+def healthy(diag: Diagnosis) -> bool:
+    """Nothing above info: the run needs no change (notes are worth watching, never a knob)."""
+    return all(f.severity == "info" for f in diag.findings)
+
+
+def _explain_healthy(item: SetItem, lang: str) -> list[str]:
+    """A healthy set: say so, show its shapes, and what to keep watching -- never a knob to turn."""
+    d = item.diag
+    out = [t("lab.ex.tool", lang, verdict=t(f"lab.verdict.{d.verdict}", lang), name=name_of(HEALTHY, lang),
+             onset="")]
+    for m in (*FOCUS[HEALTHY], "adv_std"):
+        line = shape_line(d, m, lang)
+        if line:
+            out.append(f"    {m:<10} {line}")
+    out.append(t("lab.ex.healthy", lang))
+    out.append(watch_line(d, lang))
+    for f in d.findings:   # info notes: what the tool would keep an eye on, with its first numbers
+        ev = ", ".join(f"{k}={num(v)}" for k, v in list(f.evidence.items())[:3])
+        out.append(t("lab.ex.note", lang, name=name_of(f.id, lang), ev=ev or "—"))
+    return out
+
+
+def watch_line(d: Diagnosis, lang: str, prefix: str = "") -> str:
+    """What a healthy run should keep an eye on: adv_std, placed in the lesson's bands."""
+    adv = d.shapes.get("adv_std")
+    if adv is None:
+        return prefix + t("lab.ex.watch_missing", lang)
+    return prefix + t("lab.ex.watch", lang, start=fmt_value("adv_std", adv.start), end=fmt_value("adv_std", adv.end),
+                      band=t(f"lab.band.{adv_std_band(adv.end)}", lang))
 
 
 def explain_set(item: SetItem, lang: str) -> list[str]:
     """The tool's reasoning for one set: verdict and name, shapes it read, evidence, ruled out, knob."""
     d = item.diag
+    if d.verdict == "learning" and healthy(d):
+        return _explain_healthy(item, lang)
     top = d.top
     name = name_of(item.failure or (top.id if top else HEALTHY), lang)
     onset = t("lab.ex.onset", lang, step=top.onset_step) if top is not None and top.onset_step is not None else ""
@@ -152,6 +194,7 @@ def explain_diff(pair: PairItem, lang: str) -> list[str]:
         f = _matching(side)
         if f is None:
             out.append(t("lab.diff.healthy", lang, label=side.label))
+            out.append(watch_line(side.diag, lang, "  "))
         else:
             out += _finding_lines(f, lang, f"  {side.label}: ")
     out.append(t(f"lab.pair.{pair.key}.rule", lang))
@@ -191,13 +234,18 @@ def sample_diversity(side: Side) -> tuple[int, int] | None:
     return len(set(a.strip() for a in g[2])), len(g[2])
 
 
-def explain_quiz(q: QuizQuestion, lang: str) -> list[str]:
-    return [t(f"lab.quiz.{q.key}.why", lang)]
+def explain_quiz(q: QuizItem, lang: str) -> list[str]:
+    """The lesson's reasoning with this question's own numbers; Q2 also says which cause was behind it."""
+    out = [t(f"lab.quiz.{q.key}.why", lang, **q.numbers)]
+    if q.cause is not None:
+        out.append(t(f"lab.quiz.{q.key}.run", lang, name=name_of(q.cause, lang), **q.numbers))
+    return out
 
 
-def quiz_text(q: QuizQuestion, lang: str) -> list[str]:
-    out = [t("lab.quiz.head", lang, key=q.key, n=int(q.key[1:]), total=3), t(f"lab.quiz.{q.key}.q", lang)]
-    out += [f"  {i}) {t(f'lab.quiz.{q.key}.o{i}', lang)}" for i in range(1, q.options + 1)]
+def quiz_text(q: QuizItem, lang: str) -> list[str]:
+    """The question with the numbers of its own runs, its options and the prompt."""
+    out = [t("lab.quiz.head", lang, key=q.key, n=int(q.key[1:]), total=3), t(f"lab.quiz.{q.key}.q", lang, **q.numbers)]
+    out += [f"  {i}) {t(f'lab.quiz.{q.key}.o{i}', lang, **q.numbers)}" for i in range(1, q.options + 1)]
     out.append(t("lab.quiz.prompt", lang, n=q.options))
     return out
 
@@ -205,7 +253,7 @@ def quiz_text(q: QuizQuestion, lang: str) -> list[str]:
 def hint_set(item: SetItem, level: int, lang: str) -> list[str]:
     metrics = focus_metrics(item)
     if level == 1:
-        return [t("lab.hint.where", lang, metrics=", ".join(metrics))]
+        return [t("lab.hint.where", lang, metrics=t("lab.sep", lang).join(metrics))]
     if level == 2:
         out = [t("lab.hint.values", lang)]
         for m in metrics:

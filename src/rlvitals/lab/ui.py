@@ -10,6 +10,7 @@ terminal with `render.charts`.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import shutil
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -19,17 +20,20 @@ import numpy as np
 
 from ..diagnose.model import FINDING_IDS
 from ..i18n import t
-from ..render.charts import BLOCKS, NAN_MARK, clip_text, display_width, fmt_value, pad, panel_grid
-from .content import QUIZ, SAMPLE_PAIRS, PairItem
+from ..render.charts import BLOCKS, NAN_MARK, clip_text, display_width, flat_range, fmt_value, pad, panel_grid
+from .aliases import EXTRA_ALIASES
+from .content import SAMPLE_PAIRS, PairItem
 from .engine import COMMANDS, VERDICT_WORDS, Lab, View
 from .explain import SHOWN, quiz_text, sample_group
+from .reference import TOPICS, format_table
 
 __all__ = ["LabUI", "clip_middle", "completions", "shared_sparkline", "wrap"]
 
 
 def completions(lab: Lab) -> list[str]:
-    """Words worth completing: commands, verdicts, finding ids, set/pair labels."""
-    words = set(COMMANDS) | set(VERDICT_WORDS) | set(FINDING_IDS) | {"healthy"}
+    """Words worth completing: commands, verdicts, finding ids and names, set/pair labels, ref topics."""
+    words = set(COMMANDS) | set(VERDICT_WORDS) | set(FINDING_IDS) | {"healthy"} | set(TOPICS)
+    words |= {a for names in EXTRA_ALIASES.values() for a in names if a.isascii() and " " not in a}
     for p in lab.content.pairs.values():
         words |= {p.left.label, p.right.label}
     return sorted(w for w in words if w.isascii() and len(w) > 1)
@@ -65,10 +69,21 @@ class LabUI:
         self.out.flush()
 
     def say(self, text: str) -> None:
-        """Write prose, wrapped to the width (charts go through `write` untouched)."""
-        for line in text.split("\n"):
-            for part in wrap(line, self.width):
-                self.write(part)
+        """Write prose, wrapped to the width (charts go through `write` untouched); lines starting
+        with "|" are table rows, drawn aligned (or one item a row when the table is too wide)."""
+        lines = text.split("\n")
+        i = 0
+        while i < len(lines):
+            if lines[i].startswith("|"):
+                j = i
+                while j < len(lines) and lines[j].startswith("|"):
+                    j += 1
+                rows, i = format_table(lines[i:j], self.width), j
+            else:
+                rows, i = [lines[i]], i + 1
+            for row in rows:
+                for part in wrap(row, self.width):
+                    self.write(part)
 
     # ------------------------------------------------------------ pictures
     def _png(self, run: Any, stem: str) -> None:
@@ -130,6 +145,7 @@ class LabUI:
             fin = [s.values[np.isfinite(s.values)] for s in series if s is not None and len(s)]
             lo = min(float(f.min()) for f in fin if f.size) if any(f.size for f in fin) else 0.0
             hi = max(float(f.max()) for f in fin if f.size) if any(f.size for f in fin) else 0.0
+            flat = flat_range(lo, hi, functools.partial(fmt_value, m))
             cells = []
             for s in series:
                 if s is None or not len(s):
@@ -137,7 +153,8 @@ class LabUI:
                     continue
                 v = s.values[np.isfinite(s.values)]
                 ends = f"{fmt_value(m, v[0])}→{fmt_value(m, v[-1])}" if v.size else "NaN"
-                cells.append(pad(clip_text(f"{shared_sparkline(s.values, lo, hi, spark_w)} {ends}", half), half))
+                spark = shared_sparkline(s.values, lo, hi, spark_w, flat=flat)
+                cells.append(pad(clip_text(f"{spark} {ends}", half), half))
             self.write(f"{m:<10} " + " ".join(cells).rstrip())
 
     def _samples(self, pair: PairItem) -> None:
@@ -151,7 +168,9 @@ class LabUI:
                 self.write(f"   {i}. " + clip_middle(" ".join(a.split()), self.width - 7))
 
     def _draw_quiz(self, key: str) -> None:
-        q = next(q for q in QUIZ if q.key == key)
+        q = self.lab.content.question(key)
+        if q is None:
+            return
         self.write("")
         for line in quiz_text(q, self.lang):
             self.say(line)
@@ -186,17 +205,18 @@ class LabUI:
             self.emit(self.lab.handle(line))
 
 
-def shared_sparkline(values: np.ndarray, lo: float, hi: float, width: int) -> str:
+def shared_sparkline(values: np.ndarray, lo: float, hi: float, width: int, *, flat: bool = False) -> str:
     """A sparkline on a given y range [lo, hi] (two logs drawn to one scale).
 
     Each character covers a bucket of steps and shows the bucket's value farthest from the middle
-    of the range, so a one-step spike survives; a bucket with a NaN/inf is "×".
+    of the range, so a one-step spike survives; a bucket with a NaN/inf is "×".  `flat`: the range
+    is below what the numbers can show (`render.charts.flat_range`), so it is drawn as a level line.
     """
     n = values.size
     if n == 0 or width <= 0:
         return ""
     width = min(width, n)
-    mid, span = (lo + hi) / 2, hi - lo
+    mid, span = (lo + hi) / 2, (0.0 if flat else hi - lo)
     out = []
     for i in range(width):
         b = values[i * n // width:max(i * n // width + 1, (i + 1) * n // width)]
@@ -204,7 +224,7 @@ def shared_sparkline(values: np.ndarray, lo: float, hi: float, width: int) -> st
             out.append(NAN_MARK)
             continue
         v = b.max() if abs(b.max() - mid) >= abs(b.min() - mid) else b.min()
-        out.append(BLOCKS[0 if span <= 0 else int(round((v - lo) / span * (len(BLOCKS) - 1)))])
+        out.append(BLOCKS[(len(BLOCKS) // 2 if flat else 0) if span <= 0 else int(round((v - lo) / span * (len(BLOCKS) - 1)))])
     return "".join(out)
 
 

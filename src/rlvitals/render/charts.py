@@ -25,6 +25,7 @@ __all__ = [
     "chart",
     "clip_text",
     "display_width",
+    "flat_range",
     "fmt_value",
     "pad",
     "panel_grid",
@@ -143,6 +144,18 @@ def _frac(v: float, lo: float, hi: float) -> float:
     return 0.0 if span <= 0 else min(1.0, max(0.0, (v / 2 - lo / 2) / span))
 
 
+# A range this small relative to its level is drawn flat: zoomed in, a ratio of 1.0000 with noise
+# in the fifth decimal would fill the chart with jagged noise and read as a drift.
+FLAT_REL = 1e-3
+
+
+def flat_range(lo: float, hi: float, fmt: Callable[[float], str]) -> bool:
+    """True when [lo, hi] should be drawn as a flat line: no spread, a spread the value labels
+    cannot show (`fmt(lo) == fmt(hi)`, below the resolution the numbers are written at), or a spread
+    under `FLAT_REL` of the level."""
+    return hi <= lo or fmt(lo) == fmt(hi) or (hi / 2 - lo / 2) <= FLAT_REL * max(abs(lo), abs(hi)) / 2
+
+
 # ---------------------------------------------------------------- sparkline
 
 def sparkline(values: Series | Sequence[float] | np.ndarray, width: int = 20, *, rel_floor: float = 0.0) -> str:
@@ -205,10 +218,14 @@ def chart(series: Series | Sequence[float] | np.ndarray, width: int = 40, height
     lo, hi = float(fin.min()), float(fin.max())
     if ref is not None and math.isfinite(ref):
         lo, hi = min(lo, ref), max(hi, ref)
-    flat = hi == lo
-    if flat:  # a constant: one line across the middle, labelled once with its value
-        value = lo
-        pad_ = abs(lo) * 0.05 or 1.0
+    flat = flat_range(lo, hi, fmt)
+    if flat:  # a constant (or a spread below resolution): a line across the middle, labelled once
+        value = lo if hi == lo else float(np.median(fin))
+        if ref is not None and math.isfinite(ref):   # flat at its reference (ratio ≡ 1.0): one line, not two
+            value = ref
+        vals = np.where(np.isfinite(vals), value, vals)   # the spread is below what the chart can say
+        pad_ = abs(value) * 0.05 or 1.0
+        lo, hi = value - pad_, value + pad_
         lo, hi = lo - pad_, hi + pad_
     rows_px, cols_px = height * 4, width * 2
     if 1 < vals.size < cols_px:  # few points: stretch them across the width as steps

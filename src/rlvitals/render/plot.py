@@ -26,6 +26,7 @@ import numpy as np
 
 from ..errors import MissingExtra, RlvitalsError
 from ..i18n import t
+from ..output import check_output, writing
 from ..run import PERCENT_METRICS, VITALS, Run, Series
 
 __all__ = ["build_figure", "cjk_font", "envelope", "layout", "plot"]
@@ -235,13 +236,13 @@ def _panel(ax, run: Run, name: str, words: str, fp: dict, max_points: int, resta
         vx, vy = envelope(val.steps, val.values * scale, max_points)
         ax.plot(vx, vy, "o-", ms=3, lw=0.9, color="#2f4f4f", label=t("plot.val", words))
         ax.legend(loc="lower right", fontsize=8, prop={"family": fp["fontfamily"]} if fp else None)
-    y = 0.90
+    note_y = 0.90
     for text, color in notes:
         wide = sum(ord(ch) > 0x2E80 for ch in text) * 3 > len(text)  # CJK glyphs are twice as wide
         text = textwrap.fill(text, 26 if wide else 50, max_lines=3, placeholder=" …")
-        ax.text(0.02, y, text, transform=ax.transAxes, fontsize=8, color=color, va="top",
+        ax.text(0.02, note_y, text, transform=ax.transAxes, fontsize=8, color=color, va="top",
                 bbox={"facecolor": "white", "alpha": 0.75, "lw": 0, "pad": 1.5}, **fp)
-        y -= 0.05 * (text.count("\n") + 1) + 0.025
+        note_y -= 0.05 * (text.count("\n") + 1) + 0.025
     for step in restarts:
         ax.axvline(step, color="#444444", ls="-.", lw=0.8, alpha=0.7)
         if first:
@@ -269,12 +270,12 @@ def _references(ax, name: str, s: Series, scale: float, words: str, fp: dict) ->
 
 def plot(run: Run, path: str | os.PathLike = "curves.png", *, lang: str = "en", max_points: int = 2000) -> Path:
     """Draw the lesson's figure of `run` to `path` (.png, .svg or .pdf) and return the path."""
-    out = Path(path)
+    out = check_output(path)          # before the work: a bad path fails fast, no folder is made
     if out.suffix.lower() not in SUFFIXES:
         raise RlvitalsError(f"Cannot plot to {out.name}: the file name must end in .png, .svg or .pdf.")
     if max_points and max_points < 4:
         raise RlvitalsError(f"--max-points must be 0 (no decimation) or at least 4, not {max_points}.")
     fig = build_figure(run, lang=lang, max_points=max_points)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, dpi=DPI)
+    with writing(out):
+        fig.savefig(out, dpi=DPI)
     return out

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..diagnose import BY_CONSTRUCTION
 from ..diagnose.model import Action, Diagnosis, Finding, RuledOut
-from ..i18n import t
+from ..i18n import localize, t
 from ..run import EXTRAS, PERCENT_METRICS, VITALS, Run
 from .charts import clip_text, display_width, fmt_value, pad, sparkline
 
@@ -40,6 +40,7 @@ __all__ = [
     "label",
     "missing_text",
     "ordered",
+    "reason_text",
     "render_text",
     "ruled_out_text",
     "run_notes",
@@ -140,8 +141,10 @@ def ruled_out_text(r: RuledOut, lang: str) -> str:
     """ "entropy collapse — entropy = 1.774: <why that rules it out>" (or "... is normal")."""
     # Units only where they cannot mislead (a rate as %, ratio to 4 places); anything else as a
     # plain number, since a rule may pass a derived value (a fraction of steps) under a metric name.
-    numeric = isinstance(r.value, (int, float)) and not isinstance(r.value, bool)
-    value = fmt_value(r.metric, r.value) if numeric and r.metric in _UNIT_METRICS else fmt_num(r.value)
+    v = r.value
+    numeric = isinstance(v, (int, float)) and not isinstance(v, bool)
+    value = fmt_value(r.metric, v) if isinstance(v, (int, float)) and numeric and r.metric in _UNIT_METRICS \
+        else fmt_num(v)
     look = finding_title(r.lookalike, lang) if r.lookalike else "?"
     why = tr(f"ruled_out.{r.reason}", lang, "", metric=r.metric, value=value, lookalike=r.lookalike)
     if why:
@@ -208,13 +211,20 @@ def vital_rows(diag: Diagnosis, lang: str, run: Run | None = None) -> list[Vital
 
 def run_notes(diag: Diagnosis, lang: str) -> list[str]:
     """The run's notes, then each proxy and each reason lines were skipped (nothing hidden)."""
-    notes = [str(n) for n in diag.run.get("notes", []) or []]
+    notes = [localize(n, lang) for n in diag.run.get("notes", []) or []]
     for m, note in (diag.run.get("proxies") or {}).items():
         if not any(str(note) in n for n in notes):
             notes.append(tr("ui.proxy_note", lang, metric=m, note=note))
     for reason, count in (diag.run.get("skipped") or {}).items():
-        notes.append(tr("ui.skipped_note", lang, count=count, reason=reason))
+        notes.append(tr("ui.skipped_note", lang, count=count, reason=reason_text(reason, lang)))
+    for reason, count in (diag.run.get("dropped") or {}).items():
+        notes.append(tr("ui.dropped_note", lang, count=count, reason=reason_text(reason, lang)))
     return notes
+
+
+def reason_text(reason: str, lang: str) -> str:
+    """A skip/drop reason from ingest (English, a stable key) in the report's language."""
+    return tr(f"reason.{reason}", lang, reason)
 
 
 def run_line(diag: Diagnosis, lang: str) -> str:
@@ -245,7 +255,8 @@ _TOKEN = re.compile(rf"\s+|[(\[（「“‘]*[{_CJK}][，。、；：！？）�
 def wrap(text: str, width: int, indent: str = "", first: str | None = None) -> list[str]:
     """Wrap by display width: latin breaks at spaces, CJK between any two characters."""
     first = indent if first is None else first
-    lines, cur = [], first
+    lines: list[str] = []
+    cur = first
     limit = max(10, width)
     for tok in _TOKEN.findall(text):
         if tok.isspace():
@@ -268,7 +279,8 @@ def wrap(text: str, width: int, indent: str = "", first: str | None = None) -> l
 
 class _Out:
     def __init__(self, width: int, color: bool):
-        self.width, self.color, self.lines = width, color, []
+        self.width, self.color = width, color
+        self.lines: list[str] = []
 
     def paint(self, text: str, code: str | None, bold: bool = False) -> str:
         if not self.color or not code:
@@ -380,6 +392,6 @@ def render_text(diag: Diagnosis, lang: str = "en", width: int = 100, *, run: Run
     if notes:
         out.add()
         out.add(out.paint(tr("ui.notes", lang), "1"))
-        for n in notes:
-            out.para(n, "    ", "  - ")
+        for note in notes:
+            out.para(note, "    ", "  - ")
     return "\n".join(out.lines) + "\n"

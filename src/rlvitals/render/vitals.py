@@ -13,10 +13,12 @@ from typing import Any
 
 import numpy as np
 
+from ..i18n import localize
 from ..run import CANONICAL, Run, Series
+from ..shapes import ends
 from .charts import clip_text, display_width, fmt_value, pad
 from .jsonout import clean
-from .terminal import fmt_num, tr, wrap
+from .terminal import fmt_num, reason_text, tr, wrap
 
 __all__ = ["SCHEMA", "render_vitals", "vitals_dict"]
 
@@ -26,9 +28,11 @@ _LIST_LIMIT = 20  # keys shown per section in text; JSON always has all of them
 
 def _metric(s: Series) -> dict[str, Any]:
     fin = s.values[np.isfinite(s.values)]
+    start, end = ends(fin)
     return {
         "source": s.source, "proxy": bool(s.proxy), "note": s.note, "count": len(s),
         "first": float(s.values[0]) if len(s) else None, "last": float(s.values[-1]) if len(s) else None,
+        "start": start if fin.size else None, "end": end if fin.size else None,
         "min": float(fin.min()) if fin.size else None, "max": float(fin.max()) if fin.size else None,
         "nan": int(np.count_nonzero(~np.isfinite(s.values))), "constant": bool(s.is_constant),
         "first_step": int(s.steps[0]) if len(s) else None, "last_step": int(s.steps[-1]) if len(s) else None,
@@ -47,6 +51,30 @@ def _union_steps(run: Run) -> np.ndarray:
     return run.steps
 
 
+def _runs(run: Run) -> list[dict[str, Any]]:
+    """Every run of a file that holds several (the step counter restarted at step <= 1)."""
+    out = []
+    for i, r in enumerate(run.file_runs):
+        segs = r.segments
+        out.append({"index": i + 1, "first_step": segs[0].first_step if segs else None,
+                    "last_step": max(g.last_step for g in segs) if segs else None,
+                    "rows": sum(g.rows for g in segs), "shown": r is run})
+    return out
+
+
+def _opening(run: Run) -> dict[str, Any]:
+    """How the file was opened, only when it says something: layers undone, --map, the fallback."""
+    out: dict[str, Any] = {}
+    layers, mapping = run.meta.get("input"), run.meta.get("mapping")
+    if isinstance(layers, list) and layers:
+        out["input"] = list(layers)          # stdin, gzip, utf-16-le, …
+    if isinstance(mapping, dict) and mapping:
+        out["mapping"] = dict(mapping)       # --map CANON=KEY as applied
+    if run.meta.get("fallback"):
+        out["fallback"] = True               # read by the generic reader
+    return out
+
+
 def vitals_dict(run: Run) -> dict[str, Any]:
     """The JSON object as a cleaned dict.  Absent canonical metrics map to null."""
     steps = _union_steps(run)
@@ -61,9 +89,15 @@ def vitals_dict(run: Run) -> dict[str, Any]:
         "metrics": {m: (_metric(run.series[m]) if m in run.series else None) for m in CANONICAL},
         "extras": {k: {"count": len(s), "first": float(s.values[0]) if len(s) else None,
                        "last": float(s.values[-1]) if len(s) else None} for k, s in sorted(run.extras.items())},
+        "runs": _runs(run),
+        "components": {k: {"kind": run.component_kinds.get(k, "other"), **_metric(s)}
+                       for k, s in run.components.items()},
+        "evals": {k: _metric(s) for k, s in sorted(run.evals.items())},
         "unrecognized": dict(sorted(run.unrecognized.items())),
         "skipped_lines": dict(sorted(run.skipped.items())),
+        "dropped_values": dict(sorted(run.dropped.items())),
         "notes": list(run.notes),
+        **_opening(run),
     })
 
 
@@ -82,11 +116,23 @@ def _text(run: Run, lang: str, width: int) -> str:
     seg_text = tr("ui.vit.one_segment", lang) if len(segs) <= 1 else str(len(segs))
     head = [[tr("ui.vit.format", lang), run.format], [tr("ui.vit.steps", lang), steps],
             [tr("ui.vit.segments", lang), seg_text]]
+    if d.get("input"):
+        head.append([tr("ingest.vit.input", lang), " → ".join(d["input"])])
+    if d.get("mapping"):
+        head.append([tr("ingest.vit.mapping", lang), ", ".join(f"{c}={k}" for c, k in d["mapping"].items())])
     out += _table(head, "<<")
+    if d.get("fallback"):
+        out += wrap(tr("ingest.vit.fallback", lang), width, "    ", "  ! ")
     if len(segs) > 1:
         for g in segs:
             out.append("    - " + tr("ui.vit.segment_line", lang, first=g["first_step"], last=g["last_step"],
                                      rows=g["rows"], line=g["first_line"]))
+    if d["runs"]:
+        out += ["", tr("ui.vit.runs", lang) + f" ({len(d['runs'])})"]
+        for r in d["runs"]:
+            mark = tr("ui.vit.run_current", lang) if r["shown"] else ""
+            out.append("  " + tr("ui.vit.run_line", lang, k=r["index"], first=r["first_step"],
+                                 last=r["last_step"], rows=r["rows"], mark=mark))
     out += ["", tr("ui.vit.metrics", lang)]
     rows = [[tr("ui.col.metric", lang), tr("ui.vit.col.source", lang), tr("ui.vit.col.count", lang),
              tr("ui.vit.col.first_last", lang), tr("ui.vit.col.min", lang), tr("ui.vit.col.max", lang),
@@ -100,21 +146,38 @@ def _text(run: Run, lang: str, width: int) -> str:
         f = lambda v, m=m: fmt_value(m, v)  # noqa: E731 - local formatter bound to this metric
         flag = tr("ui.vit.constant", lang) if info["constant"] else ""
         source = clip_text(info["source"] or "?", 34) + (" *" if info["proxy"] else "")
-        raw = run.series[m].values  # text shows a NaN first/last as logged; JSON has null
-        first, last = (raw[0], raw[-1]) if raw.size else (None, None)
-        rows.append([m, source, str(info["count"]), f"{f(first)} → {f(last)}",
+        # start → end as `diagnose` shows it (shapes.ends: the first and last tenth), so the two
+        # commands never disagree; JSON also has the raw first/last values
+        rows.append([m, source, str(info["count"]), f"{f(info['start'])} → {f(info['end'])}",
                      f(info["min"]), f(info["max"]), str(info["nan"]) if info["nan"] else "", flag])
         if info["proxy"]:
             proxies += wrap(tr("ui.vit.proxy", lang, note=info["note"] or info["source"]), width, "      ",
                             f"    * {m}: ")
     out += _table(rows, "<<><>>><")
+    out += wrap(tr("ui.vit.start_end_note", lang), width, "    ", "  ")
     out += proxies
-    sections = (
+    # keys already listed as components or evals are not listed again; a key that maps to no vital
+    # is still kept (an extra): it is listed once, there; "not read" is only for keys not kept at all
+    shown = {s.source for s in run.components.values()} | set(run.evals)
+    not_read = {k: v for k, v in d["unrecognized"].items() if k not in d["extras"] and k not in shown}
+
+    def span(v: dict[str, Any]) -> str:
+        return f"{v['first_step']} → {v['last_step']}" if v["count"] else ""
+
+    sections = [
+        ("ui.vit.components", [[k, tr(f"ui.vit.kind.{v['kind']}", lang), clip_text(v["source"], 34), f"n={v['count']}",
+                                f"{fmt_num(v['first'])} → {fmt_num(v['last'])}"]
+                               for k, v in d["components"].items()], "<<<><", False),
+        ("ui.vit.evals", [[k, f"n={v['count']}", span(v), f"{fmt_num(v['first'])} → {fmt_num(v['last'])}"]
+                          for k, v in d["evals"].items()], "<>><", False),
         ("ui.vit.extras", [[k, f"n={v['count']}", f"{fmt_num(v['first'])} → {fmt_num(v['last'])}"]
-                           for k, v in d["extras"].items()], "<><", False),
-        ("ui.vit.unrecognized", [[k, str(v)] for k, v in d["unrecognized"].items()], "<>", False),
-        ("ui.vit.skipped", [[k, str(v)] for k, v in d["skipped_lines"].items()], "<>", True),
-    )
+                           for k, v in d["extras"].items() if k not in shown], "<><", False),
+        ("ui.vit.unrecognized", [[k, str(v)] for k, v in not_read.items()], "<>", False),
+        ("ui.vit.skipped", [[reason_text(k, lang), str(v)] for k, v in d["skipped_lines"].items()], "<>", True),
+    ]
+    if d["dropped_values"]:
+        sections.append(("ui.vit.dropped", [[reason_text(k, lang), str(v)] for k, v in d["dropped_values"].items()],
+                         "<>", True))
     for title_key, items, aligns, count_lines in sections:
         n = sum(int(r[1]) for r in items) if count_lines else len(items)
         out += ["", tr(title_key, lang, n=n)]
@@ -127,7 +190,7 @@ def _text(run: Run, lang: str, width: int) -> str:
     if d["notes"]:
         out += ["", tr("ui.notes", lang)]
         for n in d["notes"]:
-            out += wrap(str(n), width, "    ", "  - ")
+            out += wrap(localize(n, lang), width, "    ", "  - ")
     return "\n".join(out) + "\n"
 
 

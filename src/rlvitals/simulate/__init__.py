@@ -15,14 +15,14 @@ from __future__ import annotations
 import json
 import sys
 import zlib
-from pathlib import Path
 
 import numpy as np
 
 from ..errors import RlvitalsError
+from ..output import check_output, writing
 from ..run import Run, Series
 from .engine import Latent, moving_mean, roll_dice
-from .lesson import LabCase, LabPair, apply_pins, lesson_pairs, lesson_sets
+from .lesson import LabCase, LabPair, LabQuiz, apply_pins, lesson_pairs, lesson_quiz, lesson_sets
 from .mechanisms import Draw, build
 from .scenarios import SCENARIOS, Scenario, UnknownScenario, get_scenario
 
@@ -30,9 +30,11 @@ __all__ = [
     "SCENARIOS",
     "LabCase",
     "LabPair",
+    "LabQuiz",
     "Scenario",
     "UnknownScenario",
     "lesson_pairs",
+    "lesson_quiz",
     "lesson_sets",
     "simulate",
     "simulate_samples",
@@ -96,7 +98,7 @@ def simulate(name: str, *, seed: int | None = 0, steps: int = 200) -> Run:
     """A simulated run of scenario `name` with `steps` steps (logged at steps 1..steps).
 
     `run.meta["truth"]` = {"scenario", "finding", "verdict", "severity", "onset_step"}.
-    seed=None gives the lesson's own numbers (the healthy table, the four pairs).
+    seed=None gives the lesson's own numbers (the healthy table, the three questions).
     """
     sc = get_scenario(name)
     lat, onset, cols = realise(name, seed, steps)
@@ -139,18 +141,26 @@ def write_simulated(run: Run, path: str, fmt: str = "lesson", samples_path: str 
         from ..ingest import write_run
     except ImportError:
         raise RlvitalsError("writing logs needs rlvitals.ingest.write_run, which this build lacks.") from None
+    if samples_path:
+        check_output(samples_path)
     if path == "-":
-        write_run(run, fmt, sys.stdout)
+        with writing("standard output"):
+            write_run(run, fmt, sys.stdout)
+            sys.stdout.flush()
         out = "<stdout>"
     else:
-        write_run(run, fmt, Path(path))
+        dest = check_output(path)
+        with writing(dest):
+            write_run(run, fmt, dest)
         out = str(path)
     if samples_path:
         truth = run.meta.get("truth") or {}
+        if truth.get("engine") == "rl":
+            raise RlvitalsError("rollout samples are not available for the RL-loop engine (--engine rl).")
         if "scenario" not in truth:
             raise RlvitalsError("rollout samples can only be written for a simulated run.")
         recs = simulate_samples(truth["scenario"], seed=run.meta.get("seed"), steps=int(run.meta.get("steps", 200)))
-        with open(samples_path, "w", encoding="utf-8") as fh:
+        with writing(samples_path), open(samples_path, "w", encoding="utf-8") as fh:
             for r in recs:
                 fh.write(json.dumps(r, ensure_ascii=False) + "\n")
     return out

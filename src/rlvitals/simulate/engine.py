@@ -87,7 +87,7 @@ def _combo_tables(w: float) -> tuple[np.ndarray, np.ndarray]:
     levels = np.array([1.0 + w, w, 0.0])
     weights = np.array([_LEN_HI, _LEN_W, _LEN_0])
     ids = np.zeros(729, dtype=np.int64)
-    rows = []
+    rows: list[tuple[float, ...]] = []
     for nc in range(9):
         for nh in range(9 - nc):
             for nw in range(9 - nc - nh):

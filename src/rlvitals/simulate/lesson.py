@@ -1,11 +1,19 @@
-"""The lesson's exercises: six curve sets to sort, and the four confusable pairs A-D.
+"""The lesson's exercises: six curve sets to sort, the four confusable pairs A-D, three questions.
 
 "给你六组真实形状的训练曲线，判断哪些是在学、哪些是在作弊、哪些已经废了。"  Two of each verdict:
 learning (healthy, healthy_long), cheating (reward_hacking, length_hacking), dead
 (entropy_collapse, sync_failure).  The pairs are the lesson's: A flat reward (collapse vs broken
 sync), B adv_std low (easy data vs collapse), C length rising (healthy vs explosion), D jitter
-(small batch vs learning rate too high).  seed=None reproduces the lesson's numbers; any other
-seed gives fresh variants of the same mechanisms (and a shuffled order for the six sets).
+(small batch vs learning rate too high).  The three closing questions have runs of their own.
+
+Every stage reads its own runs: each run's simulator seed is derived from the level's seed and
+the stage's key (`stage_seed`), so set 3, pair side A1 and question 1 are three different draws
+even where they show the same failure -- a stage tests reading, not remembering another stage.
+The lesson's own numbers are kept only where the lesson states them for that stage: its three
+questions (Q1 entropy=0.009 ratio=1.0000 vs entropy=1.774 ratio=0.5407; Q2 adv_std 0.24; Q3
+clip 0.011 / gnorm 0.8 / batch 8 vs clip 0.419 / gnorm 6 / batch 64) use the pinned lesson runs
+(`seed=None`) when the level is the default one.  Any other level seed gives fresh variants of
+everything (and a shuffled order for the six sets).
 
 The lesson's numbers: with seed=None a scenario is pinned so its curves end (and start) on them.
 Pinning multiplies the simulated curve by a smooth ramp that is 1 before it applies and lands the
@@ -15,6 +23,7 @@ An end pin ramps in from the failure's onset, so the healthy part before it is l
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,14 +33,18 @@ from ..run import Run
 __all__ = [
     "LESSON_PINS",
     "PAIR_SCENARIOS",
+    "QUIZ_SCENARIOS",
     "SET_SCENARIOS",
     "LabCase",
     "LabPair",
+    "LabQuiz",
     "apply_pins",
     "lesson_case",
     "lesson_pairs",
+    "lesson_quiz",
     "lesson_sets",
     "pin_series",
+    "stage_seed",
 ]
 
 LESSON_STEPS = 200
@@ -107,6 +120,24 @@ PAIR_SCENARIOS: dict[str, tuple[str, str, str]] = {
     "C": ("healthy_long", "length_hacking", "length_rise_cause"),
     "D": ("batch_noise", "lr_too_high", "jitter_cause"),
 }
+# The three closing questions: the runs whose numbers each question quotes, in the order it quotes
+# them.  Q2 quotes one run's adv_std ("adv_std 降到 0.24"); which cause is behind it is drawn.
+QUIZ_SCENARIOS: dict[str, tuple[str, ...]] = {
+    "Q1": ("entropy_collapse", "sync_failure"),
+    "Q2": ("data_too_easy",),
+    "Q3": ("batch_noise", "lr_too_high"),
+}
+Q2_CAUSES: tuple[str, str] = ("data_too_easy", "entropy_collapse")
+
+
+def stage_seed(seed: int | None, key: str) -> int:
+    """The simulator seed of one stage's run ("3", "A1", "Q1a" ...) in the level of `seed`.
+
+    Distinct keys give distinct seeds, so no two stages of a level share a run; the same (seed,
+    key) always gives the same run.
+    """
+    level = "lesson" if seed is None else str(int(seed))
+    return zlib.crc32(f"rlvitals-lab:{level}:{key}".encode()) & 0x7FFFFFFF
 
 
 @dataclass(frozen=True)
@@ -129,26 +160,54 @@ class LabPair:
     question: str
 
 
+@dataclass(frozen=True)
+class LabQuiz:
+    """The runs behind one closing question ("Q1".."Q3"), in the order the question quotes them."""
+
+    key: str
+    cases: tuple[LabCase, ...]
+
+
 def lesson_case(key: str, scenario: str, seed: int | None, *, samples: bool = True) -> LabCase:
     from . import simulate, simulate_samples
 
     run = simulate(scenario, seed=seed, steps=LESSON_STEPS)
     recs = simulate_samples(scenario, seed=seed, steps=LESSON_STEPS) if samples else None
-    return LabCase(key=key, run=run, truth=dict(run.meta["truth"]), samples=recs)
+    truth = run.meta["truth"]
+    assert isinstance(truth, dict)
+    return LabCase(key=key, run=run, truth=dict(truth), samples=recs)
 
 
 def lesson_sets(seed: int | None = None) -> list[LabCase]:
-    """The six curve sets, keyed "1".."6" (the key never gives the answer away)."""
+    """The six curve sets, keyed "1".."6" (the key never gives the answer away), each its own run."""
     names = list(SET_SCENARIOS)
     if seed is not None:
         np.random.default_rng([7, int(seed)]).shuffle(names)
-    return [lesson_case(str(i + 1), name, seed) for i, name in enumerate(names)]
+    return [lesson_case(str(i + 1), name, stage_seed(seed, str(i + 1))) for i, name in enumerate(names)]
 
 
 def lesson_pairs(seed: int | None = None) -> dict[str, LabPair]:
-    """The four confusable pairs "A".."D"; sides keyed "A1"/"A2" ... as in the lesson."""
+    """The four confusable pairs "A".."D"; sides keyed "A1"/"A2" ... as in the lesson, each its own run."""
     out = {}
     for key, (left, right, question) in PAIR_SCENARIOS.items():
-        out[key] = LabPair(key=key, left=lesson_case(f"{key}1", left, seed), right=lesson_case(f"{key}2", right, seed),
-                           question=question)
+        a, b = f"{key}1", f"{key}2"
+        out[key] = LabPair(key=key, left=lesson_case(a, left, stage_seed(seed, a)),
+                           right=lesson_case(b, right, stage_seed(seed, b)), question=question)
+    return out
+
+
+def lesson_quiz(seed: int | None = None) -> dict[str, LabQuiz]:
+    """The runs behind the three closing questions (no rollout samples: a question quotes numbers).
+
+    seed=None: the lesson's pinned runs, so the questions read exactly as the lesson asks them.
+    Another seed: fresh runs (Q2's cause drawn from `Q2_CAUSES`), whose own numbers the questions quote.
+    """
+    out = {}
+    for key, names in QUIZ_SCENARIOS.items():
+        if seed is not None and key == "Q2":
+            names = (Q2_CAUSES[int(np.random.default_rng([11, int(seed)]).integers(2))],)
+        cases = tuple(lesson_case(f"{key}{chr(97 + i)}", name,
+                                  None if seed is None else stage_seed(seed, f"{key}{chr(97 + i)}"), samples=False)
+                      for i, name in enumerate(names))
+        out[key] = LabQuiz(key=key, cases=cases)
     return out

@@ -5,18 +5,22 @@
     from rlvitals import Monitor            # inside a training loop
     mon = Monitor(); mon.log(metrics, step); mon.close()
 
-Parts: `follow` (poll a growing / rotated / truncated file), `alerts` (one alert per finding,
-held for two checks; text, JSON, `--exec`, `--webhook`), `session` (`Watcher`: lines → the same
-`diagnose` as `rlvitals diagnose` → alerts; `watch_file`: the command), `monitor` (`Monitor`).
+Parts: `follow` (poll a growing / rotated / rewritten / unreadable file), `schedule` (when to
+check, shared by both), `alerts` (one alert per finding; text, JSON), `sinks` (`--exec`,
+`--webhook`, off the loop), `session` (`Watcher`: lines → the same `diagnose` as
+`rlvitals diagnose` → alerts), `command` (`watch_file`: the command), `history` (Monitor's
+bounded memory), `monitor` (`Monitor`).
 The TRL callback lives in `rlvitals.integrations.trl`.
 """
 
 from __future__ import annotations
 
 from .alerts import Alert, AlertTracker, alert_payload, format_alert
+from .command import watch_file
 from .follow import Follower, FollowEvent
 from .monitor import Monitor
-from .session import Watcher, watch_file
+from .schedule import Scheduler
+from .session import Watcher
 
 __all__ = [
            "Alert",
@@ -24,6 +28,7 @@ __all__ = [
            "FollowEvent",
            "Follower",
            "Monitor",
+           "Scheduler",
            "Watcher",
            "alert_payload",
            "format_alert",

@@ -1,10 +1,10 @@
-"""When to raise the alarm, what it says, and where it goes (stream, `--exec`, `--webhook`).
+"""When to raise the alarm and what it says (`--exec` and `--webhook` live in `sinks`).
 
 `AlertTracker` turns a sequence of diagnoses of a growing run into alerts: one per finding id,
-the first time it has held at warning or critical for `persist` consecutive checks spanning
-`persist_steps` steps, and once more only if it escalates from warning to critical (held again).
-Holding costs a few steps of delay and keeps a blip (a finding that appears in a prefix of a
-healthy run and is gone a few steps later) from ever alerting: a false alarm costs more than a late one.
+the first check where the diagnosis names it at warning or critical, and once more only if it
+escalates from warning to critical.  Keeping healthy prefixes silent is the diagnosis' own job
+(its rules judge a prefix as evidence accumulates); `persist > 1` can still require a finding to
+hold over several checks spanning `persist_steps` steps, for a diagnosis that blips.
 
 An `Alert` carries the `Finding` itself, so what is printed, posted and put in the environment is
 the diagnosis' own evidence, look-alikes ruled out and next knob: the arithmetic, not a paraphrase.
@@ -12,19 +12,15 @@ the diagnosis' own evidence, look-alikes ruled out and next knob: the arithmetic
 
 from __future__ import annotations
 
-import json
 import math
-import os
-import subprocess
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 from ..diagnose.model import FINDING_IDS, SEVERITIES, Diagnosis, Finding
 from ..i18n import t as tr
 
-__all__ = ["Alert", "AlertTracker", "alert_payload", "format_alert", "jsonable", "post_webhook", "run_exec"]
+__all__ = ["Alert", "AlertTracker", "alert_payload", "format_alert", "jsonable"]
 
 SCHEMA = "rlvitals.alert/1"
 
@@ -61,12 +57,12 @@ class AlertTracker:
     """Streaks of each finding over consecutive checks, and what has been alerted already.
 
     A finding alerts when it has been present, at or above a severity, in `persist` consecutive
-    checks spanning at least `persist_steps` steps; and, unless it is one a single step can prove
-    (`INSTANT`), only once the run has `min_steps` steps: a trend drawn through a dozen points is
-    a guess, and the first steps of every run look "stalled".
+    checks (default 1: the first) spanning at least `persist_steps` steps; and, unless it is one a
+    single step can prove (`INSTANT`), only once the run has `min_steps` steps: a trend drawn
+    through a dozen points is a guess, and the first steps of every run look "stalled".
     """
 
-    persist: int = 2
+    persist: int = 1
     persist_steps: int = 5
     min_steps: int = 20
     min_severity: str = "warning"
@@ -170,6 +166,7 @@ def format_alert(alert: Alert, lang: str = "en") -> str:
     so an alert and `rlvitals diagnose` never describe one finding differently; if the renderer
     cannot be imported, this module's plainer sentences stand in.
     """
+    rt: ModuleType | None
     try:
         from ..render import terminal as rt
     except Exception:  # the renderer is another module; an alert must still be said
@@ -262,47 +259,3 @@ def alert_payload(alert: Alert, lang: str = "en") -> dict[str, Any]:
         "confidence": f.confidence,
         "text": format_alert(alert, lang),
     })
-
-
-# -- sinks ----------------------------------------------------------------------------------
-def run_exec(cmd: str, alert: Alert, payload: dict[str, Any], timeout: float = 60.0) -> tuple[int | None, str]:
-    """Run `cmd` through the shell with the finding in the environment; (exit status, error text).
-
-    Synchronous on purpose: with `--until`, the command (e.g. `scancel`) must have run before watch
-    exits.  A command that hangs is killed after `timeout` seconds.
-    """
-    env = dict(os.environ)
-    env.update({
-        "RLVITALS_FINDING": alert.id,
-        "RLVITALS_SEVERITY": alert.severity,
-        "RLVITALS_STEP": str(alert.step),
-        "RLVITALS_ONSET_STEP": "" if alert.onset_step is None else str(alert.onset_step),
-        "RLVITALS_JSON": json.dumps(payload, ensure_ascii=False),
-    })
-    try:
-        done = subprocess.run(cmd, shell=True, env=env, timeout=timeout, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        return None, f"timed out after {timeout:g} s"
-    except OSError as e:
-        return None, str(e)
-    return done.returncode, ""
-
-
-def post_webhook(url: str, payload: dict[str, Any], timeout: float = 5.0) -> str:
-    """POST the payload as JSON; return "" on success or the error in one line."""
-    if not url.startswith(("http://", "https://")):
-        return "the URL must start with http:// or https://"
-    body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
-    req = urllib.request.Request(url, data=body, method="POST",
-                                 headers={"Content-Type": "application/json; charset=utf-8",
-                                          "User-Agent": "rlvitals-watch"})
-    try:
-        with urllib.request.urlopen(req, timeout=timeout) as resp:
-            resp.read(1 << 16)
-            if resp.status >= 300:
-                return f"HTTP {resp.status}"
-    except urllib.error.HTTPError as e:
-        return f"HTTP {e.code}"
-    except (urllib.error.URLError, OSError, ValueError) as e:
-        return str(getattr(e, "reason", e))
-    return ""

@@ -6,12 +6,21 @@ the way.  It copes with everything a live log does:
 - the file does not exist yet            → `waiting` once, then `appeared` when it does
 - the file grows                         → the new complete lines
 - the last line is half written          → kept in a buffer until its newline arrives
-- the file shrinks (truncated, or a trainer that opens it with "w"/"wb" again)
-                                         → `truncated`: read from byte 0; the caller starts a new run
-- the file is replaced (rotated: the inode changes)
-                                         → the rest of the old file is drained first, then `rotated`
-                                           and the new file is read from its start
-- the file disappears                    → `vanished`, then waiting again
+- the file shrinks (truncated)           → `truncated`: read from byte 0; the caller starts a new run
+- the file is truncated and refilled past its old size between two polls (a trainer that reopens
+  its log with "w" and writes fast)     → `rewritten`: noticed because the first bytes (a 64-byte
+                                           fingerprint) or the last bytes read before our position
+                                           changed; read from byte 0 as a new run, the half line
+                                           of the old content is dropped, never glued to new text
+- the file is replaced (rotated: the path names another inode) or moved away
+                                         → the old file stays open and is drained, including lines
+                                           written to it late, until it has been quiet for
+                                           `rotate_grace` seconds; then `rotated` and the new file
+                                           is read from its start
+- the file disappears                    → `vanished` (the open handle is still drained), waiting
+- the file cannot be read (permissions, a directory, an I/O error)
+                                         → `unreadable` once per reason, retried on every poll,
+                                           `readable` when it works again
 
 Lines are split the way Python's text mode splits them (\\n, \\r\\n and a lone \\r, which tqdm uses
 to redraw its bar), decoded as UTF-8 with undecodable bytes replaced (never an exception).
@@ -20,26 +29,34 @@ to redraw its bar), decoded as UTF-8 with undecodable bytes replaced (never an e
 from __future__ import annotations
 
 import os
+import stat as stat_mod
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO, Any
 
-__all__ = ["FollowEvent", "Follower", "split_records"]
+__all__ = ["FINGERPRINT", "FollowEvent", "Follower", "split_records"]
 
 # Read at most this much per poll: a huge backlog is consumed over several polls so that the
 # caller can interleave its own work, and memory stays bounded.
 CHUNK = 1 << 20
 # A "line" with no newline for this long is not a line of metrics; cut it so the buffer stays bounded.
 MAX_LINE = 1 << 20
+# Bytes compared to notice a file rewritten under us: its first bytes, and the last bytes read.
+FINGERPRINT = 64
 
 
 @dataclass(frozen=True)
 class FollowEvent:
-    """Something that happened to the file: kind is one of waiting, appeared, truncated, rotated,
-    vanished, overlong; old/new are byte sizes where they matter."""
+    """Something that happened to the file: kind is one of waiting, appeared, truncated, rewritten,
+    rotated, vanished, unreadable, readable, overlong; old/new are byte sizes where they matter;
+    detail is the reason of `unreadable`."""
 
     kind: str
     old: int = 0
     new: int = 0
+    detail: str = ""
 
 
 def split_records(text: str) -> tuple[list[str], str]:
@@ -57,162 +74,68 @@ def split_records(text: str) -> tuple[list[str], str]:
     return [ln.rstrip("\r\n") for ln in lines], tail
 
 
-@dataclass
-class Follower:
-    """Poll-based reader of one growing file.  Not thread-safe; one per path.
+class _Handle:
+    """One open file and where we are in it: position, unfinished line, fingerprints."""
 
-    from_start=False starts at the current end of the file (`--tail`): only lines written from now
-    on are returned.  A file that appears later, or a new file after rotation or truncation, is
-    always read from its start: everything in it is new.
-    """
+    def __init__(self, fh: IO[bytes]) -> None:
+        self.fh = fh
+        st = os.fstat(fh.fileno())
+        self.ident = (st.st_dev, st.st_ino)
+        self.pos = 0
+        self.tail = ""
+        self.pending = b""       # an incomplete UTF-8 sequence at the end of the last read
+        self.head = b""          # the file's first FINGERPRINT bytes (as far as read)
+        self.mark = b""          # the last FINGERPRINT bytes read, ending at `pos`
+        self.overlong = False
+        self.quiet_since: float | None = None   # draining after a rotation: when it last gave nothing
 
-    path: Path
-    from_start: bool = True
-    chunk: int = CHUNK
-    lines_read: int = 0
-    bytes_read: int = 0
-    _fh: object | None = field(default=None, repr=False)
-    _ident: tuple[int, int] | None = field(default=None, repr=False)
-    _pos: int = 0
-    _tail: str = ""
-    _decoder_pending: bytes = b""
-    _waiting_said: bool = False
-    _first_open: bool = True
-    _overlong: bool = False
-    more_pending: bool = False  # the last poll stopped at its byte budget: call again at once
+    def seek_end(self) -> None:
+        self.fh.seek(0, os.SEEK_END)
+        self.pos = self.fh.tell()
+        self.head = self._pread(0, min(FINGERPRINT, self.pos))
+        self.mark = self._pread(self.pos - min(FINGERPRINT, self.pos), min(FINGERPRINT, self.pos))
 
-    def __post_init__(self) -> None:
-        self.path = Path(self.path)
+    def restart(self) -> None:
+        """Back to byte 0, dropping the unfinished line (it belonged to the old content)."""
+        self.fh.seek(0)
+        self.pos, self.tail, self.pending, self.head, self.mark = 0, "", b"", b"", b""
 
-    # -- public -----------------------------------------------------------------------------
-    def poll(self) -> tuple[list[str], list[FollowEvent]]:
-        """New complete lines since the last call, and what happened to the file meanwhile."""
-        events: list[FollowEvent] = []
-        lines: list[str] = []
-        self.more_pending = False
+    def _pread(self, offset: int, n: int) -> bytes:
         try:
-            st = os.stat(self.path)
-        except FileNotFoundError:
-            st = None
+            return os.pread(self.fh.fileno(), n, offset) if n > 0 else b""
         except OSError:
-            st = None
+            return b""
 
-        if st is None:
-            if self._fh is not None:
-                # Removed or renamed away: what was written before is still readable from the
-                # open handle; drain it so no line is lost, then forget the file.
-                lines += self._read_available()
-                lines += self._flush_tail()
-                self._close()
-                events.append(FollowEvent("vanished"))
-                self._waiting_said = True
-            elif not self._waiting_said:
-                events.append(FollowEvent("waiting"))
-                self._waiting_said = True
-            return lines, events
-
-        ident = (st.st_dev, st.st_ino)
-        if self._fh is None:
-            was_waiting = self._waiting_said
-            if not self._open(st):
-                return lines, events
-            if not self._first_open or was_waiting:
-                events.append(FollowEvent("appeared"))
-            self._first_open = False
-        elif ident != self._ident:
-            lines += self._read_available()
-            lines += self._flush_tail()
-            self._close()
-            if not self._open(st, rotated=True):
-                return lines, events
-            events.append(FollowEvent("rotated"))
-        elif st.st_size < self._pos:
-            old = self._pos
-            self._fh.seek(0)
-            self._pos = 0
-            self._tail = ""
-            self._decoder_pending = b""
-            events.append(FollowEvent("truncated", old=old, new=st.st_size))
-
-        lines += self._read_available()
-        if self._overlong:
-            events.append(FollowEvent("overlong", new=MAX_LINE))
-            self._overlong = False
-        return lines, events
-
-    def flush(self) -> list[str]:
-        """The unfinished last line, as a line (at the very end, e.g. `--once`)."""
-        return self._flush_tail()
-
-    def close(self) -> None:
-        self._close()
-
-    def __enter__(self) -> Follower:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._close()
-
-    def __del__(self) -> None:  # a follower dropped without close() must not leak its handle
-        self._close()
-
-    @property
-    def exists(self) -> bool:
-        return self._fh is not None
-
-    @property
-    def position(self) -> int:
-        return self._pos
-
-    # -- internals --------------------------------------------------------------------------
-    def _open(self, st: os.stat_result, rotated: bool = False) -> bool:
-        try:
-            fh = open(self.path, "rb")
-        except OSError:
+    def rewritten(self) -> bool:
+        """True when the bytes we already read are no longer there (truncated and refilled)."""
+        if self.pos == 0:
             return False
-        # stat the handle itself: the path may have been swapped between stat() and open()
-        fst = os.fstat(fh.fileno())
-        self._fh, self._ident = fh, (fst.st_dev, fst.st_ino)
-        self._pos, self._tail, self._decoder_pending = 0, "", b""
-        if self._first_open and not self.from_start and not rotated:
-            fh.seek(0, os.SEEK_END)
-            self._pos = fh.tell()
-        self._waiting_said = False
-        return True
+        if self.head and self._pread(0, len(self.head)) != self.head:
+            return True
+        return bool(self.mark) and self._pread(self.pos - len(self.mark), len(self.mark)) != self.mark
 
-    def _close(self) -> None:
-        if self._fh is not None:
-            try:
-                self._fh.close()
-            except OSError:
-                pass
-        self._fh, self._ident = None, None
-
-    def _read_available(self) -> list[str]:
-        if self._fh is None:
-            return []
+    def read(self, budget: int) -> tuple[list[str], int, bool, str]:
+        """(complete lines, bytes read, budget exhausted, error text) from the current position."""
         out: list[str] = []
-        budget = self.chunk
-        self.more_pending = False
+        got = 0
         while True:
-            if budget <= 0:
-                self.more_pending = True
-                break
+            if got >= budget:
+                return out, got, True, ""
             try:
-                data = self._fh.read(min(budget, 1 << 16))
-            except OSError:
-                break
+                data = self.fh.read(min(budget - got, 1 << 16))
+            except OSError as e:
+                return out, got, False, e.strerror or str(e)
             if not data:
-                break
-            budget -= len(data)
-            self._pos += len(data)
-            self.bytes_read += len(data)
+                return out, got, False, ""
+            got += len(data)
+            self.pos += len(data)
+            if len(self.head) < FINGERPRINT:
+                self.head += data[:FINGERPRINT - len(self.head)]
+            self.mark = (self.mark + data)[-FINGERPRINT:]
             out += self._decode(data)
-        self.lines_read += len(out)
-        return out
 
     def _decode(self, data: bytes) -> list[str]:
-        data = self._decoder_pending + data
+        data = self.pending + data
         # keep an incomplete UTF-8 sequence at the end for the next read
         cut = len(data)
         for back in range(1, min(4, len(data)) + 1):
@@ -224,20 +147,200 @@ class Follower:
                 if back < need:
                     cut = len(data) - back
             break
-        self._decoder_pending = data[cut:]
-        text = self._tail + data[:cut].decode("utf-8", errors="replace")
-        lines, self._tail = split_records(text)
-        if len(self._tail) > MAX_LINE:
-            lines.append(self._tail)
-            self._tail = ""
-            self._overlong = True
+        self.pending = data[cut:]
+        text = self.tail + data[:cut].decode("utf-8", errors="replace")
+        lines, self.tail = split_records(text)
+        if len(self.tail) > MAX_LINE:
+            lines.append(self.tail)
+            self.tail = ""
+            self.overlong = True
         return lines
 
-    def _flush_tail(self) -> list[str]:
-        rest = self._tail + self._decoder_pending.decode("utf-8", errors="replace")
-        self._tail, self._decoder_pending = "", b""
-        rest = rest.rstrip("\r\n")
-        if rest:
-            self.lines_read += 1
-            return [rest]
-        return []
+    def flush(self) -> list[str]:
+        rest = (self.tail + self.pending.decode("utf-8", errors="replace")).rstrip("\r\n")
+        self.tail, self.pending = "", b""
+        return [rest] if rest else []
+
+    def close(self) -> None:
+        try:
+            self.fh.close()
+        except OSError:
+            pass
+
+
+@dataclass
+class Follower:
+    """Poll-based reader of one growing file.  Not thread-safe; one per path.
+
+    from_start=False starts at the current end of the file (`--tail`): only lines written from now
+    on are returned.  A file that appears later, or a new file after rotation or truncation, is
+    always read from its start: everything in it is new.
+    rotate_grace: seconds the old file must stay quiet after a rotation before the new one is read.
+    """
+
+    path: Path
+    from_start: bool = True
+    chunk: int = CHUNK
+    rotate_grace: float = 2.0
+    clock: Callable[[], float] = time.monotonic
+    opener: Callable[[Path], Any] = field(default=lambda p: open(p, "rb"), repr=False)
+    lines_read: int = 0
+    bytes_read: int = 0
+    more_pending: bool = False  # the last poll stopped at its byte budget: call again at once
+    _cur: _Handle | None = field(default=None, repr=False)
+    _old: _Handle | None = field(default=None, repr=False)   # rotated away, still being drained
+    _said: str = ""           # the last "where is the file" state reported: waiting/vanished/unreadable:<why>
+    _ever_open: bool = False
+    _polled: bool = False     # after the first poll, a file that appears is new: read from its start
+    _first: bool = True
+
+    def __post_init__(self) -> None:
+        self.path = Path(self.path)
+
+    # -- public -----------------------------------------------------------------------------
+    def poll(self) -> tuple[list[str], list[FollowEvent]]:
+        """New complete lines since the last call, and what happened to the file meanwhile."""
+        events: list[FollowEvent] = []
+        lines: list[str] = []
+        self.more_pending = False
+        self._first, self._polled = not self._polled, True
+        st, why = self._stat()
+        cur = self._cur
+        if cur is not None and (st is None or (st.st_dev, st.st_ino) != cur.ident):
+            # renamed away, removed or replaced: keep the handle and drain it (late lines too)
+            self._old, self._cur = cur, None
+            cur.quiet_since = None
+            if st is None and why == "missing":
+                self._say(events, "vanished", FollowEvent("vanished"))
+        old = self._old
+        if old is not None and st is not None and (st.st_dev, st.st_ino) == old.ident:
+            self._cur, self._old = old, None      # moved back: the same file, go on where we were
+            old = None
+        if old is not None:
+            got = self._read(old, events)
+            lines += got
+            if got or self.more_pending:
+                old.quiet_since = None
+                return lines, events
+            now = self.clock()
+            if old.quiet_since is None:
+                old.quiet_since = now
+            if st is None or now - old.quiet_since < self.rotate_grace:
+                if st is None and why != "missing":
+                    self._say(events, "unreadable:" + why, FollowEvent("unreadable", detail=why))
+                return lines, events
+            lines += self._finish(old)   # the rotation ends its half-written last line
+            old.close()
+            self._old = None
+            if not self._open(st, events, rotated=True):
+                return lines, events
+            events.append(FollowEvent("rotated"))
+        elif st is None:
+            if why == "missing":
+                self._say(events, self._said or "waiting", FollowEvent("waiting"))
+            else:
+                self._say(events, "unreadable:" + why, FollowEvent("unreadable", detail=why))
+            return lines, events
+        elif self._cur is None:
+            if not self._open(st, events):
+                return lines, events
+        else:
+            cur = self._cur
+            if st.st_size < cur.pos:
+                events.append(FollowEvent("truncated", old=cur.pos, new=st.st_size))
+                cur.restart()
+            elif cur.rewritten():
+                events.append(FollowEvent("rewritten", old=cur.pos, new=st.st_size))
+                cur.restart()
+        if self._cur is not None:
+            lines += self._read(self._cur, events)
+        return lines, events
+
+    def flush(self) -> list[str]:
+        """The unfinished last line, as a line (at the very end, e.g. `--once`)."""
+        out: list[str] = []
+        for h in (self._old, self._cur):
+            if h is not None:
+                out += self._finish(h)
+        return out
+
+    def close(self) -> None:
+        for h in (self._old, self._cur):
+            if h is not None:
+                h.close()
+        self._old = self._cur = None
+
+    def __enter__(self) -> Follower:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:  # a follower dropped without close() must not leak its handle
+        self.close()
+
+    @property
+    def exists(self) -> bool:
+        return self._cur is not None
+
+    @property
+    def position(self) -> int:
+        return self._cur.pos if self._cur is not None else 0
+
+    # -- internals --------------------------------------------------------------------------
+    def _stat(self) -> tuple[os.stat_result | None, str]:
+        """The path's stat, or None and why not: "missing" or a reason it cannot be read."""
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return None, "missing"
+        except OSError as e:
+            return None, e.strerror or type(e).__name__
+        if stat_mod.S_ISDIR(st.st_mode):
+            return None, os.strerror(21)  # "Is a directory"
+        return st, ""
+
+    def _say(self, events: list[FollowEvent], state: str, ev: FollowEvent) -> None:
+        if self._said != state:
+            events.append(ev)
+            self._said = state
+
+    def _open(self, st: os.stat_result, events: list[FollowEvent], rotated: bool = False) -> bool:
+        try:
+            fh = self.opener(self.path)
+        except OSError as e:
+            why = e.strerror or type(e).__name__
+            self._say(events, "unreadable:" + why, FollowEvent("unreadable", detail=why))
+            return False
+        h = _Handle(fh)
+        if self._first and not self.from_start and not rotated:
+            h.seek_end()
+        if not rotated:
+            if self._said.startswith("unreadable"):
+                events.append(FollowEvent("readable"))
+            elif self._said or self._ever_open:
+                events.append(FollowEvent("appeared"))
+        self._said = ""
+        self._ever_open = True
+        self._cur = h
+        return True
+
+    def _read(self, h: _Handle, events: list[FollowEvent]) -> list[str]:
+        lines, n, full, err = h.read(self.chunk)
+        self.more_pending = full
+        self.bytes_read += n
+        self.lines_read += len(lines)
+        if err:
+            self._say(events, "unreadable:" + err, FollowEvent("unreadable", detail=err))
+        elif n and self._said.startswith("unreadable"):
+            self._said = ""
+            events.append(FollowEvent("readable"))
+        if h.overlong:
+            events.append(FollowEvent("overlong", new=MAX_LINE))
+            h.overlong = False
+        return lines
+
+    def _finish(self, h: _Handle) -> list[str]:
+        rest = h.flush()
+        self.lines_read += len(rest)
+        return rest

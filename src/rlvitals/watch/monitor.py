@@ -7,30 +7,41 @@
         mon.log(metrics, step)
     mon.close()                                # the final diagnosis, printed once
 
-Keys go through the ingest alias table (`RunBuilder` maps them at build time, exactly as `read`
-does), so the diagnosis sees the same canonical run it would see from the log file.
+Keys go through the ingest alias table (the run is built by `RunBuilder`, exactly as `read` does),
+so the diagnosis sees the same canonical run it would see from the log file.
 
 The Monitor never raises into the training loop: every error is caught and counted (`.errors`),
-and said once at `close()`.  Cost: `log` appends a few numbers (microseconds); a diagnosis runs
-only every `check_every` steps, less often as the run grows (every `steps/200` steps), and never
-more than `max_overhead` (1%) of the loop's wall time (benchmarks/bench_watch.py measures it).
+and said once at `close()`.  A step that is not an integer in range (2**70, 1e300, NaN, "x") or a
+value that is not a number is skipped and counted (`.skipped_steps`, `.skipped_values`); it never
+costs a good row.  Memory is bounded (`history.History`: every step up to 8,192, then a uniform
+thinning that keeps every NaN).  When to check is `schedule.Scheduler`'s decision, the same as
+`rlvitals watch`: every ~1% of the run's steps (at least `check_every`), at once on a NaN/inf or
+a huge spike, within `step_budget` per logged step and `max_overhead` of the wall time.
 """
 
 from __future__ import annotations
 
+import math
 import sys
+import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
 from ..diagnose.model import Diagnosis, Finding
 from ..i18n import t as tr
+from ..run import Run
 from .alerts import Alert, AlertTracker, format_alert
+from .history import CAPACITY, History
+from .schedule import Scheduler, SpikeWatch
 
-__all__ = ["Monitor"]
+__all__ = ["MAX_STEP", "Monitor"]
+
+# Steps beyond this are not steps (int64 arrays hold them; no run has 2**62 steps).
+MAX_STEP = 2 ** 62
 
 
-def _default_diagnose(run):
+def _default_diagnose(run: Run) -> Diagnosis:
     from ..diagnose import diagnose
 
     return diagnose(run)
@@ -40,20 +51,40 @@ def _to_float(v: Any) -> float | None:
     """A float from whatever a trainer logs (float, int, numpy or torch scalar, "0.5", "12%")."""
     if isinstance(v, bool) or v is None:
         return None
-    if isinstance(v, (int, float)):
-        return float(v)
-    if isinstance(v, str):
-        from ..ingest.values import parse_value
-
-        return parse_value(v)
     try:
+        if isinstance(v, (int, float)):
+            return float(v)
+        if isinstance(v, str):
+            from ..ingest.values import parse_value
+
+            return parse_value(v)
         if hasattr(v, "numel") and v.numel() != 1:  # a tensor of many values is not a metric
             return None
         if hasattr(v, "size") and not callable(v.size) and v.size != 1:  # numpy array
             return None
         return float(v)
-    except (TypeError, ValueError, RuntimeError, AttributeError):
+    except (TypeError, ValueError, RuntimeError, AttributeError, OverflowError):
         return None
+
+
+def _to_step(step: Any) -> int | None:
+    """An int step, or None: not a number, not whole, NaN/inf, negative beyond reason or too big."""
+    if isinstance(step, bool):
+        return None
+    k: int | None
+    if isinstance(step, int):
+        k = step
+    else:
+        try:
+            x = float(step) if not hasattr(step, "__index__") else None
+            k = int(step.__index__()) if x is None else None
+        except (TypeError, ValueError, OverflowError, AttributeError):
+            return None
+        if x is not None:
+            if not math.isfinite(x) or x != int(x):
+                return None
+            k = int(x)
+    return k if k is not None and -MAX_STEP <= k <= MAX_STEP else None
 
 
 class Monitor:
@@ -61,24 +92,29 @@ class Monitor:
 
     lang:        "en" or "zh" for what is printed.
     on_alert:    called with each `Alert` (e.g. to stop the trainer); its errors are caught too.
-    check_every: diagnose at most every this many logged steps (and every steps/200 on long runs).
+    check_every: at least this many logged steps between regular checks (the scheduler's
+                 `min_every`; it also checks every ~1% of the run, and at once on a NaN or spike).
     stream:      where alerts and the summary are written (None: print nothing).
-    persist:     consecutive checks a finding must hold before it alerts.
+    persist:     consecutive checks a finding must hold before it alerts (1: the first check
+                 that names it; the diagnosis' own prefix rules keep healthy runs silent).
     name:        the run's name in alerts.
-    max_overhead: the share of wall time diagnoses may take (default 1%): a check is skipped until
-                 the last one's duration / max_overhead has passed.  0 turns the cap off.
-    step_budget: amortised diagnosis cost allowed per logged step, in seconds (default 0.5 ms): a
-                 check waits until last check's cost / step_budget steps have been logged, so
-                 `log()` stays well under a millisecond per step however fast the loop is.  0 = off.
+    max_overhead: the share of wall time diagnoses may take (default 1%).  0 turns the cap off.
+    step_budget: diagnosis cost allowed per logged step, amortised, in seconds; checks are spaced
+                 so that `log()` stays within it.  Default: 0.5 ms when the checks run inside
+                 `log()` (background=False), off when they run in the background.  0 = off.
+    capacity:    rows kept at full resolution before the history is thinned (bounded memory).
+    background:  run the diagnosis on a worker thread (default): `log()` only records the row and
+                 returns in microseconds; alerts raised in the background are returned by the
+                 next `log()` call, and `on_alert` is called from the worker thread.  With
+                 background=False a due check runs inside `log()` (deterministic; tests, benchmarks).
     """
 
-    def __init__(self, lang: str = "en", on_alert: Callable[[Alert], Any] | None = None, check_every: int = 10,
-                 stream: TextIO | None = sys.stderr, *, persist: int = 2, name: str = "monitor",
-                 max_overhead: float = 0.01, step_budget: float = 0.0005,
-                 diagnose_fn: Callable[[object], Diagnosis] | None = None,
-                 clock: Callable[[], float] = time.monotonic, timer: Callable[[], float] = time.thread_time) -> None:
-        from ..ingest.builder import RunBuilder
-
+    def __init__(self, lang: str = "en", on_alert: Callable[[Alert], Any] | None = None, check_every: int = 1,
+                 stream: TextIO | None = sys.stderr, *, persist: int = 1, name: str = "monitor",
+                 max_overhead: float = 0.01, step_budget: float | None = None,
+                 diagnose_fn: Callable[[Run], Diagnosis] | None = None,
+                 clock: Callable[[], float] = time.monotonic, timer: Callable[[], float] = time.thread_time,
+                 capacity: int = CAPACITY, background: bool = True) -> None:
         self.lang = lang
         self.on_alert = on_alert
         self.check_every = max(1, int(check_every))
@@ -89,21 +125,37 @@ class Monitor:
         self.errors: list[str] = []
         self.error_count = 0
         self.skipped_values = 0
+        self.skipped_steps = 0
         self.steps_logged = 0
         self.checks = 0
         self.closed = False
-        self._builder = RunBuilder(name, "monitor")
+        self.history = History(capacity)
         self._tracker = AlertTracker(persist=persist)
         self._diagnose = diagnose_fn or _default_diagnose
-        self._pending = 0
-        self._steps_at_check = 0
         self._bad_key = ""
+        self._bad_step = ""
         self._last_step = -1
-        self.max_overhead = max_overhead
-        self.step_budget = step_budget
-        self._clock, self._timer = clock, timer
-        self._last_check = clock()
-        self._last_cost = 0.0
+        self._timer = timer
+        if step_budget is None:
+            step_budget = 0.0 if background else 0.0005
+        self.schedule = Scheduler(min_every=self.check_every, max_overhead=max_overhead, step_budget=step_budget,
+                                  max_wait=math.inf, clock=clock)
+        self._spikes = SpikeWatch()
+        self.background = background
+        self.check_cpu = 0.0        # CPU seconds spent in checks (wherever they ran)
+        self._lock = threading.RLock()   # history, schedule, alerts: shared with the worker
+        self._fresh: list[Alert] = []    # raised in the background, not yet returned by log()
+        self._wake = threading.Event()
+        self._busy = False
+        self._worker: threading.Thread | None = None
+
+    @property
+    def max_overhead(self) -> float:
+        return self.schedule.max_overhead
+
+    @property
+    def step_budget(self) -> float:
+        return self.schedule.step_budget
 
     # -- the training-loop side ----------------------------------------------------------------
     def log(self, metrics: Mapping[str, Any], step: int | None = None) -> list[Alert]:
@@ -114,12 +166,18 @@ class Monitor:
             self._error(e)
             return []
 
-    def _log(self, metrics: Mapping[str, Any], step: int | None) -> list[Alert]:
+    def _log(self, metrics: Mapping[str, Any], step: Any) -> list[Alert]:
         if self.closed:
             return []
-        if step is None:  # no step given: one more than the last
-            step = self._last_step + 1
+        got = self._last_step + 1 if step is None else _to_step(step)  # no step: one more than the last
+        if got is None:
+            self.skipped_steps += 1
+            self._bad_step = self._bad_step or repr(step)[:40]
+            return []
+        k: int = got
         row: dict[str, float] = {}
+        hard = False
+        spikes = self._spikes
         for key, v in metrics.items():
             if key == "step":
                 continue
@@ -129,44 +187,76 @@ class Monitor:
                     self.skipped_values += 1
                     self._bad_key = self._bad_key or str(key)
                 continue
-            row[str(key)] = x
-        if not row:
-            return []
-        self._builder.add_row(int(step), row)
-        self._last_step = int(step)
-        self.steps_logged += 1
-        self._pending += 1
-        every = max(self.check_every, self._steps_at_check // 200)
-        if self.step_budget > 0:
-            every = max(every, int(self._last_cost / self.step_budget))
-        if self._pending < every:
-            return []
-        # the diagnosis may take at most `max_overhead` of the training loop's wall time
-        if self.max_overhead > 0 and self._clock() - self._last_check < self._last_cost / self.max_overhead:
-            return []
-        return self.check()
+            key = str(key)
+            row[key] = x
+            if spikes(key, x):
+                hard = True
+        if not self.background:
+            if not row:
+                return []
+            self.history.add(k, row)
+            self._last_step = k
+            self.steps_logged += 1
+            self.schedule.note(1, hard)
+            return self.check() if self.schedule.due() else []
+        with self._lock:
+            if row:
+                self.history.add(k, row)
+                self._last_step = k
+                self.steps_logged += 1
+                self.schedule.note(1, hard)
+                if not self._busy and self.schedule.due():
+                    self._busy = True
+                    self._start_worker()
+                    self._wake.set()
+            fresh, self._fresh = self._fresh, []
+        return fresh
+
+    # -- checking --------------------------------------------------------------------------------
+    def _start_worker(self) -> None:
+        if self._worker is None:
+            self._worker = threading.Thread(target=self._work, name="rlvitals-monitor", daemon=True)
+            self._worker.start()
+
+    def _work(self) -> None:
+        while True:
+            self._wake.wait()
+            self._wake.clear()
+            if self.closed:
+                return
+            try:
+                new = self.check()
+                with self._lock:
+                    self._fresh += new
+            finally:
+                self._busy = False
 
     def check(self) -> list[Alert]:
         """Diagnose what has been logged so far and raise any alert it earns."""
         t0 = self._timer()
-        self._last_check = self._clock()
+        taken = 0
         try:
-            self._pending = 0
-            run = self._builder.build()
+            with self._lock:
+                run = self.history.build(self.name)
+                n = self.steps_logged
+                taken = self.schedule.pending   # steps logged while it runs stay pending
             if run.n_steps == 0:
                 return []
-            self._steps_at_check = run.n_steps
             diag = self._diagnose(run)
             self.diagnosis = diag
             self.checks += 1
-            new = self._tracker.update(diag, int(run.steps[-1]), run=self.name, n_steps=run.n_steps)
+            new = self._tracker.update(diag, int(run.steps[-1]), run=self.name, n_steps=n)
         except Exception as e:
             self._error(e)
             return []
         finally:
-            self._last_cost = self._timer() - t0
+            cost = self._timer() - t0
+            self.check_cpu += cost
+            with self._lock:
+                self.schedule.ran(cost, taken)
+        with self._lock:
+            self.alerts += new
         for a in new:
-            self.alerts.append(a)
             self._write("\n" + format_alert(a, self.lang))
             if self.on_alert is not None:
                 try:
@@ -183,20 +273,27 @@ class Monitor:
 
     def run(self):
         """The run logged so far, as a `Run` (the same object `rlvitals.read` would give)."""
-        return self._builder.build()
+        return self.history.build(self.name)
 
     def close(self) -> Diagnosis | None:
         """A last diagnosis, the summary written to `stream`, and the diagnosis returned."""
         if self.closed:
             return self.diagnosis
+        worker = self._worker
+        self.closed = True
+        if worker is not None:  # let a check in flight finish, then stop the worker
+            self._wake.set()
+            worker.join(30)
         try:
-            if self._pending or self.diagnosis is None:
+            if self.schedule.pending or self.diagnosis is None:
                 self.check()
             from .session import render_summary
 
             if self.diagnosis is not None:
                 head = tr("monitor.summary.head", self.lang, steps=self.steps_logged, alerts=len(self.alerts))
                 self._write("\n" + head + "\n" + render_summary(self.diagnosis, self.lang).rstrip())
+            if self.skipped_steps:
+                self._write(tr("monitor.bad_steps", self.lang, count=self.skipped_steps, step=self._bad_step))
             if self.skipped_values:
                 self._write(tr("monitor.bad_values", self.lang, count=self.skipped_values, key=self._bad_key))
             if self.error_count:

@@ -1,0 +1,115 @@
+"""How soon does the diagnosis of a growing prefix name a failure? (a script, not a test)
+
+    python benchmarks/bench_prefix.py [--seeds 5] [--steps 200] [--every 0.01] [--scenario NAME ...]
+
+For every simulated scenario x seed, `diagnose(run.upto(step))` is called on prefixes growing by
+`--every` of the run (1% by default).  For a failing scenario the delay is measured from the true
+onset (`run.meta["truth"]["onset_step"]`) to the first prefix whose warning-or-critical findings
+include the right one, as a fraction of the run; info-level truths (batch_noise, plateau) are
+not scored for delay.  For a healthy scenario every prefix that warns is counted (target: none).
+A warning that names a *different* finding before the right one is counted as a wrong early alarm.
+
+Targets (issue 9): delay median <= 5% of the run, worst <= 15%, no healthy prefix warns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import defaultdict
+
+import numpy as np
+
+from rlvitals.diagnose import diagnose
+from rlvitals.simulate import SCENARIOS, simulate
+
+WARN = ("warning", "critical")
+
+
+def prefix_steps(run, every: float) -> list[int]:
+    s = run.steps
+    first, last = int(s[0]), int(s[-1])
+    k = max(1, round(every * (last - first)))
+    return list(range(first + k, last + 1, k)) + ([last] if (last - first) % k else [])
+
+
+def scan(name: str, seed: int, steps: int, every: float) -> dict:
+    run = simulate(name, seed=seed, steps=steps)
+    truth = run.meta["truth"]
+    want, onset = truth["finding"], truth["onset_step"]
+    span = max(int(run.steps[-1] - run.steps[0]), 1)
+    out = {"delay": None, "healthy_warns": 0, "wrong_first": None, "prefixes": 0}
+    if want is not None and truth["severity"] == "info":
+        return out
+    for step in prefix_steps(run, every):
+        d = diagnose(run.upto(step))
+        out["prefixes"] += 1
+        warned = [f for f in d.findings if f.severity in WARN]
+        if want is None:
+            out["healthy_warns"] += bool(warned)
+            if warned and out["wrong_first"] is None:
+                out["wrong_first"] = (step, warned[0].id)
+            continue
+        if warned and want not in {f.id for f in warned} and out["wrong_first"] is None:
+            out["wrong_first"] = (step, warned[0].id)
+        if want in {f.id for f in warned}:
+            out["delay"] = max(0, step - (onset if onset is not None else int(run.steps[0]))) / span
+            break
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--steps", type=int, default=200)
+    ap.add_argument("--every", type=float, default=0.01)
+    ap.add_argument("--scenario", nargs="*", default=None)
+    args = ap.parse_args()
+    names = args.scenario or list(SCENARIOS)
+    t0 = time.perf_counter()
+    delays: list[float] = []
+    per: dict[str, list] = defaultdict(list)
+    healthy_warns = 0
+    missed = 0
+    for name in names:
+        for seed in range(args.seeds):
+            r = scan(name, seed, args.steps, args.every)
+            sc = SCENARIOS[name]
+            if sc.finding is None:
+                healthy_warns += r["healthy_warns"]
+                per[name].append(("warns", r["healthy_warns"], r["wrong_first"]))
+            elif sc.severity == "info":
+                continue
+            elif r["delay"] is None:
+                missed += 1
+                per[name].append(("missed", None, r["wrong_first"]))
+            else:
+                delays.append(r["delay"])
+                per[name].append(("delay", r["delay"], r["wrong_first"]))
+    dt = time.perf_counter() - t0
+    print(f"== prefix delays: {len(names)} scenarios x {args.seeds} seeds x {args.steps} steps, "
+          f"prefixes every {args.every:.0%} ({dt:.1f} s)")
+    for name, rows in per.items():
+        if SCENARIOS[name].finding is None:
+            n = sum(r[1] for r in rows)
+            firsts = [r[2] for r in rows if r[2]]
+            print(f"  {name:<22} healthy prefixes that warn: {n}" + (f"  first: {firsts[:3]}" if firsts else ""))
+        else:
+            ds = [r[1] for r in rows if r[0] == "delay"]
+            miss = sum(r[0] == "missed" for r in rows)
+            wrong = [r[2] for r in rows if r[2]]
+            txt = (f"median {100 * np.median(ds):.1f}% worst {100 * max(ds):.1f}%" if ds else "never named")
+            print(f"  {name:<22} {txt}" + (f", missed {miss}" if miss else "")
+                  + (f", wrong early alarms {len(wrong)} e.g. {wrong[0]}" if wrong else ""))
+    med = float(np.median(delays)) if delays else float("nan")
+    worst = float(max(delays)) if delays else float("nan")
+    print(f"  delay onset -> first warning naming the failure: median {100 * med:.1f}%, worst {100 * worst:.1f}% "
+          f"of the run; missed {missed}; healthy prefixes that warn: {healthy_warns}")
+    ok = delays and med <= 0.05 and worst <= 0.15 and missed == 0 and healthy_warns == 0
+    print("targets met" if ok else "targets NOT met")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

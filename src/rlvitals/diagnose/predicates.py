@@ -1,0 +1,313 @@
+"""The named predicates every rule shares, and the differential computed from them.
+
+One "entropy healthy", one "ratio steady", one "goal improving" ... for every rule: a rule weighs
+its hypothesis for and against with these, and the "ruled out" lines of every finding are computed
+here from the same predicates, so a look-alike is ruled out with the normal metric that excludes it
+and never when that look-alike is itself a finding of the run.
+
+    p = pred(ctx, "entropy_healthy")   # Pred(holds, metric, value)
+    differential(ctx, "sync_failure", fired={"sync_failure"})  # -> (ruled_out, missing)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .context import Ctx, rnd, ro
+from .model import RuledOut
+from .symptoms import goal, kl_clean, trend
+from .thresholds import get
+
+__all__ = ["LOOKALIKES", "PREDICATES", "Pred", "differential", "holds", "pred"]
+
+
+@dataclass(frozen=True)
+class Pred:
+    """A predicate's answer: does it hold, and the metric/value a report shows for it."""
+
+    holds: bool
+    metric: str
+    value: Any = None
+    known: bool = True      # False when the deciding metric is missing (then `holds` is False)
+
+
+NO = Pred(False, "", None, False)
+
+
+def _ends(ctx: Ctx, m: str) -> tuple[float, float] | None:
+    tr = trend(ctx, m) if ctx.has(m) else None
+    return (tr.start, tr.end) if tr is not None else None
+
+
+# -- entropy --------------------------------------------------------------------------------------
+def entropy_healthy(ctx: Ctx) -> Pred:
+    """entropy ends above `entropy_healthy` of its start and below `entropy_rise` times it: far from 0, not running away."""
+    e = _ends(ctx, "entropy")
+    if e is None:
+        return Pred(False, "entropy", None, False)
+    e0, e1 = e
+    ok = e0 > 0 and e1 / e0 > get("entropy_healthy") and e1 / e0 < get("entropy_rise")
+    return Pred(ok, "entropy", rnd(e1))
+
+
+def entropy_to_zero(ctx: Ctx) -> Pred:
+    """entropy ends below (1 - `entropy_drop`) of its start and has not really recovered (back above twice its low and by a tenth of its start)."""
+    e = _ends(ctx, "entropy")
+    if e is None:
+        return Pred(False, "entropy", None, False)
+    e0, e1 = e
+    tr = trend(ctx, "entropy")
+    assert tr is not None
+    # a late recovery must be real: back above twice its lowest level and by a tenth of its start
+    # (a floor at 0.004 flickering to 0.006 is still at 0)
+    recovering = e1 > 2 * max(tr.trough, 0.0) and e1 - tr.trough > 0.1 * e0 and ctx.gained("entropy", rel=0.0, a=0.6)
+    ok = e0 > 0 and e1 >= 0 and 1 - e1 / e0 >= get("entropy_drop") and not recovering
+    return Pred(ok, "entropy", f"{e0:.3g} → {e1:.3g}")
+
+
+def entropy_rising(ctx: Ctx) -> Pred:
+    """entropy ends at least `entropy_rise` times its start."""
+    e = _ends(ctx, "entropy")
+    if e is None:
+        return Pred(False, "entropy", None, False)
+    e0, e1 = e
+    return Pred(e0 > 0 and e1 / e0 >= get("entropy_rise"), "entropy", rnd(e1))
+
+
+# -- ratio ----------------------------------------------------------------------------------------
+def ratio_steady(ctx: Ctx) -> Pred:
+    """ratio_mean (logged, not a proxy) ends within `ratio_tol` of 1."""
+    s = ctx.series("ratio_mean")
+    if s is None or s.proxy or not ctx.has("ratio_mean"):
+        return Pred(False, "ratio_mean", None, ctx.has("ratio_mean"))
+    r1 = ctx.end("ratio_mean")
+    return Pred(abs(r1 - 1.0) < get("ratio_tol"), "ratio_mean", rnd(r1, 5))
+
+
+# -- the goal -------------------------------------------------------------------------------------
+def goal_improving(ctx: Ctx) -> Pred:
+    """The goal (eval acc, acc, correctness term, reward) rose beyond `goal_z` standard errors (or kept most of a real peak)."""
+    g = goal(ctx)
+    tr = trend(ctx, g) if g else None
+    if tr is None or g is None:
+        return Pred(False, "goal", None, False)
+    return Pred(tr.rose, g, f"{tr.start:.4g} → {tr.end:.4g}")
+
+
+def goal_not_zero(ctx: Ctx) -> Pred:
+    """The goal (an accuracy) ends or peaks above `near_zero`: the questions are solvable."""
+    g = goal(ctx)
+    if g is None or g == "reward":
+        return Pred(False, g or "goal", None, False)
+    tr = trend(ctx, g)
+    if tr is None:
+        return Pred(False, g, None, False)
+    return Pred(max(tr.end, tr.peak) > get("near_zero"), g, rnd(tr.end))
+
+
+# -- updates --------------------------------------------------------------------------------------
+def _updates(ctx: Ctx) -> Any:
+    from .updates import assess
+    return assess(ctx)
+
+
+def clip_normal(ctx: Ctx) -> Pred:
+    """late clip fraction below `clip_normal`."""
+    u = _updates(ctx)
+    return Pred(u.clip_normal, "clip_frac", rnd(u.clip) if u.clip is not None else None, u.clip is not None)
+
+
+def clip_high(ctx: Ctx) -> Pred:
+    """late clip fraction at or above `clip_high`."""
+    u = _updates(ctx)
+    return Pred(u.clip_high, "clip_frac", rnd(u.clip) if u.clip is not None else None, u.clip is not None)
+
+
+def gnorm_normal(ctx: Ctx) -> Pred:
+    """grad norm logged and not high (absolute, jumpy or climbing)."""
+    u = _updates(ctx)
+    return Pred(u.gnorm_normal, "gnorm", rnd(u.gnorm) if u.gnorm is not None else None, u.gnorm is not None)
+
+
+def gnorm_high(ctx: Ctx) -> Pred:
+    """grad norm above `gnorm_high`, jumpy (`gnorm_jitter`) or `gnorm_rise` times its start."""
+    u = _updates(ctx)
+    return Pred(u.gnorm_high, "gnorm", rnd(u.gnorm) if u.gnorm is not None else None, u.gnorm is not None)
+
+
+def all_finite(ctx: Ctx) -> Pred:
+    """No NaN or inf in loss, grad norm, KL, reward or entropy."""
+    bad = [m for m in ("loss", "gnorm", "kl", "reward", "entropy") if (s := ctx.series(m)) is not None and (~s.finite).any()]
+    metric = next((m for m in ("gnorm", "loss", "kl", "reward") if ctx.series(m) is not None), "reward")
+    return Pred(not bad, metric, "finite" if not bad else "NaN/inf")
+
+
+# -- KL -------------------------------------------------------------------------------------------
+def kl_surge(ctx: Ctx) -> float:
+    """Largest rise of (kl + kl_floor) within a fifth of the run (isolated spikes removed)."""
+    key = "kl_surge"
+    if key not in ctx._results:
+        from ..shapes import blocks
+        s, v, _ = kl_clean(ctx)
+        best = 1.0
+        if v.size >= 10:
+            _, x = blocks(s, v, 100)
+            x = np.maximum(x, 0.0) + get("kl_floor")
+            w = max(1, x.size // 5)
+            for i in range(x.size - 1):
+                best = max(best, float(np.max(x[i + 1:i + w + 1]) / x[i]))
+        ctx._results[key] = best
+    return ctx._results[key]
+
+
+def kl_steady(ctx: Ctx) -> Pred:
+    """KL (one-step spikes removed) neither surged `kl_surge` times within a fifth of the run nor ended above `kl_danger`."""
+    if not ctx.has("kl"):
+        return Pred(False, "kl", None, False)
+    _, v, _ = kl_clean(ctx)
+    k = max(1, v.size // 10)
+    end = float(np.mean(v[-k:]))
+    ok = kl_surge(ctx) < get("kl_surge") and end < get("kl_danger")
+    return Pred(ok, "kl", rnd(end))
+
+
+# -- advantages, truncation, length ---------------------------------------------------------------
+def adv_std_normal(ctx: Ctx) -> Pred:
+    """adv_std ends at or above `adv_std_watch`."""
+    if not ctx.has("adv_std"):
+        return Pred(False, "adv_std", None, False)
+    a1 = ctx.end("adv_std")
+    return Pred(a1 >= get("adv_std_watch"), "adv_std", rnd(a1))
+
+
+def trunc_low(ctx: Ctx) -> Pred:
+    """truncation rate ends below `trunc_high`."""
+    if not ctx.has("trunc") and ctx.word("trunc") != "constant":
+        return Pred(False, "trunc", None, False)
+    t1 = ctx.end("trunc")
+    return Pred(t1 < get("trunc_high"), "trunc", rnd(t1))
+
+
+def answers_cut(ctx: Ctx) -> Pred:
+    """truncation rate ends at or above `trunc_high`, or (no trunc) the length sits at its maximum on `len_pinned` of late steps."""
+    if ctx.has("trunc"):
+        t1 = ctx.end("trunc")
+        return Pred(t1 >= get("trunc_high"), "trunc", rnd(t1))
+    if ctx.has("len") or ctx.word("len") == "constant":
+        _, v = ctx.data("len")
+        if v.size >= 5:
+            pinned = float(np.mean(v[int(0.7 * v.size):] >= 0.98 * float(np.max(v))))
+            if pinned >= get("len_pinned") and ctx.word("len") in ("constant", "flat", "rising", "spike"):
+                return Pred(True, "len", f"{float(np.max(v)):g} (at the cap on {pinned:.0%} of late steps)")
+        return Pred(False, "len", None)
+    return Pred(False, "trunc", None, False)
+
+
+def len_growth(ctx: Ctx) -> float:
+    e = _ends(ctx, "len")
+    if e is None or not e[0] > 0:
+        return float("nan")
+    return e[1] / e[0]
+
+
+def len_not_exploding(ctx: Ctx) -> Pred:
+    """length grew less than `len_explode` times."""
+    e = _ends(ctx, "len")
+    if e is None:
+        return Pred(False, "len", None, False)
+    g = len_growth(ctx)
+    return Pred(not (g >= get("len_explode")), "len", f"{e[0]:.4g} → {e[1]:.4g}")
+
+
+PREDICATES: dict[str, Callable[[Ctx], Pred]] = {
+    "entropy_healthy": entropy_healthy, "entropy_to_zero": entropy_to_zero, "entropy_rising": entropy_rising,
+    "ratio_steady": ratio_steady, "goal_improving": goal_improving, "goal_not_zero": goal_not_zero,
+    "clip_normal": clip_normal, "clip_high": clip_high, "gnorm_normal": gnorm_normal, "gnorm_high": gnorm_high,
+    "all_finite": all_finite, "kl_steady": kl_steady, "adv_std_normal": adv_std_normal, "trunc_low": trunc_low,
+    "answers_cut": answers_cut, "len_not_exploding": len_not_exploding,
+}
+
+
+def pred(ctx: Ctx, name: str) -> Pred:
+    key = f"pred:{name}"
+    if key not in ctx._results:
+        ctx._results[key] = PREDICATES[name](ctx)
+    return ctx._results[key]
+
+
+def holds(ctx: Ctx, name: str) -> bool:
+    return pred(ctx, name).holds
+
+
+# For each look-alike: the predicates that rule it out (each that holds is listed) and the i18n
+# reason shown with it.  The reason key is the predicate's name unless given.
+RULERS: dict[str, tuple[tuple[str, str], ...]] = {
+    "entropy_collapse": (("entropy_healthy", "entropy_healthy"),),
+    "sync_failure": (("ratio_steady", "ratio_steady"),),
+    "data_too_easy": (("adv_std_normal", "adv_std_normal"), ("entropy_to_zero", "entropy_to_zero")),
+    "data_too_hard": (("answers_cut", "answers_cut"), ("goal_not_zero", "acc_not_zero")),
+    "truncation_starvation": (("trunc_low", "trunc_low"),),
+    "kl_blowup": (("kl_steady", "kl_steady"),),
+    "numeric_instability": (("all_finite", "all_finite"),),
+    "lr_too_high": (("clip_normal", "clip_normal"), ("gnorm_normal", "gnorm_normal")),
+    "batch_noise": (("clip_high", "clip_high"), ("gnorm_high", "gnorm_high")),
+    "length_hacking": (("len_not_exploding", "len_not_exploding"),),
+    "stalled": (("answers_cut", "answers_cut"), ("goal_improving", "goal_improving")),
+    "reward_hacking": (),
+    "entropy_explosion": (("entropy_healthy", "entropy_healthy"),),
+    "not_learning": (("goal_improving", "goal_improving"),),
+}
+
+# The look-alikes each finding is told apart from (the lesson's confusable pairs and their kin).
+LOOKALIKES: dict[str, tuple[str, ...]] = {
+    "entropy_collapse": ("sync_failure", "data_too_easy", "kl_blowup"),
+    "sync_failure": ("entropy_collapse", "data_too_easy"),
+    "data_too_easy": ("entropy_collapse", "data_too_hard"),
+    "data_too_hard": ("truncation_starvation", "entropy_collapse", "sync_failure"),
+    "stalled": ("entropy_collapse", "sync_failure", "truncation_starvation", "kl_blowup"),
+    "truncation_starvation": ("data_too_hard", "entropy_collapse", "stalled"),
+    "reward_hacking": ("length_hacking", "kl_blowup", "numeric_instability"),
+    "length_hacking": ("data_too_hard", "entropy_collapse", "entropy_explosion"),
+    "kl_blowup": ("lr_too_high", "numeric_instability"),
+    "lr_too_high": ("batch_noise", "numeric_instability"),
+    "batch_noise": ("lr_too_high",),
+    "numeric_instability": ("lr_too_high",),
+    "entropy_explosion": ("kl_blowup",),
+    "not_learning": ("entropy_collapse", "sync_failure", "data_too_hard", "truncation_starvation", "kl_blowup"),
+    "plateau": (),
+    "outlier_step": ("kl_blowup", "numeric_instability"),
+}
+
+# The metric that would decide a look-alike when it is missing.
+DECIDES: dict[str, str] = {
+    "entropy_collapse": "entropy", "sync_failure": "ratio_mean", "data_too_easy": "adv_std",
+    "truncation_starvation": "trunc", "kl_blowup": "kl", "lr_too_high": "clip_frac", "length_hacking": "len",
+    "data_too_hard": "acc", "entropy_explosion": "entropy",
+}
+
+
+def differential(ctx: Ctx, finding_id: str, fired: set[str]) -> tuple[tuple[RuledOut, ...], tuple[str, ...]]:
+    """Ruled-out look-alikes (each with the predicate that excludes it) and the metrics that would decide the rest.
+
+    A look-alike that fired itself (`fired`) is never listed as ruled out.
+    """
+    ruled: list[RuledOut] = []
+    missing: list[str] = []
+    for look in LOOKALIKES.get(finding_id, ()):
+        if look in fired or look == finding_id:
+            continue
+        found = False
+        for pname, reason in RULERS.get(look, ()):
+            p = pred(ctx, pname)
+            if p.holds:
+                ruled.append(ro(look, p.metric, p.value, reason))
+                found = True
+        if not found:
+            m = DECIDES.get(look)
+            if m is not None and not ctx.has(m) and m not in missing:
+                missing.append(m)
+    return tuple(ruled), tuple(missing)

@@ -1,0 +1,258 @@
+"""Symptoms first: one pass measures what each vital is doing, scale-free and by steps.
+
+The lesson's method is "the symptom says something is wrong, the normal metrics say where".  This
+module is the first half: for each logged vital a `Trend` -- its level at the start and the end of
+the run (means over a tenth of the *step span*, so logging every 10th step reads the same), its
+robust step-to-step noise (MAD of first differences: invariant to shifting the curve by a
+constant, proportional to scaling it), how far it moved in noise standard errors (z), its
+steadiness (Kendall's tau on block medians), its peak and where it sits now against that peak.
+Nothing here depends on the absolute level of a reward, so a reward living in [-1, 1] and the
+same reward shifted to [2, 7] give the same symptoms.
+
+`goal(ctx)` picks the metric that says whether the run learns: eval accuracy when logged, else
+training accuracy, else the correctness component of the reward, else the reward itself.  The
+named predicates every rule shares (`predicates.py`) are built on these trends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..run import PERCENT_METRICS, Series
+from .thresholds import get
+
+if TYPE_CHECKING:
+    from .context import Ctx
+
+__all__ = ["Trend", "components", "goal", "kl_clean", "since", "trend", "window_mean"]
+
+WINDOW = 0.1        # the start/end windows: a tenth of the step span (and at least MIN_WINDOW points)
+MIN_WINDOW = 3
+
+
+@dataclass(frozen=True)
+class Trend:
+    """What one metric did over the run, measured by steps and against its own noise."""
+
+    metric: str
+    n: int              # finite points
+    span: int           # steps from the first to the last finite point
+    start: float        # mean of the first tenth of the step span
+    end: float          # mean of the last tenth
+    peak: float         # highest of up to 16 block medians
+    trough: float       # lowest of them
+    noise: float        # robust per-point noise (MAD of first differences / sqrt 2, or residual MAD)
+    se: float           # standard error of end - start
+    tau: float          # Kendall's tau of the block medians (steadiness, -1..1)
+    rate: bool          # a fraction in [0, 1] (acc, trunc, clip_frac): moves are also judged in points
+    fit_move: float = 0.0   # the least-squares line's change over the span
+    fit_se: float = 0.0     # its standard error (from the noise)
+
+    @property
+    def move(self) -> float:
+        return self.end - self.start
+
+    @property
+    def z(self) -> float:
+        """end - start in standard errors of that difference."""
+        return self.move / self.se if self.se > 0 else (np.sign(self.move) * np.inf if self.move else 0.0)
+
+    def big(self, delta: float, z: float | None = None) -> bool:
+        """Is a move of `delta` (positive) real: beyond goal_z standard errors and, for a rate, rate_move points?"""
+        zz = get("goal_z") if z is None else z
+        if delta <= zz * self.se:
+            return False
+        return not (self.rate and delta < get("rate_move"))
+
+    @property
+    def margin(self) -> float:
+        """How far the highest of 16 noisy block medians sits above the level by chance alone
+        (about 2.5 block-median sigmas): a peak must clear it to be a peak."""
+        return 2.5 * 1.253 * self.noise / float(np.sqrt(max(1.0, self.n / 16)))
+
+    def big_peak(self, delta: float) -> bool:
+        return self.big(delta - self.margin)
+
+    @property
+    def rose(self) -> bool:
+        """Went up for real: the end beyond the start (or, after a peak, kept most of the gain)."""
+        if self.big(self.move) and self.tau > 0:
+            return True
+        gain = self.peak - self.start
+        return self.big_peak(gain) and self.end - self.start >= 0.5 * gain and self.big(self.end - self.start, 2.0)
+
+    @property
+    def fell(self) -> bool:
+        return self.big(-self.move) and self.tau < 0
+
+    @property
+    def fell_back(self) -> bool:
+        """Rose to a peak, then gave a real part of it back (peaked and fell)."""
+        gain, loss = self.peak - self.start, self.peak - self.end
+        return self.big_peak(gain) and self.big_peak(loss) and loss >= 0.3 * gain
+
+    @property
+    def flat(self) -> bool:
+        """Demonstrably still: `still`, and the fitted change plus two of its standard errors stays
+        within 1.5 step-to-step noises (evidence of no move, not just no evidence of a move)."""
+        return self.still and abs(self.fit_move) + 2 * self.fit_se < 1.5 * self.noise
+
+    @property
+    def still(self) -> bool:
+        """Enough points and no evidence of a move: the fitted line's change within 2.5 standard
+        errors, the window means within goal_z, no steady trend, no real peak or trough."""
+        if self.n < get("min_points") or self.rose or self.fell or self.fell_back:
+            return False
+        if self.noise == 0:
+            return self.move == 0
+        return (abs(self.fit_move) < 2.5 * self.fit_se and abs(self.move) < get("goal_z") * self.se
+                and abs(self.tau) < 0.45
+                and not self.big_peak(self.peak - self.start) and not self.big_peak(self.start - self.trough))
+
+
+def window_mean(s: np.ndarray, v: np.ndarray, a: float, b: float) -> tuple[float, int]:
+    """Mean of the values whose steps lie in fractions [a, b] of the step span, and how many.
+
+    At least MIN_WINDOW points are used (taken from the near end) so sparse logs still have a level.
+    """
+    n = v.size
+    if n == 0:
+        return float("nan"), 0
+    s0, s1 = float(s[0]), float(s[-1])
+    span = s1 - s0
+    i = int(np.searchsorted(s, s0 + a * span, side="left"))
+    j = int(np.searchsorted(s, s0 + b * span, side="right"))
+    k = min(MIN_WINDOW, n)
+    if j - i < k:
+        if a <= 0.0:
+            i, j = 0, max(j, k)
+        elif b >= 1.0:
+            i, j = min(i, n - k), n
+        else:
+            mid = (i + j) // 2
+            i = max(0, min(mid - k // 2, n - k))
+            j = i + k
+    seg = v[i:j]
+    if seg.size > 65536:
+        seg = seg[:: seg.size // 65536]
+    return float(seg.mean()), int(j - i)
+
+
+def _noise(ctx: Ctx, name: str, v: np.ndarray) -> float:
+    sh = ctx.shapes.get(name)
+    st = sh.stats if sh is not None else {}
+    diff_noise = float(st.get("noise", 0.0))
+    resid = float(st.get("resid_std", 0.0))
+    if not st and v.size >= 3:
+        d = np.diff(v[:: max(1, v.size // 65536)])
+        diff_noise = float(1.4826 * np.median(np.abs(d - np.median(d))) / np.sqrt(2))
+    # a smoothed (autocorrelated) log has small first differences but wanders: take the larger
+    return max(diff_noise, resid)
+
+
+def trend(ctx: Ctx, name: str) -> Trend | None:
+    """The Trend of a metric (canonical, component or eval), cached on the context."""
+    key = f"trend:{name}"
+    if key in ctx._results:
+        return ctx._results[key]
+    s, v = ctx.data(name)
+    out = None
+    if v.size >= 3:
+        start, n1 = window_mean(s, v, 0.0, WINDOW)
+        end, n2 = window_mean(s, v, 1.0 - WINDOW, 1.0)
+        _, x = ctx.blocks(name, 16)
+        noise = _noise(ctx, name, v)
+        se = noise * float(np.sqrt(1.0 / max(n1, 1) + 1.0 / max(n2, 1)))
+        if x.size >= 3:
+            ii, jj = np.triu_indices(x.size, k=1)
+            tau = float(np.sign(x[jj] - x[ii]).sum() / (x.size * (x.size - 1) / 2))
+        else:
+            tau = 0.0
+        rate = name in PERCENT_METRICS or (name.startswith("eval:") and float(np.nanmax(np.abs(v))) <= 1.0)
+        k = max(1, v.size // 65536)
+        ts, vs = s[::k].astype(float), v[::k]
+        tc = ts - ts.mean()
+        sxx = float((tc * tc).sum()) or 1.0
+        slope = float((tc * (vs - vs.mean())).sum()) / sxx
+        span = float(s[-1] - s[0])
+        fit_se = noise / np.sqrt(sxx) * span * np.sqrt(k)
+        out = Trend(name, int(v.size), int(span), start, end, float(np.max(x)), float(np.min(x)),
+                    noise, se, tau, rate, slope * span, float(fit_se))
+    ctx._results[key] = out
+    return out
+
+
+def components(ctx: Ctx) -> dict[str, tuple[str, Series]]:
+    """Reward components the reader kept: name -> (kind, series); empty when there are none."""
+    comps = getattr(ctx.run, "components", None) or {}
+    kinds = getattr(ctx.run, "component_kinds", None) or {}
+    out: dict[str, tuple[str, Series]] = {}
+    for k, s in comps.items():
+        if isinstance(s, Series) and len(s):
+            out[k] = (kinds.get(k, "other"), s)
+    return out
+
+
+def goal(ctx: Ctx) -> str | None:
+    """The metric that says whether the run learns: eval acc, acc, the correctness term, the reward."""
+    for m in ("val_acc", "acc"):
+        if ctx.has(m) or (m in ctx.shapes and ctx.word(m) == "constant"):
+            tr = trend(ctx, m)
+            if tr is not None and tr.n >= 4:
+                return m
+    for k, (kind, _) in components(ctx).items():
+        if kind == "correctness" and trend(ctx, f"component:{k}") is not None:
+            return f"component:{k}"
+    if ctx.has("reward") or ("reward" in ctx.shapes and ctx.word("reward") == "constant"):
+        return "reward"
+    return None
+
+
+def kl_clean(ctx: Ctx) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """KL with isolated one-step spikes replaced by their neighbours' level, and the spike steps.
+
+    A spike is a point far above both neighbours (more than kl_spike times their level, or
+    spike_z robust sigmas) that is gone the next step: evidence of one outlier step, never a trend.
+    """
+    key = "kl_clean"
+    if key in ctx._results:
+        return ctx._results[key]
+    s, v = ctx.data("kl")
+    spikes: list[int] = []
+    if v.size >= 5:
+        lo = np.minimum(v[:-2], v[2:])
+        hi = np.maximum(v[:-2], v[2:])
+        mid = v[1:-1]
+        d = np.diff(v[:: max(1, v.size // 65536)])
+        mad = float(1.4826 * np.median(np.abs(d - np.median(d)))) or 1e-12
+        level = np.maximum(np.abs(hi), get("kl_floor"))
+        cand = (mid > get("kl_spike") * level) & (mid - hi > get("spike_z") * mad) & (lo >= -abs(hi))
+        idx = np.nonzero(cand)[0] + 1
+        if idx.size and idx.size <= max(3, v.size // 50):   # a handful of outliers, not a regime
+            v = v.copy()
+            v[idx] = 0.5 * (v[idx - 1] + v[idx + 1])
+            spikes = [int(s[i]) for i in idx]
+    ctx._results[key] = (s, v, spikes)
+    return s, v, spikes
+
+
+def since(ctx: Ctx, name: str, step: int | None) -> tuple[float, float, float]:
+    """(level at `step`, level now, change in noise standard errors) of a metric from `step` on.
+
+    The levels are means of the first and the last fifth (at least 3 points) of the points from
+    `step`; (nan, nan, 0) when fewer than 6 points follow it.
+    """
+    s, v = ctx.data(name)
+    if step is None or v.size == 0:
+        return float("nan"), float("nan"), 0.0
+    seg = v[int(np.searchsorted(s, step)):]
+    if seg.size < 6:
+        return float("nan"), float("nan"), 0.0
+    k = max(3, seg.size // 5)
+    a, b = float(seg[:k].mean()), float(seg[-k:].mean())
+    tr = trend(ctx, name)
+    noise = tr.noise if tr is not None and tr.noise > 0 else (float(np.std(seg)) or 1e-12)
+    return a, b, (b - a) / (noise * float(np.sqrt(2.0 / k)))

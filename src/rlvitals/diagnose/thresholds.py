@@ -1,0 +1,137 @@
+"""Every number the diagnosis decides on, in one table, each with its meaning and its source.
+
+    from rlvitals.diagnose.thresholds import get, using
+    get("clip_high")                      # 0.2: the value in force
+    with using({"goal_z": 2.5}):          # a temporary override (the calibration harness uses it)
+        diagnose(run)
+
+Sources come first from the lesson's own tables (adv_std bands, clip > 20%, ratio = 1), then from
+papers and framework defaults (shared/reference/rules-of-thumb.md), and last "ours": numbers we
+chose, with the worlds they were checked on.  A threshold with a `grid` is one the calibration
+harness may tune (chosen on some worlds, scored on the others); a threshold without one is fixed
+by its source and never tuned.  Rules read every value through `get()` at call time, so `using`
+reaches all of them.  docs/findings.md is generated from this table (`python -m
+rlvitals.diagnose.docs`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+__all__ = ["TABLE", "Threshold", "calibrated", "get", "using"]
+
+LESSON = "the lesson (lesson-read-your-first-curves)"
+OURS_SIM = "ours, checked on the simulator and the six real logs"
+
+
+@dataclass(frozen=True)
+class Threshold:
+    name: str
+    value: float
+    meaning: str
+    source: str
+    grid: tuple[float, ...] = ()   # candidate values for calibration (empty = fixed from a source)
+
+
+def _t(name: str, value: float, meaning: str, source: str, grid: tuple[float, ...] = ()) -> tuple[str, Threshold]:
+    return name, Threshold(name, value, meaning, source, grid)
+
+
+TABLE: dict[str, Threshold] = dict([
+    # -- the lesson's tables ---------------------------------------------------------------------
+    _t("adv_std_healthy", 0.8, "adv_std at or above this is the healthy band (0.8-1.2): silent", LESSON + ", adv_std table"),
+    _t("adv_std_watch", 0.5, "adv_std in [0.5, 0.8): normal late in a run, watch (info)", LESSON + ", adv_std table"),
+    _t("adv_std_degraded", 0.3, "adv_std below this: many groups degenerate (used as 'groups uniform')",
+       LESSON + ", adv_std table (0.3-0.5: change data / dynamic sampling)"),
+    _t("adv_std_stop", 0.2, "adv_std below this: training has effectively stopped (critical)", LESSON + ", adv_std table (< 0.2)"),
+    _t("clip_high", 0.20, "clip fraction above this: single updates too big", LESSON + " (clip_frac > 20%); PTT clip_fraction_high"),
+    _t("ratio_tol", 0.02, "|ratio_mean - 1| below this is 'steady' (the lesson: constant ≈ 1.0)",
+       LESSON + " (ratio_mean 恒 ≈ 1.0); TRL #3120 (ratio ≡ 1 with one update per batch)"),
+    _t("len_growth_healthy", 2.0, "length may grow this much with accuracy (the lesson's healthy run: 78 → 152, x1.95)",
+       LESSON + ", healthy table"),
+    # -- papers and framework defaults ------------------------------------------------------------
+    _t("ratio_far", 0.1, "|ratio_mean - 1| this large is a drift whatever its shape", "TRL docs ppo_trainer (ratio 2.0 or 0.1 = too drastic); ours"),
+    _t("mismatch_high", 0.01, "a train/inference probability-difference proxy above this is a sync/precision problem",
+       "verl docs/faq (probs_diff_mean < 0.005 normal, > 0.01 problem)"),
+    _t("clip_normal", 0.10, "clip fraction below this is normal", "classic PPO ~10% late (ImChong PR #502); PTT 'typically < 0.2'"),
+    _t("trunc_high", 0.30, "truncation rate above this: too many answers cut at the cap", "PTT response_truncation (> 0.3); verl #2738"),
+    _t("kl_high", 0.30, "KL to the reference above this is high", "PTT heuristics.py (kl > 0.3 high)"),
+    _t("kl_floor", 0.01, "KL this small is noise-level (added before ratios so 0.002 → 0.01 is no surge)",
+       "Spinning Up target_kl 0.01"),
+    _t("gnorm_rise", 3.0, "grad norm late/early above this: unstable", "PTT (instability when > 3x baseline)"),
+    _t("gnorm_blowup", 100.0, "a loss / grad norm this many times its median is an explosion",
+       "verl PR #2328 (spikes of orders of magnitude); PTT explosion at 10x"),
+    _t("spike_z", 5.0, "a point this many robust sigmas (MAD) from its neighbours is an outlier", "Hampel filter, |z| > 3-5"),
+    _t("entropy_drop", 0.80, "entropy ending below (1 - this) of its start is heading to 0",
+       "Cui et al. arXiv 2505.22617 (a 73% early fall is normal, so more than that)", (0.7, 0.75, 0.8, 0.85, 0.9)),
+    _t("entropy_half", 0.5, "entropy below (1 - this) of its start after a steady stretch, goal not improving: an early collapse warning",
+       "ours; the simulator's collapses reach it 3-8% of the run after onset", (0.4, 0.5, 0.6)),
+    _t("entropy_rise", 1.6, "entropy ending this many times its start is running away",
+       "ours; an entropy bonus doubles a low entropy healthily (verl LoRA 0.13 → 0.26); rllm #116 (< 1 is ok)"),
+    # -- ours -------------------------------------------------------------------------------------
+    _t("goal_z", 3.0, "a change of the goal larger than this many noise standard errors is real",
+       "ours (3 sigma); " + OURS_SIM, (2.0, 2.5, 3.0, 4.0)),
+    _t("rate_move", 0.02, "a rate (acc, trunc) must also move this many points to count as moving", OURS_SIM),
+    _t("goal_rel", 0.05, "a goal must also move this fraction of its own range/level to count as moving", OURS_SIM),
+    _t("near_zero", 0.10, "an accuracy below this is 'all wrong'", OURS_SIM),
+    _t("min_points", 24.0, "points a metric needs before 'it does not move' can be said", OURS_SIM, (12.0, 16.0, 24.0, 32.0)),
+    _t("kl_surge", 20.0, "a rise of (kl + kl_floor) this large within a fifth of the run is a blow-up",
+       "ours; simulated blow-ups 58-370x, a too-high LR < 10x", (10.0, 20.0, 40.0)),
+    _t("kl_danger", 0.5, "a KL this large has left the reference whatever its speed", "ours; PTT kl > 0.3 high"),
+    _t("kl_min", 0.05, "below this a KL is not dangerous whatever its shape", "ours; PTT kl > 0.3 high"),
+    _t("kl_spike", 10.0, "a one-step KL this many times its local level (and >= kl_high) is an outlier step", "ours"),
+    _t("len_explode", 2.5, "length growing this much is an explosion (without accuracy to judge by)",
+       OURS_SIM, (2.0, 2.5, 3.0, 4.0)),
+    _t("trunc_rise", 0.05, "truncation rising by this many points is rising", OURS_SIM),
+    _t("trunc_starve", 0.5, "truncation above this while the goal does not gain: answers starved of reward", OURS_SIM),
+    _t("len_pinned", 0.7, "share of steps at the length maximum that counts as pinned at the cap", OURS_SIM),
+    _t("noisy", 0.5, "step-to-step noise this large next to the trend's range: the curve is noise-dominated",
+       OURS_SIM, (0.3, 0.5, 0.8, 1.2)),
+    _t("noisy_rate", 0.08, "step-to-step noise of a rate (acc) this large in points: a small batch", OURS_SIM),
+    _t("gnorm_high", 3.0, "an absolute grad norm above this (after clipping most runs log < 1-2)", OURS_SIM),
+    _t("gnorm_jitter", 0.5, "grad-norm residual / level above this is jumpy", "ours; PTT std > 3x baseline"),
+    _t("gnorm_climb", 5.0, "grad norm late/early above this on its own (no clip fraction) is too-big updates",
+       "ours; PTT 3x unstable, 10x explosion"),
+    _t("magnitude_floor", 0.01, "a loss/grad norm median below this is floored before ratios (GRPO losses ~1e-5)", OURS_SIM),
+    _t("kl_negative", -0.05, "KL below this on 3+ steps: the estimator itself broke", "ours (rookworld log)"),
+    _t("hack_gap", 0.5, "after the parting the reward gains this many of its spreads more than the truth", OURS_SIM,
+       (0.3, 0.5, 0.8)),
+    _t("reward_climb", 0.15, "a reward gaining this fraction is climbing (vetoes 'data too hard')", OURS_SIM),
+    _t("entropy_healthy", 0.3, "entropy ending above this share of its start is far from 0 (healthy)", OURS_SIM),
+    _t("plateau_share", 0.25, "the flat part must cover this much of the run to be a plateau", OURS_SIM),
+    _t("plateau_slope", 0.2, "slope after the knee below this share of the slope before: flat", OURS_SIM),
+    _t("len_shrink", 0.5, "answers ending below this share of their start length shrank", OURS_SIM),
+    _t("diversity_low", 0.15, "sample diversity below this: near-identical answers", OURS_SIM),
+])
+
+
+_OVERRIDES: dict[str, float] = {}
+
+
+def get(name: str) -> float:
+    """The value in force (an override from `using`, else the table's)."""
+    if name in _OVERRIDES:
+        return _OVERRIDES[name]
+    return TABLE[name].value
+
+
+@contextmanager
+def using(overrides: dict[str, float]) -> Iterator[None]:
+    """Temporarily override threshold values (not thread-safe)."""
+    unknown = set(overrides) - set(TABLE)
+    if unknown:
+        raise KeyError(f"unknown thresholds: {sorted(unknown)}")
+    saved = dict(_OVERRIDES)
+    _OVERRIDES.update({k: float(v) for k, v in overrides.items()})
+    try:
+        yield
+    finally:
+        _OVERRIDES.clear()
+        _OVERRIDES.update(saved)
+
+
+def calibrated() -> dict[str, Threshold]:
+    """The thresholds a calibration may tune (those with a grid)."""
+    return {k: t for k, t in TABLE.items() if t.grid}

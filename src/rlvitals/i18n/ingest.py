@@ -1,0 +1,151 @@
+"""Strings of reading logs: the one-line errors of `rlvitals.ingest` and what `vitals` says about
+how a file was opened (decompressed, transcoded, a fallback reader, a user's `--map`).
+
+Keys start with "ingest." (and "reason." for the skip reasons these readers give).
+"""
+
+from __future__ import annotations
+
+STRINGS: dict[str, dict[str, str]] = {
+    "en": {
+        "ingest.err.missing": "{path} does not exist",
+        "ingest.err.empty": "{path} is empty",
+        "ingest.err.dir": "{path} is a directory with no TensorBoard event files; give a log file",
+        "ingest.err.not_regular": "{path} is not a regular file",
+        "ingest.err.format_name": "unknown format {name!r}; known formats: {known}",
+        "ingest.err.not_lines": "format {name!r} is not line-based; it can only be read whole",
+        "ingest.err.write_only": "format {name!r} can be written but not read",
+        "ingest.err.no_writer": "format {name!r} has no writer; writable: {writable}",
+        "ingest.err.no_stdin": "`-` reads the log from standard input, but nothing is piped in "
+                               "(e.g. zcat run.log.gz | rlvitals diagnose -)",
+        "ingest.err.binary": "{path} is a binary file, not a training log ({bad} of {total} lines hold NUL "
+                             "or control bytes; formats: see `rlvitals formats`)",
+        "ingest.err.not_utf8": "{path} is not UTF-8 text (undecodable byte at offset {offset})",
+        "ingest.err.compressed": "{path}: the {kind} data cannot be decompressed ({error})",
+        "ingest.err.zstd": "reading a .zst file needs the zstandard package: pip install zstandard",
+        "ingest.err.unknown": "{path}: no supported log format recognised (tried: {formats}); "
+                              "use --input-format to choose one",
+        "ingest.err.no_metrics": "{path}: read as {format}, but not one metric value was found",
+        "ingest.err.no_vitals": "{path}: read as {format}, but none of its {n} numeric keys is a vital "
+                                "({vitals}); keys seen: {keys}; say which key is which with --map CANON=KEY, "
+                                "e.g. --map 'reward={example}'",
+        "ingest.err.json": "{path} is not valid JSON ({error})",
+        "ingest.err.json_shape": "{path}: a JSON document with no log_history list, and not an array of log "
+                                 "dicts",
+        "ingest.err.notebook": "{path} is not a readable Jupyter notebook ({error})",
+        "ingest.err.notebook_empty": "{path}: the notebook's outputs hold no training metrics (no Trainer "
+                                     "table, no printed log lines); run it and save it with its outputs",
+        "ingest.err.map_syntax": "--map takes CANON=KEY (e.g. --map 'reward=Average Reward'), not {arg!r}",
+        "ingest.err.map_canon": "--map {canon}=…: {canon!r} is not a metric rlvitals knows (known: {known})",
+        "ingest.err.map_key": "--map {canon}={key}: the log has no key {key!r} (keys seen: {keys})",
+        "ingest.err.no_run": "run {which} does not exist: {name} holds {n} run(s) (choose 1..{n}, or -1 for the last)",
+        "ingest.err.sqlite_open": "{path}: cannot open the SQLite database ({error})",
+        "ingest.err.sqlite_table": "{path} is a SQLite database without a `metrics` table (tables: {tables}); "
+                                   "rlvitals reads rlwatch's metrics.db",
+        "ingest.err.sqlite_step": "{path}: table `metrics` has no `step` column",
+        "ingest.err.parquet_dep": "{path}: reading Parquet needs pyarrow: pip install pyarrow (or rlvitals[parquet])",
+        "ingest.err.parquet": "{path} is not a readable Parquet table ({error})",
+        "ingest.vit.input": "input",
+        "ingest.vit.mapping": "--map",
+        "ingest.vit.fallback": "read by the generic fallback reader (`name: number` lines); check each "
+                               "vital's source key below",
+        "ingest.note.decoded": "input decoded: {layers}",
+        "ingest.note.cut_short": "the {kind} stream is cut short: read the {n} bytes before the cut",
+        "ingest.note.damaged": "the {kind} stream is damaged after {n} bytes: read what came before",
+        "ingest.note.nb_table": "read from the Trainer's HTML table in cell {cell}, columns: {columns}",
+        "ingest.note.nb_table_of": "read from the Trainer's HTML table in cell {cell} ({i} of {n} tables: the one "
+                                   "with the most vitals), columns: {columns}",
+        "ingest.note.nb_also_text": "the printed output also reads as {format} ({steps} steps, {vitals} vitals); "
+                                    "the table was used",
+        "ingest.note.nb_text": "read from the printed output of the cells ({format})",
+        "ingest.note.nb_also_table": "an HTML table with {table} vitals was found too; the printed output has more "
+                                     "({text}) and was used",
+        "ingest.note.nb_no_step": "the table has no Step column: the row number is used as the step",
+        "ingest.note.gen_next": "generic reader: metrics printed on lines without a step are attached to the next "
+                                "step line (they come before the first one)",
+        "ingest.note.gen_previous": "generic reader: metrics printed on lines without a step are attached to the "
+                                    "step line before them",
+        "ingest.note.gen_percent": "values written with % are read as fractions (45% → 0.45)",
+        "ingest.note.gen_no_counter": "generic reader found no step counter: the row number is used as the step "
+                                      "(a new row starts when a name repeats)",
+        "ingest.note.fallback_from": "the {format} reader found no metric: read by the generic fallback",
+        "ingest.note.mapped": "{canon} from {key}: mapped by the user (--map {canon}={given})",
+        "ingest.note.guessed": "{canon} from {key}: the name read as {canon} (if it is not, say which key is with "
+                               "--map {canon}=KEY)",
+        "ingest.note.positions": "{n} log dicts have no step key: their position in the array is used as the step",
+        "reason.line with NUL or control bytes": "line with NUL or control bytes",
+        "reason.metrics after the last step line": "metrics after the last step line",
+        "reason.table row without a step": "table row without a step",
+        "reason.table row without metrics": "table row without metrics",
+        "reason.log entry that is not a dict": "log entry that is not a dict",
+        "reason.log_history entry that is not a dict": "log_history entry that is not a dict",
+        "reason.log entry without step": "log entry without step",
+        "reason.log entry without metrics": "log entry without metrics",
+    },
+    "zh": {
+        "ingest.err.missing": "{path} 不存在",
+        "ingest.err.empty": "{path} 是空的",
+        "ingest.err.dir": "{path} 是目录，里面没有 TensorBoard 事件文件；请给出一个日志文件",
+        "ingest.err.not_regular": "{path} 不是普通文件",
+        "ingest.err.format_name": "未知格式 {name!r}；已知格式：{known}",
+        "ingest.err.not_lines": "格式 {name!r} 不是按行的格式，只能整份读取",
+        "ingest.err.write_only": "格式 {name!r} 只能写出，不能读取",
+        "ingest.err.no_writer": "格式 {name!r} 没有写出器；可写出的格式：{writable}",
+        "ingest.err.no_stdin": "`-` 表示从标准输入读日志，但没有内容通过管道传入"
+                               "（例如 zcat run.log.gz | rlvitals diagnose -）",
+        "ingest.err.binary": "{path} 是二进制文件，不是训练日志（{total} 行里有 {bad} 行含 NUL 或控制字节；"
+                             "支持的格式见 `rlvitals formats`）",
+        "ingest.err.not_utf8": "{path} 不是 UTF-8 文本（偏移 {offset} 处有无法解码的字节）",
+        "ingest.err.compressed": "{path}：{kind} 数据无法解压（{error}）",
+        "ingest.err.zstd": "读取 .zst 文件需要 zstandard 包：pip install zstandard",
+        "ingest.err.unknown": "{path}：没有认出任何支持的日志格式（试过：{formats}）；用 --input-format 指定一个",
+        "ingest.err.no_metrics": "{path}：按 {format} 读取，但一个指标数值也没找到",
+        "ingest.err.no_vitals": "{path}：按 {format} 读取，{n} 个数值键里没有一个是体征（{vitals}）；"
+                                "看到的键：{keys}；用 --map CANON=KEY 指明哪个键是哪个，"
+                                "例如 --map 'reward={example}'",
+        "ingest.err.json": "{path} 不是合法的 JSON（{error}）",
+        "ingest.err.json_shape": "{path}：JSON 文档里没有 log_history 列表，也不是日志字典的数组",
+        "ingest.err.notebook": "{path} 不是可读的 Jupyter 笔记本（{error}）",
+        "ingest.err.notebook_empty": "{path}：笔记本的输出里没有训练指标（没有 Trainer 表格，也没有打印的日志行）；"
+                                     "请运行后连同输出一起保存",
+        "ingest.err.map_syntax": "--map 的写法是 CANON=KEY（例如 --map 'reward=Average Reward'），不是 {arg!r}",
+        "ingest.err.map_canon": "--map {canon}=…：{canon!r} 不是 rlvitals 认识的指标（认识的：{known}）",
+        "ingest.err.map_key": "--map {canon}={key}：日志里没有键 {key!r}（看到的键：{keys}）",
+        "ingest.err.no_run": "第 {which} 次运行不存在：{name} 里有 {n} 次运行（可选 1..{n}，或 -1 表示最后一次）",
+        "ingest.err.sqlite_open": "{path}：无法打开 SQLite 数据库（{error}）",
+        "ingest.err.sqlite_table": "{path} 是没有 `metrics` 表的 SQLite 数据库（表：{tables}）；"
+                                   "rlvitals 读取的是 rlwatch 的 metrics.db",
+        "ingest.err.sqlite_step": "{path}：`metrics` 表没有 `step` 列",
+        "ingest.err.parquet_dep": "{path}：读取 Parquet 需要 pyarrow：pip install pyarrow（或 rlvitals[parquet]）",
+        "ingest.err.parquet": "{path} 不是可读的 Parquet 表（{error}）",
+        "ingest.vit.input": "输入",
+        "ingest.vit.mapping": "--map",
+        "ingest.vit.fallback": "由通用兜底读取器读取（`名字: 数值` 行）；请逐项核对下面每个体征的来源键",
+        "ingest.note.decoded": "输入已解码：{layers}",
+        "ingest.note.cut_short": "{kind} 数据流被截断：读取了截断前的 {n} 字节",
+        "ingest.note.damaged": "{kind} 数据流在 {n} 字节之后损坏：只读取了之前的内容",
+        "ingest.note.nb_table": "读自第 {cell} 个单元格里 Trainer 的 HTML 表格，列：{columns}",
+        "ingest.note.nb_table_of": "读自第 {cell} 个单元格里 Trainer 的 HTML 表格（{n} 个表格中的第 {i} 个：体征最多的那个），"
+                                   "列：{columns}",
+        "ingest.note.nb_also_text": "打印输出也能按 {format} 读出（{steps} 步，{vitals} 个体征）；用的是表格",
+        "ingest.note.nb_text": "读自单元格的打印输出（{format}）",
+        "ingest.note.nb_also_table": "也找到了含 {table} 个体征的 HTML 表格；打印输出的体征更多（{text} 个），用的是打印输出",
+        "ingest.note.nb_no_step": "表格没有 Step 列：用行号作为步数",
+        "ingest.note.gen_next": "通用读取器：没有步数的行上打印的指标，归到下一条带步数的行（它们出现在第一条之前）",
+        "ingest.note.gen_previous": "通用读取器：没有步数的行上打印的指标，归到它们之前那条带步数的行",
+        "ingest.note.gen_percent": "带 % 的数值按比例读取（45% → 0.45）",
+        "ingest.note.gen_no_counter": "通用读取器没有找到步数计数：用行号作为步数（名字重复出现时开始新的一行）",
+        "ingest.note.fallback_from": "{format} 读取器一个指标也没读到：改由通用兜底读取器读取",
+        "ingest.note.mapped": "{canon} 来自 {key}：由用户指定（--map {canon}={given}）",
+        "ingest.note.guessed": "{canon} 来自 {key}：按名字读作 {canon}（如果不是，用 --map {canon}=KEY 指明）",
+        "ingest.note.positions": "{n} 个日志字典没有 step 键：用它在数组中的位置作为步数",
+        "reason.line with NUL or control bytes": "含 NUL 或控制字节的行",
+        "reason.metrics after the last step line": "最后一个 step 行之后的指标行",
+        "reason.table row without a step": "没有 step 的表格行",
+        "reason.table row without metrics": "没有指标的表格行",
+        "reason.log entry that is not a dict": "不是字典的日志条目",
+        "reason.log_history entry that is not a dict": "不是字典的 log_history 条目",
+        "reason.log entry without step": "没有 step 的日志条目",
+        "reason.log entry without metrics": "没有指标的日志条目",
+    },
+}

@@ -1,0 +1,213 @@
+"""A second simulator: a real RL loop (GRPO with a clipped importance ratio) on a toy task, in numpy.
+
+    from rlvitals.simulate.rlloop import simulate_rl, SCENARIOS
+    run = simulate_rl("sync_failure", seed=2)                 # a Run; run.meta["truth"] says what is wrong
+    run = simulate_rl("healthy", seed=0, temperature=0.5)     # turn a knob and watch what it does
+
+Nothing here draws a curve: a softmax policy is trained on verifier rewards (task.py, policy.py,
+loop.py) and each failure is a cause -- a knob -- that the loop turns into curves
+(scenarios.py).  It shares no mechanism with the dice simulator (`rlvitals.simulate.simulate`).
+Same (scenario, seed, steps, knobs) -> same run.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from ...errors import RlvitalsError
+from ...run import Run, Series
+from .knobs import KNOB_HELP, RUN_LEVEL, BadKnob, Knobs, check_knobs
+from .loop import Trace, train
+from .scenarios import SCENARIOS, RLScenario, UnknownRLScenario, get_rl_scenario
+
+__all__ = ["KNOB_HELP", "SCENARIOS", "BadKnob", "Knobs", "RLScenario", "UnknownRLScenario", "listing", "simulate_rl",
+           "simulate_rl_cli"]
+
+MIN_STEPS = 20
+_VITALS = ("reward", "acc", "entropy", "kl", "adv_std", "clip_frac", "ratio_mean", "len", "gnorm", "trunc", "lr",
+           "loss")
+COMPONENT_KINDS = {"verifier": "correctness", "format": "format", "length": "length"}
+
+
+def _smooth(x: np.ndarray) -> np.ndarray:
+    w = max(3, x.size // 30) | 1
+    pad = np.concatenate([np.full(w // 2, x[0]), x, np.full(w // 2, x[-1])])
+    return np.convolve(pad, np.ones(w) / w, mode="valid")
+
+
+def _first(mask: np.ndarray) -> int | None:
+    hit = np.flatnonzero(mask)
+    return int(hit[0]) if hit.size else None
+
+
+def derived_onset(rule: str, tr: Trace) -> int | None:
+    """0-based onset index of a failure whose cause holds from step one (None: it never began).
+
+    entropy_half  first step the smoothed entropy is below half its value over the first 5 steps
+    adv_std_half  first step the smoothed adv_std is below 0.5 (the lesson's "many groups degenerate")
+    hacked_share  first step the smoothed share of rewarded-but-wrong answers exceeds 10%
+    overflow      the first step a gradient overflowed float16
+    plateau       first step the smoothed acc has made 90% of its rise to its final level (last 20%)
+    """
+    c = tr.cols
+    if rule == "overflow":
+        return tr.overflow_step
+    if rule == "entropy_half":
+        e = c["entropy"]
+        return _first(_smooth(e) < 0.5 * float(np.mean(e[:5])))
+    if rule == "adv_std_half":
+        return _first(_smooth(c["adv_std"]) < 0.5)
+    if rule == "hacked_share":
+        return _first(_smooth(c["hacked"]) > 0.10)
+    if rule == "plateau":
+        a = _smooth(c["acc"])
+        final = float(np.mean(a[-max(1, a.size // 5):]))
+        return _first(a >= a[0] + 0.9 * (final - a[0]))
+    raise ValueError(f"unknown onset rule {rule!r}")
+
+
+def _rng(name: str, seed: int) -> np.random.Generator:
+    return np.random.default_rng([zlib.crc32(f"rlloop:{name}".encode()), int(seed)])
+
+
+def _check(seed: object, steps: object) -> tuple[int, int]:
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+        raise RlvitalsError(f"the seed must be a non-negative integer, not {seed!r}.")
+    if not isinstance(steps, (int, np.integer)) or isinstance(steps, bool) or steps < MIN_STEPS:
+        raise RlvitalsError(f"an RL-loop run needs at least {MIN_STEPS} steps (got {steps!r}).")
+    return int(seed), int(steps)
+
+
+def configure(sc: RLScenario, steps: int, knobs: dict[str, Any], rng: np.random.Generator) -> tuple[Knobs, int | None]:
+    """The knobs for the run and the cause's 0-based onset index (None for derived / healthy).
+
+    The knobs you pass replace the scenario's; `onset=S` moves the scenario's cause to step S (for
+    `healthy`, it makes the knobs you pass take effect at step S).
+    """
+    knobs = dict(knobs)
+    user_onset = knobs.pop("onset", None)
+    if user_onset is not None and user_onset > steps:
+        raise BadKnob(f"knob onset={user_onset} is after the last step ({steps}).")
+    cause = dict(sc.cause)
+    start = dict(sc.start)
+    if user_onset is not None and not cause:
+        # no mid-run cause of its own: what it sets from step one (and what you set) starts at `onset`
+        cause = {k: v for k, v in {**start, **knobs}.items() if k not in RUN_LEVEL}
+        start = {k: v for k, v in start.items() if k in RUN_LEVEL}
+        knobs = {k: v for k, v in knobs.items() if k in RUN_LEVEL}
+    for k in list(knobs):
+        if k in cause:
+            cause[k] = knobs.pop(k)
+    start.update(knobs)
+    onset: int | None = None
+    if cause and (sc.onset == "mid" or user_onset is not None):
+        onset = user_onset - 1 if user_onset is not None else int(rng.integers(int(0.3 * steps), int(0.6 * steps) + 1))
+    elif cause:                                       # "start": the cause holds from step one
+        start.update(cause)
+        cause = {}
+        onset = 0
+    elif sc.onset == "start":
+        onset = 0
+    base = replace(Knobs(), steps=steps, **start)
+    if cause:
+        base = replace(base, late={k: v for k, v in cause.items() if k not in RUN_LEVEL}, late_from=onset)
+    return base, onset
+
+
+def simulate_rl(scenario: str, *, seed: int = 0, steps: int = 300, **knobs: Any) -> Run:
+    """Train the toy policy under `scenario` (and any knobs you turn) and return the logged run.
+
+    `run.meta["truth"]` = {"scenario", "finding", "verdict", "severity", "onset_step", "engine": "rl"}.
+    `run.components` holds the reward terms (verifier, format, length) and `run.component_kinds` their kinds.
+    """
+    sc = get_rl_scenario(scenario)
+    seed, steps = _check(seed, steps)
+    given = check_knobs(knobs)
+    if "steps" in given:
+        raise BadKnob("pass steps=... as the argument (or --steps), not as a knob.")
+    rng = _rng(scenario, seed)
+    kn, onset = configure(sc, steps, given, rng)
+    tr = train(kn, rng)
+    if sc.onset == "derived" and "onset" not in given:
+        onset = derived_onset(sc.rule, tr)
+    return to_run(sc, tr, kn, seed, onset, given)
+
+
+def to_run(sc: RLScenario, tr: Trace, kn: Knobs, seed: int, onset: int | None, given: dict[str, Any]) -> Run:
+    """The logged series as a Run, as a framework would have written them."""
+    T = kn.steps
+    steps = np.arange(1, T + 1)
+    cols: dict[str, object] = {k: tr.cols[k] for k in _VITALS}
+    run = Run.from_arrays(f"rl-{sc.name}-seed{seed}", steps, cols, format="simulated", source="simulated")
+    run.series["val_acc"] = Series("val_acc", tr.val_steps + 1, tr.val_acc, "simulated")
+    run.extras["frac_reward_zero_std"] = Series("frac_reward_zero_std", steps, tr.cols["frac_reward_zero_std"],
+                                                "simulated")
+    batch = np.array([kn.at(t).batch for t in range(T)], dtype=float)
+    run.extras["batch_size"] = Series("batch_size", steps, batch, "simulated")
+    comps: dict[str, Series] = {}
+    for name, col in (("verifier", "r_correctness"), ("format", "r_format"), ("length", "r_length")):
+        vals = tr.cols[col]
+        if name == "length" and not np.any(vals):
+            continue
+        comps[name] = Series(name, steps, vals, f"rewards/{name}/mean")
+        run.extras[f"rewards/{name}/mean"] = Series(f"rewards/{name}/mean", steps, vals, "simulated")
+    run.components = comps
+    run.component_kinds = {k: COMPONENT_KINDS[k] for k in comps}
+    truth = dict(sc.truth)
+    truth["onset_step"] = None if onset is None or sc.finding is None else int(onset) + 1
+    truth["engine"] = "rl"
+    run.meta.update({
+        "truth": truth, "simulated": True, "engine": "rl", "seed": seed, "steps": T,
+        "batch_prompts": kn.batch, "group_size": kn.group, "max_response_length": kn.cap,
+        "knobs": {k: v for k, v in given.items()},
+    })
+    run.notes.append(f"RL-loop scenario {sc.name} (seed {seed}): {sc.summary}")
+    if given:
+        run.notes.append("knobs changed (" + ", ".join(f"{k}={v}" for k, v in given.items()) +
+                         "): the truth is the scenario's and may no longer hold")
+    return run
+
+
+def parse_knobs(pairs: list[str]) -> dict[str, str]:
+    """["lr=0.1", "temperature=0.5"] -> {"lr": "0.1", ...}; a malformed pair is a one-line error."""
+    out: dict[str, str] = {}
+    for p in pairs:
+        name, sep, value = p.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise BadKnob(f"--knob wants NAME=VALUE, got {p!r}.")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def listing(lang: str = "en") -> str:
+    """The scenarios (with their truth) and the knobs (with their defaults), for `--engine rl --list`."""
+    from ...i18n import t
+
+    zh = lang == "zh"
+    lines = [t("sim.rl.scenarios", lang)]
+    for name, sc in SCENARIOS.items():
+        truth = f"{sc.finding} / {sc.verdict}" if sc.finding else t("sim.rl.healthy", lang)
+        lines.append(f"  {name:22s} {sc.summary_zh if zh else sc.summary}  [{t('sim.rl.truth', lang)}: {truth}]")
+    lines += ["", t("sim.rl.knobs", lang)]
+    defaults = Knobs()
+    for name, (en, zh_text) in KNOB_HELP.items():
+        default = getattr(defaults, name, None)
+        shown = "" if name == "onset" else f" [{default}]"
+        lines.append(f"  {name:14s} {zh_text if zh else en}{shown}")
+    lines += ["", t("sim.rl.example", lang)]
+    return "\n".join(lines) + "\n"
+
+
+def simulate_rl_cli(scenario: str | None, *, list_only: bool, seed: int, steps: int | None, knobs: list[str],
+                    lang: str = "en") -> Run | None:
+    """What `rlvitals simulate --engine rl` does: print the listing (returns None) or run a scenario."""
+    if list_only or not scenario:
+        import sys
+
+        sys.stdout.write(listing(lang))
+        return None
+    return simulate_rl(scenario, seed=seed, steps=300 if steps is None else steps, **parse_knobs(knobs))

@@ -1,0 +1,166 @@
+"""`rlvitals watch LOG`: a `Follower` feeding a `Watcher`, alerts to stdout and to the sinks.
+
+The loop only polls, parses and diagnoses; `--exec` and `--webhook` run on background threads
+(`sinks.Dispatcher`), so a hanging command or a trickling server never delays the next poll.
+Every fault of the file (truncated, rewritten, rotated, vanished, unreadable) is said on stderr
+once, and following goes on.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from ..diagnose.model import SEVERITIES, Diagnosis
+from ..errors import NotAFile, UnknownFormat
+from ..i18n import t as tr
+from ..run import Run
+from .alerts import Alert, alert_payload, format_alert
+from .follow import Follower, FollowEvent
+from .session import Watcher, _default_diagnose
+from .sinks import EXEC_TIMEOUT, WEBHOOK_DEADLINE, Dispatcher, validate_webhook
+
+__all__ = ["watch_file"]
+
+_lock = threading.Lock()   # the sinks' threads and the loop share stderr
+
+
+def _say(stream: TextIO, text: str) -> None:
+    with _lock:
+        try:
+            stream.write(text + "\n")
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe must not kill the watcher
+            pass
+
+
+def _event_text(ev: FollowEvent, path: Path, lang: str) -> str:
+    return tr(f"watch.{ev.kind}", lang, path=path, old=ev.old, new=ev.new, limit=ev.new, reason=ev.detail)
+
+
+def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until: str | None = None,
+               exec_cmd: str | None = None, webhook: str | None = None, interval: float = 1.0,
+               from_start: bool = True, once: bool = False, *, out: TextIO | None = None,
+               err: TextIO | None = None, persist: int = 1, max_wait: float = 30.0,
+               stop: threading.Event | None = None, diagnose_fn: Callable[[Run], Diagnosis] | None = None,
+               exec_timeout: float = EXEC_TIMEOUT, webhook_deadline: float = WEBHOOK_DEADLINE,
+               rotate_grace: float = 2.0, exit_wait: float = 10.0, mapping: dict[str, str] | None = None) -> int:
+    """Follow `path`, alert once per finding, print a summary at the end; the exit status.
+
+    0 when stopped (Ctrl-C, `stop` set, or `once` finished); 3 when an alert reached `until`.
+    `out` gets alerts and the summary (stdout), `err` the notices (stderr).  `persist`: checks a
+    finding must hold before it alerts; `max_wait`: seconds after which a slow trickle of steps is
+    checked anyway.  Bad arguments (a directory, `--once` on a missing file, a webhook URL that
+    cannot work) raise an `RlvitalsError` before anything is read.  At exit, queued `--exec` and
+    `--webhook` alerts get `exit_wait` seconds to finish; a command still running then is killed
+    with its process group, and what was not delivered is counted on stderr.  `stop`,
+    `diagnose_fn`, the timeouts and `rotate_grace` are for embedding and tests; `mapping` is
+    `--map CANON=KEY`.
+    """
+    out = out or sys.stdout
+    err = err or sys.stderr
+    path = Path(path)
+    if until is not None and until not in SEVERITIES:
+        raise ValueError(f"--until must be one of {', '.join(SEVERITIES)}")
+    if webhook is not None:
+        validate_webhook(webhook)
+    if path.is_dir():
+        raise NotAFile(f"{path} is a directory: watch follows one text log file "
+                       f"(for a TensorBoard directory use `rlvitals diagnose`)")
+    if once and not path.exists():
+        raise NotAFile(f"{path} does not exist")
+    w = Watcher(fmt=fmt, lang=lang, name=path.stem, source=str(path), persist=1 if once else persist,
+                max_wait=max_wait, diagnose_fn=diagnose_fn or _default_diagnose, mapping=dict(mapping or {}))
+    fol = Follower(path, from_start=from_start, rotate_grace=rotate_grace)
+    history = from_start and path.is_file() and path.stat().st_size > 0
+    said_fmt = said_sniff = False
+    n_errors = 0
+    sinks = Dispatcher(exec_cmd, webhook, lambda key, fields: _say(err, tr(key, lang, **fields)),
+                       exec_timeout=exec_timeout, webhook_deadline=webhook_deadline)
+
+    def handle(alerts: list[Alert]) -> bool:
+        """Print alerts and queue them for the sinks; True when `until` says stop."""
+        stop_now = False
+        for a in alerts:
+            _say(out, "\n" + format_alert(a, lang))
+            if sinks.active:
+                sinks.send(a, alert_payload(a, lang))
+            if until is not None and a.at_least(until):
+                _say(err, tr("watch.until_hit", lang, id=a.id, sev=a.severity, until=until))
+                stop_now = True
+        return stop_now
+
+    def take(lines: list[str], events: list[FollowEvent], say: bool = True) -> None:
+        nonlocal said_fmt, said_sniff
+        for ev in events:
+            if ev.kind in ("truncated", "rewritten"):
+                # detected before reading: every line of this poll belongs to the new run
+                w.restart()
+                said_fmt = said_sniff = False
+            if say:
+                _say(err, _event_text(ev, path, lang))
+        w.feed(lines)
+
+    def finish(code: int) -> int:
+        _say(out, "\n" + w.summary(lang).rstrip())
+        fol.close()
+        for sink, n in sinks.close(exit_wait).items():
+            _say(err, tr("watch.sink_lost", lang, sink=sink, count=n))
+        return code
+
+    if not once:
+        _say(err, tr("watch.following", lang, path=path, interval=interval))
+    try:
+        while True:
+            lines, events = fol.poll()
+            backlog = fol.more_pending
+            if once and not backlog:
+                lines += fol.flush()
+            w.scan = not backlog   # a backlog is history: no hard-signal scan line by line
+            take(lines, events)
+            if not said_fmt and w.fmt is not None:
+                _say(err, tr("watch.format", lang, fmt=w.fmt))
+                said_fmt = True
+            if w.sniffing and w.buffered >= 200 and not said_sniff:
+                _say(err, tr("watch.no_format_yet", lang, lines=w.buffered))
+                said_sniff = True
+            if backlog:
+                continue  # catch up first; diagnose once at the end of the backlog
+            if once:
+                if w.sniffing and w.buffered:
+                    raise UnknownFormat(f"{path}: no supported log format recognised "
+                                        f"(see `rlvitals formats`, or pass -F FORMAT)")
+                stop_now = handle(w.check(force=True))
+                for e in w.errors[n_errors:]:
+                    _say(err, e)
+                return finish(3 if stop_now else 0)
+            # the history found in the file when watching began is judged like `diagnose` would
+            if handle(w.check(confirmed=history)):
+                return finish(3)
+            if w.checks:
+                history = False
+            for e in w.errors[n_errors:n_errors + 1]:  # say the first failure, count the rest
+                _say(err, e)
+            n_errors = len(w.errors)
+            if stop is not None:
+                if stop.wait(interval):
+                    break
+            else:
+                time.sleep(interval)
+    except KeyboardInterrupt:
+        pass
+    # Ctrl-C (or `stop`) is how a watch normally ends: read what is left, a last look, the summary
+    try:
+        while True:
+            lines, events = fol.poll()
+            take(lines, events, say=False)
+            if not fol.more_pending:
+                break
+        hit = handle(w.check(force=True))
+    except KeyboardInterrupt:  # a second Ctrl-C: just the summary
+        hit = False
+    return finish(3 if hit else 0)

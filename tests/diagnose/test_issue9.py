@@ -1,0 +1,202 @@
+"""Issue 9, "What goes wrong today": each case as a small synthetic curve test.
+
+Each of these failed on the diagnosis before the symptoms/predicates rework: a dead run read as
+"learning", a strong single signal ignored, reward hacking missed, scale and logging cadence
+changing the answer, a one-step spike read as a trend, findings in the wrong order.
+"""
+
+from __future__ import annotations
+
+import diag_curves as dc
+import numpy as np
+import pytest
+from diag_curves import N, S, jitter, ramp
+
+from rlvitals.diagnose import diagnose
+from rlvitals.run import Run, Series
+
+WARN = ("warning", "critical")
+
+
+def ids(d, warn_only=True):
+    return [f.id for f in d.findings if not warn_only or f.severity in WARN]
+
+
+def _rng(seed):
+    return np.random.default_rng(seed)
+
+
+# -- 1. dead runs reported as "learning -- nothing to change" --------------------------------------
+
+def test_acc_flat_near_zero_while_a_format_term_lifts_the_reward_is_dead():
+    n = 800
+    s = np.arange(1, n + 1)
+    r = _rng(1)
+    acc = np.clip(0.02 + r.normal(0, 0.01, n), 0, 1)
+    reward = 0.10 + 0.03 * s / n + r.normal(0, 0.02, n)      # a little, from the format term
+    run = Run.from_arrays("t", s, {"reward": reward, "acc": acc, "entropy": 1.2 + r.normal(0, 0.02, n),
+                                   "kl": 0.001 + 0.002 * s / n + r.normal(0, 1e-4, n)})
+    d = diagnose(run)
+    assert d.verdict != "learning", [(f.id, f.severity) for f in d.findings]
+
+
+def test_flat_noisy_reward_tiny_kl_and_answers_at_the_cap_is_dead():
+    n = 250
+    s = np.arange(1, n + 1)
+    r = _rng(2)
+    run = Run.from_arrays("t", s, {"reward": 0.30 - 0.05 * s / n + r.normal(0, 0.12, n),
+                                   "kl": np.abs(1e-4 + r.normal(0, 3e-5, n)),
+                                   "len": np.minimum(195 + r.normal(0, 4, n), 200.0)})
+    d = diagnose(run)
+    assert d.verdict == "dead", [(f.id, f.severity) for f in d.findings]
+    assert d.top.id in ("truncation_starvation", "stalled", "not_learning")
+
+
+def test_reward_falling_while_most_answers_are_truncated_is_dead():
+    r = _rng(3)
+    run = Run.from_arrays("t", S, {"reward": np.linspace(0.35, 0.1, N) + r.normal(0, 0.03, N),
+                                   "trunc": np.clip(0.9 + 0.07 * S / N + r.normal(0, 0.01, N), 0, 1),
+                                   "len": 500 + r.normal(0, 5, N)})
+    d = diagnose(run)
+    assert d.verdict == "dead" and d.top.id == "truncation_starvation", ids(d)
+
+
+def test_a_flat_goal_is_never_nothing_to_change():
+    """No rule recognises the cause: the run still gets a finding that says it is not learning."""
+    r = _rng(4)
+    run = Run.from_arrays("t", S, {"reward": 0.5 + r.normal(0, 0.05, N), "len": 300 + r.normal(0, 10, N)})
+    d = diagnose(run)
+    assert d.verdict == "dead" and d.top.severity in WARN
+    if d.top.id == "not_learning":
+        assert d.top.evidence["candidates"] and d.top.missing      # what would decide
+
+
+# -- 2. a strong single signal fires on its own -----------------------------------------------------
+
+def test_entropy_to_zero_with_nothing_else_moving():
+    r = _rng(5)
+    ent = np.maximum(2.8 * np.exp(-(S - 1) / 30), 0.05) + np.abs(r.normal(0, 0.005, N))
+    run = Run.from_arrays("t", S, {"reward": 0.4 + r.normal(0, 0.02, N), "entropy": ent,
+                                   "kl": 0.01 + r.normal(0, 0.001, N)})
+    d = diagnose(run)
+    assert d.top.id == "entropy_collapse" and d.top.severity in WARN
+
+
+def test_entropy_to_zero_while_the_reward_peaked_and_fell_back_without_acc():
+    r = _rng(6)
+    ent = np.maximum(1.45 * np.exp(-(S - 1) / 25), 0.005) + np.abs(r.normal(0, 0.001, N))
+    reward = 0.3 + 0.4 * np.sin(np.pi * S / N * 0.8) ** 2 * (S < 120) + 0.2 * (S >= 120) + r.normal(0, 0.02, N)
+    d = diagnose(Run.from_arrays("t", S, {"reward": reward, "entropy": ent}))
+    assert d.top.id == "entropy_collapse" and d.verdict == "dead"
+
+
+def test_length_explosion_with_half_truncated_while_the_reward_still_rises():
+    r = _rng(7)
+    ln = 181 * np.exp(np.log(1020 / 181) * (S - 1) / (N - 1)) + r.normal(0, 8, N)
+    run = Run.from_arrays("t", S, {"reward": dc._ease(0.3, 0.6) + r.normal(0, 0.02, N), "len": ln,
+                                   "trunc": np.clip(ramp(0.01, 0.54, 40) + r.normal(0, 0.01, N), 0, 1)})
+    d = diagnose(run)
+    assert d.top.id == "length_hacking" and d.verdict == "cheating", ids(d)
+
+
+def test_truncation_rising_to_38_percent_with_length_x4():
+    r = _rng(8)
+    run = Run.from_arrays("t", S, {"reward": dc._ease(0.3, 0.45) + r.normal(0, 0.02, N),
+                                   "len": np.linspace(200, 800, N) + r.normal(0, 8, N),
+                                   "trunc": np.clip(ramp(0.007, 0.38, 50) + r.normal(0, 0.005, N), 0, 1)})
+    d = diagnose(run)
+    assert d.top is not None and d.top.id in ("length_hacking", "truncation_starvation") and d.verdict != "learning"
+
+
+# -- 3. reward hacking ------------------------------------------------------------------------------
+
+def test_reward_hacking_with_training_acc_flat():
+    d = diagnose(dc.healthy(3, acc=0.35 + jitter(0.01, 3), len=100 + jitter(3.0)))
+    assert d.top.id == "reward_hacking" and d.verdict == "cheating"
+
+
+def test_reward_hacking_seen_only_in_eval_accuracy():
+    r = _rng(9)
+    run = dc.healthy(2)
+    ev_steps = np.arange(10, N + 1, 10)
+    ev = np.interp(ev_steps, S, np.minimum(dc._ease(0.2, 0.5), ramp(0.45, 0.2, 90) + 0.0 * S)) + r.normal(0, 0.005, ev_steps.size)
+    run.series["val_acc"] = Series("val_acc", ev_steps, ev, "eval/accuracy")
+    d = diagnose(run)
+    assert d.top.id == "reward_hacking" and d.verdict == "cheating", ids(d)
+
+
+def test_reward_rising_only_through_a_format_component():
+    r = _rng(10)
+    fmt = dc._ease(0.0, 0.5) + r.normal(0, 0.02, N)
+    correct = 0.2 + r.normal(0, 0.02, N)
+    run = Run.from_arrays("t", S, {"reward": fmt + correct, "entropy": 1.5 + r.normal(0, 0.01, N)})
+    run.components = {"format_reward": Series("format_reward", S, fmt), "correctness": Series("correctness", S, correct)}
+    run.component_kinds = {"format_reward": "format", "correctness": "correctness"}
+    d = diagnose(run)
+    assert d.top.id == "reward_hacking" and d.verdict == "cheating", ids(d)
+    assert d.top.evidence.get("rising_component") == "format_reward"
+
+
+# -- 4. scale and cadence ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(4))
+def test_shifting_and_scaling_the_reward_changes_nothing(seed):
+    base = dc.healthy(seed)
+    r = base.series["reward"].values
+    low = dc.healthy(seed, reward=2 * (r - 0.6))            # lives in about [-1, 1]
+    high = dc.healthy(seed, reward=r * 5 + 2)               # lives in about [4, 6]
+    a, b = diagnose(low), diagnose(high)
+    assert [f.id for f in a.findings] == [f.id for f in b.findings]
+    assert "batch_noise" not in ids(a, warn_only=False)
+
+
+def test_a_stall_logged_every_tenth_step_is_seen():
+    r = _rng(11)
+    s = np.arange(10, 260, 10)                                   # 25 points, TRL's default cadence
+    n = s.size
+    run = Run.from_arrays("t", s, {"reward": 0.45 + r.normal(0, 0.02, n), "acc": 0.25 + r.normal(0, 0.01, n),
+                                   "entropy": 1.8 + r.normal(0, 0.01, n), "kl": 0.002 + r.normal(0, 2e-4, n)})
+    d = diagnose(run)
+    assert d.verdict == "dead" and d.top.id in ("stalled", "not_learning"), ids(d)
+
+
+# -- 5. spikes versus trends ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("height", [5.0, 17.8])
+def test_a_one_step_kl_spike_is_an_outlier_step_never_dead(height):
+    kl = np.linspace(0.002, 0.045, N) + jitter(0.001)
+    kl[120] = height
+    d = diagnose(dc.healthy(0, kl=kl))
+    assert d.verdict != "dead" and "kl_blowup" not in ids(d, False)
+    assert d.top.id == "outlier_step" and d.top.onset_step == 121
+
+
+def test_a_kl_that_jumped_once_then_fell_is_no_surge():
+    kl = np.linspace(0.02, 0.05, N) + jitter(0.002)
+    kl[60:] = 2.0 * np.exp(-(S[60:] - 60) / 60) + 0.4        # a step up, then falling all the way
+    d = diagnose(dc.healthy(0, kl=kl))
+    for f in d.findings:
+        if f.id == "kl_blowup":
+            assert f.evidence["kl_surge"] > 1 and f.evidence["kl_end"] >= f.evidence["kl_before"]
+
+
+# -- 6. order and consistency -----------------------------------------------------------------------
+
+def test_nans_outrank_reward_hacking():
+    loss = 0.02 + jitter(0.002)
+    loss[150:] = np.nan
+    d = diagnose(dc.healthy(0, acc=0.21 + jitter(0.01), len=100 + jitter(3.0), loss=loss))
+    assert d.top.id == "numeric_instability"
+    assert "reward_hacking" not in ids(d)
+
+
+CASES = [dc.pair_a1_collapse(0), dc.pair_a2_sync(0), dc.pair_b1_easy(0), dc.pair_c2_explode(0), dc.pair_d2_lr(0),
+         dc.healthy(0, acc=0.21 + jitter(0.01))]
+
+
+@pytest.mark.parametrize("i", range(len(CASES)))
+def test_a_ruled_out_look_alike_never_fired(i):
+    d = diagnose(CASES[i])
+    fired = {f.id for f in d.findings if f.severity in WARN}
+    for f in d.findings:
+        assert not ({r.lookalike for r in f.ruled_out} & fired), (f.id, [r.lookalike for r in f.ruled_out])

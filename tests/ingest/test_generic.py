@@ -1,0 +1,224 @@
+"""The generic fallback for hand-rolled loops, `--map CANON=KEY`, and the refusal to diagnose
+a file where no vital was read."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import pytest
+
+from rlvitals import cli
+from rlvitals.errors import InputError, NoVitals
+from rlvitals.ingest import FORMATS, open_parser, read, read_text, sniff_text
+from rlvitals.ingest.generic import pairs, step_of
+from rlvitals.ingest.mapping import parse_map
+
+BEFORE = """Loading model...
+Average Reward: 1.73
+Step 1/500, loss: 0.0006
+Average Reward: 1.80
+KL: 0.002
+Step 2/500, loss: 0.0005
+Average Reward: 1.91
+KL: 0.003
+Step 3/500, loss: 0.0004
+Average Reward: 2.00
+Step 4/500, loss: 0.0003
+Training done. Final Average Reward: 2.1
+"""
+
+AFTER = "".join(f"Epoch 1, Step {i}: loss={0.1 / i:.4f}, entropy={2 - 0.1 * i:.2f}\n"
+                f"  reward: {0.2 * i:.1f}, acc: {10 * i}%\n" for i in range(1, 6))
+
+NO_STEP = "".join(f"reward: {0.1 * i:.1f}, kl: 0.00{i}\nentropy = {1 - 0.1 * i:.1f}\n" for i in range(1, 6))
+
+
+def write(tmp_path, text: str, name: str = "loop.log"):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def test_pairs_and_steps():
+    assert pairs("Step 12/500, loss: 0.0006, Average Reward=1.73") == ({"loss": 0.0006, "Average Reward": 1.73}, False)
+    assert pairs("2024-05-01 12:00:01,123 - INFO - reward: 0.5 acc: 45%") == ({"reward": 0.5, "acc": 0.45}, True)
+    assert pairs("INFO:root:kl=1e-3 step_time: 2.5s") == ({"kl": 0.001}, False)
+    assert pairs("step: 7 epoch=1 lr: nan") [0].keys() == {"lr"}
+    assert [step_of(x) for x in ("Step 12/500", "step=3 x", "[ 7] a=1", "global_step: 9", "iter 4", "step_time: 2",
+                                 "steps: 5", "Epoch 1 Step 12")] == [12, 3, 7, 9, 4, None, None, 12]
+
+
+def test_metrics_before_the_step_line_go_to_the_next_step(tmp_path):
+    run = read(write(tmp_path, BEFORE), mapping={"reward": "Average Reward"})
+    assert run.format == "generic" and run.meta["fallback"]
+    assert run.series["reward"].steps.tolist() == [1, 2, 3, 4]
+    assert run.series["reward"].values.tolist() == [1.73, 1.80, 1.91, 2.00]
+    assert run.series["kl"].steps.tolist() == [2, 3] and run.series["kl"].source == "KL"
+    assert run.series["loss"].values.tolist() == [0.0006, 0.0005, 0.0004, 0.0003]
+    assert run.skipped == {"not a metric line": 1, "metrics after the last step line": 1}
+    assert any("attached to the next step line" in n for n in run.notes)
+    assert any("mapped by the user" in n for n in run.notes) and run.meta["mapping"] == {"reward": "Average Reward"}
+
+
+def test_metrics_after_the_step_line_go_to_that_step(tmp_path):
+    run = read(write(tmp_path, AFTER))
+    assert run.series["reward"].steps.tolist() == [1, 2, 3, 4, 5]
+    assert run.series["reward"].values.tolist() == pytest.approx([0.2, 0.4, 0.6, 0.8, 1.0])
+    assert run.series["acc"].values.tolist() == pytest.approx([0.1, 0.2, 0.3, 0.4, 0.5])
+    assert run.series["entropy"].values[0] == 1.9 and "epoch" not in run.extras
+    assert any("step line before them" in n for n in run.notes)
+    assert any("% are read as fractions" in n for n in run.notes)
+
+
+def test_no_step_counter_uses_line_order(tmp_path):
+    run = read(write(tmp_path, NO_STEP))
+    assert run.format == "generic"
+    assert run.series["reward"].steps.tolist() == [1, 2, 3, 4, 5]
+    assert run.series["entropy"].values.tolist() == pytest.approx([0.9, 0.8, 0.7, 0.6, 0.5])
+    assert run.meta["step_inferred"] and any("no step counter" in n for n in run.notes)
+
+
+def test_generic_is_the_last_resort():
+    assert list(FORMATS)[-1] == "generic"
+    # a lesson line has pairs and a [step]: the lesson reader must keep it
+    assert sniff_text("[   1] reward=0.1 acc=2.0% entropy=1.8\n" * 5) == "lesson"
+    # a YAML config dump has pairs but no loop shape
+    assert sniff_text("lr: 0.001\nbatch_size: 32\nepochs: 3\noptim:\n  lr: 0.1\nsched:\n  lr: 0.2\n") is None
+    assert sniff_text(BEFORE) == "generic" and sniff_text(NO_STEP) == "generic"
+
+
+def test_generic_streams_for_watch():
+    p = open_parser("generic", "w")
+    for line in BEFORE.splitlines(keepends=True)[:6]:
+        p.feed(line)
+    assert p.snapshot().series["loss"].steps.tolist() == [1, 2]
+    p = open_parser("generic", "w", mapping={"reward": "Average Reward"})
+    for line in BEFORE.splitlines(keepends=True):
+        p.feed(line)
+    assert p.finish().series["reward"].source == "Average Reward"
+
+
+def test_linear_time_on_a_huge_line():
+    line = "x" + "=1" * 200_000 + " a" * 200_000 + ":" + "9" * 100_000 + "z\n"
+    t0 = time.process_time()
+    read_text(line * 3, "generic")
+    assert time.process_time() - t0 < 5          # quadratic would take minutes
+
+
+# -- --map and the refusal to diagnose without vitals ---------------------------------------------
+def test_parse_map():
+    assert parse_map(["reward=Average Reward", " kl = KL div "]) == {"reward": "Average Reward", "kl": "KL div"}
+    for bad in ("reward", "=x", "reward="):
+        with pytest.raises(InputError, match="CANON=KEY"):
+            parse_map([bad])
+
+
+def test_mapping_overrides_the_alias_table(tmp_path):
+    p = write(tmp_path, "".join(json.dumps({"step": i, "reward": 0.1 * i, "my_score": i}) + "\n" for i in range(1, 6)),
+              "r.jsonl")
+    run = read(p, mapping={"reward": "my_score"})
+    assert run.series["reward"].source == "my_score" and run.series["reward"].values[-1] == 5
+    assert run.extras["reward"].values[-1] == pytest.approx(0.5)     # the displaced key is kept
+    with pytest.raises(InputError, match=r"no key 'nope'.*my_score"):
+        read(p, mapping={"reward": "nope"})
+    with pytest.raises(InputError, match="not a metric rlvitals knows"):
+        read(p, mapping={"rewardz": "my_score"})
+
+
+UNKNOWN = "".join(json.dumps({"step": i, "avg_return": 0.1 * i, "policy_ent": 1.0, "kl_coef_x": 0.1}) + "\n"
+                  for i in range(1, 21))
+
+
+def test_no_vitals_lists_the_keys_and_suggests_map(tmp_path, capsys):
+    p = write(tmp_path, UNKNOWN, "u.jsonl")
+    with pytest.raises(NoVitals) as e:
+        read(p)
+    msg = str(e.value)
+    assert "\n" not in msg and "avg_return (20)" in msg and "--map" in msg and "policy_ent" in msg
+    for command in ("diagnose", "vitals", "plot"):
+        assert cli.main([command, str(p), "-o", str(tmp_path / "x.png")] if command == "plot"
+                        else [command, str(p)]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1 and "LEARNING" not in err and "avg_return" in err
+    assert cli.main(["diagnose", str(p), "--lang", "zh"]) == 2
+    assert "看到的键" in capsys.readouterr().err
+    assert cli.main(["diagnose", str(p), "--map", "reward=avg_return", "--map", "entropy=policy_ent"]) == 0
+    out = capsys.readouterr().out
+    assert "LEARNING" in out or "Verdict" in out
+
+
+def test_diagnose_refuses_a_verdict_on_loss_alone(tmp_path, capsys):
+    p = write(tmp_path, "".join(json.dumps({"step": i, "loss": 1 / i, "lr": 1e-5}) + "\n" for i in range(1, 30)),
+              "sft.jsonl")
+    assert read(p).series["loss"].values[0] == 1.0            # the API still reads it
+    assert cli.main(["vitals", str(p)]) == 0
+    capsys.readouterr()
+    assert cli.main(["diagnose", str(p)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "none of its 2 numeric keys is a vital" in err
+
+
+def test_vitals_reports_fallback_and_mapping(tmp_path, capsys):
+    p = write(tmp_path, BEFORE)
+    assert cli.main(["vitals", str(p), "--map", "reward=average reward"]) == 0
+    out = capsys.readouterr().out
+    assert "generic fallback reader" in out and re.search(r"--map +reward=Average Reward", out)
+    assert cli.main(["vitals", str(p), "--map", "reward=Average Reward", "--format", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["fallback"] is True and d["mapping"] == {"reward": "Average Reward"}
+    assert d["metrics"]["reward"]["source"] == "Average Reward"
+
+
+def test_formats_lists_the_new_readers(capsys):
+    assert cli.main(["formats"]) == 0
+    out = capsys.readouterr().out
+    for name in ("notebook", "json-array", "trl-state", "generic"):
+        assert sum(line.startswith(name + " ") for line in out.splitlines()) == 1
+
+
+def test_a_sniffed_reader_that_finds_nothing_falls_back_to_generic(tmp_path):
+    # looks like prime-rl's `Step N | Label: value`, but its values are written `name=value`
+    text = "".join(f"Step {i} | loss={0.1 / i:.4f} | entropy={2 - 0.1 * i:.2f}\n" for i in range(1, 6))
+    run = read(write(tmp_path, text))
+    assert run.format == "generic" and run.series["entropy"].steps.tolist() == [1, 2, 3, 4, 5]
+    assert any("found no metric" in n for n in run.notes)
+
+
+def test_watch_with_map(tmp_path, capsys):
+    p = write(tmp_path, BEFORE)
+    assert cli.main(["watch", str(p), "--once", "--map", "reward=Average Reward"]) == 0
+    out = capsys.readouterr().out
+    assert "1.730 → 2.000" in out and "mapped by the user" in out
+    assert cli.main(["watch", str(p), "--once", "--map", "rewardz=Average Reward"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().startswith("rlvitals: error: --map rewardz") and err.count("\n") == 1
+
+
+def test_plain_names_are_read_as_the_vitals_they_are(tmp_path):
+    run = read(write(tmp_path, BEFORE))
+    assert run.series["reward"].source == "Average Reward" and run.series["kl"].source == "KL"
+    assert run.meta["guessed"] == {"reward": "Average Reward", "kl": "KL"} and "mapping" not in run.meta
+    assert any("the name read as reward" in n for n in run.notes)
+    # the user's word wins over the guess, and the guessed key goes back to the other keys
+    text = BEFORE.replace("KL:", "Score: 3\nKL:")
+    run = read(write(tmp_path, text, "b.log"), mapping={"reward": "Score"})
+    assert run.series["reward"].source == "Score" and "Average Reward" in run.extras
+
+
+def test_a_guess_the_user_confirms_is_noted_once(tmp_path):
+    run = read(write(tmp_path, BEFORE), mapping={"kl": "KL"})
+    kl_notes = [n for n in run.notes if n.startswith("kl from KL")]
+    assert kl_notes == ["kl from KL: mapped by the user (--map kl=KL)"]
+
+
+def test_msg_is_english_and_localizes():
+    from rlvitals.i18n import Msg, localize
+
+    m = Msg("ingest.note.positions", n=3)
+    assert m == "3 log dicts have no step key: their position in the array is used as the step"
+    assert localize(m, "zh").startswith("3 个日志字典") and localize("plain", "zh") == "plain"
+    import pickle
+
+    assert localize(pickle.loads(pickle.dumps(m)), "zh") == localize(m, "zh")

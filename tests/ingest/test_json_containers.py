@@ -1,0 +1,91 @@
+"""JSON documents of log dicts: trainer_state.json (with or without a BOM) and bare arrays."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from realdata import REAL
+
+from rlvitals import cli
+from rlvitals.errors import InputError, NoMetrics
+from rlvitals.ingest import read, sniff_text
+
+ARRAY = REAL / "trl-qwen35-9b-gsm8k-rho1.0-seed43.step_logs.json"
+STATE = REAL / "trainerstate-gemma3-1b-gsm8k.trainer_state.json"
+
+
+def ends(series) -> tuple[float, float]:
+    v = series.values
+    n = max(1, v.size // 10)
+    return float(np.nanmean(v[:n])), float(np.nanmean(v[-n:]))
+
+
+def test_bare_array_fixture():
+    r = read(ARRAY)
+    assert r.format == "json-array" and r.n_steps == 40
+    assert r.series["reward"].steps[[0, -1]].tolist() == [5, 200]
+    assert ends(r.series["reward"]) == pytest.approx((0.17, 0.93), abs=0.01)
+    assert ends(r.series["entropy"]) == pytest.approx((0.26, 0.11), abs=0.01)
+    assert ends(r.series["trunc"]) == pytest.approx((0.99, 0.32), abs=0.01)
+    assert r.series["len"].source == "completions/mean_length"
+    assert "rewards/reward_fn/mean" in r.extras or r.series["acc"].source == "rewards/reward_fn/mean"
+    assert r.skipped == {"end-of-training summary": 1} and r.meta["step_inferred"] is False
+
+
+def test_trainer_state_fixture_with_and_without_bom(tmp_path, capsys):
+    plain = read(STATE)
+    assert plain.format == "trl-state" and plain.n_steps == 25
+    assert plain.series["reward"].steps[[0, -1]].tolist() == [10, 250]
+    assert ends(plain.series["reward"]) == pytest.approx((0.51, 1.31), abs=0.1)
+    p = tmp_path / "trainer_state.json"
+    p.write_bytes(b"\xef\xbb\xbf" + STATE.read_bytes())
+    bom = read(p)
+    assert bom.format == "trl-state" and bom.meta["input"] == ["BOM"]
+    for k in plain.series:
+        assert np.array_equal(bom.series[k].values, plain.series[k].values, equal_nan=True)
+    assert cli.main(["vitals", str(p)]) == 0
+    assert "trl-state" in capsys.readouterr().out
+
+
+def test_array_without_steps_uses_positions(tmp_path):
+    p = tmp_path / "logs.json"
+    p.write_text(json.dumps([{"reward": 0.1 * i, "kl": 0.01, "nested": {"acc": 0.5}} for i in range(1, 6)]))
+    r = read(p)
+    assert r.format == "json-array" and r.series["reward"].steps.tolist() == [1, 2, 3, 4, 5]
+    assert r.extras["nested/acc"].values.tolist() == [0.5] * 5             # nested dicts flattened
+    assert r.meta["step_inferred"] and any("position in the array" in n for n in r.notes)
+
+
+def test_array_with_other_step_keys_and_nulls(tmp_path):
+    p = tmp_path / "logs.json"
+    rows = [{"global_step": 10 * i, "reward": None if i == 2 else 0.5, "tag": "x"} for i in range(1, 4)]
+    p.write_text(json.dumps(rows))
+    r = read(p)
+    assert r.series["reward"].steps.tolist() == [10, 20, 30] and np.isnan(r.series["reward"].values[1])
+    assert r.dropped == {"non-numeric values": 3} and r.skipped == {}
+
+
+def test_sniffing():
+    assert sniff_text('[\n  {\n    "loss": 0.1') == "json-array"
+    assert sniff_text('\ufeff{"best_metric": null, "log_history": [') == "trl-state"
+    assert sniff_text("[1, 2, 3]") is None
+
+
+@pytest.mark.parametrize("text, exc, words", [
+    ("[1, 2, 3]", InputError, "not an array of log dicts"),
+    ('{"best_metric": null}', InputError, "no log_history"),
+    ('[{"loss": 0.1}, ', InputError, "not valid JSON"),
+    ("[" * 5000 + "]" * 5000, InputError, "not an array of log dicts"),     # nesting cut at MAX_DEPTH
+    ('[{"name": "a"}, {"name": "b"}]', NoMetrics, "not one metric"),
+])
+def test_bad_documents_are_one_line(tmp_path, capsys, text, exc, words):
+    p = tmp_path / "doc.json"
+    p.write_text(text)
+    with pytest.raises(exc, match=words) as e:
+        read(p, "json-array" if text.startswith("[") else "trl-state")
+    assert "\n" not in str(e.value)
+    assert cli.main(["diagnose", str(p), "-F", "json-array"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err

@@ -1,0 +1,283 @@
+"""The RL-loop engine: determinism, the truth contract, each scenario's mechanism in the raw numbers, knobs.
+
+These tests read the logged numbers only; what rlvitals.diagnose concludes about the runs is
+scored separately (benchmarks), never asserted here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rlvitals.cli import main
+from rlvitals.diagnose.model import FINDING_IDS, SEVERITIES, VERDICTS
+from rlvitals.errors import RlvitalsError
+from rlvitals.ingest import WRITABLE, read
+from rlvitals.run import Run
+from rlvitals.simulate import write_simulated
+from rlvitals.simulate.rlloop import SCENARIOS, simulate_rl
+
+STEPS = 300
+
+
+@pytest.fixture(scope="module")
+def runs() -> dict[str, Run]:
+    return {name: simulate_rl(name, seed=0, steps=STEPS) for name in SCENARIOS}
+
+
+def v(run: Run, k: str) -> np.ndarray:
+    return run.series[k].values
+
+
+def at(run: Run) -> int:
+    """0-based index of the true onset."""
+    return int(run.meta["truth"]["onset_step"]) - 1
+
+
+def mean(x: np.ndarray, a: int, b: int) -> float:
+    """Mean of x[a:b]; a negative `a` counts from the end (the last -a values)."""
+    a = x.size + a if a < 0 else a
+    return float(np.nanmean(x[max(0, a):b]))
+
+
+# -- contract ------------------------------------------------------------------------------------
+
+def test_same_seed_same_run_other_seed_other_run():
+    a = simulate_rl("sync_failure", seed=3, steps=60)
+    b = simulate_rl("sync_failure", seed=3, steps=60)
+    c = simulate_rl("sync_failure", seed=4, steps=60)
+    for k in a.series:
+        np.testing.assert_array_equal(a.series[k].values, b.series[k].values)
+    assert a.meta["truth"] == b.meta["truth"]
+    assert not np.array_equal(v(a, "reward"), v(c, "reward"))
+
+
+def test_truth_speaks_the_diagnosis_vocabulary(runs):
+    for name, run in runs.items():
+        truth = run.meta["truth"]
+        assert truth["scenario"] == name and truth["engine"] == "rl"
+        assert truth["verdict"] in VERDICTS
+        if truth["finding"] is None:
+            assert truth["verdict"] == "learning" and truth["onset_step"] is None
+        else:
+            assert FINDING_IDS[truth["finding"]] == truth["verdict"]
+            assert truth["severity"] in SEVERITIES
+            assert 1 <= truth["onset_step"] <= STEPS, name
+
+
+def test_every_vital_logged_every_step_val_acc_on_its_own_cadence(runs):
+    run = runs["healthy"]
+    for k in ("reward", "acc", "entropy", "kl", "adv_std", "clip_frac", "ratio_mean", "len", "gnorm", "trunc", "lr",
+              "loss"):
+        assert len(run.series[k]) == STEPS and np.isfinite(v(run, k)).all(), k
+    val = run.series["val_acc"]
+    assert 10 < len(val) < STEPS and val.steps[0] == 1
+    assert run.component_kinds == {"verifier": "correctness", "format": "format"}
+    assert runs["length_hacking"].component_kinds["length"] == "length"
+    # the reward is the sum of its logged terms
+    comps = runs["length_hacking"].components
+    total = sum(c.values for c in comps.values())
+    np.testing.assert_allclose(total, v(runs["length_hacking"], "reward"))
+
+
+def test_writes_every_format_and_reads_back(tmp_path, runs):
+    run = runs["numeric_instability"]
+    for fmt in WRITABLE:
+        path = tmp_path / f"run.{fmt}"
+        write_simulated(run, str(path), fmt=fmt)
+        back = read(str(path))
+        assert "reward" in back.series, fmt
+        np.testing.assert_allclose(back.series["reward"].values, v(run, "reward"), rtol=1e-4, atol=1e-6)
+
+
+def test_upto_keeps_the_components(runs):
+    cut = runs["healthy"].upto(50)
+    assert set(cut.components) == {"verifier", "format"} and len(cut.components["format"]) == 50
+
+
+# -- each scenario shows its cause in the raw numbers ----------------------------------------------
+
+def test_healthy_learns_with_entropy_far_from_zero_and_ratio_at_one(runs):
+    run = runs["healthy"]
+    e = v(run, "entropy")
+    assert mean(e, -10, STEPS) > 0.5 * mean(e, 0, 5) and mean(e, -10, STEPS) > 1.0
+    assert np.all(np.abs(v(run, "ratio_mean") - 1) < 0.01)
+    assert mean(v(run, "acc"), -20, STEPS) > mean(v(run, "acc"), 0, 20) + 0.15
+    assert mean(v(run, "reward"), -20, STEPS) > mean(v(run, "reward"), 0, 20) + 0.2
+    assert v(run, "trunc").max() < 0.05 and v(run, "clip_frac").max() < 0.2
+    assert v(run, "kl")[0] < 1e-3 < v(run, "kl")[-1]
+
+
+def test_batch_noise_is_a_tiny_batch_with_noisier_steps(runs):
+    small, big = runs["batch_noise"], runs["healthy"]
+    assert set(small.extras["batch_size"].values) == {4.0}
+    def jitter(r: Run) -> float:
+        return float(np.std(np.diff(v(r, "reward"))))
+    assert jitter(small) > 1.5 * jitter(big)
+
+
+def test_lr_too_high_overshoots_the_trust_region(runs):
+    run = runs["lr_too_high"]
+    i = at(run)
+    assert v(run, "lr")[i] > 10 * v(run, "lr")[i - 1]
+    clip = v(run, "clip_frac")
+    assert mean(clip, i + 5, STEPS) > 0.2 and mean(clip, i + 5, STEPS) > 2.5 * mean(clip, i - 30, i)
+    assert mean(np.abs(v(run, "ratio_mean") - 1), i + 5, STEPS) > 5 * mean(np.abs(v(run, "ratio_mean") - 1), i - 30, i)
+
+
+def test_entropy_collapse_sharpens_until_groups_are_identical(runs):
+    run = runs["entropy_collapse"]
+    e = v(run, "entropy")
+    assert float(np.median(e[-40:])) < 0.5 * mean(e, 0, 5)
+    assert float(np.median(v(run, "adv_std")[-40:])) < 0.3 < mean(v(run, "adv_std"), 0, 20)
+    assert mean(e, at(run) - 3, at(run) + 4) < 0.6 * mean(e, 0, 5)
+    assert mean(v(run, "clip_frac"), -40, STEPS) < 0.2 * mean(v(run, "clip_frac"), 0, 40)   # nothing left to update
+
+
+def test_sync_failure_drifts_the_ratio_while_reward_stops(runs):
+    run, healthy = runs["sync_failure"], runs["healthy"]
+    i = at(run)
+    ratio = v(run, "ratio_mean")
+    assert np.all(np.abs(ratio[:i] - 1) < 2e-3)
+    drift = 1 - mean(ratio, -10, STEPS)
+    assert drift > 2e-3 and drift > 20 * float(np.abs(v(healthy, "ratio_mean") - 1).max())
+    blocks = [mean(ratio, a, a + 10) for a in range(i, STEPS - 9, 10)]
+    assert np.mean(np.diff(blocks) < 0) >= 0.75          # it drifts one way
+    r = v(run, "reward")
+    assert abs(mean(r, -20, STEPS) - mean(r, i, i + 20)) < 0.1
+    assert mean(v(run, "entropy"), -10, STEPS) > 0.8 * mean(v(run, "entropy"), 0, 5)
+
+
+def test_data_too_easy_sinks_adv_std_with_entropy_normal(runs):
+    run = runs["data_too_easy"]
+    assert mean(v(run, "acc"), 0, STEPS) > 0.85
+    assert mean(v(run, "adv_std"), -20, STEPS) < 0.6 < mean(v(run, "adv_std"), 0, 3)
+    assert mean(v(run, "entropy"), -10, STEPS) > 0.9 * mean(v(run, "entropy"), 0, 5)
+
+
+def test_data_too_hard_gives_nothing_to_learn_from(runs):
+    run = runs["data_too_hard"]
+    assert mean(v(run, "reward"), 0, STEPS) < 0.05 and mean(v(run, "acc"), 0, STEPS) < 0.05
+    assert mean(v(run, "adv_std"), 0, 50) < 0.5
+    assert mean(v(run, "entropy"), -10, STEPS) > 0.9 * mean(v(run, "entropy"), 0, 5)
+
+
+def test_reward_hacking_raises_the_reward_not_the_accuracy(runs):
+    run = runs["reward_hacking"]
+    assert mean(v(run, "reward"), -20, STEPS) > mean(v(run, "reward"), 0, 10) + 0.5
+    assert mean(v(run, "acc"), -20, STEPS) < mean(v(run, "acc"), 0, 10)
+    val = run.series["val_acc"].values
+    assert val[-3:].mean() < val[:2].mean()
+    verifier = run.components["verifier"].values
+    assert mean(verifier, -20, STEPS) > mean(v(run, "acc"), -20, STEPS) + 0.4   # the verifier pays for wrong answers
+
+
+def test_length_hacking_grows_length_and_truncation_not_accuracy(runs):
+    run = runs["length_hacking"]
+    i = at(run)
+    ln = v(run, "len")
+    assert mean(ln, -5, STEPS) > 1.8 * mean(ln, i - 5, i)
+    assert mean(v(run, "trunc"), -5, STEPS) > mean(v(run, "trunc"), i - 20, i) + 0.01
+    assert mean(v(run, "acc"), -10, STEPS) < mean(v(run, "acc"), i - 10, i)
+    assert mean(run.components["length"].values, -5, STEPS) > 0.4
+
+
+def test_kl_blowup_surges_kl_and_kills_the_reward(runs):
+    run = runs["kl_blowup"]
+    i = at(run)
+    kl = v(run, "kl")
+    assert kl[i:i + 10].max() > 10 * mean(kl, i - 10, i)
+    assert mean(v(run, "reward"), -20, STEPS) < mean(v(run, "reward"), i - 10, i) - 0.2
+
+
+def test_stalled_never_moves_the_weights(runs):
+    run = runs["stalled"]
+    assert np.all(v(run, "kl") == 0) and np.all(v(run, "clip_frac") == 0)
+    assert np.all(v(run, "ratio_mean") == 1.0)
+    assert np.all(v(run, "gnorm") > 0)
+    r = v(run, "reward")
+    assert abs(mean(r, -50, STEPS) - mean(r, 0, 50)) < 0.05
+
+
+def test_numeric_instability_overflows_to_inf_then_nan(runs):
+    run = runs["numeric_instability"]
+    i = at(run)
+    assert np.isinf(v(run, "gnorm")[i]) or np.isnan(v(run, "gnorm")[i])
+    assert np.all(np.isfinite(v(run, "entropy")[:i]))
+    assert np.all(np.isnan(v(run, "entropy")[i + 1:]))
+    assert np.all(v(run, "trunc")[i + 1:] == 1.0) and np.all(v(run, "reward")[i + 1:] == 0.0)
+
+
+def test_truncation_starvation_cuts_almost_every_answer(runs):
+    run = runs["truncation_starvation"]
+    i = at(run)
+    assert mean(v(run, "trunc"), i + 2, i + 30) > 0.8
+    assert mean(v(run, "reward"), i + 2, i + 30) < 0.05
+    assert mean(v(run, "adv_std"), i + 2, i + 30) < 0.3
+
+
+def test_entropy_explosion_flattens_the_policy_and_loses_the_reward(runs):
+    run = runs["entropy_explosion"]
+    i = at(run)
+    e = v(run, "entropy")
+    assert mean(e, -10, STEPS) > 1.3 * mean(e, i - 10, i)
+    assert mean(v(run, "acc"), -10, STEPS) < mean(v(run, "acc"), i - 10, i) - 0.1
+
+
+def test_plateau_learns_then_levels_off(runs):
+    run = runs["plateau"]
+    acc = v(run, "acc")
+    rise = mean(acc, -30, STEPS) - mean(acc, 0, 10)
+    late = mean(acc, -30, STEPS) - mean(acc, STEPS - 80, STEPS - 50)
+    assert rise > 0.08 and late < 0.35 * rise
+
+
+# -- knobs ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("knobs", "words"), [
+    ({"temprature": 0.5}, "unknown knob"),
+    ({"lr": -1}, "out of range"),
+    ({"temperature": "hot"}, "a number"),
+    ({"frozen": "maybe"}, "1 or 0"),
+    ({"ratio_level": "batch"}, "sequence"),
+    ({"batch": 0}, "integer >= 1"),
+    ({"onset": 500}, "after the last step"),
+])
+def test_a_bad_knob_is_one_line(knobs, words):
+    with pytest.raises(RlvitalsError) as e:
+        simulate_rl("healthy", steps=40, **knobs)
+    assert words in str(e.value) and "\n" not in str(e.value)
+
+
+def test_bad_scenario_seed_or_steps_is_one_line():
+    for call in (lambda: simulate_rl("nope"), lambda: simulate_rl("healthy", seed=-1),
+                 lambda: simulate_rl("healthy", steps=5), lambda: simulate_rl("healthy", **{"steps": 50, "lr": "x"})):
+        with pytest.raises(RlvitalsError):
+            call()
+
+
+def test_onset_knob_moves_the_cause():
+    run = simulate_rl("sync_failure", seed=1, steps=80, onset=30)
+    assert run.meta["truth"]["onset_step"] == 30
+    ratio = v(run, "ratio_mean")
+    assert np.all(np.abs(ratio[:29] - 1) < 2e-3) and ratio[-1] < ratio[29]
+
+
+def test_turning_a_knob_changes_what_the_loop_does():
+    base = simulate_rl("healthy", seed=2, steps=60)
+    frozen = simulate_rl("healthy", seed=2, steps=60, frozen=1)
+    assert np.all(v(frozen, "kl") == 0) and not np.all(v(base, "kl") == 0)
+    assert frozen.meta["knobs"] == {"frozen": True} and any("knobs changed" in n for n in frozen.notes)
+
+
+def test_token_level_ratio_runs_and_stays_at_one_on_policy():
+    run = simulate_rl("healthy", seed=0, steps=40, ratio_level="token", eps_low=0.2, eps_high=0.28)
+    assert np.all(np.abs(v(run, "ratio_mean") - 1) < 0.01)
+
+
+def test_cli_lists_and_rejects_knobs_without_the_engine(capsys):
+    assert main(["simulate", "--engine", "rl", "--list", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert all(name in out for name in SCENARIOS) and "temperature" in out
+    assert main(["simulate", "healthy", "--knob", "lr=0.1"]) == 2
+    assert main(["simulate", "--engine", "rl", "healthy", "--knob", "lr"]) == 2
