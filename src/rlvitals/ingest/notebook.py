@@ -30,6 +30,7 @@ from ..run import VITALS, Run
 from . import aliases
 from .base import Format
 from .builder import RunBuilder
+from .values import checked_float
 
 __all__ = ["FORMAT", "Table", "html_tables", "normalise_column", "read_notebook"]
 
@@ -174,7 +175,7 @@ def _table_run(table: Table, name: str) -> Run:
             if cell.strip().lower() in _NO_VALUE:
                 continue                           # not logged at this step
             try:
-                row[col] = float(cell)
+                row[col] = checked_float(cell)      # `1e400`: OUT_OF_RANGE, dropped by the builder
             except ValueError:
                 bad += 1
         if row and bad:

@@ -23,8 +23,8 @@ import re
 
 import numpy as np
 
-__all__ = ["MAX_DEPTH", "OUT_OF_RANGE", "STEP_LIMIT", "WRAPPED", "OutOfRange", "as_float", "parse_step",
-           "parse_value", "steps_ok"]
+__all__ = ["MAX_DEPTH", "OUT_OF_RANGE", "STEP_LIMIT", "WRAPPED", "OutOfRange", "as_float", "checked_float",
+           "parse_step", "parse_value", "steps_ok"]
 
 STEP_LIMIT = 2 ** 53
 MAX_DEPTH = 64          # nesting a reader follows (dicts in dicts); deeper input is skipped and counted
@@ -48,8 +48,9 @@ class OutOfRange(float):
 OUT_OF_RANGE = OutOfRange("inf")
 
 
-def _float(s: str) -> float:
-    """float(s), but OUT_OF_RANGE when finite digits overflow (`1e400`); ±inf only when spelled."""
+def checked_float(s: str) -> float:
+    """float(s) (ValueError when it is no number), but OUT_OF_RANGE when finite digits overflow
+    (`1e400`, 400 digits): ±inf only when spelled."""
     v = float(s)
     if v in _INFS and "n" not in s and "N" not in s:
         return OUT_OF_RANGE
@@ -62,7 +63,7 @@ def parse_value(text: str) -> float | None:
     if not s:
         return None
     try:
-        return _float(s)         # the common case, fastest path (also handles nan/inf spellings)
+        return checked_float(s)  # the common case, fastest path (also handles nan/inf spellings)
     except ValueError:
         pass
     pct = 0
@@ -81,7 +82,7 @@ def parse_value(text: str) -> float | None:
         if not s:
             return None
         try:
-            v = _float(s)
+            v = checked_float(s)
             break
         except ValueError:
             continue
