@@ -246,3 +246,25 @@ def test_every_line_format_is_covered():
     # whole-document readers (tensorboard, parquet, sqlite, notebooks, JSON documents) are covered
     # by the fuzz suite (tests/ingest/test_fuzz.py) and their own tests
     assert set(LINES) >= {name for name, f in FORMATS.items() if f.parser is not None} - {"generic"}
+
+
+# -- the one place: RunBuilder -------------------------------------------------------------------------
+def test_builder_checks_every_step_and_value():
+    import numpy as np
+
+    from rlvitals.ingest.builder import RunBuilder
+    from rlvitals.ingest.values import OUT_OF_RANGE
+
+    b = RunBuilder("x", "test")
+    b.add_row("1", {"reward": 0.1})                            # the step as printed
+    b.add_row("9" * 5000, {"reward": 0.2})                     # skipped: step out of range
+    b.add_row(2.5, {"reward": 0.3})                            # skipped: step not an integer
+    b.add_row(2, {"reward": OUT_OF_RANGE, "kl": 0.1})          # kept, its reward dropped
+    b.add_row(3, {"reward": 10 ** 400})                        # skipped: nothing left
+    b.add_row(4, {"reward": float("nan"), "kl": float("inf")})  # a logged NaN / inf is evidence
+    b.add_block(np.array([5.0, np.inf, 6.0, -1.0]), {"reward": np.array([0.5, 0.6, 0.7, 0.8])})
+    run = b.build()
+    assert run.skipped == {"step out of range": 3, "step not an integer": 1, "value out of range": 1}
+    assert run.dropped == {"value out of range": 1}
+    assert run.series["reward"].steps.tolist() == [1, 4, 5, 6]
+    assert run.series["reward"].values[:2].tolist()[0] == 0.1 and np.isnan(run.series["reward"].values[1])

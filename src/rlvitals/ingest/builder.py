@@ -107,13 +107,23 @@ class RunBuilder:
         same as storing them one by one."""
         if not row:
             return False
-        if type(step) is not int or not 0 <= step < STEP_LIMIT:
+        if type(step) is str and len(step) < 16 and step.isdecimal():
+            step = int(step)                  # the common case: digits as printed (< 10**15 < 2**53)
+        elif type(step) is not int or not 0 <= step < STEP_LIMIT:
             got = parse_step(step)
             if isinstance(got, str):
                 self.skip(got)
                 return False
             step = got
-        if set(map(type, row.values())) != _FLOATS:
+        # One C-level pass decides the common case: a finite float sum means plain numbers.  A
+        # non-number raises, a huge int overflows, and OUT_OF_RANGE (an inf) makes the sum not finite:
+        # only then (and for rows holding a logged NaN or inf) is each value looked at.
+        try:
+            total = sum(row.values())
+            plain = type(total) is float and total - total == 0
+        except (TypeError, OverflowError):
+            plain = False
+        if not plain and set(map(type, row.values())) != _FLOATS:
             row = self.clean_row(row)
             if not row:
                 return False

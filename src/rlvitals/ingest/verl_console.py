@@ -104,8 +104,9 @@ class VerlConsoleParser(LineParser):
             values = list(map(float, items[1::2]))
         except ValueError:
             return None
-        if _INF in values or -_INF in values:    # `inf` or an overflow (`1e400`): parse_value tells them apart
-            return None
+        total = sum(values)                    # one C pass: finite means no inf (nor an overflow) below
+        if total - total != 0 and (_INF in values or -_INF in values):
+            return None                        # `inf` or an overflow (`1e400`): parse_value tells them apart
         row = dict(zip(keys, values))
         return row if len(row) == len(keys) and "" not in row else None
 
