@@ -268,3 +268,26 @@ def test_builder_checks_every_step_and_value():
     assert run.dropped == {"value out of range": 1}
     assert run.series["reward"].steps.tolist() == [1, 4, 5, 6]
     assert run.series["reward"].values[:2].tolist()[0] == 0.1 and np.isnan(run.series["reward"].values[1])
+
+
+def test_lesson_lines_with_thousands_of_distinct_keys(tmp_path):
+    """Block-path rows merged with fallback rows of many distinct keys: a dense keys x rows table
+    would be quadratic (3,000 keys x 6,000 rows); rows are then added one by one, in line order."""
+    lines = []
+    for i in range(3000):
+        lines.append(f"[{2 * i}] reward=0.5 entropy=1.2")
+        lines.append(f"[{2 * i + 1}] reward=nan key_{i}=1e-3")          # `nan`, `e`: the fallback path
+    p = tmp_path / "run.log"
+    p.write_text("\n".join(lines) + "\n")
+    with hang_guard(60):
+        run = read(p, "lesson")
+    assert run.series["reward"].steps.tolist() == list(range(6000))
+    assert len(run.extras) == 3000 and run.extras["key_17"].steps.tolist() == [35]
+
+
+def test_notebook_column_names_normalise_in_linear_time():
+    from rlvitals.ingest.notebook import _SPACED_SLASH, normalise_column
+
+    assert normalise_column("rewards / xmlcount_reward_func") == "rewards/xmlcount_reward_func"
+    with hang_guard(30):
+        assert _SPACED_SLASH.sub("/", " " * LONG + "x") == " " * LONG + "x"
