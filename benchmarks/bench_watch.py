@@ -80,9 +80,9 @@ def step80(run, onset: int | None) -> int | None:
     return int(s.steps[hit[0]]) if hit.size else None
 
 
-def stream_watch(text: str, name: str, step_seconds: float) -> tuple[list, int, float]:
+def stream_watch(text: str, name: str, step_seconds: float, persist: int, min_steps: int) -> tuple[list, int, float]:
     now = [0.0]
-    w = Watcher(name=name, clock=lambda: now[0])
+    w = Watcher(name=name, clock=lambda: now[0], persist=persist, min_steps=min_steps)
     alerts = []
     t0 = time.process_time()
     for line in text.splitlines():
@@ -94,10 +94,11 @@ def stream_watch(text: str, name: str, step_seconds: float) -> tuple[list, int, 
     return [(a.id, a.severity, a.step) for a in alerts], w.checks, time.process_time() - t0
 
 
-def stream_monitor(run, step_seconds: float) -> tuple[list, int]:
+def stream_monitor(run, step_seconds: float, persist: int, min_steps: int) -> tuple[list, int]:
     now = [0.0]
     # checks inside log() (not on the worker thread), so the simulated clock decides like watch's
-    mon = Monitor(stream=None, clock=lambda: now[0], step_budget=0, background=False)
+    mon = Monitor(stream=None, clock=lambda: now[0], step_budget=0, background=False, persist=persist,
+                  min_steps=min_steps)
     names = [c for c in CANONICAL if c in run.series]
     steps = sorted(set().union(*(run.series[c].steps.tolist() for c in names)))
     lookup = {c: dict(zip(run.series[c].steps.tolist(), run.series[c].values.tolist())) for c in names}
@@ -108,15 +109,15 @@ def stream_monitor(run, step_seconds: float) -> tuple[list, int]:
     return [(a.id, a.severity, a.step) for a in alerts], mon.checks
 
 
-def one_case(args: tuple[str, str, int, int, float, bool]) -> dict:
-    world, name, seed, steps, step_seconds, with_monitor = args
+def one_case(args: tuple[str, str, int, int, float, bool, int, int]) -> dict:
+    world, name, seed, steps, step_seconds, with_monitor, persist, min_steps = args
     sim, _ = worlds([world])[world]
     run = sim(name, seed, steps)
     truth = dict(run.meta["truth"])
     buf = io.StringIO()
     write_run(run, FORMAT, buf)
-    w_alerts, checks, cpu = stream_watch(buf.getvalue(), name, step_seconds)
-    m_alerts, m_checks = stream_monitor(run, step_seconds) if with_monitor else ([], 0)
+    w_alerts, checks, cpu = stream_watch(buf.getvalue(), name, step_seconds, persist, min_steps)
+    m_alerts, m_checks = stream_monitor(run, step_seconds, persist, min_steps) if with_monitor else ([], 0)
     onset = truth.get("onset_step")
     return {"world": world, "scenario": name, "seed": seed, "truth": truth, "n_steps": run.n_steps,
             "first_step": int(run.steps[0]), "watch": w_alerts, "monitor": m_alerts, "checks": checks,
@@ -180,15 +181,16 @@ def table(results: list[dict], key: str, label: str) -> None:
         print(f"| {world} | {name} | {n} | {loud} | {', '.join(ids) or '—'} |")
 
 
-def cpu_follow(seconds: int) -> None:
-    """A child `rlvitals watch` follows a file growing by one line a second; its CPU share."""
-    run = simulate("healthy", seed=0, steps=max(200, seconds + 20))
+def cpu_follow(seconds: int, preload: int = 5) -> None:
+    """A child `rlvitals watch` follows a file growing by one line a second; its CPU share.
+    `preload`: lines already in the file (a run further along costs more per check)."""
+    run = simulate("healthy", seed=0, steps=max(200, seconds + preload + 20))
     buf = io.StringIO()
     write_run(run, FORMAT, buf)
     lines = buf.getvalue().splitlines(keepends=True)
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "live.log"
-        path.write_text("".join(lines[:5]))
+        path.write_text("".join(lines[:preload]))
         proc = subprocess.Popen([sys.executable, "-m", "rlvitals", "watch", str(path), "--interval", "1"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                 env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
@@ -201,7 +203,7 @@ def cpu_follow(seconds: int) -> None:
 
         time.sleep(3)  # imports and the first read are start-up, not following
         c0, t0 = cpu(), time.monotonic()
-        k = 5
+        k = preload
         while time.monotonic() - t0 < seconds:
             with open(path, "a") as fh:
                 fh.write(lines[k % len(lines)])
@@ -211,7 +213,7 @@ def cpu_follow(seconds: int) -> None:
         proc.send_signal(2)
         proc.wait(30)
     print(f"\n## CPU of `rlvitals watch` following a file growing by one line a second\n\n"
-          f"{k - 5} lines over {t1 - t0:.0f} s: {c1 - c0:.2f} s CPU = {100 * (c1 - c0) / (t1 - t0):.2f}% of one core "
+          f"{k - preload} lines (after {preload} already there) over {t1 - t0:.0f} s: {c1 - c0:.2f} s CPU = {100 * (c1 - c0) / (t1 - t0):.2f}% of one core "
           f"(target < 1%; /proc resolution {1 / tick:.2f} s)")
 
 
@@ -284,6 +286,8 @@ def main() -> None:
     ap.add_argument("--step-seconds", type=float, default=10.0,
                     help="simulated seconds per step (the 1%% CPU cap acts on this clock)")
     ap.add_argument("--no-monitor", action="store_true", help="stream through Watcher only")
+    ap.add_argument("--persist", type=int, default=1, help="checks a finding must hold before it alerts")
+    ap.add_argument("--min-steps", type=int, default=20, help="steps before a trend finding may alert")
     ap.add_argument("--cpu-seconds", type=int, default=30)
     ap.add_argument("--mem-steps", type=int, default=200_000)
     ap.add_argument("--monitor-steps", type=int, default=1000)
@@ -293,12 +297,13 @@ def main() -> None:
     ap.add_argument("--skip-delay", action="store_true")
     args = ap.parse_args()
     print(f"# bench_watch: diagnosis at commit {diagnosis_commit()}; {args.seeds} seeds x {args.steps} steps, "
-          f"format {FORMAT}, one step per {args.step_seconds:g} simulated s")
+          f"format {FORMAT}, one step per {args.step_seconds:g} simulated s, persist {args.persist}, min_steps {args.min_steps}")
     if not args.skip_delay:
         jobs = []
         for world, (_, scen) in worlds(args.worlds.split(",")).items():
             names = [n for n in scen if not args.scenarios or n in args.scenarios.split(",")]
-            jobs += [(world, n, s, args.steps, args.step_seconds, not args.no_monitor)
+            jobs += [(world, n, s, args.steps, args.step_seconds, not args.no_monitor, args.persist,
+                      args.min_steps)
                      for n in names for s in range(args.seeds)]
         t0 = time.perf_counter()
         with ProcessPoolExecutor(max_workers=args.jobs) as ex:
@@ -312,7 +317,8 @@ def main() -> None:
               f"wall {time.perf_counter() - t0:.0f} s on {args.jobs} processes")
     if not args.skip_cost:
         monitor_cost(args.monitor_steps, args.mem_steps, args.real_step)
-        cpu_follow(args.cpu_seconds)
+        for preload in (5, 400):
+            cpu_follow(args.cpu_seconds, preload)
 
 
 if __name__ == "__main__":

@@ -55,6 +55,16 @@ class Series:
     def __len__(self) -> int:
         return int(self.values.size)
 
+    def __repr__(self) -> str:
+        """Short: name, size, step range, first → last value, source (never the arrays)."""
+        n = len(self)
+        if not n:
+            return f"Series({self.name!r}, n=0)"
+        tail = f", source={self.source!r}" if self.source and self.source != self.name else ""
+        tail += ", proxy" if self.proxy else ""
+        return (f"Series({self.name!r}, n={n}, steps {int(self.steps[0])}→{int(self.steps[-1])}, "
+                f"{float(self.values[0]):.4g}→{float(self.values[-1]):.4g}{tail})")
+
     @property
     def finite(self) -> np.ndarray:
         """Mask of finite values."""
@@ -121,6 +131,25 @@ class Run:
 
     def get(self, name: str) -> Series | None:
         return self.series.get(name)
+
+    def __getitem__(self, name: str) -> Series:
+        """`run["reward"]`: a canonical metric, else an extra kept as logged; KeyError names what exists."""
+        s = self.series.get(name)
+        if s is None:
+            s = self.extras.get(name)
+        if s is None:
+            extras = f"; {len(self.extras)} other keys (run.extras)" if self.extras else ""
+            raise KeyError(f"{name!r} is not in run {self.name!r}: metrics {', '.join(self.series) or 'none'}{extras}")
+        return s
+
+    def __repr__(self) -> str:
+        """Short (a few hundred characters at most): never the arrays."""
+        steps = self.steps
+        span = f"{steps.size} steps ({int(steps[0])}→{int(steps[-1])})" if steps.size else "0 steps"
+        names = list(self.series)
+        shown = ", ".join(names[:13]) + (f", … {len(names) - 13} more" if len(names) > 13 else "")
+        extra = f", extras={len(self.extras)}" if self.extras else ""
+        return f"Run({self.name!r}, format={self.format!r}, {span}, metrics=[{shown}]{extra})"
 
     def __contains__(self, name: str) -> bool:
         return name in self.series

@@ -69,7 +69,7 @@ def entropy_collapse() -> tuple[Diagnosis, Run]:
     run = Run.from_arrays("ec-seed0", STEPS, cols, format="lesson")
     shapes = {
         "reward": _shape("reward", "flat", 0.30, 0.52, 70), "acc": _shape("acc", "flat", 0.20, 0.38, 70),
-        "entropy": _shape("entropy", "falling", 1.84, 0.009, 40, tau=-0.97),
+        "entropy": _shape("entropy", "to_zero", 1.84, 0.009, 40, tau=-0.97),
         "adv_std": _shape("adv_std", "falling", 1.0, 0.24), "clip_frac": _shape("clip_frac", "constant", 0.0, 0.0),
         "ratio_mean": _shape("ratio_mean", "constant", 1.0, 1.0), "len": _shape("len", "falling", 80, 64),
     }

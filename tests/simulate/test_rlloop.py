@@ -150,8 +150,10 @@ def test_sync_failure_drifts_the_ratio_while_reward_stops(runs):
 
 def test_data_too_easy_sinks_adv_std_with_entropy_normal(runs):
     run = runs["data_too_easy"]
+    assert "format" not in run.components or not run.components["format"].values.any()
     assert mean(v(run, "acc"), 0, STEPS) > 0.85
-    assert mean(v(run, "adv_std"), -20, STEPS) < 0.6 < mean(v(run, "adv_std"), 0, 3)
+    assert mean(v(run, "adv_std"), 0, STEPS) < 0.55 < 0.7 < mean(v(runs["healthy"], "adv_std"), 0, STEPS)
+    assert np.mean(run.extras["frac_reward_zero_std"].values) > 0.6      # most groups all right (or all wrong)
     assert mean(v(run, "entropy"), -10, STEPS) > 0.9 * mean(v(run, "entropy"), 0, 5)
 
 
@@ -186,7 +188,7 @@ def test_kl_blowup_surges_kl_and_kills_the_reward(runs):
     run = runs["kl_blowup"]
     i = at(run)
     kl = v(run, "kl")
-    assert kl[i:i + 10].max() > 10 * mean(kl, i - 10, i)
+    assert kl[i:i + 10].max() > 5 * mean(kl, i - 10, i)
     assert mean(v(run, "reward"), -20, STEPS) < mean(v(run, "reward"), i - 10, i) - 0.2
 
 
@@ -268,6 +270,20 @@ def test_turning_a_knob_changes_what_the_loop_does():
     frozen = simulate_rl("healthy", seed=2, steps=60, frozen=1)
     assert np.all(v(frozen, "kl") == 0) and not np.all(v(base, "kl") == 0)
     assert frozen.meta["knobs"] == {"frozen": True} and any("knobs changed" in n for n in frozen.notes)
+
+
+def test_a_sync_lag_offsets_the_ratio_without_drift():
+    run = simulate_rl("healthy", seed=0, steps=120, sync_lag=8)
+    gap = 1 - v(run, "ratio_mean")[20:]
+    assert gap.mean() > 5e-4                              # stale by 8 steps: below 1 ...
+    assert abs(gap[:50].mean() - gap[-50:].mean()) < 0.5 * gap.mean()   # ... by a steady amount
+
+
+def test_validation_cadence_does_not_change_training():
+    a = simulate_rl("healthy", seed=5, steps=40)
+    b = simulate_rl("healthy", seed=5, steps=40, val_every=3)
+    np.testing.assert_array_equal(v(a, "reward"), v(b, "reward"))
+    assert len(b.series["val_acc"]) > len(a.series["val_acc"])
 
 
 def test_token_level_ratio_runs_and_stays_at_one_on_policy():

@@ -34,7 +34,7 @@ def check(ctx: Ctx) -> Finding | None:
     full = holds(ctx, "entropy_to_zero")
     # early: flat for a while, then more than half the level gone -- heading to 0 now
     early = (not full and e.start > 0 and e.end >= 0 and 1.0 - e.end / e.start >= get("entropy_half")
-             and a >= 0.15 and e.fell and ctx.word("entropy") in ("falling", "spike"))
+             and a >= 0.15 and e.fell and ctx.word("entropy") in ("falling", "to_zero", "spike"))
     if not (full or early):
         return None
     drop = 1.0 - e.end / e.start

@@ -105,7 +105,7 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
           "acc_at_onset": rnd(at_onset), "acc_metric": name, "acc_constant": ctx.word(truth) == "constant"}
     drop = max(0.0, at_onset - tt.end)
     sev = "critical"
-    conf = min(1.0, 0.75 + 0.5 * drop + 0.1 * (ctx.word(truth) in ("constant", "flat", "falling")))
+    conf = min(1.0, 0.75 + 0.5 * drop + 0.1 * (ctx.word(truth) in ("constant", "flat", "falling", "to_zero")))
     missing = tuple(m for m in ("len",) if not ctx.has(m))
     return Finding(ID, sev, onset, ev, (), missing, action_for(ID), round(conf, 3))
 

@@ -11,6 +11,7 @@ Errors are `rlvitals.errors.InputError` subclasses with one-sentence messages.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
@@ -23,6 +24,7 @@ from .formats import load as _load
 from .mapping import MappedParser, apply_mapping, require_vitals
 from .parquet import MAGIC as PARQUET_MAGIC
 from .parquet import is_run_dir
+from .progress import reading, tick
 from .source import open_input
 from .sqlite_store import MAGIC as SQLITE_MAGIC
 
@@ -173,13 +175,14 @@ def read(path, format: str | None = None, *, name: str | None = None,
     with open_input(path) as src:
         name = name or src.name or run_name(path)
         chosen = _format(format or sniff_file(src.path, src.label))
-        got = _read_with(chosen, src.path, name)
-        if format is None and not (got.series or got.extras) and chosen.name != "generic" and "generic" in FORMATS:
-            # the sniffer's pick found nothing: a hand-rolled log that only looks like a framework's
-            generic = _read_with(FORMATS["generic"], src.path, name)
-            if generic.series or generic.extras:
-                generic.notes.insert(0, Msg("ingest.note.fallback_from", format=chosen.name))
-                got = generic
+        with reading(src.path, src.label):    # a progress line on a terminal for a long read
+            got = _read_with(chosen, src.path, name)
+            if format is None and not (got.series or got.extras) and chosen.name != "generic" and "generic" in FORMATS:
+                # the sniffer's pick found nothing: a hand-rolled log that only looks like a framework's
+                generic = _read_with(FORMATS["generic"], src.path, name)
+                if generic.series or generic.extras:
+                    generic.notes.insert(0, Msg("ingest.note.fallback_from", format=chosen.name))
+                    got = generic
         for each in got.file_runs or [got]:
             src.annotate(each)           # what opening did holds for every run of the file
     return _finish(select_run(got, run), src.label, mapping)
@@ -196,12 +199,14 @@ def _read_with(fmt: Format, path: Path, name: str) -> Run:
 def _read_lines(parser: LineParser, path: Path) -> Run:
     """Feed a file line by line (streamed: memory stays bounded); a last line without a newline
     goes through `feed_last`, which counts it as truncated when it is cut short."""
-    with open(path, encoding="utf-8", errors="replace", newline="") as f:
+    with open(path, "rb") as raw, io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline="") as f:
         prev = None
-        for line in f:
+        for i, line in enumerate(f):
             if prev is not None:
                 parser.feed(prev)
             prev = line
+            if not i & 0x3FFF:            # every 16,384 lines: where the buffer has read to
+                tick(raw.tell())
         if prev is not None:
             if prev.endswith(("\n", "\r")):
                 parser.feed(prev)

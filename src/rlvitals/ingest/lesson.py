@@ -28,6 +28,7 @@ import numpy as np
 from ..run import PERCENT_METRICS, Run
 from .base import Format, LineParser, clean_line
 from .fastnum import KEEP_NUMERIC, numeric_buffer, parse_window, tokenize
+from .progress import tick
 from .values import OutOfRange, parse_step, parse_value, steps_ok
 
 __all__ = ["FORMAT", "KEYS", "LessonParser", "read_lesson", "write_lesson"]
@@ -297,6 +298,7 @@ def read_lesson(path: Path, name: str) -> Run:
             chunk = f.read(BLOCK)
             if not chunk:
                 break
+            tick(f.tell())
             data = rest + chunk
             cut = data.rfind(b"\n") + 1
             if cut == 0:

@@ -13,11 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from ..i18n import localize
 from ..run import CANONICAL, Run, Series
 from ..shapes import ends
 from .charts import clip_text, display_width, fmt_value, pad
 from .jsonout import clean
+from .notes import translate_note, translate_proxy
 from .terminal import fmt_num, reason_text, tr, wrap
 
 __all__ = ["SCHEMA", "render_vitals", "vitals_dict"]
@@ -151,7 +151,8 @@ def _text(run: Run, lang: str, width: int) -> str:
         rows.append([m, source, str(info["count"]), f"{f(info['start'])} → {f(info['end'])}",
                      f(info["min"]), f(info["max"]), str(info["nan"]) if info["nan"] else "", flag])
         if info["proxy"]:
-            proxies += wrap(tr("ui.vit.proxy", lang, note=info["note"] or info["source"]), width, "      ",
+            proxies += wrap(tr("ui.vit.proxy", lang, note=translate_proxy(info["note"] or info["source"], lang)), width,
+                            "      ",
                             f"    * {m}: ")
     out += _table(rows, "<<><>>><")
     out += wrap(tr("ui.vit.start_end_note", lang), width, "    ", "  ")
@@ -190,7 +191,7 @@ def _text(run: Run, lang: str, width: int) -> str:
     if d["notes"]:
         out += ["", tr("ui.notes", lang)]
         for n in d["notes"]:
-            out += wrap(localize(n, lang), width, "    ", "  - ")
+            out += wrap(translate_note(n, lang), width, "    ", "  - ")
     return "\n".join(out) + "\n"
 
 

@@ -166,3 +166,7 @@ def write_simulated(run: Run, path: str, fmt: str = "lesson", samples_path: str 
     return out
 
 
+# `rlvitals.simulate(name)` calls simulate() while `rlvitals.simulate.scenarios` stays importable
+from .._callable import make_callable  # noqa: E402
+
+make_callable(__name__)

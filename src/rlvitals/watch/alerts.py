@@ -20,7 +20,7 @@ from typing import Any
 from ..diagnose.model import FINDING_IDS, SEVERITIES, Diagnosis, Finding
 from ..i18n import t as tr
 
-__all__ = ["Alert", "AlertTracker", "alert_payload", "format_alert", "jsonable"]
+__all__ = ["MIN_STEPS", "Alert", "AlertTracker", "alert_payload", "format_alert", "jsonable"]
 
 SCHEMA = "rlvitals.alert/1"
 
@@ -48,6 +48,10 @@ class Alert:
         return SEVERITIES.index(self.severity) >= SEVERITIES.index(severity)
 
 
+# Steps a run needs before a trend finding may alert (the diagnosis judges shorter prefixes too;
+# this is the watcher's own floor under it).
+MIN_STEPS = 20
+
 # Findings a single step can prove (a NaN is a NaN): exempt from the minimum run length below.
 INSTANT: frozenset[str] = frozenset({"numeric_instability"})
 
@@ -64,7 +68,7 @@ class AlertTracker:
 
     persist: int = 1
     persist_steps: int = 5
-    min_steps: int = 20
+    min_steps: int = MIN_STEPS
     min_severity: str = "warning"
     alerted: dict[str, str] = field(default_factory=dict)
     # severity level -> finding id -> (consecutive checks with the finding at or above that level,

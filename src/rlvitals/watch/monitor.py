@@ -31,7 +31,7 @@ from typing import Any, TextIO
 from ..diagnose.model import Diagnosis, Finding
 from ..i18n import t as tr
 from ..run import Run
-from .alerts import Alert, AlertTracker, format_alert
+from .alerts import MIN_STEPS, Alert, AlertTracker, format_alert
 from .history import CAPACITY, History
 from .schedule import Scheduler, SpikeWatch
 
@@ -102,6 +102,7 @@ class Monitor:
     step_budget: diagnosis cost allowed per logged step, amortised, in seconds; checks are spaced
                  so that `log()` stays within it.  Default: 0.5 ms when the checks run inside
                  `log()` (background=False), off when they run in the background.  0 = off.
+    min_steps:   steps a run needs before a trend finding may alert (see `AlertTracker`).
     capacity:    rows kept at full resolution before the history is thinned (bounded memory).
     background:  run the diagnosis on a worker thread (default): `log()` only records the row and
                  returns in microseconds; alerts raised in the background are returned by the
@@ -114,7 +115,7 @@ class Monitor:
                  max_overhead: float = 0.01, step_budget: float | None = None,
                  diagnose_fn: Callable[[Run], Diagnosis] | None = None,
                  clock: Callable[[], float] = time.monotonic, timer: Callable[[], float] = time.thread_time,
-                 capacity: int = CAPACITY, background: bool = True) -> None:
+                 capacity: int = CAPACITY, background: bool = True, min_steps: int = MIN_STEPS) -> None:
         self.lang = lang
         self.on_alert = on_alert
         self.check_every = max(1, int(check_every))
@@ -130,7 +131,7 @@ class Monitor:
         self.checks = 0
         self.closed = False
         self.history = History(capacity)
-        self._tracker = AlertTracker(persist=persist)
+        self._tracker = AlertTracker(persist=persist, min_steps=min_steps)
         self._diagnose = diagnose_fn or _default_diagnose
         self._bad_key = ""
         self._bad_step = ""

@@ -26,7 +26,7 @@ from ..diagnose.model import Diagnosis
 from ..errors import UnknownFormat
 from ..i18n import t as tr
 from ..run import Run
-from .alerts import Alert, AlertTracker
+from .alerts import MIN_STEPS, Alert, AlertTracker
 from .schedule import Scheduler, SpikeWatch
 
 if TYPE_CHECKING:
@@ -80,6 +80,7 @@ class Watcher:
     name: str = ""
     source: str = ""
     persist: int = 1
+    min_steps: int = MIN_STEPS
     max_wait: float = 30.0
     max_overhead: float = 0.01
     step_budget: float = 0.0
@@ -98,7 +99,7 @@ class Watcher:
 
     def __post_init__(self) -> None:
         if self.tracker is None:
-            self.tracker = AlertTracker(persist=self.persist)
+            self.tracker = AlertTracker(persist=self.persist, min_steps=self.min_steps)
         self.schedule = Scheduler(max_overhead=self.max_overhead, step_budget=self.step_budget,
                                   max_wait=self.max_wait, clock=self.clock)
         self._spikes = SpikeWatch()

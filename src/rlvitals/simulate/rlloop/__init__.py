@@ -22,7 +22,7 @@ from ...errors import RlvitalsError
 from ...run import Run, Series
 from .knobs import KNOB_HELP, RUN_LEVEL, BadKnob, Knobs, check_knobs
 from .loop import Trace, train
-from .scenarios import SCENARIOS, RLScenario, UnknownRLScenario, get_rl_scenario
+from .scenarios import SCENARIOS, RLScenario, UnknownRLScenario, derived_onset, get_rl_scenario
 
 __all__ = ["KNOB_HELP", "SCENARIOS", "BadKnob", "Knobs", "RLScenario", "UnknownRLScenario", "listing", "simulate_rl",
            "simulate_rl_cli"]
@@ -31,43 +31,6 @@ MIN_STEPS = 20
 _VITALS = ("reward", "acc", "entropy", "kl", "adv_std", "clip_frac", "ratio_mean", "len", "gnorm", "trunc", "lr",
            "loss")
 COMPONENT_KINDS = {"verifier": "correctness", "format": "format", "length": "length"}
-
-
-def _smooth(x: np.ndarray) -> np.ndarray:
-    w = max(3, x.size // 30) | 1
-    pad = np.concatenate([np.full(w // 2, x[0]), x, np.full(w // 2, x[-1])])
-    return np.convolve(pad, np.ones(w) / w, mode="valid")
-
-
-def _first(mask: np.ndarray) -> int | None:
-    hit = np.flatnonzero(mask)
-    return int(hit[0]) if hit.size else None
-
-
-def derived_onset(rule: str, tr: Trace) -> int | None:
-    """0-based onset index of a failure whose cause holds from step one (None: it never began).
-
-    entropy_half  first step the smoothed entropy is below half its value over the first 5 steps
-    adv_std_half  first step the smoothed adv_std is below 0.5 (the lesson's "many groups degenerate")
-    hacked_share  first step the smoothed share of rewarded-but-wrong answers exceeds 10%
-    overflow      the first step a gradient overflowed float16
-    plateau       first step the smoothed acc has made 90% of its rise to its final level (last 20%)
-    """
-    c = tr.cols
-    if rule == "overflow":
-        return tr.overflow_step
-    if rule == "entropy_half":
-        e = c["entropy"]
-        return _first(_smooth(e) < 0.5 * float(np.mean(e[:5])))
-    if rule == "adv_std_half":
-        return _first(_smooth(c["adv_std"]) < 0.5)
-    if rule == "hacked_share":
-        return _first(_smooth(c["hacked"]) > 0.10)
-    if rule == "plateau":
-        a = _smooth(c["acc"])
-        final = float(np.mean(a[-max(1, a.size // 5):]))
-        return _first(a >= a[0] + 0.9 * (final - a[0]))
-    raise ValueError(f"unknown onset rule {rule!r}")
 
 
 def _rng(name: str, seed: int) -> np.random.Generator:
@@ -151,7 +114,7 @@ def to_run(sc: RLScenario, tr: Trace, kn: Knobs, seed: int, onset: int | None, g
     comps: dict[str, Series] = {}
     for name, col in (("verifier", "r_correctness"), ("format", "r_format"), ("length", "r_length")):
         vals = tr.cols[col]
-        if name == "length" and not np.any(vals):
+        if name != "verifier" and not np.any(vals):       # a term that is off is not logged
             continue
         comps[name] = Series(name, steps, vals, f"rewards/{name}/mean")
         run.extras[f"rewards/{name}/mean"] = Series(f"rewards/{name}/mean", steps, vals, "simulated")

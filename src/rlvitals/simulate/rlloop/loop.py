@@ -138,12 +138,14 @@ def _garbage_step(kn: Knobs, cap: int) -> dict[str, float]:
 
 def train(kn: Knobs, rng: np.random.Generator) -> Trace:
     """Run the loop for kn.steps steps with the knobs in force at each step."""
+    vrng = np.random.default_rng(int(rng.integers(2**63)))   # validation draws: val_every never changes training
     task: Task = make_task(rng, need_median=kn.need_median, unsolvable=kn.unsolvable)
     params: Params = init_params(rng, task)
     ref = topic_tables(params, kn.temperature)
     opt = Adam()
     scaler = LossScaler(check=kn.fp16_check) if kn.fp16 else None
     stale: Params | None = None
+    history: list[Params] = []                    # the weights of the last sync_lag steps (oldest first)
     cols = {k: np.empty(kn.steps) for k in LOGGED}
     val_steps: list[int] = []
     val_acc: list[float] = []
@@ -161,13 +163,16 @@ def train(kn: Knobs, rng: np.random.Generator) -> Trace:
                 val_steps.append(t)
                 val_acc.append(0.0)
             continue
+        history.append(params.copy() if (kn.sync_lag or at.sync_lag) else params)
+        if len(history) > at.sync_lag + 1:
+            del history[: len(history) - at.sync_lag - 1]
         if at.stale_from is not None and t + 1 >= at.stale_from:
             if stale is None:
                 stale = params.copy()
             behave = stale
         else:
             stale = None
-            behave = params
+            behave = history[0] if at.sync_lag else params
         blpc, blpb = topic_tables(behave, T)
         pidx = np.repeat(rng.integers(0, len(task.train), B), G)
         topic = task.train.topic[pidx]
@@ -220,10 +225,10 @@ def train(kn: Knobs, rng: np.random.Generator) -> Trace:
                 scale = min(1.0, at.max_grad_norm / (gnorm + 1e-12)) if np.isfinite(gnorm) else float("nan")
                 opt.step(params, (grads[0] * scale, grads[1] * scale), lr)
         for k, vals in acc_m.items():
-            cols[k][t] = float(np.mean(vals))
+            cols[k][t] = sum(vals) / len(vals)
         if (t + 1) % kn.val_every == 0 or t == 0:
             val_steps.append(t)
-            val_acc.append(_validate(task, params, at, rng))
+            val_acc.append(_validate(task, params, at, vrng))
     return Trace(cols, np.asarray(val_steps), np.asarray(val_acc), overflow_step, task, params)
 
 
