@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from realdata import REAL_LOGS
 
 from rlvitals.errors import RlvitalsError
-from rlvitals.ingest import FORMATS, WRITABLE, example_path, read, write_run
+from rlvitals.ingest import FORMATS, WRITABLE, example_path, open_parser, read, write_run
 from rlvitals.ingest.values import STEP_LIMIT
 from rlvitals.run import Run
 
@@ -176,6 +176,25 @@ def test_random_text_lines(scratch, fmt, text):
 def test_mutated_logs(scratch, fmt, case):
     _, _, text = case
     read_checked(_file(scratch, fmt, text.encode("utf-8", "replace")), fmt)
+
+
+LINE_FORMATS = sorted(name for name, f in FORMATS.items() if f.parser is not None)
+
+
+@pytest.mark.parametrize("fmt", LINE_FORMATS)
+@FUZZ
+@given(case=mutated())
+def test_incremental_parsers_as_watch_feeds_them(fmt, case):
+    """`watch` feeds the line parsers one line at a time (the lesson format's LineParser is not the
+    block reader `read` uses) and snapshots as it goes: neither may raise."""
+    parser = open_parser(fmt, "fuzz")
+    lines = case[2].splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        parser.feed(line)
+        if i % 7 == 0:
+            parser.snapshot()
+    run = parser.finish()
+    assert all(isinstance(n, int) and n > 0 for n in run.skipped.values())
 
 
 @pytest.mark.parametrize("fmt", sorted(ONE_ROW_PER_LINE & set(SEED_FORMATS)))
