@@ -83,7 +83,7 @@ TABLE: dict[str, Threshold] = dict([
     _t("ceiling", 0.9, "an accuracy at or above this is at its ceiling: it cannot follow a rising reward", "ours"),
     _t("near_zero", 0.10, "an accuracy below this is 'all wrong'", OURS_SIM),
     _t("min_points", 24.0, "points a metric needs before 'it does not move' can be said", OURS_SIM, (12.0, 16.0, 24.0, 32.0)),
-    _t("stall_points", 16.0, "points enough to call a stall when the policy (entropy, KL) is still too", OURS_SIM),
+    _t("stall_points", 20.0, "points enough to call a stall when the policy (entropy, KL) is still too", OURS_SIM),
     _t("kl_surge", 20.0, "a rise of (kl + kl_floor) this large within a fifth of the run is a blow-up",
        "ours; simulated blow-ups 58-370x, a too-high LR < 10x", (10.0, 20.0, 40.0)),
     _t("kl_fast", 3.0, "KL's last tenth this many times the tenth before (+ kl_floor): a run-away on its way (warning)",
