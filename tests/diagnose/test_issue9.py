@@ -263,3 +263,16 @@ def test_a_kl_that_ran_away_first_owns_the_entropy_collapse_that_follows():
     ent = np.where(S < 110, np.linspace(1.8, 1.7, N), 1.7 * np.exp(-(S - 110) / 10)) + np.abs(jitter(0.003))
     d = diagnose(dc.healthy(0, kl=kl, entropy=ent, acc=np.minimum(dc._ease(0.2, 0.5), 0.35) + jitter(0.01)))
     assert d.top.id == "kl_blowup" and "entropy_collapse" not in ids(d, False)
+
+
+def test_an_accuracy_creeping_up_from_zero_by_a_tenth_of_a_point_is_still_all_wrong():
+    r = _rng(16)
+    d = diagnose(dc.healthy(0, acc=np.abs(0.0005 * S / N + r.normal(0, 0.0003, N)),
+                            reward=np.abs(0.001 * S / N + r.normal(0, 0.0005, N)), adv_std=np.abs(r.normal(0.01, 0.01, N))))
+    assert d.top.id == "data_too_hard" and d.verdict == "dead"
+
+
+def test_a_small_but_monotonic_ratio_drift_warns_as_sync_failure():
+    d = diagnose(dc.healthy(0, ratio_mean=ramp(1.0, 0.993, 120) + jitter(0.0002), reward=0.6 + jitter(0.02),
+                            acc=0.4 + jitter(0.01)))
+    assert d.top.id == "sync_failure" and d.top.severity == "warning"
