@@ -19,8 +19,8 @@ from contextlib import contextmanager
 import pytest
 
 from rlvitals import Monitor
-from rlvitals.errors import UnknownFormat
-from rlvitals.ingest import FORMATS, read
+from rlvitals.errors import NoMetrics
+from rlvitals.ingest import FORMATS, read, sniff_text
 from rlvitals.ingest.values import STEP_LIMIT, parse_step, parse_value
 
 HUGE_STEPS = {"20digits": "1" + "0" * 20, "inf": "inf", "nan": "nan", "1e300": "1e300", "5000digits": "9" * 5000}
@@ -185,12 +185,15 @@ def test_value_wrappers_still_read():
 # -- 8: deep JSON while sniffing ---------------------------------------------------------------------
 def test_sniffing_deep_json_lines(tmp_path):
     p = tmp_path / "deep.jsonl"
-    p.write_text(("[" * 5000 + "]" * 5000 + "\n") * 3 + '{"step": 1, "reward": 0.5}\n' * 3, encoding="utf-8")
-    try:
-        run = read(p)
-    except UnknownFormat:
-        return
-    assert run.steps.tolist() == [1]
+    text = ("[" * 5000 + "]" * 5000 + "\n") * 3 + '{"step": 1, "reward": 0.5}\n' * 3
+    p.write_text(text, encoding="utf-8")
+    assert sniff_text(text) == "jsonl"
+    run = read(p)
+    assert run.format == "jsonl" and run.steps.tolist() == [1]
+    assert run.skipped == {"not a JSON object line": 3}
+    p.write_text('{"a": ' * 5000 + "1" + "}" * 5000 + "\n", encoding="utf-8")
+    with pytest.raises(NoMetrics):               # nothing but a too-deep object: no metric, no crash
+        read(p)
 
 
 # -- 9: an integer beyond float64 ------------------------------------------------------------------
