@@ -14,8 +14,11 @@ from rlvitals.diagnose.model import FINDING_IDS, SEVERITIES, VERDICTS
 from rlvitals.errors import RlvitalsError
 from rlvitals.ingest import WRITABLE, read
 from rlvitals.run import Run
+from rlvitals.samples import read_samples
 from rlvitals.simulate import write_simulated
-from rlvitals.simulate.rlloop import SCENARIOS, simulate_rl
+from rlvitals.simulate.rlloop import SCENARIOS, simulate_rl, simulate_rl_samples
+from rlvitals.simulate.rlloop.knobs import Knobs
+from rlvitals.simulate.rlloop.loop import train
 
 STEPS = 300
 
@@ -88,6 +91,34 @@ def test_writes_every_format_and_reads_back(tmp_path, runs):
         back = read(str(path))
         assert "reward" in back.series, fmt
         np.testing.assert_allclose(back.series["reward"].values, v(run, "reward"), rtol=1e-4, atol=1e-6)
+
+
+def test_rollout_samples_are_the_runs_own_answers(tmp_path, runs):
+    run = runs["entropy_collapse"]
+    log, dump = tmp_path / "ec.log", tmp_path / "ec.jsonl"
+    write_simulated(run, str(log), fmt="lesson", samples_path=str(dump))
+    samples = read_samples(str(dump))
+    assert samples.steps[0].step == 1 and samples.steps[-1].step == 291
+    easy = read_samples_from(simulate_rl_samples("data_too_easy", seed=0, steps=STEPS), tmp_path)
+    # a collapsed policy writes the same words again and again; easy data leaves the answers varied
+    assert samples.late_diversity() < easy.late_diversity() - 0.1
+    assert samples.early_diversity() > samples.late_diversity() + 0.05
+
+
+def read_samples_from(recs: list[dict], tmp_path) -> object:
+    import json
+
+    path = tmp_path / "recs.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    return read_samples(str(path))
+
+
+def test_recording_rollouts_does_not_change_the_run():
+    kn = Knobs(steps=30)
+    a = train(kn, np.random.default_rng(7))
+    b = train(kn, np.random.default_rng(7), record=(5, 2))
+    np.testing.assert_array_equal(a.cols["reward"], b.cols["reward"])
+    assert b.rollouts is not None and len(b.rollouts) == 6 * 2 * 8
 
 
 def test_upto_keeps_the_components(runs):
@@ -277,6 +308,13 @@ def test_a_sync_lag_offsets_the_ratio_without_drift():
     gap = 1 - v(run, "ratio_mean")[20:]
     assert gap.mean() > 5e-4                              # stale by 8 steps: below 1 ...
     assert abs(gap[:50].mean() - gap[-50:].mean()) < 0.5 * gap.mean()   # ... by a steady amount
+
+
+def test_a_failure_that_never_began_is_not_claimed():
+    run = simulate_rl("entropy_collapse", seed=0, steps=60)      # collapses only after ~190 steps
+    truth = run.meta["truth"]
+    assert truth["finding"] is None and truth["verdict"] == "learning" and "note" in truth
+    assert mean(v(run, "entropy"), -5, 60) > 0.5 * mean(v(run, "entropy"), 0, 5)
 
 
 def test_validation_cadence_does_not_change_training():

@@ -76,14 +76,15 @@ _BOOL = ("frozen", "fp16", "fp16_check")
 _CHOICE = {"ratio_level": ("sequence", "token")}
 
 KNOB_HELP: dict[str, tuple[str, str]] = {
-    "steps": ("training steps", "训练步数"),
+    "steps": ("training steps (set with --steps / steps=, not as a knob)", "训练步数（用 --steps / steps= 设置，不作为旋钮）"),
     "lr": ("learning rate (Adam, on the policy's logits)", "学习率（Adam，作用在策略 logits 上）"),
     "warmup": ("linear learning-rate warm-up, in steps", "学习率线性预热步数"),
     "batch": ("prompts per step", "每步 prompt 数"),
     "group": ("answers sampled per prompt (G)", "每个 prompt 采样的回答数（G）"),
     "minibatches": ("optimizer steps per rollout batch", "每批 rollout 的优化器更新次数"),
     "temperature": ("rollout temperature", "采样温度"),
-    "eps_low": ("clip range below 1", "裁剪下界 ε_low"),
+    "eps_low": ("clip range below 1 (sequence ratio: ~5e-4; with ratio_level=token use ~0.2)",
+                "裁剪下界 ε_low（序列级比率约 5e-4；ratio_level=token 时用约 0.2）"),
     "eps_high": ("clip range above 1 (clip-higher when > eps_low)", "裁剪上界 ε_high（大于 ε_low 即 clip-higher）"),
     "ratio_level": ("importance ratio per 'sequence' (GSPO) or per 'token' (GRPO)",
                     "重要性比率按 'sequence'（GSPO）或按 'token'（GRPO）计算"),
