@@ -16,6 +16,7 @@ from __future__ import annotations
 import signal
 from contextlib import contextmanager
 
+import numpy as np
 import pytest
 
 from rlvitals import Monitor
@@ -294,3 +295,20 @@ def test_notebook_column_names_normalise_in_linear_time():
     assert normalise_column("rewards / xmlcount_reward_func") == "rewards/xmlcount_reward_func"
     with hang_guard(30):
         assert _SPACED_SLASH.sub("/", " " * LONG + "x") == " " * LONG + "x"
+
+
+def test_lesson_block_path_counts_overflowing_numbers(tmp_path):
+    """`read` takes lesson files through the numpy block path (fastnum): digits beyond float64 there
+    are no inf that was logged either; the line goes the careful way and the number is counted."""
+    lines = [f"[{i}] reward=0.5 kl=0.1" for i in range(50)]
+    lines[20] = "[20] reward=" + "9" * 400 + " kl=0.1"
+    lines[25] = "[25] reward=" + "9" * 4000 + " kl=" + "1" * 400
+    lines[30] = "[" + "9" * 30 + "] reward=0.5 kl=0.1"
+    p = tmp_path / "run.log"
+    p.write_text("\n".join(lines) + "\n")
+    run = read(p)
+    assert run.format == "lesson"
+    assert run.dropped == {"value out of range": 1}
+    assert run.skipped == {"value out of range": 1, "step out of range": 1}
+    assert 20 not in run.series["reward"].steps.tolist() and 20 in run.series["kl"].steps.tolist()
+    assert np.isfinite(run.series["reward"].values).all()
