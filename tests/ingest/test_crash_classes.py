@@ -312,3 +312,19 @@ def test_lesson_block_path_counts_overflowing_numbers(tmp_path):
     assert run.skipped == {"value out of range": 1, "step out of range": 1}
     assert 20 not in run.series["reward"].steps.tolist() and 20 in run.series["kl"].steps.tolist()
     assert np.isfinite(run.series["reward"].values).all()
+
+
+def test_sqlite_extra_json_numbers_beyond_float64(tmp_path):
+    import sqlite3
+
+    p = tmp_path / "metrics.db"
+    con = sqlite3.connect(p)
+    con.execute("create table metrics (id integer primary key, step integer, reward real, extra_json text)")
+    for i in range(5):
+        con.execute("insert into metrics (step, reward, extra_json) values (?, ?, ?)",
+                    (i, 0.5, '{"kl": 1e400, "big": ' + "9" * 400 + ', "x": 0.1}'))
+    con.commit()
+    con.close()
+    run = read(p)
+    assert run.format == "rlwatch-sqlite" and run.dropped == {"value out of range": 10}
+    assert "kl" not in run.series and run.extras["x"].steps.tolist() == [0, 1, 2, 3, 4]
