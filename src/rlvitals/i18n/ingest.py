@@ -81,6 +81,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "reason.log_history entry that is not a dict": "log_history entry that is not a dict",
         "reason.log entry without step": "log entry without step",
         "reason.log entry without metrics": "log entry without metrics",
+        "reason.step not an integer": "step not an integer",
+        "reason.unreadable step": "unreadable step",
+        "reason.value out of range": "value out of range",
+        "reason.nested too deep": "nested too deep",
     },
     "zh": {
         "ingest.err.missing": "{path} 不存在",
@@ -147,5 +151,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "reason.log_history entry that is not a dict": "不是字典的 log_history 条目",
         "reason.log entry without step": "没有 step 的日志条目",
         "reason.log entry without metrics": "没有指标的日志条目",
+        "reason.step not an integer": "步数不是整数",
+        "reason.unreadable step": "读不出的步数",
+        "reason.value out of range": "数值超出 float64 范围",
+        "reason.nested too deep": "嵌套过深",
     },
 }

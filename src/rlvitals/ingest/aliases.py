@@ -143,7 +143,8 @@ PATTERNS: list[tuple[re.Pattern[str], Alias]] = [
     (re.compile(r"^reward/avg_pass_at_\d+$"), Alias("acc", 6)),
     (re.compile(r"^env/[^/]+/correct$"), Alias("acc", 14)),
     (re.compile(r"^env/[^/]+/reward/total$"), Alias("reward", 14)),
-    (re.compile(r"^rewards/[^/]*(acc|correct)[^/]*(/mean)?$"), Alias("acc", 5)),
+    # (the lookahead finds the word once; `[^/]*(acc|correct)[^/]*` backtracked quadratically on long keys)
+    (re.compile(r"^rewards/(?=[^/]*(?:acc|correct))[^/]*+(?:/mean)?$"), Alias("acc", 5)),
     (re.compile(r"^train/[^/]+/[^/]+/reward/mean$"), Alias("reward", 8)),
     (re.compile(r"^train/[^/]+/[^/]+/num_output_tokens/mean$"), Alias("len", 20)),
     (re.compile(r"^train/[^/]+/[^/]+/is_truncated/mean$"), Alias("trunc", 20)),

@@ -14,6 +14,11 @@ Every reader feeds a `RunBuilder`; the builder owns the rules real logs need:
   and keeps every other numeric key in `Run.extras`.
 - **No silent loss.** `skip(reason)` counts lines that were not used; the count lands in `Run.skipped`;
   `drop(reason)` counts single values dropped from lines that were kept (`Run.dropped`).
+- **Ranges.** This is the one place a step and a value are checked (`values.parse_step`,
+  `values.steps_ok`): a row whose step is outside 0 ≤ step < 2**53 or not an integer is skipped
+  ("step out of range", "step not an integer"); a value too large for a float64
+  (`values.OUT_OF_RANGE`) is dropped ("value out of range"), and its line skipped when nothing else
+  was left.  Readers hand over the step as they found it (text, int or float), never `int()` it.
 - **A cut-off last line.** A reader that knows its last line had no newline sets `partial` before
   feeding it: a row with fewer keys than the row before it, or any skip, then counts as
   "truncated last line" (a trainer still writing, a copy cut short) instead of entering the run.
@@ -30,12 +35,15 @@ import numpy as np
 
 from ..run import Run, Segment
 from . import aliases, components
+from .values import STEP_LIMIT, OutOfRange, parse_step, steps_ok
 
 # a segment whose first step is at most this begins a new run (not a resume)
 NEW_RUN_MAX_STEP = 1
 MAX_RUNS = 100
 
 __all__ = ["RunBuilder"]
+
+_FLOATS = {float}
 
 
 class _Column:
@@ -90,25 +98,72 @@ class RunBuilder:
         self._row += 1
         return self._row
 
-    def add_row(self, step: int, row: dict[str, float], lineno: int = 0) -> None:
+    def add_row(self, step: int | float | str, row: dict[str, float], lineno: int = 0) -> bool:
         """One logged row: all keys share `step`.  Empty rows are ignored (caller counts a skip).
+        Returns whether the row was kept (a step out of range, or every value, is counted instead).
 
         Consecutive rows with the same keys (in the same order) are held and stored together by
         `add_block` (verl's 60-key lines would otherwise cost 60 appends each); the result is the
         same as storing them one by one."""
         if not row:
-            return
+            return False
+        if type(step) is str and len(step) < 16 and step.isdecimal():
+            step = int(step)                  # the common case: digits as printed (< 10**15 < 2**53)
+        elif type(step) is not int or not 0 <= step < STEP_LIMIT:
+            got = parse_step(step)
+            if isinstance(got, str):
+                self.skip(got)
+                return False
+            step = got
+        # One C-level pass decides the common case: a finite float sum means plain numbers.  A
+        # non-number raises, a huge int overflows, and OUT_OF_RANGE (an inf) makes the sum not finite:
+        # only then (and for rows holding a logged NaN or inf) is each value looked at.
+        try:
+            total = sum(row.values())
+            plain = type(total) is float and total - total == 0
+        except (TypeError, OverflowError):
+            plain = False
+        if not plain and set(map(type, row.values())) != _FLOATS:
+            row = self.clean_row(row)
+            if not row:
+                return False
         if self.partial and self._last_keys is not None and not set(row) >= set(self._last_keys):
             self.skip("truncated last line")
-            return
+            return False
         self._last_keys = row
         keys = tuple(row)
         if keys != self._pend_keys or len(self._pend_steps) >= 2048:   # bounded: Python floats are big
             self._flush()
             self._pend_keys = keys
-        self._pend_steps.append(int(step))
+        self._pend_steps.append(step)
         self._pend_vals.append(tuple(row.values()))
         self._pend_lines.append(lineno)
+        return True
+
+    def clean_row(self, row: dict) -> dict[str, float]:
+        """`row` with every value a float: numpy and int values converted; values beyond float64
+        (`OUT_OF_RANGE`, a huge int) and non-numbers dropped and counted (the line is counted as
+        skipped instead when nothing is left)."""
+        out: dict[str, float] = {}
+        bad: list[str] = []
+        for key, v in row.items():
+            if isinstance(v, OutOfRange):
+                bad.append("value out of range")
+            elif isinstance(v, float):
+                out[key] = float(v)
+            elif isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+                try:
+                    out[key] = float(v)
+                except OverflowError:
+                    bad.append("value out of range")
+            else:
+                bad.append("non-numeric values")
+        if not out and bad:
+            self.skip(bad[0])
+        else:
+            for reason in bad:
+                self.drop(reason)
+        return out
 
     def _flush(self) -> None:
         steps, keys = self._pend_steps, self._pend_keys
@@ -138,9 +193,20 @@ class RunBuilder:
         `present[key]` is given: a bool mask of the rows where the key was actually logged.
         `lines` (1-based line number of each row) makes segment starts exact; without it rows are
         assumed to sit on consecutive lines from `first_line`."""
-        steps = np.asarray(steps, dtype=np.int64)
+        steps = np.asarray(steps)
         if steps.size == 0:
             return
+        ok = steps_ok(steps)
+        if not ok.all():
+            self.skip("step out of range", int(steps.size - ok.sum()))
+            steps = steps[ok]
+            columns = {k: np.asarray(v)[ok] for k, v in columns.items()}
+            if present is not None:
+                present = {k: np.asarray(v)[ok] for k, v in present.items()}
+            lines = (np.asarray(lines) if lines is not None else first_line + np.arange(ok.size))[ok]
+            if steps.size == 0:
+                return
+        steps = steps.astype(np.int64, copy=False)
         if self._pend_steps:
             self._flush()
         if present is None:
@@ -177,7 +243,7 @@ class RunBuilder:
                 order = np.arange(first, first + steps.size, dtype=np.int64)
                 col.pieces.append((steps[keep], vals[keep], order[keep]))
 
-    def add_parsed(self, step: int, row: dict[str, float], lineno: int, *, dropped: int = 0,
+    def add_parsed(self, step: int | float | str, row: dict[str, float], lineno: int, *, dropped: int = 0,
                    dropped_reason: str = "non-numeric values", empty_reason: str = "line without metrics") -> None:
         """A metric line a reader has parsed: keep the row and count its unusable values as
         dropped, or count the line as skipped when nothing numeric was left."""

@@ -23,6 +23,7 @@ from ..errors import InputError
 from ..run import Run
 from .base import Format
 from .builder import RunBuilder
+from .values import as_float
 
 __all__ = ["FORMAT", "read_sqlite_store"]
 
@@ -56,7 +57,7 @@ def _quote(name: str) -> str:
 def _numeric(v: object) -> float | None:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return None
-    return float(v)
+    return as_float(v)            # a JSON integer beyond float64: OUT_OF_RANGE, dropped by the builder
 
 
 def _run(con: sqlite3.Connection, columns: list[str], run_id: str | None, name: str,
