@@ -211,7 +211,12 @@ def cpu_follow(seconds: int, preload: int = 5) -> None:
             time.sleep(1.0)
         c1, t1 = cpu(), time.monotonic()
         proc.send_signal(2)
-        proc.wait(30)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:  # say so, do not leave it running
+            print("(the watch did not exit within 30 s of SIGINT; killed)")
+            proc.kill()
+            proc.wait(10)
     print(f"\n## CPU of `rlvitals watch` following a file growing by one line a second\n\n"
           f"{k - preload} lines (after {preload} already there) over {t1 - t0:.0f} s: {c1 - c0:.2f} s CPU = {100 * (c1 - c0) / (t1 - t0):.2f}% of one core "
           f"(target < 1%; /proc resolution {1 / tick:.2f} s)")
