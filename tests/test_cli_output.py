@@ -54,7 +54,8 @@ def _cli(argv: list[str], stdout) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
-@pytest.mark.parametrize("argv", [["diagnose"], ["vitals"], ["simulate", "healthy", "--steps", "20"]])
+@pytest.mark.parametrize("argv", [["diagnose"], ["vitals"], ["simulate", "healthy", "--steps", "20"], ["formats"],
+                                  ["simulate", "--list"]])
 def test_full_disk_on_stdout(argv):
     with open("/dev/full", "w") as full:
         proc = _cli(argv, full)

@@ -67,9 +67,68 @@ def test_smooth_kl_rise_of_20x_is_not_a_spike():
     assert sh(np.linspace(0.002, 0.045, N) + np.abs(noise(0.001)), "kl").word == "rising"
 
 
-def test_fast_entropy_fall_is_falling_not_a_spike():
+def test_fast_entropy_fall_to_near_zero_is_to_zero_not_a_spike_or_a_slow_fall():
     s = sh(1.8 * np.exp(-S / 30) + 0.005 + np.abs(noise(0.003)), "entropy")
-    assert s.word == "falling" and s.end < 0.02
+    assert s.word == "to_zero" and s.end < 0.02
+    # the same fall that stops at a third of its start is an ordinary fall
+    assert sh(0.6 + 1.2 * np.exp(-S / 30) + noise(0.003), "entropy").word == "falling"
+
+
+# -- magnitude: a large relative change is never "slowly" or "flat" (issue 11) -----------------
+
+def test_kl_growing_by_three_orders_of_magnitude_smoothly_is_a_surge():
+    # kl 0.004 → 18.6 over the run, exponential all the way (no late acceleration, no step)
+    kl = 0.004 * np.exp(np.log(18.6 / 0.004) * (S - 1) / (N - 1)) * (1 + noise(0.02))
+    s = sh(kl, "kl")
+    assert s.word == "spike" and s.end / s.start > 100
+
+
+def test_lesson_healthy_kl_x22_stays_rising():
+    assert sh(np.linspace(0.002, 0.045, N) + np.abs(noise(0.0005)), "kl").word == "rising"
+
+
+def test_grad_norm_falling_from_113_to_zero_is_to_zero_not_flat():
+    # 113 ± 10 for 40 steps, then the gradient dies (a collapsed run): 113 → 0.000 is no "flat"
+    g = np.where(S < 40, 113.0, 113.0 * np.exp(-(S - 40) / 5)) * (1 + noise(0.1)) + np.abs(noise(1e-4))
+    s = sh(g, "gnorm")
+    assert s.word == "to_zero" and s.end < 1e-3 and 30 <= s.onset_step <= 60
+
+
+def test_a_ragged_but_large_rise_is_rising_not_flat():
+    # acc 26.7% → 42.4% with heavy batch noise and a stall in the middle: tau is low, the move is not
+    base = np.concatenate([np.linspace(0.267, 0.36, 60), np.full(80, 0.36), np.linspace(0.36, 0.424, 60)])
+    v = base + RNG.normal(0, 0.06, N)
+    s = sh(v, "acc")
+    assert s.word == "rising" and s.rel_change > 0.25
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_near_zero_noise_is_not_a_fall_to_zero(seed):
+    # data too hard: a reward that is 0 on almost every step, with rare blips, is not a trend
+    from rlvitals import simulate
+
+    run = simulate("data_too_hard", seed=seed)
+    for m in ("reward", "acc"):
+        if m in run.series:
+            assert classify(run.series[m]).word not in ("to_zero", "falling", "rising"), m
+
+
+def test_magnitude_words_are_scale_free():
+    # the same curves times 1000 get the same words (magnitude is relative, not absolute)
+    kl = 0.004 * np.exp(np.log(18.6 / 0.004) * (S - 1) / (N - 1))
+    ent = 1.8 * np.exp(-S / 30) + 0.005
+    for k in (1.0, 1000.0):
+        assert sh(k * kl, "kl").word == "spike" and sh(k * ent, "entropy").word == "to_zero"
+
+
+def test_every_word_has_a_label_in_both_languages():
+    from rlvitals.i18n import catalogs
+
+    strings = catalogs()["findings"]
+    for w in WORDS:
+        for lang in ("en", "zh"):
+            assert f"shape.{w}" in strings[lang], (w, lang)
+    assert "slowly" not in " ".join(strings["en"][f"shape.{w}"] for w in WORDS)
 
 
 def test_oscillation_vs_flat():

@@ -1,8 +1,10 @@
 """rlvitals: read the training curves of RL fine-tuning of LLMs the way a practitioner does.
 
     import rlvitals
-    run = rlvitals.read("train.log")          # any supported format, sniffed
-    diag = rlvitals.diagnose(run)             # verdict, findings, shapes
+    run = rlvitals.read("train.log")          # any supported format, sniffed (the last run of the file)
+    runs = rlvitals.read_all("train.log")     # every run, when the step counter restarted at 1
+    run["reward"]                             # a Series (KeyError lists what the run has)
+    diag = rlvitals.diagnose(run)             # verdict, findings, shapes; print(diag) for a summary
     rlvitals.plot(run, "curves.png")          # the lesson's figure (needs rlvitals[plot])
     sim = rlvitals.simulate("entropy_collapse", seed=1)
     mon = rlvitals.Monitor()                  # inside a training loop: mon.log(metrics, step)
@@ -11,23 +13,25 @@
 from __future__ import annotations
 
 __version__ = "0.1.0"
-__all__ = ["Monitor", "Run", "Series", "__version__", "diagnose", "plot", "read", "simulate"]
+__all__ = ["Diagnosis", "Finding", "Monitor", "Run", "Series", "__version__", "diagnose", "plot", "read", "read_all",
+           "simulate"]
 
-# `diagnose` and `simulate` are both a subpackage and the function it exports; importing the
-# function here, after the subpackage, makes `rlvitals.diagnose` the function for good.
-from .diagnose import diagnose
-from .ingest import read
+# `diagnose` and `simulate` are subpackages whose module objects are callable (rlvitals._callable):
+# `rlvitals.diagnose(run)` runs the diagnosis and `import rlvitals.diagnose.model` still works.
+from . import diagnose, simulate
+from .diagnose.model import Diagnosis, Finding
+from .ingest import read, read_all
 from .run import Run, Series
-from .simulate import simulate
 
 
-def plot(run, path="curves.png", lang: str = "en", max_points: int = 2000):
+def plot(run, path="curves.png", lang: str = "en", max_points: int = 2000, diagnosis=None):
     """Draw the lesson's figure of `run` to `path` (PNG/SVG/PDF; needs matplotlib: rlvitals[plot]).
 
-    max_points: min/max-envelope decimation target per panel (0 = draw every point)."""
+    max_points: min/max-envelope decimation target per panel (0 = draw every point).
+    diagnosis: rlvitals.diagnose(run) to mark each finding's onset on the panels it rests on."""
     from .render.plot import plot as _plot
 
-    return _plot(run, path, lang=lang, max_points=max_points)
+    return _plot(run, path, lang=lang, max_points=max_points, diagnosis=diagnosis)
 
 
 def __getattr__(name: str):

@@ -42,6 +42,9 @@ def _add_input(p: argparse.ArgumentParser) -> None:
                    help="skip format sniffing (see `rlvitals formats`)")
     _add_map(p)
     p.add_argument("--lang", choices=("en", "zh"), default=None, help="language of the report (default: from the locale)")
+    p.add_argument("--run", type=int, default=None, metavar="K",
+                   help="a file holding several runs (the step counter restarted at 1): use run K "
+                        "(1-based, -1 = the last; default: the last; `rlvitals vitals` lists them)")
 
 
 def _add_map(p: argparse.ArgumentParser) -> None:
@@ -74,14 +77,19 @@ def _read(args):
     from .ingest.mapping import parse_map
 
     path = args.log or str(example_path())
-    return read(path, format=args.input_format, mapping=parse_map(args.mapping))
+    return read(path, format=args.input_format, mapping=parse_map(args.mapping), run=getattr(args, "run", None))
 
 
 def cmd_plot(args) -> int:
     from .render.plot import plot
 
     run = _read(args)
-    out = plot(run, args.output, lang=args.lang or default_lang(), max_points=args.max_points)
+    diag = None
+    if not args.no_findings:
+        from .diagnose import diagnose
+
+        diag = diagnose(run)
+    out = plot(run, args.output, lang=args.lang or default_lang(), max_points=args.max_points, diagnosis=diag)
     _emit(f"→ {out}\n")
     return 0
 
@@ -135,8 +143,7 @@ def cmd_simulate(args) -> int:
         if args.knob:
             raise RlvitalsError("--knob needs --engine rl (the dice engine has no knobs).")
         if args.list or not args.scenario:
-            for name, sc in SCENARIOS.items():
-                print(f"{name:24s} {sc.summary}")
+            _emit("".join(f"{name:24s} {sc.summary}\n" for name, sc in SCENARIOS.items()))
             return 0
         run = simulate(args.scenario, seed=args.seed, steps=200 if args.steps is None else args.steps)
     out = write_simulated(run, args.output, fmt=fmt or "lesson", samples_path=args.samples)
@@ -166,9 +173,9 @@ def cmd_lab(args) -> int:
 def cmd_formats(args) -> int:
     from .ingest import FORMATS
 
-    for name, fmt in FORMATS.items():
-        print(f"{name:18s} {fmt.description}")
-    print(f"{'(any of them)':18s} also inside .gz/.bz2/.xz (.zst with zstandard), UTF-16 or BOM, or from stdin (-)")
+    lines = [f"{name:18s} {fmt.description}" for name, fmt in FORMATS.items()]
+    lines.append(f"{'(any of them)':18s} also inside .gz/.bz2/.xz (.zst with zstandard), UTF-16 or BOM, or from stdin (-)")
+    _emit("\n".join(lines) + "\n")
     return 0
 
 
@@ -186,6 +193,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", default="curves.png", help="PNG/SVG/PDF path; its directory must exist (default: curves.png)")
     p.add_argument("--max-points", type=int, default=2000,
                    help="min/max-envelope decimation target per panel (0 = draw every point)")
+    p.add_argument("--no-findings", action="store_true",
+                   help="do not diagnose the run first (by default each finding's onset is marked on its panels)")
     p.set_defaults(func=cmd_plot)
 
     p = sub.add_parser("vitals", help="what was read: format, steps, each metric's source key and range",

@@ -55,6 +55,16 @@ class Series:
     def __len__(self) -> int:
         return int(self.values.size)
 
+    def __repr__(self) -> str:
+        """Short: name, size, step range, first → last value, source (never the arrays)."""
+        n = len(self)
+        if not n:
+            return f"Series({self.name!r}, n=0)"
+        tail = f", source={self.source!r}" if self.source and self.source != self.name else ""
+        tail += ", proxy" if self.proxy else ""
+        return (f"Series({self.name!r}, n={n}, steps {int(self.steps[0])}→{int(self.steps[-1])}, "
+                f"{float(self.values[0]):.4g}→{float(self.values[-1]):.4g}{tail})")
+
     @property
     def finite(self) -> np.ndarray:
         """Mask of finite values."""
@@ -95,9 +105,13 @@ class Run:
     segments:      one per forward run of the step counter; more than one means a resume or
                    concatenated runs (the later segment wins on overlapping steps).
     notes:         human sentences about choices made ("adv_std derived from frac_reward_zero_std").
-    meta:          free-form facts (e.g. {"logging_steps": 10, "step_inferred": True}).
-    components:    reward terms logged separately, name -> Series (e.g. TRL's rewards/<fn>/mean).
-    component_kinds: name -> "correctness" | "format" | "length" | "style" | "other".
+    meta:          free-form facts (e.g. {"logging_steps": 10, "step_inferred": True}); a file holding
+                   several runs sets "run_index" (1-based) and "run_count".
+    components:    reward components, name ("xmlcount_reward_func") -> Series (source = the key).
+    component_kinds: same names -> "correctness" | "format" | "length" | "style" | "other".
+    evals:         evaluation metrics, key ("eval/accuracy") -> Series on its own cadence; never vitals.
+    file_runs:     every run found in the file (this one included), when the step counter restarted
+                   at step <= 1; empty when the file holds one run.  `ingest.read(path, run=K)` picks.
     """
 
     name: str
@@ -112,9 +126,30 @@ class Run:
     meta: dict[str, Any] = field(default_factory=dict)   # heterogeneous by design (see above)
     components: dict[str, Series] = field(default_factory=dict)
     component_kinds: dict[str, str] = field(default_factory=dict)
+    evals: dict[str, Series] = field(default_factory=dict)
+    file_runs: list[Run] = field(default_factory=list, repr=False, compare=False)
 
     def get(self, name: str) -> Series | None:
         return self.series.get(name)
+
+    def __getitem__(self, name: str) -> Series:
+        """`run["reward"]`: a canonical metric, else an extra kept as logged; KeyError names what exists."""
+        s = self.series.get(name)
+        if s is None:
+            s = self.extras.get(name)
+        if s is None:
+            extras = f"; {len(self.extras)} other keys (run.extras)" if self.extras else ""
+            raise KeyError(f"{name!r} is not in run {self.name!r}: metrics {', '.join(self.series) or 'none'}{extras}")
+        return s
+
+    def __repr__(self) -> str:
+        """Short (a few hundred characters at most): never the arrays."""
+        steps = self.steps
+        span = f"{steps.size} steps ({int(steps[0])}→{int(steps[-1])})" if steps.size else "0 steps"
+        names = list(self.series)
+        shown = ", ".join(names[:13]) + (f", … {len(names) - 13} more" if len(names) > 13 else "")
+        extra = f", extras={len(self.extras)}" if self.extras else ""
+        return f"Run({self.name!r}, format={self.format!r}, {span}, metrics=[{shown}]{extra})"
 
     def __contains__(self, name: str) -> bool:
         return name in self.series
@@ -143,6 +178,7 @@ class Run:
             out = {k: s.upto(step) for k, s in d.items()}
             return {k: s for k, s in out.items() if len(s)}
 
+        comps = cut(self.components)
         return Run(
             name=self.name,
             format=self.format,
@@ -154,8 +190,9 @@ class Run:
             segments=list(self.segments),
             notes=list(self.notes),
             meta=dict(self.meta),
-            components=cut(self.components),
-            component_kinds=dict(self.component_kinds),
+            components=comps,
+            component_kinds={k: v for k, v in self.component_kinds.items() if k in comps},
+            evals=cut(self.evals),
         )
 
     @classmethod

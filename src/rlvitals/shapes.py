@@ -1,9 +1,12 @@
 """Name a curve's shape in the lesson's small vocabulary.
 
-    rising       缓升      gradual rise
-    falling      缓降      gradual fall
-    flat         平掉      no longer changing (converged or stuck)
-    spike        陡增/暴涨  jumps by an order of magnitude within a few steps
+    rising       缓升      gradual rise (less than two orders of magnitude: the lesson's healthy kl
+                           goes 0.002 → 0.045, ×22, and is "缓慢上行")
+    falling      缓降      gradual fall (ends above a tenth of its start)
+    flat         平掉      no longer changing (converged or stuck); never a large relative move
+    spike        陡增/暴涨  jumps by an order of magnitude within a few steps, or grows by two or
+                           more orders of magnitude over the run (kl 0.004 → 18.6 is no 缓升)
+    to_zero      趋近 0    falls to a tenth of its start or less (entropy 1.88 → 0.007)
     drift        单调偏离  a quantity that should stay put moves steadily one way (ratio_mean)
     oscillating  剧烈抖动  large back-and-forth around the trend
     constant     恒定      exactly the same value at every step (clip_frac 0 with one update per batch:
@@ -25,7 +28,14 @@ from .run import PERCENT_METRICS, Run, Series
 
 __all__ = ["STAY_PUT", "WORDS", "Shape", "blocks", "classify", "ends", "hinge_onset", "shapes_of"]
 
-WORDS: tuple[str, ...] = ("rising", "falling", "flat", "spike", "drift", "oscillating", "constant", "short")
+WORDS: tuple[str, ...] = ("rising", "falling", "flat", "spike", "to_zero", "drift", "oscillating", "constant",
+                          "short")
+# Magnitude words: a rise of SURGE_TOTAL× or more over the run is a surge (陡增/暴涨) whatever its
+# pace; a fall to TO_ZERO of the start or less is 趋近 0; a relative move of BIG_MOVE or more that is
+# well above the noise is never "flat".
+SURGE_TOTAL = 100.0
+TO_ZERO = 0.1
+BIG_MOVE = 0.25
 # The one vital that should not move; any steady one-way movement of it is called out as drift.
 STAY_PUT: frozenset[str] = frozenset({"ratio_mean"})
 MIN_POINTS = 10
@@ -272,10 +282,28 @@ def classify(series: Series) -> Shape:
     late = float(np.median(np.abs(v[int(0.7 * n): int(0.8 * n) + 1])))
     accel = abs(end) / max(late, 1e-12)
     stats["accel"] = accel
+    # a move is "clear" of the noise when the two tenths' means differ by 4 standard errors of the
+    # point-to-point scatter (plain std, not MAD: a mostly-zero curve with rare blips has MAD 0)
+    clear = 4.0 * max(rstd, float(np.std(resid))) / np.sqrt(max(tenth, 1))
+    big_move = series.name not in PERCENT_METRICS or move >= RATE_JUMP / 5   # a rate: 1 point at least
     if surge_ratio >= 10 and abs(end) > abs(start) and (accel >= 2.5 or _abrupt(t, x)) and \
             (series.name not in PERCENT_METRICS or abs(end - start) >= RATE_JUMP):
         k, _ = hinge_onset(t, np.log10(x) if np.all(x > 0) else x, "start")  # exponential → a line
         return Shape(series.name, "spike", start, end, per100, rel, int(t[k]), stats)
+    # a rise by two orders of magnitude or more is never "slowly", however smooth
+    if surge_ratio >= SURGE_TOTAL and abs(end) > abs(start) and big_move:
+        k, _ = hinge_onset(t, np.log10(x) if np.all(x > 0) else x, "start")
+        return Shape(series.name, "spike", start, end, per100, rel, int(t[k]), stats)
+    # 1b) 趋近 0: a fall to a tenth of the start or less, well clear of the noise
+    if abs(start) > 0 and abs(end) <= TO_ZERO * abs(start) and np.sign(end) != -np.sign(start) \
+            and move > clear and big_move:
+        # the onset: where the curve fell a quarter of the way from its start toward 0 for good
+        # (a level that then dies, a decay from the first step, a rise and then a crash: each gets
+        # the step its fall became plain; a noisy dip that came back up does not count)
+        down = (start - x) * np.sign(start) >= 0.25 * move
+        k = int(down.size - np.argmax(~down[::-1])) if not down.all() else 0
+        k = min(k, down.size - 1)
+        return Shape(series.name, "to_zero", start, end, per100, rel, int(t[k]), stats)
     # 2) a stay-put quantity moving steadily one way
     if series.name in STAY_PUT:
         if abs(tau) >= 0.5 and move > max(4 * noise, 0.005):
@@ -303,6 +331,11 @@ def classify(series: Series) -> Shape:
             if fit2 >= 0.8:
                 word = "rising" if end > start else "falling"
                 return Shape(series.name, word, start, end, per100, rel, int(t[0]), stats)
+        # a large move, clear of the noise, is never "flat" even when the path is ragged
+        # (acc 26.7% → 42.4% beside a reward called rising)
+        if abs(rel) >= BIG_MOVE and move > clear and big_move:
+            word = "rising" if end > start else "falling"
+            return Shape(series.name, word, start, end, per100, rel, int(t[k]) if k else None, stats)
     return Shape(series.name, "flat", start, end, per100, rel, None, stats)
 
 

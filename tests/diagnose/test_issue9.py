@@ -200,3 +200,66 @@ def test_a_ruled_out_look_alike_never_fired(i):
     fired = {f.id for f in d.findings if f.severity in WARN}
     for f in d.findings:
         assert not ({r.lookalike for r in f.ruled_out} & fired), (f.id, [r.lookalike for r in f.ruled_out])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_new_findings_render_in_both_languages(lang):
+    from rlvitals.render import render_diagnosis
+
+    r = _rng(4)
+    flat = diagnose(Run.from_arrays("t", S, {"reward": 0.5 - 0.1 * S / N + r.normal(0, 0.05, N),
+                                             "entropy": np.linspace(1.8, 1.2, N) + r.normal(0, 0.01, N)}))
+    kl = np.linspace(0.002, 0.045, N) + jitter(0.001)
+    kl[120] = 5.0
+    spike = diagnose(dc.healthy(0, kl=kl))
+    for d, fid in ((flat, "not_learning"), (spike, "outlier_step")):
+        assert d.top.id == fid
+        for fmt in ("text", "markdown"):
+            out = render_diagnosis(d, fmt, lang=lang)
+            assert out and "{" not in out, out        # every summary placeholder was filled
+        assert fid in render_diagnosis(d, "json", lang=lang)
+
+
+# -- 7. patterns seen in the worlds the rules were not built on (peers' files, the RL loop) ---------
+
+def test_late_abrupt_entropy_collapse_warns_even_while_the_score_rises():
+    r = _rng(12)
+    ent = np.where(S < 120, np.linspace(2.5, 1.9, N), 1.9 * np.exp(-(S - 120) / 12)) + np.abs(r.normal(0, 0.005, N))
+    d = diagnose(dc.healthy(0, entropy=ent))
+    assert d.top.id == "entropy_collapse" and d.top.severity in WARN
+
+
+def test_eval_accuracy_not_following_the_training_accuracy_is_hacking():
+    r = _rng(13)
+    run = dc.healthy(4, acc=dc._ease(0.2, 0.85) + r.normal(0, 0.01, N), len=100 + jitter(3.0))
+    ev_steps = np.arange(10, N + 1, 12)
+    run.series["val_acc"] = Series("val_acc", ev_steps, 0.2 + 0.04 * ev_steps / N + r.normal(0, 0.005, ev_steps.size))
+    d = diagnose(run)
+    assert d.top.id == "reward_hacking" and d.top.evidence["acc_metric"] == "val_acc"
+
+
+def test_an_accuracy_at_its_ceiling_cannot_follow_a_rising_reward():
+    r = _rng(14)
+    acc = np.minimum(dc._ease(0.3, 1.05, 40), 0.96) + r.normal(0, 0.01, N)
+    reward = acc + dc._ease(0.0, 0.2) + r.normal(0, 0.01, N)      # a format term still climbing
+    d = diagnose(dc.healthy(0, acc=acc, reward=reward))
+    assert "reward_hacking" not in ids(d, False)
+
+
+def test_truncation_climbing_past_30_percent_while_learning_warns():
+    r = _rng(15)
+    d = diagnose(dc.healthy(0, trunc=np.clip(ramp(0.01, 0.45, 60) + r.normal(0, 0.005, N), 0, 1),
+                            len=np.linspace(300, 1500, N) + r.normal(0, 10, N)))
+    assert d.top.id == "truncation_starvation" and d.top.severity == "warning"
+
+
+def test_clip_fraction_above_20_percent_alone_is_lr_too_high():
+    d = diagnose(dc.healthy(0, clip_frac=np.clip(ramp(0.01, 0.23, 60) + jitter(0.005), 0, 1)))
+    assert d.top.id == "lr_too_high" and d.verdict == "unstable"
+
+
+def test_a_kl_that_ran_away_first_owns_the_entropy_collapse_that_follows():
+    kl = np.where(S < 80, 0.01 + 0.0001 * S, 0.02 * np.exp(np.minimum(S - 80, 40) / 10))
+    ent = np.where(S < 110, np.linspace(1.8, 1.7, N), 1.7 * np.exp(-(S - 110) / 10)) + np.abs(jitter(0.003))
+    d = diagnose(dc.healthy(0, kl=kl, entropy=ent, acc=np.minimum(dc._ease(0.2, 0.5), 0.35) + jitter(0.01)))
+    assert d.top.id == "kl_blowup" and "entropy_collapse" not in ids(d, False)

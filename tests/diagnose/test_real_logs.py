@@ -42,7 +42,8 @@ def test_trl_collapse_is_entropy_collapse(diag):
 def test_rookworld_is_numeric_instability(diag):
     d = diag["rookworld_blowup"]
     assert d.verdict == "dead" and d.top.id == "numeric_instability"
-    assert d.top.evidence["segments"] == 5 and d.top.evidence["loss_peak_over_median"] > 1e6
+    # the last of the five concatenated runs: loss spikes to 133 (×1000 its median), kl_div below 0
+    assert d.top.evidence["loss_peak_over_median"] > 100
     assert "kl_blowup" not in {f.id for f in d.findings}   # the KL is a casualty, not the cause
 
 

@@ -12,13 +12,26 @@ from rlvitals.run import Run
 
 
 def test_flat_rows_with_step_and_restart():
+    """A restart at step <= 1 begins a new run: the last run is read, the others are listed."""
     text = "".join(f'{{"step": {s}, "loss": {s * 0.1}, "mean_reward": 0.5, "kl_div": -0.01}}\n' for s in (1, 2, 3, 1, 2))
     run = read_text(text)
     assert run.format == "jsonl"
     assert run.series["reward"].source == "mean_reward" and run.series["kl"].source == "kl_div"
-    assert len(run.segments) == 2 and run.segments[1].first_step == 1
-    assert run.series["loss"].steps.tolist() == [1, 2, 3]
-    assert run.series["loss"].values.tolist() == [0.1, 0.2, 0.30000000000000004]   # the later segment won steps 1-2
+    assert run.meta["run_index"] == 2 and run.meta["run_count"] == 2
+    assert len(run.segments) == 1 and run.segments[0].first_step == 1 and run.segments[0].rows == 2
+    assert run.series["loss"].steps.tolist() == [1, 2]
+    first = run.file_runs[0]
+    assert first.series["loss"].steps.tolist() == [1, 2, 3] and first.meta["run_index"] == 1
+    assert any("2 runs" in n and "run 1: steps 1–3, 3 rows" in n for n in run.notes)
+
+
+def test_resume_to_a_later_step_stays_one_run_later_wins():
+    text = "".join(f'{{"step": {s}, "loss": {v}}}\n' for s, v in ((1, 1.0), (2, 2.0), (3, 3.0), (4, 4.0),
+                                                               (3, 30.0), (4, 40.0), (5, 50.0)))
+    run = read_text(text)
+    assert "run_count" not in run.meta and run.file_runs == []
+    assert [(s.first_step, s.last_step, s.rows) for s in run.segments] == [(1, 4, 4), (3, 5, 3)]
+    assert run.series["loss"].values.tolist() == [1.0, 2.0, 30.0, 40.0, 50.0]   # the resumed segment wins
 
 
 def test_nested_objects_strings_and_missing_step():

@@ -26,7 +26,7 @@ def test_formats_and_steps(runs):
     got = {k: (r.format, r.n_steps) for k, r in runs.items()}
     assert got == {
         "verl_healthy": ("verl-console", 435), "verl_plateau": ("verl-console", 699),
-        "trl_collapse": ("trl-console", 49), "rookworld_blowup": ("jsonl", 642),
+        "trl_collapse": ("trl-console", 49), "rookworld_blowup": ("jsonl", 165),
         "primerl_hacking": ("csv", 1000), "trl_truncated": ("trl-console", 50),
     }
     for r in runs.values():
@@ -65,15 +65,22 @@ def test_verl_plateau(runs):
     assert (r.series["len"].values.min(), r.series["len"].values.max()) == (16.875, 20.0)
 
 
-def test_rookworld_five_segments(runs):
+def test_rookworld_five_runs(runs):
+    """Five runs concatenated (the step counter restarts at 1): the last is read, every one is kept."""
     r = runs["rookworld_blowup"]
-    assert [(s.first_step, s.last_step, s.rows) for s in r.segments] == \
-        [(1, 3, 3), (1, 5, 5), (1, 642, 642), (1, 595, 595), (1, 165, 165)]
-    assert sum(s.rows for s in r.segments) == 1410          # every line of the file is a row
+    assert r.meta["run_index"] == 5 and r.meta["run_count"] == 5
+    assert [(s.first_step, s.last_step, s.rows) for s in r.segments] == [(1, 165, 165)]
+    assert [[(s.first_step, s.last_step, s.rows) for s in x.segments] for x in r.file_runs] == \
+        [[(1, 3, 3)], [(1, 5, 5)], [(1, 642, 642)], [(1, 595, 595)], [(1, 165, 165)]]
+    assert sum(x.segments[0].rows for x in r.file_runs) == 1410          # every line of the file is a row
     assert r.series["reward"].source == "mean_reward" and r.series["kl"].source == "kl_div"
-    assert r.series["loss"].values.max() == pytest.approx(1.3275e8, rel=1e-3)
-    assert r.series["kl"].values.min() < 0 and r.series["kl"].values.max() == pytest.approx(40.738, abs=1e-3)
-    assert any("5 segments" in n for n in r.notes)
+    # the loss explodes in the 3rd and 4th runs (to 4.9e7 and 1.3e8); the last run spikes to 133
+    peaks = [float(np.nanmax(x.series["loss"].values)) for x in r.file_runs]
+    assert peaks[2] == pytest.approx(4.8887e7, rel=1e-3) and peaks[3] == pytest.approx(1.3275e8, rel=1e-3)
+    assert peaks[4] == pytest.approx(133.26, abs=0.01)
+    assert r.series["kl"].values.min() < 0                   # the broken estimator in the last run too
+    assert max(float(np.nanmax(x.series["kl"].values)) for x in r.file_runs) == pytest.approx(40.738, abs=1e-3)
+    assert any("5 runs" in n for n in r.notes)
 
 
 def test_primerl_hacking(runs):

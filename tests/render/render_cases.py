@@ -69,7 +69,7 @@ def entropy_collapse() -> tuple[Diagnosis, Run]:
     run = Run.from_arrays("ec-seed0", STEPS, cols, format="lesson")
     shapes = {
         "reward": _shape("reward", "flat", 0.30, 0.52, 70), "acc": _shape("acc", "flat", 0.20, 0.38, 70),
-        "entropy": _shape("entropy", "falling", 1.84, 0.009, 40, tau=-0.97),
+        "entropy": _shape("entropy", "to_zero", 1.84, 0.009, 40, tau=-0.97),
         "adv_std": _shape("adv_std", "falling", 1.0, 0.24), "clip_frac": _shape("clip_frac", "constant", 0.0, 0.0),
         "ratio_mean": _shape("ratio_mean", "constant", 1.0, 1.0), "len": _shape("len", "falling", 80, 64),
     }
@@ -130,6 +130,12 @@ def vitals_run() -> Run:
     run.series["clip_frac"] = Series("clip_frac", STEPS, np.zeros(200), source="clip_ratio/region_mean")
     run.extras = {"completions/max_length": Series("completions/max_length", STEPS, np.full(200, 512.0), "x"),
                   "train/epoch": Series("train/epoch", STEPS, STEPS / 200.0, "x")}
+    fmt_key = "rewards/xmlcount_reward_func/mean"
+    run.components = {"xmlcount_reward_func": Series(fmt_key, STEPS, np.linspace(-0.37, 0.19, 200), fmt_key)}
+    run.component_kinds = {"xmlcount_reward_func": "format"}
+    run.extras[fmt_key] = run.components["xmlcount_reward_func"]
+    ev_steps = STEPS[49::50]
+    run.evals = {"eval/accuracy": Series("eval/accuracy", ev_steps, np.array([0.2, 0.25, 0.3, 0.32]), "eval/accuracy")}
     run.unrecognized = {"train_runtime": 1, "completions/clipped_text": 3}
     run.skipped = {"no metrics": 17, "truncated last line": 1}
     run.segments = [Segment(1, 150, 1, 150), Segment(120, 200, 160, 81)]

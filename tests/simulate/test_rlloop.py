@@ -14,8 +14,11 @@ from rlvitals.diagnose.model import FINDING_IDS, SEVERITIES, VERDICTS
 from rlvitals.errors import RlvitalsError
 from rlvitals.ingest import WRITABLE, read
 from rlvitals.run import Run
+from rlvitals.samples import read_samples
 from rlvitals.simulate import write_simulated
-from rlvitals.simulate.rlloop import SCENARIOS, simulate_rl
+from rlvitals.simulate.rlloop import SCENARIOS, simulate_rl, simulate_rl_samples
+from rlvitals.simulate.rlloop.knobs import Knobs
+from rlvitals.simulate.rlloop.loop import train
 
 STEPS = 300
 
@@ -90,6 +93,34 @@ def test_writes_every_format_and_reads_back(tmp_path, runs):
         np.testing.assert_allclose(back.series["reward"].values, v(run, "reward"), rtol=1e-4, atol=1e-6)
 
 
+def test_rollout_samples_are_the_runs_own_answers(tmp_path, runs):
+    run = runs["entropy_collapse"]
+    log, dump = tmp_path / "ec.log", tmp_path / "ec.jsonl"
+    write_simulated(run, str(log), fmt="lesson", samples_path=str(dump))
+    samples = read_samples(str(dump))
+    assert samples.steps[0].step == 1 and samples.steps[-1].step == 291
+    easy = read_samples_from(simulate_rl_samples("data_too_easy", seed=0, steps=STEPS), tmp_path)
+    # a collapsed policy writes the same words again and again; easy data leaves the answers varied
+    assert samples.late_diversity() < easy.late_diversity() - 0.1
+    assert samples.early_diversity() > samples.late_diversity() + 0.05
+
+
+def read_samples_from(recs: list[dict], tmp_path) -> object:
+    import json
+
+    path = tmp_path / "recs.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    return read_samples(str(path))
+
+
+def test_recording_rollouts_does_not_change_the_run():
+    kn = Knobs(steps=30)
+    a = train(kn, np.random.default_rng(7))
+    b = train(kn, np.random.default_rng(7), record=(5, 2))
+    np.testing.assert_array_equal(a.cols["reward"], b.cols["reward"])
+    assert b.rollouts is not None and len(b.rollouts) == 6 * 2 * 8
+
+
 def test_upto_keeps_the_components(runs):
     cut = runs["healthy"].upto(50)
     assert set(cut.components) == {"verifier", "format"} and len(cut.components["format"]) == 50
@@ -150,8 +181,10 @@ def test_sync_failure_drifts_the_ratio_while_reward_stops(runs):
 
 def test_data_too_easy_sinks_adv_std_with_entropy_normal(runs):
     run = runs["data_too_easy"]
+    assert "format" not in run.components or not run.components["format"].values.any()
     assert mean(v(run, "acc"), 0, STEPS) > 0.85
-    assert mean(v(run, "adv_std"), -20, STEPS) < 0.6 < mean(v(run, "adv_std"), 0, 3)
+    assert mean(v(run, "adv_std"), 0, STEPS) < 0.55 < 0.7 < mean(v(runs["healthy"], "adv_std"), 0, STEPS)
+    assert np.mean(run.extras["frac_reward_zero_std"].values) > 0.6      # most groups all right (or all wrong)
     assert mean(v(run, "entropy"), -10, STEPS) > 0.9 * mean(v(run, "entropy"), 0, 5)
 
 
@@ -186,7 +219,7 @@ def test_kl_blowup_surges_kl_and_kills_the_reward(runs):
     run = runs["kl_blowup"]
     i = at(run)
     kl = v(run, "kl")
-    assert kl[i:i + 10].max() > 10 * mean(kl, i - 10, i)
+    assert kl[i:i + 10].max() > 5 * mean(kl, i - 10, i)
     assert mean(v(run, "reward"), -20, STEPS) < mean(v(run, "reward"), i - 10, i) - 0.2
 
 
@@ -268,6 +301,27 @@ def test_turning_a_knob_changes_what_the_loop_does():
     frozen = simulate_rl("healthy", seed=2, steps=60, frozen=1)
     assert np.all(v(frozen, "kl") == 0) and not np.all(v(base, "kl") == 0)
     assert frozen.meta["knobs"] == {"frozen": True} and any("knobs changed" in n for n in frozen.notes)
+
+
+def test_a_sync_lag_offsets_the_ratio_without_drift():
+    run = simulate_rl("healthy", seed=0, steps=120, sync_lag=8)
+    gap = 1 - v(run, "ratio_mean")[20:]
+    assert gap.mean() > 5e-4                              # stale by 8 steps: below 1 ...
+    assert abs(gap[:50].mean() - gap[-50:].mean()) < 0.5 * gap.mean()   # ... by a steady amount
+
+
+def test_a_failure_that_never_began_is_not_claimed():
+    run = simulate_rl("entropy_collapse", seed=0, steps=60)      # collapses only after ~190 steps
+    truth = run.meta["truth"]
+    assert truth["finding"] is None and truth["verdict"] == "learning" and "note" in truth
+    assert mean(v(run, "entropy"), -5, 60) > 0.5 * mean(v(run, "entropy"), 0, 5)
+
+
+def test_validation_cadence_does_not_change_training():
+    a = simulate_rl("healthy", seed=5, steps=40)
+    b = simulate_rl("healthy", seed=5, steps=40, val_every=3)
+    np.testing.assert_array_equal(v(a, "reward"), v(b, "reward"))
+    assert len(b.series["val_acc"]) > len(a.series["val_acc"])
 
 
 def test_token_level_ratio_runs_and_stays_at_one_on_policy():

@@ -86,3 +86,9 @@ def diagnose(run: Run, samples=None) -> Diagnosis:
             found.append(f)
     findings = resolve(found, ctx)
     return Diagnosis(verdict_of(findings, ctx), findings, shapes, _run_summary(run, ctx))
+
+
+# `rlvitals.diagnose(run)` calls diagnose() while `rlvitals.diagnose.model` stays importable
+from .._callable import make_callable  # noqa: E402
+
+make_callable(__name__)

@@ -20,7 +20,7 @@ from .actions import ACTIONS
 from .model import FINDING_IDS
 from .predicates import DECIDES, LOOKALIKES, PREDICATES, RULERS
 from .thresholds import TABLE
-from .verdict import PRIORITY, SUPPRESSES, _not_learning
+from .verdict import CHAINS, PRIORITY, SUPPRESSES, _not_learning
 
 INTRO = """\
 # What `rlvitals diagnose` knows: symptoms, predicates, findings, the verdict
@@ -133,7 +133,9 @@ def _verdict() -> list[str]:
            "| owner | drops |", "|---|---|"]
     for owner, owned in SUPPRESSES.items():
         out.append(f"| `{owner}` | {', '.join(f'`{o}`' for o in sorted(owned))} |")
-    out += ["", "| verdict | findings |", "|---|---|"]
+    out += ["", "Look-alikes that cause one another (the one whose onset came first, by more than 2% of the run, "
+            "owns the run): " + "; ".join(" / ".join(f"`{x}`" for x in sorted(c)) for c in CHAINS) + ".",
+            "", "| verdict | findings |", "|---|---|"]
     for v in ("learning", "cheating", "dead", "unstable"):
         ids = [f for f in PRIORITY if FINDING_IDS[f] == v]
         out.append(f"| `{v}` | {', '.join(f'`{i}`' for i in ids)}"

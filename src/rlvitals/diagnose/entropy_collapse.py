@@ -6,8 +6,9 @@ the goal still improves is convergence (unless the groups have turned uniform an
 adv_std_degraded).  Otherwise the fall is a strong signal on its own: a warning with nothing else
 to go on, critical once a consequence corroborates it -- the goal flat, falling or fallen back from
 its peak, groups uniform (adv_std low), answers shrinking, or near-identical samples.  Early on
-(a prefix, as `watch` sees it), a fall past half the level that began after a stretch of steady
-entropy, with the goal not improving since, is a warning already.
+(a prefix, as `watch` sees it), a fall past half the level (entropy_half) that began after a
+stretch of steady entropy and is still under way, with the goal not improving since, is a warning
+already.
 """
 
 from __future__ import annotations
@@ -24,6 +25,16 @@ from .thresholds import get
 ID = "entropy_collapse"
 
 
+def _still_falling(ctx: Ctx) -> bool:
+    """The fall is in progress: the last tenth sits 15% below the tenth before it (a low entropy
+    that has settled -- a converged run -- is not heading anywhere)."""
+    _, v = ctx.data("entropy")
+    k = max(3, v.size // 10)
+    if v.size < 2 * k:
+        return False
+    return float(np.mean(v[-k:])) <= 0.85 * float(np.mean(v[-2 * k:-k]))
+
+
 def check(ctx: Ctx) -> Finding | None:
     e = trend(ctx, "entropy")
     if e is None or not ctx.has("entropy"):
@@ -34,7 +45,8 @@ def check(ctx: Ctx) -> Finding | None:
     full = holds(ctx, "entropy_to_zero")
     # early: flat for a while, then more than half the level gone -- heading to 0 now
     early = (not full and e.start > 0 and e.end >= 0 and 1.0 - e.end / e.start >= get("entropy_half")
-             and a >= 0.15 and e.fell and ctx.word("entropy") in ("falling", "spike"))
+             and a >= 0.15 and e.fell and ctx.word("entropy") in ("falling", "to_zero", "spike")
+             and e.n >= get("min_points") and _still_falling(ctx))
     if not (full or early):
         return None
     drop = 1.0 - e.end / e.start
@@ -46,15 +58,17 @@ def check(ctx: Ctx) -> Finding | None:
     if tr is not None and g is not None:
         ev["goal_metric"] = g
         ev[f"{g}_late_gain"] = rnd(ctx.late_gain(g, 0.5), 3)
-        # learning *now*: a score gaining over the second half or still climbing (the verl baseline's
-        # validation accuracy has converged while its reward still climbs), the goal not fallen back
-        # judged from where entropy began to fall
+        # learning *now*: a score gaining (or still climbing) from where entropy began to fall or
+        # over the second half, whichever is later (the verl baseline's validation accuracy has
+        # converged while its reward still climbs), and the goal not fallen back
         scores = [m for m in dict.fromkeys((g, "val_acc", "acc", "reward")) if ctx.has(m)]
-        since = a
+        since = max(a, 0.5)
         improving = any(ctx.gained(m, a=since) or ctx.still_rising(m, since) for m in scores) and not tr.fell_back
         if improving:
-            # still learning: low entropy here is convergence, not collapse
-            if not adv_low:
+            # still learning: low entropy here is convergence, not collapse -- unless the groups
+            # have turned uniform anyway, or the fall came late and abruptly after a steady stretch
+            # (a strong signal on its own: a warning)
+            if not adv_low and not (full and a >= 0.3):
                 return None
             ev["still_rising"] = g
         else:

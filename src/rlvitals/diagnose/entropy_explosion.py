@@ -22,7 +22,7 @@ def _early(ctx: Ctx) -> Finding | None:
     """On the way up: since entropy bent upward it rose beyond 2 x goal_z standard errors and by
     a tenth, while the goal fell beyond goal_z standard errors over the same steps."""
     g = goal(ctx)
-    if g is None:
+    if g is None or ctx.data("entropy")[1].size < get("min_points"):
         return None
     onset = ctx.onset("entropy", "bend", until_peak=True)
     ea, eb, ez = since(ctx, "entropy", onset)

@@ -15,7 +15,7 @@ from ..shapes import blocks
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
-from .predicates import kl_surge
+from .predicates import holds, kl_surge
 from .symptoms import kl_clean
 from .thresholds import get
 
@@ -38,9 +38,12 @@ def check(ctx: Ctx) -> Finding | None:
     pre = float(np.median(before[-max(3, before.size // 3):])) if before.size else float(np.mean(v[:k]))
     after = v[s >= onset] if onset is not None else v
     top = float(np.max(after)) if after.size else end
+    sev = "critical"
     # fast (an order of magnitude within a fifth of the run) or slower but far past any sane KL
     if surge < get("kl_surge") and not (end >= get("kl_danger") and end >= 10 * max(pre, 1e-6)):
-        return None
+        if not _taking_off(v) or holds(ctx, "clip_high") or holds(ctx, "gnorm_high"):
+            return None     # (a KL lifted with clip and grad norm is the learning rate's: lr_too_high)
+        sev = "warning"                      # early: multiplying now, not yet an order of magnitude
     if end < 3 * max(pre, get("kl_floor")):
         return None   # it surged and came back down: not a run-away now
     ev = {"kl_start": rnd(float(np.mean(v[:k]))), "kl_before": rnd(pre), "kl_end": rnd(end),
@@ -51,7 +54,18 @@ def check(ctx: Ctx) -> Finding | None:
     else:
         missing.append("entropy")
     conf = min(1.0, 0.8 + 0.05 * np.log10(surge))
-    return Finding(ID, "critical", onset, ev, (), tuple(missing), action_for(ID), round(float(conf), 3))
+    return Finding(ID, sev, onset, ev, (), tuple(missing), action_for(ID), round(float(conf), 3))
+
+
+def _taking_off(v: np.ndarray) -> bool:
+    """The last tenth of the KL is kl_fast times the tenth before it (both + kl_floor), at a level
+    that matters (kl_min), with at least min_points points: a run-away on its way."""
+    if v.size < get("min_points"):
+        return False
+    k = max(3, v.size // 10)
+    now, before = float(np.median(v[-k:])), float(np.median(v[-2 * k:-k]))
+    fl = get("kl_floor")
+    return now >= get("kl_min") and (now + fl) >= get("kl_fast") * (max(before, 0.0) + fl)
 
 
 def _onset(s: np.ndarray, v: np.ndarray) -> int | None:

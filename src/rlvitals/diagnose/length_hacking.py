@@ -15,10 +15,14 @@ import numpy as np
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
-from .symptoms import goal, since, trend
+from .symptoms import eval_lags, goal, since, trend
 from .thresholds import get
 
 ID = "length_hacking"
+
+
+def ln_points(ctx: Ctx) -> int:
+    return int(ctx.data("len")[1].size)
 
 
 def _early(ctx: Ctx, g: str | None) -> Finding | None:
@@ -29,7 +33,10 @@ def _early(ctx: Ctx, g: str | None) -> Finding | None:
     onset = ctx.onset("len", "bend", log=True)
     la, lb, lz = since(ctx, "len", onset)
     ta, tb, tz = since(ctx, g, onset)
-    if onset is None or not (la > 0 and lb / la >= 1.1 and lz >= 2 * get("goal_z") and tz <= 1.0):
+    if onset is None or ln_points(ctx) < get("min_points"):
+        return None
+    # the truth neither gains (pair C1) nor falls (a policy breaking down: KL, entropy own that)
+    if not (la > 0 and lb / la >= 1.1 and lz >= 2 * get("goal_z") and -get("goal_z") < tz <= 1.0):
         return None
     # and the growth accelerated at the bend: its log-rate after is at least twice the rate before
     s, v = ctx.data("len")
@@ -74,9 +81,13 @@ def check(ctx: Ctx) -> Finding | None:
         tt = trend(ctx, truth)
         ev["acc_metric"] = truth
         ev["acc_start"], ev["acc_end"] = rnd(tt.start) if tt else None, rnd(tt.end) if tt else None
-        if ctx.gained(truth, rel=0.05, a=a) or ctx.still_rising(truth, a):
+        lag = eval_lags(ctx)
+        if lag is not None:
+            ev["train_acc_gain"], ev["eval_acc_gain"] = rnd(lag[0]), rnd(lag[1])
+        elif ctx.gained(truth, rel=0.05, a=a) or ctx.still_rising(truth, a):
             return None  # pair C1: longer and more right (judged from where the growth began)
-        if trunc_up is False:
+        clear = lag is not None and growth >= get("len_explode")   # exploding, and eval does not follow
+        if trunc_up is False and not clear:
             return None  # longer, but barely hitting the cap more often: not (yet) an explosion
         if trunc_up is None and growth < get("len_explode"):
             return None  # without trunc, only a clear explosion is unambiguous

@@ -18,7 +18,8 @@ ID = "lr_too_high"
 def check(ctx: Ctx) -> Finding | None:
     u = assess(ctx)
     if u.clip_high and u.clip is not None:
-        fired = u.jitter_metric is not None or u.gnorm_high or u.clip >= 1.5 * get("clip_high")
+        # the lesson's own rule, a strong signal on its own: clip_frac > 20% = single steps too big
+        fired = True
     elif u.clip is None:  # missing or not applicable: the grad norm must say so, with jitter
         # or by itself climbing 5x (PTT: 3x baseline is already unstable; 10x an explosion)
         fired = u.gnorm_high and (u.jitter_metric is not None or (u.gnorm_rise or 0) >= get("gnorm_climb"))

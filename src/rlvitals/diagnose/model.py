@@ -115,3 +115,14 @@ class Diagnosis:
 
     def worst_severity(self) -> str | None:
         return max((f.severity for f in self.findings), key=SEVERITIES.index, default=None)
+
+    def __str__(self) -> str:
+        """A readable summary: the run, the verdict, each finding with its one-line summary."""
+        from ..render.terminal import summary_text
+
+        return summary_text(self, "en")
+
+    def __repr__(self) -> str:
+        tops = ", ".join(f"{f.id}:{f.severity}" for f in self.findings[:5])
+        more = f", … {len(self.findings) - 5} more" if len(self.findings) > 5 else ""
+        return f"Diagnosis(verdict={self.verdict!r}, run={self.run.get('name', '?')!r}, findings=[{tops}{more}])"

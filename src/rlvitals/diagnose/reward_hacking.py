@@ -18,7 +18,7 @@ from ..shapes import blocks, hinge_onset
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
-from .symptoms import components, since, trend
+from .symptoms import components, eval_lags, since, trend
 from .thresholds import get
 
 ID = "reward_hacking"
@@ -91,7 +91,7 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
     # standard errors while the truth's is within one
     zr, za = since(ctx, "reward", onset)[2], since(ctx, truth, onset)[2]
     parted = gr - ga >= get("hack_gap") and ga <= 0.5 * gr
-    if not parted and not (zr >= 2 * get("goal_z") and za <= 1.0):
+    if not parted and not (zr >= get("goal_z") and za <= 0.5):
         return None
     tt = trend(ctx, truth)
     rw = trend(ctx, "reward")
@@ -100,12 +100,14 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
     sa, va = ctx.data(truth)
     i = int(np.searchsorted(sa, onset))
     at_onset = float(np.mean(va[i:i + max(1, va.size // 10)])) if i < va.size else tt.end
+    if tt.rate and max(at_onset, tt.end) >= get("ceiling"):
+        return None     # the truth is at its ceiling: it cannot follow the reward any higher
     name = truth[10:] if truth.startswith("component:") else truth
     ev = {"reward_start": rnd(rw.start), "reward_end": rnd(rw.end), "acc_start": rnd(tt.start), "acc_end": rnd(tt.end),
           "acc_at_onset": rnd(at_onset), "acc_metric": name, "acc_constant": ctx.word(truth) == "constant"}
     drop = max(0.0, at_onset - tt.end)
     sev = "critical"
-    conf = min(1.0, 0.75 + 0.5 * drop + 0.1 * (ctx.word(truth) in ("constant", "flat", "falling")))
+    conf = min(1.0, 0.75 + 0.5 * drop + 0.1 * (ctx.word(truth) in ("constant", "flat", "falling", "to_zero")))
     missing = tuple(m for m in ("len",) if not ctx.has(m))
     return Finding(ID, sev, onset, ev, (), missing, action_for(ID), round(conf, 3))
 
@@ -134,12 +136,30 @@ def _by_components(ctx: Ctx) -> Finding | None:
     return Finding(ID, "critical", onset, ev, (), (), action_for(ID), 0.85)
 
 
+def _by_eval(ctx: Ctx) -> Finding | None:
+    """Training accuracy rises with the reward, the eval accuracy does not follow (only eval shows it)."""
+    lag = eval_lags(ctx)
+    if lag is None:
+        return None
+    ev_t = trend(ctx, "val_acc")
+    rw = trend(ctx, "reward")
+    assert ev_t is not None and rw is not None
+    ev = {"reward_start": rnd(rw.start), "reward_end": rnd(rw.end), "acc_start": rnd(ev_t.start),
+          "acc_end": rnd(ev_t.end), "acc_metric": "val_acc", "acc_constant": False,
+          "train_acc_gain": rnd(lag[0]), "eval_acc_gain": rnd(lag[1])}
+    onset = ctx.crossing("acc", 0.15)
+    return Finding(ID, "critical", onset, ev, (), (), action_for(ID), 0.8)
+
+
 def check(ctx: Ctx) -> Finding | None:
     if not ctx.has("reward"):
         return None
     rw = trend(ctx, "reward")
     if rw is None or not rw.rose:
         return None
+    lagging = _by_eval(ctx)
+    if lagging is not None:
+        return lagging
     for truth in _truths(ctx):
         f = _by_truth(ctx, truth)
         if f is not None:

@@ -4,8 +4,8 @@ The last resort among the "flat reward" causes: a more specific cause (collapse,
 data, truncation) owns the run when it fires (verdict.SUPPRESSES), and the differential names the
 metric that would have decided when one is missing (no ratio_mean: could be a weight-sync failure).
 "Nothing moves" is judged by steps and against each curve's own noise: the goal and the reward
-show no evidence of a move over at least min_points points, and either the policy (entropy, KL)
-is still too, or the scores are demonstrably flat on their own.
+show no evidence of a move over at least min_points points, and the policy (entropy, KL) is still
+too -- or, with neither logged, the scores are demonstrably flat on their own.
 """
 
 from __future__ import annotations
@@ -13,9 +13,18 @@ from __future__ import annotations
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
-from .symptoms import goal, trend
+from .symptoms import Trend, goal, trend
+from .thresholds import get
 
 ID = "stalled"
+
+
+def _still(t: Trend) -> bool:
+    """A policy metric that did not move: no evidence of a move, or a move under 1% of its level
+    (start, end and peak), or (KL) a level that never left the reference (below kl_floor / 100)."""
+    if t.still or max(abs(t.end - t.start), abs(t.peak - t.start), abs(t.start - t.trough)) < 0.01 * abs(t.start):
+        return True
+    return t.metric == "kl" and max(abs(t.start), abs(t.end), abs(t.peak)) < 0.01 * get("kl_floor")
 
 
 def check(ctx: Ctx) -> Finding | None:
@@ -24,13 +33,18 @@ def check(ctx: Ctx) -> Finding | None:
     trs = [trend(ctx, m) for m in names]
     if not trs or any(t is None for t in trs):
         return None
-    if not all(t.still or (t.n >= 12 and ctx.word(t.metric) == "constant") for t in trs if t is not None):
+    def quiet(t: Trend) -> bool:   # no evidence of a move, or at most a slight drift down
+        return t.still or (t.not_rising and abs(t.fit_move) < 4 * t.fit_se and abs(t.move) < get("goal_z") * t.se)
+
+    if not all(quiet(t) or (t.n >= 12 and ctx.word(t.metric) == "constant") for t in trs if t is not None):
         return None
-    # "nothing moves" includes the policy: entropy and KL still too -- or, when they are not
-    # logged or they move, the scores must be demonstrably flat on their own
+    # "nothing moves" includes the policy: entropy and KL still too -- or, when neither is
+    # logged, the scores must be demonstrably flat on their own
     policy = [trend(ctx, m) for m in ("entropy", "kl") if ctx.has(m)]
-    policy_still = bool(policy) and all(p is not None and p.still for p in policy)
-    if not policy_still and not all(t.flat or ctx.word(t.metric) == "constant" for t in trs if t is not None):
+    policy_still = bool(policy) and all(p is not None and _still(p) for p in policy)
+    if policy and not policy_still:
+        return None      # the policy changes while the score does not: not "nothing moves" (not_learning)
+    if not policy and not all(t.flat or ctx.word(t.metric) == "constant" for t in trs if t is not None):
         return None
     ev: dict = {}
     for t in trs:

@@ -27,7 +27,7 @@ from .thresholds import get
 if TYPE_CHECKING:
     from .context import Ctx
 
-__all__ = ["Trend", "components", "goal", "kl_clean", "since", "trend", "window_mean"]
+__all__ = ["Trend", "components", "eval_lags", "goal", "kl_clean", "since", "trend", "window_mean"]
 
 WINDOW = 0.1        # the start/end windows: a tenth of the step span (and at least MIN_WINDOW points)
 MIN_WINDOW = 3
@@ -97,8 +97,14 @@ class Trend:
     @property
     def flat(self) -> bool:
         """Demonstrably still: `still`, and the fitted change plus two of its standard errors stays
-        within 1.5 step-to-step noises (evidence of no move, not just no evidence of a move)."""
-        return self.still and abs(self.fit_move) + 2 * self.fit_se < 1.5 * self.noise
+        within one step-to-step noise (evidence of no move, not just no evidence of a move)."""
+        return self.still and abs(self.fit_move) + 2 * self.fit_se < self.noise
+
+    @property
+    def not_rising(self) -> bool:
+        """Twice min_points, no real rise, and the fitted line does not go up at all (a slight drift
+        down that is not yet a significant fall is not learning either)."""
+        return self.n >= 2 * get("min_points") and not self.rose and self.fit_move <= 0
 
     @property
     def still(self) -> bool:
@@ -256,3 +262,20 @@ def since(ctx: Ctx, name: str, step: int | None) -> tuple[float, float, float]:
     tr = trend(ctx, name)
     noise = tr.noise if tr is not None and tr.noise > 0 else (float(np.std(seg)) or 1e-12)
     return a, b, (b - a) / (noise * float(np.sqrt(2.0 / k)))
+
+
+def eval_lags(ctx: Ctx) -> tuple[float, float] | None:
+    """(training-acc gain, eval-acc gain) when the eval accuracy does not follow the training one.
+
+    Both are accuracies on one scale, so they compare directly: the training accuracy gained at
+    least 5 x rate_move and the eval accuracy less than `eval_follow` of that.  None otherwise.
+    """
+    if not (ctx.has("acc") and ctx.has("val_acc")):
+        return None
+    ta, ev = trend(ctx, "acc"), trend(ctx, "val_acc")
+    if ta is None or ev is None or ev.n < 4 or not ta.rose:
+        return None
+    gt, ge = ta.end - ta.start, ev.end - ev.start
+    if gt >= 5 * get("rate_move") and ge < get("eval_follow") * gt:
+        return gt, ge
+    return None

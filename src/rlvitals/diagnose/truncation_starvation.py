@@ -47,7 +47,19 @@ def check(ctx: Ctx) -> Finding | None:
             on = ctx.crossing("trunc", 0.1)
             _, _, tz = since(ctx, "trunc", on)
             _, _, rz = since(ctx, g, on)
-            if not (t1 >= get("trunc_high") and tz >= 2 * get("goal_z") and rz <= -get("goal_z")):
+            early = (t1 >= get("trunc_high") and tz >= 2 * get("goal_z") and rz <= -get("goal_z")
+                     and tr.n >= get("min_points"))
+            # a strong signal on its own: a rate that climbed from low to past trunc_high cuts that
+            # share of the answers while the score still improves (not when the length is
+            # exploding with no accuracy to judge by: length_hacking's strong signal)
+            t0 = ctx.start("trunc")
+            g_true = goal(ctx)
+            exploding = ctx.has("len") and ctx.start("len") > 0 and ctx.end("len") / ctx.start("len") >= get("len_explode")
+            gt = trend(ctx, g_true) if g_true is not None else None
+            learning = gt is not None and gt.rose and not gt.fell_back
+            strong = (learning and t1 >= get("trunc_high") and t0 < get("trunc_high") / 3 and t1 - t0 >= 4 * get("trunc_rise")
+                      and not (exploding and (g_true is None or g_true == "reward")))
+            if not (early or strong):
                 return None
             sev = "warning"
         ev["trunc_end"] = rnd(t1)

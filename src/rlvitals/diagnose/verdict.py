@@ -1,8 +1,9 @@
 """Precedence, the differential and the verdict -- in one place.
 
-1. `resolve`: a finding at warning or above *owns* the run against the look-alikes it explains
-   (SUPPRESSES: numeric_instability outranks reward_hacking once NaNs appear, a KL blow-up
-   explains the entropy that follows it, ...); the owned findings are dropped.
+1. `resolve`: of two look-alikes that cause one another (CHAINS: a KL blow-up and an entropy
+   collapse or explosion), the one that began first is the cause and the other is dropped; then a
+   finding at warning or above *owns* the run against the look-alikes it explains (SUPPRESSES:
+   numeric_instability outranks reward_hacking once NaNs appear, ...); owned findings are dropped.
 2. The verdict "learning" needs positive evidence: the goal improves and nothing warns.  When no
    finding warns and the goal does not improve (flat, falling, or peaked and fell back), the
    run gets `not_learning` -- "not learning, cause undetermined" -- with the candidate causes the
@@ -50,6 +51,33 @@ SUPPRESSES: dict[str, frozenset[str]] = {
 }
 
 
+# Look-alikes that often fire together because one causes the other: the one that began first is
+# the cause and owns the run (a KL that ran away first explains the entropy that follows it, and an
+# entropy that ran up first drags KL along) -- when they are more than 2% of the run apart and the
+# later one is not more severe; otherwise severity and SUPPRESSES decide.
+CHAINS: tuple[frozenset[str], ...] = (
+    frozenset({"kl_blowup", "entropy_explosion"}),
+    frozenset({"kl_blowup", "entropy_collapse"}),
+)
+
+
+def _chain_losers(found: list[Finding], ctx: Ctx) -> set[str]:
+    span = max(ctx.last_step() - ctx.first_step(), 1)
+    by = {f.id: f for f in found if _warns(f)}
+    out: set[str] = set()
+    for pair in CHAINS:
+        a, b = sorted(pair)
+        fa, fb = by.get(a), by.get(b)
+        if fa is None or fb is None or fa.onset_step is None or fb.onset_step is None:
+            continue
+        if abs(fa.onset_step - fb.onset_step) <= 0.02 * span:
+            continue
+        first, later = (fa, fb) if fa.onset_step < fb.onset_step else (fb, fa)
+        if SEVERITIES.index(later.severity) <= SEVERITIES.index(first.severity):
+            out.add(later.id)   # (a later but more severe finding stays: severity orders them)
+    return out
+
+
 def _warns(f: Finding) -> bool:
     return f.severity != "info"
 
@@ -62,24 +90,24 @@ def _not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
     """not_learning ("not learning -- cause undetermined"): no finding warns, yet the goal does not improve.
 
     Added by `resolve` (it is not a rule of its own) once the goal has at least `min_points` points
-    and is demonstrably flat (its fitted change plus two standard errors within 1.5 step-to-step
-    noises), fell, or peaked and fell back -- and no other score (reward, acc, eval acc) is still
-    climbing or undecided.  Severity warning, verdict dead.  Evidence: the goal metric, its start,
-    end and peak, its move in standard errors, how it failed to improve (`goal_trend`), and the
-    `candidates`: the look-alike causes the shared predicates could not rule out; `missing` names
-    the metrics that would decide between them.
+    and is demonstrably flat (its fitted change plus two standard errors within one step-to-step
+    noise), fell, peaked and fell back, or (over twice min_points) does not go up at all -- and no
+    other score (reward, acc, eval acc) is still climbing or undecided.  Severity warning, verdict
+    dead.  Evidence: the goal metric, its start, end and peak, its move in standard errors, how it
+    failed to improve (`goal_trend`), and the `candidates`: the look-alike causes the shared
+    predicates could not rule out; `missing` names the metrics that would decide between them.
     """
     g = goal(ctx)
     tr = trend(ctx, g) if g else None
     if tr is None or tr.n < get("min_points"):
         return None          # too early (or nothing to judge by): no verdict from absence
-    if tr.rose or not (tr.flat or tr.fell or tr.fell_back):
+    if tr.rose or not (tr.flat or tr.fell or tr.fell_back or tr.not_rising):
         return None
     for m in ("reward", "acc", "val_acc"):
         other = trend(ctx, m) if m != g and ctx.has(m) else None
-        if other is not None and (other.rose or not (other.still or other.fell or other.fell_back)):
+        if other is not None and (other.rose or not (other.still or other.fell or other.fell_back or other.not_rising)):
             return None      # another score climbs (reward_hacking's question) or is still undecided
-    how = "fell" if tr.fell else "fell_back" if tr.fell_back else "flat"
+    how = "fell" if tr.fell else "fell_back" if tr.fell_back else "flat" if tr.flat else "not_rising"
     ev: dict = {"goal_metric": g, "goal_start": rnd(tr.start), "goal_end": rnd(tr.end), "goal_peak": rnd(tr.peak),
                 "goal_move_in_se": rnd(tr.z, 3), "goal_trend": how}
     candidates = []
@@ -96,6 +124,8 @@ def _not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
 def resolve(found: list[Finding], ctx: Ctx) -> tuple[Finding, ...]:
     """Apply precedence, add not_learning when nothing explains a goal that does not improve,
     recompute every ruled-out line from the shared predicates, and order."""
+    losers = _chain_losers(found, ctx)
+    found = [f for f in found if f.id not in losers]
     owners = {f.id for f in found if _warns(f)}
     kept = [f for f in found if not any(f.id in SUPPRESSES.get(o, ()) for o in owners if o != f.id)]
     fired = {f.id for f in kept if _warns(f)}

@@ -38,6 +38,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.err.map_syntax": "--map takes CANON=KEY (e.g. --map 'reward=Average Reward'), not {arg!r}",
         "ingest.err.map_canon": "--map {canon}=…: {canon!r} is not a metric rlvitals knows (known: {known})",
         "ingest.err.map_key": "--map {canon}={key}: the log has no key {key!r} (keys seen: {keys})",
+        "ingest.err.no_run": "run {which} does not exist: {name} holds {n} run(s) (choose 1..{n}, or -1 for the last)",
+        "ingest.err.sqlite_open": "{path}: cannot open the SQLite database ({error})",
+        "ingest.err.sqlite_table": "{path} is a SQLite database without a `metrics` table (tables: {tables}); "
+                                   "rlvitals reads rlwatch's metrics.db",
+        "ingest.err.sqlite_step": "{path}: table `metrics` has no `step` column",
+        "ingest.err.parquet_dep": "{path}: reading Parquet needs pyarrow: pip install pyarrow (or rlvitals[parquet])",
+        "ingest.err.parquet": "{path} is not a readable Parquet table ({error})",
         "ingest.vit.input": "input",
         "ingest.vit.mapping": "--map",
         "ingest.vit.fallback": "read by the generic fallback reader (`name: number` lines); check each "
@@ -74,6 +81,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "reason.log_history entry that is not a dict": "log_history entry that is not a dict",
         "reason.log entry without step": "log entry without step",
         "reason.log entry without metrics": "log entry without metrics",
+        "reason.step not an integer": "step not an integer",
+        "reason.unreadable step": "unreadable step",
+        "reason.value out of range": "value out of range",
+        "reason.nested too deep": "nested too deep",
     },
     "zh": {
         "ingest.err.missing": "{path} 不存在",
@@ -104,6 +115,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.err.map_syntax": "--map 的写法是 CANON=KEY（例如 --map 'reward=Average Reward'），不是 {arg!r}",
         "ingest.err.map_canon": "--map {canon}=…：{canon!r} 不是 rlvitals 认识的指标（认识的：{known}）",
         "ingest.err.map_key": "--map {canon}={key}：日志里没有键 {key!r}（看到的键：{keys}）",
+        "ingest.err.no_run": "第 {which} 次运行不存在：{name} 里有 {n} 次运行（可选 1..{n}，或 -1 表示最后一次）",
+        "ingest.err.sqlite_open": "{path}：无法打开 SQLite 数据库（{error}）",
+        "ingest.err.sqlite_table": "{path} 是没有 `metrics` 表的 SQLite 数据库（表：{tables}）；"
+                                   "rlvitals 读取的是 rlwatch 的 metrics.db",
+        "ingest.err.sqlite_step": "{path}：`metrics` 表没有 `step` 列",
+        "ingest.err.parquet_dep": "{path}：读取 Parquet 需要 pyarrow：pip install pyarrow（或 rlvitals[parquet]）",
+        "ingest.err.parquet": "{path} 不是可读的 Parquet 表（{error}）",
         "ingest.vit.input": "输入",
         "ingest.vit.mapping": "--map",
         "ingest.vit.fallback": "由通用兜底读取器读取（`名字: 数值` 行）；请逐项核对下面每个体征的来源键",
@@ -133,5 +151,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "reason.log_history entry that is not a dict": "不是字典的 log_history 条目",
         "reason.log entry without step": "没有 step 的日志条目",
         "reason.log entry without metrics": "没有指标的日志条目",
+        "reason.step not an integer": "步数不是整数",
+        "reason.unreadable step": "读不出的步数",
+        "reason.value out of range": "数值超出 float64 范围",
+        "reason.nested too deep": "嵌套过深",
     },
 }

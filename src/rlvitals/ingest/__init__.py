@@ -3,12 +3,15 @@
     from rlvitals.ingest import read
     run = read("train.log")            # format sniffed; run.format says which
     run = read("train.log", format="verl-console")
+    run = read("runs.jsonl", run=2)    # a file holding several runs (the step restarted at 1): the 2nd
+    runs = read_all("runs.jsonl")      # every run in the file (the last one is what `read` returns)
 
 Errors are `rlvitals.errors.InputError` subclasses with one-sentence messages.
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
@@ -19,7 +22,11 @@ from ..run import Run
 from .base import Format, LineParser, clean_line
 from .formats import load as _load
 from .mapping import MappedParser, apply_mapping, require_vitals
+from .parquet import MAGIC as PARQUET_MAGIC
+from .parquet import is_run_dir
+from .progress import reading, tick
 from .source import open_input
+from .sqlite_store import MAGIC as SQLITE_MAGIC
 
 __all__ = [
     "FORMATS",
@@ -29,7 +36,9 @@ __all__ = [
     "example_path",
     "open_parser",
     "read",
+    "read_all",
     "read_text",
+    "select_run",
     "sniff_file",
     "sniff_text",
     "write_run",
@@ -112,12 +121,34 @@ def sniff_file(path: Path, label: object = "") -> str:
     return format
 
 
+def select_run(run: Run, which: int | None) -> Run:
+    """Run `which` (1-based; negative counts from the end) of a file holding several runs.
+    `run` is what a reader returned (the last run); None keeps it."""
+    if which is None:
+        return run
+    runs = run.file_runs or [run]
+    if which == 0 or not -len(runs) <= which <= len(runs):
+        raise InputError.of("ingest.err.no_run", which=which, name=run.name, n=len(runs))
+    return runs[which - 1 if which > 0 else which]
+
+
+def read_all(path, format: str | None = None, *, name: str | None = None,
+             mapping: Mapping[str, str] | None = None) -> list[Run]:
+    """Every run in a log file, in file order (one element unless the step counter restarted at
+    step <= 1: concatenated runs; or an rlwatch database holding several run ids)."""
+    last = read(path, format, name=name)
+    runs = list(last.file_runs) or [last]
+    return [apply_mapping(r, mapping) for r in runs] if mapping else runs
+
+
 def read(path, format: str | None = None, *, name: str | None = None,
-         mapping: Mapping[str, str] | None = None) -> Run:
+         mapping: Mapping[str, str] | None = None, run: int | None = None) -> Run:
     """Read a log file (or a TensorBoard directory; `-` is stdin) into a Run; the format is sniffed
     unless given.  Compressed, UTF-16 and BOM-prefixed files are opened transparently (see source.py).
 
     mapping: canonical name -> the log's key ({"reward": "Average Reward"}); overrides the alias table.
+    run: a file holding several runs (the step counter restarted at step <= 1) gives the last one;
+    `run=K` picks run K (1-based, negative from the end).  See `Run.file_runs`.
     Raises NoVitals when numbers were read but none of them is a vital (the message lists the keys)."""
     stdin = str(path) == "-"
     path = Path(path)
@@ -126,26 +157,35 @@ def read(path, format: str | None = None, *, name: str | None = None,
             raise NotAFile.of("ingest.err.missing", path=path)
         if path.is_dir():
             fmt = format or ("tensorboard" if "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path))
-                             else None)
+                             else "parquet" if is_run_dir(path) else None)
             if fmt is None:
                 raise NotAFile.of("ingest.err.dir", path=path)
-            return _finish(_read_with(_format(fmt), path, name or run_name(path)), path, mapping)
+            return _finish(select_run(_read_with(_format(fmt), path, name or run_name(path)), run), path, mapping)
         if not path.is_file():
             raise NotAFile.of("ingest.err.not_regular", path=path)
         if ALIASES.get(format or "", format) == "tensorboard" or (
                 format is None and "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path))):
-            return _finish(_read_with(FORMATS["tensorboard"], path, name or run_name(path)), path, mapping)
+            return _finish(select_run(_read_with(FORMATS["tensorboard"], path, name or run_name(path)), run),
+                           path, mapping)
+        magic = _head(path, 16) if format is None else b""
+        binary = ("rlwatch-sqlite" if magic.startswith(SQLITE_MAGIC) else "parquet" if magic.startswith(PARQUET_MAGIC)
+                  else ALIASES.get(format or "", format))
+        if binary in ("rlwatch-sqlite", "parquet"):
+            return _finish(select_run(_read_with(FORMATS[binary], path, name or run_name(path)), run), path, mapping)
     with open_input(path) as src:
         name = name or src.name or run_name(path)
         chosen = _format(format or sniff_file(src.path, src.label))
-        run = _read_with(chosen, src.path, name)
-        if format is None and not (run.series or run.extras) and chosen.name != "generic" and "generic" in FORMATS:
-            # the sniffer's pick found nothing: a hand-rolled log that only looks like a framework's
-            generic = _read_with(FORMATS["generic"], src.path, name)
-            if generic.series or generic.extras:
-                generic.notes.insert(0, Msg("ingest.note.fallback_from", format=chosen.name))
-                run = generic
-    return _finish(src.annotate(run), src.label, mapping)
+        with reading(src.path, src.label):    # a progress line on a terminal for a long read
+            got = _read_with(chosen, src.path, name)
+            if format is None and not (got.series or got.extras) and chosen.name != "generic" and "generic" in FORMATS:
+                # the sniffer's pick found nothing: a hand-rolled log that only looks like a framework's
+                generic = _read_with(FORMATS["generic"], src.path, name)
+                if generic.series or generic.extras:
+                    generic.notes.insert(0, Msg("ingest.note.fallback_from", format=chosen.name))
+                    got = generic
+        for each in got.file_runs or [got]:
+            src.annotate(each)           # what opening did holds for every run of the file
+    return _finish(select_run(got, run), src.label, mapping)
 
 
 def _read_with(fmt: Format, path: Path, name: str) -> Run:
@@ -159,12 +199,14 @@ def _read_with(fmt: Format, path: Path, name: str) -> Run:
 def _read_lines(parser: LineParser, path: Path) -> Run:
     """Feed a file line by line (streamed: memory stays bounded); a last line without a newline
     goes through `feed_last`, which counts it as truncated when it is cut short."""
-    with open(path, encoding="utf-8", errors="replace", newline="") as f:
+    with open(path, "rb") as raw, io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline="") as f:
         prev = None
-        for line in f:
+        for i, line in enumerate(f):
             if prev is not None:
                 parser.feed(prev)
             prev = line
+            if not i & 0x3FFF:            # every 16,384 lines: where the buffer has read to
+                tick(raw.tell())
         if prev is not None:
             if prev.endswith(("\n", "\r")):
                 parser.feed(prev)
@@ -173,8 +215,12 @@ def _read_lines(parser: LineParser, path: Path) -> Run:
     return parser.finish()
 
 
-def read_text(text: str, format: str | None = None, name: str = "text") -> Run:
-    """Read a log held in a string (tests, pasted logs)."""
+def read_text(text: str, format: str | None = None, name: str = "text", run: int | None = None) -> Run:
+    """Read a log held in a string (tests, pasted logs); `run` as in `read`."""
+    return select_run(_read_text(text, format, name), run)
+
+
+def _read_text(text: str, format: str | None, name: str) -> Run:
     format = format or sniff_text(text)
     if format is None:
         raise UnknownFormat.of("ingest.err.unknown", path="text", formats=", ".join(FORMATS))

@@ -1,7 +1,12 @@
 """One table: every framework's key → rlvitals' canonical metric.
 
 Sources: `docs/frameworks` notes (verl, TRL, OpenRLHF, slime, ROLL, AReaL, NeMo-RL, SkyRL, prime-rl,
-torchtune) and the lesson's own keys.  Rules the table encodes:
+torchtune), Tinker cookbook (`env/all/reward/total`, `env/all/correct`, `test/env/all/…`), EasyR1
+(`reward/overall`, `reward/accuracy`, `val/…`), the peers' scenario files (rldoctor: TRL names;
+rlprobe: `reward_mean`, `entropy_mean`, `kl_mean`, `clip_fraction`, `completion_len_mean`,
+`truncation_rate`, `zero_variance_group_frac`; rlwatch: `kl_divergence`, `advantage_std`) and the
+lesson's own keys.  Generic names (`reward_mean`, `kl_mean`, `train_loss`…) rank after the
+frameworks' own, so a framework key wins where both are logged.  Rules the table encodes:
 
 - **Preference.** Several keys can mean one metric; the lowest `rank` present wins and the others
   stay in `Run.extras`.  The raw score beats a KL-shaped or normalised reward (verl
@@ -62,30 +67,41 @@ EXACT: dict[str, Alias] = {
     **_rows("reward", "reward critic/score/mean rollout/raw_reward objective/scores train/reward "
             "reward/avg_raw_reward rewards mean_reward reward/mean ppo_actor/task_reward/avg "
             "rollout/reward_mean env/reward_mean ppo/mean_scores score"),
+    # peers (rlprobe, rlwatch), Tinker (env/all/…), EasyR1 (reward/overall), hand-rolled loops
+    **_rows("reward", "reward_mean env/all/reward/total reward/overall reward/total avg_reward train_reward",
+            rank=12),
     **_rows("reward", "critic/rewards/mean objective/rlhf_reward ppo_actor/final_reward/avg",
             rank=20, note="KL-shaped reward (no raw score logged)"),
     **_rows("reward", "rollout/rewards", rank=30, note="normalised reward (mean ≈ 0 by construction)"),
     # accuracy (training batches)
     **_rows("acc", "acc accuracy critic/correct/mean rewards/accuracy_reward/mean rewards/accuracy_reward "
             "successes passrate/pass@1 reward/avg_pass_at_1 metrics/exact_match_reward correct"),
+    **_rows("acc", "env/all/correct reward/accuracy train_accuracy train/accuracy", rank=12),
     # validation accuracy (own cadence)
-    **_rows("val_acc", "val_acc validation/accuracy"),
+    **_rows("val_acc", "val_acc validation/accuracy eval/accuracy eval_accuracy eval/acc val/accuracy val/acc "
+            "test/accuracy test/env/all/correct"),
     # entropy
     **_rows("entropy", "entropy actor/entropy policy/entropy_avg objective/entropy rollout/entropy "
             "critic/entropy/mean ppo_actor/update/entropy/avg train/approx_entropy policy/policy_entropy "
             "entropy/all/mean ppo/policy/entropy"),
+    **_rows("entropy", "entropy_mean mean_entropy policy_entropy", rank=12),
     **_rows("entropy", "actor/entropy_loss entropy_loss train/entropy_loss", rank=10,
             note="logged as entropy_loss (its value is the mean entropy)"),
     # KL to the reference
     **_rows("kl", "kl actor/kl_loss actor/reward_kl_penalty critic/kl objective/kl train/kl_loss kl_loss "
             "ref_kl kl_div train/kl_penalty policy/policy_kl loss/avg_kl ppo_actor/kl_rewards/avg"),
+    **_rows("kl", "kl_mean kl_divergence mean_kl kl_to_ref", rank=12),
     # advantage spread
-    **_rows("adv_std", "adv_std advantages/std critic/advantages/std"),
+    **_rows("adv_std", "adv_std advantages/std critic/advantages/std advantage_std advantages_std advantage/std"),
     "frac_reward_zero_std": _ADV_FROM_ZERO_STD,
+    "zero_variance_group_frac": Alias("adv_std", 6, transform=_sqrt_one_minus, proxy=True,
+                                      note="adv_std ≈ √(1 − zero_variance_group_frac): only groups with reward "
+                                           "spread carry advantage"),
     # clip fraction
     **_rows("clip_frac", "clip_frac clip clipfrac actor/pg_clipfrac clip_ratio/region_mean clip_ratio "
             "policy/clipfrac_avg ppo_clip_ratio train/pg_clipfrac actor/ppo_ratio_clipfrac actor/clipfrac "
             "ppo_actor/update/clip_ratio/avg policy/loss_metrics/clip_ratio ppo/policy/clipfrac"),
+    **_rows("clip_frac", "clip_fraction pg_clipfrac policy/clip_fraction val/clipfrac_avg", rank=12),
     # ratio π/π_old (the one vital that should stay at 1.0)
     **_rows("ratio_mean", "ratio_mean ratio actor/ratio_mean val/ratio train/ois ratios "
             "ppo_actor/update/importance_weight/avg train/probs_ratio"),
@@ -100,6 +116,8 @@ EXACT: dict[str, Alias] = {
             "rollout/response_len/mean rollout/response_lengths token/response_length/mean "
             "train/mean_gen_tokens_per_sample generate/avg_num_tokens response_lengths completion_len/mean "
             "policy/response_length tokens/responses_len_mean"),
+    **_rows("len", "completion_len_mean rollout/response_length_mean mean_completion_length response_len_mean "
+            "env/all/ac_tokens_per_turn", rank=12),
     # grad norm
     **_rows("gnorm", "gnorm grad_norm actor/grad_norm actor_grad_norm train/grad_norm actor_train/grad_norm "
             "ppo_actor/update/grad_norm policy/grad_norm optim/grad_norm"),
@@ -107,11 +125,13 @@ EXACT: dict[str, Alias] = {
     **_rows("trunc", "trunc response_length/clip_ratio completions/clipped_ratio rollout/truncated_rate "
             "response_clip_ratio rollout/truncated_ratio ppo_actor/no_eos_ratios/avg train/truncation_rate "
             "is_truncated/mean truncated"),
+    **_rows("trunc", "truncation_rate max_len_hit_frac rollout/truncated truncated_ratio", rank=12),
     # learning rate, loss
     **_rows("lr", "lr learning_rate actor/lr actor_lr train/lr-pg_0 optim/lr ppo_actor/update/lr train/lr "
             "policy/policy_lr ppo/learning_rate"),
     **_rows("loss", "loss actor/pg_loss policy_loss train/pg_loss loss/policy_avg policy/policy_loss "
             "ppo_actor/update/actor_loss/avg train/loss loss/mean"),
+    **_rows("loss", "train_loss policy/loss", rank=12),
 }
 
 # Keys with a placeholder (data source, reward-function or environment name).
@@ -119,7 +139,12 @@ PATTERNS: list[tuple[re.Pattern[str], Alias]] = [
     (re.compile(r"^val-core/.+/(acc|reward)/mean@\d+$"), Alias("val_acc", 1)),
     (re.compile(r"^val/test_score/.+$"), Alias("val_acc", 2)),
     (re.compile(r"^eval_.+_pass1$"), Alias("val_acc", 3)),
-    (re.compile(r"^rewards/[^/]*(acc|correct)[^/]*(/mean)?$"), Alias("acc", 5)),
+    (re.compile(r"^test/env/[^/]+/correct$"), Alias("val_acc", 4)),
+    (re.compile(r"^reward/avg_pass_at_\d+$"), Alias("acc", 6)),
+    (re.compile(r"^env/[^/]+/correct$"), Alias("acc", 14)),
+    (re.compile(r"^env/[^/]+/reward/total$"), Alias("reward", 14)),
+    # (the lookahead finds the word once; `[^/]*(acc|correct)[^/]*` backtracked quadratically on long keys)
+    (re.compile(r"^rewards/(?=[^/]*(?:acc|correct))[^/]*+(?:/mean)?$"), Alias("acc", 5)),
     (re.compile(r"^train/[^/]+/[^/]+/reward/mean$"), Alias("reward", 8)),
     (re.compile(r"^train/[^/]+/[^/]+/num_output_tokens/mean$"), Alias("len", 20)),
     (re.compile(r"^train/[^/]+/[^/]+/is_truncated/mean$"), Alias("trunc", 20)),

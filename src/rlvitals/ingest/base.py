@@ -20,7 +20,7 @@ __all__ = ["ANSI", "RAY_PREFIX", "Format", "LineParser", "clean_line"]
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # "(TaskRunner pid=46086)", "(main_task pid=54569, ip=10.0.0.1)", possibly repeated after ANSI removal
 RAY_PREFIX = re.compile(r"^\s*\([\w.\-]+ pid=\d+(?:, ip=[\d.]+)?\)\s?")
-RAY_REPEATED = re.compile(r"\s*\[repeated \d+x across cluster\]\s*$")
+RAY_REPEATED = re.compile(r"\[repeated \d+x across cluster\]")     # fullmatch on the tail (see clean_line)
 
 
 def clean_line(line: str) -> str:
@@ -30,7 +30,10 @@ def clean_line(line: str) -> str:
     if line.startswith("(") or line.startswith(" ("):
         line = RAY_PREFIX.sub("", line, count=1)
     if line.endswith("cluster]"):
-        line = RAY_REPEATED.sub("", line)
+        # str.rfind, not `\s*\[…\]$` searched from every blank: that was quadratic on long blank runs
+        k = line.rfind("[repeated ")
+        if k >= 0 and RAY_REPEATED.fullmatch(line, k):
+            line = line[:k].rstrip()
     return line
 
 

@@ -2,9 +2,11 @@
 
 Every reader feeds a `RunBuilder`; the builder owns the rules real logs need:
 
-- **Restarts.** A step lower than the previous row's starts a new segment (a resumed or
-  concatenated run).  On steps logged more than once the later write wins, per key: a resumed run
-  repeats steps N+1… and its values are the ones that count.
+- **Restarts.** A step lower than the previous row's starts a new segment.  A segment that starts
+  at step <= 1 begins a new *run* (several runs concatenated in one file): `build()` returns the
+  last run, with the others in `Run.file_runs`.  A segment that starts later (a resume from a
+  checkpoint) stays in its run, and on steps logged more than once the later write wins, per key:
+  a resumed run repeats steps N+1… and its values are the ones that count.
 - **Duplicates.** The same step written again (several ranks printing the same line, or two
   lines of different keys for one step, as slime does) merges; later values win.
 - **Keys.** Framework keys are kept as logged until `build()`, which maps them through
@@ -12,6 +14,11 @@ Every reader feeds a `RunBuilder`; the builder owns the rules real logs need:
   and keeps every other numeric key in `Run.extras`.
 - **No silent loss.** `skip(reason)` counts lines that were not used; the count lands in `Run.skipped`;
   `drop(reason)` counts single values dropped from lines that were kept (`Run.dropped`).
+- **Ranges.** This is the one place a step and a value are checked (`values.parse_step`,
+  `values.steps_ok`): a row whose step is outside 0 ≤ step < 2**53 or not an integer is skipped
+  ("step out of range", "step not an integer"); a value too large for a float64
+  (`values.OUT_OF_RANGE`) is dropped ("value out of range"), and its line skipped when nothing else
+  was left.  Readers hand over the step as they found it (text, int or float), never `int()` it.
 - **A cut-off last line.** A reader that knows its last line had no newline sets `partial` before
   feeding it: a row with fewer keys than the row before it, or any skip, then counts as
   "truncated last line" (a trainer still writing, a copy cut short) instead of entering the run.
@@ -27,9 +34,16 @@ from collections import Counter
 import numpy as np
 
 from ..run import Run, Segment
-from . import aliases
+from . import aliases, components
+from .values import STEP_LIMIT, OutOfRange, parse_step, steps_ok
+
+# a segment whose first step is at most this begins a new run (not a resume)
+NEW_RUN_MAX_STEP = 1
+MAX_RUNS = 100
 
 __all__ = ["RunBuilder"]
+
+_FLOATS = {float}
 
 
 class _Column:
@@ -61,9 +75,13 @@ class RunBuilder:
         self._cols: dict[str, _Column] = {}
         self._row = 0                      # rows added so far
         self._last_step: int | None = None
-        self._segments: list[list[int]] = []   # [first_step, last_step, first_line, rows]
+        self._segments: list[list[int]] = []   # [first_step, last_step, first_line, rows, first_row]
         self._last_keys: frozenset[str] | dict | None = None
         self.partial = False               # the next line fed is a last line without a newline
+        # False for readers that feed rows out of time order (slime maps train lines onto rollout
+        # ids afterwards; TensorBoard reads one event file after another): restarts are then no
+        # new runs
+        self.split_runs = True
         self._pend_keys: tuple[str, ...] | None = None     # rows held by add_row (see there)
         self._pend_steps: list[int] = []
         self._pend_vals: list[tuple[float, ...]] = []
@@ -72,7 +90,7 @@ class RunBuilder:
     # -- feeding -------------------------------------------------------------------------------
     def _begin_row(self, step: int, lineno: int) -> int:
         if self._last_step is None or step < self._last_step:
-            self._segments.append([step, step, lineno, 0])
+            self._segments.append([step, step, lineno, 0, self._row + 1])
         seg = self._segments[-1]
         seg[1] = max(seg[1], step)
         seg[3] += 1
@@ -80,25 +98,72 @@ class RunBuilder:
         self._row += 1
         return self._row
 
-    def add_row(self, step: int, row: dict[str, float], lineno: int = 0) -> None:
+    def add_row(self, step: int | float | str, row: dict[str, float], lineno: int = 0) -> bool:
         """One logged row: all keys share `step`.  Empty rows are ignored (caller counts a skip).
+        Returns whether the row was kept (a step out of range, or every value, is counted instead).
 
         Consecutive rows with the same keys (in the same order) are held and stored together by
         `add_block` (verl's 60-key lines would otherwise cost 60 appends each); the result is the
         same as storing them one by one."""
         if not row:
-            return
+            return False
+        if type(step) is str and len(step) < 16 and step.isdecimal():
+            step = int(step)                  # the common case: digits as printed (< 10**15 < 2**53)
+        elif type(step) is not int or not 0 <= step < STEP_LIMIT:
+            got = parse_step(step)
+            if isinstance(got, str):
+                self.skip(got)
+                return False
+            step = got
+        # One C-level pass decides the common case: a finite float sum means plain numbers.  A
+        # non-number raises, a huge int overflows, and OUT_OF_RANGE (an inf) makes the sum not finite:
+        # only then (and for rows holding a logged NaN or inf) is each value looked at.
+        try:
+            total = sum(row.values())
+            plain = type(total) is float and total - total == 0
+        except (TypeError, OverflowError):
+            plain = False
+        if not plain and set(map(type, row.values())) != _FLOATS:
+            row = self.clean_row(row)
+            if not row:
+                return False
         if self.partial and self._last_keys is not None and not set(row) >= set(self._last_keys):
             self.skip("truncated last line")
-            return
+            return False
         self._last_keys = row
         keys = tuple(row)
         if keys != self._pend_keys or len(self._pend_steps) >= 2048:   # bounded: Python floats are big
             self._flush()
             self._pend_keys = keys
-        self._pend_steps.append(int(step))
+        self._pend_steps.append(step)
         self._pend_vals.append(tuple(row.values()))
         self._pend_lines.append(lineno)
+        return True
+
+    def clean_row(self, row: dict) -> dict[str, float]:
+        """`row` with every value a float: numpy and int values converted; values beyond float64
+        (`OUT_OF_RANGE`, a huge int) and non-numbers dropped and counted (the line is counted as
+        skipped instead when nothing is left)."""
+        out: dict[str, float] = {}
+        bad: list[str] = []
+        for key, v in row.items():
+            if isinstance(v, OutOfRange):
+                bad.append("value out of range")
+            elif isinstance(v, float):
+                out[key] = float(v)
+            elif isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+                try:
+                    out[key] = float(v)
+                except OverflowError:
+                    bad.append("value out of range")
+            else:
+                bad.append("non-numeric values")
+        if not out and bad:
+            self.skip(bad[0])
+        else:
+            for reason in bad:
+                self.drop(reason)
+        return out
 
     def _flush(self) -> None:
         steps, keys = self._pend_steps, self._pend_keys
@@ -128,9 +193,20 @@ class RunBuilder:
         `present[key]` is given: a bool mask of the rows where the key was actually logged.
         `lines` (1-based line number of each row) makes segment starts exact; without it rows are
         assumed to sit on consecutive lines from `first_line`."""
-        steps = np.asarray(steps, dtype=np.int64)
+        steps = np.asarray(steps)
         if steps.size == 0:
             return
+        ok = steps_ok(steps)
+        if not ok.all():
+            self.skip("step out of range", int(steps.size - ok.sum()))
+            steps = steps[ok]
+            columns = {k: np.asarray(v)[ok] for k, v in columns.items()}
+            if present is not None:
+                present = {k: np.asarray(v)[ok] for k, v in present.items()}
+            lines = (np.asarray(lines) if lines is not None else first_line + np.arange(ok.size))[ok]
+            if steps.size == 0:
+                return
+        steps = steps.astype(np.int64, copy=False)
         if self._pend_steps:
             self._flush()
         if present is None:
@@ -149,10 +225,10 @@ class RunBuilder:
             seg[3] += end
             starts = starts[1:]
         bounds = starts + [steps.size]
-        for a, b in zip(bounds[:-1], bounds[1:]):
-            self._segments.append([int(steps[a]), int(steps[a:b].max()), line_of(a), b - a])
-        self._last_step = int(steps[-1])
         first = self._row + 1
+        for a, b in zip(bounds[:-1], bounds[1:]):
+            self._segments.append([int(steps[a]), int(steps[a:b].max()), line_of(a), b - a, first + a])
+        self._last_step = int(steps[-1])
         self._row += int(steps.size)
         for key, vals in columns.items():
             vals = np.ascontiguousarray(vals, dtype=np.float64)
@@ -167,7 +243,7 @@ class RunBuilder:
                 order = np.arange(first, first + steps.size, dtype=np.int64)
                 col.pieces.append((steps[keep], vals[keep], order[keep]))
 
-    def add_parsed(self, step: int, row: dict[str, float], lineno: int, *, dropped: int = 0,
+    def add_parsed(self, step: int | float | str, row: dict[str, float], lineno: int, *, dropped: int = 0,
                    dropped_reason: str = "non-numeric values", empty_reason: str = "line without metrics") -> None:
         """A metric line a reader has parsed: keep the row and count its unusable values as
         dropped, or count the line as skipped when nothing numeric was left."""
@@ -230,22 +306,101 @@ class RunBuilder:
             steps, values = steps[last], values[last]
         return steps, values
 
-    def build(self) -> Run:
-        self._flush()
-        shared: dict = {}
-        raw = {key: self._series(key, shared) for key in self._cols}
+    def _gather(self, key: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(steps, values, row order) of one key in the order rows were fed (for splitting runs)."""
+        col = self._cols[key]
+        parts = list(col.pieces)
+        if len(col.steps):
+            parts.append((np.frombuffer(col.steps, dtype=np.int64), np.frombuffer(col.values, dtype=np.float64),
+                          np.frombuffer(col.order, dtype=np.int64)))
+        if not parts:
+            return np.empty(0, np.int64), np.empty(0), np.empty(0, np.int64)
+        steps = np.concatenate([p[0] for p in parts])
+        values = np.concatenate([p[1] for p in parts])
+        order = np.concatenate([np.arange(o, o + p.size, dtype=np.int64) if isinstance(o, int) else o
+                                for p, _, o in parts])
+        if order.size > 1 and not bool(np.all(order[1:] >= order[:-1])):
+            idx = np.argsort(order, kind="stable")
+            steps, values, order = steps[idx], values[idx], order[idx]
+        return steps, values, order
+
+    @staticmethod
+    def _later_wins(steps: np.ndarray, values: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if steps.size < 2 or bool(np.all(steps[1:] > steps[:-1])):
+            return steps.copy(), values.copy()
+        idx = np.lexsort((order, steps))
+        steps, values = steps[idx], values[idx]
+        last = np.ones(steps.size, dtype=bool)
+        last[:-1] = steps[1:] != steps[:-1]
+        return steps[last], values[last]
+
+    def run_groups(self) -> list[list[list[int]]]:
+        """The segments grouped into runs: a segment starting at step <= NEW_RUN_MAX_STEP begins a
+        new run.  More than MAX_RUNS restarts is no concatenation of runs but a step counter that
+        does not count (kept as one run, "later wins", and said in a note)."""
+        if not self.split_runs:
+            return [list(self._segments)] if self._segments else []
+        groups: list[list[list[int]]] = []
+        for seg in self._segments:
+            if not groups or seg[0] <= NEW_RUN_MAX_STEP:
+                groups.append([seg])
+            else:
+                groups[-1].append(seg)
+        if len(groups) > MAX_RUNS:
+            return [list(self._segments)]
+        return groups
+
+    def _make_run(self, raw: dict[str, tuple[np.ndarray, np.ndarray]], segs: list[list[int]]) -> Run:
         series, extras, unrecognized, notes = aliases.resolve(raw)
+        comps, kinds, evals, comp_notes = components.split(raw, series, extras)
         run = Run(name=self.name, format=self.format)
         run.series = series
         run.extras = extras
         run.unrecognized = unrecognized
         run.skipped = dict(self.skipped)
         run.dropped = dict(self.dropped)
-        run.segments = [Segment(a, b, line, rows) for a, b, line, rows in self._segments]
-        run.notes = list(self.notes) + notes
+        run.segments = [Segment(a, b, line, rows) for a, b, line, rows, _ in segs]
+        run.notes = list(self.notes) + notes + comp_notes
         run.meta = dict(self.meta)
+        run.components = comps
+        run.component_kinds = kinds
+        run.evals = evals
         if len(run.segments) > 1:
             where = ", ".join(f"line {s.first_line} (step {s.first_step})" for s in run.segments[1:])
             run.notes.append(f"{len(run.segments)} segments: the step counter went back at {where}; "
                              "on steps logged more than once the later segment wins")
         return run
+
+    def build(self) -> Run:
+        """The run (the last one when the file holds several: see `Run.file_runs`)."""
+        self._flush()
+        groups = self.run_groups()
+        if len(groups) <= 1:
+            shared: dict = {}
+            raw = {key: self._series(key, shared) for key in self._cols}
+            run = self._make_run(raw, groups[0] if groups else [])
+            if len(self._segments) > 1 and len(groups) == 1 and sum(s[0] <= NEW_RUN_MAX_STEP
+                                                                     for s in self._segments) > MAX_RUNS:
+                run.notes.append(f"the step counter restarted at step <= {NEW_RUN_MAX_STEP} more than "
+                                 f"{MAX_RUNS} times: read as one run, not split")
+            return run
+        gathered = {key: self._gather(key) for key in self._cols}
+        bounds = [g[0][4] for g in groups] + [self._row + 1]
+        runs: list[Run] = []
+        for i, segs in enumerate(groups):
+            lo, hi = bounds[i], bounds[i + 1]
+            part: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+            for key, (steps, values, order) in gathered.items():
+                a, b = np.searchsorted(order, [lo, hi])
+                if b > a:
+                    part[key] = self._later_wins(steps[a:b], values[a:b], order[a:b])
+            runs.append(self._make_run(part, segs))
+        listing = "; ".join(f"run {i + 1}: steps {g[0][0]}–{max(s[1] for s in g)}, {sum(s[3] for s in g)} rows"
+                            for i, g in enumerate(groups))
+        for i, run in enumerate(runs):
+            run.meta["run_index"] = i + 1
+            run.meta["run_count"] = len(runs)
+            run.file_runs = runs
+            run.notes.append(f"the file holds {len(runs)} runs (the step counter restarted at step "
+                             f"<= {NEW_RUN_MAX_STEP}): {listing}. This is run {i + 1}; choose another with --run K")
+        return runs[-1]

@@ -17,7 +17,7 @@ from typing import TextIO
 from ..run import Run
 from .aliases import lookup
 from .base import Format, LineParser
-from .values import parse_value
+from .values import OUT_OF_RANGE, parse_value
 
 __all__ = ["FORMAT", "STEP_COLUMNS", "CsvParser", "write_csv"]
 
@@ -62,13 +62,13 @@ class CsvParser(LineParser):
             return
         self._row_no += 1
         if self.step_col is None:
-            step: float = self._row_no
+            step: int | str = self._row_no
         else:
-            given = parse_value(cells[self.step_col])
-            if given is None or not math.isfinite(given):
+            value = parse_value(cells[self.step_col])
+            if value is None or value != value or (value in (math.inf, -math.inf) and value is not OUT_OF_RANGE):
                 self.builder.skip("CSV row without a step")
                 return
-            step = given
+            step = cells[self.step_col]            # as written: the builder checks its range
         row: dict[str, float] = {}
         text = 0
         for i, (key, cell) in enumerate(zip(self.header, cells)):
@@ -79,7 +79,7 @@ class CsvParser(LineParser):
                 text += 1
             else:
                 row[key] = v
-        self.builder.add_parsed(int(step), row, lineno, dropped=text, dropped_reason="non-numeric cells",
+        self.builder.add_parsed(step, row, lineno, dropped=text, dropped_reason="non-numeric cells",
                                 empty_reason="CSV row without metrics")
 
 

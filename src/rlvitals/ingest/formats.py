@@ -18,6 +18,8 @@ MODULES: tuple[str, ...] = (
     "jsonl",
     "csvfile",
     "tb_format",
+    "parquet",              # Parquet step tables, rlprobe's run directory (binary: by magic bytes; needs pyarrow)
+    "sqlite_store",         # rlwatch's metrics.db (binary: chosen by its magic bytes, never by text sniffing)
     "notebook",
     "logdicts:STATE_FORMAT",   # trainer_state.json (any object holding log_history)
     "logdicts:ARRAY_FORMAT",   # the same log dicts as a bare JSON array

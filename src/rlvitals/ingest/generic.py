@@ -30,6 +30,7 @@ from ..run import Run
 from . import aliases
 from .base import Format, LineParser, clean_line
 from .builder import RunBuilder
+from .values import OUT_OF_RANGE, checked_float
 
 __all__ = ["FORMAT", "GenericParser", "pairs", "step_of"]
 
@@ -71,8 +72,8 @@ def pairs(line: str) -> tuple[dict[str, float], bool]:
         prev = m.end()
         if name is None or name.lower() in _STEP_NAMES:
             continue
-        value = float(m.group("v"))
-        if m.group("pct"):
+        value = checked_float(m.group("v"))      # `1e400`: OUT_OF_RANGE, dropped by the builder
+        if m.group("pct") and value is not OUT_OF_RANGE:
             value, pct = value / 100.0, True
         out[name] = value
     return out, pct

@@ -9,8 +9,11 @@ Two shapes, one parser:
   NaN/inf into `null`: there, `null` is read as NaN (a logged NaN is evidence, not a gap).
 
 Nested objects are flattened with `/`; strings, lists and booleans-as-flags are not metrics and are
-counted in `Run.skipped`.  A line that is not JSON is counted ("malformed JSON line"); a cut-off
-last line is counted as "truncated last line".
+counted in `Run.skipped`.  A line holding only `{"config": {...}}` (rl-doctor's convention) is the
+run's settings: kept in `Run.meta["config"]`, counted as "config line".  A line that is not JSON is
+counted ("malformed JSON line"), and so is a line nested deeper than any logger writes ("nested too
+deep"); a cut-off last line is counted as "truncated last line".  Steps and values are
+range-checked by the builder (see values.py).
 """
 
 from __future__ import annotations
@@ -21,9 +24,12 @@ from typing import TextIO
 
 from ..run import Run
 from .base import Format, LineParser
+from .safejson import loads
+from .values import OUT_OF_RANGE, as_float
 
 __all__ = ["FORMAT", "STEP_KEYS", "JsonlParser", "flatten", "write_jsonl"]
 
+_INFS = (math.inf, -math.inf)
 STEP_KEYS = ("step", "_step", "global_step", "train/global_step", "trainer/global_step", "iteration")
 
 
@@ -57,12 +63,20 @@ class JsonlParser(LineParser):
             self.builder.skip("not a JSON object line")
             return
         try:
-            obj = json.loads(text)
+            obj, deep = loads(text)
         except ValueError:
             self.builder.skip("malformed JSON line")
             return
+        if deep:
+            self.builder.skip("nested too deep")
+            return
         if not isinstance(obj, dict):
             self.builder.skip("not a JSON object line")
+            return
+        if len(obj) == 1 and isinstance(obj.get("config"), dict):
+            # rl-doctor's convention: a leading `{"config": {...}}` line holds the run's settings
+            self.builder.skip("config line")
+            self.builder.meta["config"] = obj["config"]
             return
         self._row_no += 1
         verl = isinstance(obj.get("data"), dict) and "step" in obj
@@ -76,7 +90,7 @@ class JsonlParser(LineParser):
                     break
         for key in STEP_KEYS:
             flat.pop(key, None)
-        if step is None or not isinstance(step, (int, float)) or isinstance(step, bool) or step != step:
+        if step is None or not isinstance(step, (int, float)) or isinstance(step, bool):
             step = self._row_no
             self.builder.meta["step_inferred"] = True
             self.builder.note("no step field: the row number is used as the step")
@@ -87,11 +101,14 @@ class JsonlParser(LineParser):
                 dropped += 1
             elif v is None:
                 row[key] = math.nan
-            elif isinstance(v, (int, float)):
-                row[key] = float(v)
+            elif isinstance(v, int):
+                row[key] = as_float(v)
+            elif isinstance(v, float):
+                # json reads `1e400` as inf: an infinity only when the line spells one
+                row[key] = OUT_OF_RANGE if v in _INFS and "Infinity" not in text else v
             else:
                 dropped += 1
-        self.builder.add_parsed(int(step), row, lineno, dropped=dropped,
+        self.builder.add_parsed(step, row, lineno, dropped=dropped,
                                 empty_reason="JSON line without metrics")
 
 
@@ -112,7 +129,7 @@ def _sniff(text: str) -> float:
     good = 0
     for l in lines:
         try:
-            good += isinstance(json.loads(l), dict)
+            good += isinstance(loads(l)[0], dict)
         except ValueError:
             pass
     if good == 0:

@@ -28,12 +28,14 @@ import numpy as np
 from ..run import PERCENT_METRICS, Run
 from .base import Format, LineParser, clean_line
 from .fastnum import KEEP_NUMERIC, numeric_buffer, parse_window, tokenize
-from .values import parse_value
+from .progress import tick
+from .values import OutOfRange, parse_step, parse_value, steps_ok
 
 __all__ = ["FORMAT", "KEYS", "LessonParser", "read_lesson", "write_lesson"]
 
 _STEP = re.compile(r"^\s*\[\s*(-?\d+)\s*\]")
-_PAIR = re.compile(r"([^\s=\[\]]+)=(\S*)")
+# (?<!…): a key starts after a blank or a bracket, so a long run without `=` is tried once, not once per byte
+_PAIR = re.compile(r"(?<![^\s=\[\]])([^\s=\[\]]+)=(\S*)")
 _DEL_SKELETON = b"0123456789.+- \t\r"
 # For the block path: '=' becomes a blank (so a key's own digits never touch its value), the
 # characters a value can hold are kept, everything else (key letters, brackets, '%') is dropped.
@@ -52,8 +54,9 @@ class LessonParser(LineParser):
 
     format_name = "lesson"
 
-    def parse_row(self, line: str) -> tuple[int, dict[str, float]] | None:
-        """(step, row) for a metric line, None for any other line; bad values are counted."""
+    def parse_row(self, line: str) -> tuple[str, dict[str, float]] | None:
+        """(step as printed, row) for a metric line, None for any other line; bad values are counted.
+        The step is checked by the builder (values.parse_step)."""
         m = _STEP.match(line)
         if m is None:
             line = clean_line(line)
@@ -70,7 +73,7 @@ class LessonParser(LineParser):
                 row[key] = v
         if bad and row:                      # a line left with no value is counted as a skipped line
             self.builder.drop("unreadable value", bad)
-        return int(m.group(1)), row
+        return m.group(1), row
 
     def parse(self, line: str, lineno: int) -> None:
         got = self.parse_row(line)
@@ -166,7 +169,7 @@ class _BlockReader:
                 starts, length = starts.reshape(shape), length.reshape(shape)
                 window = window.reshape(*shape, window.shape[1])
                 stepv, ok = parse_window(nb, starts[:, 0], length[:, 0], window[:, 0])
-                ok &= np.isfinite(stepv) & (stepv == np.round(stepv)) & (np.abs(stepv) < 2 ** 53)
+                ok &= steps_ok(stepv)         # a step out of range goes slow, to be counted there
                 cols = {}
                 for key, pct, p in zip(lay.keys, lay.pct, lay.value_pos):
                     v, okv = parse_window(nb, starts[:, p], length[:, p], window[:, p])
@@ -231,7 +234,16 @@ class _BlockReader:
             elif not got[1]:
                 self.builder.skip("step line without key=value pairs")
             else:
-                out.append(got)
+                step = parse_step(got[0])
+                row = got[1]
+                if isinstance(step, str):
+                    self.builder.skip(step)
+                    continue
+                if any(isinstance(v, OutOfRange) for v in row.values()):
+                    row = self.builder.clean_row(row)
+                    if not row:
+                        continue
+                out.append((step, row))
         return out
 
     def _slow(self, lines, idx) -> None:
@@ -248,11 +260,22 @@ class _BlockReader:
         n_fast = int(rows.size) if steps is not None else 0
         line_no = np.concatenate([rows[:n_fast], np.array([r[0] for r in fb_rows], dtype=np.int64)])
         order = np.argsort(line_no, kind="stable")
-        all_steps = np.concatenate([steps[:n_fast] if n_fast else np.empty(0, np.int64),
-                                    np.array([r[1] for r in fb_rows], dtype=np.int64)])[order]
-        keys = list(cols) if n_fast else []
+        all_steps_raw = np.concatenate([steps[:n_fast] if n_fast else np.empty(0, np.int64),
+                                        np.array([r[1] for r in fb_rows], dtype=np.int64)])
+        all_steps = all_steps_raw[order]
+        keys = dict.fromkeys(cols) if n_fast else {}
         for _, _, row in fb_rows:
-            keys.extend(k for k in row if k not in keys)
+            keys.update(dict.fromkeys(row))
+        if len(keys) > 256:
+            # many distinct keys (each line its own): a dense table would cost keys × rows
+            for j in order.tolist():
+                if j < n_fast:
+                    self.builder.add_row(int(all_steps_raw[j]), {k: float(v[j]) for k, v in cols.items()},
+                                         self.lineno + int(line_no[j]) + 1)
+                else:
+                    i, step, row = fb_rows[j - n_fast]
+                    self.builder.add_row(step, row, self.lineno + i + 1)
+            return
         out, present = {}, {}
         nfb = len(fb_rows)
         for key in keys:
@@ -275,6 +298,7 @@ def read_lesson(path: Path, name: str) -> Run:
             chunk = f.read(BLOCK)
             if not chunk:
                 break
+            tick(f.tell())
             data = rest + chunk
             cut = data.rfind(b"\n") + 1
             if cut == 0:

@@ -20,41 +20,49 @@ from typing import TextIO
 from ..errors import InputError
 from ..i18n import Msg
 from ..run import Run
+from . import safejson
 from .base import Format
 from .builder import RunBuilder
 from .jsonl import STEP_KEYS, flatten
 from .pydict import rows_for_writer
 from .trl import _SUMMARY_KEYS, KEYS, pinned_length_note, split_eval
+from .values import OUT_OF_RANGE, as_float
 
 __all__ = ["ARRAY_FORMAT", "STATE_FORMAT", "log_dicts_run", "read_log_dicts", "write_state"]
 
-_MAX_STEP = 2 ** 62
+_INFS = (math.inf, -math.inf)
 
-
-def _json_doc(path: Path) -> object:
+def _json_doc(path: Path) -> tuple[object, int, bool]:
+    """(the document, values nested too deep, whether it spells an infinity).  Values nested deeper than values.MAX_DEPTH
+    come back as safejson.DEEP (counted where they are met), never as a RecursionError."""
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8", errors="replace"))
+        doc, deep = safejson.loads(text)
     except json.JSONDecodeError as e:
         raise InputError.of("ingest.err.json", path=path, error=f"{e.msg} at line {e.lineno}") from None
-    except RecursionError:
-        raise InputError.of("ingest.err.json", path=path, error="nested too deeply") from None
+    except ValueError as e:                           # safejson.TooDeep
+        raise InputError.of("ingest.err.json", path=path, error=str(e)) from None
+    return doc, deep, "Infinity" in text
 
 
-def _entry_step(entry: dict, keys: tuple[str, ...]) -> int | None:
+def _entry_step(entry: dict, keys: tuple[str, ...]) -> int | float | None:
+    """The entry's step as logged (the builder checks its range), None when it has none."""
     for k in keys:
         v = entry.get(k)
         if isinstance(v, (int, float)) and not isinstance(v, bool):
-            return int(v) if math.isfinite(v) and abs(v) < _MAX_STEP else None
+            return v
     return None
 
 
 def log_dicts_run(history: list, name: str, format: str, *, step_keys: tuple[str, ...] = ("step",),
-                  row_order: bool = False) -> RunBuilder:
+                  row_order: bool = False, spelled_inf: bool = True) -> RunBuilder:
     """A builder filled from a list of HF-style log dicts (`{"loss": …, "reward": …, "step": 10}`).
 
     Nested dicts are flattened with `/`; `None` is NaN (TRL's "every value was NaN"); the
     end-of-training summary is skipped and counted.  A dict without a step key is skipped, unless
-    `row_order` (a bare array): then its position is the step, and a note says so."""
+    `row_order` (a bare array): then its position is the step, and a note says so.  Without
+    `spelled_inf` (the document never writes `Infinity`) an infinite float is a number beyond
+    float64 (`1e400`) and is dropped as out of range."""
     b = RunBuilder(name, format)
     what = "log entry" if row_order else "log_history entry"
     inferred = 0
@@ -78,8 +86,12 @@ def log_dicts_run(history: list, name: str, format: str, *, step_keys: tuple[str
                 continue
             if v is None:
                 row[k] = float("nan")
-            elif isinstance(v, (int, float)) and not isinstance(v, bool):
-                row[k] = float(v)
+            elif isinstance(v, float):
+                row[k] = OUT_OF_RANGE if v in _INFS and not spelled_inf else v
+            elif isinstance(v, int) and not isinstance(v, bool):
+                row[k] = as_float(v)
+            elif v == safejson.DEEP:
+                continue                              # counted once for the document (read_log_dicts)
             else:
                 bad += 1
         if row:
@@ -96,20 +108,32 @@ def log_dicts_run(history: list, name: str, format: str, *, step_keys: tuple[str
 
 def read_log_dicts(path: Path, name: str) -> Run:
     """A JSON document of log dicts: an object holding a `log_history` list (trainer_state.json,
-    format trl-state) or a bare array of them (log_history dumped alone, format json-array)."""
-    doc = _json_doc(path)
+    format trl-state; also a `history` / `records` list, rl-doctor's `{"config", "history"}`, whose
+    `config` is kept in meta) or a bare array of them (log_history dumped alone, format json-array)."""
+    doc, deep, spelled_inf = _json_doc(path)
     if isinstance(doc, list):
         if not any(isinstance(e, dict) for e in doc):
             raise InputError.of("ingest.err.json_shape", path=path)
-        b = log_dicts_run(doc, name, "json-array", step_keys=STEP_KEYS, row_order=True)
+        b = log_dicts_run(doc, name, "json-array", step_keys=STEP_KEYS, row_order=True, spelled_inf=spelled_inf)
+        if deep:
+            b.drop("nested too deep", deep)
         return pinned_length_note(b.build())
-    if not isinstance(doc, dict) or not isinstance(doc.get("log_history"), list):
+    key = next((k for k in HISTORY_KEYS if isinstance(doc, dict) and isinstance(doc.get(k), list)), None)
+    if key is None:
         raise InputError.of("ingest.err.json_shape", path=path)
-    history = doc["log_history"]
-    b = log_dicts_run(history, name, "trl-state")
+    assert isinstance(doc, dict)
+    history = doc[key]
+    b = log_dicts_run(history, name, "trl-state", step_keys=("step",) if key == "log_history" else STEP_KEYS,
+                      spelled_inf=spelled_inf)
+    if key != "log_history":
+        b.note(f"log dicts read from the document's `{key}` list")
+        if isinstance(doc.get("config"), dict):
+            b.meta["config"] = doc["config"]
     for k in ("logging_steps", "global_step", "max_steps", "eval_steps"):
         if isinstance(doc.get(k), int):
             b.meta[k] = doc[k]
+    if deep:
+        b.drop("nested too deep", deep)
     return pinned_length_note(b.build())
 
 
@@ -126,8 +150,15 @@ def write_state(run: Run, out: TextIO) -> None:
 
 
 
+# the list of log dicts inside a JSON object: HF `log_history`; rl-doctor's `{"config", "history"}`
+HISTORY_KEYS = ("log_history", "history", "records")
+_HISTORY_LIST = re.compile(r'"(?:history|records)"\s*:\s*\[\s*\{')
+
+
 def _sniff_state(text: str) -> float:
-    return 0.95 if text.lstrip("\ufeff \t\r\n").startswith("{") and '"log_history"' in text else 0.0
+    if not text.lstrip("\ufeff \t\r\n").startswith("{"):
+        return 0.0
+    return 0.95 if '"log_history"' in text or _HISTORY_LIST.search(text) else 0.0
 
 
 _ARRAY_OF_DICTS = re.compile(r'\A[\ufeff\s]*\[\s*\{\s*"')
@@ -138,7 +169,8 @@ def _sniff_array(text: str) -> float:
     return 0.9 if _ARRAY_OF_DICTS.match(text) else 0.0
 
 
-STATE_FORMAT = Format("trl-state", "any JSON object holding a `log_history` list (HF trainer_state.json)",
+STATE_FORMAT = Format("trl-state", "any JSON object holding a `log_history` list (HF trainer_state.json; "
+                      "also a `history` / `records` list of log dicts, rl-doctor's JSON)",
                       _sniff_state, reader=read_log_dicts, writer=write_state)
 ARRAY_FORMAT = Format("json-array", "a bare JSON array of log dicts (TRL `log_history` dumped alone; "
                       "`step` key, else the position)", _sniff_array, reader=read_log_dicts)

@@ -30,10 +30,11 @@ from ..run import VITALS, Run
 from . import aliases
 from .base import Format
 from .builder import RunBuilder
+from .values import checked_float
 
 __all__ = ["FORMAT", "Table", "html_tables", "normalise_column", "read_notebook"]
 
-_SPACED_SLASH = re.compile(r"\s*/\s*")
+_SPACED_SLASH = re.compile(r"(?<!\s)\s*/\s*")     # (?<!\s): one try per blank run (linear on any input)
 _RENAMED = {"training loss": "loss", "validation loss": "eval_loss"}
 _STEP_COLS = ("step", "global step")
 _MAX_STEP = 2.0 ** 62
@@ -174,7 +175,7 @@ def _table_run(table: Table, name: str) -> Run:
             if cell.strip().lower() in _NO_VALUE:
                 continue                           # not logged at this step
             try:
-                row[col] = float(cell)
+                row[col] = checked_float(cell)      # `1e400`: OUT_OF_RANGE, dropped by the builder
             except ValueError:
                 bad += 1
         if row and bad:

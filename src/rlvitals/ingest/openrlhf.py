@@ -18,7 +18,8 @@ from .pydict import KeyMap, format_dict, marked_dict, numeric, rows_for_writer
 
 __all__ = ["FORMAT", "OpenRLHFParser", "write"]
 
-_LINE = re.compile(r"Global step (\d+):\s*\{")
+_LINE = re.compile(r"Global step ([^\s:]+):\s*\{")     # step checked by the builder
+_SNIFF = re.compile(r"Global step \d+:\s*\{")
 
 
 class OpenRLHFParser(LineParser):
@@ -32,7 +33,7 @@ class OpenRLHFParser(LineParser):
             return
         m, parsed = hit
         row, dropped = numeric(parsed)
-        self.builder.add_parsed(int(m.group(1)), row, lineno, dropped=dropped,
+        self.builder.add_parsed(m.group(1), row, lineno, dropped=dropped,
                                 empty_reason="dict without metrics")
 
 
@@ -58,7 +59,7 @@ def write(run: Run, out: TextIO) -> None:
 
 
 def _sniff(text: str) -> float:
-    hits = len(_LINE.findall(text))
+    hits = len(_SNIFF.findall(text))
     return 0.0 if hits == 0 else min(0.95, 0.7 + 0.05 * hits)
 
 

@@ -19,14 +19,14 @@ from typing import TextIO
 from ..run import Run
 from .base import Format, LineParser, clean_line
 from .pydict import KeyMap, rows_for_writer
-from .values import parse_value
+from .values import OUT_OF_RANGE, parse_value
 
 __all__ = ["FORMAT", "PrimeRLConsoleParser", "write"]
 
-_LINE = re.compile(r"(?:^|\s)Step (\d+) \|(.*\|.*)$")
-_NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf|-inf"
-_FIELD = re.compile(rf"^\s*(?:(?P<label>[A-Za-z][A-Za-z0-9 .\-/]*?):?\s+)?(?P<num>{_NUM})(?P<pct>%)?"
-                    r"(?P<rest>.*)$")
+_LINE = re.compile(r"(?:^|\s)Step (\S+) \|(.*\|.*)$")     # step checked by the builder
+_NUM = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|nan|inf|-inf")
+_LABEL = re.compile(r"[A-Za-z][A-Za-z0-9 .\-/]*")
+_BLANKS = re.compile(r"\s+")
 _DURATION = re.compile(r"^\s*[\d.]+s\s*$")
 # label (snake_case) -> the key written, so the alias table maps it where it means a canonical metric
 _KEYS = {"grad_norm": "grad_norm", "truncation": "truncated", "seq_length": "seq_len", "lr": "lr",
@@ -44,25 +44,47 @@ def parse_fields(rest: str) -> tuple[dict[str, float], int]:
     for part in rest.split("|"):
         if not part.strip():
             continue
-        m = _FIELD.match(part)
-        if m is None:
+        field = _field(part)
+        if field is None:
             bad += 1
             continue
-        label = m.group("label")
+        label, num, pct = field
         if label is None:
             if not _DURATION.match(part):
                 bad += 1
                 continue
             label = "time"
         key = _snake(label)
-        value = parse_value(m.group("num"))
+        value = parse_value(num)
         if value is None:
             bad += 1
             continue
-        if m.group("pct"):
+        if pct and value is not OUT_OF_RANGE:
             value /= 100.0
         row[_KEYS.get(key, key)] = value
     return row, bad
+
+
+def _field(part: str) -> tuple[str | None, str, bool] | None:
+    """(label or None, the number's text, whether a `%` follows) of one field: `Label[:] number…`,
+    the shortest label that a number follows.  Written as a scan over the blank runs (each tried
+    once) rather than one regex with a lazy label, which backtracked cubically on long blank runs."""
+    s = part.lstrip()
+    m = _LABEL.match(s)
+    end = m.end() if m else 0               # a label is a prefix of s[:end]
+    if end:
+        for blank in _BLANKS.finditer(s, 1):
+            at = blank.start()
+            if at > end + 1 or (at == end + 1 and s[end] != ":"):
+                break
+            num = _NUM.match(s, blank.end())
+            if num is not None:
+                label = s[:at - 1] if at == end + 1 else s[:at]
+                return label, num.group(), s.startswith("%", num.end())
+    num = _NUM.match(s)
+    if num is None:
+        return None
+    return None, num.group(), s.startswith("%", num.end())
 
 
 class PrimeRLConsoleParser(LineParser):
@@ -75,7 +97,7 @@ class PrimeRLConsoleParser(LineParser):
         if m is None:
             return
         row, bad = parse_fields(m.group(2))
-        self.builder.add_parsed(int(m.group(1)), row, lineno, dropped=bad, dropped_reason="fields without a number",
+        self.builder.add_parsed(m.group(1), row, lineno, dropped=bad, dropped_reason="fields without a number",
                                 empty_reason="step line without metrics")
 
 

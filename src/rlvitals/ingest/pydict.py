@@ -7,6 +7,8 @@ transformers), nested dicts.  `parse_dict` is a small hand-written scanner (neve
 quoted or bare words, values run to the next `,`/`}` outside brackets and quotes and are read by
 `values.parse_value`; nested dicts are flattened with `/`.  Each value comes back as a float, `None`
 (logged as None/null) or the raw text (a string or list, not a number) so the caller can count it.
+Dicts nested deeper than `values.MAX_DEPTH` raise `DictTooDeep` (counted "nested too deep" by the
+readers): the scanner keeps its own stack, so no input depth reaches Python's recursion limit.
 """
 
 from __future__ import annotations
@@ -20,15 +22,25 @@ import numpy as np
 
 from ..run import Run
 from .aliases import canonical_key
-from .values import parse_value
+from .values import MAX_DEPTH, as_float, parse_value
 
-__all__ = ["DictSyntaxError", "KeyMap", "find_dict", "format_dict", "numeric", "parse_dict", "rows_for_writer"]
+__all__ = ["DictSyntaxError", "DictTooDeep", "KeyMap", "find_dict", "format_dict", "numeric", "parse_dict",
+           "rows_for_writer", "skip_reason"]
 
 Value = float | None | str
 
 
 class DictSyntaxError(ValueError):
     """The text is not a complete dict (a truncated line, a stray brace)."""
+
+
+class DictTooDeep(DictSyntaxError):
+    """Dicts nested deeper than MAX_DEPTH (no logger writes that: bad bytes)."""
+
+
+def skip_reason(e: DictSyntaxError) -> str:
+    """What a reader counts a dict it could not parse as."""
+    return "nested too deep" if isinstance(e, DictTooDeep) else "truncated or malformed dict"
 
 
 _CLOSE = {"(": ")", "[": "]", "{": "}"}
@@ -86,14 +98,25 @@ def _scan_value(text: str, i: int) -> int:
 
 
 def _parse(text: str, i: int, prefix: str, out: dict[str, Value]) -> int:
-    """Parse the dict whose `{` is at `i` into `out`; return the index after its `}`."""
+    """Parse the dict whose `{` is at `i` into `out`; return the index after its `}`.
+    Nested dicts push their prefix on a stack (no recursion)."""
     i = _skip_ws(text, i + 1)
     n = len(text)
+    outer: list[str] = []            # the prefixes of the dicts this one is nested in
     while True:
         if i >= n:
             raise DictSyntaxError("dict not closed")
         if text[i] == "}":
-            return i + 1
+            if not outer:
+                return i + 1
+            prefix = outer.pop()
+            j = _skip_ws(text, i + 1)
+            if j < n and text[j] == ",":
+                j = _skip_ws(text, j + 1)
+            elif j < n and text[j] != "}":
+                raise DictSyntaxError(f"unexpected {text[j]!r} after a nested dict")
+            i = j
+            continue
         # key
         if text[i] in "'\"":
             j = _skip_string(text, i)
@@ -109,7 +132,12 @@ def _parse(text: str, i: int, prefix: str, out: dict[str, Value]) -> int:
         j = _skip_ws(text, j + 1)
         full = f"{prefix}{key}"
         if j < n and text[j] == "{":
-            j = _parse(text, j, full + "/", out)
+            if len(outer) >= MAX_DEPTH:
+                raise DictTooDeep("nested too deep")
+            outer.append(prefix)
+            prefix = full + "/"
+            i = _skip_ws(text, j + 1)
+            continue
         else:
             end = _scan_value(text, j)
             raw = text[j:end].strip()
@@ -134,6 +162,7 @@ _JSON_SPECIAL = re.compile(r"(?<=: )(-?inf|nan|None|True|False)(?=[,}])")
 _JSON_WORD = {"inf": "Infinity", "-inf": "-Infinity", "nan": "NaN", "None": "null", "True": "true", "False": "false"}
 _DECODER = json.JSONDecoder(parse_int=float)
 _FLOAT = float
+_INF = math.inf
 
 
 def _flatten_json(obj: dict, prefix: str, out: dict[str, Value]) -> None:
@@ -144,30 +173,38 @@ def _flatten_json(obj: dict, prefix: str, out: dict[str, Value]) -> None:
         elif isinstance(v, bool):
             out[key] = 1.0 if v else 0.0
         elif isinstance(v, (int, float)):
-            out[key] = float(v)
+            out[key] = as_float(v)
         elif v is None:
             out[key] = None
         elif isinstance(v, str):
             num = parse_value(v)
             out[key] = num if num is not None else v
         else:
-            out[key] = repr(v)
+            out[key] = f"<{type(v).__name__}>"      # a list: not a metric (never repr'd: it may be deep)
 
 
 def _fast(text: str, i: int) -> dict[str, Value] | None:
     if '"' in text or "(" in text or "\\" in text:
         return None
     body = text[i:].replace("'", '"')
+    if body.count("{") + body.count("[") > MAX_DEPTH:
+        return None                                     # possibly deep: the scanner decides
     if "nan" in body or "inf" in body or "None" in body or "True" in body or "False" in body:
         body = _JSON_SPECIAL.sub(lambda m: _JSON_WORD[m.group(1)], body)
     try:
         obj, _ = _DECODER.raw_decode(body)
     except ValueError:
         return None
+    if not isinstance(obj, dict):
+        return None
     if all(type(v) is _FLOAT for v in obj.values()):     # the common case: a flat dict of floats
-        return obj
-    out: dict[str, Value] = {}
-    _flatten_json(obj, "", out)
+        out = obj
+    else:
+        out = {}
+        _flatten_json(obj, "", out)
+    vals = out.values()
+    if _INF in vals or -_INF in vals:                  # `1e400` decodes to inf: let parse_value judge
+        return None
     return out
 
 
@@ -202,8 +239,8 @@ def marked_dict(line: str, marker: re.Pattern[str], skip: Callable[[str], None]
         return None
     try:
         return m, parse_dict(line, m.end() - 1)
-    except DictSyntaxError:
-        skip("truncated or malformed dict")
+    except DictSyntaxError as e:
+        skip(skip_reason(e))
         return None
 
 

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import json
 import math
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..run import Run
 from .base import Format, LineParser, clean_line
-from .pydict import DictSyntaxError, KeyMap, numeric, parse_dict, rows_for_writer
+from .pydict import DictSyntaxError, KeyMap, numeric, parse_dict, rows_for_writer, skip_reason
+from .safejson import loads
+from .values import OUT_OF_RANGE, as_float
 
 __all__ = ["FORMAT", "RollParser", "write"]
 
@@ -30,6 +32,16 @@ def _flatten(d: dict, prefix: str, out: dict) -> None:
             out[f"{prefix}{k}"] = v
 
 
+def _number(v: Any, text: str) -> Any:
+    """A JSON number as a float (OUT_OF_RANGE beyond float64: `1e400` reads as inf, an infinity
+    only when the text spells one); anything else as it is."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return v
+    if isinstance(v, int):
+        return as_float(v)
+    return OUT_OF_RANGE if v in (math.inf, -math.inf) and "Infinity" not in text else v
+
+
 class RollParser(LineParser):
     format_name = "roll"
 
@@ -37,14 +49,20 @@ class RollParser(LineParser):
         if MARKER not in line:
             return
         body = clean_line(line).split(MARKER, 1)[1].strip()
+        from_json = True
         try:
-            obj = json.loads(body)
-        except json.JSONDecodeError:
+            obj, deep = loads(body)
+        except ValueError:
+            from_json = False
             try:                                   # not JSON after all (a hand-printed dict)
-                obj = parse_dict(body)
-            except DictSyntaxError:
-                self.builder.skip("truncated or malformed metrics_tag")
+                obj, deep = parse_dict(body), 0
+            except DictSyntaxError as e:
+                self.builder.skip("nested too deep" if skip_reason(e) == "nested too deep"
+                                  else "truncated or malformed metrics_tag")
                 return
+        if deep:
+            self.builder.skip("nested too deep")
+            return
         if not isinstance(obj, dict):
             self.builder.skip("truncated or malformed metrics_tag")
             return
@@ -54,13 +72,12 @@ class RollParser(LineParser):
         else:                                      # parse_dict flattened it already: metrics/…
             flat = {key[8:]: v for key, v in obj.items() if key.startswith("metrics/")}
         step = obj.get("step")
-        if isinstance(step, bool) or not isinstance(step, (int, float)) or not math.isfinite(step):
+        if isinstance(step, bool) or not isinstance(step, (int, float)):
             self.builder.skip("metrics_tag without step")
             return
-        values = {key: (float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v)
-                  for key, v in flat.items()}
+        values = {key: _number(v, body) for key, v in flat.items()} if from_json else flat
         row, dropped = numeric(values)
-        self.builder.add_parsed(int(step), row, lineno, dropped=dropped,
+        self.builder.add_parsed(step, row, lineno, dropped=dropped,
                                 empty_reason="metrics_tag without metrics")
 
 

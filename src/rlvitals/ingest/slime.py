@@ -30,11 +30,14 @@ from ..run import Run
 from .base import Format, LineParser
 from .builder import RunBuilder
 from .pydict import KeyMap, format_dict, marked_dict, numeric, rows_for_writer
+from .values import OutOfRange, parse_step
 
 __all__ = ["FORMAT", "SlimeParser", "write"]
 
 # `{role}-step S` for a model other than the actor (e.g. `critic-step`); not OpenRLHF's "Global step N: {"
-_LINE = re.compile(r"(?:^|[\s\]\-])(?<!Global )((?:[A-Za-z_]+-)?step|rollout|perf|passrate|eval|multi_turn) (\d+):\s*\{")
+_GROUP = r"(?:^|[\s\]\-])(?<!Global )((?:[A-Za-z_]+-)?step|rollout|perf|passrate|eval|multi_turn) "
+_LINE = re.compile(_GROUP + r"([^\s:]+):\s*\{")      # the counter as printed: checked by parse_step
+_SNIFF = re.compile(_GROUP + r"(\d+):\s*\{")
 _AXIS_KEYS = ("train/step", "rollout/step")
 
 
@@ -70,10 +73,16 @@ class SlimeParser(LineParser):
         row, dropped = numeric(parsed)
         for k in _AXIS_KEYS:
             row.pop(k, None)
+        n = parse_step(m.group(2))
+        if isinstance(n, str):
+            self._skip(n)
+            return
+        if any(isinstance(v, OutOfRange) for v in row.values()):
+            row = self.builder.clean_row(row)        # counted in builder.skipped, merged at snapshot
         if row:
             if dropped:
                 self.dropped["non-numeric values"] += dropped
-            self.records.append((m.group(1), int(m.group(2)), row, lineno))
+            self.records.append((m.group(1), n, row, lineno))
         else:
             self._skip("dict without metrics")
 
@@ -108,6 +117,7 @@ class SlimeParser(LineParser):
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
         b = RunBuilder(self.builder.name, self.format_name)
+        b.split_runs = False          # rollout rows first, then train rows mapped onto them
         groups = {g for g, _, _, _ in self.records}
         roles = sorted(g for g in groups if g.endswith("step"))
         rollout_side = groups - set(roles)
@@ -200,7 +210,7 @@ def write(run: Run, out: TextIO) -> None:
 
 
 def _sniff(text: str) -> float:
-    groups = {m.group(1) for m in _LINE.finditer(text)}
+    groups = {m.group(1) for m in _SNIFF.finditer(text)}
     if not groups:
         return 0.0
     if "train/" in text or "rollout/" in text:

@@ -21,6 +21,7 @@ __all__ = ["FORMAT", "read_tensorboard"]
 def read_tensorboard(path: Path, name: str) -> Run:
     """All scalars of one event file or of every event file under a directory."""
     builder = RunBuilder(name, "tensorboard")
+    builder.split_runs = False        # one event file after another (train/, eval/ ...): not new runs
     stats: dict[str, int] = {}
     cur_step: int | None = None
     row: dict[str, float] = {}

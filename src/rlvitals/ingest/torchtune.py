@@ -18,9 +18,13 @@ from .values import parse_value
 
 __all__ = ["FORMAT", "TorchtuneParser", "write"]
 
-_LINE = re.compile(r"^\s*Step (\d+) \| (.*)$")
+# the step as printed, whatever it is: the builder checks it (a bad one is counted, not ignored)
+_LINE = re.compile(r"^\s*Step (\S+) \| (.*)$")
 # key:tensor(0.43, device='cuda:0') captures the number inside; key:0.43 the bare value
-_PAIR = re.compile(r"([^\s:|]+):\s*(?:tensor\(([^,)]*)[^)]*\)|(\S+))")
+# (?<!…) lets a key start only after a blank or `|` (a long run without `:` is tried once, not once
+# per byte) and the possessive `*+` never backtracks over a `tensor(` left open: the line is read in
+# linear time (it was quadratic: a 72 KB line took seconds)
+_PAIR = re.compile(r"(?<![^\s|])([^\s:|]+):\s*(?:tensor\(([^,)]*+)[^)]*+\)|(\S+))")
 _SNIFF = re.compile(r"^\s*Step \d+ \| [^\s:|]+:\S", re.MULTILINE)
 
 
@@ -39,17 +43,12 @@ class TorchtuneParser(LineParser):
         row: dict[str, float] = {}
         bad = 0
         for key, inner, bare in _PAIR.findall(rest):
-            raw = inner or bare
-            v: float | None
-            try:
-                v = float(raw)
-            except ValueError:
-                v = parse_value(raw)
+            v = parse_value(inner or bare)
             if v is None:
                 bad += 1
             else:
                 row[key] = v
-        self.builder.add_parsed(int(m.group(1)), row, lineno, dropped=bad,
+        self.builder.add_parsed(m.group(1), row, lineno, dropped=bad,
                                 empty_reason="step line without metrics")
 
 

@@ -24,6 +24,7 @@ count as train rows; the end-of-training summary (`train_runtime`, …) is skipp
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import TextIO
@@ -33,13 +34,14 @@ import numpy as np
 from ..run import Run
 from .base import Format, LineParser, clean_line
 from .builder import RunBuilder
-from .pydict import DictSyntaxError, KeyMap, numeric, parse_dict, rows_for_writer
+from .pydict import DictSyntaxError, KeyMap, numeric, parse_dict, rows_for_writer, skip_reason
+from .values import STEP_LIMIT, parse_step
 
 __all__ = ["DEFAULT_LOGGING_STEPS", "FORMAT", "KEYS", "TrlParser", "pinned_length_note", "split_eval"]
 
 DEFAULT_LOGGING_STEPS = 10  # TRL's GRPOConfig default (transformers' own default is 500)
 
-_TQDM = re.compile(r"(\d+)/(\d+) \[")
+_TQDM = re.compile(r"(?<!\d)(\d+)/(\d+) \[")      # (?<!\d): one try per digit run, not one per digit
 _DICT_START = re.compile(r"^\s*\{['\"]|(?:it/s\]|s/it\]|\?it/s\])\s*\{['\"]")
 _ANY_DICT = re.compile(r"\{['\"]")
 # keys the HF Trainer adds to every logged row: a dict after some other prefix ("[rank0]: {…}")
@@ -98,17 +100,19 @@ class TrlParser(LineParser):
         line = clean_line(line)
         if "/" in line and "[" in line:
             for m in _TQDM.finditer(line):
-                n, total = int(m.group(1)), int(m.group(2))
-                if total > 0 and n <= total:
+                n, total = parse_step(m.group(1)), parse_step(m.group(2))
+                if isinstance(n, int) and isinstance(total, int) and total > 0 and n <= total:
                     self.draws += 1
                     self.bars[total] = (n, self.draws)
         if "steps" in line:
             per = _PER_EPOCH.search(line)
             if per:
-                self.per_epoch = int(per.group(1).replace(",", ""))
+                per_epoch = parse_step(per.group(1).replace(",", ""))
+                self.per_epoch = per_epoch if isinstance(per_epoch, int) else self.per_epoch
             tot = _TOTAL.search(line)
             if tot:
-                self.total = int(tot.group(1).replace(",", ""))
+                total = parse_step(tot.group(1).replace(",", ""))
+                self.total = total if isinstance(total, int) else self.total
         if "{" not in line:
             return
         start = _DICT_START.search(line)
@@ -119,9 +123,9 @@ class TrlParser(LineParser):
                 return
         try:
             parsed = parse_dict(line, start.end() - 2)
-        except DictSyntaxError:
+        except DictSyntaxError as e:
             if not prefixed or any(f"'{k}'" in line for k in _HF_KEYS):
-                self._skip("truncated or malformed dict")
+                self._skip(skip_reason(e))
             return
         if prefixed and not (_HF_KEYS & parsed.keys() or any(k.startswith("eval_") for k in parsed)):
             return                              # some other dict inside a sentence, not a log row
@@ -131,14 +135,20 @@ class TrlParser(LineParser):
             return
         epoch = parsed.pop("epoch", None)
         step = parsed.pop("step", None)
+        if step is not None:
+            step = parse_step(step)
+            if isinstance(step, str):               # a `step` key out of range: the row has no place
+                self._skip(step)
+                return
+        if not isinstance(epoch, float) or not math.isfinite(epoch) or not 0 <= epoch < 1e9:
+            epoch = None
         row, dropped = numeric(parsed)
         if not row:
             self._skip("dict without metrics")
             return
         if dropped:
             self.dropped["non-numeric values"] = self.dropped.get("non-numeric values", 0) + dropped
-        self.rows.append(_Row(row, lineno, epoch if isinstance(epoch, float) else None, dict(self.bars),
-                              int(step) if isinstance(step, float) else None, _is_eval(row)))
+        self.rows.append(_Row(row, lineno, epoch, dict(self.bars), step, _is_eval(row)))
 
     # -- step inference ------------------------------------------------------------------------
     def _steps(self) -> tuple[list[int], str, int | None]:
@@ -162,7 +172,7 @@ class TrlParser(LineParser):
         epochs = [r.epoch for r in train if r.epoch is not None]
         if self.per_epoch and n and len(epochs) == n:
             steps = [int(round(e * self.per_epoch)) for e in epochs]
-            if min(steps) >= 1 and all(b != a for a, b in zip(steps, steps[1:])):
+            if min(steps) >= 1 and max(steps) < STEP_LIMIT and all(b != a for a, b in zip(steps, steps[1:])):
                 every = _every(steps)
                 return steps, f"epoch × {self.per_epoch} update steps per epoch (from the header)", every
         every, how = DEFAULT_LOGGING_STEPS, f"TRL's default logging_steps={DEFAULT_LOGGING_STEPS}"
@@ -171,7 +181,10 @@ class TrlParser(LineParser):
             # logging every k steps gives ⌊T/k⌋ rows: k in (T/(n+1), T/n]; when several fit, prefer
             # TRL's default, then the roundest number (people type 10, 25, 100, not 26)
             fits = range(whole // (n + 1) + 1, whole // n + 1)
-            if fits:
+            if len(fits) > 100:             # (any 100 consecutive numbers hold a multiple of 100)
+                every = DEFAULT_LOGGING_STEPS if DEFAULT_LOGGING_STEPS in fits else -(-fits.start // 100) * 100
+                how = f"logging_steps={every}, which gives {n} rows in {whole} steps"
+            elif fits:
                 def roundness(k: int) -> tuple:
                     return (k == DEFAULT_LOGGING_STEPS, k % 100 == 0, k % 50 == 0, k % 10 == 0, k % 5 == 0, -k)
                 every = max(fits, key=roundness)

@@ -29,7 +29,8 @@ __all__ = ["FORMAT", "KEYS", "VerlConsoleParser", "write_verl"]
 _STEP = re.compile(r"^\s*step:(-?\d+)(?: - |\s*$)")
 _NP_PREFIXES = ("np.float64(", "np.float32(", "np.float16(", "np.int64(", "np.int32(", "np.uint64(",
                 "np.bool_(")
-_VALIDATION = re.compile(r"(Initial|Final) validation metrics:\s*(\{.*\})")
+_VALIDATION = ("Initial validation metrics:", "Final validation metrics:")
+_INF = math.inf
 
 # canonical name -> the key verl (new) prints for it
 KEYS: dict[str, str] = {
@@ -60,7 +61,7 @@ class VerlConsoleParser(LineParser):
                 self.builder.skip("not a metric line")
             return
         rest = line[m.end():].rstrip()
-        step = int(m.group(1))
+        step = m.group(1)                     # checked by the builder (values.parse_step)
         if not rest:
             self.builder.skip("step line without metrics")
             return
@@ -103,21 +104,29 @@ class VerlConsoleParser(LineParser):
             values = list(map(float, items[1::2]))
         except ValueError:
             return None
+        total = sum(values)                    # one C pass: finite means no inf (nor an overflow) below
+        if total - total != 0 and (_INF in values or -_INF in values):
+            return None                        # `inf` or an overflow (`1e400`): parse_value tells them apart
         row = dict(zip(keys, values))
         return row if len(row) == len(keys) and "" not in row else None
 
     def _validation(self, line: str) -> None:
-        m = _VALIDATION.search(line)
-        if m is None:
+        # str.find, not a regex: `\{.*\}` tried after every marker of a long line is quadratic
+        for marker in _VALIDATION:
+            at = line.find(marker)
+            if at >= 0:
+                break
+        open_, close = line.find("{", at + len(marker)), line.rfind("}")
+        if at < 0 or open_ < 0 or close < open_ or line[at + len(marker):open_].strip():
             self.builder.skip("not a metric line")
             return
         from .pydict import DictSyntaxError, numeric, parse_dict
         try:
-            row, _ = numeric(parse_dict(m.group(2)))
+            row, _ = numeric(parse_dict(line[open_:close + 1]))
         except DictSyntaxError:
             self.builder.skip("unreadable validation dict")
             return
-        self.builder.meta[f"{m.group(1).lower()}_validation"] = row
+        self.builder.meta[f"{marker.split()[0].lower()}_validation"] = row
 
 
 def _fmt(v: float) -> str:

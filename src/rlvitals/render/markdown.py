@@ -19,6 +19,8 @@ from .terminal import (
     finding_title,
     label,
     missing_text,
+    next_key,
+    no_warnings_text,
     ordered,
     ruled_out_text,
     run_line,
@@ -47,13 +49,13 @@ def _finding(f: Finding, lang: str) -> list[str]:
     if summary:
         lines.append(f"  {summary}")
     if f.evidence:
-        lines.append(f"  - {label('ui.evidence', lang)}{evidence_text(f)}")
+        lines.append(f"  - {label('ui.evidence', lang)}{evidence_text(f, lang)}")
     for r in f.ruled_out:
         lines.append(f"  - {label('ui.ruled_out', lang)}{ruled_out_text(r, lang)}")
     if f.missing:
         lines.append(f"  - {label('ui.missing', lang)}{missing_text(f.missing, lang)}")
     if f.action is not None:
-        lines.append(f"  - **{label('ui.next', lang).rstrip()}** {action_text(f.action, lang)}")
+        lines.append(f"  - **{label(next_key(f), lang).rstrip()}** {action_text(f.action, lang)}")
     if f.samples:
         lines.append(f"  - {label('ui.samples', lang).rstrip()}")
         for s in f.samples:
@@ -74,7 +76,7 @@ def render_markdown(diag: Diagnosis, lang: str = "en", *, run: Run | None = None
     serious = [f for f in ordered(diag) if f.severity != "info"]
     infos = [f for f in ordered(diag) if f.severity == "info"]
     if not serious:
-        lines += ["", tr("ui.no_warnings", lang)]
+        lines += ["", no_warnings_text(diag, lang)]
     rows = vital_rows(diag, lang, run)
     with_curve = run is not None
     heads = [tr("ui.col.metric", lang), tr("ui.col.range", lang), tr("ui.col.shape", lang)]

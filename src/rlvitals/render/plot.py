@@ -27,16 +27,22 @@ import numpy as np
 from ..errors import MissingExtra, RlvitalsError
 from ..i18n import t
 from ..output import check_output, writing
-from ..run import PERCENT_METRICS, VITALS, Run, Series
+from ..run import CANONICAL, PERCENT_METRICS, VITALS, Run, Series
 
-__all__ = ["build_figure", "cjk_font", "envelope", "layout", "plot"]
+__all__ = ["build_figure", "cjk_font", "envelope", "finding_metrics", "layout", "plot"]
 
 SUFFIXES = (".png", ".svg", ".pdf")
 DPI = 120
 FIGSIZE = (18.0, 9.0)
 _COLORS = {"reward": "#1f77b4", "acc": "#ff7f0e", "entropy": "#2ca02c", "kl": "#9467bd",
            "adv_std": "#8c564b", "clip_frac": "#e377c2", "ratio_mean": "#17becf", "len": "#7f7f7f",
-           "gnorm": "#bcbd22", "trunc": "#d62728"}
+           "gnorm": "#bcbd22", "trunc": "#253494", "loss": "#404040", "lr": "#6a6a6a",
+           "val_acc": "#2f4f4f"}   # red is kept for the reference lines
+_REF_RED = "red"
+_ONSET_COLORS = {"critical": "#e6550d", "warning": "#b8860b"}
+# reference lines and finding onsets are drawn above the curve (zorder 2): a ratio of exactly 1.0
+# must not hide its own y=1.0 line
+_REF_Z = 3.5
 
 # ---------------------------------------------------------------- decimation (pure numpy)
 
@@ -86,16 +92,44 @@ def _thin(x: np.ndarray, max_points: int) -> np.ndarray:
 # ---------------------------------------------------------------- layout and fonts
 
 
-def layout(run: Run) -> list[list[str | None]]:
+def layout(run: Run, more: tuple[str, ...] | list[str] = ()) -> list[list[str | None]]:
     """Rows of panel names.  The lesson's 2×4 of the eight vitals; 2×5 when grad norm or truncation
     is logged too, with gnorm beside clip_frac (read together: update violence) and trunc beside
-    len (read together: length hacking).  reward and acc always share the first row, adjacent."""
+    len (read together: length hacking).  reward and acc always share the first row, adjacent.
+    `more`: metrics a finding rests on that are not among these panels (rookworld's numeric
+    instability rests on `loss`): they fill the empty slots of the last row, then a third row."""
     extras = [m for m in ("gnorm", "trunc") if m in run.series]
     if not extras:
-        return [list(VITALS[:4]), list(VITALS[4:])]
-    row2: list[str | None] = ["clip_frac", "gnorm", "ratio_mean", "len", "trunc"]
-    row2 = [m for m in row2 if m not in ("gnorm", "trunc") or m in extras]
-    return [list(VITALS[:5]), row2 + [None] * (5 - len(row2))]
+        rows: list[list[str | None]] = [list(VITALS[:4]), list(VITALS[4:])]
+    else:
+        row2: list[str | None] = ["clip_frac", "gnorm", "ratio_mean", "len", "trunc"]
+        row2 = [m for m in row2 if m not in ("gnorm", "trunc") or m in extras]
+        rows = [list(VITALS[:5]), row2 + [None] * (5 - len(row2))]
+    shown = {m for row in rows for m in row}
+    todo = [m for m in more if m not in shown and m in run.series]
+    for i, slot in enumerate(rows[-1]):
+        if slot is None and todo:
+            rows[-1][i] = todo.pop(0)
+    width = len(rows[0])
+    while todo:
+        rows.append((todo[:width] + [None] * width)[:width])
+        todo = todo[width:]
+    return rows
+
+
+def finding_metrics(finding) -> list[str]:
+    """The metrics a finding rests on: those its evidence keys are about (`loss_peak_over_median`
+    -> loss, `acc_metric` -> its value), in evidence order."""
+    names = sorted(CANONICAL, key=len, reverse=True)   # "ratio_mean_end" is ratio_mean, not ratio
+    out: list[str] = []
+    for key, value in finding.evidence.items():
+        if key == "acc_metric" and isinstance(value, str):
+            hit: str | None = value
+        else:
+            hit = next((m for m in names if key == m or key.startswith(m + "_")), None)
+        if hit and hit in CANONICAL and hit not in out:
+            out.append(hit)
+    return out
 
 
 _CJK_NAMES = ("WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "Noto Sans CJK SC", "Noto Sans CJK JP",
@@ -145,8 +179,10 @@ def cjk_font() -> str | None:
 # ---------------------------------------------------------------- the figure
 
 
-def build_figure(run: Run, *, lang: str = "en", max_points: int = 2000):
-    """The figure (a matplotlib Figure on the Agg canvas), not yet saved."""
+def build_figure(run: Run, *, lang: str = "en", max_points: int = 2000, diagnosis=None):
+    """The figure (a matplotlib Figure on the Agg canvas), not yet saved.  With a `diagnosis`,
+    each warning or critical finding is marked where it began (a vertical line and its name) on
+    the panels of the metrics it rests on, and those metrics get a panel when they have none."""
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
@@ -156,9 +192,17 @@ def build_figure(run: Run, *, lang: str = "en", max_points: int = 2000):
     words = "zh" if font else "en"  # no CJK font: English words rather than boxes
     fp = {"fontfamily": [font, "DejaVu Sans"]} if font else {}
 
-    rows = layout(run)
+    marks: dict[str, list[tuple[int, str, str]]] = {}    # metric -> (onset, title, severity)
+    for f in getattr(diagnosis, "findings", ()) or ():
+        if f.severity == "info" or f.onset_step is None:
+            continue
+        title = t(f"finding.{f.id}.title", words)
+        for m in finding_metrics(f):
+            marks.setdefault(m, []).append((int(f.onset_step), title, f.severity))
+    rows = layout(run, list(marks))
     ncols = len(rows[0])
-    fig = Figure(figsize=FIGSIZE, dpi=DPI)
+    size = (FIGSIZE[0], FIGSIZE[1] * len(rows) / 2)
+    fig = Figure(figsize=size, dpi=DPI)
     # Fixed margins rather than tight_layout: it measures every label, which took 1-2 s of the
     # 1e6-step benchmark; panels hold the same kind of labels, so fixed margins fit.
     fig.subplots_adjust(left=0.045, right=0.99, bottom=0.065, top=0.9, wspace=0.3, hspace=0.3)
@@ -172,6 +216,7 @@ def build_figure(run: Run, *, lang: str = "en", max_points: int = 2000):
                 ax.set_visible(False)
                 continue
             _panel(ax, run, name, words, fp, max_points, restarts, first=(r == 0 and c == 0))
+            _onsets(ax, marks.get(name, []), fp)
             if r == len(rows) - 1 or (r + 1 < len(rows) and rows[r + 1][c] is None):
                 ax.set_xlabel(t("plot.step", words), **fp)
     points, first, last = _extent(run)
@@ -230,7 +275,9 @@ def _panel(ax, run: Run, name: str, words: str, fp: dict, max_points: int, resta
             # Elsewhere (grad norm, kl, reward ≡ 0) it may be the symptom itself, so just say it.
             notes.append((t("plot.clip_na" if name == "clip_frac" else "plot.all_zero", words), "#555555"))
         if s.proxy and s.note:
-            notes.append((s.note, "#555555"))
+            from .notes import translate_proxy
+
+            notes.append((translate_proxy(s.note, words), "#555555"))
         _references(ax, name, s, scale, words, fp)
     if val is not None and len(val):
         vx, vy = envelope(val.steps, val.values * scale, max_points)
@@ -250,32 +297,52 @@ def _panel(ax, run: Run, name: str, words: str, fp: dict, max_points: int, resta
                     fontsize=8, color="#444444", va="bottom", **fp)
 
 
+def _onsets(ax, marks: list[tuple[int, str, str]], fp: dict) -> None:
+    """A finding's onset: a dashed vertical line above the curve and the finding's name at its top."""
+    for step, title, severity in marks:
+        color = _ONSET_COLORS.get(severity, "#b8860b")
+        ax.axvline(step, color=color, ls="--", lw=1.1, zorder=_REF_Z)
+        ax.text(step, 0.985, f" {title}", transform=ax.get_xaxis_transform(), fontsize=8, color=color,
+                va="top", ha="left", zorder=_REF_Z, bbox={"facecolor": "white", "alpha": 0.7, "lw": 0, "pad": 1},
+                **fp)
+
+
+def _legend(ax, fp: dict) -> None:
+    ax.legend(loc="lower left", fontsize=7.5, framealpha=0.8, prop={"family": fp["fontfamily"]} if fp else None)
+
+
 def _references(ax, name: str, s: Series, scale: float, words: str, fp: dict) -> None:
-    """The lesson's reference marks, drawn lightly."""
+    """The lesson's reference marks, drawn above the curve and named in a small legend."""
     finite = s.values[s.finite]
     if name == "ratio_mean":
         # A proxy on another scale (e.g. a probability difference near 0) gets no y=1 line.
         if finite.size and (not s.proxy or 0.5 <= float(np.median(finite)) <= 2.0):
-            ax.axhline(1.0, color="red", ls="--", lw=0.9)
+            ax.axhline(1.0, color=_REF_RED, ls="--", lw=1.0, zorder=_REF_Z, label=t("plot.ratio_ref", words))
             lo, hi = ax.get_ylim()  # at least ±0.05 around 1: a healthy 1.0000±1e-4 must look flat
             ax.set_ylim(min(lo, 0.95), max(hi, 1.05))
+            _legend(ax, fp)
     elif name == "adv_std":
         ax.axhspan(0.8, 1.2, color="#2ca02c", alpha=0.10, lw=0, label=t("plot.healthy_band", words))
+        _legend(ax, fp)
     elif name == "clip_frac":
         lo, hi = ax.get_ylim()
-        ax.axhline(20.0, color="#d62728", ls=":", lw=0.9, alpha=0.7)
+        ax.axhline(20.0, color=_REF_RED, ls=":", lw=0.9, alpha=0.7, zorder=_REF_Z, label=t("plot.clip_ref", words))
         if hi < 10.0:  # far below the 20% line: keep the curve's own scale (the line is off-panel)
             ax.set_ylim(lo, hi)
+        else:
+            _legend(ax, fp)
 
 
-def plot(run: Run, path: str | os.PathLike = "curves.png", *, lang: str = "en", max_points: int = 2000) -> Path:
-    """Draw the lesson's figure of `run` to `path` (.png, .svg or .pdf) and return the path."""
+def plot(run: Run, path: str | os.PathLike = "curves.png", *, lang: str = "en", max_points: int = 2000,
+         diagnosis=None) -> Path:
+    """Draw the lesson's figure of `run` to `path` (.png, .svg or .pdf) and return the path.
+    With a `diagnosis` (rlvitals.diagnose(run)) the findings' onsets are marked."""
     out = check_output(path)          # before the work: a bad path fails fast, no folder is made
     if out.suffix.lower() not in SUFFIXES:
         raise RlvitalsError(f"Cannot plot to {out.name}: the file name must end in .png, .svg or .pdf.")
     if max_points and max_points < 4:
         raise RlvitalsError(f"--max-points must be 0 (no decimation) or at least 4, not {max_points}.")
-    fig = build_figure(run, lang=lang, max_points=max_points)
+    fig = build_figure(run, lang=lang, max_points=max_points, diagnosis=diagnosis)
     with writing(out):
         fig.savefig(out, dpi=DPI)
     return out

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..diagnose import BY_CONSTRUCTION
 from ..diagnose.model import Action, Diagnosis, Finding, RuledOut
-from ..i18n import localize, t
+from ..i18n import t
 from ..run import EXTRAS, PERCENT_METRICS, VITALS, Run
 from .charts import clip_text, display_width, fmt_value, pad, sparkline
 
@@ -39,12 +39,15 @@ __all__ = [
     "fmt_num",
     "label",
     "missing_text",
+    "next_key",
+    "no_warnings_text",
     "ordered",
     "reason_text",
     "render_text",
     "ruled_out_text",
     "run_notes",
     "shape_label",
+    "summary_text",
     "tr",
     "use_color",
     "vital_rows",
@@ -114,8 +117,15 @@ _PLACEHOLDER = re.compile(r"\{[A-Za-z_][^{}]*\}")
 
 def finding_summary(f: Finding, lang: str) -> str:
     """The localised summary, or "" when there is none or its template cannot be filled (a field
-    the evidence lacks): a sentence with "{entropy_end}" left in it is worse than no sentence."""
-    out = tr(f"finding.{f.id}.summary", lang, "", **_fields(f))
+    the evidence lacks): a sentence with "{entropy_end}" left in it is worse than no sentence.
+    A finding with missing metrics uses its `summary_missing` sentence when it has one, so the
+    summary never calls a metric normal that the "missing" line says was not logged."""
+    fields = _fields(f)
+    out = ""
+    if f.missing:
+        out = tr(f"finding.{f.id}.summary_missing", lang, "", missing=", ".join(f.missing), **fields)
+    if not out:
+        out = tr(f"finding.{f.id}.summary", lang, "", **fields)
     return "" if _PLACEHOLDER.search(out) else out
 
 
@@ -141,7 +151,11 @@ def ruled_out_text(r: RuledOut, lang: str) -> str:
     """ "entropy collapse — entropy = 1.774: <why that rules it out>" (or "... is normal")."""
     # Units only where they cannot mislead (a rate as %, ratio to 4 places); anything else as a
     # plain number, since a rule may pass a derived value (a fraction of steps) under a metric name.
+    from .notes import translate_value
+
     v = r.value
+    if isinstance(v, str):
+        v = str(translate_value(v, lang))
     numeric = isinstance(v, (int, float)) and not isinstance(v, bool)
     value = fmt_value(r.metric, v) if isinstance(v, (int, float)) and numeric and r.metric in _UNIT_METRICS \
         else fmt_num(v)
@@ -152,22 +166,51 @@ def ruled_out_text(r: RuledOut, lang: str) -> str:
     return tr("ui.ruled_out_normal", lang, lookalike=look, metric=r.metric, value=value)
 
 
+_NO_VALUE = frozenset({"", "—", "–", "-"})
+
+
+def _catalogued(kind: str, fid: str, text: str, lang: str) -> str:
+    """`text` in `lang` when it is the catalog's own English for this finding (an Action built
+    elsewhere, with a framework's own knob name, is shown as it was written)."""
+    if fid and text and t(f"{kind}.{fid}", "en") == text:
+        return tr(f"{kind}.{fid}", lang, text)
+    return text
+
+
 def action_text(a: Action, lang: str) -> str:
-    """ "raise temperature (typical 1.0) — why (source)" """
+    """ "raise temperature (typical 1.0) — why (source)"; knob, typical value and source come
+    from the findings catalog (keyed by the finding id in `why`), the Action's text as fallback.
+    No "(typical —)": a knob without a typical value gets no parenthesis."""
     verb = tr(f"ui.direction.{a.direction}", lang, a.direction)
-    s = f"{verb} {a.knob}"
-    if a.typical:
-        s += " " + tr("ui.typical", lang, value=a.typical)
+    key = a.why or ""
+    s = f"{verb} {_catalogued('knob', key, a.knob, lang)}"
+    typical = _catalogued("typical", key, a.typical, lang)
+    if typical and typical.strip() not in _NO_VALUE:
+        s += " " + tr("ui.typical", lang, value=typical)
     why = tr(f"action_why.{a.why}", lang, a.why.replace("_", " ")) if a.why else ""
     if why:
         s += f" — {why}"
-    if a.source:
-        s += f" ({a.source})"
+    source = _catalogued("source", key, a.source, lang)
+    if source:
+        s += " " + tr("ui.source", lang, source=source)
     return s
 
 
+def next_key(f: Finding) -> str:
+    """ "next:" for a warning or worse; "if it goes on:" for an info note, which asks for nothing now
+    (a healthy run's report must not say "nothing to change" and then "next: replace the data")."""
+    return "ui.next_if" if f.severity == "info" else "ui.next"
+
+
+def no_warnings_text(diag: Diagnosis, lang: str) -> str:
+    infos = sum(1 for f in diag.findings if f.severity == "info")
+    return tr("ui.no_warnings_watch", lang, n=infos) if infos else tr("ui.no_warnings", lang)
+
+
 def missing_text(metrics: tuple[str, ...] | list[str], lang: str) -> str:
-    return tr("ui.missing_why", lang, metrics=", ".join(metrics))
+    # metric names stay as they are; what is not a metric (rollout samples) is named in words
+    names = [tr(f"ui.missing_name.{m}", lang, m) for m in metrics]
+    return tr("ui.missing_why", lang, metrics=", ".join(names))
 
 
 def label(key: str, lang: str) -> str:
@@ -175,9 +218,12 @@ def label(key: str, lang: str) -> str:
     return tr("ui.label", lang, text=tr(key, lang))
 
 
-def evidence_text(f: Finding) -> str:
-    # "key=value" pairs joined by ", " so a line never breaks inside a pair or starts with a separator
-    return ", ".join(f"{k}={fmt_num(v)}" for k, v in f.evidence.items())
+def evidence_text(f: Finding, lang: str = "en") -> str:
+    # "key=value" pairs joined by ", " so a line never breaks inside a pair or starts with a separator;
+    # keys stay as they are (they are the JSON's), values a rule wrote as words are translated
+    from .notes import translate_value
+
+    return ", ".join(f"{k}={fmt_num(translate_value(v, lang))}" for k, v in f.evidence.items())
 
 
 @dataclass(frozen=True)
@@ -211,10 +257,13 @@ def vital_rows(diag: Diagnosis, lang: str, run: Run | None = None) -> list[Vital
 
 def run_notes(diag: Diagnosis, lang: str) -> list[str]:
     """The run's notes, then each proxy and each reason lines were skipped (nothing hidden)."""
-    notes = [localize(n, lang) for n in diag.run.get("notes", []) or []]
+    from .notes import translate_note, translate_proxy
+
+    raw = [str(n) for n in diag.run.get("notes", []) or []]
+    notes = [translate_note(n, lang) for n in diag.run.get("notes", []) or []]
     for m, note in (diag.run.get("proxies") or {}).items():
-        if not any(str(note) in n for n in notes):
-            notes.append(tr("ui.proxy_note", lang, metric=m, note=note))
+        if not any(str(note) in n for n in raw):
+            notes.append(tr("ui.proxy_note", lang, metric=m, note=translate_proxy(str(note), lang)))
     for reason, count in (diag.run.get("skipped") or {}).items():
         notes.append(tr("ui.skipped_note", lang, count=count, reason=reason_text(reason, lang)))
     for reason, count in (diag.run.get("dropped") or {}).items():
@@ -336,18 +385,35 @@ def _finding(out: _Out, i: int, f: Finding, lang: str) -> None:
     # An info note on a healthy run stays short: its summary already carries the numbers
     # (the JSON always has the full evidence).
     if f.evidence and not (f.severity == "info" and summary):
-        out.para(label("ui.evidence", lang) + evidence_text(f), ind + "  ", ind)
+        out.para(label("ui.evidence", lang) + evidence_text(f, lang), ind + "  ", ind)
     for r in f.ruled_out:
         out.para(label("ui.ruled_out", lang) + ruled_out_text(r, lang), ind + "  ", ind)
     if f.missing:
         out.para(label("ui.missing", lang) + missing_text(f.missing, lang), ind + "  ", ind)
     if f.action is not None:
-        out.para(out.paint("→ ", "1") + label("ui.next", lang) + action_text(f.action, lang), ind + "  ", ind)
+        out.para(out.paint("→ ", "1") + label(next_key(f), lang) + action_text(f.action, lang), ind + "  ", ind)
     if f.samples:
         out.add(ind + label("ui.samples", lang).rstrip())
         for s in f.samples:
             quote = clip_text(" ".join(str(s).split()), out.width - len(ind) - 4)
             out.add(f"{ind}  “{quote}”")
+
+
+def summary_text(diag: Diagnosis, lang: str = "en") -> str:
+    """`str(diagnosis)`: the run line, the verdict, one heading and one sentence per finding."""
+    lines = [f"{tr('ui.diag.title', lang)} · {run_line(diag, lang)}"]
+    v = diag.verdict
+    gloss = tr(f"verdict.{v}", lang, tr(f"ui.verdict_gloss.{v}", lang, ""))
+    lines.append(label("ui.verdict_label", lang) + tr(f"ui.verdict.{v}", lang, v.upper()) + (f" — {gloss}" if gloss else ""))
+    if not any(f.severity != "info" for f in diag.findings):
+        lines.append(no_warnings_text(diag, lang))
+    for i, f in enumerate(ordered(diag), 1):
+        sev = tr(f"ui.severity.{f.severity}", lang, f.severity)
+        lines.append(f"  {i}. [{sev}] {finding_title(f.id, lang)} ({f.id}){finding_meta(f, lang)}")
+        summary = finding_summary(f, lang)
+        if summary:
+            lines.append(f"     {summary}")
+    return "\n".join(lines)
 
 
 def render_text(diag: Diagnosis, lang: str = "en", width: int = 100, *, run: Run | None = None,
@@ -374,7 +440,7 @@ def render_text(diag: Diagnosis, lang: str = "en", width: int = 100, *, run: Run
             title += ", " + tr("ui.since_step", lang, step=top.onset_step)
         out.para(tr("ui.main_finding", lang, title=title), "    ", "  ")
     else:
-        out.para(tr("ui.no_warnings", lang), "    ", "  ")
+        out.para(no_warnings_text(diag, lang), "    ", "  ")
     out.add()
     out.add(out.paint(tr("ui.vitals", lang), "1"))
     _table(out, vital_rows(diag, lang, run), lang)

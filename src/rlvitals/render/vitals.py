@@ -13,11 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from ..i18n import localize
 from ..run import CANONICAL, Run, Series
 from ..shapes import ends
 from .charts import clip_text, display_width, fmt_value, pad
 from .jsonout import clean
+from .notes import translate_note, translate_proxy
 from .terminal import fmt_num, reason_text, tr, wrap
 
 __all__ = ["SCHEMA", "render_vitals", "vitals_dict"]
@@ -51,6 +51,17 @@ def _union_steps(run: Run) -> np.ndarray:
     return run.steps
 
 
+def _runs(run: Run) -> list[dict[str, Any]]:
+    """Every run of a file that holds several (the step counter restarted at step <= 1)."""
+    out = []
+    for i, r in enumerate(run.file_runs):
+        segs = r.segments
+        out.append({"index": i + 1, "first_step": segs[0].first_step if segs else None,
+                    "last_step": max(g.last_step for g in segs) if segs else None,
+                    "rows": sum(g.rows for g in segs), "shown": r is run})
+    return out
+
+
 def _opening(run: Run) -> dict[str, Any]:
     """How the file was opened, only when it says something: layers undone, --map, the fallback."""
     out: dict[str, Any] = {}
@@ -78,6 +89,10 @@ def vitals_dict(run: Run) -> dict[str, Any]:
         "metrics": {m: (_metric(run.series[m]) if m in run.series else None) for m in CANONICAL},
         "extras": {k: {"count": len(s), "first": float(s.values[0]) if len(s) else None,
                        "last": float(s.values[-1]) if len(s) else None} for k, s in sorted(run.extras.items())},
+        "runs": _runs(run),
+        "components": {k: {"kind": run.component_kinds.get(k, "other"), **_metric(s)}
+                       for k, s in run.components.items()},
+        "evals": {k: _metric(s) for k, s in sorted(run.evals.items())},
         "unrecognized": dict(sorted(run.unrecognized.items())),
         "skipped_lines": dict(sorted(run.skipped.items())),
         "dropped_values": dict(sorted(run.dropped.items())),
@@ -112,6 +127,12 @@ def _text(run: Run, lang: str, width: int) -> str:
         for g in segs:
             out.append("    - " + tr("ui.vit.segment_line", lang, first=g["first_step"], last=g["last_step"],
                                      rows=g["rows"], line=g["first_line"]))
+    if d["runs"]:
+        out += ["", tr("ui.vit.runs", lang) + f" ({len(d['runs'])})"]
+        for r in d["runs"]:
+            mark = tr("ui.vit.run_current", lang) if r["shown"] else ""
+            out.append("  " + tr("ui.vit.run_line", lang, k=r["index"], first=r["first_step"],
+                                 last=r["last_step"], rows=r["rows"], mark=mark))
     out += ["", tr("ui.vit.metrics", lang)]
     rows = [[tr("ui.col.metric", lang), tr("ui.vit.col.source", lang), tr("ui.vit.col.count", lang),
              tr("ui.vit.col.first_last", lang), tr("ui.vit.col.min", lang), tr("ui.vit.col.max", lang),
@@ -130,17 +151,28 @@ def _text(run: Run, lang: str, width: int) -> str:
         rows.append([m, source, str(info["count"]), f"{f(info['start'])} → {f(info['end'])}",
                      f(info["min"]), f(info["max"]), str(info["nan"]) if info["nan"] else "", flag])
         if info["proxy"]:
-            proxies += wrap(tr("ui.vit.proxy", lang, note=info["note"] or info["source"]), width, "      ",
+            proxies += wrap(tr("ui.vit.proxy", lang, note=translate_proxy(info["note"] or info["source"], lang)), width,
+                            "      ",
                             f"    * {m}: ")
     out += _table(rows, "<<><>>><")
     out += wrap(tr("ui.vit.start_end_note", lang), width, "    ", "  ")
     out += proxies
-    # a key that maps to no vital is still kept (an extra): it is listed once, there; "not read"
-    # is only for keys that were not kept at all
-    not_read = {k: v for k, v in d["unrecognized"].items() if k not in d["extras"]}
+    # keys already listed as components or evals are not listed again; a key that maps to no vital
+    # is still kept (an extra): it is listed once, there; "not read" is only for keys not kept at all
+    shown = {s.source for s in run.components.values()} | set(run.evals)
+    not_read = {k: v for k, v in d["unrecognized"].items() if k not in d["extras"] and k not in shown}
+
+    def span(v: dict[str, Any]) -> str:
+        return f"{v['first_step']} → {v['last_step']}" if v["count"] else ""
+
     sections = [
+        ("ui.vit.components", [[k, tr(f"ui.vit.kind.{v['kind']}", lang), clip_text(v["source"], 34), f"n={v['count']}",
+                                f"{fmt_num(v['first'])} → {fmt_num(v['last'])}"]
+                               for k, v in d["components"].items()], "<<<><", False),
+        ("ui.vit.evals", [[k, f"n={v['count']}", span(v), f"{fmt_num(v['first'])} → {fmt_num(v['last'])}"]
+                          for k, v in d["evals"].items()], "<>><", False),
         ("ui.vit.extras", [[k, f"n={v['count']}", f"{fmt_num(v['first'])} → {fmt_num(v['last'])}"]
-                           for k, v in d["extras"].items()], "<><", False),
+                           for k, v in d["extras"].items() if k not in shown], "<><", False),
         ("ui.vit.unrecognized", [[k, str(v)] for k, v in not_read.items()], "<>", False),
         ("ui.vit.skipped", [[reason_text(k, lang), str(v)] for k, v in d["skipped_lines"].items()], "<>", True),
     ]
@@ -159,7 +191,7 @@ def _text(run: Run, lang: str, width: int) -> str:
     if d["notes"]:
         out += ["", tr("ui.notes", lang)]
         for n in d["notes"]:
-            out += wrap(localize(n, lang), width, "    ", "  - ")
+            out += wrap(translate_note(n, lang), width, "    ", "  - ")
     return "\n".join(out) + "\n"
 
 

@@ -155,14 +155,22 @@ def write_simulated(run: Run, path: str, fmt: str = "lesson", samples_path: str 
         out = str(path)
     if samples_path:
         truth = run.meta.get("truth") or {}
-        if truth.get("engine") == "rl":
-            raise RlvitalsError("rollout samples are not available for the RL-loop engine (--engine rl).")
         if "scenario" not in truth:
             raise RlvitalsError("rollout samples can only be written for a simulated run.")
-        recs = simulate_samples(truth["scenario"], seed=run.meta.get("seed"), steps=int(run.meta.get("steps", 200)))
+        if truth.get("engine") == "rl":
+            from .rlloop import simulate_rl_samples
+
+            recs = simulate_rl_samples(truth["scenario"], seed=int(run.meta.get("seed", 0)),
+                                       steps=int(run.meta.get("steps", 300)), **dict(run.meta.get("knobs") or {}))
+        else:
+            recs = simulate_samples(truth["scenario"], seed=run.meta.get("seed"), steps=int(run.meta.get("steps", 200)))
         with writing(samples_path), open(samples_path, "w", encoding="utf-8") as fh:
             for r in recs:
                 fh.write(json.dumps(r, ensure_ascii=False) + "\n")
     return out
 
 
+# `rlvitals.simulate(name)` calls simulate() while `rlvitals.simulate.scenarios` stays importable
+from .._callable import make_callable  # noqa: E402
+
+make_callable(__name__)

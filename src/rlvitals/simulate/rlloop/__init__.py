@@ -22,52 +22,15 @@ from ...errors import RlvitalsError
 from ...run import Run, Series
 from .knobs import KNOB_HELP, RUN_LEVEL, BadKnob, Knobs, check_knobs
 from .loop import Trace, train
-from .scenarios import SCENARIOS, RLScenario, UnknownRLScenario, get_rl_scenario
+from .scenarios import SCENARIOS, RLScenario, UnknownRLScenario, derived_onset, get_rl_scenario
 
 __all__ = ["KNOB_HELP", "SCENARIOS", "BadKnob", "Knobs", "RLScenario", "UnknownRLScenario", "listing", "simulate_rl",
-           "simulate_rl_cli"]
+           "simulate_rl_cli", "simulate_rl_samples"]
 
 MIN_STEPS = 20
 _VITALS = ("reward", "acc", "entropy", "kl", "adv_std", "clip_frac", "ratio_mean", "len", "gnorm", "trunc", "lr",
            "loss")
 COMPONENT_KINDS = {"verifier": "correctness", "format": "format", "length": "length"}
-
-
-def _smooth(x: np.ndarray) -> np.ndarray:
-    w = max(3, x.size // 30) | 1
-    pad = np.concatenate([np.full(w // 2, x[0]), x, np.full(w // 2, x[-1])])
-    return np.convolve(pad, np.ones(w) / w, mode="valid")
-
-
-def _first(mask: np.ndarray) -> int | None:
-    hit = np.flatnonzero(mask)
-    return int(hit[0]) if hit.size else None
-
-
-def derived_onset(rule: str, tr: Trace) -> int | None:
-    """0-based onset index of a failure whose cause holds from step one (None: it never began).
-
-    entropy_half  first step the smoothed entropy is below half its value over the first 5 steps
-    adv_std_half  first step the smoothed adv_std is below 0.5 (the lesson's "many groups degenerate")
-    hacked_share  first step the smoothed share of rewarded-but-wrong answers exceeds 10%
-    overflow      the first step a gradient overflowed float16
-    plateau       first step the smoothed acc has made 90% of its rise to its final level (last 20%)
-    """
-    c = tr.cols
-    if rule == "overflow":
-        return tr.overflow_step
-    if rule == "entropy_half":
-        e = c["entropy"]
-        return _first(_smooth(e) < 0.5 * float(np.mean(e[:5])))
-    if rule == "adv_std_half":
-        return _first(_smooth(c["adv_std"]) < 0.5)
-    if rule == "hacked_share":
-        return _first(_smooth(c["hacked"]) > 0.10)
-    if rule == "plateau":
-        a = _smooth(c["acc"])
-        final = float(np.mean(a[-max(1, a.size // 5):]))
-        return _first(a >= a[0] + 0.9 * (final - a[0]))
-    raise ValueError(f"unknown onset rule {rule!r}")
 
 
 def _rng(name: str, seed: int) -> np.random.Generator:
@@ -118,12 +81,8 @@ def configure(sc: RLScenario, steps: int, knobs: dict[str, Any], rng: np.random.
     return base, onset
 
 
-def simulate_rl(scenario: str, *, seed: int = 0, steps: int = 300, **knobs: Any) -> Run:
-    """Train the toy policy under `scenario` (and any knobs you turn) and return the logged run.
-
-    `run.meta["truth"]` = {"scenario", "finding", "verdict", "severity", "onset_step", "engine": "rl"}.
-    `run.components` holds the reward terms (verifier, format, length) and `run.component_kinds` their kinds.
-    """
+def _simulate(scenario: str, seed: object, steps: object, knobs: dict[str, Any],
+              record: tuple[int, int] | None = None) -> tuple[RLScenario, Trace, Knobs, int, int | None, dict[str, Any]]:
     sc = get_rl_scenario(scenario)
     seed, steps = _check(seed, steps)
     given = check_knobs(knobs)
@@ -131,10 +90,31 @@ def simulate_rl(scenario: str, *, seed: int = 0, steps: int = 300, **knobs: Any)
         raise BadKnob("pass steps=... as the argument (or --steps), not as a knob.")
     rng = _rng(scenario, seed)
     kn, onset = configure(sc, steps, given, rng)
-    tr = train(kn, rng)
+    tr = train(kn, rng, record=record)
     if sc.onset == "derived" and "onset" not in given:
         onset = derived_onset(sc.rule, tr)
-    return to_run(sc, tr, kn, seed, onset, given)
+    return sc, tr, kn, seed, onset, given
+
+
+def simulate_rl(scenario: str, *, seed: int = 0, steps: int = 300, **knobs: Any) -> Run:
+    """Train the toy policy under `scenario` (and any knobs you turn) and return the logged run.
+
+    `run.meta["truth"]` = {"scenario", "finding", "verdict", "severity", "onset_step", "engine": "rl"}.
+    `run.components` holds the reward terms (verifier, format, length) and `run.component_kinds` their kinds.
+    """
+    return to_run(*_simulate(scenario, seed, steps, knobs))
+
+
+def simulate_rl_samples(scenario: str, *, seed: int = 0, steps: int = 300, every: int = 10, prompts: int = 4,
+                        **knobs: Any) -> list[dict[str, Any]]:
+    """The rollouts behind `simulate_rl(scenario, seed=seed, steps=steps, **knobs)`: at steps 1, 1+every, ...
+    the answers to the first `prompts` prompts (G each) as {step, group, prompt, response, reward}."""
+    from .samples import render
+
+    if not isinstance(every, int) or every < 1 or not isinstance(prompts, int) or prompts < 1:
+        raise RlvitalsError(f"`every` and `prompts` must be positive integers (got {every!r}, {prompts!r}).")
+    sc, tr, _, seed_i, _, _ = _simulate(scenario, seed, steps, knobs, record=(every, prompts))
+    return render(tr.rollouts or [], sc.name, seed_i)
 
 
 def to_run(sc: RLScenario, tr: Trace, kn: Knobs, seed: int, onset: int | None, given: dict[str, Any]) -> Run:
@@ -151,7 +131,7 @@ def to_run(sc: RLScenario, tr: Trace, kn: Knobs, seed: int, onset: int | None, g
     comps: dict[str, Series] = {}
     for name, col in (("verifier", "r_correctness"), ("format", "r_format"), ("length", "r_length")):
         vals = tr.cols[col]
-        if name == "length" and not np.any(vals):
+        if name != "verifier" and not np.any(vals):       # a term that is off is not logged
             continue
         comps[name] = Series(name, steps, vals, f"rewards/{name}/mean")
         run.extras[f"rewards/{name}/mean"] = Series(f"rewards/{name}/mean", steps, vals, "simulated")
@@ -160,6 +140,10 @@ def to_run(sc: RLScenario, tr: Trace, kn: Knobs, seed: int, onset: int | None, g
     truth = dict(sc.truth)
     truth["onset_step"] = None if onset is None or sc.finding is None else int(onset) + 1
     truth["engine"] = "rl"
+    if sc.finding is not None and onset is None:
+        # a derived failure that never began in this run (too short for it): say what did happen
+        truth.update(finding=None, verdict="learning", severity=None,
+                     note=f"the cause of {sc.name} was present but the failure had not begun by step {T}")
     run.meta.update({
         "truth": truth, "simulated": True, "engine": "rl", "seed": seed, "steps": T,
         "batch_prompts": kn.batch, "group_size": kn.group, "max_response_length": kn.cap,

@@ -44,6 +44,7 @@ class Knobs:
     need_median: float = 22.0        # median steps a prompt needs (difficulty)
     unsolvable: float = 0.15         # share of prompts no answer can solve
     stale_from: int | None = None    # rollout weights stop syncing at this step (1-based)
+    sync_lag: int = 0                # rollouts use the weights of this many steps ago (async RL)
     frozen: bool = False             # gradients computed, never applied
     fp16: bool = False               # float16 gradients with a dynamic loss scale
     fp16_check: bool = True          # skip overflowing steps (GradScaler); off = inf reaches the weights
@@ -65,7 +66,8 @@ class Knobs:
 RUN_LEVEL = frozenset({"steps", "need_median", "unsolvable", "fp16", "fp16_check", "val_every"})
 
 _INT_MIN = {"steps": 20, "warmup": 0, "batch": 1, "group": 2, "minibatches": 1, "cap": 10, "len_target": 1,
-            "hack_marks": 1, "stale_from": 1, "val_every": 1}
+            "hack_marks": 1, "stale_from": 1, "sync_lag": 0,
+            "val_every": 1}
 _FLOAT_RANGE = {"lr": (0.0, 10.0), "temperature": (0.05, 10.0), "eps_low": (0.0, 1.0), "eps_high": (0.0, 100.0),
                 "kl_coef": (0.0, 100.0), "ent_coef": (0.0, 100.0), "max_grad_norm": (1e-6, 1e9),
                 "w_fmt": (0.0, 10.0), "len_bonus": (0.0, 10.0), "hack_bonus": (0.0, 10.0), "slip": (0.0, 0.5),
@@ -74,14 +76,15 @@ _BOOL = ("frozen", "fp16", "fp16_check")
 _CHOICE = {"ratio_level": ("sequence", "token")}
 
 KNOB_HELP: dict[str, tuple[str, str]] = {
-    "steps": ("training steps", "训练步数"),
+    "steps": ("training steps (set with --steps / steps=, not as a knob)", "训练步数（用 --steps / steps= 设置，不作为旋钮）"),
     "lr": ("learning rate (Adam, on the policy's logits)", "学习率（Adam，作用在策略 logits 上）"),
     "warmup": ("linear learning-rate warm-up, in steps", "学习率线性预热步数"),
     "batch": ("prompts per step", "每步 prompt 数"),
     "group": ("answers sampled per prompt (G)", "每个 prompt 采样的回答数（G）"),
     "minibatches": ("optimizer steps per rollout batch", "每批 rollout 的优化器更新次数"),
     "temperature": ("rollout temperature", "采样温度"),
-    "eps_low": ("clip range below 1", "裁剪下界 ε_low"),
+    "eps_low": ("clip range below 1 (sequence ratio: ~5e-4; with ratio_level=token use ~0.2)",
+                "裁剪下界 ε_low（序列级比率约 5e-4；ratio_level=token 时用约 0.2）"),
     "eps_high": ("clip range above 1 (clip-higher when > eps_low)", "裁剪上界 ε_high（大于 ε_low 即 clip-higher）"),
     "ratio_level": ("importance ratio per 'sequence' (GSPO) or per 'token' (GRPO)",
                     "重要性比率按 'sequence'（GSPO）或按 'token'（GRPO）计算"),
@@ -99,6 +102,8 @@ KNOB_HELP: dict[str, tuple[str, str]] = {
     "need_median": ("difficulty: median reasoning steps a prompt needs", "难度：每题所需推理步数的中位数"),
     "unsolvable": ("share of prompts no answer can solve", "无解题目的比例"),
     "stale_from": ("rollout weights stop syncing at this step", "从这一步起 rollout 权重不再同步"),
+    "sync_lag": ("rollouts use the weights of this many steps ago (bounded staleness, as in async RL)",
+                 "rollout 使用若干步之前的权重（有界的过时，如异步 RL）"),
     "frozen": ("gradients computed but never applied (1/0)", "梯度照算但从不更新权重（1/0）"),
     "fp16": ("float16 gradients with a dynamic loss scale (1/0)", "float16 梯度 + 动态 loss scale（1/0）"),
     "fp16_check": ("skip overflowing steps (0 = inf reaches the weights)", "跳过溢出的步（0 = inf 直接进权重）"),

@@ -43,6 +43,7 @@ class Trace:
     overflow_step: int | None
     task: Task
     params: Params
+    rollouts: list[dict] | None = None             # recorded answers (see `train(record=...)`)
 
 
 def _advantages(r: np.ndarray, G: int) -> tuple[np.ndarray, np.ndarray]:
@@ -136,18 +137,27 @@ def _garbage_step(kn: Knobs, cap: int) -> dict[str, float]:
             "r_length": kn.len_bonus * min(cap / float(kn.len_target), 1.0), "hacked": 0.0}
 
 
-def train(kn: Knobs, rng: np.random.Generator) -> Trace:
-    """Run the loop for kn.steps steps with the knobs in force at each step."""
+def train(kn: Knobs, rng: np.random.Generator, record: tuple[int, int] | None = None) -> Trace:
+    """Run the loop for kn.steps steps with the knobs in force at each step.
+
+    record=(every, prompts): keep the answers of the first `prompts` groups at steps 1, 1+every, ...
+    (counts, truncation, correctness, reward); recording draws nothing, so the run is unchanged.
+    """
+    vrng = np.random.default_rng(int(rng.integers(2**63)))   # validation draws: val_every never changes training
     task: Task = make_task(rng, need_median=kn.need_median, unsolvable=kn.unsolvable)
     params: Params = init_params(rng, task)
-    ref = topic_tables(params, kn.temperature)
+    ref_params = params.copy()                    # the frozen reference, scored at the rollout temperature
+    ref_T, ref = kn.temperature, topic_tables(ref_params, kn.temperature)
     opt = Adam()
-    scaler = LossScaler(check=kn.fp16_check) if kn.fp16 else None
+    # the loss scale doubles every 1/20 of the run (60 optimizer steps in a 300-step run)
+    scaler = LossScaler(window=max(4, kn.minibatches * (kn.steps // 20)), check=kn.fp16_check) if kn.fp16 else None
     stale: Params | None = None
+    history: list[Params] = []                    # the weights of the last sync_lag steps (oldest first)
     cols = {k: np.empty(kn.steps) for k in LOGGED}
     val_steps: list[int] = []
     val_acc: list[float] = []
     overflow_step: int | None = None
+    rollouts: list[dict] | None = [] if record else None
     eye = np.eye(task.K)
     for t in range(kn.steps):
         at = kn.at(t)                                 # knobs in force at this step (mid-run changes)
@@ -160,14 +170,23 @@ def train(kn: Knobs, rng: np.random.Generator) -> Trace:
             if (t + 1) % kn.val_every == 0 or t == 0:
                 val_steps.append(t)
                 val_acc.append(0.0)
+            if rollouts is not None and record and t % record[0] == 0:
+                for j in range(min(record[1], at.batch) * G):
+                    rollouts.append({"step": t + 1, "group": j // G, "prompt": -1, "need": 0, "topic": -1,
+                                     "right": -1, "counts": None, "trunc": True, "correct": False, "reward": 0.0})
             continue
+        history.append(params.copy() if (kn.sync_lag or at.sync_lag) else params)
+        if len(history) > at.sync_lag + 1:
+            del history[: len(history) - at.sync_lag - 1]
         if at.stale_from is not None and t + 1 >= at.stale_from:
             if stale is None:
                 stale = params.copy()
             behave = stale
         else:
             stale = None
-            behave = params
+            behave = history[0] if at.sync_lag else params
+        if ref_T != T:                                # a temperature change: the reference is rescored too
+            ref_T, ref = T, topic_tables(ref_params, T)
         blpc, blpb = topic_tables(behave, T)
         pidx = np.repeat(rng.integers(0, len(task.train), B), G)
         topic = task.train.topic[pidx]
@@ -188,6 +207,12 @@ def train(kn: Knobs, rng: np.random.Generator) -> Trace:
         cols["r_format"][t] = fmt.mean()
         cols["r_length"][t] = len_term.mean()
         cols["hacked"][t] = ((verifier > 0) & ~correct).mean()
+        if rollouts is not None and record and t % record[0] == 0:
+            for j in range(min(record[1], B) * G):
+                rollouts.append({"step": t + 1, "group": j // G, "prompt": int(pidx[j]),
+                                 "need": int(task.train.need[pidx[j]]), "topic": int(topic[j]),
+                                 "right": int(task.r[topic[j]]), "counts": counts[j].copy(),
+                                 "trunc": bool(trunc[j]), "correct": bool(correct[j]), "reward": float(reward[j])})
         roll_c, roll_b = blpc[topic], blpb[topic, b]
         if behave is params:
             old_c, old_b = roll_c, roll_b
@@ -196,7 +221,7 @@ def train(kn: Knobs, rng: np.random.Generator) -> Trace:
             old_c, old_b = tlpc[topic], tlpb[topic, b]
         order = rng.permutation(topic.size)
         acc_m: dict[str, list[float]] = {k: [] for k in ("kl", "entropy", "ratio_mean", "clip_frac", "loss", "gnorm")}
-        for mb in np.array_split(order, at.minibatches):
+        for mb in np.array_split(order, min(at.minibatches, topic.size)):   # never an empty minibatch
             lpc, lpb = topic_tables(params, T)
             grads, m = _policy_grads(at, params.Y, lpc, lpb, ref, topic[mb], eye[topic[mb]], counts[mb], b[mb], A[mb],
                                      old_c[mb], old_b[mb], roll_c[mb], roll_b[mb], T, at.kl_coef, at.ent_coef)
@@ -220,11 +245,11 @@ def train(kn: Knobs, rng: np.random.Generator) -> Trace:
                 scale = min(1.0, at.max_grad_norm / (gnorm + 1e-12)) if np.isfinite(gnorm) else float("nan")
                 opt.step(params, (grads[0] * scale, grads[1] * scale), lr)
         for k, vals in acc_m.items():
-            cols[k][t] = float(np.mean(vals))
+            cols[k][t] = sum(vals) / len(vals)
         if (t + 1) % kn.val_every == 0 or t == 0:
             val_steps.append(t)
-            val_acc.append(_validate(task, params, at, rng))
-    return Trace(cols, np.asarray(val_steps), np.asarray(val_acc), overflow_step, task, params)
+            val_acc.append(_validate(task, params, at, vrng))
+    return Trace(cols, np.asarray(val_steps), np.asarray(val_acc), overflow_step, task, params, rollouts)
 
 
 def _validate(task: Task, params: Params, kn: Knobs, rng: np.random.Generator) -> float:

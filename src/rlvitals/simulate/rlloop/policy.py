@@ -102,7 +102,8 @@ class LossScaler:
     """Mixed-precision gradients: scaled, cast to float16, unscaled.
 
     With `check` on (PyTorch's GradScaler) an overflowing step is skipped and the scale halved;
-    the scale doubles after `window` clean steps.  With `check` off (a hand-rolled fp16 loop),
+    the scale doubles after `window` clean optimizer steps (the loop sets it to a fifth of the
+    run's optimizer steps / 4, so a run of any length meets its overflow around the middle).  With `check` off (a hand-rolled fp16 loop),
     the inf goes straight into the optimizer and every weight becomes NaN.
     """
 

@@ -6,7 +6,7 @@
   mid      the cause starts at a step drawn per seed in 30-60% of the run (a resumed run with a
            changed config, a sync that breaks), or at the `onset` knob;
   derived  the cause holds from step 1 but the failure begins later; the onset is read off the
-           loop by the rule in `rule` (see ONSET_RULES in __init__.py), e.g. the first step whose
+           loop by the rule in `rule` (see `derived_onset` below), e.g. the first step whose
            overflow made the weights NaN.
 The truth (finding, verdict, severity) uses the diagnosis' vocabulary (diagnose/model.py).
 """
@@ -14,12 +14,17 @@ The truth (finding, verdict, severity) uses the diagnosis' vocabulary (diagnose/
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from ...diagnose.model import FINDING_IDS, SEVERITIES, VERDICTS
 from ...errors import RlvitalsError
 
-__all__ = ["SCENARIOS", "RLScenario", "UnknownRLScenario", "get_rl_scenario"]
+if TYPE_CHECKING:
+    from .loop import Trace
+
+__all__ = ["SCENARIOS", "RLScenario", "UnknownRLScenario", "derived_onset", "get_rl_scenario"]
 
 
 class UnknownRLScenario(RlvitalsError):
@@ -78,10 +83,11 @@ SCENARIOS: dict[str, RLScenario] = dict([
        "importance ratio drifts away from 1 and learning stops",
        "rollout 引擎不再收到新权重：回答来自过时的策略，重要性比率偏离 1，学习停止", "sync_failure", "dead",
        "critical", "mid", cause={"stale_from": 1}),
-    _s("data_too_easy", "prompts need one right step: ~94% of answers are right from the start, most groups are all "
-       "right, adv_std sinks below 0.5 while entropy stays normal",
-       "题目只需一个正确步骤：一开始约 94% 的回答就对，多数组全对，adv_std 降到 0.5 以下而熵正常", "data_too_easy",
-       "learning", "warning", "derived", start={"need_median": 1.0, "unsolvable": 0.02}, rule="adv_std_half"),
+    _s("data_too_easy", "prompts need one right step and the reward is pure correctness: ~94% of answers are right, "
+       "most groups all right, adv_std below 0.5 while entropy stays normal",
+       "题目只需一个正确步骤、奖励只看对错：约 94% 的回答都对，多数组全对，adv_std 低于 0.5 而熵正常", "data_too_easy",
+       "learning", "warning", "derived", start={"need_median": 1.0, "unsolvable": 0.02, "w_fmt": 0.0},
+       rule="adv_std_half"),
     _s("data_too_hard", "prompts need ~300 right steps: no group is ever solved, reward ~0, adv_std ~0, nothing to learn from",
        "题目需要约 300 个正确步骤：没有一组能做对，reward≈0，adv_std≈0，无从学起", "data_too_hard", "dead", "critical", "start",
        start={"need_median": 300.0, "w_fmt": 0.0}),
@@ -127,3 +133,40 @@ def get_rl_scenario(name: str) -> RLScenario:
     except (KeyError, TypeError):
         raise UnknownRLScenario(f"unknown RL-loop scenario {name!r}; valid scenarios are: "
                                 f"{', '.join(SCENARIOS)}.") from None
+
+
+def _smooth(x: np.ndarray) -> np.ndarray:
+    w = max(3, x.size // 30) | 1
+    pad = np.concatenate([np.full(w // 2, x[0]), x, np.full(w // 2, x[-1])])
+    return np.convolve(pad, np.ones(w) / w, mode="valid")
+
+
+def _first(mask: np.ndarray) -> int | None:
+    hit = np.flatnonzero(mask)
+    return int(hit[0]) if hit.size else None
+
+
+def derived_onset(rule: str, tr: Trace) -> int | None:
+    """0-based onset index of a failure whose cause holds from step one (None: it never began).
+
+    entropy_half  first step the smoothed entropy is below half its value over the first 5 steps
+    adv_std_half  first step the smoothed adv_std is below 0.5 (the lesson's "many groups degenerate")
+    hacked_share  first step the smoothed share of rewarded-but-wrong answers exceeds 10%
+    overflow      the first step a gradient overflowed float16
+    plateau       first step the smoothed acc has made 90% of its rise to its final level (last 20%)
+    """
+    c = tr.cols
+    if rule == "overflow":
+        return tr.overflow_step
+    if rule == "entropy_half":
+        e = c["entropy"]
+        return _first(_smooth(e) < 0.5 * float(np.mean(e[:5])))
+    if rule == "adv_std_half":
+        return _first(_smooth(c["adv_std"]) < 0.5)
+    if rule == "hacked_share":
+        return _first(_smooth(c["hacked"]) > 0.10)
+    if rule == "plateau":
+        a = _smooth(c["acc"])
+        final = float(np.mean(a[-max(1, a.size // 5):]))
+        return _first(a >= a[0] + 0.9 * (final - a[0]))
+    raise ValueError(f"unknown onset rule {rule!r}")

@@ -1,0 +1,178 @@
+"""Reward components and evaluation metrics: named series beside the canonical vitals.
+
+A GRPO reward is often a sum of reward functions (TRL `rewards/<fn>/mean`, prime-rl
+`metrics/<x>_reward`, rl-doctor `rewards/<x>/mean`, rlprobe `reward_component.<x>`).  The lesson's
+first question — "涨的是真能力，不是格式分" — needs each term on its own, so every component is kept
+as a named series and classified by its name:
+
+    correctness  the task is solved (correct, accuracy, exact_match, answer, pass, solve, success, verify,
+                 mc/choice: a multiple-choice answer)
+    format       the answer's shape (format — strict_format, soft_format —, xml, tag, think, structure,
+                 int: Unsloth's `int_reward_func` only checks that the answer is an integer)
+    length       length, len, overlong, penalty on length
+    style        language, cosine, repetition, style, fluency
+    other        anything else (a reward function called `reward_fn`, `char_overlap_reward`, ...)
+
+Evaluation metrics (`eval/*`, `eval_*`, `val/*`, `val-core/*`, `val-aux/*`, `validation/*`,
+`test/*`, `val_loss`...) are kept on their own cadence in `Run.evals` and never become training
+vitals; the correctness-like one also feeds the canonical `val_acc` when no alias row chose one.
+
+Both are views: the Series objects are the same ones kept in `Run.extras` (or as a canonical
+source), nothing is copied.  Classification is per key, not per value: reading speed is unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from ..run import Series
+from . import aliases
+
+__all__ = ["KINDS", "classify", "component_name", "is_eval_key", "split", "val_acc_choice"]
+
+KINDS: tuple[str, ...] = ("correctness", "format", "length", "style", "other")
+
+# component key -> name; first match wins.  `/std`, `/min`, `/max` of a component stay in extras.
+_COMPONENT_PATTERNS: tuple[re.Pattern[str], ...] = (
+    re.compile(r"^(?:train/)?rewards?/(?P<name>[^/]+)/mean$"),          # TRL ≥ 2025-03, rl-doctor
+    re.compile(r"^(?:train/)?rewards/(?P<name>[^/]+)$"),                # TRL before 2025-03-23
+    re.compile(r"^reward_components?[./](?P<name>[^/]+)$"),              # rlprobe (parquet flatten)
+    re.compile(r"^metrics/(?P<name>[^/]+_reward)$"),                     # prime-rl verifiers
+    re.compile(r"^reward/(?P<name>[^/]+)$"),                             # `reward/<name>`
+    re.compile(r"^critic/score/(?P<name>[^/]+)/mean$"),                  # verl reward_extra_info
+    re.compile(r"^env/all/(?P<name>correct|format)$"),                   # Tinker cookbook
+)
+# names that are the reward itself or its statistics, not a term of it
+_NOT_A_COMPONENT = frozenset({
+    "mean", "std", "min", "max", "avg", "sum", "total", "total_reward", "reward", "rewards", "score",
+    "avg_raw_reward", "mean_positive_reward", "raw_reward", "final_reward", "task_reward", "p10", "p90",
+    "median", "count", "overall",
+    "chosen", "rejected", "margins", "accuracies",      # TRL's DPO statistics, not reward terms
+})
+
+_TOKEN = re.compile(r"[a-z0-9@]+")
+# (kind, whole tokens, token prefixes); checked in this order, first hit wins
+_RULES: tuple[tuple[str, frozenset[str], tuple[str, ...]], ...] = (
+    ("correctness", frozenset({"acc", "em", "exact", "answer", "pass", "pass@1", "pass1", "solve", "solved",
+                               "success", "successes", "right", "mc", "mcq", "choice"}),
+     ("correct", "accura", "exactmatch", "verif", "solve", "passrate")),
+    ("format", frozenset({"xml", "tag", "tags", "think", "int", "integer", "schema", "json"}),
+     ("format", "xml", "struct", "tag", "think", "reasoning_step", "reasoningstep", "syntax", "parse")),
+    ("length", frozenset({"len", "long", "short", "overlong", "tokens"}),
+     ("length", "overlong", "len_")),
+    ("style", frozenset({"cosine", "style", "language", "lang", "fluency", "repetition", "tone", "politeness"}),
+     ("cosine", "style", "language", "repetit", "fluen", "readab")),
+    ("correctness", frozenset({"code", "math", "test", "tests", "unit", "execution"}), ()),
+)
+
+
+def classify(name: str) -> str:
+    """The kind of a reward component from its name: correctness | format | length | style | other."""
+    low = name.lower()
+    tokens = _TOKEN.findall(low.replace("_", " ").replace("-", " "))
+    joined = low.replace("_", "").replace("-", "")
+    for kind, words, prefixes in _RULES:
+        if any(t in words for t in tokens):
+            return kind
+        if any(t.startswith(p) for t in tokens for p in prefixes):
+            return kind
+        if any(len(p) >= 5 and "_" not in p and p in joined for p in prefixes):   # "xmlcount", "softformat"
+            return kind
+    return "other"
+
+
+def component_name(key: str) -> str | None:
+    """The reward-function name a key logs the mean of, or None when it is no component."""
+    if "/" not in key and "." not in key:
+        return None
+    for pat in _COMPONENT_PATTERNS:
+        m = pat.match(key)
+        if m:
+            name = m.group("name")
+            if name.lower() in _NOT_A_COMPONENT or name.lower().startswith(("avg_pass_at", "pass@")):
+                return None
+            return name
+    return None
+
+
+_EVAL = re.compile(r"^(?:eval[_/]|val[-/_]|validation[/_]|test[/_])")
+
+
+# TRL PPO logs these training statistics under `val/` (frameworks.md)
+_TRAINING_VAL = frozenset({"val/ratio", "val/ratio_var", "val/clipfrac_avg", "val/num_eos_tokens"})
+
+
+def is_eval_key(key: str) -> bool:
+    """An evaluation key (own cadence, held-out data).  TRL PPO's `val/ratio`, `val/clipfrac_avg`
+    are training statistics despite the prefix, and so is any key the alias table maps to a
+    training vital."""
+    if not _EVAL.match(key) or key in _TRAINING_VAL:
+        return False
+    alias = aliases.lookup(key)
+    return alias is None or alias.canonical == "val_acc"
+
+
+# preference for the eval metric that stands for accuracy: lower wins
+_ACC_WORDS: tuple[tuple[int, re.Pattern[str]], ...] = (
+    (0, re.compile(r"(^|[/_])(accuracy|acc)($|[/_@])")),
+    (1, re.compile(r"pass(@|_at_)?1($|[^0-9])")),
+    (2, re.compile(r"(exact_match|correct|solve)")),
+    (3, re.compile(r"(^|[/_])score($|[/_@])")),
+    (4, re.compile(r"(^|[/_])rewards?($|[/_@])")),
+)
+_NOT_ACC = re.compile(r"(loss|length|len|std|min|max|time|tokens|truncat|entropy|kl|perplex)")
+
+
+def val_acc_choice(keys: list[str]) -> str | None:
+    """The eval key that best stands for accuracy (accuracy/acc > pass@1 > exact_match > score > reward)."""
+    best: tuple[int, int, str] | None = None
+    for key in keys:
+        low = key.lower()
+        if _NOT_ACC.search(low.split("/")[-1] if "/" in low else low):
+            continue
+        for rank, pat in _ACC_WORDS:
+            if pat.search(low):
+                cand = (rank, len(key), key)
+                if best is None or cand < best:
+                    best = cand
+                break
+    return best[2] if best else None
+
+
+def split(raw: dict[str, tuple[np.ndarray, np.ndarray]], series: dict[str, Series],
+          extras: dict[str, Series]) -> tuple[dict[str, Series], dict[str, str], dict[str, Series], list[str]]:
+    """(components, component_kinds, evals, notes) of one run.  Mutates `series` only to add a
+    `val_acc` chosen from the eval keys when no alias row gave one."""
+    components: dict[str, Series] = {}
+    kinds: dict[str, str] = {}
+    evals: dict[str, Series] = {}
+    notes: list[str] = []
+    for key, (steps, values) in raw.items():
+        name = component_name(key)
+        if name is not None and name not in components:
+            components[name] = extras.get(key) or Series(key, steps, values, key)   # arrays shared, not copied
+            kinds[name] = classify(name)
+        elif is_eval_key(key):
+            evals[key] = extras.get(key) or Series(key, steps, values, key)
+    acc = series.get("acc")
+    if acc is not None and not acc.proxy and component_name(acc.source) is not None and len(acc):
+        top = float(np.nanmax(acc.values)) if np.isfinite(acc.values).any() else 0.0
+        if top > 1.0 + 1e-9:       # Unsloth's correctness_reward_func pays 2.0: a reward, not a rate
+            note = (f"acc stands in from the correctness reward term {acc.source}: its values reach {top:.3g}, "
+                    "the reward function's scale, not a fraction")
+            series["acc"] = Series("acc", acc.steps, acc.values, acc.source, True, note)
+            notes.append(f"acc from {acc.source}: {note}")
+    if "val_acc" not in series and evals:
+        pick = val_acc_choice(list(evals))
+        if pick is not None:
+            s = evals[pick]
+            series["val_acc"] = Series("val_acc", s.steps, s.values, pick)
+            notes.append(f"val_acc from {pick} (the correctness-like eval metric of {len(evals)})")
+    elif "val_acc" in series and len(evals) > 1:
+        notes.append(f"val_acc from {series['val_acc'].source} ({len(evals)} eval metrics kept)")
+    if components:
+        listing = ", ".join(f"{n} ({kinds[n]})" for n in components)
+        notes.append(f"reward components: {listing}")
+    return components, kinds, evals, notes

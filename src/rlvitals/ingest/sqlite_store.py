@@ -1,0 +1,164 @@
+"""rlwatch's metric store: a SQLite database (`metrics.db`) read with the standard library.
+
+rlwatch (`rlwatch.attach()`, `monitor.log_step(step, entropy=…, kl_divergence=…)`) writes every
+step to `<log_dir>/metrics.db`, table `metrics`: one row per step with columns `run_id, step,
+timestamp, entropy, kl_divergence, reward_mean, reward_std, reward_min, reward_max, advantage_std,
+loss, learning_rate, clip_fraction, grad_norm` and `extra_json` (any other keyword, as a JSON
+object).  SQLite stores a NaN as NULL, so a NULL in a column after its first value is read as NaN
+(rlwatch's own `loss_nan` scenario logs `loss=nan`); NULLs before it are "not logged yet".  Its detectors' alerts sit in table `alerts`; they are counted in a note, not used.
+
+One database can hold several runs (`run_id`); they are read in the order they started and become
+the file's runs (`Run.file_runs`, `read(path, run=K)`), the last one by default.  The database is
+opened read-only.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+from pathlib import Path
+
+from ..errors import InputError
+from ..run import Run
+from .base import Format
+from .builder import RunBuilder
+from .values import as_float
+
+__all__ = ["FORMAT", "read_sqlite_store"]
+
+MAGIC = b"SQLite format 3\x00"
+_MAX_STEP = 2 ** 62            # a step beyond this is no step counter (and would overflow int64)
+_SKIP_COLUMNS = frozenset({"id", "run_id", "step", "timestamp", "extra_json"})
+
+
+def is_sqlite(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(MAGIC)) == MAGIC
+    except OSError:
+        return False
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    try:
+        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        con.execute("SELECT name FROM sqlite_master LIMIT 1")
+        return con
+    except sqlite3.Error as e:
+        raise InputError.of("ingest.err.sqlite_open", path=path, error=e) from None
+
+
+def _quote(name: str) -> str:
+    """A column name as an SQL identifier (names come from the file's own schema)."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _numeric(v: object) -> float | None:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    return as_float(v)            # a JSON integer beyond float64: OUT_OF_RANGE, dropped by the builder
+
+
+def _run(con: sqlite3.Connection, columns: list[str], run_id: str | None, name: str,
+         alerts: int) -> Run:
+    b = RunBuilder(name, "rlwatch-sqlite")
+    b.split_runs = False
+    cols = [c for c in columns if c not in _SKIP_COLUMNS]
+    extra = "extra_json" in columns
+    select = ", ".join(_quote(c) for c in ["step", *cols] + (["extra_json"] if extra else []))
+    where, args = ("WHERE run_id = ?", (run_id,)) if run_id is not None and "run_id" in columns else ("", ())
+    order = "ORDER BY id" if "id" in columns else ""
+    lineno = 0
+    nulls = 0
+    started: set[str] = set()
+    for rec in con.execute(f"SELECT {select} FROM metrics {where} {order}", args):  # column names quoted
+        lineno += 1
+        step = rec[0]
+        if isinstance(step, bool) or not isinstance(step, (int, float)) or not math.isfinite(step):
+            b.skip("row without a step")
+            continue
+        if abs(step) >= _MAX_STEP:
+            b.skip("step out of range")
+            continue
+        row: dict[str, float] = {}
+        dropped = 0
+        for key, v in zip(cols, rec[1:1 + len(cols)]):
+            if v is None:
+                if key in started:             # SQLite stores NaN as NULL: a gap in a logged metric
+                    row[key] = math.nan
+                    nulls += 1
+                continue                       # not logged (yet)
+            started.add(key)
+            x = _numeric(v)
+            if x is None:
+                dropped += 1
+            else:
+                row[key] = x
+        if extra and rec[-1]:
+            try:
+                more = json.loads(rec[-1])
+            except (ValueError, TypeError, RecursionError):
+                more = None
+                b.skip("malformed extra_json")
+            if isinstance(more, dict):
+                for key, v in more.items():
+                    x = _numeric(v)
+                    if x is None:
+                        dropped += 1
+                    elif key not in row:
+                        row[key] = x
+        b.add_parsed(int(step), row, lineno, dropped=dropped, empty_reason="row without metrics")
+    if nulls:
+        b.note(f"{nulls} NULL cells of metrics already logged were read as NaN (SQLite stores a NaN as NULL)")
+    if run_id is not None:
+        b.meta["run_id"] = run_id
+    if alerts:
+        b.note(f"rlwatch raised {alerts} alert{'s' if alerts != 1 else ''} on this run (table alerts; not used)")
+    return b.build()
+
+
+def read_sqlite_store(path: Path, name: str) -> Run:
+    """Every run of an rlwatch `metrics.db`; the last one started, with the others in `file_runs`."""
+    con = _connect(Path(path))
+    try:
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if "metrics" not in tables:
+            raise InputError.of("ingest.err.sqlite_table", path=path, tables=", ".join(sorted(tables)) or "—")
+        columns = [r[1] for r in con.execute("PRAGMA table_info(metrics)")]
+        if "step" not in columns:
+            raise InputError.of("ingest.err.sqlite_step", path=path)
+        run_ids: list[str | None] = [None]
+        if "run_id" in columns:
+            if "runs" in tables:
+                started = dict(con.execute("SELECT run_id, started_at FROM runs").fetchall())
+            else:
+                started = {}
+            seen = [r[0] for r in con.execute("SELECT run_id, MIN(rowid) FROM metrics GROUP BY run_id "
+                                              "ORDER BY MIN(rowid)")]
+            run_ids = sorted(seen, key=lambda r: (started.get(r) is None, started.get(r) or 0, seen.index(r))) or [None]
+        n_alerts: dict[str | None, int] = {}
+        if "alerts" in tables:
+            n_alerts = dict(con.execute("SELECT run_id, COUNT(*) FROM alerts GROUP BY run_id").fetchall())
+        runs = [_run(con, columns, r, name, n_alerts.get(r, 0)) for r in run_ids]
+    except sqlite3.Error as e:
+        raise InputError.of("ingest.err.sqlite_open", path=path, error=e) from None
+    finally:
+        con.close()
+    if len(runs) > 1:
+        listing = "; ".join(f"run {i + 1}: {r.meta.get('run_id')} ({r.n_steps} steps)" for i, r in enumerate(runs))
+        for i, r in enumerate(runs):
+            r.meta["run_index"] = i + 1
+            r.meta["run_count"] = len(runs)
+            r.file_runs = runs
+            r.notes.append(f"the database holds {len(runs)} runs: {listing}. This is run {i + 1}; "
+                           "choose another with --run K")
+    return runs[-1]
+
+
+def sniff_path(path: Path) -> float:
+    return 1.0 if is_sqlite(path) else 0.0
+
+
+FORMAT = Format("rlwatch-sqlite", "rlwatch's SQLite metric store (`metrics.db`: one row per step, several runs by run_id)",
+                lambda text: 0.0, reader=read_sqlite_store)

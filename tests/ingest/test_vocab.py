@@ -1,0 +1,50 @@
+"""Key vocabularies beyond the big frameworks: Tinker, EasyR1, generic hand-rolled names."""
+
+from __future__ import annotations
+
+import json
+
+from rlvitals.ingest import read_text
+from rlvitals.ingest.aliases import EXACT, canonical_key
+
+
+def _jsonl(rows: list[dict]) -> str:
+    return "".join(json.dumps(r) + "\n" for r in rows)
+
+
+def test_tinker_cookbook_metrics_jsonl():
+    rows = [{"step": s, "env/all/reward/total": 0.2 + s / 100, "env/all/correct": s / 50, "env/all/format": 0.9,
+             "env/all/ac_tokens_per_turn": 300 - s, "optim/lr": 4e-5, "optim/kl_sample_train_v1": 1e-3}
+            for s in range(10)]
+    rows += [{"step": 9, "test/env/all/correct": 0.3, "test/env/all/reward/total": 0.35}]
+    run = read_text(_jsonl(rows))
+    got = {k: s.source for k, s in run.series.items()}
+    assert got == {"reward": "env/all/reward/total", "acc": "env/all/correct", "len": "env/all/ac_tokens_per_turn",
+                   "lr": "optim/lr", "val_acc": "test/env/all/correct"}
+    assert run.component_kinds == {"correct": "correctness", "format": "format"}
+    assert set(run.evals) == {"test/env/all/correct", "test/env/all/reward/total"}
+    # sampler-vs-learner KL is a mismatch metric, not the KL to the reference
+    assert "kl" not in run.series and "optim/kl_sample_train_v1" in run.extras
+
+
+def test_easyr1_reward_terms_and_validation():
+    rows = [{"step": s, "reward/overall": 0.5 + s / 40, "reward/format": 0.9, "reward/accuracy": 0.4 + s / 40,
+             "actor/entropy_loss": 0.6, "actor/kl_loss": 0.01, "response_length/mean": 400.0} for s in range(1, 11)]
+    rows += [{"step": 10, "val/accuracy_reward": 0.45, "val/overall_reward": 0.5}]
+    run = read_text(_jsonl(rows))
+    assert run.series["reward"].source == "reward/overall" and run.series["acc"].source == "reward/accuracy"
+    assert run.component_kinds == {"format": "format", "accuracy": "correctness"}
+    assert run.series["val_acc"].source == "val/accuracy_reward"
+    assert "overall" not in run.components
+
+
+def test_generic_and_peer_names_rank_after_framework_keys():
+    for key, canon in {"reward_mean": "reward", "entropy_mean": "entropy", "kl_mean": "kl", "kl_divergence": "kl",
+                       "advantage_std": "adv_std", "clip_fraction": "clip_frac", "completion_len_mean": "len",
+                       "truncation_rate": "trunc", "train_loss": "loss", "eval/accuracy": "val_acc",
+                       "zero_variance_group_frac": "adv_std"}.items():
+        assert canonical_key(key) == canon, key
+    assert EXACT["reward"].rank < EXACT["reward_mean"].rank and EXACT["kl"].rank < EXACT["kl_mean"].rank
+    rows = [{"step": s, "reward": 0.1 * s, "reward_mean": 9.0, "loss": 0.5, "train_loss": 7.0} for s in range(3)]
+    run = read_text(_jsonl(rows))
+    assert run.series["reward"].source == "reward" and run.series["loss"].source == "loss"
