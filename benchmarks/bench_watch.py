@@ -148,6 +148,7 @@ def table(results: list[dict], key: str, label: str) -> None:
           "median % of run | worst % | before 80% entropy loss |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     silent, pcts, right, total = [], [], 0, 0
+    per_world: dict[str, list[float]] = {}
     for (world, name), rs in by.items():
         if silent_expected(rs[0]["truth"]):
             loud = [r for r in rs if r[key]]
@@ -157,6 +158,7 @@ def table(results: list[dict], key: str, label: str) -> None:
         d = [s["delay"] for s in sc if s["delay"] is not None]
         p = [s["pct"] for s in sc if s["pct"] is not None]
         pcts += p + [float("inf")] * (len(sc) - len(p))
+        per_world.setdefault(world, []).extend(p + [float("inf")] * (len(sc) - len(p)))
         right += sum(s["right"] for s in sc)
         total += len(sc)
         e80 = "—"
@@ -174,6 +176,8 @@ def table(results: list[dict], key: str, label: str) -> None:
         print(f"\nall failure runs: first alert right {right}/{total}; delay median {statistics.median(pcts):.1f}% "
               f"of the run, worst {max(pcts):.1f}% (target: median ≤ 5%, worst ≤ 15%; never alerted = ∞: "
               f"{len(pcts) - len(fin)})")
+        for world, wp in per_world.items():
+            print(f"  {world}: median {statistics.median(wp):.1f}%, worst {max(wp):.1f}% over {len(wp)} runs")
     print("\nnothing to say (no alert expected):\n")
     print("| world | scenario | runs | runs with any alert | alerted ids |")
     print("|---|---|---|---|---|")
@@ -211,7 +215,12 @@ def cpu_follow(seconds: int, preload: int = 5) -> None:
             time.sleep(1.0)
         c1, t1 = cpu(), time.monotonic()
         proc.send_signal(2)
-        proc.wait(30)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:  # say so, do not leave it running
+            print("(the watch did not exit within 30 s of SIGINT; killed)")
+            proc.kill()
+            proc.wait(10)
     print(f"\n## CPU of `rlvitals watch` following a file growing by one line a second\n\n"
           f"{k - preload} lines (after {preload} already there) over {t1 - t0:.0f} s: {c1 - c0:.2f} s CPU = {100 * (c1 - c0) / (t1 - t0):.2f}% of one core "
           f"(target < 1%; /proc resolution {1 / tick:.2f} s)")

@@ -26,7 +26,9 @@ from .sinks import EXEC_TIMEOUT, WEBHOOK_DEADLINE, Dispatcher, validate_webhook
 
 __all__ = ["watch_file"]
 
-_lock = threading.Lock()   # the sinks' threads and the loop share stderr
+# The sinks' threads and the loop share stderr.  Re-entrant: a Ctrl-C landing between acquiring it
+# and the `with` block would leave it held, and the summary written after Ctrl-C would wait forever.
+_lock = threading.RLock()
 
 
 def _say(stream: TextIO, text: str) -> None:

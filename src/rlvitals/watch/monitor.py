@@ -145,6 +145,7 @@ class Monitor:
         self.background = background
         self.check_cpu = 0.0        # CPU seconds spent in checks (wherever they ran)
         self._lock = threading.RLock()   # history, schedule, alerts: shared with the worker
+        self._checking = threading.Lock()  # the tracker: one check at a time
         self._fresh: list[Alert] = []    # raised in the background, not yet returned by log()
         self._wake = threading.Event()
         self._busy = False
@@ -233,7 +234,11 @@ class Monitor:
                 self._busy = False
 
     def check(self) -> list[Alert]:
-        """Diagnose what has been logged so far and raise any alert it earns."""
+        """Diagnose what has been logged so far and raise any alert it earns (one check at a time)."""
+        with self._checking:
+            return self._check()
+
+    def _check(self) -> list[Alert]:
         t0 = self._timer()
         taken = 0
         try:
