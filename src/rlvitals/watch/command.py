@@ -8,12 +8,13 @@ once, and following goes on.
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..diagnose.model import SEVERITIES, Diagnosis
 from ..errors import NotAFile, UnknownFormat
@@ -42,6 +43,29 @@ def _say(stream: TextIO, text: str) -> None:
 
 def _event_text(ev: FollowEvent, path: Path, lang: str) -> str:
     return tr(f"watch.{ev.kind}", lang, path=path, old=ev.old, new=ev.new, limit=ev.new, reason=ev.detail)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _on_sigterm() -> Any:
+    """SIGTERM (`kill`, Slurm, a launcher script) ends a watch like Ctrl-C: with the summary.
+    Only from the main thread (where Python delivers signals); the previous handler is returned."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    try:
+        return signal.signal(signal.SIGTERM, _interrupt)
+    except (ValueError, OSError):
+        return None
+
+
+def _restore_sigterm(old: Any) -> None:
+    if old is not None:
+        try:
+            signal.signal(signal.SIGTERM, old)
+        except (ValueError, OSError):
+            pass
 
 
 def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until: str | None = None,
@@ -116,6 +140,7 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
 
     if not once:
         _say(err, tr("watch.following", lang, path=path, interval=interval))
+    old_term = _on_sigterm()
     try:
         while True:
             lines, events = fol.poll()
@@ -155,7 +180,10 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
                 time.sleep(interval)
     except KeyboardInterrupt:
         pass
-    # Ctrl-C (or `stop`) is how a watch normally ends: read what is left, a last look, the summary
+    finally:
+        _restore_sigterm(old_term)
+    # Ctrl-C, `kill` (SIGTERM) or `stop` is how a watch normally ends: read what is left, a last
+    # look, the summary
     try:
         while True:
             lines, events = fol.poll()
