@@ -105,7 +105,7 @@ def test_cpu_cap_spaces_out_slow_diagnoses(kv_format):
         return fake_diagnose(run)
 
     clock = Clock()
-    w = Watcher(fmt="kvtest", diagnose_fn=slow, clock=clock, timer=spent, max_overhead=0.05)
+    w = Watcher(fmt="kvtest", diagnose_fn=slow, clock=clock, timer=spent, max_overhead=0.05, burst=0)
     stream(w, kv_lines([1.0] * 25), clock)
     # 0.5 s per diagnosis at most 5% of the time: one check per 10 s, i.e. per 10 lines here
     assert calls == [1, 11, 21]
