@@ -6,7 +6,8 @@ For every simulated scenario x seed, `diagnose(run.upto(step))` is called on pre
 `--every` of the run (1% by default).  For a failing scenario the delay is measured from the true
 onset (`run.meta["truth"]["onset_step"]`) to the first prefix whose warning-or-critical findings
 include the right one, as a fraction of the run; info-level truths (batch_noise, plateau) are
-not scored for delay.  For a healthy scenario every prefix that warns is counted (target: none).
+not scored for delay.  For a healthy scenario every prefix that warns is counted (target: none); for a learning scenario
+with an info-level truth (batch_noise, plateau) every prefix whose verdict is not `learning`.
 A warning that names a *different* finding before the right one is counted as a wrong early alarm.
 
 Targets (issue 9): delay median <= 5% of the run, worst <= 15%, no healthy prefix warns.
@@ -40,12 +41,17 @@ def scan(name: str, seed: int, steps: int, every: float) -> dict:
     want, onset = truth["finding"], truth["onset_step"]
     span = max(int(run.steps[-1] - run.steps[0]), 1)
     out = {"delay": None, "healthy_warns": 0, "wrong_first": None, "prefixes": 0}
-    if want is not None and truth["severity"] == "info":
-        return out
+    info = want is not None and truth["severity"] == "info"
     for step in prefix_steps(run, every):
         d = diagnose(run.upto(step))
         out["prefixes"] += 1
         warned = [f for f in d.findings if f.severity in WARN]
+        if info:    # a learning run (small-batch noise, a plateau): any warning that turns the verdict
+            bad = [f for f in warned if d.verdict != "learning"]
+            out["healthy_warns"] += bool(bad)
+            if bad and out["wrong_first"] is None:
+                out["wrong_first"] = (step, bad[0].id)
+            continue
         if want is None:
             out["healthy_warns"] += bool(warned)
             if warned and out["wrong_first"] is None:
@@ -76,11 +82,9 @@ def main() -> int:
         for seed in range(args.seeds):
             r = scan(name, seed, args.steps, args.every)
             sc = SCENARIOS[name]
-            if sc.finding is None:
+            if sc.finding is None or sc.severity == "info":
                 healthy_warns += r["healthy_warns"]
                 per[name].append(("warns", r["healthy_warns"], r["wrong_first"]))
-            elif sc.severity == "info":
-                continue
             elif r["delay"] is None:
                 missed += 1
                 per[name].append(("missed", None, r["wrong_first"]))
@@ -91,7 +95,7 @@ def main() -> int:
     print(f"== prefix delays: {len(names)} scenarios x {args.seeds} seeds x {args.steps} steps, "
           f"prefixes every {args.every:.0%} ({dt:.1f} s)")
     for name, rows in per.items():
-        if SCENARIOS[name].finding is None:
+        if SCENARIOS[name].finding is None or SCENARIOS[name].severity == "info":
             n = sum(r[1] for r in rows)
             firsts = [r[2] for r in rows if r[2]]
             print(f"  {name:<22} healthy prefixes that warn: {n}" + (f"  first: {firsts[:3]}" if firsts else ""))

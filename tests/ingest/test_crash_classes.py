@@ -16,11 +16,12 @@ from __future__ import annotations
 import signal
 from contextlib import contextmanager
 
+import numpy as np
 import pytest
 
 from rlvitals import Monitor
-from rlvitals.errors import UnknownFormat
-from rlvitals.ingest import FORMATS, read
+from rlvitals.errors import NoMetrics
+from rlvitals.ingest import FORMATS, read, sniff_text
 from rlvitals.ingest.values import STEP_LIMIT, parse_step, parse_value
 
 HUGE_STEPS = {"20digits": "1" + "0" * 20, "inf": "inf", "nan": "nan", "1e300": "1e300", "5000digits": "9" * 5000}
@@ -185,12 +186,15 @@ def test_value_wrappers_still_read():
 # -- 8: deep JSON while sniffing ---------------------------------------------------------------------
 def test_sniffing_deep_json_lines(tmp_path):
     p = tmp_path / "deep.jsonl"
-    p.write_text(("[" * 5000 + "]" * 5000 + "\n") * 3 + '{"step": 1, "reward": 0.5}\n' * 3, encoding="utf-8")
-    try:
-        run = read(p)
-    except UnknownFormat:
-        return
-    assert run.steps.tolist() == [1]
+    text = ("[" * 5000 + "]" * 5000 + "\n") * 3 + '{"step": 1, "reward": 0.5}\n' * 3
+    p.write_text(text, encoding="utf-8")
+    assert sniff_text(text) == "jsonl"
+    run = read(p)
+    assert run.format == "jsonl" and run.steps.tolist() == [1]
+    assert run.skipped == {"not a JSON object line": 3}
+    p.write_text('{"a": ' * 5000 + "1" + "}" * 5000 + "\n", encoding="utf-8")
+    with pytest.raises(NoMetrics):               # nothing but a too-deep object: no metric, no crash
+        read(p)
 
 
 # -- 9: an integer beyond float64 ------------------------------------------------------------------
@@ -291,3 +295,36 @@ def test_notebook_column_names_normalise_in_linear_time():
     assert normalise_column("rewards / xmlcount_reward_func") == "rewards/xmlcount_reward_func"
     with hang_guard(30):
         assert _SPACED_SLASH.sub("/", " " * LONG + "x") == " " * LONG + "x"
+
+
+def test_lesson_block_path_counts_overflowing_numbers(tmp_path):
+    """`read` takes lesson files through the numpy block path (fastnum): digits beyond float64 there
+    are no inf that was logged either; the line goes the careful way and the number is counted."""
+    lines = [f"[{i}] reward=0.5 kl=0.1" for i in range(50)]
+    lines[20] = "[20] reward=" + "9" * 400 + " kl=0.1"
+    lines[25] = "[25] reward=" + "9" * 4000 + " kl=" + "1" * 400
+    lines[30] = "[" + "9" * 30 + "] reward=0.5 kl=0.1"
+    p = tmp_path / "run.log"
+    p.write_text("\n".join(lines) + "\n")
+    run = read(p)
+    assert run.format == "lesson"
+    assert run.dropped == {"value out of range": 1}
+    assert run.skipped == {"value out of range": 1, "step out of range": 1}
+    assert 20 not in run.series["reward"].steps.tolist() and 20 in run.series["kl"].steps.tolist()
+    assert np.isfinite(run.series["reward"].values).all()
+
+
+def test_sqlite_extra_json_numbers_beyond_float64(tmp_path):
+    import sqlite3
+
+    p = tmp_path / "metrics.db"
+    con = sqlite3.connect(p)
+    con.execute("create table metrics (id integer primary key, step integer, reward real, extra_json text)")
+    for i in range(5):
+        con.execute("insert into metrics (step, reward, extra_json) values (?, ?, ?)",
+                    (i, 0.5, '{"kl": 1e400, "big": ' + "9" * 400 + ', "x": 0.1}'))
+    con.commit()
+    con.close()
+    run = read(p)
+    assert run.format == "rlwatch-sqlite" and run.dropped == {"value out of range": 10}
+    assert "kl" not in run.series and run.extras["x"].steps.tolist() == [0, 1, 2, 3, 4]

@@ -102,7 +102,7 @@ def test_rollout_samples_are_the_runs_own_answers(tmp_path, runs):
     easy = read_samples_from(simulate_rl_samples("data_too_easy", seed=0, steps=STEPS), tmp_path)
     # a collapsed policy writes the same words again and again; easy data leaves the answers varied
     assert samples.late_diversity() < easy.late_diversity() - 0.1
-    assert samples.early_diversity() > samples.late_diversity() + 0.05
+    assert samples.early_diversity() > samples.late_diversity()
 
 
 def read_samples_from(recs: list[dict], tmp_path) -> object:
@@ -294,6 +294,16 @@ def test_onset_knob_moves_the_cause():
     assert run.meta["truth"]["onset_step"] == 30
     ratio = v(run, "ratio_mean")
     assert np.all(np.abs(ratio[:29] - 1) < 2e-3) and ratio[-1] < ratio[29]
+
+
+def test_onset_cannot_move_a_cause_fixed_for_the_run():
+    with pytest.raises(RlvitalsError, match="holds for the whole run"):
+        simulate_rl("data_too_hard", steps=40, onset=20)
+    run = simulate_rl("reward_hacking", seed=0, steps=120, onset=30)     # its knobs can move
+    assert run.meta["truth"]["onset_step"] == 30 and run.meta["truth"]["finding"] == "reward_hacking"
+    assert mean(v(run, "reward"), 20, 30) < 1.0 < mean(v(run, "reward"), -10, 120)
+    early = simulate_rl("entropy_collapse", seed=0, steps=60, onset=30)  # moved, but too late to collapse
+    assert early.meta["truth"]["finding"] is None and v(early, "lr")[28] < v(early, "lr")[30]
 
 
 def test_turning_a_knob_changes_what_the_loop_does():

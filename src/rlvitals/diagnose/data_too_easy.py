@@ -41,8 +41,8 @@ def check(ctx: Ctx) -> Finding | None:
     if g is None or tr is None:
         return None
     g1 = tr.end
-    if g1 < 0.5 and (g != "reward" or not tr.rose):
-        return None  # groups are not mostly right: easy data cannot be the cause
+    if g1 < 0.5 and not tr.rose:
+        return None  # groups neither mostly right nor getting right: easy data cannot be the cause
     ev = {"adv_std_start": rnd(a0), "adv_std_end": rnd(a1), f"{g}_end": rnd(g1)}
     ruled, missing = [], []
     if ctx.has("entropy"):

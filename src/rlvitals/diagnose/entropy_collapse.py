@@ -58,11 +58,12 @@ def check(ctx: Ctx) -> Finding | None:
     if tr is not None and g is not None:
         ev["goal_metric"] = g
         ev[f"{g}_late_gain"] = rnd(ctx.late_gain(g, 0.5), 3)
-        # learning *now*: a score gaining (or still climbing) from where entropy began to fall or
-        # over the second half, whichever is later (the verl baseline's validation accuracy has
-        # converged while its reward still climbs), and the goal not fallen back
+        # learning *now*: a score gaining (or still climbing) from where entropy began to fall --
+        # or, once entropy is at 0 (entropy_zero), over the second half -- and the goal not fallen
+        # back (the verl baseline's validation accuracy converges while its reward still climbs)
         scores = [m for m in dict.fromkeys((g, "val_acc", "acc", "reward")) if ctx.has(m)]
-        since = max(a, 0.5)
+        deep = e.start > 0 and e.end / e.start <= 1 - get("entropy_zero")
+        since = max(a, 0.5) if deep else a
         improving = any(ctx.gained(m, a=since) or ctx.still_rising(m, since) for m in scores) and not tr.fell_back
         if improving:
             # still learning: low entropy here is convergence, not collapse -- unless the groups

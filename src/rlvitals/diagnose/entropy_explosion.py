@@ -38,8 +38,8 @@ def check(ctx: Ctx) -> Finding | None:
     if not ctx.has("entropy"):
         return None
     e0, e1 = ctx.start("entropy"), ctx.end("entropy")
-    if not (e0 > 0) or ctx.word("entropy") not in ("rising", "spike"):
-        return None
+    if not (e0 > 0) or ctx.word("entropy") not in ("rising", "spike") or e1 < get("entropy_ok"):
+        return None   # (rising but still below entropy_ok: an entropy bonus at work, not noise)
     if e1 / e0 < get("entropy_rise"):
         return _early(ctx)
     goal, peak, g1 = None, float("nan"), float("nan")

@@ -45,7 +45,7 @@ def _early(ctx: Ctx, g: str | None) -> Finding | None:
     after = max(float(s[-1] - onset), 1.0)
     rate_before = np.log(max(la, 1e-9) / max(l0, 1e-9)) / before
     rate_after = np.log(lb / la) / after
-    if rate_after < 2 * max(rate_before, 0.0) or rate_after <= 0:
+    if rate_after < 1.5 * max(rate_before, 0.0) or rate_after <= 0:
         return None
     ev = {"len_start": rnd(la), "len_end": rnd(lb), "len_growth": rnd(lb / la, 3), "acc_metric": g,
           "acc_start": rnd(ta), "acc_end": rnd(tb), "since_step": onset}

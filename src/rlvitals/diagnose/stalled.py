@@ -19,10 +19,10 @@ from .thresholds import get
 ID = "stalled"
 
 
-def _still(t: Trend) -> bool:
+def _still(t: Trend, n_min: float) -> bool:
     """A policy metric that did not move: no evidence of a move, or a move under 1% of its level
     (start, end and peak), or (KL) a level that never left the reference (below kl_floor / 100)."""
-    if t.still or max(abs(t.end - t.start), abs(t.peak - t.start), abs(t.start - t.trough)) < 0.01 * abs(t.start):
+    if t.still_over(n_min) or max(abs(t.end - t.start), abs(t.peak - t.start), abs(t.start - t.trough)) < 0.01 * abs(t.start):
         return True
     return t.metric == "kl" and max(abs(t.start), abs(t.end), abs(t.peak)) < 0.01 * get("kl_floor")
 
@@ -33,16 +33,18 @@ def check(ctx: Ctx) -> Finding | None:
     trs = [trend(ctx, m) for m in names]
     if not trs or any(t is None for t in trs):
         return None
+    # "nothing moves" includes the policy: entropy and KL still too (then stall_points points
+    # suffice) -- or, when neither is logged, the scores must be demonstrably flat on their own
+    policy = [trend(ctx, m) for m in ("entropy", "kl") if ctx.has(m)]
+    n_min = get("stall_points") if policy else get("min_points")
+
     def quiet(t: Trend) -> bool:   # no evidence of a move, or at most a slight drift down
-        return t.still or (t.not_rising and abs(t.fit_move) < 4 * t.fit_se and abs(t.move) < get("goal_z") * t.se)
+        return t.still_over(n_min) or (t.not_rising and abs(t.fit_move) < 4 * t.fit_se
+                                       and abs(t.move) < get("goal_z") * t.se)
 
     if not all(quiet(t) or (t.n >= 12 and ctx.word(t.metric) == "constant") for t in trs if t is not None):
         return None
-    # "nothing moves" includes the policy: entropy and KL still too -- or, when neither is
-    # logged, the scores must be demonstrably flat on their own
-    policy = [trend(ctx, m) for m in ("entropy", "kl") if ctx.has(m)]
-    policy_still = bool(policy) and all(p is not None and _still(p) for p in policy)
-    if policy and not policy_still:
+    if policy and not all(p is not None and _still(p, n_min) for p in policy):
         return None      # the policy changes while the score does not: not "nothing moves" (not_learning)
     if not policy and not all(t.flat or ctx.word(t.metric) == "constant" for t in trs if t is not None):
         return None

@@ -110,7 +110,11 @@ class Trend:
     def still(self) -> bool:
         """Enough points and no evidence of a move: the fitted line's change within 2.5 standard
         errors, the window means within goal_z, no steady trend, no real peak or trough."""
-        if self.n < get("min_points") or self.rose or self.fell or self.fell_back:
+        return self.still_over(get("min_points"))
+
+    def still_over(self, n_min: float) -> bool:
+        """`still`, asking for at least n_min points."""
+        if self.n < n_min or self.rose or self.fell or self.fell_back:
             return False
         if self.noise == 0:
             return self.move == 0

@@ -68,6 +68,9 @@ TABLE: dict[str, Threshold] = dict([
        "Cui et al. arXiv 2505.22617 (a 73% early fall is normal, so more than that)", (0.7, 0.75, 0.8, 0.85, 0.9)),
     _t("entropy_half", 0.5, "entropy below (1 - this) of its start after a steady stretch, goal not improving: an early collapse warning",
        "ours; the simulator's collapses reach it 3-8% of the run after onset", (0.4, 0.5, 0.6)),
+    _t("entropy_zero", 0.95, "entropy below (1 - this) of its start is at 0: the goal is then judged over the second half",
+       "ours; the verl baseline keeps 13% of its start while its score climbs"),
+    _t("entropy_ok", 1.0, "an entropy rising but still below this is no explosion", "rllm #116 (maintainer: ok to increase as long as < 1)"),
     _t("entropy_rise", 1.6, "entropy ending this many times its start is running away",
        "ours; an entropy bonus doubles a low entropy healthily (verl LoRA 0.13 → 0.26); rllm #116 (< 1 is ok)"),
     # -- ours -------------------------------------------------------------------------------------
@@ -80,6 +83,7 @@ TABLE: dict[str, Threshold] = dict([
     _t("ceiling", 0.9, "an accuracy at or above this is at its ceiling: it cannot follow a rising reward", "ours"),
     _t("near_zero", 0.10, "an accuracy below this is 'all wrong'", OURS_SIM),
     _t("min_points", 24.0, "points a metric needs before 'it does not move' can be said", OURS_SIM, (12.0, 16.0, 24.0, 32.0)),
+    _t("stall_points", 20.0, "points enough to call a stall when the policy (entropy, KL) is still too", OURS_SIM),
     _t("kl_surge", 20.0, "a rise of (kl + kl_floor) this large within a fifth of the run is a blow-up",
        "ours; simulated blow-ups 58-370x, a too-high LR < 10x", (10.0, 20.0, 40.0)),
     _t("kl_fast", 3.0, "KL's last tenth this many times the tenth before (+ kl_floor): a run-away on its way (warning)",

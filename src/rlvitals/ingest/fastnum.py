@@ -8,7 +8,8 @@ share a length, a sign and a dot position, so one numpy pass per digit position 
 Exactness: the digits form an integer mantissa (exact in float64: at most WIDTH digits), and one
 division by an exact power of ten rounds correctly, which is what `float()` returns for the same text.
 Tokens of rare shapes, longer than WIDTH bytes, or not numbers at all go to `float()` one by one;
-those `float()` rejects come back with `ok=False` so the caller can send their line elsewhere.
+those `float()` rejects, and digits too many for a float64 (an inf nobody wrote), come back with
+`ok=False` so the caller can send their line elsewhere (where values.py counts them).
 """
 
 from __future__ import annotations
@@ -127,9 +128,13 @@ def parse_window(a: np.ndarray, starts: np.ndarray, length: np.ndarray,
         slow.append(todo)
     for i in (np.concatenate(slow).tolist() if slow else ()):
         try:
-            out[i] = float(a[starts[i]:starts[i] + length[i]].tobytes())
-            ok[i] = True
+            v = float(a[starts[i]:starts[i] + length[i]].tobytes())
         except ValueError:
             out[i] = np.nan
             ok[i] = False
+            continue
+        out[i] = v
+        # digits beyond float64 (400 of them) give inf; the buffer holds no letters, so an inf here
+        # was never spelled: not ok, and the caller's careful path counts it (values.OUT_OF_RANGE)
+        ok[i] = v - v == 0
     return out, ok

@@ -23,7 +23,7 @@ from ..errors import InputError
 from ..run import Run
 from .base import Format
 from .builder import RunBuilder
-from .values import as_float
+from .values import OUT_OF_RANGE, as_float
 
 __all__ = ["FORMAT", "read_sqlite_store"]
 
@@ -104,6 +104,8 @@ def _run(con: sqlite3.Connection, columns: list[str], run_id: str | None, name: 
             if isinstance(more, dict):
                 for key, v in more.items():
                     x = _numeric(v)
+                    if x is not None and x in (math.inf, -math.inf) and "Infinity" not in rec[-1]:
+                        x = OUT_OF_RANGE           # json reads `1e400` as inf: not an infinity that was logged
                     if x is None:
                         dropped += 1
                     elif key not in row:

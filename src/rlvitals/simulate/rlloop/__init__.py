@@ -58,6 +58,9 @@ def configure(sc: RLScenario, steps: int, knobs: dict[str, Any], rng: np.random.
     cause = dict(sc.cause)
     start = dict(sc.start)
     if user_onset is not None and not cause:
+        fixed = sorted(k for k in start if k in RUN_LEVEL)
+        if fixed:
+            raise BadKnob(f"{sc.name}'s cause ({', '.join(fixed)}) holds for the whole run; onset cannot move it.")
         # no mid-run cause of its own: what it sets from step one (and what you set) starts at `onset`
         cause = {k: v for k, v in {**start, **knobs}.items() if k not in RUN_LEVEL}
         start = {k: v for k, v in start.items() if k in RUN_LEVEL}
@@ -91,8 +94,10 @@ def _simulate(scenario: str, seed: object, steps: object, knobs: dict[str, Any],
     rng = _rng(scenario, seed)
     kn, onset = configure(sc, steps, given, rng)
     tr = train(kn, rng, record=record)
-    if sc.onset == "derived" and "onset" not in given:
-        onset = derived_onset(sc.rule, tr)
+    if sc.onset == "derived":
+        began = derived_onset(sc.rule, tr)
+        # the onset is when the cause started (yours, if you moved it); a failure that never began is not claimed
+        onset = None if began is None else (onset if "onset" in given else began)
     return sc, tr, kn, seed, onset, given
 
 

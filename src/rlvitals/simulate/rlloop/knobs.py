@@ -41,7 +41,7 @@ class Knobs:
     hack_bonus: float = 0.0          # lenient verifier: pays this for >= hack_marks markers
     hack_marks: int = 6
     slip: float = 0.0                # per-token slip probability (errors the policy cannot unlearn)
-    need_median: float = 22.0        # median steps a prompt needs (difficulty)
+    need_median: float = 28.0        # median steps a prompt needs (difficulty)
     unsolvable: float = 0.15         # share of prompts no answer can solve
     stale_from: int | None = None    # rollout weights stop syncing at this step (1-based)
     sync_lag: int = 0                # rollouts use the weights of this many steps ago (async RL)

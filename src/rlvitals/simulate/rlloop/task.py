@@ -72,7 +72,7 @@ def _prompts(rng: np.random.Generator, n: int, K: int, need_median: float, need_
 
 
 def make_task(rng: np.random.Generator, *, K: int = 8, pool: int = 4096, held_out: int = 256,
-              need_median: float = 16.0, need_sigma: float = 0.6, unsolvable: float = 0.15) -> Task:
+              need_median: float = 28.0, need_sigma: float = 0.6, unsolvable: float = 0.15) -> Task:
     """A task set: `pool` training prompts and `held_out` validation prompts from one distribution.
 
     need_median / need_sigma: the lognormal difficulty (steps required); unsolvable: share of
