@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -195,9 +196,12 @@ def cpu_follow(seconds: int, preload: int = 5) -> None:
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "live.log"
         path.write_text("".join(lines[:preload]))
+        # SIGINT back to default in the child: a benchmark started in the background (`cmd &`)
+        # has it ignored, and the child would inherit that
         proc = subprocess.Popen([sys.executable, "-m", "rlvitals", "watch", str(path), "--interval", "1"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+                                env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         tick = os.sysconf("SC_CLK_TCK")
 
         def cpu() -> float:

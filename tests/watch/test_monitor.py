@@ -87,7 +87,7 @@ def test_overhead_cap_skips_checks_while_the_last_one_is_recent():
         return fake_diagnose(run)
 
     mon = Monitor(background=False, stream=None, check_every=1, diagnose_fn=slow, max_overhead=0.125, step_budget=0,
-                  clock=lambda: now[0], timer=lambda: spent[0])
+                  clock=lambda: now[0], timer=lambda: spent[0], burst=0)
     for step in range(10):
         now[0] += 1.0  # one training step a second
         mon.log({"entropy": 1.0}, step)

@@ -49,7 +49,7 @@ def test_a_hard_signal_is_checked_at_once_but_cannot_turn_the_cadence_off():
 
 def test_cpu_budgets_space_the_checks_by_their_cost():
     clock = Clock()
-    sch = Scheduler(max_overhead=0.01, max_wait=math.inf, clock=clock)
+    sch = Scheduler(max_overhead=0.01, max_wait=math.inf, clock=clock, burst=0)
     got = checks_at(sch, 100, cost=0.05, clock=clock)   # 50 ms per check, one step a second
     assert [b - a for a, b in zip(got, got[1:])] == [5] * (len(got) - 1)  # 1% of the wall time
     sch = Scheduler(max_overhead=0, step_budget=0.001, max_wait=math.inf)
@@ -106,3 +106,25 @@ def test_scan_line_finds_nans_in_every_line_format():
     assert not any(scan_line(f"step:{i} - actor/kl_loss:np.float64({0.01 + 1e-4 * (i % 5)})", calm)
                    for i in range(50))
     assert scan_line("step:50 - actor/kl_loss:np.float64(10.5)", calm)   # a KL blow-up spike
+
+
+def test_a_burst_lets_a_short_fast_stretch_follow_its_steps_but_not_a_long_one():
+    clock = Clock()
+    sch = Scheduler(max_overhead=0.01, max_wait=math.inf, clock=clock, burst=0.5)
+
+    def fast(n):  # 80 steps a second, 50 ms per check
+        out = []
+        for _ in range(n):
+            clock.now += 1 / 80
+            sch.note(1)
+            if sch.due():
+                out.append(sch.seen)
+                sch.ran(0.05)
+        return out
+
+    first = fast(10)
+    assert first == list(range(1, 11))          # the burst: every step checked
+    cpu_before = 0.05 * len(first)
+    later = fast(8000)                            # 100 s at 80 steps a second
+    # over the long stretch the checks stay within 1% of the wall time (+ the burst)
+    assert 0.05 * len(later) <= 0.01 * 100 + 0.5 - cpu_before + 0.05

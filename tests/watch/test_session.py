@@ -105,7 +105,7 @@ def test_cpu_cap_spaces_out_slow_diagnoses(kv_format):
         return fake_diagnose(run)
 
     clock = Clock()
-    w = Watcher(fmt="kvtest", diagnose_fn=slow, clock=clock, timer=spent, max_overhead=0.05)
+    w = Watcher(fmt="kvtest", diagnose_fn=slow, clock=clock, timer=spent, max_overhead=0.05, burst=0)
     stream(w, kv_lines([1.0] * 25), clock)
     # 0.5 s per diagnosis at most 5% of the time: one check per 10 s, i.e. per 10 lines here
     assert calls == [1, 11, 21]
@@ -337,3 +337,28 @@ def test_follow_rotation_reads_late_lines_of_the_old_file_first(kv_format, tmp_p
     out = s.out.getvalue()
     # all 30 steps, in order, one run: nothing written late was lost, no restart
     assert "30 steps (30 lines read" in out
+
+
+def test_sigterm_ends_a_watch_with_its_summary(tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    p = tmp_path / "train.log"
+    p.write_text("".join(f"[{i:4d}] reward=0.5 entropy=1.5 kl=0.001\n" for i in range(1, 31)))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen([sys.executable, "-m", "rlvitals", "watch", str(p), "--interval", "0.1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+    try:
+        end = time.monotonic() + 30
+        line = ""
+        while "format:" not in line and time.monotonic() < end:  # following has begun
+            line = proc.stderr.readline()
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    assert proc.returncode == 0
+    assert "summary after 30 steps" in out

@@ -8,12 +8,13 @@ once, and following goes on.
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..diagnose.model import SEVERITIES, Diagnosis
 from ..errors import NotAFile, UnknownFormat
@@ -42,6 +43,45 @@ def _say(stream: TextIO, text: str) -> None:
 
 def _event_text(ev: FollowEvent, path: Path, lang: str) -> str:
     return tr(f"watch.{ev.kind}", lang, path=path, old=ev.old, new=ev.new, limit=ev.new, reason=ev.detail)
+
+
+class _Stopper:
+    """Ctrl-C (SIGINT) and `kill` (SIGTERM) end a watch with its summary, but never in the middle
+    of parsing or a check (an interrupt there could leave the parser's buffers half moved): while
+    `busy`, the signal is noted and acted on at the end of the step."""
+
+    def __init__(self) -> None:
+        self.busy = False
+        self.asked = False
+        self._old: dict[int, Any] = {}
+
+    def __call__(self, signum: int, frame: object) -> None:
+        if self.busy:
+            self.asked = True
+        else:
+            raise KeyboardInterrupt
+
+    def install(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return  # signals reach the main thread only; embedded watches stop through `stop`
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                self._old[sig] = signal.signal(sig, self)
+            except (ValueError, OSError):
+                pass
+
+    def restore(self) -> None:
+        for sig, old in self._old.items():
+            try:
+                signal.signal(sig, old)
+            except (ValueError, OSError):
+                pass
+        self._old.clear()
+
+    def check(self) -> None:
+        self.busy = False
+        if self.asked:
+            raise KeyboardInterrupt
 
 
 def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until: str | None = None,
@@ -116,8 +156,12 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
 
     if not once:
         _say(err, tr("watch.following", lang, path=path, interval=interval))
+    stopper = _Stopper()
+    stopper.install()
     try:
         while True:
+            stopper.check()
+            stopper.busy = True
             lines, events = fol.poll()
             backlog = fol.more_pending
             if once and not backlog:
@@ -148,6 +192,7 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
             for e in w.errors[n_errors:n_errors + 1]:  # say the first failure, count the rest
                 _say(err, e)
             n_errors = len(w.errors)
+            stopper.check()
             if stop is not None:
                 if stop.wait(interval):
                     break
@@ -155,7 +200,10 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
                 time.sleep(interval)
     except KeyboardInterrupt:
         pass
-    # Ctrl-C (or `stop`) is how a watch normally ends: read what is left, a last look, the summary
+    finally:
+        stopper.restore()
+    # Ctrl-C, `kill` (SIGTERM) or `stop` is how a watch normally ends: read what is left, a last
+    # look, the summary
     try:
         while True:
             lines, events = fol.poll()

@@ -99,6 +99,8 @@ class Monitor:
                  that names it; the diagnosis' own prefix rules keep healthy runs silent).
     name:        the run's name in alerts.
     max_overhead: the share of wall time diagnoses may take (default 1%).  0 turns the cap off.
+    burst:       CPU seconds checks may spend ahead of that share (a token bucket; 0 = none).
+                 Default: 1 s in the background, 0 when checks run inside `log()`.
     step_budget: diagnosis cost allowed per logged step, amortised, in seconds; checks are spaced
                  so that `log()` stays within it.  Default: 0.5 ms when the checks run inside
                  `log()` (background=False), off when they run in the background.  0 = off.
@@ -115,7 +117,8 @@ class Monitor:
                  max_overhead: float = 0.01, step_budget: float | None = None,
                  diagnose_fn: Callable[[Run], Diagnosis] | None = None,
                  clock: Callable[[], float] = time.monotonic, timer: Callable[[], float] = time.thread_time,
-                 capacity: int = CAPACITY, background: bool = True, min_steps: int = MIN_STEPS) -> None:
+                 capacity: int = CAPACITY, background: bool = True, min_steps: int = MIN_STEPS,
+                 burst: float | None = None) -> None:
         self.lang = lang
         self.on_alert = on_alert
         self.check_every = max(1, int(check_every))
@@ -140,7 +143,8 @@ class Monitor:
         if step_budget is None:
             step_budget = 0.0 if background else 0.0005
         self.schedule = Scheduler(min_every=self.check_every, max_overhead=max_overhead, step_budget=step_budget,
-                                  max_wait=math.inf, clock=clock)
+                                  max_wait=math.inf, burst=(1.0 if background else 0.0) if burst is None else burst,
+                                  clock=clock)
         self._spikes = SpikeWatch()
         self.background = background
         self.check_cpu = 0.0        # CPU seconds spent in checks (wherever they ran)

@@ -11,10 +11,14 @@ budget spaces checks when they get expensive:
 2. **Hard signals.**  A NaN/inf or a huge spike (a value more than `SPIKE_K` robust scales away from
    its running level) makes a check due at once, whatever the cadence; at most one such extra check
    per cadence period, so a metric that spikes on every line cannot turn the cadence off.
-3. **CPU budget.**  Never sooner than the last check's own cost allows: the wall time since it must
-   be at least `cost / max_overhead` (checks take at most 1% of the wall time by default), and, when
-   `step_budget` is set (Monitor: 0.5 ms), at least `cost / step_budget` steps must have arrived
-   (the amortised cost per logged step stays under it however fast the loop).
+3. **CPU budget.**  A token bucket: CPU credit accrues at `max_overhead` (1%) of the wall time, up
+   to `burst` seconds (default 1 s); a check runs only with credit left and spends its own cost.
+   Over any long stretch checks take at most 1% of the wall time; a short fast stretch (a log
+   replayed at 80 lines a second, the first minutes of a run) may spend the burst and be checked
+   on its step cadence.  (burst=0: the wall time since the last check must be at least its
+   cost / max_overhead.)  When `step_budget` is set (Monitor checking inside `log()`: 0.5 ms), at
+   least `cost / step_budget` steps must also have arrived (the amortised cost per logged step
+   stays under it however fast the loop).
 4. **Trickle.**  Steps arriving slower than the cadence are checked anyway after `max_wait` seconds.
 
 `note(n, hard)` tells it new steps arrived; `due()` asks; `ran(cost, steps)` records a check.
@@ -45,6 +49,7 @@ class Scheduler:
     max_overhead: float = 0.01
     step_budget: float = 0.0
     max_wait: float = 30.0
+    burst: float = 1.0
     clock: Callable[[], float] = time.monotonic
     pending: int = 0              # steps arrived since the last check
     hard: bool = False            # a hard signal arrived since the last check
@@ -53,10 +58,17 @@ class Scheduler:
     last_cost: float = 0.0
     last_check: float = field(default=0.0)
     _hard_used: bool = False
+    _credit: float = 0.0
+    _credit_at: float = 0.0
 
     def __post_init__(self) -> None:
         self.min_every = max(1, int(self.min_every))
-        self.last_check = self.clock()
+        self.last_check = self._credit_at = self.clock()
+        self._credit = self.burst
+
+    def credit(self) -> float:
+        """CPU seconds the next checks may spend now (negative: in debt after an expensive one)."""
+        return min(self.burst, self._credit + self.max_overhead * (self.clock() - self._credit_at))
 
     def note(self, steps: int = 1, hard: bool = False) -> None:
         """`steps` new steps arrived; `hard`: one of them carries a NaN/inf or a huge spike."""
@@ -77,7 +89,7 @@ class Scheduler:
             return False
         if self.hard and not self._hard_used:
             return True
-        if self.max_overhead > 0 and self.clock() - self.last_check < self.last_cost / self.max_overhead:
+        if self.max_overhead > 0 and self.credit() < 0:
             return False
         return self.pending >= self.every or self.clock() - self.last_check >= self.max_wait
 
@@ -91,7 +103,8 @@ class Scheduler:
         self.hard = False
         self.seen_at_check = self.seen - self.pending
         self.last_cost = cost
-        self.last_check = self.clock()
+        self._credit = self.credit() - cost
+        self.last_check = self._credit_at = self.clock()
 
     def quiet_for(self) -> float:
         """Seconds since the last check."""
@@ -102,7 +115,8 @@ class Scheduler:
         self.pending = self.seen = self.seen_at_check = 0
         self.hard = self._hard_used = False
         self.last_cost = 0.0
-        self.last_check = self.clock()
+        self.last_check = self._credit_at = self.clock()
+        self._credit = self.burst
 
 
 class SpikeWatch:

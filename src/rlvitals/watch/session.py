@@ -84,6 +84,7 @@ class Watcher:
     max_wait: float = 30.0
     max_overhead: float = 0.01
     step_budget: float = 0.0
+    burst: float = 1.0   # CPU seconds the checks may spend ahead of the 1% budget (see schedule)
     scan: bool = True   # look for hard signals in each metric line (off while reading a backlog)
     clock: Callable[[], float] = time.monotonic
     timer: Callable[[], float] = time.thread_time  # CPU a diagnosis costs (not wall: load inflates it)
@@ -101,7 +102,7 @@ class Watcher:
         if self.tracker is None:
             self.tracker = AlertTracker(persist=self.persist, min_steps=self.min_steps)
         self.schedule = Scheduler(max_overhead=self.max_overhead, step_budget=self.step_budget,
-                                  max_wait=self.max_wait, clock=self.clock)
+                                  max_wait=self.max_wait, burst=self.burst, clock=self.clock)
         self._spikes = SpikeWatch()
         self._explicit_fmt = self.fmt
         self._parser: LineParser | None = None
@@ -211,7 +212,7 @@ class Watcher:
             # trainer that died on a NaN writes nothing more.  After `max_wait` seconds of
             # silence, one more look at the same data confirms it.
             return (not self._idle_checked and self.tracker.unconfirmed and sch.quiet_for() >= self.max_wait
-                    and (self.max_overhead <= 0 or sch.quiet_for() >= sch.last_cost / self.max_overhead))
+                    and (self.max_overhead <= 0 or sch.credit() >= 0))
         return sch.due()
 
     def snapshot(self):
