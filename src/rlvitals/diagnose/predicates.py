@@ -175,8 +175,14 @@ def kl_steady(ctx: Ctx) -> Pred:
     return Pred(ok, "kl", rnd(end))
 
 
+def _window(t: np.ndarray) -> int:
+    """`kl_jump_steps` in blocks (at least one) of the block steps `t`."""
+    per = float(t[-1] - t[0]) / max(t.size - 1, 1) if t.size > 1 else 1.0
+    return max(1, int(round(get("kl_jump_steps") / max(per, 1e-9))))
+
+
 def kl_jump(ctx: Ctx) -> float:
-    """Share of the KL's peak (one-step spikes removed, 100 blocks) gained within `kl_jump_window` of the run:
+    """Share of the KL's peak (one-step spikes removed, 100 blocks) gained within `kl_jump_steps`:
     near 1 when the KL jumped in a few steps (a blow-up), small when it climbed (in step with something else)."""
     key = "kl_jump"
     if key not in ctx._results:
@@ -184,9 +190,9 @@ def kl_jump(ctx: Ctx) -> float:
         s, v, _ = kl_clean(ctx)
         share = 0.0
         if v.size >= 10:
-            _, x = blocks(s, v, 100)
+            t, x = blocks(s, v, 100)
             x = np.maximum(x, 0.0)
-            w = max(1, int(round(get("kl_jump_window") * x.size)))
+            w = _window(t)
             if x.size > w and float(np.max(x)) > 0:
                 share = float(np.max(x[w:] - x[:-w]) / np.max(x))
         ctx._results[key] = share
@@ -194,7 +200,7 @@ def kl_jump(ctx: Ctx) -> float:
 
 
 def entropy_jump(ctx: Ctx) -> float:
-    """Share of the entropy's rise (start to peak, 100 blocks) made within `kl_jump_window` of the run: near 1
+    """Share of the entropy's rise (start to peak, 100 blocks) made within `kl_jump_steps`: near 1
     when the entropy leapt (to a uniform policy's ceiling), small when it drifted up; 0 when it did not rise."""
     key = "entropy_jump"
     if key not in ctx._results:
@@ -202,8 +208,8 @@ def entropy_jump(ctx: Ctx) -> float:
         s, v = ctx.data("entropy")
         share = 0.0
         if v.size >= 10:
-            _, x = blocks(s, v, 100)
-            w = max(1, int(round(get("kl_jump_window") * x.size)))
+            t, x = blocks(s, v, 100)
+            w = _window(t)
             k = max(1, x.size // 10)
             rise = float(np.max(x)) - float(np.mean(x[:k]))
             if x.size > w and rise > 0:
