@@ -8,7 +8,9 @@ to go on, critical once a consequence corroborates it -- the goal flat, falling 
 its peak, groups uniform (adv_std low), answers shrinking, or near-identical samples.  Early on
 (a prefix, as `watch` sees it), a fall past half the level (entropy_half) that began after a
 stretch of steady entropy and is still under way, with the goal not improving since, is a warning
-already.
+already.  A fall past half the level with the KL climbing in step (no jump: kl_abrupt) to kl_high is
+the policy sharpening away from the reference: a collapse once a consequence corroborates it, and
+the KL it drags along is its consequence (verdict.CHAINS), not a blow-up.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import numpy as np
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
-from .predicates import holds
+from .predicates import holds, kl_jump
 from .symptoms import goal, trend
 from .thresholds import get
 
@@ -43,11 +45,15 @@ def check(ctx: Ctx) -> Finding | None:
     s, _ = ctx.data("entropy")
     a = min(float(np.searchsorted(s, onset)) / max(s.size, 1), 0.8) if onset is not None else 0.5
     full = holds(ctx, "entropy_to_zero")
+    # sharpening: past half its level, with the KL climbing in step to a level that matters -- the
+    # policy has left the reference by narrowing (the KL is the collapse's consequence, not a blow-up)
+    sharp = (not full and e.start > 0 and e.end >= 0 and 1.0 - e.end / e.start >= get("entropy_half")
+             and holds(ctx, "kl_follows_entropy") and ctx.end("kl") >= get("kl_high"))
     # early: flat for a while, then more than half the level gone -- heading to 0 now
-    early = (not full and e.start > 0 and e.end >= 0 and 1.0 - e.end / e.start >= get("entropy_half")
+    early = (not full and not sharp and e.start > 0 and e.end >= 0 and 1.0 - e.end / e.start >= get("entropy_half")
              and a >= 0.15 and e.fell and ctx.word("entropy") in ("falling", "to_zero", "spike")
              and e.n >= get("min_points") and _still_falling(ctx))
-    if not (full or early):
+    if not (full or early or sharp):
         return None
     drop = 1.0 - e.end / e.start
     ev: dict = {"entropy_start": rnd(e.start), "entropy_end": rnd(e.end), "entropy_drop": rnd(drop, 3)}
@@ -94,12 +100,15 @@ def check(ctx: Ctx) -> Finding | None:
             quotes = smp.quote(late=True)
     else:
         missing.append("samples")
+    if sharp:
+        ev["kl_end"] = rnd(ctx.end("kl"))
+        ev["kl_jump"] = rnd(kl_jump(ctx), 3)
     ratio = ctx.series("ratio_mean")
     if ctx.has("ratio_mean") and ratio is not None and not ratio.proxy:
         ev["ratio_end"] = rnd(ctx.end("ratio_mean"), 5)
     ev["corroborated_by"] = consequences
-    if early and not consequences:
+    if (early or sharp) and not consequences:
         return None     # an early fall alone is not yet the strong signal: wait for it to finish
-    sev = "critical" if consequences and full else "warning"
+    sev = "critical" if consequences and (full or sharp) else "warning"
     conf = min(1.0, 0.55 + 0.1 * consequences + 0.2 * (drop - get("entropy_drop")) / (1 - get("entropy_drop")))
     return Finding(ID, sev, onset, ev, (), tuple(missing), action_for(ID), round(conf, 3), quotes)

@@ -1,8 +1,10 @@
 """entropy_explosion: entropy runs up and output turns to noise while the score falls (dead).
 
 Entropy may rise healthily under an entropy bonus (a verl LoRA run: 0.13 → 0.26 while its score
-rose); the rule wants a large relative rise (entropy_rise) AND the goal (or reward) giving ground
-from its peak.  When KL surges first, kl_blowup owns the run (verdict.SUPPRESSES).
+rose); the rule wants a relative rise (entropy_rise_fail: x1.3; a uniform policy's ceiling can be only
+x1.5 above a healthy start) AND the goal (or reward) giving ground from its peak (critical from entropy_rise: x1.6).  When KL surges
+first, kl_blowup owns the run (verdict.SUPPRESSES); when the entropy leapt with the KL, or the KL
+climbed in step with it, the KL is its consequence (predicates.kl_follows_entropy, verdict.CHAINS).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ def check(ctx: Ctx) -> Finding | None:
     e0, e1 = ctx.start("entropy"), ctx.end("entropy")
     if not (e0 > 0) or ctx.word("entropy") not in ("rising", "spike") or e1 < get("entropy_ok"):
         return None   # (rising but still below entropy_ok: an entropy bonus at work, not noise)
-    if e1 / e0 < get("entropy_rise"):
+    if e1 / e0 < get("entropy_rise_fail"):
         return _early(ctx)
     goal, peak, g1 = None, float("nan"), float("nan")
     for g in ("acc", "val_acc", "reward"):
@@ -53,10 +55,13 @@ def check(ctx: Ctx) -> Finding | None:
             goal, peak, g1 = g, p, e
             break
     if goal is None:
-        return None
+        # (between entropy_rise_fail and entropy_rise the rise alone is no explosion: the goal must give ground)
+        return _early(ctx) if e1 / e0 < get("entropy_rise") else None
     ev = {"entropy_start": rnd(e0), "entropy_end": rnd(e1), "entropy_rise": rnd(e1 / e0, 3),
           f"{goal}_peak": rnd(peak), f"{goal}_end": rnd(g1)}
     if ctx.has("kl"):
         ev["kl_end"] = rnd(ctx.end("kl"))
     onset = ctx.onset("entropy", "bend", until_peak=True)
-    return Finding(ID, "critical", onset, ev, (), (), action_for(ID), 0.85)
+    # below entropy_rise the run-away is real (the goal gave ground) but smaller: a warning
+    sev = "critical" if e1 / e0 >= get("entropy_rise") else "warning"
+    return Finding(ID, sev, onset, ev, (), (), action_for(ID), 0.85 if sev == "critical" else 0.7)

@@ -175,6 +175,80 @@ def kl_steady(ctx: Ctx) -> Pred:
     return Pred(ok, "kl", rnd(end))
 
 
+def _window(t: np.ndarray) -> int:
+    """`kl_jump_steps` in blocks (at least one) of the block steps `t`."""
+    per = float(t[-1] - t[0]) / max(t.size - 1, 1) if t.size > 1 else 1.0
+    return max(1, int(round(get("kl_jump_steps") / max(per, 1e-9))))
+
+
+def kl_jump(ctx: Ctx) -> float:
+    """Share of the KL's peak (one-step spikes removed, 100 blocks) gained within `kl_jump_steps`:
+    near 1 when the KL jumped in a few steps (a blow-up), small when it climbed (in step with something else)."""
+    key = "kl_jump"
+    if key not in ctx._results:
+        from ..shapes import blocks
+        s, v, _ = kl_clean(ctx)
+        share = 0.0
+        if v.size >= 10:
+            t, x = blocks(s, v, 100)
+            x = np.maximum(x, 0.0)
+            w = _window(t)
+            if x.size > w and float(np.max(x)) > 0:
+                share = float(np.max(x[w:] - x[:-w]) / np.max(x))
+        ctx._results[key] = share
+    return ctx._results[key]
+
+
+def entropy_jump(ctx: Ctx) -> float:
+    """Share of the entropy's rise (start to peak, 100 blocks) made within `kl_jump_steps`: near 1
+    when the entropy leapt (to a uniform policy's ceiling), small when it drifted up; 0 when it did not rise."""
+    key = "entropy_jump"
+    if key not in ctx._results:
+        from ..shapes import blocks
+        s, v = ctx.data("entropy")
+        share = 0.0
+        if v.size >= 10:
+            t, x = blocks(s, v, 100)
+            w = _window(t)
+            k = max(1, x.size // 10)
+            rise = float(np.max(x)) - float(np.mean(x[:k]))
+            if x.size > w and rise > 0:
+                share = float(np.max(x[w:] - x[:-w]) / rise)
+        ctx._results[key] = share
+    return ctx._results[key]
+
+
+def kl_follows_entropy(ctx: Ctx) -> Pred:
+    """KL climbed (no jump: `kl_jump` below `kl_abrupt`) while entropy fell past `entropy_half` of its start or rose
+    `entropy_rise` times -- or the entropy itself leapt up `entropy_rise_fail` times, at least as abruptly as the KL
+    (`entropy_jump` >= `entropy_leap` and >= `kl_jump`): the policy sharpening (or flattening) moved it from the
+    reference, the KL is a consequence."""
+    if not ctx.has("kl"):
+        return Pred(False, "kl", None, False)
+    e = _ends(ctx, "entropy")
+    if e is None:
+        return Pred(False, "entropy", None, False)
+    e0, e1 = e
+    moved = e0 > 0 and e1 >= 0 and (1 - e1 / e0 >= get("entropy_half") or e1 / e0 >= get("entropy_rise"))
+    j = kl_jump(ctx)
+    k = _ends(ctx, "kl")
+    shown = f"{k[0]:.3g} → {k[1]:.3g}" if k is not None else None
+    if moved and j < get("kl_abrupt"):
+        return Pred(True, "kl", shown)
+    # the entropy leapt up (as abruptly as a KL jump) to well above its start: the policy flattened
+    # at once and dragged the KL along in the same steps
+    ej = entropy_jump(ctx)
+    leapt = e0 > 0 and e1 / e0 >= get("entropy_rise_fail") and ej >= get("entropy_leap") and ej >= j
+    return Pred(leapt, "kl", shown)
+
+
+def kl_moved_with_entropy(ctx: Ctx) -> Pred:
+    """The KL did move (not `kl_steady`) but `kl_follows_entropy`: the ruler a report shows for kl_blowup then
+    (a steady KL is ruled out by kl_steady already; one line, not two)."""
+    p = pred(ctx, "kl_follows_entropy")
+    return Pred(p.holds and not pred(ctx, "kl_steady").holds, p.metric, p.value, p.known)
+
+
 # -- advantages, truncation, length ---------------------------------------------------------------
 def adv_std_normal(ctx: Ctx) -> Pred:
     """adv_std ends at or above `adv_std_watch`."""
@@ -229,6 +303,7 @@ PREDICATES: dict[str, Callable[[Ctx], Pred]] = {
     "clip_normal": clip_normal, "clip_high": clip_high, "gnorm_normal": gnorm_normal, "gnorm_high": gnorm_high,
     "all_finite": all_finite, "kl_steady": kl_steady, "adv_std_normal": adv_std_normal, "trunc_low": trunc_low,
     "answers_cut": answers_cut, "len_not_exploding": len_not_exploding,
+    "kl_follows_entropy": kl_follows_entropy, "kl_moved_with_entropy": kl_moved_with_entropy,
 }
 
 
@@ -251,7 +326,7 @@ RULERS: dict[str, tuple[tuple[str, str], ...]] = {
     "data_too_easy": (("adv_std_normal", "adv_std_normal"), ("entropy_to_zero", "entropy_to_zero")),
     "data_too_hard": (("answers_cut", "answers_cut"), ("goal_not_zero", "acc_not_zero")),
     "truncation_starvation": (("trunc_low", "trunc_low"),),
-    "kl_blowup": (("kl_steady", "kl_steady"),),
+    "kl_blowup": (("kl_steady", "kl_steady"), ("kl_moved_with_entropy", "kl_follows_entropy")),
     "numeric_instability": (("all_finite", "all_finite"),),
     "lr_too_high": (("clip_normal", "clip_normal"), ("gnorm_normal", "gnorm_normal")),
     "batch_noise": (("clip_high", "clip_high"), ("gnorm_high", "gnorm_high")),

@@ -89,6 +89,22 @@ TABLE: dict[str, Threshold] = dict([
     _t("kl_fast", 3.0, "KL's last tenth this many times the tenth before (+ kl_floor): a run-away on its way (warning)",
        "ours; a healthy KL grows ~1.1-2x per tenth of a prefix"),
     _t("kl_danger", 0.5, "a KL this large has left the reference whatever its speed", "ours; PTT kl > 0.3 high"),
+    _t("kl_abrupt", 0.4, "share of the KL's peak gained within kl_jump_steps: at or above this the KL jumped "
+       "(a blow-up's step); below it the KL climbed, and a climb in step with an entropy heading to 0 (or running up) "
+       "is that entropy move's consequence, not a blow-up",
+       "ours; RL-loop simulator: collapses' KL climbs 0.26-0.27, blow-ups' and explosions' jumps 0.83-0.95; "
+       "an exponential run-away (tau = 10 steps) 0.45", (0.35, 0.4, 0.45)),
+    _t("entropy_leap", 0.6, "share of the entropy's rise made within kl_jump_steps: at or above this the "
+       "entropy leapt (a policy flattening at once, dragging the KL along in the same steps)",
+       "ours; RL-loop explosions 0.94-0.99, the simulator's KL blow-ups (entropy drifting up with the KL) 0.31-0.36",
+       (0.5, 0.6, 0.7, 0.8)),
+    _t("kl_jump_steps", 9.0, "the window (in training steps, at least one block of a hundredth of the run) a KL jump or "
+       "an entropy leap is measured over (kl_abrupt, entropy_leap): an update-scale event, whatever the run's length",
+       "ours; RL-loop blow-ups jump x3-10 within ~10 steps", (6.0, 9.0, 12.0, 15.0)),
+    _t("entropy_rise_fail", 1.3, "entropy ending this many times its start (above entropy_ok) while the goal gave ground "
+       "from its peak is an explosion (entropy_rise alone needs no failing goal)",
+       "ours; RL-loop explosions run 1.85 → 2.77 (x1.5, the uniform policy's ceiling) while acc falls 0.5 → 0.04",
+       (1.2, 1.3, 1.4, 1.5)),
     _t("kl_min", 0.05, "below this a KL is not dangerous whatever its shape", "ours; PTT kl > 0.3 high"),
     _t("kl_spike", 10.0, "a one-step KL this many times its local level (and >= kl_high) is an outlier step", "ours"),
     _t("len_explode", 2.5, "length growing this much is an explosion (without accuracy to judge by)",

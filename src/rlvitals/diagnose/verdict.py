@@ -20,7 +20,7 @@ from dataclasses import replace
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import FINDING_IDS, SEVERITIES, Finding
-from .predicates import LOOKALIKES, RULERS, differential, pred
+from .predicates import LOOKALIKES, RULERS, differential, kl_jump, pred
 from .symptoms import goal, trend
 from .thresholds import get
 
@@ -54,7 +54,11 @@ SUPPRESSES: dict[str, frozenset[str]] = {
 # Look-alikes that often fire together because one causes the other: the one that began first is
 # the cause and owns the run (a KL that ran away first explains the entropy that follows it, and an
 # entropy that ran up first drags KL along) -- when they are more than 2% of the run apart and the
-# later one is not more severe; otherwise severity and SUPPRESSES decide.
+# later one is not more severe; otherwise severity and SUPPRESSES decide.  Whatever the onsets, a KL
+# that climbed (no jump) in step with an entropy heading to 0 or running up is that entropy move's
+# consequence (predicates.kl_follows_entropy): the entropy finding owns the pair; and when they began
+# together but the KL jumped (kl_abrupt: several-fold within a few steps, "kl 陡增 = 跑飞"), the
+# blow-up owns it.
 CHAINS: tuple[frozenset[str], ...] = (
     frozenset({"kl_blowup", "entropy_explosion"}),
     frozenset({"kl_blowup", "entropy_collapse"}),
@@ -68,9 +72,16 @@ def _chain_losers(found: list[Finding], ctx: Ctx) -> set[str]:
     for pair in CHAINS:
         a, b = sorted(pair)
         fa, fb = by.get(a), by.get(b)
-        if fa is None or fb is None or fa.onset_step is None or fb.onset_step is None:
+        if fa is None or fb is None:
+            continue
+        if "kl_blowup" in pair and pred(ctx, "kl_follows_entropy").holds:
+            out.add("kl_blowup")   # a KL that climbed in step with the entropy is its consequence
+            continue
+        if fa.onset_step is None or fb.onset_step is None:
             continue
         if abs(fa.onset_step - fb.onset_step) <= 0.02 * span:
+            if "kl_blowup" in pair and kl_jump(ctx) >= get("kl_abrupt"):
+                out.add(b if a == "kl_blowup" else a)   # together, but the KL jumped: the blow-up drives
             continue
         first, later = (fa, fb) if fa.onset_step < fb.onset_step else (fb, fa)
         if SEVERITIES.index(later.severity) <= SEVERITIES.index(first.severity):
