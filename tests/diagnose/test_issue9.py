@@ -254,8 +254,22 @@ def test_truncation_climbing_past_30_percent_while_learning_warns():
 
 
 def test_clip_fraction_above_20_percent_alone_is_lr_too_high():
-    d = diagnose(dc.healthy(0, clip_frac=np.clip(ramp(0.01, 0.23, 60) + jitter(0.005), 0, 1)))
+    # the lesson's rule on its own: clip_frac held above 20% over the late stretch
+    d = diagnose(dc.healthy(0, clip_frac=np.clip(ramp(0.01, 0.23, 60, 120) + jitter(0.005), 0, 1)))
     assert d.top.id == "lr_too_high" and d.verdict == "unstable"
+
+
+@pytest.mark.parametrize(("scenario", "seed", "step"), [
+    ("healthy", 1003, 17),     # format term up a little, correctness noisy on 17 points: not "flat"
+    ("healthy", 1003, 92),     # an eval every 10 steps: 5 points after the parting cannot show flatness
+    ("healthy", 1004, 131),
+    ("plateau", 1004, 26),     # clip_frac at 18-25% in the warm-up: its late median is under 20%
+])
+def test_prefixes_of_healthy_rl_loop_runs_do_not_warn(scenario, seed, step):
+    from rlvitals.simulate.rlloop import simulate_rl
+
+    d = diagnose(simulate_rl(scenario, seed=seed, steps=300).upto(step))
+    assert d.worst_severity() in (None, "info"), [(f.id, f.severity, f.evidence) for f in d.findings]
 
 
 def test_a_kl_that_ran_away_first_owns_the_entropy_collapse_that_follows():
@@ -263,3 +277,16 @@ def test_a_kl_that_ran_away_first_owns_the_entropy_collapse_that_follows():
     ent = np.where(S < 110, np.linspace(1.8, 1.7, N), 1.7 * np.exp(-(S - 110) / 10)) + np.abs(jitter(0.003))
     d = diagnose(dc.healthy(0, kl=kl, entropy=ent, acc=np.minimum(dc._ease(0.2, 0.5), 0.35) + jitter(0.01)))
     assert d.top.id == "kl_blowup" and "entropy_collapse" not in ids(d, False)
+
+
+def test_an_accuracy_creeping_up_from_zero_by_a_tenth_of_a_point_is_still_all_wrong():
+    r = _rng(16)
+    d = diagnose(dc.healthy(0, acc=np.abs(0.0005 * S / N + r.normal(0, 0.0003, N)),
+                            reward=np.abs(0.001 * S / N + r.normal(0, 0.0005, N)), adv_std=np.abs(r.normal(0.01, 0.01, N))))
+    assert d.top.id == "data_too_hard" and d.verdict == "dead"
+
+
+def test_a_small_but_monotonic_ratio_drift_warns_as_sync_failure():
+    d = diagnose(dc.healthy(0, ratio_mean=ramp(1.0, 0.993, 120) + jitter(0.0002), reward=0.6 + jitter(0.02),
+                            acc=0.4 + jitter(0.01)))
+    assert d.top.id == "sync_failure" and d.top.severity == "warning"

@@ -28,7 +28,8 @@ def check(ctx: Ctx) -> Finding | None:
     near = get("near_zero")
     # a rate creeping from 0.0003 to 0.004 is "x13" but still all-wrong: near-zero gains are
     # judged in absolute terms (acc is a fraction), or by a steady trend
-    if tr.end > near or tr.peak > 2 * near or tr.end - tr.start > near / 2 or ctx.still_rising(g, 0.0):
+    if (tr.end > near or tr.peak > 2 * near or tr.end - tr.start > near / 2
+            or (ctx.still_rising(g, 0.0) and tr.end - tr.start >= get("rate_move"))):
         return None
     if g != "reward" and ctx.has("reward"):
         rw = trend(ctx, "reward")

@@ -30,6 +30,8 @@ def _early(ctx: Ctx, g: str | None) -> Finding | None:
     beyond 2 x goal_z standard errors and by a tenth, and the truth did not gain."""
     if g is None or g == "reward" or ctx.word("len") not in ("rising", "spike"):
         return None
+    if ctx.end("len") < 1.2 * ctx.start("len"):
+        return None   # over the whole run the answers did not grow (a rebound after a collapse is not it)
     onset = ctx.onset("len", "bend", log=True)
     la, lb, lz = since(ctx, "len", onset)
     ta, tb, tz = since(ctx, g, onset)

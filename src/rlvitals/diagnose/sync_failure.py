@@ -32,7 +32,9 @@ def _leaving(ctx: Ctx, d0: float, d1: float) -> bool:
     """The ratio is moving away from 1 now: half the steady band already, far beyond its own noise
     (2 x goal_z standard errors), more than 3x where it started, and further out than it ever was."""
     tr = trend(ctx, "ratio_mean")
-    if tr is None or d1 < 0.5 * get("ratio_tol") or abs(tr.z) < 2 * get("goal_z") or d1 < 3 * max(d0, tr.noise):
+    # half the steady band -- or a quarter of it when the shape is already a monotonic drift
+    floor = 0.25 * get("ratio_tol") if ctx.word("ratio_mean") == "drift" else 0.5 * get("ratio_tol")
+    if tr is None or d1 < floor or abs(tr.z) < 2 * get("goal_z") or d1 < 3 * max(d0, tr.noise):
         return False
     _, x = ctx.blocks("ratio_mean", 16)
     return bool(d1 >= float(np.max(np.abs(x[:-1] - 1.0)))) if x.size > 1 else False

@@ -108,6 +108,8 @@ TABLE: dict[str, Threshold] = dict([
     _t("kl_negative", -0.05, "KL below this on 3+ steps: the estimator itself broke", "ours (rookworld log)"),
     _t("hack_gap", 0.5, "after the parting the reward gains this many of its spreads more than the truth", OURS_SIM,
        (0.3, 0.5, 0.8)),
+    _t("hack_share", 0.25, "a format/length/style term rising alone: the correctness term gains at most this share of it",
+       "ours (the lesson: 涨的是真能力，不是格式分)", (0.15, 0.25, 0.4)),
     _t("reward_climb", 0.15, "a reward gaining this fraction is climbing (vetoes 'data too hard')", OURS_SIM),
     _t("entropy_healthy", 0.3, "entropy ending above this share of its start is far from 0 (healthy)", OURS_SIM),
     _t("plateau_share", 0.25, "the flat part must cover this much of the run to be a plateau", OURS_SIM),
