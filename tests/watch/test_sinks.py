@@ -146,3 +146,10 @@ def test_exec_runs_off_the_callers_thread(tmp_path):
     assert time.monotonic() - t0 < 0.5
     assert d.close() == {}
     assert said and said[0][0] == "watch.exec_error" and "timed out" in said[0][1]["error"]
+
+
+def test_a_bad_webhook_is_said_in_chinese_too():
+    with pytest.raises(BadWebhook, match="主机名"):
+        validate_webhook("http://", lang="zh")
+    with pytest.raises(BadWebhook, match="空格"):
+        validate_webhook("http://a b/", lang="zh")

@@ -109,7 +109,7 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
     if until is not None and until not in SEVERITIES:
         raise ValueError(f"--until must be one of {', '.join(SEVERITIES)}")
     if webhook is not None:
-        validate_webhook(webhook)
+        validate_webhook(webhook, lang)
     if path.is_dir():
         raise NotAFile(f"{path} is a directory: watch follows one text log file "
                        f"(for a TensorBoard directory use `rlvitals diagnose`)")

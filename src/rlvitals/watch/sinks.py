@@ -29,6 +29,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..errors import RlvitalsError
+from ..i18n import t as tr
 from .alerts import Alert
 
 __all__ = ["BadWebhook", "Dispatcher", "post_webhook", "run_exec", "validate_webhook"]
@@ -42,22 +43,22 @@ class BadWebhook(RlvitalsError):
     """The --webhook URL cannot be used (said at start-up, exit status 2)."""
 
 
-def validate_webhook(url: str) -> tuple[str, str, int, str]:
+def validate_webhook(url: str, lang: str = "en") -> tuple[str, str, int, str]:
     """(scheme, host, port, path?query) of an http(s) URL, or BadWebhook saying what is wrong."""
-    def bad(why: str) -> BadWebhook:
-        return BadWebhook(f"--webhook {url!r}: {why}")
+    def bad(why: str, **kw: object) -> BadWebhook:
+        return BadWebhook(tr("watch.webhook_bad", lang, url=repr(url), why=tr(f"watch.webhook_bad.{why}", lang, **kw)))
 
     if any(c.isspace() or ord(c) < 32 for c in url):
-        raise bad("a URL cannot contain spaces or control characters")
+        raise bad("space")
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError as e:
-        raise bad(f"not a valid URL ({e})") from None
+        raise bad("invalid", error=e) from None
     if parts.scheme not in ("http", "https"):
-        raise bad("only http:// and https:// URLs can receive alerts")
+        raise bad("scheme")
     if not parts.hostname:
-        raise bad("no host name")
+        raise bad("host")
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     return parts.scheme, parts.hostname, port or (443 if parts.scheme == "https" else 80), path
 
