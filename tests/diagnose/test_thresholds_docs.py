@@ -18,7 +18,8 @@ def test_every_threshold_is_named_with_meaning_and_source():
     for name, t in TABLE.items():
         assert t.name == name and t.meaning and t.source
         assert not t.grid or t.value in t.grid, name    # the shipped value is one of its candidates
-    assert 0 < len(calibrated()) <= 12
+    # few calibrated numbers (the rest come from a source): held-out calibration stays cheap and honest
+    assert 0 < len(calibrated()) <= 16
 
 
 def test_using_overrides_at_call_time_and_restores():
