@@ -254,8 +254,22 @@ def test_truncation_climbing_past_30_percent_while_learning_warns():
 
 
 def test_clip_fraction_above_20_percent_alone_is_lr_too_high():
-    d = diagnose(dc.healthy(0, clip_frac=np.clip(ramp(0.01, 0.23, 60) + jitter(0.005), 0, 1)))
+    # the lesson's rule on its own: clip_frac held above 20% over the late stretch
+    d = diagnose(dc.healthy(0, clip_frac=np.clip(ramp(0.01, 0.23, 60, 120) + jitter(0.005), 0, 1)))
     assert d.top.id == "lr_too_high" and d.verdict == "unstable"
+
+
+@pytest.mark.parametrize(("scenario", "seed", "step"), [
+    ("healthy", 1003, 17),     # format term up a little, correctness noisy on 17 points: not "flat"
+    ("healthy", 1003, 92),     # an eval every 10 steps: 5 points after the parting cannot show flatness
+    ("healthy", 1004, 131),
+    ("plateau", 1004, 26),     # clip_frac at 18-25% in the warm-up: its late median is under 20%
+])
+def test_prefixes_of_healthy_rl_loop_runs_do_not_warn(scenario, seed, step):
+    from rlvitals.simulate.rlloop import simulate_rl
+
+    d = diagnose(simulate_rl(scenario, seed=seed, steps=300).upto(step))
+    assert d.worst_severity() in (None, "info"), [(f.id, f.severity, f.evidence) for f in d.findings]
 
 
 def test_a_kl_that_ran_away_first_owns_the_entropy_collapse_that_follows():

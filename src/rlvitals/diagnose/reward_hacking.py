@@ -23,6 +23,7 @@ from .thresholds import get
 
 ID = "reward_hacking"
 MIN_AFTER = 10   # reward points after the onset: fewer cannot show a trend one way and flatness the other
+MIN_TRUTH_AFTER = 6   # truth points after the onset (an eval logged every N steps has few); symptoms.since needs 6
 
 
 def _truths(ctx: Ctx) -> list[str]:
@@ -90,6 +91,9 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
     # -- or, judged in each curve's own noise, the reward's gain since the onset is beyond goal_z
     # standard errors while the truth's is within one
     zr, za = since(ctx, "reward", onset)[2], since(ctx, truth, onset)[2]
+    # a sparse truth (eval every N steps) must have points of its own after the onset
+    if int(np.sum(ctx.data(truth)[0] >= onset)) < MIN_TRUTH_AFTER:
+        return None
     parted = gr - ga >= get("hack_gap") and ga <= 0.5 * gr
     if not parted and not (zr >= get("goal_z") and za <= 0.5):
         return None
@@ -175,6 +179,11 @@ def _by_components(ctx: Ctx) -> Finding | None:
     k, t = max(rising, key=lambda kt: kt[1].z)
     c = ct[0]
     assert c is not None
+    # "stays flat" must be shown, not assumed from a short or noisy stretch: enough points, and the
+    # correctness term (a term of the same sum, so in the same units) gains only a small share of
+    # what the soft term gains
+    if c.n < 2 * MIN_AFTER or c.move > get("hack_share") * t.move:
+        return None
     onset = ctx.crossing(f"component:{k}", 0.15)
     ev = {"reward_start": rnd(ctx.start("reward")) if ctx.has("reward") else None,
           "reward_end": rnd(ctx.end("reward")) if ctx.has("reward") else None,

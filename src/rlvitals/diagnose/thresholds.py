@@ -126,6 +126,8 @@ TABLE: dict[str, Threshold] = dict([
        "ours (one-sided, far beyond the 3-sigma goal_z: a healthy prefix must never warn)"),
     _t("hack_shift", 0.2, "and beyond this share of the reward's 10-90% spread before the stretch (a size, not only a z)",
        "ours; 0.1 warned on a healthy_long prefix (a format term learned mid-run)", (0.15, 0.2, 0.3)),
+    _t("hack_share", 0.25, "a format/length/style term rising alone: the correctness term gains at most this share of it",
+       "ours (the lesson: 涨的是真能力，不是格式分)", (0.15, 0.25, 0.4)),
     _t("reward_climb", 0.15, "a reward gaining this fraction is climbing (vetoes 'data too hard')", OURS_SIM),
     _t("entropy_healthy", 0.3, "entropy ending above this share of its start is far from 0 (healthy)", OURS_SIM),
     _t("plateau_share", 0.25, "the flat part must cover this much of the run to be a plateau", OURS_SIM),
