@@ -15,7 +15,7 @@ import numpy as np
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
-from .symptoms import eval_lags, goal, since, trend
+from .symptoms import eval_lags, goal, since, tail_excess, trend
 from .thresholds import get
 
 ID = "length_hacking"
@@ -56,8 +56,65 @@ def _early(ctx: Ctx, g: str | None) -> Finding | None:
 
 
 def check(ctx: Ctx) -> Finding | None:
+    """The whole-run test, and when it does not fire, the on-the-way-up test from the bend: a
+    run whose answers already doubled healthily (pair C1) before the hack began would otherwise
+    wait for the cap (truncation) to speak."""
     if not ctx.has("len"):
         return None
+    f = _whole(ctx)
+    if f is not None:
+        return f
+    g = goal(ctx)
+    if _policy_breaking(ctx):
+        return None
+    return _early(ctx, g) or _tail(ctx, g)
+
+
+def _policy_breaking(ctx: Ctx) -> bool:
+    """Over the same last stretch KL or entropy runs away from its own line (KL more than doubles
+    its trend, entropy len_accel above it, each beyond len_accel_z standard errors): the answers
+    grow because the policy is breaking (kl_blowup's, entropy_explosion's), not because a term pays
+    for length.  Used by the on-the-way tests only; the whole-run test has the full picture."""
+    for m, size in (("kl", float(np.log(2.0))), ("entropy", get("len_accel"))):
+        te = tail_excess(ctx, m, get("len_tail"), log=True) if ctx.has(m) else None
+        if te is not None and te[1] >= size and te[2] >= get("len_accel_z"):
+            return True
+    return False
+
+
+def _tail(ctx: Ctx, g: str | None) -> Finding | None:
+    """Earliest: the last stretch (len_tail of the steps) of log-length leaves the line it followed
+    before by len_accel (relative) and len_accel_z standard errors, while over the same stretch
+    the truth neither gains on the stretch before it nor rises above its own line (the growth
+    comes without its gain) nor falls (a breaking policy is KL's and entropy's)."""
+    if g is None or g == "reward" or ctx.end("len") < 1.2 * ctx.start("len"):
+        return None   # the answers must have grown over the prefix (a wobble after shrinking is not it)
+    te = tail_excess(ctx, "len", get("len_tail"), log=True)
+    if te is None or te[1] < get("len_accel") or te[2] < get("len_accel_z"):
+        return None
+    onset = te[0]
+    sa, va = ctx.data(g)
+    j = int(np.searchsorted(sa, onset))
+    m = va.size - j
+    tr = trend(ctx, g)
+    if tr is None or m < 3 or j < m:
+        return None
+    ta, tb = float(va[j - m:j].mean()), float(va[j:].mean())
+    se = (tr.noise or float(np.std(va)) or 1e-12) * float(np.sqrt(2.0 / m))
+    own = tail_excess(ctx, g, get("len_tail"))
+    if tb - ta > se or tb - ta < -get("goal_z") * se or (own is not None and own[2] > 1.0):
+        return None
+    sl, vl = ctx.data("len")
+    k = int(np.searchsorted(sl, onset))
+    la, lb = float(vl[max(0, k - (vl.size - k)):k].mean()), float(vl[k:].mean())
+    ev = {"len_start": rnd(la), "len_end": rnd(lb), "len_growth": rnd(lb / la, 3) if la > 0 else None,
+          "len_above_trend": rnd(float(np.expm1(te[1])), 3), "acc_metric": g, "acc_start": rnd(ta), "acc_end": rnd(tb),
+          "since_step": onset}
+    missing = [] if ctx.has("trunc") else ["trunc"]
+    return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), 0.5)
+
+
+def _whole(ctx: Ctx) -> Finding | None:
     ln = trend(ctx, "len")
     if ln is None or not ln.start > 0:
         return None
@@ -65,7 +122,7 @@ def check(ctx: Ctx) -> Finding | None:
     growth = l1 / l0
     g = goal(ctx)
     if growth < get("len_growth_healthy") or ctx.word("len") not in ("rising", "spike", "oscillating"):
-        return _early(ctx, g)
+        return None
     onset = ctx.onset("len", "bend", log=True)
     truth = g if g is not None and g != "reward" else None
     ev: dict = {"len_start": rnd(l0), "len_end": rnd(l1), "len_growth": rnd(growth, 3)}

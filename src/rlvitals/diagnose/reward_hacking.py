@@ -116,6 +116,53 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
     return Finding(ID, sev, onset, ev, (), missing, action_for(ID), round(conf, 3))
 
 
+def _early(ctx: Ctx, truth: str) -> Finding | None:
+    """On the way up: the reward's last stretch leaves the line that tied it to the truth before.
+
+    Before the stretch, reward = alpha + beta x truth is fitted (a healthy run's reward follows
+    its accuracy); the stretch -- the last `hack_tail` of the steps, at least 6 points -- is tested
+    one-sided against that line in the fit's own residual noise: its median residual beyond
+    `hack_z` standard errors and beyond `hack_shift` of the reward's spread before, while the
+    truth over the stretch gained nothing on the stretch of equal length before it.  A warning:
+    the whole-run test (`_by_truth`) makes it critical when the parting hardens.
+    """
+    common, r, a = _aligned(ctx, truth)
+    n = common.size
+    if n < 2 * get("min_points"):
+        return None
+    cut = float(common[-1]) - get("hack_tail") * float(common[-1] - common[0])
+    j = min(int(np.searchsorted(common, cut, side="right")), n - 6)
+    m = n - j
+    if j < get("min_points") or j < 2 * m:
+        return None
+    rp, ap = r[:j], a[:j]
+    if np.ptp(ap) == 0:
+        return None
+    beta, alpha = np.polyfit(ap, rp, 1)
+    res = rp - (alpha + beta * ap)
+    sd = float(1.4826 * np.median(np.abs(res - np.median(res)))) or float(np.std(res))
+    if not sd > 0:
+        return None
+    tail = r[j:] - (alpha + beta * a[j:])
+    shift = float(np.median(tail))
+    if shift < get("hack_z") * sd * 1.253 / np.sqrt(m) or shift < get("hack_shift") * (_spread(rp) or 1.0):
+        return None
+    # the truth gained nothing over the stretch (against the stretch of equal length before it)
+    ta, tb = float(a[j - m:j].mean()), float(a[j:].mean())
+    tr = trend(ctx, truth)
+    if tr is None or tb - ta > tr.noise * np.sqrt(2.0 / m):
+        return None
+    if max(ta, tb) >= get("ceiling") and tr.rate:
+        return None
+    onset = int(common[j])
+    name = truth[10:] if truth.startswith("component:") else truth
+    ev = {"reward_start": rnd(float(r[j - m:j].mean())), "reward_end": rnd(float(r[j:].mean())),
+          "acc_start": rnd(ta), "acc_end": rnd(tb), "acc_at_onset": rnd(ta), "acc_metric": name,
+          "acc_constant": ctx.word(truth) == "constant", "reward_excess": rnd(shift)}
+    missing = tuple(mm for mm in ("len",) if not ctx.has(mm))
+    return Finding(ID, "warning", onset, ev, (), missing, action_for(ID), 0.6)
+
+
 def _by_components(ctx: Ctx) -> Finding | None:
     """The total reward rises through a format/length/style term while the correctness term stays flat."""
     comps = components(ctx)
@@ -176,4 +223,11 @@ def check(ctx: Ctx) -> Finding | None:
             if comp is not None:
                 f.evidence["rising_component"] = comp.evidence["rising_component"]
             return f
-    return _by_components(ctx)
+    comp = _by_components(ctx)
+    if comp is not None:
+        return comp
+    for truth in _truths(ctx):
+        f = _early(ctx, truth)
+        if f is not None:
+            return f
+    return None

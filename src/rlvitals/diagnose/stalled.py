@@ -5,10 +5,13 @@ data, truncation) owns the run when it fires (verdict.SUPPRESSES), and the diffe
 metric that would have decided when one is missing (no ratio_mean: could be a weight-sync failure).
 "Nothing moves" is judged by steps and against each curve's own noise: the goal and the reward
 show no evidence of a move over at least min_points points, and the policy (entropy, KL) is still
-too -- or, with neither logged, the scores are demonstrably flat on their own.
+too -- or, with neither logged, the scores are demonstrably flat on their own.  Before that,
+a KL that never left numerical dust says early (a warning) that the weights do not move.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from .actions import action_for
 from .context import Ctx, rnd
@@ -27,7 +30,43 @@ def _still(t: Trend, n_min: float) -> bool:
     return t.metric == "kl" and max(abs(t.start), abs(t.end), abs(t.peak)) < 0.01 * get("kl_floor")
 
 
+def _dust(ctx: Ctx, trs: list[Trend]) -> Finding | None:
+    """The strong single signal, early: KL never left numerical dust (below kl_floor / 100 at
+    every one of at least `stall_dust_points` points, not exactly 0 -- that is "not applicable"),
+    the entropy (when logged) shows no move (or one under 1% of its level) and no score rose.  A learning policy
+    leaves the reference within a few updates (the simulator's healthy KL starts near 2e-3, real
+    LoRA runs pass 1e-4 by their third logged point), so this is the weights not moving.  A
+    warning: the full test below makes it critical once stall_points points agree."""
+    _, kl = ctx.data("kl")
+    kl = kl[np.isfinite(kl)]
+    if kl.size < get("stall_dust_points") or not np.any(kl != 0) or not float(np.max(np.abs(kl))) < 0.01 * get("kl_floor"):
+        return None      # (a KL exactly 0 at every step is not computed at all: not applicable)
+    e = trend(ctx, "entropy")
+    if e is not None and not (e.start > 0 and (e.still_over(get("stall_dust_points")) or max(
+            abs(e.end - e.start), abs(e.peak - e.start), abs(e.start - e.trough)) < 0.01 * e.start)):
+        return None
+    if any(t.rose or t.fit_move > 2 * t.fit_se for t in trs):
+        return None
+    ev: dict = {t.metric + "_start": rnd(t.start) for t in trs}
+    ev.update({t.metric + "_end": rnd(t.end) for t in trs})
+    ev["kl_max"] = rnd(float(np.max(np.abs(kl))))
+    if e is not None:
+        ev["entropy_end"] = rnd(e.end)
+    missing = [m for m in ("entropy", "ratio_mean") if ctx.data(m)[1].size == 0]
+    return Finding(ID, "warning", ctx.first_step(), ev, (), tuple(missing), action_for(ID), 0.5)
+
+
 def check(ctx: Ctx) -> Finding | None:
+    f = _full(ctx)
+    if f is not None:
+        return f
+    g = goal(ctx)
+    names = [m for m in dict.fromkeys([g, "val_acc", "acc", "reward"]) if m]
+    trs = [t for m in names if (t := trend(ctx, m)) is not None]
+    return _dust(ctx, trs) if trs else None
+
+
+def _full(ctx: Ctx) -> Finding | None:
     g = goal(ctx)
     names = [m for m in dict.fromkeys([g, "acc", "reward"]) if m and (ctx.has(m) or ctx.word(m) == "constant")]
     trs = [trend(ctx, m) for m in names]

@@ -27,7 +27,7 @@ from .thresholds import get
 if TYPE_CHECKING:
     from .context import Ctx
 
-__all__ = ["Trend", "components", "eval_lags", "goal", "kl_clean", "since", "trend", "window_mean"]
+__all__ = ["Trend", "components", "eval_lags", "goal", "kl_clean", "since", "tail_excess", "trend", "window_mean"]
 
 WINDOW = 0.1        # the start/end windows: a tenth of the step span (and at least MIN_WINDOW points)
 MIN_WINDOW = 3
@@ -283,3 +283,39 @@ def eval_lags(ctx: Ctx) -> tuple[float, float] | None:
     if gt >= 5 * get("rate_move") and ge < get("eval_follow") * gt:
         return gt, ge
     return None
+
+
+def tail_excess(ctx: Ctx, name: str, tail: float, *, log: bool = False) -> tuple[int, float, float] | None:
+    """Does the last stretch of a metric leave the line it followed before? (one-sided, by steps)
+
+    The stretch is the last `tail` of the step span (at least 6 points); a least-squares line is
+    fitted to the points before it (the later half of them, at least min_points: the local trend)
+    and extrapolated over the stretch.  Returns (first step of the stretch, the stretch's median
+    excess over the line, that excess in standard errors: the residual MAD noise over the stretch's
+    points plus the line's own extrapolation error).  With log=True the metric's log is used, so the
+    excess is a relative one (0.1 = 10% above the trend).  None when there are too few points.
+    """
+    s, v = ctx.data(name)
+    if log:
+        keep = v > 0
+        s, v = s[keep], np.log(v[keep])
+    n = v.size
+    if n < 2 * get("min_points"):
+        return None
+    cut = float(s[-1]) - tail * float(s[-1] - s[0])
+    j = min(int(np.searchsorted(s, cut, side="right")), n - 6)
+    m = n - j
+    i = max(0, min(j // 2, j - int(get("min_points"))))
+    if j - i < get("min_points") or j < 2 * m:
+        return None
+    x, y = s[i:j].astype(float), v[i:j]
+    xm = float(x.mean())
+    sxx = float(((x - xm) ** 2).sum()) or 1.0
+    slope = float(((x - xm) * (y - y.mean())).sum()) / sxx
+    line = lambda t: float(y.mean()) + slope * (t - xm)   # noqa: E731
+    res = y - line(x)
+    sd = float(1.4826 * np.median(np.abs(res - np.median(res)))) or float(np.std(res)) or 1e-12
+    xt = s[j:].astype(float)
+    excess = float(np.median(v[j:] - line(xt)))
+    se = sd * float(np.sqrt(1.253 ** 2 / m + 1.0 / (j - i) + (float(xt.mean()) - xm) ** 2 / sxx))
+    return int(s[j]), excess, excess / se

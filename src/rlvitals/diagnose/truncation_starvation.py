@@ -13,7 +13,7 @@ import numpy as np
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
-from .symptoms import goal, since, trend
+from .symptoms import goal, since, tail_excess, trend
 from .thresholds import get
 
 ID = "truncation_starvation"
@@ -25,6 +25,26 @@ def _pinned(ctx: Ctx, a: float = 0.0) -> float:
     if v.size < 5:
         return 0.0
     return float(np.mean(v[int(a * v.size):] >= 0.98 * float(np.max(v))))
+
+
+def _cutting_fast(ctx: Ctx, g: str) -> bool:
+    """On the way in: over the last stretch (trunc_tail of the steps) the truncation rate jumped
+    above its line before by trunc_jump points and len_accel_z standard errors, to a level past
+    trunc_high / 2, and the score gained nothing over that stretch against the one before it --
+    the answers are being cut faster than anything is learned."""
+    te = tail_excess(ctx, "trunc", get("trunc_tail"))
+    if te is None or te[1] < get("trunc_jump") or te[2] < get("len_accel_z"):
+        return False
+    st, vt = ctx.data("trunc")
+    if float(np.mean(vt[int(np.searchsorted(st, te[0])):])) < 0.5 * get("trunc_high"):
+        return False
+    s, v = ctx.data(g)
+    j = int(np.searchsorted(s, te[0]))
+    m = v.size - j
+    tr = trend(ctx, g)
+    if tr is None or m < 3 or j < m:
+        return False
+    return float(v[j:].mean()) - float(v[j - m:j].mean()) <= (tr.noise or 1e-12) * float(np.sqrt(2.0 / m))
 
 
 def check(ctx: Ctx) -> Finding | None:
@@ -59,7 +79,7 @@ def check(ctx: Ctx) -> Finding | None:
             learning = gt is not None and gt.rose and not gt.fell_back
             strong = (learning and t1 >= get("trunc_high") and t0 < get("trunc_high") / 3 and t1 - t0 >= 4 * get("trunc_rise")
                       and not (exploding and (g_true is None or g_true == "reward")))
-            if not (early or strong):
+            if not (early or strong or _cutting_fast(ctx, g)):
                 return None
             sev = "warning"
         ev["trunc_end"] = rnd(t1)
