@@ -102,7 +102,8 @@ TABLE: dict[str, Threshold] = dict([
        (0.5, 0.6, 0.7, 0.8)),
     _t("kl_jump_steps", 9.0, "the window (in training steps, at least one block of a hundredth of the run) a KL jump or "
        "an entropy leap is measured over (kl_abrupt, entropy_leap): an update-scale event, whatever the run's length",
-       "ours; RL-loop blow-ups jump x3-10 within ~10 steps", (6.0, 9.0, 12.0, 15.0)),
+       "ours; RL-loop blow-ups jump x3-10 within ~10 steps (fixed: the calibration tunes kl_abrupt and entropy_leap "
+       "measured over it, and keeps to at most 12 knobs)"),
     _t("entropy_rise_fail", 1.3, "entropy ending this many times its start (above entropy_ok) while the goal gave ground "
        "from its peak is an explosion (entropy_rise alone needs no failing goal)",
        "ours; RL-loop explosions run 1.85 → 2.77 (x1.5, the uniform policy's ceiling) while acc falls 0.5 → 0.04",
