@@ -22,8 +22,6 @@ from .symptoms import components, eval_lags, since, trend
 from .thresholds import get
 
 ID = "reward_hacking"
-MIN_AFTER = 10   # reward points after the onset: fewer cannot show a trend one way and flatness the other
-MIN_TRUTH_AFTER = 6   # truth points after the onset (an eval logged every N steps has few); symptoms.since needs 6
 
 
 def _truths(ctx: Ctx) -> list[str]:
@@ -79,7 +77,7 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
     if onset is None:
         return None
     s, v = ctx.data("reward")
-    if s.size - int(np.searchsorted(s, onset)) < MIN_AFTER:
+    if s.size - int(np.searchsorted(s, onset)) < get("hack_min_after"):
         return None
     a = min(float(np.searchsorted(s, onset)) / max(s.size, 1), 0.8)
     if not ctx.gained("reward", rel=0.0, a=a):
@@ -92,7 +90,7 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
     # standard errors while the truth's is within one
     zr, za = since(ctx, "reward", onset)[2], since(ctx, truth, onset)[2]
     # a sparse truth (eval every N steps) must have points of its own after the onset
-    if int(np.sum(ctx.data(truth)[0] >= onset)) < MIN_TRUTH_AFTER:
+    if int(np.sum(ctx.data(truth)[0] >= onset)) < get("truth_min_after"):
         return None
     parted = gr - ga >= get("hack_gap") and ga <= 0.5 * gr
     if not parted and not (zr >= get("goal_z") and za <= 0.5):
@@ -182,7 +180,7 @@ def _by_components(ctx: Ctx) -> Finding | None:
     # "stays flat" must be shown, not assumed from a short or noisy stretch: enough points, and the
     # correctness term (a term of the same sum, so in the same units) gains only a small share of
     # what the soft term gains
-    if c.n < 2 * MIN_AFTER or c.move > get("hack_share") * t.move:
+    if c.n < 2 * get("hack_min_after") or c.move > get("hack_share") * t.move:
         return None
     onset = ctx.crossing(f"component:{k}", 0.15)
     ev = {"reward_start": rnd(ctx.start("reward")) if ctx.has("reward") else None,
