@@ -277,17 +277,22 @@ class RunBuilder:
         return list(self._cols)
 
     # -- building ------------------------------------------------------------------------------
-    def _series(self, key: str, shared: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """(steps, values) of one key, sorted, later writes winning.  `shared` caches the step
-        arrays of blocks that several keys share (one array and one order check for all of them)."""
+    def _parts(self, key: str) -> list:
+        """The (steps, values, order) blocks of one key: the sealed pieces, then the open buffer."""
         col = self._cols[key]
         parts = list(col.pieces)
         if len(col.steps):
             parts.append((np.frombuffer(col.steps, dtype=np.int64), np.frombuffer(col.values, dtype=np.float64),
                           np.frombuffer(col.order, dtype=np.int64)))
+        return parts
+
+    def _series(self, key: str, shared: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(steps, values) of one key, sorted, later writes winning.  `shared` caches the step
+        arrays of blocks that several keys share (one array and one order check for all of them)."""
+        parts = self._parts(key)
         if not parts:
             return np.empty(0, np.int64), np.empty(0)
-        ident = tuple(id(p[0]) for p in parts) if not len(col.steps) else None
+        ident = tuple(id(p[0]) for p in parts) if not len(self._cols[key].steps) else None
         if shared is not None and ident in shared:
             steps, increasing = shared[ident]
         else:
@@ -308,11 +313,7 @@ class RunBuilder:
 
     def _gather(self, key: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(steps, values, row order) of one key in the order rows were fed (for splitting runs)."""
-        col = self._cols[key]
-        parts = list(col.pieces)
-        if len(col.steps):
-            parts.append((np.frombuffer(col.steps, dtype=np.int64), np.frombuffer(col.values, dtype=np.float64),
-                          np.frombuffer(col.order, dtype=np.int64)))
+        parts = self._parts(key)
         if not parts:
             return np.empty(0, np.int64), np.empty(0), np.empty(0, np.int64)
         steps = np.concatenate([p[0] for p in parts])
