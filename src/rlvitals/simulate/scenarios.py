@@ -32,13 +32,18 @@ class Scenario:
     onset: str
 
     def __post_init__(self) -> None:
-        # The truth must speak the diagnosis' vocabulary, or every accuracy number is meaningless.
-        if self.finding is not None and FINDING_IDS[self.finding] != self.verdict:
-            raise ValueError(f"{self.name}: finding {self.finding} implies {FINDING_IDS[self.finding]}")
-        if self.verdict not in VERDICTS or (self.severity is not None and self.severity not in SEVERITIES):
-            raise ValueError(f"{self.name}: bad verdict/severity")
-        if self.onset not in ("none", "start", "mid", "derived"):
-            raise ValueError(f"{self.name}: bad onset kind {self.onset!r}")
+        check_truth(self.name, self.finding, self.verdict, self.severity, self.onset)
+
+
+def check_truth(name: str, finding: str | None, verdict: str, severity: str | None, onset: str) -> None:
+    """A scenario's truth must speak the diagnosis' vocabulary, or every accuracy number is
+    meaningless (shared by both simulators)."""
+    if finding is not None and FINDING_IDS[finding] != verdict:
+        raise ValueError(f"{name}: finding {finding} implies {FINDING_IDS[finding]}")
+    if verdict not in VERDICTS or (severity is not None and severity not in SEVERITIES):
+        raise ValueError(f"{name}: bad verdict/severity")
+    if onset not in ("none", "start", "mid", "derived"):
+        raise ValueError(f"{name}: bad onset kind {onset!r}")
 
 
 def _s(name, summary, summary_zh, finding, verdict, severity, onset) -> tuple[str, Scenario]:

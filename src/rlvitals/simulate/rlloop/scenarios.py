@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...diagnose.model import FINDING_IDS, SEVERITIES, VERDICTS
 from ...errors import RlvitalsError
+from ..scenarios import check_truth
 
 if TYPE_CHECKING:
     from .loop import Trace
@@ -45,12 +45,7 @@ class RLScenario:
     rule: str = ""                               # derived onsets: which rule
 
     def __post_init__(self) -> None:
-        if self.finding is not None and FINDING_IDS[self.finding] != self.verdict:
-            raise ValueError(f"{self.name}: finding {self.finding} implies {FINDING_IDS[self.finding]}")
-        if self.verdict not in VERDICTS or (self.severity is not None and self.severity not in SEVERITIES):
-            raise ValueError(f"{self.name}: bad verdict or severity")
-        if self.onset not in ("none", "start", "mid", "derived"):
-            raise ValueError(f"{self.name}: bad onset kind {self.onset}")
+        check_truth(self.name, self.finding, self.verdict, self.severity, self.onset)
 
     @property
     def truth(self) -> dict[str, Any]:
