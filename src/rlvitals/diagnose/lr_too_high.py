@@ -17,11 +17,9 @@ ID = "lr_too_high"
 
 def check(ctx: Ctx) -> Finding | None:
     u = assess(ctx)
-    if u.clip_high and u.clip is not None:
-        # the lesson's own rule, a strong signal on its own: clip_frac > 20% = single steps too big --
-        # held over the late stretch (its median), not a few noisy points at the end of a short prefix
-        _, cv = ctx.data("clip_frac")
-        fired = cv.size >= get("min_points") and ctx.window("clip_frac", 0.7, 1.0) >= get("clip_high")
+    if u.clip_high:
+        # the lesson's own rule, a strong signal on its own: clip_frac > 20% = single steps too big
+        fired = True
     elif u.clip is None:  # missing or not applicable: the grad norm must say so, with jitter
         # or by itself climbing 5x (PTT: 3x baseline is already unstable; 10x an explosion)
         fired = u.gnorm_high and (u.jitter_metric is not None or (u.gnorm_rise or 0) >= get("gnorm_climb"))

@@ -115,28 +115,33 @@ def _updates(ctx: Ctx) -> Any:
     return assess(ctx)
 
 
+def _level(held: bool, metric: str, value: float | None) -> Pred:
+    """A predicate on a late update level (clip fraction, grad norm): known only when logged."""
+    return Pred(held, metric, rnd(value) if value is not None else None, value is not None)
+
+
 def clip_normal(ctx: Ctx) -> Pred:
     """late clip fraction below `clip_normal`."""
     u = _updates(ctx)
-    return Pred(u.clip_normal, "clip_frac", rnd(u.clip) if u.clip is not None else None, u.clip is not None)
+    return _level(u.clip_normal, "clip_frac", u.clip)
 
 
 def clip_high(ctx: Ctx) -> Pred:
     """late clip fraction at or above `clip_high`."""
     u = _updates(ctx)
-    return Pred(u.clip_high, "clip_frac", rnd(u.clip) if u.clip is not None else None, u.clip is not None)
+    return _level(u.clip_high, "clip_frac", u.clip)
 
 
 def gnorm_normal(ctx: Ctx) -> Pred:
     """grad norm logged and not high (absolute, jumpy or climbing)."""
     u = _updates(ctx)
-    return Pred(u.gnorm_normal, "gnorm", rnd(u.gnorm) if u.gnorm is not None else None, u.gnorm is not None)
+    return _level(u.gnorm_normal, "gnorm", u.gnorm)
 
 
 def gnorm_high(ctx: Ctx) -> Pred:
     """grad norm above `gnorm_high`, jumpy (`gnorm_jitter`) or `gnorm_rise` times its start."""
     u = _updates(ctx)
-    return Pred(u.gnorm_high, "gnorm", rnd(u.gnorm) if u.gnorm is not None else None, u.gnorm is not None)
+    return _level(u.gnorm_high, "gnorm", u.gnorm)
 
 
 def all_finite(ctx: Ctx) -> Pred:

@@ -24,10 +24,12 @@ class Violence:
     gnorm_jitter: float | None
     jitter_metric: str | None  # the curve that oscillates most (reward, acc, loss), if any
     jitter: float             # its step-to-step noise / the range of its trend (scale-free)
+    clip_held: bool = False   # the late stretch's median clip_frac is at or above clip_high, on min_points points
 
     @property
     def clip_high(self) -> bool:
-        return self.clip is not None and self.clip >= get("clip_high")
+        """The lesson's clip > 20%, held over the late stretch (not a few noisy points at the end)."""
+        return self.clip is not None and self.clip_held
 
     @property
     def clip_normal(self) -> bool:
@@ -52,12 +54,15 @@ def assess(ctx: Ctx) -> Violence:
 
 def _assess(ctx: Ctx) -> Violence:
     clip = None
+    clip_held = False
     clip_na = "clip_frac" in ctx.shapes and ctx.word("clip_frac") == "constant"
     if ctx.applicable("clip_frac"):
         # late: a warm-up that overshoots shows up late (the last tenth of the steps, or the last
         # 30% of the points when that is higher: a long high stretch is as telling)
         ct = trend(ctx, "clip_frac")
-        clip = max(ctx.window("clip_frac", 0.7, 1.0), ct.end if ct is not None else 0.0)
+        late = ctx.window("clip_frac", 0.7, 1.0)
+        clip = max(late, ct.end if ct is not None else 0.0)
+        clip_held = ctx.data("clip_frac")[1].size >= get("min_points") and late >= get("clip_high")
     gnorm = jit = rise = None
     if ctx.has("gnorm"):
         gt = trend(ctx, "gnorm")
@@ -77,4 +82,4 @@ def _assess(ctx: Ctx) -> Violence:
         noisy = j >= get("noisy") or (tr.rate and tr.noise >= get("noisy_rate"))
         if noisy and j > best_j:
             best, best_j = m, j
-    return Violence(clip, clip_na, gnorm, rise, jit, best, best_j)
+    return Violence(clip, clip_na, gnorm, rise, jit, best, best_j, clip_held)
