@@ -65,6 +65,9 @@ TABLE: dict[str, Threshold] = dict([
     _t("kl_floor", 0.01, "KL this small is noise-level (added before ratios so 0.002 → 0.01 is no surge)",
        "Spinning Up target_kl 0.01"),
     _t("gnorm_rise", 3.0, "grad norm late/early above this: unstable", "PTT (instability when > 3x baseline)"),
+    _t("gnorm_explode", 10.0, "a grad norm's last stretch this many times above its own line is exploding (with no clip "
+       "fraction to tell a too-big step apart; with one, gnorm_rise while the clip fraction holds its line)",
+       "PTT (explosion at 10x baseline); verl FAQ (a rising grad_norm = precision)"),
     _t("gnorm_blowup", 100.0, "a loss / grad norm this many times its median is an explosion",
        "verl PR #2328 (spikes of orders of magnitude); PTT explosion at 10x"),
     _t("spike_z", 5.0, "a point this many robust sigmas (MAD) from its neighbours is an outlier", "Hampel filter, |z| > 3-5"),
