@@ -70,3 +70,49 @@ def test_rl_lr_too_high_named_within_5_percent(seed):
 def test_rl_small_batch_prefixes_never_warn(seed):
     _, warned = scan(make("rl", "batch_noise", seed), None, every=3)
     assert "lr_too_high" not in warned, warned
+
+
+# -- numeric_instability before the first NaN ---------------------------------------------------
+@pytest.mark.parametrize("seed", [101, 202])
+def test_exploding_grad_norm_names_numeric_instability_before_the_nan(seed):
+    run = simulate("numeric_instability", seed=seed, steps=200)
+    delay, before = scan(run, "numeric_instability", every=1)
+    assert delay is not None and delay <= 0.05, (delay, before)
+    assert before == [], before
+    # the first warning comes while every curve is still finite, from the grad norm alone
+    onset = run.meta["truth"]["onset_step"]
+    first_nan = min(int(s.steps[np.argmax(~s.finite)]) for s in run.series.values() if (~s.finite).any())
+    step = onset + round(delay * (int(run.steps[-1]) - int(run.steps[0])))
+    assert step < first_nan
+    f = next(f for f in diagnose(run.upto(step)).findings if f.id == "numeric_instability")
+    assert f.severity == "warning" and f.evidence["gnorm_over_trend"] >= 3
+
+
+def test_a_grad_norm_that_grows_with_the_clip_fraction_is_not_numeric():
+    rng = np.random.default_rng(3)
+    n = 120
+    ramp = np.r_[np.zeros(100), np.arange(1, 21)]
+    gnorm = 0.8 * np.exp(0.12 * ramp) * (1 + 0.05 * rng.standard_normal(n))
+    clip = 0.03 * np.exp(0.1 * ramp) * (1 + 0.05 * rng.standard_normal(n))
+    reward = 0.4 + 0.002 * np.arange(n) + 0.02 * rng.standard_normal(n)
+    run = Run.from_arrays("lr", np.arange(1, n + 1), {"gnorm": gnorm, "clip_frac": clip, "reward": reward},
+                          format="test", source="test")
+    ids = {f.id for f in diagnose(run).findings}
+    assert "numeric_instability" not in ids
+    # the same grad norm with a clip fraction that holds its line is the numbers going
+    run.series["clip_frac"] = Run.from_arrays("c", np.arange(1, n + 1), {"clip_frac": 0.03 * (1 + 0.05 * rng.standard_normal(n))},
+                                              format="test", source="test").series["clip_frac"]
+    assert "numeric_instability" in {f.id for f in diagnose(run).findings}
+
+
+def test_counted_nan_gradients_are_numeric_instability_though_every_curve_is_finite():
+    from pathlib import Path
+
+    from rlvitals import read
+
+    path = Path(__file__).parents[1] / "fixtures" / "peers" / "rlprobe" / "grad_pathology" / "steps.jsonl"
+    run = read(str(path))
+    assert all(s.finite.all() for s in run.series.values())
+    top = diagnose(run).top
+    assert top is not None and top.id == "numeric_instability"
+    assert top.evidence["nan_count_steps"] > 0 and top.evidence["gnorm_spikes_10x"] >= 3
