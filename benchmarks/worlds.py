@@ -67,8 +67,19 @@ class Case:
 
 
 def with_truth(case: Case, truth: dict) -> Case:
-    """The case with a simulated run's own truth (a derived failure may not have begun: healthy)."""
-    return replace(case, verdicts=(truth["verdict"],), findings=(truth["finding"],),
+    """The case with a simulated run's own truth.
+
+    A derived failure that had not begun by the run's end (the RL loop relabels such a run
+    "learning", e.g. entropy_collapse at 150 steps) is not a healthy run: its cause was in place and
+    its early signs may show.  Either reading is accepted (nothing, or the scenario's own finding),
+    and it is not counted among the healthy runs."""
+    verdicts, findings = (truth["verdict"],), (truth["finding"],)
+    if truth.get("finding") is None and truth.get("note") and case.meta.get("engine") == "rl":
+        from rlvitals.simulate.rlloop.scenarios import SCENARIOS
+
+        sc = SCENARIOS[case.meta["scenario"]]
+        verdicts, findings = ("learning", sc.verdict), (None, sc.finding)
+    return replace(case, verdicts=verdicts, findings=findings,
                    onset_step=truth.get("onset_step"), info_truth=truth.get("severity") == "info",
                    truth_from_run=False)
 
@@ -145,7 +156,7 @@ def _sim_cases(engine: str, seeds: int, steps: int, first: int, fmt: str | None,
             tag = f"{name}#{seed}" + (f"@{fmt}" if fmt else "")
             yield Case(engine, tag, (lambda n=name, s=seed: _load_sim(engine, n, s, steps, fmt)),
                        ("?",), ("?",), truth_from_run=True, fmt=fmt, variant=variant,
-                       meta={"scenario": name, "seed": seed, "steps": steps})
+                       meta={"engine": engine, "scenario": name, "seed": seed, "steps": steps})
 
 
 # -- files with a truth table -----------------------------------------------------------------------------
