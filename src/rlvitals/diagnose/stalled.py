@@ -77,7 +77,7 @@ def _full(ctx: Ctx) -> Finding | None:
     policy = [trend(ctx, m) for m in ("entropy", "kl") if ctx.has(m)]
     n_min = get("stall_points") if policy else get("min_points")
     # a sparse eval (a point every N steps) too short to say anything does not veto the dense scores
-    dense = [t for t in trs if t is not None and t.n >= n_min]
+    dense: list[Trend | None] = [t for t in trs if t is not None and t.n >= n_min]
     if dense:
         trs = dense
 
