@@ -4,6 +4,14 @@ A lone early grad-norm spike in an otherwise healthy run (the verl baseline: act
 950) is not an explosion: the rule wants NaN/inf, or repeated points >= 100x the run's median,
 or a level that keeps climbing (the verl FAQ: a rising grad_norm suggests a precision problem).
 A KL below zero by more than noise means the estimator itself broke (rookworld) and counts too.
+
+Before the first NaN (a prefix, as `watch` sees it) two things say the numbers are going: a logged
+count of non-finite gradients above 0 (rlprobe's nan_count / inf_count: the optimizer skipped those
+steps, the metrics stay finite), and a grad norm exploding while the update it drives does not grow
+-- its last stretch `gnorm_rise` times above its own line (far beyond its noise) with the clip
+fraction still on its line and below `clip_normal` (a too-high learning rate lifts both together:
+lr_too_high), or `gnorm_explode` times above it when no clip fraction is logged.  Each is a warning;
+NaN/inf or the 100x explosion is critical.
 """
 
 from __future__ import annotations
@@ -13,10 +21,49 @@ import numpy as np
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
+from .symptoms import tail_excess
 from .thresholds import get
 
 ID = "numeric_instability"
 WATCH = ("loss", "gnorm", "kl", "reward", "entropy", "adv_std", "ratio_mean", "acc", "len", "clip_frac")
+# framework keys that count non-finite gradients or values at a step (rlprobe: nan_count, inf_count)
+COUNTS = ("nan_count", "inf_count", "grad_nan_count", "grad_inf_count", "nonfinite_count")
+
+
+def _counted(ctx: Ctx) -> dict[str, tuple[int, int]]:
+    """{key: (steps with a count above 0, first such step)} of the logged non-finite counters."""
+    out: dict[str, tuple[int, int]] = {}
+    for k in COUNTS:
+        s = ctx.extra(k)
+        if s is None or not len(s):
+            continue
+        hit = s.finite & (np.nan_to_num(s.values) > 0)
+        if hit.any():
+            out[k] = (int(hit.sum()), int(s.steps[np.argmax(hit)]))
+    return out
+
+
+def _exploding(ctx: Ctx) -> tuple[int, float] | None:
+    """(first step of the stretch, its grad norm over the line) when the grad norm explodes while the
+    update does not grow (see the module doc); None otherwise."""
+    if not ctx.has("gnorm"):
+        return None
+    _, gv = ctx.data("gnorm")
+    if not np.all(gv[gv.size // 2:] > 0):
+        return None           # a grad norm exactly 0 on some steps (no gradient there): no line to leave
+    g = tail_excess(ctx, "gnorm", get("clip_tail"), log=True)
+    if g is None or g[2] < get("len_accel_z"):
+        return None
+    rise = float(np.exp(g[1]))
+    if ctx.applicable("clip_frac"):
+        c = tail_excess(ctx, "clip_frac", get("clip_tail"))
+        _, cv = ctx.data("clip_frac")
+        if c is None or c[2] >= get("goal_z") or float(np.median(cv[-6:])) >= get("clip_normal"):
+            return None       # the clip fraction grows with it (or is unknown here): the step size, not the numbers
+        need = get("gnorm_rise")
+    else:
+        need = get("gnorm_explode")
+    return (g[0], rise) if rise >= need else None
 
 
 def _explodes(ctx: Ctx, m: str) -> tuple[int, float, int | None]:
@@ -69,8 +116,28 @@ def check(ctx: Ctx) -> Finding | None:
         if neg < lim and neg < -10 * abs(float(np.median(kv))) and (kv < lim).sum() >= 3:
             ev["kl_min"] = rnd(neg)
             ev["kl_negative_points"] = int((kv < lim).sum())
+    sev = "critical"
     if not ev or (list(ev) == ["kl_min", "kl_negative_points"]):
-        return None
+        # no NaN in the curves yet: a counted non-finite gradient or an exploding grad norm warns
+        counted, boom = _counted(ctx), _exploding(ctx)
+        if not counted and boom is None:
+            return None
+        ev = {}
+        for k, (n, first) in counted.items():
+            ev[f"{k}_steps"] = n
+            onset = first if onset is None else min(onset, first)
+        if counted and ctx.has("gnorm"):
+            # the grad-norm spikes that came with them (gnorm_explode x its median): where the trouble began
+            gs, gv = ctx.data("gnorm")
+            spikes = np.abs(gv) >= get("gnorm_explode") * max(float(np.median(np.abs(gv))), 1e-12)
+            if spikes.any():
+                ev["gnorm_spikes_10x"] = int(spikes.sum())
+                onset = min(onset if onset is not None else int(gs[-1]), int(gs[np.argmax(spikes)]))
+        if boom is not None:
+            ev["gnorm_over_trend"] = rnd(boom[1], 3)
+            ev["clip_frac_now"] = rnd(float(np.median(ctx.data("clip_frac")[1][-6:]))) if ctx.applicable("clip_frac") else None
+            onset = boom[0] if onset is None else min(onset, boom[0])
+        sev = "warning"
     if ctx.has("gnorm"):  # the grad norm starts to climb before the first NaN: that is the onset
         g = ctx.crossing("gnorm", 0.1, log=True)
         if g is not None and (onset is None or g < onset) and ctx.end("gnorm") > 10 * ctx.start("gnorm"):
@@ -82,5 +149,5 @@ def check(ctx: Ctx) -> Finding | None:
         missing.append("gnorm")
     if ctx.has("reward"):
         ev["reward_end"] = rnd(ctx.end("reward"))
-    conf = 0.95 if nonfinite else 0.9
-    return Finding(ID, "critical", onset, ev, (), tuple(missing), action_for(ID), conf)
+    conf = 0.95 if nonfinite else 0.9 if sev == "critical" else 0.7
+    return Finding(ID, sev, onset, ev, (), tuple(missing), action_for(ID), conf)

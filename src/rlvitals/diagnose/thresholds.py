@@ -55,12 +55,19 @@ TABLE: dict[str, Threshold] = dict([
     _t("ratio_far", 0.1, "|ratio_mean - 1| this large is a drift whatever its shape", "TRL docs ppo_trainer (ratio 2.0 or 0.1 = too drastic); ours"),
     _t("mismatch_high", 0.01, "a train/inference probability-difference proxy above this is a sync/precision problem",
        "verl docs/faq (probs_diff_mean < 0.005 normal, > 0.01 problem)"),
+    _t("clip_tail", 0.05, "clip fraction held above clip_high over the last this share of the step span (at least 6 "
+       "points) counts as held, as the last 30% of the points does, each beyond goal_z standard errors of its median",
+       "ours; an lr raised mid-run lifts clip_frac past 20% within a few steps (both simulators); a 32-answer "
+       "batch's clip_frac flickers by +-0.07 a step"),
     _t("clip_normal", 0.10, "clip fraction below this is normal", "classic PPO ~10% late (ImChong PR #502); PTT 'typically < 0.2'"),
     _t("trunc_high", 0.30, "truncation rate above this: too many answers cut at the cap", "PTT response_truncation (> 0.3); verl #2738"),
     _t("kl_high", 0.30, "KL to the reference above this is high", "PTT heuristics.py (kl > 0.3 high)"),
     _t("kl_floor", 0.01, "KL this small is noise-level (added before ratios so 0.002 → 0.01 is no surge)",
        "Spinning Up target_kl 0.01"),
     _t("gnorm_rise", 3.0, "grad norm late/early above this: unstable", "PTT (instability when > 3x baseline)"),
+    _t("gnorm_explode", 10.0, "a grad norm's last stretch this many times above its own line is exploding (with no clip "
+       "fraction to tell a too-big step apart; with one, gnorm_rise while the clip fraction holds its line)",
+       "PTT (explosion at 10x baseline); verl FAQ (a rising grad_norm = precision)"),
     _t("gnorm_blowup", 100.0, "a loss / grad norm this many times its median is an explosion",
        "verl PR #2328 (spikes of orders of magnitude); PTT explosion at 10x"),
     _t("spike_z", 5.0, "a point this many robust sigmas (MAD) from its neighbours is an outlier", "Hampel filter, |z| > 3-5"),
@@ -152,6 +159,8 @@ TABLE: dict[str, Threshold] = dict([
     _t("reward_climb", 0.15, "a reward gaining this fraction is climbing (vetoes 'data too hard')", OURS_SIM),
     _t("entropy_healthy", 0.3, "entropy ending above this share of its start is far from 0 (healthy)", OURS_SIM),
     _t("plateau_share", 0.25, "the flat part must cover this much of the run to be a plateau", OURS_SIM),
+    _t("plateau_settle", 0.9, "a plateau's gains ran out where the goal first made this share of its rise to the level after the knee",
+       "the 10-90% rise-time convention of control engineering"),
     _t("plateau_slope", 0.2, "slope after the knee below this share of the slope before: flat", OURS_SIM),
     _t("len_shrink", 0.5, "answers ending below this share of their start length shrank", OURS_SIM),
     _t("diversity_low", 0.15, "sample diversity below this: near-identical answers", OURS_SIM),

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from .context import Ctx
 from .symptoms import trend
 from .thresholds import get
@@ -24,7 +26,7 @@ class Violence:
     gnorm_jitter: float | None
     jitter_metric: str | None  # the curve that oscillates most (reward, acc, loss), if any
     jitter: float             # its step-to-step noise / the range of its trend (scale-free)
-    clip_held: bool = False   # the late stretch's median clip_frac is at or above clip_high, on min_points points
+    clip_held: bool = False   # clip_frac held at or above clip_high beyond its own noise (see _held)
 
     @property
     def clip_high(self) -> bool:
@@ -52,6 +54,27 @@ def assess(ctx: Ctx) -> Violence:
     return ctx._results["updates"]
 
 
+def _held(ctx: Ctx, noise: float) -> float | None:
+    """The level of a clip fraction held at or above `clip_high`, or None.
+
+    Held = on at least min_points points, a stretch at the end -- the last 30% of the points, or
+    the last `clip_tail` of the step span (at least 6 points: a jump as `watch` sees it) -- whose
+    median is at or above clip_high by more than goal_z standard errors of that median (the clip
+    fraction's own step noise: a small batch's clip_frac flickers past 20% by chance).
+    """
+    s, v = ctx.data("clip_frac")
+    if v.size < get("min_points"):
+        return None
+    cut = float(s[-1]) - get("clip_tail") * float(s[-1] - s[0])
+    i_tail = min(int(np.searchsorted(s, cut, side="right")), v.size - 6)
+    for i in (int(0.7 * v.size), i_tail):
+        seg = v[i:]
+        med = float(np.median(seg))
+        if med - get("clip_high") >= get("goal_z") * 1.253 * noise / np.sqrt(seg.size):
+            return med
+    return None
+
+
 def _assess(ctx: Ctx) -> Violence:
     clip = None
     clip_held = False
@@ -62,7 +85,10 @@ def _assess(ctx: Ctx) -> Violence:
         ct = trend(ctx, "clip_frac")
         late = ctx.window("clip_frac", 0.7, 1.0)
         clip = max(late, ct.end if ct is not None else 0.0)
-        clip_held = ctx.data("clip_frac")[1].size >= get("min_points") and late >= get("clip_high")
+        tail = _held(ctx, ct.noise if ct is not None else 0.0)
+        clip_held = tail is not None
+        if tail is not None:
+            clip = max(clip, tail)
     gnorm = jit = rise = None
     if ctx.has("gnorm"):
         gt = trend(ctx, "gnorm")

@@ -1,0 +1,118 @@
+"""Prefixes of runs whose updates go wrong (lr_too_high, kl_blowup, numeric_instability, ...) are
+named early and right; the small-batch run's flickering clip fraction never reads as a too-high LR.
+
+Seeds differ from the ones benchmarks/bench_prefix.py reports (0-4 and 1000-1004).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rlvitals.diagnose import diagnose
+from rlvitals.diagnose.context import Ctx
+from rlvitals.diagnose.updates import assess
+from rlvitals.run import Run
+from rlvitals.simulate import simulate
+from rlvitals.simulate.rlloop import simulate_rl
+
+WARN = ("warning", "critical")
+
+
+def make(engine: str, name: str, seed: int, steps: int = 200) -> Run:
+    return simulate(name, seed=seed, steps=steps) if engine == "sim" else simulate_rl(name, seed=seed, steps=steps)
+
+
+def scan(run: Run, want: str | None, every: int = 2) -> tuple[float | None, list[str]]:
+    """(delay from the true onset to the first prefix warning naming `want`, as a share of the run;
+    the findings that warned before it)."""
+    onset = run.meta["truth"]["onset_step"] or int(run.steps[0])
+    s0, s1 = int(run.steps[0]), int(run.steps[-1])
+    before: list[str] = []
+    for step in range(s0 + every, s1 + 1, every):
+        warned = [f.id for f in diagnose(run.upto(step)).findings if f.severity in WARN]
+        if want is not None and want in warned:
+            return max(0, step - onset) / (s1 - s0), before
+        before += [w for w in warned if w not in before]
+    return None, before
+
+
+def _ctx(**cols: np.ndarray) -> Ctx:
+    from rlvitals.shapes import shapes_of
+
+    n = len(next(iter(cols.values())))
+    run = Run.from_arrays("t", np.arange(1, n + 1), cols, format="test", source="test")
+    return Ctx(run, dict(shapes_of(run)))
+
+
+def test_a_clip_fraction_flickering_past_20_percent_is_not_held():
+    rng = np.random.default_rng(7)
+    # a 32-answer batch: clip_frac in steps of 1/32 around 0.21, +-0.07 a step
+    v = np.clip(np.round((0.21 + 0.07 * rng.standard_normal(60)) * 32) / 32, 0, 1)
+    u = assess(_ctx(clip_frac=v, reward=rng.normal(0.5, 0.1, 60)))
+    assert not u.clip_high
+
+
+def test_a_clip_fraction_that_jumps_past_20_percent_is_held_on_its_last_stretch():
+    rng = np.random.default_rng(8)
+    v = np.r_[0.06 + 0.01 * rng.standard_normal(80), 0.25 + 0.01 * rng.standard_normal(8)]
+    u = assess(_ctx(clip_frac=v, reward=rng.normal(0.5, 0.1, 88)))
+    assert u.clip_high and u.clip is not None and u.clip > 0.2
+
+
+@pytest.mark.parametrize("seed", [1010, 1011])
+def test_rl_lr_too_high_named_within_5_percent(seed):
+    delay, before = scan(make("rl", "lr_too_high", seed), "lr_too_high")
+    assert delay is not None and delay <= 0.05, (delay, before)
+
+
+@pytest.mark.parametrize("seed", [1010, 1011, 1012])
+def test_rl_small_batch_prefixes_never_warn(seed):
+    _, warned = scan(make("rl", "batch_noise", seed), None, every=3)
+    assert "lr_too_high" not in warned, warned
+
+
+# -- numeric_instability before the first NaN ---------------------------------------------------
+@pytest.mark.parametrize("seed", [101, 202])
+def test_exploding_grad_norm_names_numeric_instability_before_the_nan(seed):
+    run = simulate("numeric_instability", seed=seed, steps=200)
+    delay, before = scan(run, "numeric_instability", every=1)
+    assert delay is not None and delay <= 0.05, (delay, before)
+    assert before == [], before
+    # the first warning comes while every curve is still finite, from the grad norm alone
+    onset = run.meta["truth"]["onset_step"]
+    first_nan = min(int(s.steps[np.argmax(~s.finite)]) for s in run.series.values() if (~s.finite).any())
+    step = onset + round(delay * (int(run.steps[-1]) - int(run.steps[0])))
+    assert step < first_nan
+    f = next(f for f in diagnose(run.upto(step)).findings if f.id == "numeric_instability")
+    assert f.severity == "warning" and f.evidence["gnorm_over_trend"] >= 3
+
+
+def test_a_grad_norm_that_grows_with_the_clip_fraction_is_not_numeric():
+    rng = np.random.default_rng(3)
+    n = 120
+    ramp = np.r_[np.zeros(100), np.arange(1, 21)]
+    gnorm = 0.8 * np.exp(0.12 * ramp) * (1 + 0.05 * rng.standard_normal(n))
+    clip = 0.03 * np.exp(0.1 * ramp) * (1 + 0.05 * rng.standard_normal(n))
+    reward = 0.4 + 0.002 * np.arange(n) + 0.02 * rng.standard_normal(n)
+    run = Run.from_arrays("lr", np.arange(1, n + 1), {"gnorm": gnorm, "clip_frac": clip, "reward": reward},
+                          format="test", source="test")
+    ids = {f.id for f in diagnose(run).findings}
+    assert "numeric_instability" not in ids
+    # the same grad norm with a clip fraction that holds its line is the numbers going
+    run.series["clip_frac"] = Run.from_arrays("c", np.arange(1, n + 1), {"clip_frac": 0.03 * (1 + 0.05 * rng.standard_normal(n))},
+                                              format="test", source="test").series["clip_frac"]
+    assert "numeric_instability" in {f.id for f in diagnose(run).findings}
+
+
+def test_counted_nan_gradients_are_numeric_instability_though_every_curve_is_finite():
+    from pathlib import Path
+
+    from rlvitals import read
+
+    path = Path(__file__).parents[1] / "fixtures" / "peers" / "rlprobe" / "grad_pathology" / "steps.jsonl"
+    run = read(str(path))
+    assert all(s.finite.all() for s in run.series.values())
+    top = diagnose(run).top
+    assert top is not None and top.id == "numeric_instability"
+    assert top.evidence["nan_count_steps"] > 0 and top.evidence["gnorm_spikes_10x"] >= 3
