@@ -261,11 +261,16 @@ def peer_cases(base: Path = PEERS, variant: str = "") -> list[Case]:
 
 
 def _real_cases() -> Iterator[Case]:
-    base = ROOT / "tests" / "fixtures" / "real"
-    shared = ROOT.parent / "shared" / "fixtures" / "real"
+    # tests/fixtures/real, else the shared fixtures beside the checkout (/work/main -> /work/shared) or
+    # beside a worktree's parent (/work/wt/<name> -> /work/shared); a labelled log found nowhere is said
+    places = [ROOT / "tests" / "fixtures" / "real", ROOT.parent / "shared" / "fixtures" / "real",
+              ROOT.parent.parent / "shared" / "fixtures" / "real"]
     truth = json.loads((ROOT / "benchmarks" / "real_truth.json").read_text(encoding="utf-8"))
     for entry in truth:
-        where = base if (base / entry["path"]).exists() else shared
+        where = next((d for d in places if (d / entry["path"]).exists()), None)
+        if where is None:
+            print(f"  real log not found, not scored: {entry['path']}")
+            continue
         yield from _file_case("real", entry, where)
 
 
