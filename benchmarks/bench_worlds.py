@@ -14,6 +14,7 @@ Runs nobody tuned on (each a *variant*, scored and tabled on its own):
   --formats [F,..]  each simulated run written in every writable format (or those listed) and read
                     back, as a user would meet it; a format that lacks a metric the truth needs is
                     not scored on that run (counted and shown);
+  (--every, --reward-affine and --step-offset apply to every world given, files included)
   --every N         logged every N steps, each value the mean over its window (TRL's logging_steps);
   --reward-affine A,B  the reward logged as A*reward+B (components scaled by A): scale-free rules
                     should not move;
@@ -23,7 +24,8 @@ Runs nobody tuned on (each a *variant*, scored and tabled on its own):
   --holdout         the held-out preset: sim seeds 100.., rl seeds 2000.. (--seeds, default 10) at
                     their usual length and at 150, 600, 1000 steps; both through every format (2 seeds);
                     logged every 10 steps (1000-step runs) and every 5 (usual length); the reward
-                    mapped to 2r-1 and to r+3; steps numbered from 5001; plus any --peers-dir.
+                    mapped to 2r-1 and to r+3; steps numbered from 5001; the peers' files and the real
+                    logs logged every 10 and with the reward as 2r-1; plus any --peers-dir.
   --cache DIR       simulated runs pickled under DIR (keyed by the simulator's source), so a re-run
                     after a diagnosis change only re-diagnoses.
   --md FILE         the tables and misses as Markdown (for the team's notes).
@@ -192,7 +194,7 @@ class Variant:
 
     def cases(self) -> list[Case]:
         if self.peers_dir is not None:
-            return peer_cases(self.peers_dir, variant=self.label)
+            return W.with_transform(peer_cases(self.peers_dir, variant=self.label), self.transform)
         kw = {"seeds": self.seeds, "steps": self.steps, "first_seed": self.first, "variant": self.label,
               "transform": self.transform}
         if not self.fmts:
@@ -229,6 +231,9 @@ def variants(a: argparse.Namespace) -> list[Variant]:
             for n, tr in ((1000, ("every", 10)), (usual[w], ("every", 5)), (usual[w], ("affine", 2.0, -1.0)),
                           (usual[w], ("affine", 1.0, 3.0)), (usual[w], ("offset", 5000))):
                 out.append(Variant(_sim_label(w, seeds, first, n, (), tr), w, seeds, first, n, transform=tr))
+        for w in ("peers", "real"):
+            for tr in (("every", 10), ("affine", 2.0, -1.0)):
+                out.append(Variant(f"{w} {W.transform_tag(tr)}", w, transform=tr))
     else:
         transform: tuple | None = None
         if a.every:
@@ -248,6 +253,8 @@ def variants(a: argparse.Namespace) -> list[Variant]:
             elif w in base:
                 n = usual[w] if w == "sim" else (a.rl_steps or usual[w])
                 out.append(Variant(w, w, a.seeds or 5, None, n))
+            elif transform:
+                out.append(Variant(f"{w} {W.transform_tag(transform)}", w, transform=transform))
             else:
                 out.append(Variant(w, w))
     for pattern in a.peers_dir:

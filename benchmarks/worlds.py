@@ -179,16 +179,18 @@ def transformed(run: Run, transform: tuple) -> Run:
         out.series, out.extras, out.components = shift(run.series), shift(run.extras), shift(run.components)
         out.evals = shift(run.evals)
         out.meta = dict(run.meta)
-        t = dict(run.meta["truth"])
-        if t.get("onset_step") is not None:
-            t["onset_step"] = int(t["onset_step"]) + k
-        out.meta["truth"] = t
+        if "truth" in run.meta:
+            t = dict(run.meta["truth"])
+            if t.get("onset_step") is not None:
+                t["onset_step"] = int(t["onset_step"]) + k
+            out.meta["truth"] = t
         return out
     elif transform[0] == "affine":
         a, b = float(transform[1]), float(transform[2])
         out.series = dict(run.series)
-        r = run.series["reward"]
-        out.series["reward"] = replace(r, values=a * r.values + b)
+        if "reward" in run.series:
+            r = run.series["reward"]
+            out.series["reward"] = replace(r, values=a * r.values + b)
         out.components = {k: replace(c, values=a * c.values) for k, c in run.components.items()}
     else:
         raise ValueError(f"unknown transform {transform!r}")
@@ -277,6 +279,15 @@ def _real_cases() -> Iterator[Case]:
 WORLDS = ("sim", "rl", "peers", "real")
 
 
+def with_transform(cs: list[Case], transform: tuple | None) -> list[Case]:
+    """Files (peers, real) seen through a transform: loaded, then transformed (the truth is the file's)."""
+    if not transform:
+        return cs
+    return [replace(c, name=f"{c.name}~{transform_tag(transform)}",
+                    load=(lambda ld=c.load: transformed(ld(), transform)),
+                    meta={**c.meta, "transform": transform}) for c in cs]
+
+
 def cases(world: str, *, seeds: int = 5, steps: int | None = None, first_seed: int | None = None,
           fmt: str | None = None, variant: str = "", transform: tuple | None = None) -> list[Case]:
     """Every labelled case of one world.  For the simulators: `seeds` seeds from `first_seed` (each
@@ -289,9 +300,9 @@ def cases(world: str, *, seeds: int = 5, steps: int | None = None, first_seed: i
         return list(_sim_cases(world, seeds, steps or default_steps,
                                default_seed if first_seed is None else first_seed, fmt, variant, transform))
     if world == "peers":
-        return peer_cases(variant=variant)
+        return with_transform(peer_cases(variant=variant), transform)
     if world == "real":
-        return [replace(c, variant=variant) for c in _real_cases()]
+        return with_transform([replace(c, variant=variant) for c in _real_cases()], transform)
     raise ValueError(f"unknown world {world!r}")
 
 
