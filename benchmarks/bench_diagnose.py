@@ -27,6 +27,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from worlds import carries  # noqa: E402  (what each true finding needs to be decidable: worlds.NEEDS)
 
 from rlvitals.diagnose import diagnose  # noqa: E402
 from rlvitals.run import Run  # noqa: E402
@@ -51,35 +54,6 @@ def score_run(run: Run, truth: dict) -> dict:
     label = "-" if top is None else top.id + ("·i" if top.severity == "info" else "")
     return {"got": label, "ok_find": ok_find, "ok_verdict": d.verdict == truth["verdict"], "onset_err": onset_err,
             "healthy_warning": warn, "verdict": d.verdict}
-
-
-# What each true finding needs to be decidable: (all of) and (any of).  A format that does not
-# carry them (TRL logs no ratio_mean, most consoles no adv_std) is not scored on that scenario,
-# and the skip is counted and printed, not hidden.
-NEEDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "entropy_collapse": (("entropy",), ()),
-    "sync_failure": (("ratio_mean",), ()),
-    "reward_hacking": (("reward", "acc"), ()),
-    "length_hacking": (("len", "acc"), ()),
-    "kl_blowup": (("kl",), ()),
-    "lr_too_high": ((), ("clip_frac", "gnorm")),
-    "batch_noise": ((), ("reward", "acc")),
-    "data_too_easy": (("adv_std",), ("acc", "reward")),
-    "data_too_hard": ((), ("acc", "adv_std")),
-    "stalled": ((), ("reward", "acc")),
-    "numeric_instability": ((), ()),
-    "truncation_starvation": ((), ("trunc", "len")),
-    "entropy_explosion": (("entropy",), ("acc", "reward")),
-    "plateau": ((), ("acc", "reward")),
-}
-
-
-def carries(run: Run, finding: str | None) -> bool:
-    if finding is None:
-        return True
-    need_all, need_any = NEEDS.get(finding, ((), ()))
-    have = set(run.series)
-    return all(m in have for m in need_all) and (not need_any or any(m in have for m in need_any))
 
 
 def accuracy(seeds: int, steps: int, formats: list[str] | None = None) -> bool:

@@ -2,9 +2,33 @@
 
     python benchmarks/bench_worlds.py [--worlds sim,rl,peers,real] [--seeds 5] [--steps 300]
                                       [--calibrate] [--passes 1] [--jobs 2] [--show-misses]
+    python benchmarks/bench_worlds.py --holdout [--peers-dir 'DIR*'] [--cache DIR] [--md OUT.md]
+    python benchmarks/bench_worlds.py --worlds rl --seed-offset 1000 --steps 150,600 --formats
 
 For each world (benchmarks/worlds.py says what they are): the share of runs named right (verdict and
 top finding, each also alone), warnings on healthy runs, and the misses.
+
+Runs nobody tuned on (each a *variant*, scored and tabled on its own):
+  --seed-offset N   the simulators from seed N (sim) and 1000+N (rl) instead of 0 and 1000;
+  --steps A,B,...   one variant per length (default: sim 200, rl 300 steps);
+  --formats [F,..]  each simulated run written in every writable format (or those listed) and read
+                    back, as a user would meet it; a format that lacks a metric the truth needs is
+                    not scored on that run (counted and shown);
+  (--every, --reward-affine and --step-offset apply to every world given, files included)
+  --every N         logged every N steps, each value the mean over its window (TRL's logging_steps);
+  --reward-affine A,B  the reward logged as A*reward+B (components scaled by A): scale-free rules
+                    should not move;
+  --step-offset K   every step number + K (a log starting at step K+1);
+  --peers-dir DIR   a peers' set regenerated elsewhere (benchmarks/peers/generate.py --seed N --out DIR),
+                    scored with tests/fixtures/peers/truth.json (a glob; repeatable);
+  --holdout         the held-out preset: sim seeds 100.., rl seeds 2000.. (--seeds, default 10) at
+                    their usual length and at 150, 600, 1000 steps; both through every format (2 seeds);
+                    logged every 10 steps (1000-step runs) and every 5 (usual length); the reward
+                    mapped to 2r-1 and to r+3; steps numbered from 5001; the peers' files and the real
+                    logs logged every 10 and with the reward as 2r-1; plus any --peers-dir.
+  --cache DIR       simulated runs pickled under DIR (keyed by the simulator's source), so a re-run
+                    after a diagnosis change only re-diagnoses.
+  --md FILE         the tables and misses as Markdown (for the team's notes).
 
 --calibrate: the thresholds that carry a `grid` in rlvitals.diagnose.thresholds.TABLE are chosen by
 coordinate descent (each in turn set to the grid value that maximises the objective, `--passes`
@@ -19,49 +43,58 @@ share of healthy runs that drew a warning (a false alarm costs more than a late 
 from __future__ import annotations
 
 import argparse
+import glob
 import multiprocessing as mp
 import sys
 import time
 from collections import defaultdict
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from worlds import WORLDS, Case, Score, cases, score  # noqa: E402
+import worlds as W  # noqa: E402
+from worlds import WORLDS, Case, Score, cases, peer_cases, score  # noqa: E402
 
 _CASES: list[Case] = []
-_RUNS: list = []
+_RUNS: list = []          # filled only for --calibrate (the runs are re-diagnosed many times)
 
 
-def _score_one(args: tuple[int, dict[str, float]]) -> tuple:
-    """Score case i (in a worker: the runs were built before the fork); a picklable tuple back."""
+def _noload():  # a case sent back from a worker carries no closure
+    raise RuntimeError("not loadable here")
+
+
+def _score_one(args: tuple[int, dict[str, float]]) -> Score:
+    """Score case i in a worker (the cases were listed before the fork; the run is built here)."""
     i, overrides = args
+    run = _RUNS[i] if _RUNS else None
     if overrides:
         from rlvitals.diagnose import thresholds
 
         with thresholds.using(overrides):
-            s = score(_CASES[i], _RUNS[i])
+            s = score(_CASES[i], run)
     else:
-        s = score(_CASES[i], _RUNS[i])
-    return s.ok_finding, s.ok_verdict, s.healthy_warning, s.got_finding, s.got_verdict, s.error
+        s = score(_CASES[i], run)
+    return replace(s, case=replace(s.case, load=_noload))
 
 
 def evaluate(idx: list[int], overrides: dict[str, float], pool) -> list[Score]:
     work = [(i, overrides) for i in idx]
-    rows = pool.map(_score_one, work, chunksize=8) if pool else [_score_one(w) for w in work]
-    return [Score(_CASES[i], *row) for i, row in zip(idx, rows)]
+    return pool.map(_score_one, work, chunksize=4) if pool else [_score_one(w) for w in work]
 
 
 def summarise(scores: list[Score]) -> dict[str, dict[str, float]]:
     by: dict[str, list[Score]] = defaultdict(list)
     for s in scores:
-        by[s.case.world].append(s)
+        by[s.case.label].append(s)
     out = {}
-    for w, ss in by.items():
+    for w, all_ss in by.items():
+        ss = [s for s in all_ss if not s.skipped] or all_ss
         healthy = [s for s in ss if s.case.healthy]
         out[w] = {
             "n": len(ss),
+            "skipped": len(all_ss) - len(ss),
             "right": sum(s.ok for s in ss) / len(ss),
             "finding": sum(s.ok_finding for s in ss) / len(ss),
             "verdict": sum(s.ok_verdict for s in ss) / len(ss),
@@ -101,51 +134,195 @@ def calibrate(idx: list[int], grid: dict[str, tuple[float, ...]], start: dict[st
 
 def table(title: str, summary: dict[str, dict[str, float]]) -> None:
     print(f"\n{title}")
-    print(f"  {'world':<7} {'runs':>5} {'right':>7} {'finding':>8} {'verdict':>8} {'healthy warned':>15}")
-    for w in WORLDS:
-        if w in summary:
-            v = summary[w]
-            print(f"  {w:<7} {int(v['n']):>5} {v['right']:>7.1%} {v['finding']:>8.1%} {v['verdict']:>8.1%} "
-                  f"{int(v['healthy_warn']):>7} / {int(v['healthy']):<5}")
+    width = max([7, *(len(w) for w in summary)])
+    print(f"  {'world':<{width}} {'runs':>5} {'right':>7} {'finding':>8} {'verdict':>8} {'healthy warned':>15}")
+    for w, v in summary.items():
+        skip = f"   ({int(v['skipped'])} not scored: format lacks a needed metric)" if v.get("skipped") else ""
+        print(f"  {w:<{width}} {int(v['n']):>5} {v['right']:>7.1%} {v['finding']:>8.1%} {v['verdict']:>8.1%} "
+              f"{int(v['healthy_warn']):>7} / {int(v['healthy']):<5}{skip}")
+
+
+def miss_line(s: Score) -> str:
+    """`world/scenario#seed (variant): want V F, got V F [other findings]`."""
+    want = "/".join(s.case.verdicts) + " " + "/".join(str(f) for f in s.case.findings)
+    where = f" ({s.case.variant})" if s.case.variant and s.case.variant != s.case.world else ""
+    extra = f" [{s.others}]" if s.others else ""
+    return f"{s.case.world}/{s.case.name}{where}: want {want}, got {s.got_verdict} {s.got_finding}{extra} {s.error}".rstrip()
+
+
+def misses(scores: list[Score]) -> list[Score]:
+    return [s for s in scores if not s.skipped and (not s.ok or s.healthy_warning)]
+
+
+def per_format(scores: list[Score]) -> dict[str, dict[str, list[int]]]:
+    """variant -> format -> [right, scored, not scored]."""
+    out: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))
+    for s in scores:
+        if s.case.fmt:
+            cell = out[s.case.label][s.case.fmt]
+            if s.skipped:
+                cell[2] += 1
+            else:
+                cell[0] += s.ok
+                cell[1] += 1
+    return out
+
+
+def markdown(summary: dict[str, dict[str, float]], scores: list[Score]) -> str:
+    lines = ["| variant | runs | right | finding | verdict | healthy warned | not scored |", "|---|---|---|---|---|---|---|"]
+    for w, v in summary.items():
+        lines.append(f"| {w} | {int(v['n'])} | {v['right']:.1%} | {v['finding']:.1%} | {v['verdict']:.1%} | "
+                     f"{int(v['healthy_warn'])} / {int(v['healthy'])} | {int(v.get('skipped', 0))} |")
+    for label, fm in per_format(scores).items():
+        lines.append("")
+        lines.append(f"{label}, per format (right / scored): " + ", ".join(
+            f"{f} {ok}/{n}" + (f" (+{sk} not scored)" if sk else "") for f, (ok, n, sk) in fm.items()))
+    lines += ["", "Misses:", ""] + [f"- {miss_line(s)}" for s in misses(scores)]
+    return "\n".join(lines) + "\n"
+
+
+@dataclass
+class Variant:
+    label: str
+    world: str
+    seeds: int = 5
+    first: int | None = None
+    steps: int | None = None
+    fmts: tuple[str, ...] = ()
+    peers_dir: Path | None = None
+    transform: tuple | None = None
+
+    def cases(self) -> list[Case]:
+        if self.peers_dir is not None:
+            return W.with_transform(peer_cases(self.peers_dir, variant=self.label), self.transform)
+        kw = {"seeds": self.seeds, "steps": self.steps, "first_seed": self.first, "variant": self.label,
+              "transform": self.transform}
+        if not self.fmts:
+            return cases(self.world, **kw)
+        per = [cases(self.world, fmt=f, **kw) for f in self.fmts]
+        return [c for group in zip(*per) for c in group]     # each run's formats side by side
+
+
+def _sim_label(world: str, seeds: int, first: int, steps: int, fmts: tuple[str, ...],
+               transform: tuple | None = None) -> str:
+    via = f" x{len(fmts)} formats" if len(fmts) > 1 else (f" via {fmts[0]}" if fmts else "")
+    how = f" {W.transform_tag(transform)}" if transform else ""
+    return f"{world} s{first}-{first + seeds - 1} {steps}st{how}{via}"
+
+
+def variants(a: argparse.Namespace) -> list[Variant]:
+    from rlvitals.ingest import WRITABLE
+
+    worlds = [w for w in a.worlds.split(",") if w]
+    fmts: tuple[str, ...] = ()
+    if a.formats is not None:
+        fmts = tuple(WRITABLE) if a.formats == "all" else tuple(f for f in a.formats.split(",") if f)
+    steps = [int(x) for x in a.steps.split(",") if x] if a.steps else []
+    base = {"sim": W.SIM_SEED0, "rl": W.RL_SEED0}
+    usual = {"sim": W.SIM_STEPS, "rl": W.RL_STEPS}
+    out: list[Variant] = []
+    if a.holdout:
+        seeds = a.seeds or 10
+        for w, first in (("sim", 100 + a.seed_offset), ("rl", 2000 + a.seed_offset)):
+            for n in (usual[w], 150, 600, 1000):
+                out.append(Variant(_sim_label(w, seeds, first, n, ()), w, seeds, first, n))
+            fs = fmts or tuple(WRITABLE)
+            out.append(Variant(_sim_label(w, 2, first, usual[w], fs), w, 2, first, usual[w], fs))
+            for n, tr in ((1000, ("every", 10)), (usual[w], ("every", 5)), (usual[w], ("affine", 2.0, -1.0)),
+                          (usual[w], ("affine", 1.0, 3.0)), (usual[w], ("offset", 5000))):
+                out.append(Variant(_sim_label(w, seeds, first, n, (), tr), w, seeds, first, n, transform=tr))
+        for w in ("peers", "real"):
+            for tr in (("every", 10), ("affine", 2.0, -1.0)):
+                out.append(Variant(f"{w} {W.transform_tag(tr)}", w, transform=tr))
+    else:
+        transform: tuple | None = None
+        if a.every:
+            transform = ("every", a.every)
+        elif a.reward_affine:
+            ab = [float(x) for x in a.reward_affine.split(",")]
+            transform = ("affine", ab[0], ab[1])
+        elif a.step_offset:
+            transform = ("offset", a.step_offset)
+        plain = not steps and not fmts and a.seed_offset == 0 and transform is None
+        for w in worlds:
+            if w in base and not plain:
+                first = base[w] + a.seed_offset
+                for n in steps or [usual[w] if w == "sim" else (a.rl_steps or usual[w])]:
+                    out.append(Variant(_sim_label(w, a.seeds or 5, first, n, fmts, transform), w, a.seeds or 5,
+                                       first, n, fmts, transform=transform))
+            elif w in base:
+                n = usual[w] if w == "sim" else (a.rl_steps or usual[w])
+                out.append(Variant(w, w, a.seeds or 5, None, n))
+            elif transform:
+                out.append(Variant(f"{w} {W.transform_tag(transform)}", w, transform=transform))
+            else:
+                out.append(Variant(w, w))
+    for pattern in a.peers_dir:
+        dirs = sorted(glob.glob(pattern)) or [pattern]
+        for d in dirs:
+            out.append(Variant(f"peers {Path(d).name}", "peers", peers_dir=Path(d)))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--worlds", default=",".join(WORLDS))
-    ap.add_argument("--seeds", type=int, default=5)
-    ap.add_argument("--steps", type=int, default=300, help="steps of each RL-loop run")
+    ap.add_argument("--seeds", type=int, default=None, help="seeds per simulator (default 5; --holdout 10)")
+    ap.add_argument("--steps", default=None,
+                    help="a comma list of lengths: one variant per length for both simulators (a single "
+                         "number without other variant flags keeps the old meaning: the RL loop's length)")
+    ap.add_argument("--seed-offset", type=int, default=0)
+    ap.add_argument("--formats", nargs="?", const="all", default=None)
+    ap.add_argument("--peers-dir", action="append", default=[])
+    ap.add_argument("--every", type=int, default=None, help="log every N steps (each value the window's mean)")
+    ap.add_argument("--reward-affine", default=None, help="A,B: the reward logged as A*reward+B")
+    ap.add_argument("--step-offset", type=int, default=None, help="every step number + K (a resumed run)")
+    ap.add_argument("--holdout", action="store_true")
+    ap.add_argument("--cache", type=Path, default=None)
+    ap.add_argument("--md", type=Path, default=None)
     ap.add_argument("--calibrate", action="store_true")
     ap.add_argument("--passes", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--show-misses", action="store_true")
     a = ap.parse_args(argv)
+    a.rl_steps = None
+    if (a.steps and "," not in a.steps and a.seed_offset == 0 and a.formats is None and not a.holdout
+            and not a.every and not a.reward_affine and not a.step_offset):
+        a.rl_steps, a.steps = int(a.steps), None       # the old --steps N: the RL loop's length
+    W.CACHE = a.cache
 
     t0 = time.perf_counter()
-    worlds = [w for w in a.worlds.split(",") if w]
-    for w in worlds:
-        got = cases(w, seeds=a.seeds, steps=a.steps)
+    for v in variants(a):
+        got = v.cases()
         if not got:
-            print(f"world {w}: not available here (no runs found) — not scored")
+            print(f"{v.label}: not available here (no runs found) — not scored")
         _CASES.extend(got)
-    for c in _CASES:
-        try:
-            _RUNS.append(c.load())
-        except Exception as exc:  # scored as a miss by score(); the reason is shown with the misses
-            _RUNS.append(None)
-            print(f"  cannot read {c.world}/{c.name}: {type(exc).__name__}: {exc}"[:160])
-    print(f"{len(_CASES)} runs built in {time.perf_counter() - t0:.1f} s")
+    if a.calibrate:                  # calibration re-diagnoses every run many times: build them once
+        for c in _CASES:
+            try:
+                _RUNS.append(c.load())
+            except Exception as exc:  # scored as a miss by score(); the reason is shown with the misses
+                _RUNS.append(None)
+                print(f"  cannot read {c.world}/{c.name}: {type(exc).__name__}: {exc}"[:160])
+        print(f"{len(_CASES)} runs built in {time.perf_counter() - t0:.1f} s")
+    else:
+        print(f"{len(_CASES)} runs listed")
 
     ctx = mp.get_context("fork")
     pool = ctx.Pool(a.jobs) if a.jobs > 1 else None
     every = list(range(len(_CASES)))
     shipped = evaluate(every, {}, pool)
-    table("As shipped (the table's own values)", summarise(shipped))
+    summary = summarise(shipped)
+    table("As shipped (the table's own values)", summary)
+    for label, fm in per_format(shipped).items():
+        print(f"  {label}, per format (right / scored): " + ", ".join(
+            f"{f} {ok}/{n}" + (f" (+{sk} not scored)" if sk else "") for f, (ok, n, sk) in fm.items()))
     if a.show_misses:
-        for s in shipped:
-            if not s.ok or s.healthy_warning:
-                want = "/".join(str(f) for f in s.case.findings)
-                print(f"  miss {s.case.world}/{s.case.name}: want {'/'.join(s.case.verdicts)} {want}, "
-                      f"got {s.got_verdict} {s.got_finding} {s.error}")
+        for s in misses(shipped):
+            print(f"  miss {miss_line(s)}")
+    if a.md:
+        a.md.write_text(markdown(summary, shipped), encoding="utf-8")
+        print(f"  tables and misses written to {a.md}")
 
     if a.calibrate:
         try:
@@ -156,11 +333,11 @@ def main(argv: list[str] | None = None) -> int:
         grid = {k: t.grid for k, t in thresholds.TABLE.items() if t.grid}
         start = {k: thresholds.TABLE[k].value for k in grid}
         print(f"\ncalibrating {len(grid)} thresholds: {', '.join(grid)}")
-        present = sorted({c.world for c in _CASES}, key=WORLDS.index)
+        present = list(dict.fromkeys(c.label for c in _CASES))
         held: dict[str, dict[str, float]] = {}
         for w in present:
-            train = [i for i, c in enumerate(_CASES) if c.world != w]
-            test = [i for i, c in enumerate(_CASES) if c.world == w]
+            train = [i for i, c in enumerate(_CASES) if c.label != w]
+            test = [i for i, c in enumerate(_CASES) if c.label == w]
             values, obj = calibrate(train, grid, start, a.passes, pool)
             held.update(summarise(evaluate(test, values, pool)))
             moved = {k: v for k, v in values.items() if v != start[k]}

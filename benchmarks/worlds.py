@@ -15,19 +15,34 @@ Every case carries a truth: the verdict (learning / cheating / dead / unstable) 
 then died"), the truth lists each acceptable finding and verdict; the README's wording is quoted in
 real_truth.json.  A world whose source is not installed or not generated is reported as missing,
 never silently scored as perfect.
+
+*Variants* (bench_worlds.py --holdout, --seed-offset, --steps, --formats, --peers-dir) score the
+same worlds on runs nobody tuned on: the simulators at other seeds and other lengths, each run
+written in every writable format and read back, and the peers' generators run at other seeds and
+lengths (benchmarks/peers/generate.py --seed --steps --out DIR).
 """
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import json
+import os
+import pickle
+import tempfile
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from rlvitals.run import Run
+import numpy as np
+
+from rlvitals.run import Run, Series
 
 ROOT = Path(__file__).resolve().parents[1]
 SEVERE = ("warning", "critical")
+PEERS = ROOT / "tests" / "fixtures" / "peers"
+SIM_STEPS, RL_STEPS = 200, 300          # each simulator's usual length (the tuned-on worlds)
+SIM_SEED0, RL_SEED0 = 0, 1000           # each simulator's usual first seed
 
 
 @dataclass
@@ -40,46 +55,195 @@ class Case:
     onset_step: int | None = None
     info_truth: bool = False  # the truth is an info-level note (plateau, batch_noise): no warning allowed
     meta: dict = field(default_factory=dict)
+    variant: str = ""             # the variant it was built for (bench_worlds groups the scores by it)
+    truth_from_run: bool = False  # a simulated run: the truth is the run's own meta["truth"] (set on load)
+    fmt: str | None = None        # written in this format and read back before it is diagnosed
 
     @property
     def healthy(self) -> bool:
         """A run whose only right reading is "learning, nothing to warn about"."""
         return self.verdicts == ("learning",) and self.findings == (None,)
 
+    @property
+    def label(self) -> str:
+        return self.variant or self.world
 
-def _sim_cases(seeds: int, steps: int) -> Iterator[Case]:
-    from rlvitals.simulate import SCENARIOS, simulate
 
-    for name in SCENARIOS:
-        for seed in range(seeds):
+def with_truth(case: Case, truth: dict) -> Case:
+    """The case with a simulated run's own truth.
+
+    A derived failure that had not begun by the run's end (the RL loop relabels such a run
+    "learning", e.g. entropy_collapse at 150 steps) is not a healthy run: its cause was in place and
+    its early signs may show.  Either reading is accepted (nothing, or the scenario's own finding),
+    and it is not counted among the healthy runs."""
+    verdicts, findings = (truth["verdict"],), (truth["finding"],)
+    if truth.get("finding") is None and truth.get("note") and case.meta.get("engine") == "rl":
+        from rlvitals.simulate.rlloop.scenarios import SCENARIOS
+
+        sc = SCENARIOS[case.meta["scenario"]]
+        verdicts, findings = ("learning", sc.verdict), (None, sc.finding)
+    info = truth.get("severity") == "info"
+    if truth.get("finding") == "batch_noise" and (case.meta.get("transform") or ("",))[0] == "every":
+        findings, info = (None,), False   # a logger that averages each window hides the step-to-step noise
+    return replace(case, verdicts=verdicts, findings=findings,
+                   onset_step=truth.get("onset_step"), info_truth=info, truth_from_run=False)
+
+
+# -- simulated runs, built lazily (in the worker that scores them) and optionally cached on disk ----------
+
+CACHE: Path | None = None       # bench_worlds --cache DIR: simulated runs pickled, keyed by the simulator's source
+_MEMO: dict[tuple, Run] = {}
+
+
+def _source_hash() -> str:
+    h = hashlib.sha1()
+    for f in sorted((ROOT / "src" / "rlvitals" / "simulate").rglob("*.py")):
+        h.update(f.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def _simulated(engine: str, name: str, seed: int, steps: int) -> Run:
+    key = (engine, name, seed, steps)
+    if key in _MEMO:
+        return _MEMO[key]
+    path = CACHE / _source_hash() / f"{engine}-{name}-{seed}-{steps}.pkl" if CACHE else None
+    if path is not None and path.exists():
+        with open(path, "rb") as f:
+            run = pickle.load(f)
+    else:
+        if engine == "sim":
+            from rlvitals.simulate import simulate
+
             run = simulate(name, seed=seed, steps=steps)
-            t = run.meta["truth"]
-            yield Case("sim", f"{name}#{seed}", (lambda r=run: r), (t["verdict"],), (t["finding"],),
-                       t.get("onset_step"), info_truth=t.get("severity") == "info")
+        else:
+            from rlvitals.simulate.rlloop import simulate_rl
+
+            run = simulate_rl(name, seed=seed, steps=steps)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+            with os.fdopen(fd, "wb") as f:
+                pickle.dump(run, f)
+            os.replace(tmp, path)        # atomic: two workers may build the same run
+    if len(_MEMO) > 64:
+        _MEMO.clear()
+    _MEMO[key] = run
+    return run
 
 
-def _rl_cases(seeds: int, steps: int) -> Iterator[Case]:
-    try:
-        from rlvitals.simulate.rlloop import SCENARIOS, simulate_rl
-    except ImportError:
-        return
+def round_trip(run: Run, fmt: str) -> Run:
+    """`run` written as a `fmt` log and read back (as a user would meet it); the truth is carried over."""
+    from rlvitals.ingest import read, write_run
+
+    with tempfile.TemporaryDirectory() as tmp:
+        dest = Path(tmp) / f"run.{fmt}"
+        write_run(run, fmt, dest)
+        back = read(str(dest), format=fmt)
+    back.meta["truth"] = run.meta["truth"]
+    return back
+
+
+def _window_mean(s: Series, every: int, last: int) -> Series:
+    """`s` as a logger that reports every `every` steps the mean over its window would (TRL's default
+    logging_steps=10 averages each metric over the steps since the last log); a NaN/inf in a window stays."""
+    keys = np.minimum(((s.steps - 1) // every + 1) * every, last)
+    uniq, idx = np.unique(keys, return_inverse=True)
+    sums = np.zeros(uniq.size)
+    np.add.at(sums, idx, s.values)
+    return replace(s, steps=uniq, values=sums / np.bincount(idx))
+
+
+def transformed(run: Run, transform: tuple) -> Run:
+    """A held-out view of a simulated run, truth unchanged:
+    ("every", N)     logged every N steps, each value the mean over its window;
+    ("affine", a, b) the reward logged as a*reward + b (reward components scaled by a): the
+                     diagnosis should not care where the reward lives;
+    ("offset", k)    every step number + k (a log that starts at step k+1: a resumed run, or the
+                     tail of a long one)."""
+    out = copy.copy(run)
+    if transform[0] == "every":
+        n = int(transform[1])
+        last = int(run.steps[-1])
+
+        def thin(d: dict[str, Series]) -> dict[str, Series]:
+            return {k: _window_mean(v, n, last) for k, v in d.items()}
+
+        out.series, out.extras, out.components = thin(run.series), thin(run.extras), thin(run.components)
+        out.evals = thin(run.evals)
+    elif transform[0] == "offset":
+        k = int(transform[1])
+
+        def shift(d: dict[str, Series]) -> dict[str, Series]:
+            return {key: replace(v, steps=v.steps + k) for key, v in d.items()}
+
+        out.series, out.extras, out.components = shift(run.series), shift(run.extras), shift(run.components)
+        out.evals = shift(run.evals)
+        out.meta = dict(run.meta)
+        if "truth" in run.meta:
+            t = dict(run.meta["truth"])
+            if t.get("onset_step") is not None:
+                t["onset_step"] = int(t["onset_step"]) + k
+            out.meta["truth"] = t
+        return out
+    elif transform[0] == "affine":
+        a, b = float(transform[1]), float(transform[2])
+        out.series = dict(run.series)
+        if "reward" in run.series:
+            r = run.series["reward"]
+            out.series["reward"] = replace(r, values=a * r.values + b)
+        out.components = {k: replace(c, values=a * c.values) for k, c in run.components.items()}
+    else:
+        raise ValueError(f"unknown transform {transform!r}")
+    out.meta = dict(run.meta)
+    return out
+
+
+def transform_tag(transform: tuple | None) -> str:
+    if not transform:
+        return ""
+    if transform[0] == "every":
+        return f"every{transform[1]}"
+    if transform[0] == "offset":
+        return f"from{transform[1]}"
+    return f"reward*{transform[1]:g}{transform[2]:+g}"
+
+
+def _load_sim(engine: str, name: str, seed: int, steps: int, fmt: str | None, transform: tuple | None = None) -> Run:
+    run = _simulated(engine, name, seed, steps)
+    if transform:
+        run = transformed(run, transform)
+    return round_trip(run, fmt) if fmt else run
+
+
+def _sim_cases(engine: str, seeds: int, steps: int, first: int, fmt: str | None, variant: str,
+               transform: tuple | None = None) -> Iterator[Case]:
+    if engine == "sim":
+        from rlvitals.simulate import SCENARIOS
+    else:
+        try:
+            from rlvitals.simulate.rlloop import SCENARIOS
+        except ImportError:
+            return
     for name in SCENARIOS:
-        for seed in range(seeds):
-            run = simulate_rl(name, seed=1000 + seed, steps=steps)
-            t = run.meta["truth"]
-            yield Case("rl", f"{name}#{seed}", (lambda r=run: r), (t["verdict"],), (t["finding"],),
-                       t.get("onset_step"), info_truth=t.get("severity") == "info")
+        for seed in range(first, first + seeds):
+            tag = f"{name}#{seed}" + (f"@{fmt}" if fmt else "") + (f"~{transform_tag(transform)}" if transform else "")
+            yield Case(engine, tag, (lambda n=name, s=seed: _load_sim(engine, n, s, steps, fmt, transform)),
+                       ("?",), ("?",), truth_from_run=True, fmt=fmt, variant=variant,
+                       meta={"engine": engine, "scenario": name, "seed": seed, "steps": steps,
+                             "transform": transform})
 
 
-def _file_cases(world: str, truth_path: Path, base: Path) -> Iterator[Case]:
+# -- files with a truth table -----------------------------------------------------------------------------
+
+def _file_cases(world: str, truth_path: Path, base: Path, variant: str = "") -> Iterator[Case]:
     if not truth_path.exists():
         return
     for entry in json.loads(truth_path.read_text(encoding="utf-8")):
         if entry.get("in_scope", True):
-            yield from _file_case(world, entry, base)
+            yield from _file_case(world, entry, base, variant)
 
 
-def _file_case(world: str, entry: dict, base: Path) -> Iterator[Case]:
+def _file_case(world: str, entry: dict, base: Path, variant: str = "") -> Iterator[Case]:
     from rlvitals import read
 
     path = base / entry["path"]
@@ -88,37 +252,88 @@ def _file_case(world: str, entry: dict, base: Path) -> Iterator[Case]:
     verdicts = entry.get("verdicts") or [entry["verdict"]]
     findings = entry["findings"] if "findings" in entry else [entry.get("finding")]
     yield Case(world, entry["path"], (lambda p=path: read(str(p))), tuple(verdicts), tuple(findings),
-               entry.get("onset_step"), info_truth=bool(entry.get("info_truth")), meta=entry)
+               entry.get("onset_step"), info_truth=bool(entry.get("info_truth")), meta=entry, variant=variant)
 
 
-def _peer_cases() -> Iterator[Case]:
-    base = ROOT / "tests" / "fixtures" / "peers"
-    yield from _file_cases("peers", base / "truth.json", base)
+def peer_cases(base: Path = PEERS, variant: str = "") -> list[Case]:
+    """The peers' files under `base` (tests/fixtures/peers, or a set regenerated at another seed or
+    length by benchmarks/peers/generate.py), labelled by tests/fixtures/peers/truth.json: the labels
+    are the peers' scenario names, so they hold for any seed.  A file not generated is not scored."""
+    return list(_file_cases("peers", PEERS / "truth.json", base, variant))
 
 
 def _real_cases() -> Iterator[Case]:
-    base = ROOT / "tests" / "fixtures" / "real"
-    shared = ROOT.parent / "shared" / "fixtures" / "real"
+    # tests/fixtures/real, else the shared fixtures beside the checkout (/work/main -> /work/shared) or
+    # beside a worktree's parent (/work/wt/<name> -> /work/shared); a labelled log found nowhere is said
+    places = [ROOT / "tests" / "fixtures" / "real", ROOT.parent / "shared" / "fixtures" / "real",
+              ROOT.parent.parent / "shared" / "fixtures" / "real"]
     truth = json.loads((ROOT / "benchmarks" / "real_truth.json").read_text(encoding="utf-8"))
     for entry in truth:
-        where = base if (base / entry["path"]).exists() else shared
+        where = next((d for d in places if (d / entry["path"]).exists()), None)
+        if where is None:
+            print(f"  real log not found, not scored: {entry['path']}")
+            continue
         yield from _file_case("real", entry, where)
 
 
 WORLDS = ("sim", "rl", "peers", "real")
 
 
-def cases(world: str, *, seeds: int = 5, steps: int = 300) -> list[Case]:
-    """Every labelled case of one world (runs are built once and kept: calibration re-diagnoses them)."""
-    if world == "sim":
-        return list(_sim_cases(seeds, 200))
-    if world == "rl":
-        return list(_rl_cases(seeds, steps))
+def with_transform(cs: list[Case], transform: tuple | None) -> list[Case]:
+    """Files (peers, real) seen through a transform: loaded, then transformed (the truth is the file's)."""
+    if not transform:
+        return cs
+    return [replace(c, name=f"{c.name}~{transform_tag(transform)}",
+                    load=(lambda ld=c.load: transformed(ld(), transform)),
+                    meta={**c.meta, "transform": transform}) for c in cs]
+
+
+def cases(world: str, *, seeds: int = 5, steps: int | None = None, first_seed: int | None = None,
+          fmt: str | None = None, variant: str = "", transform: tuple | None = None) -> list[Case]:
+    """Every labelled case of one world.  For the simulators: `seeds` seeds from `first_seed` (each
+    simulator's usual first seed by default), `steps` steps (each one's usual length by default),
+    with `transform` (see transformed()) logged every N steps or with the reward moved, and, with
+    `fmt`, each run written in that format and read back.  Simulated runs are built when
+    loaded (Case.load), so a pool of workers builds them in parallel."""
+    if world in ("sim", "rl"):
+        default_steps, default_seed = (SIM_STEPS, SIM_SEED0) if world == "sim" else (RL_STEPS, RL_SEED0)
+        return list(_sim_cases(world, seeds, steps or default_steps,
+                               default_seed if first_seed is None else first_seed, fmt, variant, transform))
     if world == "peers":
-        return list(_peer_cases())
+        return with_transform(peer_cases(variant=variant), transform)
     if world == "real":
-        return list(_real_cases())
+        return with_transform([replace(c, variant=variant) for c in _real_cases()], transform)
     raise ValueError(f"unknown world {world!r}")
+
+
+# What each true finding needs to be decidable: (all of) and (any of).  A format that does not carry
+# them (TRL logs no ratio_mean, most consoles no adv_std) is not scored on that scenario; the skip is
+# counted and printed, not hidden.  (Shared with bench_diagnose --formats.)
+NEEDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "entropy_collapse": (("entropy",), ()),
+    "sync_failure": (("ratio_mean",), ()),
+    "reward_hacking": (("reward", "acc"), ()),
+    "length_hacking": (("len", "acc"), ()),
+    "kl_blowup": (("kl",), ()),
+    "lr_too_high": ((), ("clip_frac", "gnorm")),
+    "batch_noise": ((), ("reward", "acc")),
+    "data_too_easy": (("adv_std",), ("acc", "reward")),
+    "data_too_hard": ((), ("acc", "adv_std")),
+    "stalled": ((), ("reward", "acc")),
+    "numeric_instability": ((), ()),
+    "truncation_starvation": ((), ("trunc", "len")),
+    "entropy_explosion": (("entropy",), ("acc", "reward")),
+    "plateau": ((), ("acc", "reward")),
+}
+
+
+def carries(run: Run, finding: str | None) -> bool:
+    """Whether `run` logs what it takes to decide `finding` (see NEEDS)."""
+    if finding is None:
+        return True
+    need_all, need_any = NEEDS.get(finding, ((), ()))
+    have = set(run.series)
+    return all(m in have for m in need_all) and (not need_any or any(m in have for m in need_any))
 
 
 @dataclass
@@ -130,6 +345,8 @@ class Score:
     got_finding: str
     got_verdict: str
     error: str = ""
+    skipped: str = ""      # not scored: the format does not carry what the truth needs (or cannot be written)
+    others: str = ""       # the other findings, for the misses list
 
     @property
     def ok(self) -> bool:
@@ -142,8 +359,17 @@ def score(case: Case, run: Run | None = None) -> Score:
 
     try:
         run = run if run is not None else case.load()
+    except Exception as exc:  # a world's file that cannot be read (or a run no format can carry) is a miss
+        if case.fmt and case.truth_from_run:
+            return Score(case, False, False, False, "-", "-", skipped=f"unwritable: {type(exc).__name__}")
+        return Score(case, False, False, False, "error", "error", f"{type(exc).__name__}: {exc}"[:120])
+    if case.truth_from_run:
+        case = with_truth(case, run.meta["truth"])
+    if case.fmt and not carries(run, case.findings[0]):
+        return Score(case, False, False, False, "-", "-", skipped="format lacks a metric the truth needs")
+    try:
         d = diagnose(run)
-    except Exception as exc:  # a world's file that cannot be read or diagnosed is a miss, shown as such
+    except Exception as exc:
         return Score(case, False, False, False, "error", "error", f"{type(exc).__name__}: {exc}"[:120])
     worst = d.worst_severity()
     severe = [f for f in d.findings if f.severity in SEVERE]
@@ -155,4 +381,6 @@ def score(case: Case, run: Run | None = None) -> Score:
     else:
         ok_f = top in case.findings
     label = top or (d.findings[0].id + "·i" if d.findings else "-")
-    return Score(case, ok_f, d.verdict in case.verdicts, case.healthy and top is not None, label, d.verdict)
+    others = ", ".join(f"{f.id}({f.severity[0]})" for f in d.findings[:4])
+    return Score(case, ok_f, d.verdict in case.verdicts, case.healthy and top is not None, label, d.verdict,
+                 others=others)

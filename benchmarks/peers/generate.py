@@ -21,6 +21,15 @@ Never run in CI (it needs the peers installed).  Run it with a scratch venv's Py
   checkout; each trace is fed through the installed rlwatch (`RLWatch.log_step`, as its replay test
   does), which writes its own SQLite store, `metrics.db` (tables runs, metrics, alerts).
 
+Held-out sets (never written into tests/fixtures): `--seed N`, `--steps N` (both tools' length;
+default each tool's own, 400 / 500), `--onset-frac F` (rlprobe's onset, default 0.5) and
+`--eval-every N` (rldoctor, default 25) are passed to the peers' own generators, e.g.
+
+    /tmp/peers/bin/python benchmarks/peers/generate.py --seed 1 --steps 800 --out /tmp/peers-s1-800
+
+and scored with the same labels by `bench_worlds.py --peers-dir /tmp/peers-s1-800` (the labels are
+the peers' scenario names, which hold at any seed or length).
+
 Nothing here renames a key.  Ground truth per file: tests/fixtures/peers/truth.json (by hand, from
 each peer's own labels; see the README there).
 """
@@ -49,14 +58,15 @@ def _clean(v):
     return v
 
 
-def rldoctor(out: Path) -> list[str]:
+def rldoctor(out: Path, seed: int = 0, steps: int | None = None, eval_every: int = 25) -> list[str]:
     from rl_doctor.simulate import SCENARIOS, simulate
 
     made = []
     d = out / "rldoctor"
     d.mkdir(parents=True, exist_ok=True)
     for name in SCENARIOS:
-        records, config = simulate(name)           # defaults: n_steps=400, seed=0, eval_every=25
+        kw = {"seed": seed, "eval_every": eval_every, **({"n_steps": steps} if steps else {})}
+        records, config = simulate(name, **kw)     # defaults: n_steps=400, seed=0, eval_every=25
         with open(d / f"{name}.jsonl", "w", encoding="utf-8") as f:
             f.write(json.dumps({"config": config}) + "\n")
             for r in records:
@@ -74,7 +84,7 @@ def rldoctor(out: Path) -> list[str]:
     return made
 
 
-def rlprobe(out: Path, scratch: Path) -> list[str]:
+def rlprobe(out: Path, scratch: Path, seed: int = 0, steps: int | None = None, onset_frac: float = 0.5) -> list[str]:
     from rlprobe.storage import RunReader
     from rlprobe.testing.synth import PATHOLOGIES, generate_run
 
@@ -83,7 +93,8 @@ def rlprobe(out: Path, scratch: Path) -> list[str]:
         label = pathology or "healthy"
         run_dir = scratch / "rlprobe" / label
         shutil.rmtree(run_dir, ignore_errors=True)
-        generate_run(run_dir, pathology)           # defaults: n_steps=500, onset_frac=0.5, seed=0
+        kw = {"seed": seed, "onset_frac": onset_frac, **({"n_steps": steps} if steps else {})}
+        generate_run(run_dir, pathology, **kw)     # defaults: n_steps=500, onset_frac=0.5, seed=0
         dest = out / "rlprobe" / label
         dest.mkdir(parents=True, exist_ok=True)
         rows = RunReader(run_dir).steps_table().to_pylist()
@@ -118,7 +129,7 @@ def _load(path: Path, name: str):
     return mod
 
 
-def rlwatch(out: Path, src: Path) -> list[str]:
+def rlwatch(out: Path, src: Path, seed: int = 0) -> list[str]:
     from rlwatch.config import RLWatchConfig
     from rlwatch.core import RLWatch
 
@@ -134,7 +145,7 @@ def rlwatch(out: Path, src: Path) -> list[str]:
         mon = RLWatch(cfg)
         mon.start()
         try:
-            for row in getattr(gens, fn)(**kwargs):
+            for row in getattr(gens, fn)(**{**kwargs, "seed": seed}):
                 step = row.pop("step")
                 mon.log_step(step, **row)
         finally:
@@ -149,7 +160,7 @@ def rlwatch(out: Path, src: Path) -> list[str]:
     os.chdir(d)
     try:
         with contextlib.redirect_stdout(sys.stderr):
-            ex.simulate_grpo_run(seed=0)
+            ex.simulate_grpo_run(seed=seed)
     finally:
         os.chdir(cwd)
     shutil.move(str(d / "rlwatch_logs" / "metrics.db"), str(d / "metrics.db"))
@@ -164,10 +175,19 @@ def main() -> int:
     ap.add_argument("--scratch", type=Path, default=Path("/tmp/rlvitals-peers"))
     ap.add_argument("--rlwatch-src", type=Path, default=None,
                     help="a checkout of the rlwatch repository (its scenario generators are not in the wheel)")
+    ap.add_argument("--seed", type=int, default=0, help="the peers' generators' seed (held-out sets: not 0)")
+    ap.add_argument("--steps", type=int, default=None, help="run length for rldoctor and rlprobe (default theirs)")
+    ap.add_argument("--onset-frac", type=float, default=0.5, help="rlprobe's onset as a fraction of the run")
+    ap.add_argument("--eval-every", type=int, default=25, help="rldoctor's eval cadence")
     args = ap.parse_args()
-    made = rldoctor(args.out) + rlprobe(args.out, args.scratch)
+    if args.out.resolve() == OUT.resolve() and (args.seed or args.steps or args.onset_frac != 0.5
+                                                 or args.eval_every != 25):
+        ap.error("a held-out set (another seed, length, onset or cadence) goes to --out elsewhere, "
+                 "not into tests/fixtures/peers (its truth.json describes the seed-0 files)")
+    made = (rldoctor(args.out, args.seed, args.steps, args.eval_every)
+            + rlprobe(args.out, args.scratch, args.seed, args.steps, args.onset_frac))
     if args.rlwatch_src:
-        made += rlwatch(args.out, args.rlwatch_src)
+        made += rlwatch(args.out, args.rlwatch_src, args.seed)
     else:
         print("rlwatch skipped: give --rlwatch-src", file=sys.stderr)
     for m in made:

@@ -12,16 +12,35 @@
 
 from __future__ import annotations
 
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
 __all__ = ["Diagnosis", "Finding", "Monitor", "Run", "Series", "__version__", "diagnose", "plot", "read", "read_all",
            "simulate"]
 
-# `diagnose` and `simulate` are subpackages whose module objects are callable (rlvitals._callable):
-# `rlvitals.diagnose(run)` runs the diagnosis and `import rlvitals.diagnose.model` still works.
-from . import diagnose, simulate
-from .diagnose.model import Diagnosis, Finding
-from .ingest import read, read_all
-from .run import Run, Series
+# Everything is imported on first use (PEP 562), so `import rlvitals` and `rlvitals --version`
+# do not pay for numpy and every reader and rule.  `diagnose` and `simulate` are subpackages whose
+# module objects are callable (rlvitals._callable): `rlvitals.diagnose(run)` runs the diagnosis
+# and `import rlvitals.diagnose.model` still works.
+_LAZY: dict[str, tuple[str, str | None]] = {
+    "diagnose": (".diagnose", None),
+    "simulate": (".simulate", None),
+    "Diagnosis": (".diagnose.model", "Diagnosis"),
+    "Finding": (".diagnose.model", "Finding"),
+    "read": (".ingest", "read"),
+    "read_all": (".ingest", "read_all"),
+    "Run": (".run", "Run"),
+    "Series": (".run", "Series"),
+    "Monitor": (".watch", "Monitor"),
+}
+
+if TYPE_CHECKING:
+    from . import diagnose, simulate
+    from .diagnose.model import Diagnosis, Finding
+    from .ingest import read, read_all
+    from .run import Run, Series
+    from .watch import Monitor
 
 
 def plot(run, path="curves.png", lang: str = "en", max_points: int = 2000, diagnosis=None):
@@ -34,9 +53,16 @@ def plot(run, path="curves.png", lang: str = "en", max_points: int = 2000, diagn
     return _plot(run, path, lang=lang, max_points=max_points, diagnosis=diagnosis)
 
 
-def __getattr__(name: str):
-    if name == "Monitor":
-        from .watch import Monitor
+def __getattr__(name: str) -> Any:
+    try:
+        module, attr = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'rlvitals' has no attribute {name!r}") from None
+    obj = import_module(module, __name__)
+    value = obj if attr is None else getattr(obj, attr)
+    globals()[name] = value
+    return value
 
-        return Monitor
-    raise AttributeError(f"module 'rlvitals' has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

@@ -158,7 +158,7 @@ def cmd_watch(args) -> int:
     mapping = parse_map(args.mapping)
     return watch_file(args.log, fmt=args.input_format, lang=args.lang or default_lang(), until=args.until,
                       exec_cmd=args.exec_cmd, webhook=args.webhook, interval=args.interval,
-                      from_start=not args.tail, once=args.once, mapping=mapping or None)
+                      from_start=not args.tail, once=args.once, mapping=mapping or None, run=args.run)
 
 
 def cmd_lab(args) -> int:
@@ -255,6 +255,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--interval", type=float, default=1.0, help="seconds between polls (default 1)")
     p.add_argument("--tail", action="store_true", help="start at the end of the file instead of reading it all")
     p.add_argument("--once", action="store_true", help="read what is there, report, and exit (no following)")
+    p.add_argument("--run", type=int, default=None, metavar="K",
+                   help="a log whose step counter restarts at 1 holds several runs: judge run K only (1-based; "
+                        "exits 0 with its summary when run K+1 begins). Default (-1): the run being written, "
+                        "each restart a new run whose alerts start afresh; -2.. from the end with --once")
     p.set_defaults(func=cmd_watch)
 
     p = sub.add_parser("lab", help="the interactive level (闯关): six curve sets, four confusable pairs, three questions",

@@ -13,6 +13,7 @@ from diag_curves import N, S, jitter, ramp
 from rlvitals.diagnose import RULES, diagnose
 from rlvitals.diagnose.data_too_easy import band
 from rlvitals.diagnose.model import FINDING_IDS
+from rlvitals.diagnose.verdict import PRIORITY
 from rlvitals.run import Run
 
 
@@ -161,7 +162,8 @@ def test_adv_std_band_follows_the_lesson_table(end, sev):
 
 def test_findings_ordered_and_serialisable():
     d = diagnose(dc.pair_d2_lr(0))
-    ranks = [f.rank for f in d.findings]
+    # severity first, then the more specific cause (verdict.PRIORITY), then confidence
+    ranks = [(f.rank[0], PRIORITY.index(f.id), f.rank[1]) for f in d.findings]
     assert ranks == sorted(ranks)
     for f in d.findings:
         json.dumps(f.to_dict())            # evidence is plain numbers and strings

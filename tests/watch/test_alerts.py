@@ -161,3 +161,12 @@ def test_webhook_errors_are_one_line_not_exceptions():
     # a closed port on localhost: connection refused, reported, not raised
     err = post_webhook("http://127.0.0.1:9/", {}, deadline=1)
     assert err and "\n" not in err
+
+
+def test_alerts_of_one_check_follow_the_diagnosis_order_not_confidence():
+    """Two warnings named at the same check: the first alert is the one `diagnose` ranks first (its
+    precedence table), even when the other carries a higher confidence."""
+    tr = AlertTracker(persist=1, min_steps=0)
+    got = tr.update(diag(finding("truncation_starvation", confidence=0.6),
+                         finding("length_hacking", confidence=0.9)), 30)
+    assert [a.id for a in got] == ["truncation_starvation", "length_hacking"]

@@ -168,7 +168,7 @@ def test_context_manager_closes():
 
 
 # -- bad steps and bounded memory -------------------------------------------------------------
-@pytest.mark.parametrize("bad", [2 ** 70, -(2 ** 70), 1e300, float("nan"), float("inf"), 12.5, "x", None, True,
+@pytest.mark.parametrize("bad", [2 ** 70, -(2 ** 70), -1, 2 ** 53, 1e300, float("nan"), float("inf"), 12.5, "x", None, True,
                                  np.float64("nan"), [3]])
 def test_a_bad_step_is_skipped_and_counted_never_raised_never_costs_good_rows(bad):
     mon = Monitor(background=False, stream=None, diagnose_fn=fake_diagnose, max_overhead=0, step_budget=0, check_every=10 ** 9)
@@ -194,9 +194,9 @@ def test_a_bad_step_is_skipped_and_counted_never_raised_never_costs_good_rows(ba
 
 def test_whole_float_and_numpy_steps_are_fine():
     mon = Monitor(background=False, stream=None, diagnose_fn=fake_diagnose)
-    for step in (1.0, np.int64(2), np.float32(3.0), "4"):
+    for step in (1.0, np.int64(2), np.float32(3.0), "4", " 0005 ", Scalar(6.0)):
         mon.log({"entropy": 1.0}, step)
-    assert list(mon.run().series["entropy"].steps) == [1, 2, 3, 4] and mon.skipped_steps == 0
+    assert list(mon.run().series["entropy"].steps) == [1, 2, 3, 4, 5, 6] and mon.skipped_steps == 0
 
 
 def test_memory_stays_bounded_over_a_long_run_and_nans_are_kept():

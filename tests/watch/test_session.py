@@ -6,32 +6,16 @@ from __future__ import annotations
 import io
 import json
 import os
-import threading
 import time
 
 import pytest
-from watch_helpers import fake_diagnose, kv_lines
+from watch_helpers import Session, fake_diagnose, kv_lines, wait_for, write
 
 from rlvitals.errors import NotAFile, UnknownFormat
 from rlvitals.watch import Watcher, watch_file
 
 COLLAPSE = [1.5] * 20 + [0.05] * 10 + [0.005] * 10     # warning from step 20, critical from 30
 HEALTHY = [1.5 - 0.01 * i for i in range(40)]
-
-
-def write(path, lines, mode="a"):
-    with open(path, mode, encoding="utf-8") as f:
-        f.write("".join(line + "\n" for line in lines))
-
-
-def wait_for(pred, timeout=10.0):
-    """Poll until pred() (a bound on waiting, not a speed assertion)."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.01)
-    return pred()
 
 
 # -- Watcher ---------------------------------------------------------------------------------
@@ -181,24 +165,6 @@ def test_once_exec_and_webhook(kv_format, tmp_path, local_server):
 
 
 # -- following, in a thread ------------------------------------------------------------------
-class Session:
-    def __init__(self, path, **kw):
-        self.out, self.err, self.stop = io.StringIO(), io.StringIO(), threading.Event()
-        self.code = None
-        kw.setdefault("diagnose_fn", fake_diagnose)
-        kw.setdefault("rotate_grace", 0.05)
-        self.th = threading.Thread(target=self._run, args=(path,), kwargs=kw, daemon=True)
-        self.th.start()
-
-    def _run(self, path, **kw):
-        self.code = watch_file(path, interval=0.01, out=self.out, err=self.err, stop=self.stop, **kw)
-
-    def end(self):
-        self.stop.set()
-        self.th.join(10)
-        return self.code
-
-
 def test_follow_late_file_growth_truncation_restart(kv_format, tmp_path):
     p = tmp_path / "live.log"
     s = Session(p, max_wait=0.05)  # a log gone quiet confirms a pending finding after 0.05 s

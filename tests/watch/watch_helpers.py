@@ -7,12 +7,16 @@ directly (and skip with a reason while it is not there).
 
 from __future__ import annotations
 
+import io
 import re
+import threading
+import time
 
 import numpy as np
 
 from rlvitals.diagnose.model import Action, Diagnosis, Finding, RuledOut
 from rlvitals.ingest.base import Format, LineParser
+from rlvitals.watch import watch_file
 
 KV = re.compile(r"(\w+)=(\S+)")
 
@@ -71,3 +75,39 @@ def fake_diagnose(run) -> Diagnosis:
 def kv_lines(entropies, start=0):
     """Lines of the kvtest format with the given entropy per step."""
     return [f"step={start + i} reward=0.5 entropy={e:.4f}" for i, e in enumerate(entropies)]
+
+
+def write(path, lines, mode="a"):
+    with open(path, mode, encoding="utf-8") as f:
+        f.write("".join(line + "\n" for line in lines))
+
+
+def wait_for(pred, timeout=10.0):
+    """Poll until pred() (a bound on waiting, not a speed assertion)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(0.01)
+    return pred()
+
+
+class Session:
+    """`watch_file` following `path` on a thread (polls every 0.01 s); `end()` stops it and returns
+    the exit status; `.out` / `.err` hold what it printed."""
+
+    def __init__(self, path, **kw):
+        self.out, self.err, self.stop = io.StringIO(), io.StringIO(), threading.Event()
+        self.code = None
+        kw.setdefault("diagnose_fn", fake_diagnose)
+        kw.setdefault("rotate_grace", 0.05)
+        self.th = threading.Thread(target=self._run, args=(path,), kwargs=kw, daemon=True)
+        self.th.start()
+
+    def _run(self, path, **kw):
+        self.code = watch_file(path, interval=0.01, out=self.out, err=self.err, stop=self.stop, **kw)
+
+    def end(self):
+        self.stop.set()
+        self.th.join(10)
+        return self.code

@@ -165,6 +165,8 @@ TABLE: dict[str, Threshold] = dict([
     _t("reward_climb", 0.15, "a reward gaining this fraction is climbing (vetoes 'data too hard')", OURS_SIM),
     _t("entropy_healthy", 0.3, "entropy ending above this share of its start is far from 0 (healthy)", OURS_SIM),
     _t("plateau_share", 0.25, "the flat part must cover this much of the run to be a plateau", OURS_SIM),
+    _t("plateau_settle", 0.9, "a plateau's gains ran out where the goal first made this share of its rise to the level after the knee",
+       "the 10-90% rise-time convention of control engineering"),
     _t("plateau_slope", 0.2, "slope after the knee below this share of the slope before: flat", OURS_SIM),
     _t("len_shrink", 0.5, "answers ending below this share of their start length shrank", OURS_SIM),
     _t("diversity_low", 0.15, "sample diversity below this: near-identical answers", OURS_SIM),

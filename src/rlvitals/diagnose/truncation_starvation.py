@@ -47,6 +47,33 @@ def _cutting_fast(ctx: Ctx, g: str) -> bool:
     return float(v[j:].mean()) - float(v[j - m:j].mean()) <= (tr.noise or 1e-12) * float(np.sqrt(2.0 / m))
 
 
+def _struck(ctx: Ctx, g: str) -> dict | None:
+    """Starvation that struck and was not recovered from: the truncation rate rose from below
+    trunc_high to a peak (the highest of 16 block medians) past trunc_starve, and the score now sits
+    below its level over the tenth of the run before that rise by more than goal_z standard errors
+    and by a tenth of its own level -- the cut answers took the reward with them, and whatever the
+    policy has relearned since (shorter answers, a format term) has not brought it back.  Evidence:
+    the truncation peak and the score before the rise and now."""
+    st, vt = ctx.data("trunc")
+    tt = trend(ctx, "trunc")
+    tr = trend(ctx, g)
+    if tt is None or tr is None or tt.start >= get("trunc_high") or tt.peak < get("trunc_starve"):
+        return None
+    _, x = ctx.blocks("trunc", 16)
+    top = float(np.max(x))
+    rise = int(st[int(np.argmax(vt >= tt.start + 0.1 * (top - tt.start)))])
+    s, v = ctx.data(g)
+    i = int(np.searchsorted(s, rise))
+    k = max(3, v.size // 10)
+    if i < k:
+        return None
+    before = float(v[i - k:i].mean())
+    se = (tr.noise or 1e-12) * float(np.sqrt(1.0 / k + 1.0 / max(3, v.size // 10)))
+    if not (before - tr.end > get("goal_z") * se and before - tr.end > 0.1 * abs(before)):
+        return None
+    return {"trunc_peak": rnd(top), f"{g}_before_cut": rnd(before), "cut_from_step": rise}
+
+
 def check(ctx: Ctx) -> Finding | None:
     # what starves is the reward (every cut answer scores 0); the goal stands in when no reward is logged
     g = "reward" if ("reward" in ctx.shapes and ctx.shapes["reward"].word != "short") else goal(ctx)
@@ -79,9 +106,13 @@ def check(ctx: Ctx) -> Finding | None:
             learning = gt is not None and gt.rose and not gt.fell_back
             strong = (learning and t1 >= get("trunc_high") and t0 < get("trunc_high") / 3 and t1 - t0 >= 4 * get("trunc_rise")
                       and not (exploding and (g_true is None or g_true == "reward")))
-            if not (early or strong or _cutting_fast(ctx, g)):
+            struck = _struck(ctx, g) if not improving else None
+            if struck is not None:
+                ev.update(struck)
+            elif not (early or strong or _cutting_fast(ctx, g)):
                 return None
-            sev = "warning"
+            else:
+                sev = "warning"
         ev["trunc_end"] = rnd(t1)
     else:
         missing.append("trunc")
@@ -105,6 +136,7 @@ def check(ctx: Ctx) -> Finding | None:
         ev["len_end"] = rnd(ctx.end("len"))
     # the answers began to outgrow the cap where length bent upward (trunc only follows later)
     onset = (ctx.first_step() if from_start
+             else int(ev["cut_from_step"]) if "cut_from_step" in ev
              else ctx.onset("len", "bend", log=True, until_peak=True) if ctx.has("len") and ctx.word("len") != "constant"
              else ctx.crossing("trunc", 0.1) if ctx.has("trunc") else ctx.first_step())
     conf = 0.9 if "trunc_end" in ev else 0.75

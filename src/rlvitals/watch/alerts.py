@@ -115,8 +115,10 @@ class AlertTracker:
             if before is None or rank(sev) > rank(before):
                 self.alerted[fid] = sev
                 out.append(Alert(f, sev, step, escalated=before is not None, run=run, source=source))
-        # most severe first, so `--until` and a reader meet the worst news first
-        out.sort(key=lambda a: (-rank(a.severity), a.finding.rank))
+        # most severe first, so `--until` and a reader meet the worst news first; among equals the
+        # diagnosis' own order (its precedence table), so the first alert is what `diagnose` ranks first
+        pos = {f.id: i for i, f in enumerate(diag.findings)}
+        out.sort(key=lambda a: (-rank(a.severity), pos.get(a.id, len(pos))))
         return out
 
     def _holds(self, streak: tuple[int, int] | None, step: int, confirmed: bool) -> bool:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..diagnose.model import SEVERITIES, Diagnosis
-from ..errors import NotAFile, UnknownFormat
+from ..errors import InputError, NotAFile, UnknownFormat
 from ..i18n import t as tr
 from ..run import Run
 from .alerts import Alert, alert_payload, format_alert
@@ -90,7 +90,8 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
                err: TextIO | None = None, persist: int = 1, max_wait: float = 30.0,
                stop: threading.Event | None = None, diagnose_fn: Callable[[Run], Diagnosis] | None = None,
                exec_timeout: float = EXEC_TIMEOUT, webhook_deadline: float = WEBHOOK_DEADLINE,
-               rotate_grace: float = 2.0, exit_wait: float = 10.0, mapping: dict[str, str] | None = None) -> int:
+               rotate_grace: float = 2.0, exit_wait: float = 10.0, mapping: dict[str, str] | None = None,
+               run: int | None = None) -> int:
     """Follow `path`, alert once per finding, print a summary at the end; the exit status.
 
     0 when stopped (Ctrl-C, `stop` set, or `once` finished); 3 when an alert reached `until`.
@@ -102,6 +103,11 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
     with its process group, and what was not delivered is counted on stderr.  `stop`,
     `diagnose_fn`, the timeouts and `rotate_grace` are for embedding and tests; `mapping` is
     `--map CANON=KEY`.
+
+    `run` is `--run K`, for a log whose step counter restarts at step <= 1 (several runs appended
+    to one file).  None or -1: the run being written; each restart is a new run (said on stderr,
+    alerts start afresh).  K >= 1: only run K is judged; watch waits for it to begin and, once run
+    K+1 begins, gives run K's summary and exits 0.  K <= -2 (from the end) needs `once`.
     """
     out = out or sys.stdout
     err = err or sys.stderr
@@ -115,12 +121,15 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
                        f"(for a TensorBoard directory use `rlvitals diagnose`)")
     if once and not path.exists():
         raise NotAFile(f"{path} does not exist")
+    if run == 0 or (run is not None and run < -1 and not once):
+        raise InputError.of("watch.err.run", which=run)
     w = Watcher(fmt=fmt, lang=lang, name=path.stem, source=str(path), persist=1 if once else persist,
-                max_wait=max_wait, diagnose_fn=diagnose_fn or _default_diagnose, mapping=dict(mapping or {}))
+                max_wait=max_wait, diagnose_fn=diagnose_fn or _default_diagnose, mapping=dict(mapping or {}),
+                run_index=run)
     fol = Follower(path, from_start=from_start, rotate_grace=rotate_grace)
     history = from_start and path.is_file() and path.stat().st_size > 0
-    said_fmt = said_sniff = False
-    n_errors = 0
+    said_fmt = said_sniff = said_wait = False
+    n_errors = n_new_runs = 0
     sinks = Dispatcher(exec_cmd, webhook, lambda key, fields: _say(err, tr(key, lang, **fields)),
                        exec_timeout=exec_timeout, webhook_deadline=webhook_deadline)
 
@@ -146,6 +155,20 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
             if say:
                 _say(err, _event_text(ev, path, lang))
         w.feed(lines)
+
+    def said_runs() -> bool:
+        """Say each restart of the step counter and whether run K is awaited or over; True when
+        --run K has ended."""
+        nonlocal n_new_runs, said_wait
+        for number, first in w.new_runs[n_new_runs:]:
+            _say(err, tr("watch.new_run", lang, path=path, number=number, step=first))
+        n_new_runs = len(w.new_runs)
+        if w.awaiting and not said_wait:
+            _say(err, tr("watch.run_waiting", lang, path=path, n=w.run_count, number=run))
+            said_wait = True
+        if w.ended:
+            _say(err, tr("watch.run_ended", lang, path=path, number=run, next=(run or 0) + 1))
+        return w.ended
 
     def finish(code: int) -> int:
         _say(out, "\n" + w.summary(lang).rstrip())
@@ -183,10 +206,14 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
                 stop_now = handle(w.check(force=True))
                 for e in w.errors[n_errors:]:
                     _say(err, e)
+                if w.awaiting:
+                    raise InputError.of("ingest.err.no_run", which=run, name=path.name, n=w.run_count)
                 return finish(3 if stop_now else 0)
             # the history found in the file when watching began is judged like `diagnose` would
             if handle(w.check(confirmed=history)):
                 return finish(3)
+            if said_runs():     # --run K: run K+1 began, run K is over
+                return finish(0)
             if w.checks:
                 history = False
             for e in w.errors[n_errors:n_errors + 1]:  # say the first failure, count the rest

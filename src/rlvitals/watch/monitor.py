@@ -11,9 +11,9 @@ Keys go through the ingest alias table (the run is built by `RunBuilder`, exactl
 so the diagnosis sees the same canonical run it would see from the log file.
 
 The Monitor never raises into the training loop: every error is caught and counted (`.errors`),
-and said once at `close()`.  A step that is not an integer in range (2**70, 1e300, NaN, "x") or a
-value that is not a number is skipped and counted (`.skipped_steps`, `.skipped_values`); it never
-costs a good row.  Memory is bounded (`history.History`: every step up to 8,192, then a uniform
+and said once at `close()`.  A step the log readers would skip (`ingest.values.parse_step`: not a
+whole number in 0 ≤ step < 2**53, e.g. 2**70, -1, 1e300, NaN, "x") or a value that is not a
+number is skipped and counted (`.skipped_steps`, `.skipped_values`); it never costs a good row.  Memory is bounded (`history.History`: every step up to 8,192, then a uniform
 thinning that keeps every NaN).  When to check is `schedule.Scheduler`'s decision, the same as
 `rlvitals watch`: every ~1% of the run's steps (at least `check_every`), at once on a NaN/inf or
 a huge spike, within `step_budget` per logged step and `max_overhead` of the wall time.
@@ -30,16 +30,13 @@ from typing import Any, TextIO
 
 from ..diagnose.model import Diagnosis, Finding
 from ..i18n import t as tr
+from ..ingest.values import parse_step
 from ..run import Run
 from .alerts import MIN_STEPS, Alert, AlertTracker, format_alert
 from .history import CAPACITY, History
 from .schedule import Scheduler, SpikeWatch
 
-__all__ = ["MAX_STEP", "Monitor"]
-
-# Steps beyond this are not steps (int64 arrays hold them; no run has 2**62 steps).
-MAX_STEP = 2 ** 62
-
+__all__ = ["Monitor"]
 
 def _default_diagnose(run: Run) -> Diagnosis:
     from ..diagnose import diagnose
@@ -65,26 +62,6 @@ def _to_float(v: Any) -> float | None:
         return float(v)
     except (TypeError, ValueError, RuntimeError, AttributeError, OverflowError):
         return None
-
-
-def _to_step(step: Any) -> int | None:
-    """An int step, or None: not a number, not whole, NaN/inf, negative beyond reason or too big."""
-    if isinstance(step, bool):
-        return None
-    k: int | None
-    if isinstance(step, int):
-        k = step
-    else:
-        try:
-            x = float(step) if not hasattr(step, "__index__") else None
-            k = int(step.__index__()) if x is None else None
-        except (TypeError, ValueError, OverflowError, AttributeError):
-            return None
-        if x is not None:
-            if not math.isfinite(x) or x != int(x):
-                return None
-            k = int(x)
-    return k if k is not None and -MAX_STEP <= k <= MAX_STEP else None
 
 
 class Monitor:
@@ -175,8 +152,9 @@ class Monitor:
     def _log(self, metrics: Mapping[str, Any], step: Any) -> list[Alert]:
         if self.closed:
             return []
-        got = self._last_step + 1 if step is None else _to_step(step)  # no step: one more than the last
-        if got is None:
+        # no step: one more than the last; else the readers' own rule (ingest.values.parse_step)
+        got = self._last_step + 1 if step is None else parse_step(step)
+        if isinstance(got, str):
             self.skipped_steps += 1
             self._bad_step = self._bad_step or repr(step)[:40]
             return []

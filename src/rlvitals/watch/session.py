@@ -90,6 +90,10 @@ class Watcher:
     timer: Callable[[], float] = time.thread_time  # CPU a diagnosis costs (not wall: load inflates it)
     diagnose_fn: Callable[[Run], Diagnosis] = _default_diagnose
     mapping: dict[str, str] = field(default_factory=dict)   # --map CANON=KEY
+    # --run K: judge run K of the file (1-based), when the step counter restarts at step <= 1 in
+    # it (a trainer restarted with `tee -a`).  None (or -1): the run being written, the last one;
+    # a restart of the counter is then a new run, its alerts start afresh (as after a truncation).
+    run_index: int | None = None
     tracker: AlertTracker = field(default=None)  # type: ignore[assignment]
     alerts: list[Alert] = field(default_factory=list)
     diagnosis: Diagnosis | None = None
@@ -97,6 +101,10 @@ class Watcher:
     lines: int = 0
     checks: int = 0
     restarts: int = 0
+    new_runs: list[tuple[int, int]] = field(default_factory=list)  # (run number, first step) of each restart seen
+    run_count: int = 0          # runs the file holds so far (the step counter restarted run_count - 1 times)
+    ended: bool = False         # --run K: run K is over (run K+1 has begun); nothing more will change it
+    awaiting: bool = False      # --run K: the file holds fewer than K runs so far
 
     def __post_init__(self) -> None:
         if self.tracker is None:
@@ -108,6 +116,7 @@ class Watcher:
         self._parser: LineParser | None = None
         self._sniff_buf: list[str] = []
         self._next_full_sniff = 0
+        self._judged: int | None = None    # the run number the tracker's alerts belong to
         self._reset_parser()
 
     # -- feeding -----------------------------------------------------------------------------
@@ -192,7 +201,39 @@ class Watcher:
         self.restarts += 1
         self.tracker.reset()
         self.diagnosis = None
+        self._judged = None
+        self.run_count = 0
+        self.ended = self.awaiting = False
         self._reset_parser()
+
+    def pick(self, run: Run) -> Run | None:
+        """The run to judge from a snapshot (see `run_index`); None while run K has not begun.
+
+        Sets `run_count` and `ended`; a new run in "the last run" mode resets the alerts and is
+        noted in `new_runs`."""
+        runs = run.file_runs or [run]
+        self.run_count = len(runs)
+        self.awaiting = False
+        k = self.run_index
+        if k is None or k == -1:
+            chosen, number = runs[-1], len(runs)
+        elif k > 0:
+            if len(runs) < k:
+                self.awaiting = True
+                return None
+            chosen, number = runs[k - 1], k
+            self.ended = len(runs) > k
+        else:   # -2, -3, ...: counted from the end of what the file holds now (--once)
+            if len(runs) < -k:
+                self.awaiting = True
+                return None
+            chosen, number = runs[k], len(runs) + k + 1
+        if self._judged is not None and number != self._judged:
+            self.tracker.reset()
+            self.diagnosis = None
+            self.new_runs.append((number, int(chosen.steps[0]) if chosen.n_steps else 0))
+        self._judged = number
+        return chosen
 
     @property
     def sniffing(self) -> bool:
@@ -231,7 +272,11 @@ class Watcher:
         t0 = self.timer()  # the cost that the CPU cap spaces out: building the run and diagnosing it
         step = None
         try:
-            run = self._parser.snapshot()
+            whole = self._parser.snapshot()
+            picked = self.pick(whole)
+            if picked is None:   # --run K: run K has not begun yet
+                return []
+            run = picked
             n = run.n_steps
             if n == 0:
                 return []
@@ -243,11 +288,14 @@ class Watcher:
             return []
         finally:
             self.schedule.ran(self.timer() - t0)
+        if self.run_count > 1:   # the cadence follows the judged run's steps, not the whole file's
+            self.schedule.seen_at_check = n
+            self.schedule.seen = n + self.schedule.pending
         self.checks += 1
         self.diagnosis = diag
         # a re-check of a log gone quiet is as final as the data will get (see `due`)
         new = self.tracker.update(diag, step, run=run.name or self.name, source=self.source,
-                                  confirmed=confirmed or self._idle_checked, n_steps=n)
+                                  confirmed=confirmed or self._idle_checked or self.ended, n_steps=n)
         self.alerts.extend(new)
         self._last_run = run
         return new

@@ -1,0 +1,92 @@
+"""reward_hacking, length_hacking, truncation_starvation, data_too_easy/hard, stalled, plateau and
+not_learning on runs built from their mechanisms (the lesson's confusable pairs), including the
+peers' own scenario files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import diag_curves as dc
+import numpy as np
+from diag_curves import N, S
+
+from rlvitals.diagnose import diagnose
+from rlvitals.run import Series
+
+PEERS = Path(__file__).resolve().parents[1] / "fixtures" / "peers"
+
+
+def ids(d):
+    return [f.id for f in d.findings]
+
+
+def test_plateau_on_a_smooth_approach_is_dated_where_the_gains_ran_out():
+    # a smooth exponential approach (tau 35 steps: 90% of the rise by step ~80), the goal an eval
+    # accuracy logged every 10 steps: the two-line knee of such a curve sits late, where the slope
+    # is exactly 0; the gains ran out near the 90% settling point
+    r = np.random.default_rng(3)
+    acc = 0.2 + 0.16 * (1 - np.exp(-(S - 1) / 35.0)) + r.normal(0, 0.012, N)
+    run = dc.healthy(0, acc=acc, reward=acc + 0.3)
+    ev = S[::10]
+    run.series["val_acc"] = Series("val_acc", ev, 0.2 + 0.16 * (1 - np.exp(-(ev - 1) / 35.0)) + r.normal(0, 0.01, ev.size))
+    d = diagnose(run)
+    p = next(f for f in d.findings if f.id == "plateau")
+    assert p.severity == "info" and d.verdict == "learning"
+    assert 50 <= p.onset_step <= 110
+
+
+def _cap_cut(recover_to: float):
+    """The cap is cut at step 90: every answer is cut (trunc 1.0), the reward drops to 0, then the policy
+    learns shorter answers (trunc back to 0.3) and the reward climbs back to `recover_to`."""
+    r = np.random.default_rng(5)
+    after = np.clip((S - 90) / (N - 90), 0, 1)
+    trunc = np.where(S < 90, 0.002, 1.0 - 0.7 * after) + r.normal(0, 0.01, N)
+    reward = np.where(S < 90, 0.4 + 0.25 * S / 90, recover_to * after) + r.normal(0, 0.02, N)
+    acc = np.where(S < 90, 0.15 + 0.2 * S / 90, 0.01) + r.normal(0, 0.005, N)
+    length = np.where(S < 90, 85 + 0.4 * S, 24 - 8 * after) + r.normal(0, 1.0, N)
+    return dc.healthy(0, trunc=np.clip(trunc, 0, 1), reward=reward, acc=acc, len=length,
+                      adv_std=np.where(S < 90, 0.8, 0.02 + 0.7 * after))
+
+
+def test_truncation_that_struck_and_eased_is_still_starvation():
+    # the truncation rate ends at 0.3 (below trunc_starve) but it peaked at 1.0, and the reward
+    # it took with it (0.65 before the cut) is only back to 0.2: the run is dead from the cut
+    d = diagnose(_cap_cut(0.2))
+    assert d.verdict == "dead" and d.top.id == "truncation_starvation", ids(d)
+    ev = d.top.evidence
+    assert ev["trunc_peak"] > 0.9 and ev["reward_before_cut"] > 0.55 and ev["reward_end"] < 0.3
+    assert abs(d.top.onset_step - 90) <= 6
+
+
+def test_truncation_that_struck_but_the_reward_came_back_is_not_starvation():
+    d = diagnose(_cap_cut(0.75))
+    assert "truncation_starvation" not in [f.id for f in d.findings if f.severity == "critical"]
+
+
+def test_answers_running_into_the_cap_are_not_called_length_hacking_before_the_reward_decides():
+    # the lesson's pair: length growing toward the cap with truncation rising is length hacking when
+    # the reward rises with it and truncation starvation when the reward collapses; in the first
+    # steps after the length bent the reward has not said which, so neither is named length_hacking
+    from rlvitals.simulate import simulate
+
+    for seed in (0, 1):
+        run = simulate("truncation_starvation", seed=seed, steps=200)
+        onset = run.meta["truth"]["onset_step"]
+        named = None
+        for step in range(onset, onset + 30):
+            warned = [f.id for f in diagnose(run.upto(step)).findings if f.severity != "info"]
+            assert "length_hacking" not in warned, (seed, step, warned)
+            if "truncation_starvation" in warned:
+                named = step
+                break
+        assert named is not None and named - onset <= 15
+
+
+def test_length_hacking_with_truncation_still_flat_is_named_on_the_way_up():
+    from rlvitals.simulate import simulate
+
+    run = simulate("length_hacking", seed=0, steps=200)
+    onset = run.meta["truth"]["onset_step"]
+    first = next(s for s in range(onset, 200, 2)
+                 if any(f.id == "length_hacking" and f.severity != "info" for f in diagnose(run.upto(s)).findings))
+    assert first - onset <= 20
