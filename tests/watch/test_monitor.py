@@ -49,8 +49,8 @@ def test_alerts_once_then_escalates_and_summarises():
                   step_budget=0)
     ents = [1.5] * 20 + [0.05] * 10 + [0.005] * 10
     raised = [a for step, e in enumerate(ents) for a in mon.log(trl_logs(e), step)]
-    # each raised at the first check that names it: warning from 20, critical from 30
-    assert [(a.id, a.severity, a.step) for a in raised] == [("entropy_collapse", "warning", 20),
+    # the warning named from step 20, said once named again two steps later; the critical at once
+    assert [(a.id, a.severity, a.step) for a in raised] == [("entropy_collapse", "warning", 22),
                                                             ("entropy_collapse", "critical", 30)]
     assert seen == mon.alerts == raised
     assert [f.id for f in mon.findings] == ["entropy_collapse"]
