@@ -332,3 +332,23 @@ def test_sigterm_ends_a_watch_with_its_summary(tmp_path):
             proc.wait(10)
     assert proc.returncode == 0
     assert "summary after 30 steps" in out
+
+
+def test_a_warning_seen_once_is_confirmed_two_steps_later_not_a_cadence_period_later(kv_format):
+    """At step 500 the cadence is every 5 steps; a first sighting brings the next check forward to
+    two steps later (the confirmation), then the cadence resumes."""
+    calls = []
+
+    def diag(run):
+        calls.append(int(run.steps[-1]))
+        return fake_diagnose(run)
+
+    clock = Clock()
+    w = Watcher(diagnose_fn=diag, clock=clock, max_overhead=0, scan=False)  # the step cadence alone
+    alerts = stream(w, kv_lines([1.5] * 500 + [0.05] * 30), clock)
+    first = next(s for s in calls if s >= 500)          # the first check that sees the collapse
+    i = calls.index(first)
+    assert first - calls[i - 1] == 5                    # the cadence at step ~500: 1% = 5 steps
+    assert calls[i + 1] == first + 2                    # the confirmation, two steps later
+    assert [(a.severity, a.step) for a in alerts] == [("warning", first + 2)]
+    assert calls[i + 2] - calls[i + 1] in (5, 6)        # back to the cadence

@@ -225,7 +225,7 @@ class Monitor:
 
     def _check(self, final: bool = False) -> list[Alert]:
         t0 = self._timer()
-        taken = 0
+        taken = soon = 0
         try:
             with self._lock:
                 run = self.history.build(self.name)
@@ -237,6 +237,7 @@ class Monitor:
             self.diagnosis = diag
             self.checks += 1
             new = self._tracker.update(diag, int(run.steps[-1]), run=self.name, n_steps=n, confirmed=final)
+            soon = self._tracker.confirm_steps if self._tracker.unconfirmed else 0
         except Exception as e:
             self._error(e)
             return []
@@ -245,6 +246,7 @@ class Monitor:
             self.check_cpu += cost
             with self._lock:
                 self.schedule.ran(cost, taken)
+                self.schedule.soon = soon
         with self._lock:
             self.alerts += new
         for a in new:

@@ -298,6 +298,8 @@ class Watcher:
         new = self.tracker.update(diag, step, run=run.name or self.name, source=self.source,
                                   confirmed=confirmed or self._idle_checked or self.ended, n_steps=n)
         self.alerts.extend(new)
+        # a warning seen once is confirmed (or not) after `confirm_steps` more steps, not a cadence period
+        self.schedule.soon = self.tracker.confirm_steps if self.tracker.unconfirmed else 0
         self._last_run = run
         return new
 
