@@ -24,6 +24,7 @@ lengths (benchmarks/peers/generate.py --seed --steps --out DIR).
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
@@ -33,7 +34,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from rlvitals.run import Run
+import numpy as np
+
+from rlvitals.run import Run, Series
 
 ROOT = Path(__file__).resolve().parents[1]
 SEVERE = ("warning", "critical")
@@ -79,9 +82,11 @@ def with_truth(case: Case, truth: dict) -> Case:
 
         sc = SCENARIOS[case.meta["scenario"]]
         verdicts, findings = ("learning", sc.verdict), (None, sc.finding)
+    info = truth.get("severity") == "info"
+    if truth.get("finding") == "batch_noise" and (case.meta.get("transform") or ("",))[0] == "every":
+        findings, info = (None,), False   # a logger that averages each window hides the step-to-step noise
     return replace(case, verdicts=verdicts, findings=findings,
-                   onset_step=truth.get("onset_step"), info_truth=truth.get("severity") == "info",
-                   truth_from_run=False)
+                   onset_step=truth.get("onset_step"), info_truth=info, truth_from_run=False)
 
 
 # -- simulated runs, built lazily (in the worker that scores them) and optionally cached on disk ----------
@@ -138,12 +143,80 @@ def round_trip(run: Run, fmt: str) -> Run:
     return back
 
 
-def _load_sim(engine: str, name: str, seed: int, steps: int, fmt: str | None) -> Run:
+def _window_mean(s: Series, every: int, last: int) -> Series:
+    """`s` as a logger that reports every `every` steps the mean over its window would (TRL's default
+    logging_steps=10 averages each metric over the steps since the last log); a NaN/inf in a window stays."""
+    keys = np.minimum(((s.steps - 1) // every + 1) * every, last)
+    uniq, idx = np.unique(keys, return_inverse=True)
+    sums = np.zeros(uniq.size)
+    np.add.at(sums, idx, s.values)
+    return replace(s, steps=uniq, values=sums / np.bincount(idx))
+
+
+def transformed(run: Run, transform: tuple) -> Run:
+    """A held-out view of a simulated run, truth unchanged:
+    ("every", N)     logged every N steps, each value the mean over its window;
+    ("affine", a, b) the reward logged as a*reward + b (reward components scaled by a): the
+                     diagnosis should not care where the reward lives;
+    ("offset", k)    every step number + k (a log that starts at step k+1: a resumed run, or the
+                     tail of a long one)."""
+    out = copy.copy(run)
+    if transform[0] == "every":
+        n = int(transform[1])
+        last = int(run.steps[-1])
+
+        def thin(d: dict[str, Series]) -> dict[str, Series]:
+            return {k: _window_mean(v, n, last) for k, v in d.items()}
+
+        out.series, out.extras, out.components = thin(run.series), thin(run.extras), thin(run.components)
+        out.evals = thin(run.evals)
+    elif transform[0] == "offset":
+        k = int(transform[1])
+
+        def shift(d: dict[str, Series]) -> dict[str, Series]:
+            return {key: replace(v, steps=v.steps + k) for key, v in d.items()}
+
+        out.series, out.extras, out.components = shift(run.series), shift(run.extras), shift(run.components)
+        out.evals = shift(run.evals)
+        out.meta = dict(run.meta)
+        if "truth" in run.meta:
+            t = dict(run.meta["truth"])
+            if t.get("onset_step") is not None:
+                t["onset_step"] = int(t["onset_step"]) + k
+            out.meta["truth"] = t
+        return out
+    elif transform[0] == "affine":
+        a, b = float(transform[1]), float(transform[2])
+        out.series = dict(run.series)
+        if "reward" in run.series:
+            r = run.series["reward"]
+            out.series["reward"] = replace(r, values=a * r.values + b)
+        out.components = {k: replace(c, values=a * c.values) for k, c in run.components.items()}
+    else:
+        raise ValueError(f"unknown transform {transform!r}")
+    out.meta = dict(run.meta)
+    return out
+
+
+def transform_tag(transform: tuple | None) -> str:
+    if not transform:
+        return ""
+    if transform[0] == "every":
+        return f"every{transform[1]}"
+    if transform[0] == "offset":
+        return f"from{transform[1]}"
+    return f"reward*{transform[1]:g}{transform[2]:+g}"
+
+
+def _load_sim(engine: str, name: str, seed: int, steps: int, fmt: str | None, transform: tuple | None = None) -> Run:
     run = _simulated(engine, name, seed, steps)
+    if transform:
+        run = transformed(run, transform)
     return round_trip(run, fmt) if fmt else run
 
 
-def _sim_cases(engine: str, seeds: int, steps: int, first: int, fmt: str | None, variant: str) -> Iterator[Case]:
+def _sim_cases(engine: str, seeds: int, steps: int, first: int, fmt: str | None, variant: str,
+               transform: tuple | None = None) -> Iterator[Case]:
     if engine == "sim":
         from rlvitals.simulate import SCENARIOS
     else:
@@ -153,10 +226,11 @@ def _sim_cases(engine: str, seeds: int, steps: int, first: int, fmt: str | None,
             return
     for name in SCENARIOS:
         for seed in range(first, first + seeds):
-            tag = f"{name}#{seed}" + (f"@{fmt}" if fmt else "")
-            yield Case(engine, tag, (lambda n=name, s=seed: _load_sim(engine, n, s, steps, fmt)),
+            tag = f"{name}#{seed}" + (f"@{fmt}" if fmt else "") + (f"~{transform_tag(transform)}" if transform else "")
+            yield Case(engine, tag, (lambda n=name, s=seed: _load_sim(engine, n, s, steps, fmt, transform)),
                        ("?",), ("?",), truth_from_run=True, fmt=fmt, variant=variant,
-                       meta={"engine": engine, "scenario": name, "seed": seed, "steps": steps})
+                       meta={"engine": engine, "scenario": name, "seed": seed, "steps": steps,
+                             "transform": transform})
 
 
 # -- files with a truth table -----------------------------------------------------------------------------
@@ -189,31 +263,46 @@ def peer_cases(base: Path = PEERS, variant: str = "") -> list[Case]:
 
 
 def _real_cases() -> Iterator[Case]:
-    base = ROOT / "tests" / "fixtures" / "real"
-    shared = ROOT.parent / "shared" / "fixtures" / "real"
+    # tests/fixtures/real, else the shared fixtures beside the checkout (/work/main -> /work/shared) or
+    # beside a worktree's parent (/work/wt/<name> -> /work/shared); a labelled log found nowhere is said
+    places = [ROOT / "tests" / "fixtures" / "real", ROOT.parent / "shared" / "fixtures" / "real",
+              ROOT.parent.parent / "shared" / "fixtures" / "real"]
     truth = json.loads((ROOT / "benchmarks" / "real_truth.json").read_text(encoding="utf-8"))
     for entry in truth:
-        where = base if (base / entry["path"]).exists() else shared
+        where = next((d for d in places if (d / entry["path"]).exists()), None)
+        if where is None:
+            print(f"  real log not found, not scored: {entry['path']}")
+            continue
         yield from _file_case("real", entry, where)
 
 
 WORLDS = ("sim", "rl", "peers", "real")
 
 
+def with_transform(cs: list[Case], transform: tuple | None) -> list[Case]:
+    """Files (peers, real) seen through a transform: loaded, then transformed (the truth is the file's)."""
+    if not transform:
+        return cs
+    return [replace(c, name=f"{c.name}~{transform_tag(transform)}",
+                    load=(lambda ld=c.load: transformed(ld(), transform)),
+                    meta={**c.meta, "transform": transform}) for c in cs]
+
+
 def cases(world: str, *, seeds: int = 5, steps: int | None = None, first_seed: int | None = None,
-          fmt: str | None = None, variant: str = "") -> list[Case]:
+          fmt: str | None = None, variant: str = "", transform: tuple | None = None) -> list[Case]:
     """Every labelled case of one world.  For the simulators: `seeds` seeds from `first_seed` (each
     simulator's usual first seed by default), `steps` steps (each one's usual length by default),
-    and, with `fmt`, each run written in that format and read back.  Simulated runs are built when
+    with `transform` (see transformed()) logged every N steps or with the reward moved, and, with
+    `fmt`, each run written in that format and read back.  Simulated runs are built when
     loaded (Case.load), so a pool of workers builds them in parallel."""
     if world in ("sim", "rl"):
         default_steps, default_seed = (SIM_STEPS, SIM_SEED0) if world == "sim" else (RL_STEPS, RL_SEED0)
         return list(_sim_cases(world, seeds, steps or default_steps,
-                               default_seed if first_seed is None else first_seed, fmt, variant))
+                               default_seed if first_seed is None else first_seed, fmt, variant, transform))
     if world == "peers":
-        return peer_cases(variant=variant)
+        return with_transform(peer_cases(variant=variant), transform)
     if world == "real":
-        return [replace(c, variant=variant) for c in _real_cases()]
+        return with_transform([replace(c, variant=variant) for c in _real_cases()], transform)
     raise ValueError(f"unknown world {world!r}")
 
 

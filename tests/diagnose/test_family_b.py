@@ -61,3 +61,32 @@ def test_truncation_that_struck_and_eased_is_still_starvation():
 def test_truncation_that_struck_but_the_reward_came_back_is_not_starvation():
     d = diagnose(_cap_cut(0.75))
     assert "truncation_starvation" not in [f.id for f in d.findings if f.severity == "critical"]
+
+
+def test_answers_running_into_the_cap_are_not_called_length_hacking_before_the_reward_decides():
+    # the lesson's pair: length growing toward the cap with truncation rising is length hacking when
+    # the reward rises with it and truncation starvation when the reward collapses; in the first
+    # steps after the length bent the reward has not said which, so neither is named length_hacking
+    from rlvitals.simulate import simulate
+
+    for seed in (0, 1):
+        run = simulate("truncation_starvation", seed=seed, steps=200)
+        onset = run.meta["truth"]["onset_step"]
+        named = None
+        for step in range(onset, onset + 30):
+            warned = [f.id for f in diagnose(run.upto(step)).findings if f.severity != "info"]
+            assert "length_hacking" not in warned, (seed, step, warned)
+            if "truncation_starvation" in warned:
+                named = step
+                break
+        assert named is not None and named - onset <= 15
+
+
+def test_length_hacking_with_truncation_still_flat_is_named_on_the_way_up():
+    from rlvitals.simulate import simulate
+
+    run = simulate("length_hacking", seed=0, steps=200)
+    onset = run.meta["truth"]["onset_step"]
+    first = next(s for s in range(onset, 200, 2)
+                 if any(f.id == "length_hacking" and f.severity != "info" for f in diagnose(run.upto(s)).findings))
+    assert first - onset <= 20

@@ -116,3 +116,18 @@ def test_counted_nan_gradients_are_numeric_instability_though_every_curve_is_fin
     top = diagnose(run).top
     assert top is not None and top.id == "numeric_instability"
     assert top.evidence["nan_count_steps"] > 0 and top.evidence["gnorm_spikes_10x"] >= 3
+
+
+# -- lr_too_high and kl_blowup told apart on the way up -----------------------------------------
+@pytest.mark.parametrize("seed", [101, 202, 303])
+def test_sim_lr_too_high_named_early_and_never_taken_for_a_kl_blowup(seed):
+    delay, before = scan(make("sim", "lr_too_high", seed), "lr_too_high")
+    assert delay is not None and delay <= 0.08, (delay, before)
+    assert "kl_blowup" not in before
+
+
+@pytest.mark.parametrize("seed", [101, 202, 303])
+def test_sim_kl_blowup_named_early_and_never_taken_for_a_too_high_lr(seed):
+    delay, before = scan(make("sim", "kl_blowup", seed), "kl_blowup")
+    assert delay is not None and delay <= 0.08, (delay, before)
+    assert "lr_too_high" not in before

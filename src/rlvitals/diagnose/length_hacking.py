@@ -65,9 +65,21 @@ def check(ctx: Ctx) -> Finding | None:
     if f is not None:
         return f
     g = goal(ctx)
-    if _policy_breaking(ctx):
+    if _policy_breaking(ctx) or _into_the_cap(ctx):
         return None
     return _early(ctx, g) or _tail(ctx, g)
+
+
+def _into_the_cap(ctx: Ctx) -> bool:
+    """Over the last stretch (len_tail of the steps) the truncation rate's mean climbs above its own
+    line (beyond goal_z standard errors; the mean, since the rate lags the length by a step or two
+    and rises inside the stretch): the growing answers are already running into the cap.  That is
+    the lesson's confusable pair -- length hacking or truncation starvation -- and what decides it
+    is whether the reward collapses with the cut answers or rises with the length, which has not
+    shown yet on the way up.  The on-the-way tests stand back (the whole-run test, and
+    truncation_starvation's, read the reward)."""
+    te = tail_excess(ctx, "trunc", get("len_tail"), mean=True) if ctx.has("trunc") else None
+    return te is not None and te[1] > 0 and te[2] >= get("goal_z")
 
 
 def _policy_breaking(ctx: Ctx) -> bool:
@@ -157,5 +169,11 @@ def _whole(ctx: Ctx) -> Finding | None:
             return None
     if ctx.has("reward"):
         ev["reward_start"], ev["reward_end"] = rnd(ctx.start("reward")), rnd(ctx.end("reward"))
+        # the pair with truncation_starvation: answers running into the cap, and too few reward
+        # points since the growth began (min_points) to say the reward did not collapse with them
+        sr, _ = ctx.data("reward")
+        fresh = onset is None or sr.size - int(np.searchsorted(sr, onset)) < get("min_points")
+        if fresh and _into_the_cap(ctx):
+            return None
     conf = min(1.0, 0.7 + 0.1 * (growth - get("len_growth_healthy")) + 0.1 * bool(truth))
     return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), round(conf, 3))

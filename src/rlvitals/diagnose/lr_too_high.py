@@ -2,17 +2,29 @@
 
 Verdict `unstable`: the run may still learn, but each step overshoots.  Told apart from
 batch_noise (pair D) by the update metrics, never by the jitter of the reward alone.
+
+Early (a prefix, as `watch` sees it): the step size growing now (updates.growing: the clip fraction
+or the grad norm `update_growth` times above its own line) with the clip fraction already past
+`clip_normal` on its last stretch, and the entropy not running up with it (a KL blow-up's mark).
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
+from .symptoms import tail_excess
 from .thresholds import get
 from .updates import assess
 
 ID = "lr_too_high"
+
+
+def _entropy_rising(ctx: Ctx) -> bool:
+    e = tail_excess(ctx, "entropy", get("clip_tail")) if ctx.has("entropy") else None
+    return e is not None and e[1] > 0 and e[2] >= get("len_accel_z")
 
 
 def check(ctx: Ctx) -> Finding | None:
@@ -26,6 +38,9 @@ def check(ctx: Ctx) -> Finding | None:
     else:
         # on the way up: clip already past normal and the grad norm climbing past gnorm_rise x its start
         fired = u.clip >= get("clip_normal") and (u.gnorm_rise or 0) >= get("gnorm_rise")
+        if not fired and u.growing:
+            _, cv = ctx.data("clip_frac")
+            fired = float(np.median(cv[-6:])) >= get("clip_normal") and not _entropy_rising(ctx)
     if not fired:
         return None
     ev: dict = {}

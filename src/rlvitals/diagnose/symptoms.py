@@ -285,7 +285,8 @@ def eval_lags(ctx: Ctx) -> tuple[float, float] | None:
     return None
 
 
-def tail_excess(ctx: Ctx, name: str, tail: float, *, log: bool = False) -> tuple[int, float, float] | None:
+def tail_excess(ctx: Ctx, name: str, tail: float, *, log: bool = False,
+                mean: bool = False) -> tuple[int, float, float] | None:
     """Does the last stretch of a metric leave the line it followed before? (one-sided, by steps)
 
     The stretch is the last `tail` of the step span (at least 6 points); a least-squares line is
@@ -293,7 +294,9 @@ def tail_excess(ctx: Ctx, name: str, tail: float, *, log: bool = False) -> tuple
     and extrapolated over the stretch.  Returns (first step of the stretch, the stretch's median
     excess over the line, that excess in standard errors: the residual MAD noise over the stretch's
     points plus the line's own extrapolation error).  With log=True the metric's log is used, so the
-    excess is a relative one (0.1 = 10% above the trend).  None when there are too few points.
+    excess is a relative one (0.1 = 10% above the trend).  mean=True takes the stretch's mean
+    instead of its median: it sees a rise that began inside the stretch (a rate lagging the length
+    it follows), at the cost of robustness to one outlier.  None when there are too few points.
     """
     s, v = ctx.data(name)
     if log:
@@ -316,6 +319,7 @@ def tail_excess(ctx: Ctx, name: str, tail: float, *, log: bool = False) -> tuple
     res = y - line(x)
     sd = float(1.4826 * np.median(np.abs(res - np.median(res)))) or float(np.std(res)) or 1e-12
     xt = s[j:].astype(float)
-    excess = float(np.median(v[j:] - line(xt)))
-    se = sd * float(np.sqrt(1.253 ** 2 / m + 1.0 / (j - i) + (float(xt.mean()) - xm) ** 2 / sxx))
+    excess = float(np.mean(v[j:] - line(xt)) if mean else np.median(v[j:] - line(xt)))
+    eff = 1.0 if mean else 1.253 ** 2   # the variance of a mean, or of a median (x pi/2), of m points
+    se = sd * float(np.sqrt(eff / m + 1.0 / (j - i) + (float(xt.mean()) - xm) ** 2 / sxx))
     return int(s[j]), excess, excess / se

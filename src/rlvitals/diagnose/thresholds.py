@@ -65,6 +65,9 @@ TABLE: dict[str, Threshold] = dict([
     _t("kl_floor", 0.01, "KL this small is noise-level (added before ratios so 0.002 → 0.01 is no surge)",
        "Spinning Up target_kl 0.01"),
     _t("gnorm_rise", 3.0, "grad norm late/early above this: unstable", "PTT (instability when > 3x baseline)"),
+    _t("update_growth", 2.0, "clip fraction or grad norm on its last stretch (clip_tail) this many times above its own line "
+       "before (beyond len_accel_z standard errors): the step size is growing now",
+       "ours; PTT (3x baseline unstable): half of it, on the way there"),
     _t("gnorm_explode", 10.0, "a grad norm's last stretch this many times above its own line is exploding (with no clip "
        "fraction to tell a too-big step apart; with one, gnorm_rise while the clip fraction holds its line)",
        "PTT (explosion at 10x baseline); verl FAQ (a rising grad_norm = precision)"),
