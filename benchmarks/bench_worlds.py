@@ -50,6 +50,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -195,7 +196,7 @@ class Variant:
     def cases(self) -> list[Case]:
         if self.peers_dir is not None:
             return W.with_transform(peer_cases(self.peers_dir, variant=self.label), self.transform)
-        kw = {"seeds": self.seeds, "steps": self.steps, "first_seed": self.first, "variant": self.label,
+        kw: dict[str, Any] = {"seeds": self.seeds, "steps": self.steps, "first_seed": self.first, "variant": self.label,
               "transform": self.transform}
         if not self.fmts:
             return cases(self.world, **kw)

@@ -32,6 +32,7 @@ import pickle
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -76,7 +77,8 @@ def with_truth(case: Case, truth: dict) -> Case:
     "learning", e.g. entropy_collapse at 150 steps) is not a healthy run: its cause was in place and
     its early signs may show.  Either reading is accepted (nothing, or the scenario's own finding),
     and it is not counted among the healthy runs."""
-    verdicts, findings = (truth["verdict"],), (truth["finding"],)
+    verdicts: tuple[str, ...] = (truth["verdict"],)
+    findings: tuple[str | None, ...] = (truth["finding"],)
     if truth.get("finding") is None and truth.get("note") and case.meta.get("engine") == "rl":
         from rlvitals.simulate.rlloop.scenarios import SCENARIOS
 
@@ -227,7 +229,7 @@ def _sim_cases(engine: str, seeds: int, steps: int, first: int, fmt: str | None,
     for name in SCENARIOS:
         for seed in range(first, first + seeds):
             tag = f"{name}#{seed}" + (f"@{fmt}" if fmt else "") + (f"~{transform_tag(transform)}" if transform else "")
-            yield Case(engine, tag, (lambda n=name, s=seed: _load_sim(engine, n, s, steps, fmt, transform)),
+            yield Case(engine, tag, partial(_load_sim, engine, name, seed, steps, fmt, transform),
                        ("?",), ("?",), truth_from_run=True, fmt=fmt, variant=variant,
                        meta={"engine": engine, "scenario": name, "seed": seed, "steps": steps,
                              "transform": transform})
@@ -251,7 +253,7 @@ def _file_case(world: str, entry: dict, base: Path, variant: str = "") -> Iterat
         return
     verdicts = entry.get("verdicts") or [entry["verdict"]]
     findings = entry["findings"] if "findings" in entry else [entry.get("finding")]
-    yield Case(world, entry["path"], (lambda p=path: read(str(p))), tuple(verdicts), tuple(findings),
+    yield Case(world, entry["path"], partial(read, str(path)), tuple(verdicts), tuple(findings),
                entry.get("onset_step"), info_truth=bool(entry.get("info_truth")), meta=entry, variant=variant)
 
 
@@ -279,12 +281,16 @@ def _real_cases() -> Iterator[Case]:
 WORLDS = ("sim", "rl", "peers", "real")
 
 
+def _load_transformed(load: Callable[[], Run], transform: tuple) -> Run:
+    return transformed(load(), transform)
+
+
 def with_transform(cs: list[Case], transform: tuple | None) -> list[Case]:
     """Files (peers, real) seen through a transform: loaded, then transformed (the truth is the file's)."""
     if not transform:
         return cs
     return [replace(c, name=f"{c.name}~{transform_tag(transform)}",
-                    load=(lambda ld=c.load: transformed(ld(), transform)),
+                    load=partial(_load_transformed, c.load, transform),
                     meta={**c.meta, "transform": transform}) for c in cs]
 
 
