@@ -23,7 +23,7 @@ Runs nobody tuned on (each a *variant*, scored and tabled on its own):
                     scored with tests/fixtures/peers/truth.json (a glob; repeatable);
   --holdout         the held-out preset: sim seeds 100.., rl seeds 2000.. (--seeds, default 10) at
                     their usual length and at 150, 600, 1000 steps; both through every format (2 seeds);
-                    logged every 10 steps (1000-step runs) and every 5 (usual length); the reward
+                    logged every 10 steps (1000 steps and usual length) and every 5 (usual length); the reward
                     mapped to 2r-1 and to r+3; steps numbered from 5001; the peers' files and the real
                     logs logged every 10 and with the reward as 2r-1; plus any --peers-dir.
   --cache DIR       simulated runs pickled under DIR (keyed by the simulator's source), so a re-run
@@ -229,7 +229,7 @@ def variants(a: argparse.Namespace) -> list[Variant]:
                 out.append(Variant(_sim_label(w, seeds, first, n, ()), w, seeds, first, n))
             fs = fmts or tuple(WRITABLE)
             out.append(Variant(_sim_label(w, 2, first, usual[w], fs), w, 2, first, usual[w], fs))
-            for n, tr in ((1000, ("every", 10)), (usual[w], ("every", 5)), (usual[w], ("affine", 2.0, -1.0)),
+            for n, tr in ((1000, ("every", 10)), (usual[w], ("every", 10)), (usual[w], ("every", 5)), (usual[w], ("affine", 2.0, -1.0)),
                           (usual[w], ("affine", 1.0, 3.0)), (usual[w], ("offset", 5000))):
                 out.append(Variant(_sim_label(w, seeds, first, n, (), tr), w, seeds, first, n, transform=tr))
         for w in ("peers", "real"):
