@@ -138,7 +138,8 @@ def table(title: str, summary: dict[str, dict[str, float]]) -> None:
     width = max([7, *(len(w) for w in summary)])
     print(f"  {'world':<{width}} {'runs':>5} {'right':>7} {'finding':>8} {'verdict':>8} {'healthy warned':>15}")
     for w, v in summary.items():
-        skip = f"   ({int(v['skipped'])} not scored: format lacks a needed metric)" if v.get("skipped") else ""
+        skip = f"   ({int(v['skipped'])} not scored: a format lacks a needed metric or cannot carry the run)" \
+            if v.get("skipped") else ""
         print(f"  {w:<{width}} {int(v['n']):>5} {v['right']:>7.1%} {v['finding']:>8.1%} {v['verdict']:>8.1%} "
               f"{int(v['healthy_warn']):>7} / {int(v['healthy']):<5}{skip}")
 
@@ -196,6 +197,9 @@ class Variant:
     def cases(self) -> list[Case]:
         if self.peers_dir is not None:
             return W.with_transform(peer_cases(self.peers_dir, variant=self.label), self.transform)
+        if self.world not in ("sim", "rl"):
+            got = cases(self.world, variant=self.label, transform=self.transform)
+            return W.through_formats(got, self.fmts) if self.fmts else got
         kw: dict[str, Any] = {"seeds": self.seeds, "steps": self.steps, "first_seed": self.first, "variant": self.label,
               "transform": self.transform}
         if not self.fmts:
@@ -235,6 +239,8 @@ def variants(a: argparse.Namespace) -> list[Variant]:
         for w in ("peers", "real"):
             for tr in (("every", 10), ("affine", 2.0, -1.0)):
                 out.append(Variant(f"{w} {W.transform_tag(tr)}", w, transform=tr))
+            fs = fmts or tuple(WRITABLE)
+            out.append(Variant(f"{w} x{len(fs)} formats", w, fmts=fs))
     else:
         transform: tuple | None = None
         if a.every:
@@ -254,8 +260,10 @@ def variants(a: argparse.Namespace) -> list[Variant]:
             elif w in base:
                 n = usual[w] if w == "sim" else (a.rl_steps or usual[w])
                 out.append(Variant(w, w, a.seeds or 5, None, n))
-            elif transform:
-                out.append(Variant(f"{w} {W.transform_tag(transform)}", w, transform=transform))
+            elif transform or fmts:
+                via = f" x{len(fmts)} formats" if len(fmts) > 1 else (f" via {fmts[0]}" if fmts else "")
+                out.append(Variant(f"{w} {W.transform_tag(transform)}".rstrip() + via, w, transform=transform,
+                                   fmts=fmts))
             else:
                 out.append(Variant(w, w))
     for pattern in a.peers_dir:
@@ -321,6 +329,9 @@ def main(argv: list[str] | None = None) -> int:
     if a.show_misses:
         for s in misses(shipped):
             print(f"  miss {miss_line(s)}")
+        unwritable = [s for s in shipped if s.skipped.startswith("unwritable")]
+        for s in unwritable:
+            print(f"  not written {s.case.world}/{s.case.name}: {s.skipped}")
     if a.md:
         a.md.write_text(markdown(summary, shipped), encoding="utf-8")
         print(f"  tables and misses written to {a.md}")

@@ -141,7 +141,8 @@ def round_trip(run: Run, fmt: str) -> Run:
         dest = Path(tmp) / f"run.{fmt}"
         write_run(run, fmt, dest)
         back = read(str(dest), format=fmt)
-    back.meta["truth"] = run.meta["truth"]
+    if "truth" in run.meta:
+        back.meta["truth"] = run.meta["truth"]
     return back
 
 
@@ -285,6 +286,16 @@ def _load_transformed(load: Callable[[], Run], transform: tuple) -> Run:
     return transformed(load(), transform)
 
 
+def _load_round_trip(load: Callable[[], Run], fmt: str) -> Run:
+    return round_trip(load(), fmt)
+
+
+def through_formats(cs: list[Case], fmts: tuple[str, ...]) -> list[Case]:
+    """Files (peers, real) read, written in each format and read back: one case per file and format."""
+    return [replace(c, name=f"{c.name}@{f}", load=partial(_load_round_trip, c.load, f), fmt=f)
+            for c in cs for f in fmts]
+
+
 def with_transform(cs: list[Case], transform: tuple | None) -> list[Case]:
     """Files (peers, real) seen through a transform: loaded, then transformed (the truth is the file's)."""
     if not transform:
@@ -366,8 +377,8 @@ def score(case: Case, run: Run | None = None) -> Score:
     try:
         run = run if run is not None else case.load()
     except Exception as exc:  # a world's file that cannot be read (or a run no format can carry) is a miss
-        if case.fmt and case.truth_from_run:
-            return Score(case, False, False, False, "-", "-", skipped=f"unwritable: {type(exc).__name__}")
+        if case.fmt:        # a run this format cannot carry (a writer's refusal) is counted, not scored
+            return Score(case, False, False, False, "-", "-", skipped=f"unwritable: {type(exc).__name__}: {exc}"[:120])
         return Score(case, False, False, False, "error", "error", f"{type(exc).__name__}: {exc}"[:120])
     if case.truth_from_run:
         case = with_truth(case, run.meta["truth"])
