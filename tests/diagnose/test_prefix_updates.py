@@ -131,3 +131,23 @@ def test_sim_kl_blowup_named_early_and_never_taken_for_a_too_high_lr(seed):
     delay, before = scan(make("sim", "kl_blowup", seed), "kl_blowup")
     assert delay is not None and delay <= 0.08, (delay, before)
     assert "lr_too_high" not in before
+
+
+# -- entropy_explosion on the way up ------------------------------------------------------------
+@pytest.mark.parametrize("engine,seed", [("sim", 101), ("sim", 202), ("rl", 1010), ("rl", 1011)])
+def test_entropy_running_up_names_the_explosion_before_the_lr_or_the_kl(engine, seed):
+    delay, before = scan(make(engine, "entropy_explosion", seed), "entropy_explosion", every=1)
+    assert delay is not None and delay <= 0.06, (delay, before)
+    assert not {"lr_too_high", "kl_blowup"} & set(before), before
+
+
+def test_an_entropy_rising_steadily_is_not_running_up():
+    from rlvitals.diagnose.predicates import pred
+
+    rng = np.random.default_rng(11)
+    n = 150
+    steady = 1.2 + 0.004 * np.arange(n) + 0.01 * rng.standard_normal(n)      # a bonus at work all along
+    assert not pred(_ctx(entropy=steady), "entropy_running_up").holds
+    bent = steady.copy()
+    bent[-8:] += 0.03 * np.arange(1, 9)                                       # bends up in the last 8 steps
+    assert pred(_ctx(entropy=bent), "entropy_running_up").holds

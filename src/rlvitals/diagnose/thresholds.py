@@ -80,6 +80,9 @@ TABLE: dict[str, Threshold] = dict([
        "ours; the simulator's collapses reach it 3-8% of the run after onset", (0.4, 0.5, 0.6)),
     _t("entropy_zero", 0.95, "entropy below (1 - this) of its start is at 0: the goal is then judged over the second half",
        "ours; the verl baseline keeps 13% of its start while its score climbs"),
+    _t("entropy_bend", 0.05, "entropy's last stretch (clip_tail) this much (relative) above its own line before, beyond "
+       "len_accel_z standard errors: running up now (a bonus or a temperature flattening the policy)",
+       "ours; a healthy entropy drifts down by ~1% a tenth of the run with ~1% step noise; the lesson: entropy 上升 = 可能跑飞"),
     _t("entropy_ok", 1.0, "an entropy rising but still below this is no explosion", "rllm #116 (maintainer: ok to increase as long as < 1)"),
     _t("entropy_rise", 1.6, "entropy ending this many times its start is running away",
        "ours; an entropy bonus doubles a low entropy healthily (verl LoRA 0.13 → 0.26); rllm #116 (< 1 is ok)"),

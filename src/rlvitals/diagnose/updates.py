@@ -84,12 +84,13 @@ def _held(ctx: Ctx, noise: float) -> float | None:
 
 
 def _growth(ctx: Ctx, name: str) -> float:
-    """exp(excess of log(metric) on its last `clip_tail` stretch over the line before it) when that excess
-    is beyond len_accel_z standard errors; 1.0 otherwise (or when the metric is 0 on some late steps)."""
+    """exp(excess of log(metric) on its last `clip_tail` stretch over the line before it -- the stretch's
+    lower third, so most of it must be up: a jump one or two steps old is not yet a growth) when that
+    excess is beyond len_accel_z standard errors; 1.0 otherwise (or when the metric is 0 on some late steps)."""
     _, v = ctx.data(name)
     if v.size < 2 * get("min_points") or not np.all(v[v.size // 2:] > 0):
         return 1.0
-    t = tail_excess(ctx, name, get("clip_tail"), log=True)
+    t = tail_excess(ctx, name, get("clip_tail"), log=True, q=1 / 3)
     return float(np.exp(t[1])) if t is not None and t[2] >= get("len_accel_z") else 1.0
 
 
@@ -102,15 +103,15 @@ def _assess(ctx: Ctx) -> Violence:
         # 30% of the points when that is higher: a long high stretch is as telling)
         ct = trend(ctx, "clip_frac")
         late = ctx.window("clip_frac", 0.7, 1.0)
-        clip = max(late, ct.end if ct is not None else 0.0)
+        clip = max(late, ctx.window("clip_frac", 0.9, 1.0))   # medians, as for the grad norm below
         tail = _held(ctx, ct.noise if ct is not None else 0.0)
         clip_held = tail is not None
         if tail is not None:
             clip = max(clip, tail)
     gnorm = jit = rise = None
     if ctx.has("gnorm"):
-        gt = trend(ctx, "gnorm")
-        gnorm = max(ctx.window("gnorm", 0.7, 1.0), gt.end if gt is not None else 0.0)
+        # medians: a jump one or two steps old must not lift the level (a mean of the last tenth would)
+        gnorm = max(ctx.window("gnorm", 0.7, 1.0), ctx.window("gnorm", 0.9, 1.0))
         early = ctx.window("gnorm", 0.0, 0.3)
         rise = gnorm / early if early > 0 else None
         jit = float(ctx.shapes["gnorm"].stats.get("resid_rel", 0.0))
