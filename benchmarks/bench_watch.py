@@ -43,6 +43,7 @@ from rlvitals.ingest import write_run  # noqa: E402
 from rlvitals.run import CANONICAL  # noqa: E402
 from rlvitals.simulate import SCENARIOS, simulate  # noqa: E402
 from rlvitals.watch import Monitor, Watcher  # noqa: E402
+from rlvitals.watch.alerts import CONFIRM, MIN_STEPS  # noqa: E402
 
 FORMAT = "lesson"
 
@@ -81,9 +82,24 @@ def step80(run, onset: int | None) -> int | None:
     return int(s.steps[hit[0]]) if hit.size else None
 
 
-def stream_watch(text: str, name: str, step_seconds: float, persist: int, min_steps: int) -> tuple[list, int, float]:
+def stream_watch(text: str, name: str, step_seconds: float, persist: int, min_steps: int, confirm: int,
+                 truth: str | None = None) -> tuple[list, int, float, int | None]:
+    """Stream `text` line by line through a Watcher; its alerts, checks, CPU, and the first step at
+    which one of its checks' diagnosis named `truth` at warning or above (the diagnosis' own delay
+    on the prefixes the watcher saw: what the alert policy adds is the difference)."""
+    from rlvitals.diagnose import diagnose
+
+    named: list[int] = []
+
+    def diag(run):
+        d = diagnose(run)
+        if not named and truth is not None and any(f.id == truth and f.severity != "info" for f in d.findings):
+            named.append(int(run.steps[-1]))
+        return d
+
     now = [0.0]
-    w = Watcher(name=name, clock=lambda: now[0], persist=persist, min_steps=min_steps)
+    w = Watcher(name=name, clock=lambda: now[0], persist=persist, min_steps=min_steps, confirm=confirm,
+                diagnose_fn=diag)
     alerts = []
     t0 = time.process_time()
     for line in text.splitlines():
@@ -92,37 +108,43 @@ def stream_watch(text: str, name: str, step_seconds: float, persist: int, min_st
         alerts += w.check()
     now[0] += w.max_wait          # the log goes quiet: a last look
     alerts += w.check()
-    return [(a.id, a.severity, a.step) for a in alerts], w.checks, time.process_time() - t0
+    return ([(a.id, a.severity, a.step) for a in alerts], w.checks, time.process_time() - t0,
+            named[0] if named else None)
 
 
-def stream_monitor(run, step_seconds: float, persist: int, min_steps: int) -> tuple[list, int]:
+def stream_monitor(run, step_seconds: float, persist: int, min_steps: int, confirm: int) -> tuple[list, int, float]:
     now = [0.0]
     # checks inside log() (not on the worker thread), so the simulated clock decides like watch's
     mon = Monitor(stream=None, clock=lambda: now[0], step_budget=0, background=False, persist=persist,
-                  min_steps=min_steps)
+                  min_steps=min_steps, confirm=confirm)
     names = [c for c in CANONICAL if c in run.series]
     steps = sorted(set().union(*(run.series[c].steps.tolist() for c in names)))
     lookup = {c: dict(zip(run.series[c].steps.tolist(), run.series[c].values.tolist())) for c in names}
     alerts = []
+    t0 = time.process_time()
     for step in steps:
         now[0] += step_seconds
         alerts += mon.log({c: lookup[c][step] for c in names if step in lookup[c]}, step)
-    return [(a.id, a.severity, a.step) for a in alerts], mon.checks
+    mon.close()                   # the run is over: a last look, like watch's when the log goes quiet
+    alerts += mon.alerts[len(alerts):]
+    return [(a.id, a.severity, a.step) for a in alerts], mon.checks, time.process_time() - t0
 
 
-def one_case(args: tuple[str, str, int, int, float, bool, int, int]) -> dict:
-    world, name, seed, steps, step_seconds, with_monitor, persist, min_steps = args
+def one_case(args: tuple[str, str, int, int, float, bool, int, int, int]) -> dict:
+    world, name, seed, steps, step_seconds, with_monitor, persist, min_steps, confirm = args
     sim, _ = worlds([world])[world]
     run = sim(name, seed, steps)
     truth = dict(run.meta["truth"])
     buf = io.StringIO()
     write_run(run, FORMAT, buf)
-    w_alerts, checks, cpu = stream_watch(buf.getvalue(), name, step_seconds, persist, min_steps)
-    m_alerts, m_checks = stream_monitor(run, step_seconds, persist, min_steps) if with_monitor else ([], 0)
+    w_alerts, checks, cpu, named = stream_watch(buf.getvalue(), name, step_seconds, persist, min_steps,
+                                                confirm, truth.get("finding"))
+    m_alerts, m_checks, m_cpu = (stream_monitor(run, step_seconds, persist, min_steps, confirm) if with_monitor
+                                 else ([], 0, 0.0))
     onset = truth.get("onset_step")
     return {"world": world, "scenario": name, "seed": seed, "truth": truth, "n_steps": run.n_steps,
             "first_step": int(run.steps[0]), "watch": w_alerts, "monitor": m_alerts, "checks": checks,
-            "m_checks": m_checks, "cpu": cpu,
+            "m_checks": m_checks, "cpu": cpu, "m_cpu": m_cpu, "named": named,
             "step80": step80(run, onset) if truth.get("finding") == "entropy_collapse" else None}
 
 
@@ -140,50 +162,89 @@ def score(r: dict, key: str) -> dict:
     return out
 
 
-def table(results: list[dict], key: str, label: str) -> None:
+def _both(values: list[str]) -> str:
+    """One cell for watch and Monitor: "x" when they agree, "x / y" when not."""
+    return values[0] if len(set(values)) == 1 else " / ".join(values)
+
+
+def table(results: list[dict], keys: tuple[str, ...], label: str) -> None:
+    """The delay table; with keys ("watch", "monitor") each cell shows watch's value and, where
+    it differs, Monitor's after a slash.  "named" is the delay to the first check whose diagnosis
+    named the failure (the diagnosis' own delay on the watcher's prefixes)."""
     by: dict[tuple[str, str], list[dict]] = {}
     for r in results:
         by.setdefault((r["world"], r["scenario"]), []).append(r)
-    print(f"\n## {label}: first alert vs the true onset\n")
-    print("| world | scenario | runs | first alert right | alerted it | median delay (steps) | worst | "
-          "median % of run | worst % | before 80% entropy loss |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    silent, pcts, right, total = [], [], 0, 0
-    per_world: dict[str, list[float]] = {}
+    who = " / ".join({"watch": "watch", "monitor": "Monitor"}[k] for k in keys)
+    print(f"\n## {label}: first alert vs the true onset" + (f" (cells: {who} where they differ)" if len(keys) > 1 else "") + "\n")
+    print("| world | scenario | runs | first alert right | alerted it | diagnosis named it: median delay | "
+          "first alert: median delay (steps) | worst | median % of run | worst % | before 80% entropy loss |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    silent: list[tuple] = []
+    pcts: dict[str, list[float]] = {k: [] for k in keys}
+    right = dict.fromkeys(keys, 0)
+    total = 0
+    per_world: dict[tuple[str, str], list[float]] = {}
+    named_pcts: list[float] = []
     for (world, name), rs in by.items():
         if silent_expected(rs[0]["truth"]):
-            loud = [r for r in rs if r[key]]
-            silent.append((world, name, len(rs), len(loud), sorted({a[0] for r in loud for a in r[key]})))
+            cells = []
+            for k in keys:
+                loud = [r for r in rs if r[k]]
+                cells.append((len(loud), ", ".join(sorted({a[0] for r in loud for a in r[k]})) or "—"))
+            silent.append((world, name, len(rs), _both([str(c[0]) for c in cells]), _both([c[1] for c in cells])))
             continue
-        sc = [score(r, key) for r in rs]
-        d = [s["delay"] for s in sc if s["delay"] is not None]
-        p = [s["pct"] for s in sc if s["pct"] is not None]
-        pcts += p + [float("inf")] * (len(sc) - len(p))
-        per_world.setdefault(world, []).extend(p + [float("inf")] * (len(sc) - len(p)))
-        right += sum(s["right"] for s in sc)
-        total += len(sc)
-        e80 = "—"
-        if rs[0]["truth"]["finding"] == "entropy_collapse":
-            ok = sum(1 for r, s in zip(rs, sc) if s["delay"] is not None and r["step80"] is not None
-                     and s["delay"] + (r["truth"]["onset_step"] or 0) < r["step80"])
-            e80 = f"{ok}/{len(rs)}"
-        wrong = [s["first"][0] for s in sc if s["first"] and not s["right"]]
-        note = f" (first: {', '.join(sorted(set(wrong)))})" if wrong else ""
-        print(f"| {world} | {name} | {len(rs)} | {sum(s['right'] for s in sc)}/{len(rs)}{note} | {len(d)}/{len(rs)} | "
-              f"{statistics.median(d) if d else '—'} | {max(d) if d else '—'} | "
-              f"{f'{statistics.median(p):.1f}%' if p else '—'} | {f'{max(p):.1f}%' if p else '—'} | {e80} |")
-    if pcts:
-        fin = [x for x in pcts if x != float("inf")]
-        print(f"\nall failure runs: first alert right {right}/{total}; delay median {statistics.median(pcts):.1f}% "
-              f"of the run, worst {max(pcts):.1f}% (target: median ≤ 5%, worst ≤ 15%; never alerted = ∞: "
-              f"{len(pcts) - len(fin)})")
-        for world, wp in per_world.items():
-            print(f"  {world}: median {statistics.median(wp):.1f}%, worst {max(wp):.1f}% over {len(wp)} runs")
+        total += len(rs)
+        onset = [r["truth"].get("onset_step") if r["truth"].get("onset_step") is not None else r["first_step"]
+                 for r in rs]
+        nd = [r["named"] - o for r, o in zip(rs, onset) if r.get("named") is not None]
+        named_pcts += [100.0 * (r["named"] - o) / r["n_steps"] if r.get("named") is not None else float("inf")
+                       for r, o in zip(rs, onset)]
+        cols: dict[str, list[str]] = {c: [] for c in ("right", "alerted", "med", "worst", "medp", "worstp", "e80")}
+        for k in keys:
+            sc = [score(r, k) for r in rs]
+            d = [s["delay"] for s in sc if s["delay"] is not None]
+            p = [s["pct"] for s in sc if s["pct"] is not None]
+            allp = p + [float("inf")] * (len(sc) - len(p))
+            pcts[k] += allp
+            per_world.setdefault((world, k), []).extend(allp)
+            right[k] += sum(s["right"] for s in sc)
+            wrong = [s["first"][0] for s in sc if s["first"] and not s["right"]]
+            note = f" (first: {', '.join(sorted(set(wrong)))})" if wrong else ""
+            cols["right"].append(f"{sum(s['right'] for s in sc)}/{len(rs)}{note}")
+            cols["alerted"].append(f"{len(d)}/{len(rs)}")
+            cols["med"].append(f"{statistics.median(d):g}" if d else "—")
+            cols["worst"].append(str(max(d)) if d else "—")
+            cols["medp"].append(f"{statistics.median(p):.1f}%" if p else "—")
+            cols["worstp"].append(f"{max(p):.1f}%" if p else "—")
+            e80 = "—"
+            if rs[0]["truth"]["finding"] == "entropy_collapse":
+                ok = sum(1 for r, s in zip(rs, sc) if s["delay"] is not None and r["step80"] is not None
+                         and s["delay"] + (r["truth"]["onset_step"] or 0) < r["step80"])
+                e80 = f"{ok}/{len(rs)}"
+            cols["e80"].append(e80)
+        named = f"{statistics.median(nd):g}" + (f" ({len(rs) - len(nd)} never)" if len(nd) < len(rs) else "") if nd else "never"
+        print(f"| {world} | {name} | {len(rs)} | {_both(cols['right'])} | {_both(cols['alerted'])} | {named} | "
+              f"{_both(cols['med'])} | {_both(cols['worst'])} | {_both(cols['medp'])} | {_both(cols['worstp'])} | "
+              f"{_both(cols['e80'])} |")
+    for k in keys:
+        if not pcts[k]:
+            continue
+        fin = [x for x in pcts[k] if x != float("inf")]
+        print(f"\n{k}: first alert right {right[k]}/{total}; delay median {statistics.median(pcts[k]):.1f}% of the run, "
+              f"mean {statistics.mean(fin) if fin else float('nan'):.2f}% (of those alerted), worst {max(pcts[k]):.1f}% "
+              f"(target: median ≤ 5%, worst ≤ 15%; never alerted = ∞: {len(pcts[k]) - len(fin)})")
+        for (world, kk), wp in per_world.items():
+            if kk == k:
+                print(f"  {world}: median {statistics.median(wp):.1f}%, worst {max(wp):.1f}% over {len(wp)} runs")
+    if named_pcts:
+        fin = [x for x in named_pcts if x != float("inf")]
+        print(f"the diagnosis on the same prefixes: named it median {statistics.median(named_pcts):.1f}% of the run after "
+              f"the onset, mean {statistics.mean(fin) if fin else float('nan'):.2f}% (of those named), never {len(named_pcts) - len(fin)}")
     print("\nnothing to say (no alert expected):\n")
     print("| world | scenario | runs | runs with any alert | alerted ids |")
     print("|---|---|---|---|---|")
     for world, name, n, loud, ids in silent:
-        print(f"| {world} | {name} | {n} | {loud} | {', '.join(ids) or '—'} |")
+        print(f"| {world} | {name} | {n} | {loud} | {ids} |")
 
 
 def cpu_follow(seconds: int, preload: int = 5) -> None:
@@ -300,7 +361,9 @@ def main() -> None:
                     help="simulated seconds per step (the 1%% CPU cap acts on this clock)")
     ap.add_argument("--no-monitor", action="store_true", help="stream through Watcher only")
     ap.add_argument("--persist", type=int, default=1, help="checks a finding must hold before it alerts")
-    ap.add_argument("--min-steps", type=int, default=20, help="steps before a trend finding may alert")
+    ap.add_argument("--min-steps", type=int, default=MIN_STEPS, help="steps before a trend finding may alert")
+    ap.add_argument("--confirm", type=int, default=CONFIRM,
+                    help="checks (two steps apart or more) a warning must be named at before it alerts")
     ap.add_argument("--cpu-seconds", type=int, default=30)
     ap.add_argument("--mem-steps", type=int, default=200_000)
     ap.add_argument("--monitor-steps", type=int, default=1000)
@@ -310,24 +373,29 @@ def main() -> None:
     ap.add_argument("--skip-delay", action="store_true")
     args = ap.parse_args()
     print(f"# bench_watch: diagnosis at commit {diagnosis_commit()}; {args.seeds} seeds x {args.steps} steps, "
-          f"format {FORMAT}, one step per {args.step_seconds:g} simulated s, persist {args.persist}, min_steps {args.min_steps}")
+          f"format {FORMAT}, one step per {args.step_seconds:g} simulated s, persist {args.persist}, min_steps {args.min_steps}, confirm {args.confirm}")
     if not args.skip_delay:
         jobs = []
         for world, (_, scen) in worlds(args.worlds.split(",")).items():
             names = [n for n in scen if not args.scenarios or n in args.scenarios.split(",")]
             jobs += [(world, n, s, args.steps, args.step_seconds, not args.no_monitor, args.persist,
-                      args.min_steps)
+                      args.min_steps, args.confirm)
                      for n in names for s in range(args.seeds)]
         t0 = time.perf_counter()
         with ProcessPoolExecutor(max_workers=args.jobs) as ex:
             results = list(ex.map(one_case, jobs, chunksize=1))
-        table(results, "watch", "rlvitals watch (Watcher, line by line)")
-        if not args.no_monitor:
-            table(results, "monitor", "Monitor (same steps, same simulated clock)")
+        keys = ("watch",) if args.no_monitor else ("watch", "monitor")
+        table(results, keys, "rlvitals watch (Watcher, line by line)" + ("" if args.no_monitor else
+                             " and Monitor (the same steps as dicts, the same simulated clock)"))
         checks = sum(r["checks"] for r in results)
         cpu = sum(r["cpu"] for r in results)
-        print(f"\n{len(results)} runs, {checks} Watcher checks, {1000 * cpu / max(checks, 1):.1f} ms CPU per check; "
-              f"wall {time.perf_counter() - t0:.0f} s on {args.jobs} processes")
+        print(f"\n{len(results)} runs, {checks} Watcher checks, {1000 * cpu / max(checks, 1):.1f} ms CPU per check "
+              f"(parse + diagnose)", end="")
+        if not args.no_monitor:
+            m_checks = sum(r["m_checks"] for r in results)
+            m_cpu = sum(r["m_cpu"] for r in results)
+            print(f"; Monitor {m_checks} checks, {1000 * m_cpu / max(m_checks, 1):.1f} ms CPU per check", end="")
+        print(f"; wall {time.perf_counter() - t0:.0f} s on {args.jobs} processes")
     if not args.skip_cost:
         monitor_cost(args.monitor_steps, args.mem_steps, args.real_step)
         for preload in (5, 400):

@@ -14,11 +14,18 @@ Runs nobody tuned on (each a *variant*, scored and tabled on its own):
   --formats [F,..]  each simulated run written in every writable format (or those listed) and read
                     back, as a user would meet it; a format that lacks a metric the truth needs is
                     not scored on that run (counted and shown);
+  (--every, --reward-affine and --step-offset apply to every world given, files included)
+  --every N         logged every N steps, each value the mean over its window (TRL's logging_steps);
+  --reward-affine A,B  the reward logged as A*reward+B (components scaled by A): scale-free rules
+                    should not move;
+  --step-offset K   every step number + K (a log starting at step K+1);
   --peers-dir DIR   a peers' set regenerated elsewhere (benchmarks/peers/generate.py --seed N --out DIR),
                     scored with tests/fixtures/peers/truth.json (a glob; repeatable);
   --holdout         the held-out preset: sim seeds 100.., rl seeds 2000.. (--seeds, default 10) at
                     their usual length and at 150, 600, 1000 steps; both through every format (2 seeds);
-                    plus any --peers-dir.
+                    logged every 10 steps (1000 steps and usual length) and every 5 (usual length); the reward
+                    mapped to 2r-1 and to r+3; steps numbered from 5001; the peers' files and the real
+                    logs logged every 10 and with the reward as 2r-1; plus any --peers-dir.
   --cache DIR       simulated runs pickled under DIR (keyed by the simulator's source), so a re-run
                     after a diagnosis change only re-diagnoses.
   --md FILE         the tables and misses as Markdown (for the team's notes).
@@ -43,6 +50,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -130,7 +138,8 @@ def table(title: str, summary: dict[str, dict[str, float]]) -> None:
     width = max([7, *(len(w) for w in summary)])
     print(f"  {'world':<{width}} {'runs':>5} {'right':>7} {'finding':>8} {'verdict':>8} {'healthy warned':>15}")
     for w, v in summary.items():
-        skip = f"   ({int(v['skipped'])} not scored: format lacks a needed metric)" if v.get("skipped") else ""
+        skip = f"   ({int(v['skipped'])} not scored: a format lacks a needed metric or cannot carry the run)" \
+            if v.get("skipped") else ""
         print(f"  {w:<{width}} {int(v['n']):>5} {v['right']:>7.1%} {v['finding']:>8.1%} {v['verdict']:>8.1%} "
               f"{int(v['healthy_warn']):>7} / {int(v['healthy']):<5}{skip}")
 
@@ -183,20 +192,27 @@ class Variant:
     steps: int | None = None
     fmts: tuple[str, ...] = ()
     peers_dir: Path | None = None
+    transform: tuple | None = None
 
     def cases(self) -> list[Case]:
         if self.peers_dir is not None:
-            return peer_cases(self.peers_dir, variant=self.label)
+            return W.with_transform(peer_cases(self.peers_dir, variant=self.label), self.transform)
+        if self.world not in ("sim", "rl"):
+            got = cases(self.world, variant=self.label, transform=self.transform)
+            return W.through_formats(got, self.fmts) if self.fmts else got
+        kw: dict[str, Any] = {"seeds": self.seeds, "steps": self.steps, "first_seed": self.first, "variant": self.label,
+              "transform": self.transform}
         if not self.fmts:
-            return cases(self.world, seeds=self.seeds, steps=self.steps, first_seed=self.first, variant=self.label)
-        per = [cases(self.world, seeds=self.seeds, steps=self.steps, first_seed=self.first, fmt=f,
-                     variant=self.label) for f in self.fmts]
+            return cases(self.world, **kw)
+        per = [cases(self.world, fmt=f, **kw) for f in self.fmts]
         return [c for group in zip(*per) for c in group]     # each run's formats side by side
 
 
-def _sim_label(world: str, seeds: int, first: int, steps: int, fmts: tuple[str, ...]) -> str:
+def _sim_label(world: str, seeds: int, first: int, steps: int, fmts: tuple[str, ...],
+               transform: tuple | None = None) -> str:
     via = f" x{len(fmts)} formats" if len(fmts) > 1 else (f" via {fmts[0]}" if fmts else "")
-    return f"{world} s{first}-{first + seeds - 1} {steps}st{via}"
+    how = f" {W.transform_tag(transform)}" if transform else ""
+    return f"{world} s{first}-{first + seeds - 1} {steps}st{how}{via}"
 
 
 def variants(a: argparse.Namespace) -> list[Variant]:
@@ -217,16 +233,37 @@ def variants(a: argparse.Namespace) -> list[Variant]:
                 out.append(Variant(_sim_label(w, seeds, first, n, ()), w, seeds, first, n))
             fs = fmts or tuple(WRITABLE)
             out.append(Variant(_sim_label(w, 2, first, usual[w], fs), w, 2, first, usual[w], fs))
+            for n, tr in ((1000, ("every", 10)), (usual[w], ("every", 10)), (usual[w], ("every", 5)), (usual[w], ("affine", 2.0, -1.0)),
+                          (usual[w], ("affine", 1.0, 3.0)), (usual[w], ("offset", 5000))):
+                out.append(Variant(_sim_label(w, seeds, first, n, (), tr), w, seeds, first, n, transform=tr))
+        for w in ("peers", "real"):
+            for tr in (("every", 10), ("affine", 2.0, -1.0)):
+                out.append(Variant(f"{w} {W.transform_tag(tr)}", w, transform=tr))
+            fs = fmts or tuple(WRITABLE)
+            out.append(Variant(f"{w} x{len(fs)} formats", w, fmts=fs))
     else:
-        plain = not steps and not fmts and a.seed_offset == 0
+        transform: tuple | None = None
+        if a.every:
+            transform = ("every", a.every)
+        elif a.reward_affine:
+            ab = [float(x) for x in a.reward_affine.split(",")]
+            transform = ("affine", ab[0], ab[1])
+        elif a.step_offset:
+            transform = ("offset", a.step_offset)
+        plain = not steps and not fmts and a.seed_offset == 0 and transform is None
         for w in worlds:
             if w in base and not plain:
                 first = base[w] + a.seed_offset
                 for n in steps or [usual[w] if w == "sim" else (a.rl_steps or usual[w])]:
-                    out.append(Variant(_sim_label(w, a.seeds or 5, first, n, fmts), w, a.seeds or 5, first, n, fmts))
+                    out.append(Variant(_sim_label(w, a.seeds or 5, first, n, fmts, transform), w, a.seeds or 5,
+                                       first, n, fmts, transform=transform))
             elif w in base:
                 n = usual[w] if w == "sim" else (a.rl_steps or usual[w])
                 out.append(Variant(w, w, a.seeds or 5, None, n))
+            elif transform or fmts:
+                via = f" x{len(fmts)} formats" if len(fmts) > 1 else (f" via {fmts[0]}" if fmts else "")
+                out.append(Variant(f"{w} {W.transform_tag(transform)}".rstrip() + via, w, transform=transform,
+                                   fmts=fmts))
             else:
                 out.append(Variant(w, w))
     for pattern in a.peers_dir:
@@ -246,6 +283,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed-offset", type=int, default=0)
     ap.add_argument("--formats", nargs="?", const="all", default=None)
     ap.add_argument("--peers-dir", action="append", default=[])
+    ap.add_argument("--every", type=int, default=None, help="log every N steps (each value the window's mean)")
+    ap.add_argument("--reward-affine", default=None, help="A,B: the reward logged as A*reward+B")
+    ap.add_argument("--step-offset", type=int, default=None, help="every step number + K (a resumed run)")
     ap.add_argument("--holdout", action="store_true")
     ap.add_argument("--cache", type=Path, default=None)
     ap.add_argument("--md", type=Path, default=None)
@@ -255,7 +295,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show-misses", action="store_true")
     a = ap.parse_args(argv)
     a.rl_steps = None
-    if a.steps and "," not in a.steps and a.seed_offset == 0 and a.formats is None and not a.holdout:
+    if (a.steps and "," not in a.steps and a.seed_offset == 0 and a.formats is None and not a.holdout
+            and not a.every and not a.reward_affine and not a.step_offset):
         a.rl_steps, a.steps = int(a.steps), None       # the old --steps N: the RL loop's length
     W.CACHE = a.cache
 
@@ -288,6 +329,9 @@ def main(argv: list[str] | None = None) -> int:
     if a.show_misses:
         for s in misses(shipped):
             print(f"  miss {miss_line(s)}")
+        unwritable = [s for s in shipped if s.skipped.startswith("unwritable")]
+        for s in unwritable:
+            print(f"  not written {s.case.world}/{s.case.name}: {s.skipped}")
     if a.md:
         a.md.write_text(markdown(summary, shipped), encoding="utf-8")
         print(f"  tables and misses written to {a.md}")

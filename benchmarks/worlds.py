@@ -24,6 +24,7 @@ lengths (benchmarks/peers/generate.py --seed --steps --out DIR).
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
@@ -31,9 +32,12 @@ import pickle
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
-from rlvitals.run import Run
+import numpy as np
+
+from rlvitals.run import Run, Series
 
 ROOT = Path(__file__).resolve().parents[1]
 SEVERE = ("warning", "critical")
@@ -73,15 +77,18 @@ def with_truth(case: Case, truth: dict) -> Case:
     "learning", e.g. entropy_collapse at 150 steps) is not a healthy run: its cause was in place and
     its early signs may show.  Either reading is accepted (nothing, or the scenario's own finding),
     and it is not counted among the healthy runs."""
-    verdicts, findings = (truth["verdict"],), (truth["finding"],)
+    verdicts: tuple[str, ...] = (truth["verdict"],)
+    findings: tuple[str | None, ...] = (truth["finding"],)
     if truth.get("finding") is None and truth.get("note") and case.meta.get("engine") == "rl":
         from rlvitals.simulate.rlloop.scenarios import SCENARIOS
 
         sc = SCENARIOS[case.meta["scenario"]]
         verdicts, findings = ("learning", sc.verdict), (None, sc.finding)
+    info = truth.get("severity") == "info"
+    if truth.get("finding") == "batch_noise" and (case.meta.get("transform") or ("",))[0] == "every":
+        findings, info = (None,), False   # a logger that averages each window hides the step-to-step noise
     return replace(case, verdicts=verdicts, findings=findings,
-                   onset_step=truth.get("onset_step"), info_truth=truth.get("severity") == "info",
-                   truth_from_run=False)
+                   onset_step=truth.get("onset_step"), info_truth=info, truth_from_run=False)
 
 
 # -- simulated runs, built lazily (in the worker that scores them) and optionally cached on disk ----------
@@ -134,16 +141,85 @@ def round_trip(run: Run, fmt: str) -> Run:
         dest = Path(tmp) / f"run.{fmt}"
         write_run(run, fmt, dest)
         back = read(str(dest), format=fmt)
-    back.meta["truth"] = run.meta["truth"]
+    if "truth" in run.meta:
+        back.meta["truth"] = run.meta["truth"]
     return back
 
 
-def _load_sim(engine: str, name: str, seed: int, steps: int, fmt: str | None) -> Run:
+def _window_mean(s: Series, every: int, last: int) -> Series:
+    """`s` as a logger that reports every `every` steps the mean over its window would (TRL's default
+    logging_steps=10 averages each metric over the steps since the last log); a NaN/inf in a window stays."""
+    keys = np.minimum(((s.steps - 1) // every + 1) * every, last)
+    uniq, idx = np.unique(keys, return_inverse=True)
+    sums = np.zeros(uniq.size)
+    np.add.at(sums, idx, s.values)
+    return replace(s, steps=uniq, values=sums / np.bincount(idx))
+
+
+def transformed(run: Run, transform: tuple) -> Run:
+    """A held-out view of a simulated run, truth unchanged:
+    ("every", N)     logged every N steps, each value the mean over its window;
+    ("affine", a, b) the reward logged as a*reward + b (reward components scaled by a): the
+                     diagnosis should not care where the reward lives;
+    ("offset", k)    every step number + k (a log that starts at step k+1: a resumed run, or the
+                     tail of a long one)."""
+    out = copy.copy(run)
+    if transform[0] == "every":
+        n = int(transform[1])
+        last = int(run.steps[-1])
+
+        def thin(d: dict[str, Series]) -> dict[str, Series]:
+            return {k: _window_mean(v, n, last) for k, v in d.items()}
+
+        out.series, out.extras, out.components = thin(run.series), thin(run.extras), thin(run.components)
+        out.evals = thin(run.evals)
+    elif transform[0] == "offset":
+        k = int(transform[1])
+
+        def shift(d: dict[str, Series]) -> dict[str, Series]:
+            return {key: replace(v, steps=v.steps + k) for key, v in d.items()}
+
+        out.series, out.extras, out.components = shift(run.series), shift(run.extras), shift(run.components)
+        out.evals = shift(run.evals)
+        out.meta = dict(run.meta)
+        if "truth" in run.meta:
+            t = dict(run.meta["truth"])
+            if t.get("onset_step") is not None:
+                t["onset_step"] = int(t["onset_step"]) + k
+            out.meta["truth"] = t
+        return out
+    elif transform[0] == "affine":
+        a, b = float(transform[1]), float(transform[2])
+        out.series = dict(run.series)
+        if "reward" in run.series:
+            r = run.series["reward"]
+            out.series["reward"] = replace(r, values=a * r.values + b)
+        out.components = {k: replace(c, values=a * c.values) for k, c in run.components.items()}
+    else:
+        raise ValueError(f"unknown transform {transform!r}")
+    out.meta = dict(run.meta)
+    return out
+
+
+def transform_tag(transform: tuple | None) -> str:
+    if not transform:
+        return ""
+    if transform[0] == "every":
+        return f"every{transform[1]}"
+    if transform[0] == "offset":
+        return f"from{transform[1]}"
+    return f"reward*{transform[1]:g}{transform[2]:+g}"
+
+
+def _load_sim(engine: str, name: str, seed: int, steps: int, fmt: str | None, transform: tuple | None = None) -> Run:
     run = _simulated(engine, name, seed, steps)
+    if transform:
+        run = transformed(run, transform)
     return round_trip(run, fmt) if fmt else run
 
 
-def _sim_cases(engine: str, seeds: int, steps: int, first: int, fmt: str | None, variant: str) -> Iterator[Case]:
+def _sim_cases(engine: str, seeds: int, steps: int, first: int, fmt: str | None, variant: str,
+               transform: tuple | None = None) -> Iterator[Case]:
     if engine == "sim":
         from rlvitals.simulate import SCENARIOS
     else:
@@ -153,10 +229,11 @@ def _sim_cases(engine: str, seeds: int, steps: int, first: int, fmt: str | None,
             return
     for name in SCENARIOS:
         for seed in range(first, first + seeds):
-            tag = f"{name}#{seed}" + (f"@{fmt}" if fmt else "")
-            yield Case(engine, tag, (lambda n=name, s=seed: _load_sim(engine, n, s, steps, fmt)),
+            tag = f"{name}#{seed}" + (f"@{fmt}" if fmt else "") + (f"~{transform_tag(transform)}" if transform else "")
+            yield Case(engine, tag, partial(_load_sim, engine, name, seed, steps, fmt, transform),
                        ("?",), ("?",), truth_from_run=True, fmt=fmt, variant=variant,
-                       meta={"engine": engine, "scenario": name, "seed": seed, "steps": steps})
+                       meta={"engine": engine, "scenario": name, "seed": seed, "steps": steps,
+                             "transform": transform})
 
 
 # -- files with a truth table -----------------------------------------------------------------------------
@@ -177,7 +254,7 @@ def _file_case(world: str, entry: dict, base: Path, variant: str = "") -> Iterat
         return
     verdicts = entry.get("verdicts") or [entry["verdict"]]
     findings = entry["findings"] if "findings" in entry else [entry.get("finding")]
-    yield Case(world, entry["path"], (lambda p=path: read(str(p))), tuple(verdicts), tuple(findings),
+    yield Case(world, entry["path"], partial(read, str(path)), tuple(verdicts), tuple(findings),
                entry.get("onset_step"), info_truth=bool(entry.get("info_truth")), meta=entry, variant=variant)
 
 
@@ -189,31 +266,60 @@ def peer_cases(base: Path = PEERS, variant: str = "") -> list[Case]:
 
 
 def _real_cases() -> Iterator[Case]:
-    base = ROOT / "tests" / "fixtures" / "real"
-    shared = ROOT.parent / "shared" / "fixtures" / "real"
+    # tests/fixtures/real, else the shared fixtures beside the checkout (/work/main -> /work/shared) or
+    # beside a worktree's parent (/work/wt/<name> -> /work/shared); a labelled log found nowhere is said
+    places = [ROOT / "tests" / "fixtures" / "real", ROOT.parent / "shared" / "fixtures" / "real",
+              ROOT.parent.parent / "shared" / "fixtures" / "real"]
     truth = json.loads((ROOT / "benchmarks" / "real_truth.json").read_text(encoding="utf-8"))
     for entry in truth:
-        where = base if (base / entry["path"]).exists() else shared
+        where = next((d for d in places if (d / entry["path"]).exists()), None)
+        if where is None:
+            print(f"  real log not found, not scored: {entry['path']}")
+            continue
         yield from _file_case("real", entry, where)
 
 
 WORLDS = ("sim", "rl", "peers", "real")
 
 
+def _load_transformed(load: Callable[[], Run], transform: tuple) -> Run:
+    return transformed(load(), transform)
+
+
+def _load_round_trip(load: Callable[[], Run], fmt: str) -> Run:
+    return round_trip(load(), fmt)
+
+
+def through_formats(cs: list[Case], fmts: tuple[str, ...]) -> list[Case]:
+    """Files (peers, real) read, written in each format and read back: one case per file and format."""
+    return [replace(c, name=f"{c.name}@{f}", load=partial(_load_round_trip, c.load, f), fmt=f)
+            for c in cs for f in fmts]
+
+
+def with_transform(cs: list[Case], transform: tuple | None) -> list[Case]:
+    """Files (peers, real) seen through a transform: loaded, then transformed (the truth is the file's)."""
+    if not transform:
+        return cs
+    return [replace(c, name=f"{c.name}~{transform_tag(transform)}",
+                    load=partial(_load_transformed, c.load, transform),
+                    meta={**c.meta, "transform": transform}) for c in cs]
+
+
 def cases(world: str, *, seeds: int = 5, steps: int | None = None, first_seed: int | None = None,
-          fmt: str | None = None, variant: str = "") -> list[Case]:
+          fmt: str | None = None, variant: str = "", transform: tuple | None = None) -> list[Case]:
     """Every labelled case of one world.  For the simulators: `seeds` seeds from `first_seed` (each
     simulator's usual first seed by default), `steps` steps (each one's usual length by default),
-    and, with `fmt`, each run written in that format and read back.  Simulated runs are built when
+    with `transform` (see transformed()) logged every N steps or with the reward moved, and, with
+    `fmt`, each run written in that format and read back.  Simulated runs are built when
     loaded (Case.load), so a pool of workers builds them in parallel."""
     if world in ("sim", "rl"):
         default_steps, default_seed = (SIM_STEPS, SIM_SEED0) if world == "sim" else (RL_STEPS, RL_SEED0)
         return list(_sim_cases(world, seeds, steps or default_steps,
-                               default_seed if first_seed is None else first_seed, fmt, variant))
+                               default_seed if first_seed is None else first_seed, fmt, variant, transform))
     if world == "peers":
-        return peer_cases(variant=variant)
+        return with_transform(peer_cases(variant=variant), transform)
     if world == "real":
-        return [replace(c, variant=variant) for c in _real_cases()]
+        return with_transform([replace(c, variant=variant) for c in _real_cases()], transform)
     raise ValueError(f"unknown world {world!r}")
 
 
@@ -271,8 +377,8 @@ def score(case: Case, run: Run | None = None) -> Score:
     try:
         run = run if run is not None else case.load()
     except Exception as exc:  # a world's file that cannot be read (or a run no format can carry) is a miss
-        if case.fmt and case.truth_from_run:
-            return Score(case, False, False, False, "-", "-", skipped=f"unwritable: {type(exc).__name__}")
+        if case.fmt:        # a run this format cannot carry (a writer's refusal) is counted, not scored
+            return Score(case, False, False, False, "-", "-", skipped=f"unwritable: {type(exc).__name__}: {exc}"[:120])
         return Score(case, False, False, False, "error", "error", f"{type(exc).__name__}: {exc}"[:120])
     if case.truth_from_run:
         case = with_truth(case, run.meta["truth"])

@@ -116,3 +116,51 @@ def test_counted_nan_gradients_are_numeric_instability_though_every_curve_is_fin
     top = diagnose(run).top
     assert top is not None and top.id == "numeric_instability"
     assert top.evidence["nan_count_steps"] > 0 and top.evidence["gnorm_spikes_10x"] >= 3
+
+
+# -- lr_too_high and kl_blowup told apart on the way up -----------------------------------------
+@pytest.mark.parametrize("seed", [101, 202, 303])
+def test_sim_lr_too_high_named_early_and_never_taken_for_a_kl_blowup(seed):
+    delay, before = scan(make("sim", "lr_too_high", seed), "lr_too_high")
+    assert delay is not None and delay <= 0.08, (delay, before)
+    assert "kl_blowup" not in before
+
+
+@pytest.mark.parametrize("seed", [101, 202, 303])
+def test_sim_kl_blowup_named_early_and_never_taken_for_a_too_high_lr(seed):
+    delay, before = scan(make("sim", "kl_blowup", seed), "kl_blowup")
+    assert delay is not None and delay <= 0.08, (delay, before)
+    assert "lr_too_high" not in before
+
+
+# -- entropy_explosion on the way up ------------------------------------------------------------
+@pytest.mark.parametrize("engine,seed", [("sim", 101), ("sim", 202), ("rl", 1010), ("rl", 1011)])
+def test_entropy_running_up_names_the_explosion_before_the_lr_or_the_kl(engine, seed):
+    delay, before = scan(make(engine, "entropy_explosion", seed), "entropy_explosion", every=1)
+    assert delay is not None and delay <= 0.06, (delay, before)
+    assert not {"lr_too_high", "kl_blowup"} & set(before), before
+
+
+def test_an_entropy_rising_steadily_is_not_running_up():
+    from rlvitals.diagnose.predicates import pred
+
+    rng = np.random.default_rng(11)
+    n = 150
+    steady = 1.2 + 0.004 * np.arange(n) + 0.01 * rng.standard_normal(n)      # a bonus at work all along
+    assert not pred(_ctx(entropy=steady), "entropy_running_up").holds
+    bent = steady.copy()
+    bent[-8:] += 0.03 * np.arange(1, 9)                                       # bends up in the last 8 steps
+    assert pred(_ctx(entropy=bent), "entropy_running_up").holds
+
+
+# -- kl_blowup's severity follows the KL's level --------------------------------------------------
+@pytest.mark.parametrize("top,sev", [(0.25, "warning"), (1.5, "critical")])
+def test_an_order_of_magnitude_kl_rise_is_critical_only_at_a_level_that_matters(top, sev):
+    rng = np.random.default_rng(5)
+    n = 200
+    kl = np.r_[np.full(120, 0.002), 0.002 * (top / 0.002) ** (np.arange(1, 81) / 20).clip(max=1)]
+    kl = kl * (1 + 0.05 * rng.standard_normal(n))
+    reward = 0.5 + 0.02 * rng.standard_normal(n)
+    run = Run.from_arrays("kl", np.arange(1, n + 1), {"kl": kl, "reward": reward}, format="test", source="test")
+    f = next(f for f in diagnose(run).findings if f.id == "kl_blowup")
+    assert f.severity == sev, f.evidence

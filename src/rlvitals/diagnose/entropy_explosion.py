@@ -2,7 +2,9 @@
 
 Entropy may rise healthily under an entropy bonus (a verl LoRA run: 0.13 → 0.26 while its score
 rose); the rule wants a relative rise (entropy_rise_fail: x1.3; a uniform policy's ceiling can be only
-x1.5 above a healthy start) AND the goal (or reward) giving ground from its peak (critical from entropy_rise: x1.6).  When KL surges
+x1.5 above a healthy start) AND the goal (or reward) giving ground from its peak (critical from entropy_rise: x1.6).  Early (a
+prefix): the entropy running up now (predicates.entropy_running_up) while the training score does not
+gain over those steps is a warning.  When KL surges
 first, kl_blowup owns the run (verdict.SUPPRESSES); when the entropy leapt with the KL, or the KL
 climbed in step with it, the KL is its consequence (predicates.kl_follows_entropy, verdict.CHAINS).
 """
@@ -14,10 +16,32 @@ import numpy as np
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
-from .symptoms import goal, since
+from .predicates import holds, pred
+from .symptoms import goal, since, tail_excess
 from .thresholds import get
 
 ID = "entropy_explosion"
+
+
+def _running_up(ctx: Ctx) -> Finding | None:
+    """Running up now (predicates.entropy_running_up) while the training score (acc, else the reward:
+    dense, unlike a sparse eval) does not gain over the same stretch (not goal_z above its own line),
+    and the KL has not left its own line upward (len_accel_z) in those steps (then the entropy may be
+    following a KL blow-up: the lesson's "entropy 上升 = 可能 KL 跑飞", kl_blowup's call)."""
+    if not holds(ctx, "entropy_running_up"):
+        return None
+    score = next((m for m in ("acc", "reward") if ctx.has(m)), None)
+    t = tail_excess(ctx, score, get("clip_tail")) if score is not None else None
+    if t is None or t[2] >= get("goal_z"):
+        return None
+    k = tail_excess(ctx, "kl", get("clip_tail"), log=True) if ctx.has("kl") else None
+    if k is not None and k[2] >= get("len_accel_z"):
+        return None   # the KL left its line with it: the entropy may be following a blow-up (kl_blowup decides)
+    e = tail_excess(ctx, "entropy", get("clip_tail"), log=True)
+    assert e is not None
+    ev = {"entropy_now": rnd(float(np.median(ctx.data("entropy")[1][-6:]))),
+          "entropy_over_trend": pred(ctx, "entropy_running_up").value, f"{score}_vs_trend": rnd(t[1])}
+    return Finding(ID, "warning", e[0], ev, (), (), action_for(ID), 0.6)
 
 
 def _early(ctx: Ctx) -> Finding | None:
@@ -30,7 +54,7 @@ def _early(ctx: Ctx) -> Finding | None:
     ea, eb, ez = since(ctx, "entropy", onset)
     ga, gb, gz = since(ctx, g, onset)
     if not (ea > 0 and eb / ea >= 1.1 and ez >= 2 * get("goal_z") and gz <= -get("goal_z")):
-        return None
+        return _running_up(ctx)
     ev = {"entropy_start": rnd(ea), "entropy_end": rnd(eb), "entropy_rise": rnd(eb / ea, 3),
           f"{g}_peak": rnd(ga), f"{g}_end": rnd(gb)}
     return Finding(ID, "warning", onset, ev, (), (), action_for(ID), 0.6)
@@ -40,8 +64,10 @@ def check(ctx: Ctx) -> Finding | None:
     if not ctx.has("entropy"):
         return None
     e0, e1 = ctx.start("entropy"), ctx.end("entropy")
-    if not (e0 > 0) or ctx.word("entropy") not in ("rising", "spike") or e1 < get("entropy_ok"):
+    if not (e0 > 0) or e1 < get("entropy_ok"):
         return None   # (rising but still below entropy_ok: an entropy bonus at work, not noise)
+    if ctx.word("entropy") not in ("rising", "spike"):
+        return _running_up(ctx)
     if e1 / e0 < get("entropy_rise_fail"):
         return _early(ctx)
     goal, peak, g1 = None, float("nan"), float("nan")

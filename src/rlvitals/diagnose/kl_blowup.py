@@ -5,6 +5,14 @@ rate that is too high lifts it a few-fold along with clip_frac.  A blow-up is a 
 more than an order of magnitude over the KL's own level just before it began, to a level that
 matters.  Isolated one-step spikes are removed first (`symptoms.kl_clean`): a spike gone the next
 step is an outlier step, never a blow-up.  NaNs make it numeric_instability's (verdict.SUPPRESSES).
+
+Critical needs the KL to end at `kl_high` or above (PTT: kl > 0.3 high); an order-of-magnitude rise
+to a modest level (0.03 -> 0.14 while a hack drags the policy along) is a warning, so the cause it
+follows ranks first.  Early (a prefix, as `watch` sees it) the KL is multiplying now: its last stretch `kl_fast` times
+above its own line before, at a level that matters (kl_min), with the entropy rising beyond its
+noise over the same steps (the lesson: "entropy 上升 = 可能 KL 跑飞") -- a warning.  A KL taking off
+while the step size grows (clip fraction, grad norm: updates.growing) and the entropy holds is the
+learning rate's (lr_too_high), not a blow-up.
 """
 
 from __future__ import annotations
@@ -16,8 +24,9 @@ from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
 from .predicates import holds, kl_surge
-from .symptoms import kl_clean
+from .symptoms import kl_clean, tail_excess
 from .thresholds import get
+from .updates import assess
 
 ID = "kl_blowup"
 
@@ -41,11 +50,15 @@ def check(ctx: Ctx) -> Finding | None:
     sev = "critical"
     # fast (an order of magnitude within a fifth of the run) or slower but far past any sane KL
     if surge < get("kl_surge") and not (end >= get("kl_danger") and end >= 10 * max(pre, 1e-6)):
-        if not _taking_off(v) or holds(ctx, "clip_high") or holds(ctx, "gnorm_high"):
+        lifted = (holds(ctx, "clip_high") or holds(ctx, "gnorm_high") or assess(ctx).growing
+                  or any(_tenths(ctx.data(m)[1]) >= get("update_growth") for m in ("clip_frac", "gnorm") if ctx.applicable(m)))
+        if not _multiplying(ctx) and (not _taking_off(v) or lifted):
             return None     # (a KL lifted with clip and grad norm is the learning rate's: lr_too_high)
         sev = "warning"                      # early: multiplying now, not yet an order of magnitude
     if end < 3 * max(pre, get("kl_floor")):
         return None   # it surged and came back down: not a run-away now
+    if end < get("kl_high"):
+        sev = "warning"   # an order of magnitude up, but still at a level PTT calls normal: not dead yet
     ev = {"kl_start": rnd(float(np.mean(v[:k]))), "kl_before": rnd(pre), "kl_end": rnd(end),
           "kl_surge": rnd(max(top, end) / max(abs(pre), 1e-6), 3), "kl_window_rise": rnd(surge, 3), "kl_max": rnd(top)}
     missing = []
@@ -55,6 +68,28 @@ def check(ctx: Ctx) -> Finding | None:
         missing.append("entropy")
     conf = min(1.0, 0.8 + 0.05 * np.log10(surge))
     return Finding(ID, sev, onset, ev, (), tuple(missing), action_for(ID), round(float(conf), 3))
+
+
+def _multiplying(ctx: Ctx) -> bool:
+    """The KL's last stretch (clip_tail of the span) is kl_fast times above its own line before, beyond
+    len_accel_z standard errors and at kl_min or more, while the entropy rose beyond len_accel_z over it."""
+    k = tail_excess(ctx, "kl", get("clip_tail"), log=True)
+    if k is None or k[2] < get("len_accel_z") or float(np.exp(k[1])) < get("kl_fast"):
+        return False
+    s, v = ctx.data("kl")
+    if float(np.median(v[int(np.searchsorted(s, k[0])):])) < get("kl_min") or not ctx.has("entropy"):
+        return False
+    e = tail_excess(ctx, "entropy", get("clip_tail"))
+    return e is not None and e[1] > 0 and e[2] >= get("len_accel_z")
+
+
+def _tenths(v: np.ndarray) -> float:
+    """Median of the last tenth (at least 3 points) over the median of the tenth before (1.0 when too short)."""
+    k = max(3, v.size // 10)
+    if v.size < 2 * k:
+        return 1.0
+    before = float(np.median(v[-2 * k:-k]))
+    return float(np.median(v[-k:])) / before if before > 0 else 1.0
 
 
 def _taking_off(v: np.ndarray) -> bool:

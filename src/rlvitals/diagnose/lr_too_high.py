@@ -2,13 +2,22 @@
 
 Verdict `unstable`: the run may still learn, but each step overshoots.  Told apart from
 batch_noise (pair D) by the update metrics, never by the jitter of the reward alone.
+
+Early (a prefix, as `watch` sees it): the step size growing now (updates.growing: the clip fraction
+or the grad norm `update_growth` times above its own line) with the clip fraction already past
+`clip_normal` on its last stretch.  Short of the lesson's clip > 20%, the entropy running up now
+(predicates.entropy_running_up: an entropy bonus or a blow-up driving the steps) vetoes it.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
+from .predicates import holds
+from .symptoms import tail_excess
 from .thresholds import get
 from .updates import assess
 
@@ -26,6 +35,13 @@ def check(ctx: Ctx) -> Finding | None:
     else:
         # on the way up: clip already past normal and the grad norm climbing past gnorm_rise x its start
         fired = u.clip >= get("clip_normal") and (u.gnorm_rise or 0) >= get("gnorm_rise")
+        if not fired and u.growing:
+            _, cv = ctx.data("clip_frac")
+            fired = float(np.median(cv[-6:])) >= get("clip_normal")
+        # an entropy running up now drives the bigger steps (a bonus, a flattening policy): not the LR's;
+        # one leaving its line upward at all (goal_z) may be about to: wait for it to say whose they are
+        e = tail_excess(ctx, "entropy", get("clip_tail"), log=True) if ctx.has("entropy") else None
+        fired = fired and not holds(ctx, "entropy_running_up") and not (e is not None and e[2] >= get("goal_z"))
     if not fired:
         return None
     ev: dict = {}

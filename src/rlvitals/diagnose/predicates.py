@@ -78,6 +78,17 @@ def entropy_rising(ctx: Ctx) -> Pred:
     return Pred(e0 > 0 and e1 / e0 >= get("entropy_rise"), "entropy", rnd(e1))
 
 
+def entropy_running_up(ctx: Ctx) -> Pred:
+    """entropy's last stretch (`clip_tail` of the span, at least 6 points) sits `entropy_bend` (relative)
+    above its own line before, beyond `len_accel_z` standard errors: it is running up now."""
+    from .symptoms import tail_excess
+    if not ctx.has("entropy"):
+        return Pred(False, "entropy", None, False)
+    t = tail_excess(ctx, "entropy", get("clip_tail"), log=True)
+    ok = t is not None and t[2] >= get("len_accel_z") and float(np.exp(t[1])) - 1 >= get("entropy_bend")
+    return Pred(ok, "entropy", f"+{np.expm1(t[1]):.0%} over its trend" if t is not None else None)
+
+
 # -- ratio ----------------------------------------------------------------------------------------
 def ratio_steady(ctx: Ctx) -> Pred:
     """ratio_mean (logged, not a proxy) ends within `ratio_tol` of 1."""
@@ -335,6 +346,7 @@ def len_not_exploding(ctx: Ctx) -> Pred:
 
 PREDICATES: dict[str, Callable[[Ctx], Pred]] = {
     "entropy_healthy": entropy_healthy, "entropy_to_zero": entropy_to_zero, "entropy_rising": entropy_rising,
+    "entropy_running_up": entropy_running_up,
     "ratio_steady": ratio_steady, "goal_improving": goal_improving, "goal_not_zero": goal_not_zero,
     "reward_tracks_truth": reward_tracks_truth,
     "clip_normal": clip_normal, "clip_high": clip_high, "gnorm_normal": gnorm_normal, "gnorm_high": gnorm_high,

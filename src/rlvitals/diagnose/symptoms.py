@@ -286,7 +286,7 @@ def eval_lags(ctx: Ctx) -> tuple[float, float] | None:
 
 
 def tail_excess(ctx: Ctx, name: str, tail: float, *, log: bool = False,
-                mean: bool = False) -> tuple[int, float, float] | None:
+                mean: bool = False, q: float = 0.5) -> tuple[int, float, float] | None:
     """Does the last stretch of a metric leave the line it followed before? (one-sided, by steps)
 
     The stretch is the last `tail` of the step span (at least 6 points); a least-squares line is
@@ -296,7 +296,9 @@ def tail_excess(ctx: Ctx, name: str, tail: float, *, log: bool = False,
     points plus the line's own extrapolation error).  With log=True the metric's log is used, so the
     excess is a relative one (0.1 = 10% above the trend).  mean=True takes the stretch's mean
     instead of its median: it sees a rise that began inside the stretch (a rate lagging the length
-    it follows), at the cost of robustness to one outlier.  None when there are too few points.
+    it follows), at the cost of robustness to one outlier.  q < 0.5 takes that quantile of the
+    stretch's excess instead of its median (most of the stretch must then sit above the line: a jump
+    one or two steps old does not count yet).  None when there are too few points.
     """
     s, v = ctx.data(name)
     if log:
@@ -319,7 +321,8 @@ def tail_excess(ctx: Ctx, name: str, tail: float, *, log: bool = False,
     res = y - line(x)
     sd = float(1.4826 * np.median(np.abs(res - np.median(res)))) or float(np.std(res)) or 1e-12
     xt = s[j:].astype(float)
-    excess = float(np.mean(v[j:] - line(xt)) if mean else np.median(v[j:] - line(xt)))
+    d = v[j:] - line(xt)
+    excess = float(np.mean(d) if mean else np.median(d) if q == 0.5 else np.quantile(d, q))
     eff = 1.0 if mean else 1.253 ** 2   # the variance of a mean, or of a median (x pi/2), of m points
     se = sd * float(np.sqrt(eff / m + 1.0 / (j - i) + (float(xt.mean()) - xm) ** 2 / sxx))
     return int(s[j]), excess, excess / se

@@ -65,6 +65,9 @@ TABLE: dict[str, Threshold] = dict([
     _t("kl_floor", 0.01, "KL this small is noise-level (added before ratios so 0.002 → 0.01 is no surge)",
        "Spinning Up target_kl 0.01"),
     _t("gnorm_rise", 3.0, "grad norm late/early above this: unstable", "PTT (instability when > 3x baseline)"),
+    _t("update_growth", 2.0, "clip fraction or grad norm on its last stretch (clip_tail) this many times above its own line "
+       "before (beyond len_accel_z standard errors): the step size is growing now",
+       "ours; PTT (3x baseline unstable): half of it, on the way there"),
     _t("gnorm_explode", 10.0, "a grad norm's last stretch this many times above its own line is exploding (with no clip "
        "fraction to tell a too-big step apart; with one, gnorm_rise while the clip fraction holds its line)",
        "PTT (explosion at 10x baseline); verl FAQ (a rising grad_norm = precision)"),
@@ -77,6 +80,9 @@ TABLE: dict[str, Threshold] = dict([
        "ours; the simulator's collapses reach it 3-8% of the run after onset", (0.4, 0.5, 0.6)),
     _t("entropy_zero", 0.95, "entropy below (1 - this) of its start is at 0: the goal is then judged over the second half",
        "ours; the verl baseline keeps 13% of its start while its score climbs"),
+    _t("entropy_bend", 0.05, "entropy's last stretch (clip_tail) this much (relative) above its own line before, beyond "
+       "len_accel_z standard errors: running up now (a bonus or a temperature flattening the policy)",
+       "ours; a healthy entropy drifts down by ~1% a tenth of the run with ~1% step noise; the lesson: entropy 上升 = 可能跑飞"),
     _t("entropy_ok", 1.0, "an entropy rising but still below this is no explosion", "rllm #116 (maintainer: ok to increase as long as < 1)"),
     _t("entropy_rise", 1.6, "entropy ending this many times its start is running away",
        "ours; an entropy bonus doubles a low entropy healthily (verl LoRA 0.13 → 0.26); rllm #116 (< 1 is ok)"),

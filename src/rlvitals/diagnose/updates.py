@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .context import Ctx
-from .symptoms import trend
+from .symptoms import tail_excess, trend
 from .thresholds import get
 
 
@@ -27,6 +27,14 @@ class Violence:
     jitter_metric: str | None  # the curve that oscillates most (reward, acc, loss), if any
     jitter: float             # its step-to-step noise / the range of its trend (scale-free)
     clip_held: bool = False   # clip_frac held at or above clip_high beyond its own noise (see _held)
+    clip_growth: float = 1.0  # the last stretch of clip_frac over its own line before (1 = on the line; see _growth)
+    gnorm_growth: float = 1.0  # the same for the grad norm
+
+    @property
+    def growing(self) -> bool:
+        """The step size is growing now: the clip fraction or the grad norm left its own line upward by
+        `update_growth` times, far beyond its noise (a learning rate too high shows here before 20%)."""
+        return max(self.clip_growth, self.gnorm_growth) >= get("update_growth")
 
     @property
     def clip_high(self) -> bool:
@@ -75,6 +83,17 @@ def _held(ctx: Ctx, noise: float) -> float | None:
     return None
 
 
+def _growth(ctx: Ctx, name: str) -> float:
+    """exp(excess of log(metric) on its last `clip_tail` stretch over the line before it -- the stretch's
+    lower third, so most of it must be up: a jump one or two steps old is not yet a growth) when that
+    excess is beyond len_accel_z standard errors; 1.0 otherwise (or when the metric is 0 on some late steps)."""
+    _, v = ctx.data(name)
+    if v.size < 2 * get("min_points") or not np.all(v[v.size // 2:] > 0):
+        return 1.0
+    t = tail_excess(ctx, name, get("clip_tail"), log=True, q=1 / 3)
+    return float(np.exp(t[1])) if t is not None and t[2] >= get("len_accel_z") else 1.0
+
+
 def _assess(ctx: Ctx) -> Violence:
     clip = None
     clip_held = False
@@ -84,15 +103,15 @@ def _assess(ctx: Ctx) -> Violence:
         # 30% of the points when that is higher: a long high stretch is as telling)
         ct = trend(ctx, "clip_frac")
         late = ctx.window("clip_frac", 0.7, 1.0)
-        clip = max(late, ct.end if ct is not None else 0.0)
+        clip = max(late, ctx.window("clip_frac", 0.9, 1.0))   # medians, as for the grad norm below
         tail = _held(ctx, ct.noise if ct is not None else 0.0)
         clip_held = tail is not None
         if tail is not None:
             clip = max(clip, tail)
     gnorm = jit = rise = None
     if ctx.has("gnorm"):
-        gt = trend(ctx, "gnorm")
-        gnorm = max(ctx.window("gnorm", 0.7, 1.0), gt.end if gt is not None else 0.0)
+        # medians: a jump one or two steps old must not lift the level (a mean of the last tenth would)
+        gnorm = max(ctx.window("gnorm", 0.7, 1.0), ctx.window("gnorm", 0.9, 1.0))
         early = ctx.window("gnorm", 0.0, 0.3)
         rise = gnorm / early if early > 0 else None
         jit = float(ctx.shapes["gnorm"].stats.get("resid_rel", 0.0))
@@ -108,4 +127,6 @@ def _assess(ctx: Ctx) -> Violence:
         noisy = j >= get("noisy") or (tr.rate and tr.noise >= get("noisy_rate"))
         if noisy and j > best_j:
             best, best_j = m, j
-    return Violence(clip, clip_na, gnorm, rise, jit, best, best_j, clip_held)
+    cg = _growth(ctx, "clip_frac") if ctx.applicable("clip_frac") else 1.0
+    gg = _growth(ctx, "gnorm") if ctx.has("gnorm") else 1.0
+    return Violence(clip, clip_na, gnorm, rise, jit, best, best_j, clip_held, cg, gg)
