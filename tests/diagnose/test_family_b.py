@@ -175,3 +175,21 @@ def test_frozen_weights_with_a_sparse_eval_and_a_chance_dip_are_stalled():
     run.series["val_acc"] = Series("val_acc", ev, 0.29 + r.normal(0, 0.01, ev.size))
     d = diagnose(run)
     assert d.verdict == "dead" and d.top.id == "stalled", ids(d)
+
+
+def test_a_logged_length_term_switched_on_is_length_hacking_not_reward_hacking():
+    # the RL loop adds a length term mid-run: the reward jumps through the logged `length` component
+    # before the answers have grown; the correctness term keeps its pace -- the first warning names
+    # length_hacking (the term that pays), never reward_hacking
+    from rlvitals.simulate.rlloop import simulate_rl
+
+    for seed in (1001, 1004):
+        run = simulate_rl("length_hacking", seed=seed, steps=200)
+        onset = run.meta["truth"]["onset_step"]
+        first = None
+        for step in range(onset, onset + 20):
+            warned = [f.id for f in diagnose(run.upto(step)).findings if f.severity != "info"]
+            if warned:
+                first = warned[0]
+                break
+        assert first == "length_hacking", (seed, step, warned)
