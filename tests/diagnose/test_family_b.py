@@ -193,3 +193,16 @@ def test_a_logged_length_term_switched_on_is_length_hacking_not_reward_hacking()
                 first = warned[0]
                 break
         assert first == "length_hacking", (seed, step, warned)
+
+
+def test_a_partly_logged_reward_whose_other_terms_are_learned_all_along_is_no_hidden_length_term(tmp_path):
+    # a TRL trainer_state logs one reward function (accuracy) while the total also carries a format
+    # score learned from step one; a healthy long-reasoning run's answers grow x2 with the accuracy.
+    # The unexplained part rose before the length bent as much as after: no hidden length term
+    from rlvitals.ingest import read, write_run
+    from rlvitals.simulate import simulate
+
+    dest = tmp_path / "run.trl-state"
+    write_run(simulate("healthy_long", seed=101, steps=200), "trl-state", dest)
+    d = diagnose(read(str(dest), format="trl-state"))
+    assert d.verdict == "learning" and all(f.severity == "info" for f in d.findings), ids(d)
