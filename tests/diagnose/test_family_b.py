@@ -206,3 +206,15 @@ def test_a_partly_logged_reward_whose_other_terms_are_learned_all_along_is_no_hi
     write_run(simulate("healthy_long", seed=101, steps=200), "trl-state", dest)
     d = diagnose(read(str(dest), format="trl-state"))
     assert d.verdict == "learning" and all(f.severity == "info" for f in d.findings), ids(d)
+
+
+def test_truncation_that_follows_a_kl_jump_is_the_blow_ups_not_starvation():
+    # a KL blow-up: the KL jumps x6 in a step, entropy to 0, answers turn to long garbage that the cap
+    # cuts (trunc 0 -> 0.5) and the reward dies; the truncation is the blow-up's consequence.  A cap cut
+    # whose KL only climbs later, while the policy relearns, stays truncation_starvation.
+    from rlvitals.simulate.rlloop import simulate_rl
+
+    d = diagnose(simulate_rl("kl_blowup", seed=2003, steps=600))
+    assert d.top.id == "kl_blowup" and "truncation_starvation" not in ids(d), ids(d)
+    d = diagnose(simulate_rl("truncation_starvation", seed=1000, steps=600))
+    assert d.top.id == "truncation_starvation", ids(d)
