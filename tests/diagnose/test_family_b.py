@@ -216,5 +216,6 @@ def test_truncation_that_follows_a_kl_jump_is_the_blow_ups_not_starvation():
 
     d = diagnose(simulate_rl("kl_blowup", seed=2003, steps=600))
     assert d.top.id == "kl_blowup" and "truncation_starvation" not in ids(d), ids(d)
+    assert "length_hacking" not in ids(d)      # a broken policy's answers run long: kl_blowup owns that too
     d = diagnose(simulate_rl("truncation_starvation", seed=1000, steps=600))
     assert d.top.id == "truncation_starvation", ids(d)
