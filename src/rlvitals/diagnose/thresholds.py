@@ -71,6 +71,11 @@ TABLE: dict[str, Threshold] = dict([
     _t("gnorm_explode", 10.0, "a grad norm's last stretch this many times above its own line is exploding (with no clip "
        "fraction to tell a too-big step apart; with one, gnorm_rise while the clip fraction holds its line)",
        "PTT (explosion at 10x baseline); verl FAQ (a rising grad_norm = precision)"),
+    _t("gnorm_spike", 30.0, "a grad-norm point this many times its ordinary level is a gradient spike (counted by gnorm_spikes)",
+       "ours; between PTT's 10x explosion and verl PR #2328's orders of magnitude; the simulated healthy run's odd "
+       "noisy-batch spikes reach 10-35x, at most one of them past 30x in 1000 steps"),
+    _t("gnorm_spikes", 5.0, "this many gradient spikes (gnorm_spike) in a run: a gradient pathology, not the odd noisy batch",
+       "ours; rl-doctor's grad_spikes scenario injects 7, rlprobe's grad_pathology ~25; the simulated healthy run has <= 1"),
     _t("gnorm_blowup", 100.0, "a loss / grad norm this many times its median is an explosion",
        "verl PR #2328 (spikes of orders of magnitude); PTT explosion at 10x"),
     _t("spike_z", 5.0, "a point this many robust sigmas (MAD) from its neighbours is an outlier", "Hampel filter, |z| > 3-5"),
