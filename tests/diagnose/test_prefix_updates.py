@@ -164,3 +164,15 @@ def test_an_order_of_magnitude_kl_rise_is_critical_only_at_a_level_that_matters(
     run = Run.from_arrays("kl", np.arange(1, n + 1), {"kl": kl, "reward": reward}, format="test", source="test")
     f = next(f for f in diagnose(run).findings if f.id == "kl_blowup")
     assert f.severity == sev, f.evidence
+
+
+@pytest.mark.parametrize("k,fires", [(2, False), (7, True)])
+def test_repeated_gradient_spikes_are_numeric_instability_the_odd_one_is_not(k, fires):
+    rng = np.random.default_rng(9)
+    n = 400
+    gnorm = 0.5 * (1 + 0.1 * rng.standard_normal(n))
+    at = rng.choice(np.arange(40, n), size=k, replace=False)
+    gnorm[at] *= rng.uniform(40, 90, size=k)              # one-step spikes, back the next step
+    reward = 0.3 + 0.001 * np.arange(n) + 0.03 * rng.standard_normal(n)
+    run = Run.from_arrays("g", np.arange(1, n + 1), {"gnorm": gnorm, "reward": reward}, format="test", source="test")
+    assert ("numeric_instability" in {f.id for f in diagnose(run).findings}) == fires
