@@ -176,3 +176,20 @@ def test_repeated_gradient_spikes_are_numeric_instability_the_odd_one_is_not(k, 
     reward = 0.3 + 0.001 * np.arange(n) + 0.03 * rng.standard_normal(n)
     run = Run.from_arrays("g", np.arange(1, n + 1), {"gnorm": gnorm, "reward": reward}, format="test", source="test")
     assert ("numeric_instability" in {f.id for f in diagnose(run).findings}) == fires
+
+
+# -- entropy_collapse: a sparse eval's slow drift is not "still learning" ---------------------------
+def test_entropy_at_zero_with_training_acc_flat_is_a_collapse_though_a_sparse_eval_drifts_up():
+    rng = np.random.default_rng(13)
+    n = 400
+    t = np.arange(1, n + 1)
+    entropy = 0.6 * np.exp(-t / 60) + 0.005
+    acc = np.minimum(0.2 + 0.002 * t, 0.45) + 0.01 * rng.standard_normal(n)
+    run = Run.from_arrays("ec", t, {"entropy": entropy, "acc": acc, "reward": acc + 0.1}, format="test", source="test")
+    ev_steps = np.arange(1, n + 1, 25)
+    ev = np.minimum(0.17 + 0.003 * ev_steps, 0.40) + 0.0001 * ev_steps + 0.02 * rng.standard_normal(ev_steps.size)
+    from rlvitals.run import Series
+
+    run.series["val_acc"] = Series("val_acc", ev_steps, ev, "test")
+    top = diagnose(run).top
+    assert top is not None and top.id == "entropy_collapse", diagnose(run).findings

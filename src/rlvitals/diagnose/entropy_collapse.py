@@ -70,7 +70,10 @@ def check(ctx: Ctx) -> Finding | None:
         scores = [m for m in dict.fromkeys((g, "val_acc", "acc", "reward")) if ctx.has(m)]
         deep = e.start > 0 and e.end / e.start <= 1 - get("entropy_zero")
         since = max(a, 0.5) if deep else a
-        improving = any(ctx.gained(m, a=since) or ctx.still_rising(m, since) for m in scores) and not tr.fell_back
+        # (a slow climb counts only beyond the score's noise: a sparse eval's drift of a few points
+        # reads as "still rising" by its rank order alone)
+        improving = any(ctx.gained(m, a=since) or (ctx.still_rising(m, since) and ctx.gained(m, rel=0.0, a=since))
+                        for m in scores) and not tr.fell_back
         if improving:
             # still learning: low entropy here is convergence, not collapse -- unless the groups
             # have turned uniform anyway, or the fall came late and abruptly after a steady stretch
