@@ -43,6 +43,7 @@ from rlvitals.ingest import write_run  # noqa: E402
 from rlvitals.run import CANONICAL  # noqa: E402
 from rlvitals.simulate import SCENARIOS, simulate  # noqa: E402
 from rlvitals.watch import Monitor, Watcher  # noqa: E402
+from rlvitals.watch.alerts import CONFIRM, MIN_STEPS  # noqa: E402
 
 FORMAT = "lesson"
 
@@ -81,7 +82,7 @@ def step80(run, onset: int | None) -> int | None:
     return int(s.steps[hit[0]]) if hit.size else None
 
 
-def stream_watch(text: str, name: str, step_seconds: float, persist: int, min_steps: int,
+def stream_watch(text: str, name: str, step_seconds: float, persist: int, min_steps: int, confirm: int,
                  truth: str | None = None) -> tuple[list, int, float, int | None]:
     """Stream `text` line by line through a Watcher; its alerts, checks, CPU, and the first step at
     which one of its checks' diagnosis named `truth` at warning or above (the diagnosis' own delay
@@ -97,7 +98,8 @@ def stream_watch(text: str, name: str, step_seconds: float, persist: int, min_st
         return d
 
     now = [0.0]
-    w = Watcher(name=name, clock=lambda: now[0], persist=persist, min_steps=min_steps, diagnose_fn=diag)
+    w = Watcher(name=name, clock=lambda: now[0], persist=persist, min_steps=min_steps, confirm=confirm,
+                diagnose_fn=diag)
     alerts = []
     t0 = time.process_time()
     for line in text.splitlines():
@@ -110,11 +112,11 @@ def stream_watch(text: str, name: str, step_seconds: float, persist: int, min_st
             named[0] if named else None)
 
 
-def stream_monitor(run, step_seconds: float, persist: int, min_steps: int) -> tuple[list, int, float]:
+def stream_monitor(run, step_seconds: float, persist: int, min_steps: int, confirm: int) -> tuple[list, int, float]:
     now = [0.0]
     # checks inside log() (not on the worker thread), so the simulated clock decides like watch's
     mon = Monitor(stream=None, clock=lambda: now[0], step_budget=0, background=False, persist=persist,
-                  min_steps=min_steps)
+                  min_steps=min_steps, confirm=confirm)
     names = [c for c in CANONICAL if c in run.series]
     steps = sorted(set().union(*(run.series[c].steps.tolist() for c in names)))
     lookup = {c: dict(zip(run.series[c].steps.tolist(), run.series[c].values.tolist())) for c in names}
@@ -123,19 +125,21 @@ def stream_monitor(run, step_seconds: float, persist: int, min_steps: int) -> tu
     for step in steps:
         now[0] += step_seconds
         alerts += mon.log({c: lookup[c][step] for c in names if step in lookup[c]}, step)
+    mon.close()                   # the run is over: a last look, like watch's when the log goes quiet
+    alerts += mon.alerts[len(alerts):]
     return [(a.id, a.severity, a.step) for a in alerts], mon.checks, time.process_time() - t0
 
 
-def one_case(args: tuple[str, str, int, int, float, bool, int, int]) -> dict:
-    world, name, seed, steps, step_seconds, with_monitor, persist, min_steps = args
+def one_case(args: tuple[str, str, int, int, float, bool, int, int, int]) -> dict:
+    world, name, seed, steps, step_seconds, with_monitor, persist, min_steps, confirm = args
     sim, _ = worlds([world])[world]
     run = sim(name, seed, steps)
     truth = dict(run.meta["truth"])
     buf = io.StringIO()
     write_run(run, FORMAT, buf)
     w_alerts, checks, cpu, named = stream_watch(buf.getvalue(), name, step_seconds, persist, min_steps,
-                                                truth.get("finding"))
-    m_alerts, m_checks, m_cpu = (stream_monitor(run, step_seconds, persist, min_steps) if with_monitor
+                                                confirm, truth.get("finding"))
+    m_alerts, m_checks, m_cpu = (stream_monitor(run, step_seconds, persist, min_steps, confirm) if with_monitor
                                  else ([], 0, 0.0))
     onset = truth.get("onset_step")
     return {"world": world, "scenario": name, "seed": seed, "truth": truth, "n_steps": run.n_steps,
@@ -357,7 +361,9 @@ def main() -> None:
                     help="simulated seconds per step (the 1%% CPU cap acts on this clock)")
     ap.add_argument("--no-monitor", action="store_true", help="stream through Watcher only")
     ap.add_argument("--persist", type=int, default=1, help="checks a finding must hold before it alerts")
-    ap.add_argument("--min-steps", type=int, default=20, help="steps before a trend finding may alert")
+    ap.add_argument("--min-steps", type=int, default=MIN_STEPS, help="steps before a trend finding may alert")
+    ap.add_argument("--confirm", type=int, default=CONFIRM,
+                    help="checks (two steps apart or more) a warning must be named at before it alerts")
     ap.add_argument("--cpu-seconds", type=int, default=30)
     ap.add_argument("--mem-steps", type=int, default=200_000)
     ap.add_argument("--monitor-steps", type=int, default=1000)
@@ -367,13 +373,13 @@ def main() -> None:
     ap.add_argument("--skip-delay", action="store_true")
     args = ap.parse_args()
     print(f"# bench_watch: diagnosis at commit {diagnosis_commit()}; {args.seeds} seeds x {args.steps} steps, "
-          f"format {FORMAT}, one step per {args.step_seconds:g} simulated s, persist {args.persist}, min_steps {args.min_steps}")
+          f"format {FORMAT}, one step per {args.step_seconds:g} simulated s, persist {args.persist}, min_steps {args.min_steps}, confirm {args.confirm}")
     if not args.skip_delay:
         jobs = []
         for world, (_, scen) in worlds(args.worlds.split(",")).items():
             names = [n for n in scen if not args.scenarios or n in args.scenarios.split(",")]
             jobs += [(world, n, s, args.steps, args.step_seconds, not args.no_monitor, args.persist,
-                      args.min_steps)
+                      args.min_steps, args.confirm)
                      for n in names for s in range(args.seeds)]
         t0 = time.perf_counter()
         with ProcessPoolExecutor(max_workers=args.jobs) as ex:

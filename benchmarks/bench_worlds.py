@@ -23,7 +23,7 @@ Runs nobody tuned on (each a *variant*, scored and tabled on its own):
                     scored with tests/fixtures/peers/truth.json (a glob; repeatable);
   --holdout         the held-out preset: sim seeds 100.., rl seeds 2000.. (--seeds, default 10) at
                     their usual length and at 150, 600, 1000 steps; both through every format (2 seeds);
-                    logged every 10 steps (1000-step runs) and every 5 (usual length); the reward
+                    logged every 10 steps (1000 steps and usual length) and every 5 (usual length); the reward
                     mapped to 2r-1 and to r+3; steps numbered from 5001; the peers' files and the real
                     logs logged every 10 and with the reward as 2r-1; plus any --peers-dir.
   --cache DIR       simulated runs pickled under DIR (keyed by the simulator's source), so a re-run
@@ -50,6 +50,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -137,7 +138,8 @@ def table(title: str, summary: dict[str, dict[str, float]]) -> None:
     width = max([7, *(len(w) for w in summary)])
     print(f"  {'world':<{width}} {'runs':>5} {'right':>7} {'finding':>8} {'verdict':>8} {'healthy warned':>15}")
     for w, v in summary.items():
-        skip = f"   ({int(v['skipped'])} not scored: format lacks a needed metric)" if v.get("skipped") else ""
+        skip = f"   ({int(v['skipped'])} not scored: a format lacks a needed metric or cannot carry the run)" \
+            if v.get("skipped") else ""
         print(f"  {w:<{width}} {int(v['n']):>5} {v['right']:>7.1%} {v['finding']:>8.1%} {v['verdict']:>8.1%} "
               f"{int(v['healthy_warn']):>7} / {int(v['healthy']):<5}{skip}")
 
@@ -195,7 +197,10 @@ class Variant:
     def cases(self) -> list[Case]:
         if self.peers_dir is not None:
             return W.with_transform(peer_cases(self.peers_dir, variant=self.label), self.transform)
-        kw = {"seeds": self.seeds, "steps": self.steps, "first_seed": self.first, "variant": self.label,
+        if self.world not in ("sim", "rl"):
+            got = cases(self.world, variant=self.label, transform=self.transform)
+            return W.through_formats(got, self.fmts) if self.fmts else got
+        kw: dict[str, Any] = {"seeds": self.seeds, "steps": self.steps, "first_seed": self.first, "variant": self.label,
               "transform": self.transform}
         if not self.fmts:
             return cases(self.world, **kw)
@@ -228,12 +233,14 @@ def variants(a: argparse.Namespace) -> list[Variant]:
                 out.append(Variant(_sim_label(w, seeds, first, n, ()), w, seeds, first, n))
             fs = fmts or tuple(WRITABLE)
             out.append(Variant(_sim_label(w, 2, first, usual[w], fs), w, 2, first, usual[w], fs))
-            for n, tr in ((1000, ("every", 10)), (usual[w], ("every", 5)), (usual[w], ("affine", 2.0, -1.0)),
+            for n, tr in ((1000, ("every", 10)), (usual[w], ("every", 10)), (usual[w], ("every", 5)), (usual[w], ("affine", 2.0, -1.0)),
                           (usual[w], ("affine", 1.0, 3.0)), (usual[w], ("offset", 5000))):
                 out.append(Variant(_sim_label(w, seeds, first, n, (), tr), w, seeds, first, n, transform=tr))
         for w in ("peers", "real"):
             for tr in (("every", 10), ("affine", 2.0, -1.0)):
                 out.append(Variant(f"{w} {W.transform_tag(tr)}", w, transform=tr))
+            fs = fmts or tuple(WRITABLE)
+            out.append(Variant(f"{w} x{len(fs)} formats", w, fmts=fs))
     else:
         transform: tuple | None = None
         if a.every:
@@ -253,8 +260,10 @@ def variants(a: argparse.Namespace) -> list[Variant]:
             elif w in base:
                 n = usual[w] if w == "sim" else (a.rl_steps or usual[w])
                 out.append(Variant(w, w, a.seeds or 5, None, n))
-            elif transform:
-                out.append(Variant(f"{w} {W.transform_tag(transform)}", w, transform=transform))
+            elif transform or fmts:
+                via = f" x{len(fmts)} formats" if len(fmts) > 1 else (f" via {fmts[0]}" if fmts else "")
+                out.append(Variant(f"{w} {W.transform_tag(transform)}".rstrip() + via, w, transform=transform,
+                                   fmts=fmts))
             else:
                 out.append(Variant(w, w))
     for pattern in a.peers_dir:
@@ -320,6 +329,9 @@ def main(argv: list[str] | None = None) -> int:
     if a.show_misses:
         for s in misses(shipped):
             print(f"  miss {miss_line(s)}")
+        unwritable = [s for s in shipped if s.skipped.startswith("unwritable")]
+        for s in unwritable:
+            print(f"  not written {s.case.world}/{s.case.name}: {s.skipped}")
     if a.md:
         a.md.write_text(markdown(summary, shipped), encoding="utf-8")
         print(f"  tables and misses written to {a.md}")

@@ -32,6 +32,7 @@ import pickle
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -76,7 +77,8 @@ def with_truth(case: Case, truth: dict) -> Case:
     "learning", e.g. entropy_collapse at 150 steps) is not a healthy run: its cause was in place and
     its early signs may show.  Either reading is accepted (nothing, or the scenario's own finding),
     and it is not counted among the healthy runs."""
-    verdicts, findings = (truth["verdict"],), (truth["finding"],)
+    verdicts: tuple[str, ...] = (truth["verdict"],)
+    findings: tuple[str | None, ...] = (truth["finding"],)
     if truth.get("finding") is None and truth.get("note") and case.meta.get("engine") == "rl":
         from rlvitals.simulate.rlloop.scenarios import SCENARIOS
 
@@ -139,7 +141,8 @@ def round_trip(run: Run, fmt: str) -> Run:
         dest = Path(tmp) / f"run.{fmt}"
         write_run(run, fmt, dest)
         back = read(str(dest), format=fmt)
-    back.meta["truth"] = run.meta["truth"]
+    if "truth" in run.meta:
+        back.meta["truth"] = run.meta["truth"]
     return back
 
 
@@ -227,7 +230,7 @@ def _sim_cases(engine: str, seeds: int, steps: int, first: int, fmt: str | None,
     for name in SCENARIOS:
         for seed in range(first, first + seeds):
             tag = f"{name}#{seed}" + (f"@{fmt}" if fmt else "") + (f"~{transform_tag(transform)}" if transform else "")
-            yield Case(engine, tag, (lambda n=name, s=seed: _load_sim(engine, n, s, steps, fmt, transform)),
+            yield Case(engine, tag, partial(_load_sim, engine, name, seed, steps, fmt, transform),
                        ("?",), ("?",), truth_from_run=True, fmt=fmt, variant=variant,
                        meta={"engine": engine, "scenario": name, "seed": seed, "steps": steps,
                              "transform": transform})
@@ -251,7 +254,7 @@ def _file_case(world: str, entry: dict, base: Path, variant: str = "") -> Iterat
         return
     verdicts = entry.get("verdicts") or [entry["verdict"]]
     findings = entry["findings"] if "findings" in entry else [entry.get("finding")]
-    yield Case(world, entry["path"], (lambda p=path: read(str(p))), tuple(verdicts), tuple(findings),
+    yield Case(world, entry["path"], partial(read, str(path)), tuple(verdicts), tuple(findings),
                entry.get("onset_step"), info_truth=bool(entry.get("info_truth")), meta=entry, variant=variant)
 
 
@@ -279,12 +282,26 @@ def _real_cases() -> Iterator[Case]:
 WORLDS = ("sim", "rl", "peers", "real")
 
 
+def _load_transformed(load: Callable[[], Run], transform: tuple) -> Run:
+    return transformed(load(), transform)
+
+
+def _load_round_trip(load: Callable[[], Run], fmt: str) -> Run:
+    return round_trip(load(), fmt)
+
+
+def through_formats(cs: list[Case], fmts: tuple[str, ...]) -> list[Case]:
+    """Files (peers, real) read, written in each format and read back: one case per file and format."""
+    return [replace(c, name=f"{c.name}@{f}", load=partial(_load_round_trip, c.load, f), fmt=f)
+            for c in cs for f in fmts]
+
+
 def with_transform(cs: list[Case], transform: tuple | None) -> list[Case]:
     """Files (peers, real) seen through a transform: loaded, then transformed (the truth is the file's)."""
     if not transform:
         return cs
     return [replace(c, name=f"{c.name}~{transform_tag(transform)}",
-                    load=(lambda ld=c.load: transformed(ld(), transform)),
+                    load=partial(_load_transformed, c.load, transform),
                     meta={**c.meta, "transform": transform}) for c in cs]
 
 
@@ -360,8 +377,8 @@ def score(case: Case, run: Run | None = None) -> Score:
     try:
         run = run if run is not None else case.load()
     except Exception as exc:  # a world's file that cannot be read (or a run no format can carry) is a miss
-        if case.fmt and case.truth_from_run:
-            return Score(case, False, False, False, "-", "-", skipped=f"unwritable: {type(exc).__name__}")
+        if case.fmt:        # a run this format cannot carry (a writer's refusal) is counted, not scored
+            return Score(case, False, False, False, "-", "-", skipped=f"unwritable: {type(exc).__name__}: {exc}"[:120])
         return Score(case, False, False, False, "error", "error", f"{type(exc).__name__}: {exc}"[:120])
     if case.truth_from_run:
         case = with_truth(case, run.meta["truth"])

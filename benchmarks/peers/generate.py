@@ -23,7 +23,7 @@ Never run in CI (it needs the peers installed).  Run it with a scratch venv's Py
 
 Held-out sets (never written into tests/fixtures): `--seed N`, `--steps N` (both tools' length;
 default each tool's own, 400 / 500), `--onset-frac F` (rlprobe's onset, default 0.5) and
-`--eval-every N` (rldoctor, default 25) are passed to the peers' own generators, e.g.
+`--eval-every N` (rldoctor, default 25) and `--rlprobe-algorithm ppo` (rlprobe logs a value head) are passed to the peers' own generators, e.g.
 
     /tmp/peers/bin/python benchmarks/peers/generate.py --seed 1 --steps 800 --out /tmp/peers-s1-800
 
@@ -84,7 +84,8 @@ def rldoctor(out: Path, seed: int = 0, steps: int | None = None, eval_every: int
     return made
 
 
-def rlprobe(out: Path, scratch: Path, seed: int = 0, steps: int | None = None, onset_frac: float = 0.5) -> list[str]:
+def rlprobe(out: Path, scratch: Path, seed: int = 0, steps: int | None = None, onset_frac: float = 0.5,
+            algorithm: str | None = None) -> list[str]:
     from rlprobe.storage import RunReader
     from rlprobe.testing.synth import PATHOLOGIES, generate_run
 
@@ -93,7 +94,8 @@ def rlprobe(out: Path, scratch: Path, seed: int = 0, steps: int | None = None, o
         label = pathology or "healthy"
         run_dir = scratch / "rlprobe" / label
         shutil.rmtree(run_dir, ignore_errors=True)
-        kw = {"seed": seed, "onset_frac": onset_frac, **({"n_steps": steps} if steps else {})}
+        kw = {"seed": seed, "onset_frac": onset_frac, **({"n_steps": steps} if steps else {}),
+              **({"algorithm": algorithm} if algorithm else {})}
         generate_run(run_dir, pathology, **kw)     # defaults: n_steps=500, onset_frac=0.5, seed=0
         dest = out / "rlprobe" / label
         dest.mkdir(parents=True, exist_ok=True)
@@ -179,13 +181,14 @@ def main() -> int:
     ap.add_argument("--steps", type=int, default=None, help="run length for rldoctor and rlprobe (default theirs)")
     ap.add_argument("--onset-frac", type=float, default=0.5, help="rlprobe's onset as a fraction of the run")
     ap.add_argument("--eval-every", type=int, default=25, help="rldoctor's eval cadence")
+    ap.add_argument("--rlprobe-algorithm", default=None, help="rlprobe's algorithm (grpo; ppo adds a value head)")
     args = ap.parse_args()
     if args.out.resolve() == OUT.resolve() and (args.seed or args.steps or args.onset_frac != 0.5
-                                                 or args.eval_every != 25):
+                                                 or args.eval_every != 25 or args.rlprobe_algorithm):
         ap.error("a held-out set (another seed, length, onset or cadence) goes to --out elsewhere, "
                  "not into tests/fixtures/peers (its truth.json describes the seed-0 files)")
     made = (rldoctor(args.out, args.seed, args.steps, args.eval_every)
-            + rlprobe(args.out, args.scratch, args.seed, args.steps, args.onset_frac))
+            + rlprobe(args.out, args.scratch, args.seed, args.steps, args.onset_frac, args.rlprobe_algorithm))
     if args.rlwatch_src:
         made += rlwatch(args.out, args.rlwatch_src, args.seed)
     else:

@@ -252,3 +252,19 @@ def test_writer_keeps_eval_keys_in_their_own_dicts():
     assert list(back.extras["eval_reward"].steps) == [10, 20] and list(back.extras["eval_reward"].values) == [0.3, 0.4]
     assert_same_series(run, back, ["reward", "entropy"])
     assert any("2 eval dicts" in n for n in back.notes)
+
+
+def test_eval_accuracy_survives_both_trl_writers(tmp_path):
+    # held-out runs written as TRL logs lost their eval accuracy (the writers had no key for val_acc),
+    # so the diagnosis fell back from eval/accuracy to the training acc and misread reward hacking
+    from rlvitals.run import Series
+    run = synthetic_run(steps=40)
+    run.series["val_acc"] = Series("val_acc", np.array([10, 20, 30, 40]), np.array([0.31, 0.29, 0.27, 0.25]))
+    path = tmp_path / "trainer_state.json"
+    write_run(run, "trl-state", path)
+    state = read(path)
+    assert_same_series(run, state, ["val_acc", "reward", "acc"])
+    assert "eval_accuracy" in state.evals                       # kept as an eval metric, not a training vital
+    console = round_trip(run, "trl-console")                    # steps inferred (TRL prints none): values and order
+    np.testing.assert_allclose(console.series["val_acc"].values, [0.31, 0.29, 0.27, 0.25])
+    assert list(np.searchsorted(console.series["reward"].steps, console.series["val_acc"].steps) + 1) == [10, 20, 30, 40]

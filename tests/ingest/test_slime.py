@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import math
 
+import numpy as np
 from dictlog_helpers import assert_same_series, round_trip, synthetic_run
 
-from rlvitals.ingest import read_text, sniff_text
+from rlvitals.ingest import read_text, sniff_text, write_run
+from rlvitals.run import Run, Series
 
 P = "[2026-08-21 17:14:19] model.py:916 - "
 
@@ -109,3 +112,17 @@ def test_cut_last_line_of_a_file_and_feed_reports_rows(tmp_path):
     assert run.format == "slime" and run.skipped == {"truncated last line": 1}
     parser = open_parser("slime")
     assert [parser.feed(x + "\n") for x in lines[:4]] == [True, True, True, False]
+
+
+def test_eval_accuracy_round_trips_on_its_own_cadence():
+    # held-out runs written as slime logs lost their eval accuracy (the writer had no key for val_acc)
+    steps = np.arange(1, 31)
+    run = Run.from_arrays("r", steps, {"reward": np.linspace(0.1, 0.9, 30), "entropy": np.full(30, 0.5)})
+    run.series["val_acc"] = Series("val_acc", np.array([10, 20, 30]), np.array([0.4, 0.35, 0.3]))
+    buf = io.StringIO()
+    write_run(run, "slime", buf)
+    assert "eval 10: {'eval/accuracy': 0.4}" in buf.getvalue()
+    back = read_text(buf.getvalue(), "slime")
+    assert list(back.series["val_acc"].steps) == [10, 20, 30]
+    assert list(back.series["val_acc"].values) == [0.4, 0.35, 0.3]
+    assert list(back.series["reward"].steps) == list(range(1, 31))

@@ -28,7 +28,7 @@ def test_blip_never_alerts():
 
 
 def test_one_alert_per_finding_then_escalation_once():
-    tr = AlertTracker(persist=2, persist_steps=0)
+    tr = AlertTracker(persist=2, persist_steps=0, confirm=1)
     assert tr.update(diag(finding()), 10) == []
     first = tr.update(diag(finding()), 11)
     assert [(a.id, a.severity, a.step, a.escalated) for a in first] == [("entropy_collapse", "warning", 11, False)]
@@ -43,7 +43,7 @@ def test_one_alert_per_finding_then_escalation_once():
 
 
 def test_info_findings_do_not_alert_and_order_is_worst_first():
-    tr = AlertTracker(persist=1)
+    tr = AlertTracker(persist=1, confirm=1)
     got = tr.update(diag(finding("batch_noise", "info"), finding("kl_blowup", "warning"),
                          finding("numeric_instability", "critical")), 5)
     assert [a.id for a in got] == ["numeric_instability", "kl_blowup"]
@@ -70,10 +70,11 @@ def test_confirmed_diagnosis_needs_no_second_check():
 
 
 def test_reset_forgets_alerts():
-    tr = AlertTracker(persist=1)
-    assert len(tr.update(diag(finding()), 1)) == 1
+    tr = AlertTracker()
+    assert [len(tr.update(diag(finding()), s)) for s in (1, 3)] == [0, 1]
     tr.reset()
-    assert len(tr.update(diag(finding()), 1)) == 1
+    # the sightings are forgotten too: the new run needs its own second sighting
+    assert [len(tr.update(diag(finding()), s)) for s in (1, 3)] == [0, 1]
 
 
 def test_persist_must_be_positive():
@@ -166,7 +167,36 @@ def test_webhook_errors_are_one_line_not_exceptions():
 def test_alerts_of_one_check_follow_the_diagnosis_order_not_confidence():
     """Two warnings named at the same check: the first alert is the one `diagnose` ranks first (its
     precedence table), even when the other carries a higher confidence."""
-    tr = AlertTracker(persist=1, min_steps=0)
+    tr = AlertTracker(persist=1, min_steps=0, confirm=1)
     got = tr.update(diag(finding("truncation_starvation", confidence=0.6),
                          finding("length_hacking", confidence=0.9)), 30)
     assert [a.id for a in got] == ["truncation_starvation", "length_hacking"]
+
+
+def test_a_warning_alerts_at_its_second_sighting_a_critical_at_its_first():
+    tr = AlertTracker()
+    # a one-check blip (named at step 30, withdrawn at 31) is not news
+    assert tr.update(diag(finding()), 30) == [] and tr.update(diag(), 31) == []
+    assert tr.unconfirmed is False and tr.alerted == {}
+    # named again, two steps after the first sighting (not necessarily in a row): alerted
+    got = tr.update(diag(finding()), 32)
+    assert [(a.id, a.severity, a.step) for a in got] == [("entropy_collapse", "warning", 32)]
+    # two sightings one step apart are not yet "again on more data"
+    tr2 = AlertTracker()
+    assert [len(tr2.update(diag(finding("kl_blowup")), s)) for s in (40, 41, 42)] == [0, 0, 1]
+    # a critical is said at once, and so is a warning's escalation to critical
+    tr3 = AlertTracker()
+    got = tr3.update(diag(finding("numeric_instability", "critical")), 5)
+    assert [(a.id, a.severity) for a in got] == [("numeric_instability", "critical")]
+    assert tr2.update(diag(finding("kl_blowup", "critical")), 43)[0].escalated
+
+
+def test_a_final_diagnosis_needs_no_second_sighting():
+    tr = AlertTracker()
+    assert tr.update(diag(finding()), 10) == [] and tr.unconfirmed
+    assert len(tr.update(diag(finding()), 10, confirmed=True)) == 1
+
+
+def test_confirm_must_be_positive():
+    with pytest.raises(ValueError):
+        AlertTracker(confirm=0)

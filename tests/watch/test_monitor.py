@@ -49,8 +49,8 @@ def test_alerts_once_then_escalates_and_summarises():
                   step_budget=0)
     ents = [1.5] * 20 + [0.05] * 10 + [0.005] * 10
     raised = [a for step, e in enumerate(ents) for a in mon.log(trl_logs(e), step)]
-    # each raised at the first check that names it: warning from 20, critical from 30
-    assert [(a.id, a.severity, a.step) for a in raised] == [("entropy_collapse", "warning", 20),
+    # the warning named from step 20, said once named again two steps later; the critical at once
+    assert [(a.id, a.severity, a.step) for a in raised] == [("entropy_collapse", "warning", 22),
                                                             ("entropy_collapse", "critical", 30)]
     assert seen == mon.alerts == raised
     assert [f.id for f in mon.findings] == ["entropy_collapse"]
@@ -284,3 +284,17 @@ def test_background_checks_keep_log_out_of_the_diagnosis():
     assert seen == got and mon.alerts == got
     mon.close()
     assert mon.closed and not mon._worker.is_alive()
+
+
+def test_a_warning_is_confirmed_two_steps_after_its_first_sighting_whatever_the_cadence():
+    calls = []
+
+    def diag(run):
+        calls.append(int(run.steps[-1]))
+        return fake_diagnose(run)
+
+    mon = Monitor(background=False, stream=None, diagnose_fn=diag, max_overhead=0, step_budget=0)
+    raised = [a for step, e in enumerate([1.5] * 600 + [0.05] * 20) for a in mon.log({"entropy": e}, step)]
+    first = next(s for s in calls if s >= 600)
+    assert [(a.severity, a.step) for a in raised] == [("warning", first + 2)]
+    assert calls[calls.index(first) + 1] == first + 2      # not the 1% cadence (6 steps here)

@@ -63,6 +63,9 @@ def test_spike_watch():
     assert sw("kl", 5.0)           # a huge jump
     assert not sw("kl", 0.011)     # the level it is measured against did not move
     assert sw("x", float("nan")) and sw("y", float("inf"))
+    # a step change to a new level: a few spikes, then the new level is the level
+    flags = [sw("kl", 2.0) for _ in range(6)]
+    assert flags[:3] == [True] * 3 and not any(flags[3:])
 
 
 def test_watcher_checks_at_once_when_a_line_carries_a_nan(kv_format):

@@ -50,8 +50,8 @@ def test_watcher_sniffs_then_alerts_once_per_finding(kv_format):
     assert w.fmt == "kvtest"
     assert [(a.id, a.severity, a.escalated) for a in alerts] == [
         ("entropy_collapse", "warning", False), ("entropy_collapse", "critical", True)]
-    # raised at the first check that names it: the first warning step, then the first critical one
-    assert [a.step for a in alerts] == [20, 30]
+    # the warning once named again two steps later (20, 21, 22), the critical at its first check
+    assert [a.step for a in alerts] == [22, 30]
     assert alerts[0].onset_step == 20
 
 
@@ -108,10 +108,14 @@ def test_watcher_survives_a_failing_rule(kv_format):
 def test_restart_forgets_the_old_run(kv_format):
     w = Watcher(diagnose_fn=fake_diagnose, persist=1)
     w.feed(kv_lines([0.05] * 20))
-    assert len(w.check()) == 1
+    assert w.check() == [] and w.tracker.unconfirmed   # seen once
+    w.feed(kv_lines([0.05] * 3, start=20))
+    assert len(w.check()) == 1                          # seen again three steps later
     w.restart()
     assert w.sniffing and w.diagnosis is None
     w.feed(kv_lines([0.05] * 20))
+    assert w.check() == []                              # the old run's sightings are forgotten too
+    w.feed(kv_lines([0.05] * 3, start=20))
     assert len(w.check()) == 1  # the new run's collapse is news again
 
 
@@ -268,7 +272,7 @@ def test_follow_says_once_when_the_file_cannot_be_read(kv_format, tmp_path):
 
 def test_a_hanging_exec_never_blocks_following(kv_format, tmp_path):
     p = tmp_path / "live.log"
-    s = Session(p, exec_cmd="sleep 100", exec_timeout=30, exit_wait=0.5)
+    s = Session(p, exec_cmd="sleep 100", exec_timeout=30, exit_wait=0.5, max_wait=0.05)
     write(p, kv_lines(COLLAPSE[:25]))
     assert wait_for(lambda: "[WARNING]" in s.out.getvalue())
     t0 = time.monotonic()
@@ -328,3 +332,23 @@ def test_sigterm_ends_a_watch_with_its_summary(tmp_path):
             proc.wait(10)
     assert proc.returncode == 0
     assert "summary after 30 steps" in out
+
+
+def test_a_warning_seen_once_is_confirmed_two_steps_later_not_a_cadence_period_later(kv_format):
+    """At step 500 the cadence is every 5 steps; a first sighting brings the next check forward to
+    two steps later (the confirmation), then the cadence resumes."""
+    calls = []
+
+    def diag(run):
+        calls.append(int(run.steps[-1]))
+        return fake_diagnose(run)
+
+    clock = Clock()
+    w = Watcher(diagnose_fn=diag, clock=clock, max_overhead=0, scan=False)  # the step cadence alone
+    alerts = stream(w, kv_lines([1.5] * 500 + [0.05] * 30), clock)
+    first = next(s for s in calls if s >= 500)          # the first check that sees the collapse
+    i = calls.index(first)
+    assert first - calls[i - 1] == 5                    # the cadence at step ~500: 1% = 5 steps
+    assert calls[i + 1] == first + 2                    # the confirmation, two steps later
+    assert [(a.severity, a.step) for a in alerts] == [("warning", first + 2)]
+    assert calls[i + 2] - calls[i + 1] in (5, 6)        # back to the cadence

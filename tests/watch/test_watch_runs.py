@@ -20,11 +20,11 @@ HEALTHY = [1.5 - 0.01 * i for i in range(30)]
 def test_a_restart_of_the_step_counter_is_a_new_run_whose_alerts_start_afresh(kv_format):
     w = Watcher(diagnose_fn=fake_diagnose)
     w.feed(kv_lines(COLLAPSE, start=1))
-    first = w.check(force=True)
+    first = w.check(force=True, confirmed=True)
     assert [a.id for a in first] == ["entropy_collapse"] and w.new_runs == []
     # the trainer is restarted and appends to the same log from step 1: the same failure is news
     w.feed(kv_lines(COLLAPSE, start=1))
-    again = w.check(force=True)
+    again = w.check(force=True, confirmed=True)
     assert [a.id for a in again] == ["entropy_collapse"]
     assert w.new_runs == [(2, 1)] and w.run_count == 2
     assert again[0].finding.onset_step == 21           # the new run's onset, not the old one's

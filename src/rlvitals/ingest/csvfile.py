@@ -17,6 +17,7 @@ from typing import TextIO
 from ..run import Run
 from .aliases import lookup
 from .base import Format, LineParser
+from .pydict import rows_for_writer
 from .values import OUT_OF_RANGE, parse_value
 
 __all__ = ["FORMAT", "STEP_COLUMNS", "CsvParser", "write_csv"]
@@ -92,15 +93,15 @@ def _cell(v: float) -> str:
 
 
 def write_csv(run: Run, out: TextIO) -> None:
-    """A W&B-style history export: `_step` plus one column per metric (canonical names), columns
-    sorted by name as W&B does not keep order, blank where a metric was not logged."""
-    names = sorted(run.series)
-    steps = run.steps
+    """A W&B-style history export: `_step` plus one column per metric (the vitals under their
+    canonical names, the other keys the run kept as they were logged), columns sorted by name as
+    W&B does not keep order, blank where a metric was not logged."""
+    rows = list(rows_for_writer(run, {n: (n, None) for n in run.series}))
+    names = sorted({k for _, row in rows for k in row})
     w = csv.writer(out, lineterminator="\n")
     w.writerow(["_runtime", *names[: len(names) // 2], "_step", *names[len(names) // 2:]])
-    lookup = {n: dict(zip(run.series[n].steps.tolist(), run.series[n].values.tolist())) for n in names}
-    for i, step in enumerate(steps.tolist()):
-        vals = [_cell(lookup[n][step]) if step in lookup[n] else "" for n in names]
+    for i, (step, row) in enumerate(rows):
+        vals = [_cell(row[n]) if n in row else "" for n in names]
         w.writerow([f"{10.0 * i:.1f}", *vals[: len(names) // 2], step, *vals[len(names) // 2:]])
 
 

@@ -24,6 +24,7 @@ from typing import TextIO
 
 from ..run import Run
 from .base import Format, LineParser
+from .pydict import rows_for_writer
 from .safejson import loads
 from .values import OUT_OF_RANGE, as_float
 
@@ -113,13 +114,11 @@ class JsonlParser(LineParser):
 
 
 def write_jsonl(run: Run, out: TextIO) -> None:
-    """Flat rows `{"step": N, "<canonical name>": value, …}`; NaN and inf as JSON's NaN/Infinity."""
-    names = list(run.series)
-    lookup = {n: dict(zip(run.series[n].steps.tolist(), run.series[n].values.tolist())) for n in names}
-    for step in run.steps.tolist():
-        row: dict[str, object] = {"step": step}
-        row.update({n: lookup[n][step] for n in names if step in lookup[n]})
-        out.write(json.dumps(row) + "\n")
+    """Flat rows `{"step": N, "<canonical name>": value, …, "<extra key>": value}`: the vitals under
+    their canonical names, the other keys the run kept (reward components, NaN counters, …) as they
+    were logged, so nothing read is lost on the way out; NaN and inf as JSON's NaN/Infinity."""
+    for step, row in rows_for_writer(run, {n: (n, None) for n in run.series}):
+        out.write(json.dumps({"step": step, **row}) + "\n")
 
 
 def _sniff(text: str) -> float:

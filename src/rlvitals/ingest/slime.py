@@ -185,6 +185,7 @@ KEYS: KeyMap = {
     "trunc": ("rollout/truncated_ratio", None),
     "lr": ("train/lr-pg_0", None),
     "loss": ("train/pg_loss", None),
+    "val_acc": ("eval/accuracy", None),       # an `eval N: {…}` line, on the eval cadence
 }
 
 

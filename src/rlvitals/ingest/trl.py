@@ -267,6 +267,8 @@ KEYS: KeyMap = {
     "trunc": ("completions/clipped_ratio", None),
     "lr": ("learning_rate", None),
     "loss": ("loss", None),
+    # an eval accuracy is printed in the Trainer's eval dict, under its `eval_` prefix
+    "val_acc": ("eval_accuracy", None),
 }
 
 

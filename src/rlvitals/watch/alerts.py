@@ -1,10 +1,21 @@
 """When to raise the alarm and what it says (`--exec` and `--webhook` live in `sinks`).
 
 `AlertTracker` turns a sequence of diagnoses of a growing run into alerts: one per finding id,
-the first check where the diagnosis names it at warning or critical, and once more only if it
-escalates from warning to critical.  Keeping healthy prefixes silent is the diagnosis' own job
-(its rules judge a prefix as evidence accumulates); `persist > 1` can still require a finding to
-hold over several checks spanning `persist_steps` steps, for a diagnosis that blips.
+and once more only if it escalates from warning to critical.  When:
+
+- **critical**: at the first check whose diagnosis names it (the evidence has hardened);
+- **warning**: once the diagnosis has named it (at warning or above) at two checks at least two
+  steps apart, not necessarily consecutive: the same verdict reached again on more data.  A
+  warning the diagnosis gives at one prefix and withdraws at the next (a one-check blip: measured
+  on small-batch runs, where a borderline test flips with one new point) is not news.  It costs
+  two steps on a warning that holds (~1% of a 200-step run); a warning that flickers on and off is
+  still said at its second sighting.  (Measured alternatives, in docs/watch.md: first sighting,
+  two consecutive checks, a 20-step floor, exempting a finding whose onset is already far back.)
+- **a final diagnosis** (the history found when watching begins, a log gone quiet, the end of a
+  `Monitor`): at once, like `rlvitals diagnose` would report it.
+
+`persist > 1` can still require a finding to hold over several consecutive checks spanning
+`persist_steps` steps, and `min_steps` a floor of steps before a trend finding may alert.
 
 An `Alert` carries the `Finding` itself, so what is printed, posted and put in the environment is
 the diagnosis' own evidence, look-alikes ruled out and next knob: the arithmetic, not a paraphrase.
@@ -20,7 +31,8 @@ from typing import Any
 from ..diagnose.model import FINDING_IDS, SEVERITIES, Diagnosis, Finding
 from ..i18n import t as tr
 
-__all__ = ["MIN_STEPS", "Alert", "AlertTracker", "alert_payload", "format_alert", "jsonable"]
+__all__ = ["CONFIRM", "CONFIRM_STEPS", "MIN_STEPS", "Alert", "AlertTracker", "alert_payload", "format_alert",
+           "jsonable"]
 
 SCHEMA = "rlvitals.alert/1"
 
@@ -48,9 +60,14 @@ class Alert:
         return SEVERITIES.index(self.severity) >= SEVERITIES.index(severity)
 
 
-# Steps a run needs before a trend finding may alert (the diagnosis judges shorter prefixes too;
-# this is the watcher's own floor under it).
-MIN_STEPS = 20
+# Steps a run needs before a trend finding may alert.  0: the diagnosis judges short prefixes
+# itself (its rules need their own minimum of points); the watcher's old floor of 20 steps held
+# every failure present from step 1 (data_too_hard, stalled) to step 20 while the diagnosis named
+# it at step ~10, and the early blips it also caught are now stopped by CONFIRM.
+MIN_STEPS = 0
+# A warning alerts once the diagnosis has named it at CONFIRM checks spanning CONFIRM_STEPS steps.
+CONFIRM = 2
+CONFIRM_STEPS = 2
 
 # Findings a single step can prove (a NaN is a NaN): exempt from the minimum run length below.
 INSTANT: frozenset[str] = frozenset({"numeric_instability"})
@@ -60,24 +77,30 @@ INSTANT: frozenset[str] = frozenset({"numeric_instability"})
 class AlertTracker:
     """Streaks of each finding over consecutive checks, and what has been alerted already.
 
-    A finding alerts when it has been present, at or above a severity, in `persist` consecutive
-    checks (default 1: the first) spanning at least `persist_steps` steps; and, unless it is one a
-    single step can prove (`INSTANT`), only once the run has `min_steps` steps: a trend drawn
-    through a dozen points is a guess, and the first steps of every run look "stalled".
+    A finding alerts at a severity when it is named at that severity or above: at once if that is
+    critical; if it is a warning, once it has been named (warning or above) at `confirm` checks,
+    not necessarily consecutive, spanning at least `confirm_steps` steps (see the module
+    docstring; confirm=1: the first sighting).  On top of that, optionally, it must hold for
+    `persist` consecutive checks spanning `persist_steps` steps (default 1: no such demand) and,
+    unless a single step can prove it (`INSTANT`), the run must have `min_steps` steps.
     """
 
     persist: int = 1
     persist_steps: int = 5
     min_steps: int = MIN_STEPS
     min_severity: str = "warning"
+    confirm: int = CONFIRM
+    confirm_steps: int = CONFIRM_STEPS
     alerted: dict[str, str] = field(default_factory=dict)
     # severity level -> finding id -> (consecutive checks with the finding at or above that level,
     # the step of the first of them)
     _streak: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict)
+    # finding id -> (checks that named it at min_severity or above, the step of the first)
+    _sighted: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.persist < 1:
-            raise ValueError("persist must be at least 1")
+        if self.persist < 1 or self.confirm < 1:
+            raise ValueError("persist and confirm must be at least 1")
         if self.min_severity not in SEVERITIES:
             raise ValueError(f"unknown severity {self.min_severity!r}")
         self._levels = SEVERITIES[SEVERITIES.index(self.min_severity):]
@@ -96,6 +119,11 @@ class AlertTracker:
         step = int(step)
         young = n_steps is not None and n_steps < self.min_steps
         found = {f.id: f for f in diag.findings if not (young and f.id not in INSTANT)}
+        low = rank(self.min_severity)
+        for fid, seen in found.items():
+            if rank(seen.severity) >= low:
+                n_seen, first_seen = self._sighted.get(fid, (0, step))
+                self._sighted[fid] = (n_seen + 1, first_seen)
         for lvl in self._levels:
             streak = self._streak[lvl]
             for fid in set(streak) | set(found):
@@ -107,7 +135,9 @@ class AlertTracker:
                     streak.pop(fid, None)
         out: list[Alert] = []
         for fid, f in found.items():
-            held = [lvl for lvl in self._levels if self._holds(self._streak[lvl].get(fid), step, confirmed)]
+            held = [lvl for lvl in self._levels
+                    if self._holds(self._streak[lvl].get(fid), step, confirmed)
+                    and (confirmed or lvl == SEVERITIES[-1] or self._sighted_enough(fid, step))]
             if not held:
                 continue
             sev = held[-1]  # the highest level that has held
@@ -130,6 +160,10 @@ class AlertTracker:
         # persist=1 means "believe the first sighting": no span either
         return n >= self.persist and (self.persist == 1 or step - first >= self.persist_steps)
 
+    def _sighted_enough(self, fid: str, step: int) -> bool:
+        n, first = self._sighted.get(fid, (0, step))
+        return self.confirm == 1 or (n >= self.confirm and step - first >= self.confirm_steps)
+
     @property
     def unconfirmed(self) -> bool:
         """True when some finding is present but has not held long enough to alert (or escalate)."""
@@ -144,6 +178,7 @@ class AlertTracker:
     def reset(self) -> None:
         """Forget everything (the log was truncated: a new run begins)."""
         self.alerted.clear()
+        self._sighted.clear()
         for streak in self._streak.values():
             streak.clear()
 

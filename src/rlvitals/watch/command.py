@@ -203,7 +203,7 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
                 if w.sniffing and w.buffered:
                     raise UnknownFormat(f"{path}: no supported log format recognised "
                                         f"(see `rlvitals formats`, or pass -F FORMAT)")
-                stop_now = handle(w.check(force=True))
+                stop_now = handle(w.check(force=True, confirmed=True))  # what `diagnose` would say
                 for e in w.errors[n_errors:]:
                     _say(err, e)
                 if w.awaiting:
@@ -237,7 +237,7 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
             take(lines, events, say=False)
             if not fol.more_pending:
                 break
-        hit = handle(w.check(force=True))
+        hit = handle(w.check(force=True, confirmed=True))   # the end: as final as the data gets
     except KeyboardInterrupt:  # a second Ctrl-C: just the summary
         hit = False
     return finish(3 if hit else 0)

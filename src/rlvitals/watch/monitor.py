@@ -32,7 +32,7 @@ from ..diagnose.model import Diagnosis, Finding
 from ..i18n import t as tr
 from ..ingest.values import parse_step
 from ..run import Run
-from .alerts import MIN_STEPS, Alert, AlertTracker, format_alert
+from .alerts import CONFIRM, MIN_STEPS, Alert, AlertTracker, format_alert
 from .history import CAPACITY, History
 from .schedule import Scheduler, SpikeWatch
 
@@ -72,8 +72,8 @@ class Monitor:
     check_every: at least this many logged steps between regular checks (the scheduler's
                  `min_every`; it also checks every ~1% of the run, and at once on a NaN or spike).
     stream:      where alerts and the summary are written (None: print nothing).
-    persist:     consecutive checks a finding must hold before it alerts (1: the first check
-                 that names it; the diagnosis' own prefix rules keep healthy runs silent).
+    persist:     consecutive checks a finding must hold before it alerts (default 1: no such
+                 demand; a warning still needs a second sighting, a critical none: see `AlertTracker`).
     name:        the run's name in alerts.
     max_overhead: the share of wall time diagnoses may take (default 1%).  0 turns the cap off.
     burst:       CPU seconds checks may spend ahead of that share (a token bucket; 0 = none).
@@ -81,7 +81,9 @@ class Monitor:
     step_budget: diagnosis cost allowed per logged step, amortised, in seconds; checks are spaced
                  so that `log()` stays within it.  Default: 0.5 ms when the checks run inside
                  `log()` (background=False), off when they run in the background.  0 = off.
-    min_steps:   steps a run needs before a trend finding may alert (see `AlertTracker`).
+    min_steps:   steps a run needs before a trend finding may alert (see `AlertTracker`; default 0).
+    confirm:     checks a warning must be named at (two steps apart or more) before it alerts
+                 (default 2; 1 = the first sighting; a critical alerts at its first).
     capacity:    rows kept at full resolution before the history is thinned (bounded memory).
     background:  run the diagnosis on a worker thread (default): `log()` only records the row and
                  returns in microseconds; alerts raised in the background are returned by the
@@ -95,7 +97,7 @@ class Monitor:
                  diagnose_fn: Callable[[Run], Diagnosis] | None = None,
                  clock: Callable[[], float] = time.monotonic, timer: Callable[[], float] = time.thread_time,
                  capacity: int = CAPACITY, background: bool = True, min_steps: int = MIN_STEPS,
-                 burst: float | None = None) -> None:
+                 burst: float | None = None, confirm: int = CONFIRM) -> None:
         self.lang = lang
         self.on_alert = on_alert
         self.check_every = max(1, int(check_every))
@@ -111,7 +113,7 @@ class Monitor:
         self.checks = 0
         self.closed = False
         self.history = History(capacity)
-        self._tracker = AlertTracker(persist=persist, min_steps=min_steps)
+        self._tracker = AlertTracker(persist=persist, min_steps=min_steps, confirm=confirm)
         self._diagnose = diagnose_fn or _default_diagnose
         self._bad_key = ""
         self._bad_step = ""
@@ -215,14 +217,15 @@ class Monitor:
             finally:
                 self._busy = False
 
-    def check(self) -> list[Alert]:
-        """Diagnose what has been logged so far and raise any alert it earns (one check at a time)."""
+    def check(self, final: bool = False) -> list[Alert]:
+        """Diagnose what has been logged so far and raise any alert it earns (one check at a time).
+        final: the run is over (`close`): what the diagnosis names now needs no second check."""
         with self._checking:
-            return self._check()
+            return self._check(final)
 
-    def _check(self) -> list[Alert]:
+    def _check(self, final: bool = False) -> list[Alert]:
         t0 = self._timer()
-        taken = 0
+        taken = soon = 0
         try:
             with self._lock:
                 run = self.history.build(self.name)
@@ -233,7 +236,8 @@ class Monitor:
             diag = self._diagnose(run)
             self.diagnosis = diag
             self.checks += 1
-            new = self._tracker.update(diag, int(run.steps[-1]), run=self.name, n_steps=n)
+            new = self._tracker.update(diag, int(run.steps[-1]), run=self.name, n_steps=n, confirmed=final)
+            soon = self._tracker.confirm_steps if self._tracker.unconfirmed else 0
         except Exception as e:
             self._error(e)
             return []
@@ -242,6 +246,7 @@ class Monitor:
             self.check_cpu += cost
             with self._lock:
                 self.schedule.ran(cost, taken)
+                self.schedule.soon = soon
         with self._lock:
             self.alerts += new
         for a in new:
@@ -273,8 +278,8 @@ class Monitor:
             self._wake.set()
             worker.join(30)
         try:
-            if self.schedule.pending or self.diagnosis is None:
-                self.check()
+            if self.schedule.pending or self.diagnosis is None or self._tracker.unconfirmed:
+                self.check(final=True)
             from .session import render_summary
 
             if self.diagnosis is not None:

@@ -20,6 +20,10 @@ budget spaces checks when they get expensive:
    least `cost / step_budget` steps must also have arrived (the amortised cost per logged step
    stays under it however fast the loop).
 4. **Trickle.**  Steps arriving slower than the cadence are checked anyway after `max_wait` seconds.
+5. **A pending warning.**  When the last check named a warning that needs a second sighting
+   (`AlertTracker`), the owner sets `soon` (its `confirm_steps`): the next check is due after that
+   many new steps instead of a whole cadence period, so on a long run the confirmation costs two
+   steps, not 1% of the run.
 
 `note(n, hard)` tells it new steps arrived; `due()` asks; `ran(cost, steps)` records a check.
 The clock is injectable (tests and benchmarks run on simulated time).
@@ -38,6 +42,7 @@ __all__ = ["SPIKE_K", "Scheduler", "SpikeWatch"]
 SPIKE_K = 12.0
 SPIKE_WARMUP = 8      # observations of a key before spikes in it count
 SPIKE_ALPHA = 0.1     # EWMA weight of the newest observation
+SPIKE_SHIFT = 3       # this many spikes in a row are a new level, not spikes: the level moves there
 
 
 @dataclass
@@ -51,6 +56,7 @@ class Scheduler:
     max_wait: float = 30.0
     burst: float = 1.0
     clock: Callable[[], float] = time.monotonic
+    soon: int = 0                 # > 0: a check is due after this many new steps (a warning awaits confirmation)
     pending: int = 0              # steps arrived since the last check
     hard: bool = False            # a hard signal arrived since the last check
     seen: int = 0                 # steps arrived in all
@@ -80,6 +86,8 @@ class Scheduler:
     def every(self) -> int:
         """New steps needed before the next regular check."""
         k = max(self.min_every, math.ceil(self.fraction * self.seen_at_check))
+        if self.soon > 0:
+            k = min(k, max(self.min_every, self.soon))
         if self.step_budget > 0:
             k = max(k, int(self.last_cost / self.step_budget))
         return k
@@ -114,6 +122,7 @@ class Scheduler:
         """A new run begins (the file was truncated)."""
         self.pending = self.seen = self.seen_at_check = 0
         self.hard = self._hard_used = False
+        self.soon = 0
         self.last_cost = 0.0
         self.last_check = self._credit_at = self.clock()
         self._credit = self.burst
@@ -133,14 +142,21 @@ class SpikeWatch:
             return True
         st = self._state.get(key)
         if st is None:
-            self._state[key] = [x, 0.0, 1.0]
+            self._state[key] = [x, 0.0, 1.0, 0.0]
             return False
-        mean, dev, n = st
+        mean, dev, n, run = st
         d = abs(x - mean)
         spike = n >= SPIKE_WARMUP and d > self.k * max(dev, 1e-3 * abs(mean), 1e-12)
         if not spike:  # a spike does not move the level it is measured against
             st[0] = mean + SPIKE_ALPHA * (x - mean)
             st[1] = dev + SPIKE_ALPHA * (d - dev)
+            st[3] = 0.0
+        elif run + 1 >= SPIKE_SHIFT:
+            # a step change (entropy 1.5 -> 0.05 and staying there) is one hard signal, not one per
+            # cadence period for the rest of the run: the level moves to it
+            st[0], st[3] = x, 0.0
+        else:
+            st[3] = run + 1
         st[2] = n + 1
         return spike
 

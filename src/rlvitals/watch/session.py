@@ -26,7 +26,7 @@ from ..diagnose.model import Diagnosis
 from ..errors import UnknownFormat
 from ..i18n import t as tr
 from ..run import Run
-from .alerts import MIN_STEPS, Alert, AlertTracker
+from .alerts import CONFIRM, MIN_STEPS, Alert, AlertTracker
 from .schedule import Scheduler, SpikeWatch
 
 if TYPE_CHECKING:
@@ -81,6 +81,7 @@ class Watcher:
     source: str = ""
     persist: int = 1
     min_steps: int = MIN_STEPS
+    confirm: int = CONFIRM   # sightings a warning needs before it alerts (see AlertTracker)
     max_wait: float = 30.0
     max_overhead: float = 0.01
     step_budget: float = 0.0
@@ -108,7 +109,7 @@ class Watcher:
 
     def __post_init__(self) -> None:
         if self.tracker is None:
-            self.tracker = AlertTracker(persist=self.persist, min_steps=self.min_steps)
+            self.tracker = AlertTracker(persist=self.persist, min_steps=self.min_steps, confirm=self.confirm)
         self.schedule = Scheduler(max_overhead=self.max_overhead, step_budget=self.step_budget,
                                   max_wait=self.max_wait, burst=self.burst, clock=self.clock)
         self._spikes = SpikeWatch()
@@ -297,6 +298,8 @@ class Watcher:
         new = self.tracker.update(diag, step, run=run.name or self.name, source=self.source,
                                   confirmed=confirmed or self._idle_checked or self.ended, n_steps=n)
         self.alerts.extend(new)
+        # a warning seen once is confirmed (or not) after `confirm_steps` more steps, not a cadence period
+        self.schedule.soon = self.tracker.confirm_steps if self.tracker.unconfirmed else 0
         self._last_run = run
         return new
 
