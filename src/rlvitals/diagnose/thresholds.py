@@ -88,6 +88,10 @@ TABLE: dict[str, Threshold] = dict([
     _t("entropy_bend", 0.05, "entropy's last stretch (clip_tail) this much (relative) above its own line before, beyond "
        "len_accel_z standard errors: running up now (a bonus or a temperature flattening the policy)",
        "ours; a healthy entropy drifts down by ~1% a tenth of the run with ~1% step noise; the lesson: entropy 上升 = 可能跑飞"),
+    _t("entropy_plunge", 0.25, "entropy's last stretch (clip_tail) this much (relative) below its own line before, beyond "
+       "len_accel_z standard errors: falling fast now (the lesson's 陡降, a collapse under way)",
+       "ours; a healthy entropy falls ~1% a tenth of the run (the lesson: 1.842 -> 1.498 over 200 steps); "
+       "Cui et al. arXiv 2505.22617's early fall is from the first step, so the line before carries it"),
     _t("entropy_ok", 1.0, "an entropy rising but still below this is no explosion", "rllm #116 (maintainer: ok to increase as long as < 1)"),
     _t("entropy_rise", 1.6, "entropy ending this many times its start is running away",
        "ours; an entropy bonus doubles a low entropy healthily (verl LoRA 0.13 → 0.26); rllm #116 (< 1 is ok)"),
