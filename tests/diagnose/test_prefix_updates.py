@@ -193,3 +193,10 @@ def test_entropy_at_zero_with_training_acc_flat_is_a_collapse_though_a_sparse_ev
     run.series["val_acc"] = Series("val_acc", ev_steps, ev, "test")
     top = diagnose(run).top
     assert top is not None and top.id == "entropy_collapse", diagnose(run).findings
+
+
+@pytest.mark.parametrize("seed", [101, 202])
+def test_sim_entropy_plunge_names_the_collapse_within_6_percent(seed):
+    delay, before = scan(make("sim", "entropy_collapse", seed), "entropy_collapse", every=1)
+    assert delay is not None and delay <= 0.06, (delay, before)
+    assert before == [], before
