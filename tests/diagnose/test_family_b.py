@@ -11,7 +11,7 @@ import numpy as np
 from diag_curves import N, S
 
 from rlvitals.diagnose import diagnose
-from rlvitals.run import Series
+from rlvitals.run import Run, Series
 
 PEERS = Path(__file__).resolve().parents[1] / "fixtures" / "peers"
 
@@ -90,3 +90,71 @@ def test_length_hacking_with_truncation_still_flat_is_named_on_the_way_up():
     first = next(s for s in range(onset, 200, 2)
                  if any(f.id == "length_hacking" and f.severity != "info" for f in diagnose(run.upto(s)).findings))
     assert first - onset <= 20
+
+
+def test_a_reward_that_is_the_verifier_creeping_from_zero_is_still_all_wrong():
+    # prompts far too hard: acc (and the reward, which is the verifier's score) creep 0.0003 -> 0.002,
+    # adv_std ~0.1: the reward's "climb" is the accuracy's, and 0.2 points of accuracy is no gain
+    r = np.random.default_rng(11)
+    acc = np.clip(0.0003 + 0.002 * S / N + r.normal(0, 0.0004, N), 0, None)
+    d = diagnose(dc.healthy(0, acc=acc, reward=acc.copy(), adv_std=0.03 + 0.1 * S / N + r.normal(0, 0.02, N),
+                            len=np.full(N, 90.0) + r.normal(0, 2, N)))
+    assert d.verdict == "dead" and d.top.id == "data_too_hard", ids(d)
+
+
+def test_a_format_term_lifting_the_reward_over_an_all_wrong_accuracy_is_not_called_too_hard():
+    # the same accuracy, but the reward climbs 0.1 -> 0.4 through something else: not "nothing learned"
+    r = np.random.default_rng(11)
+    acc = np.clip(0.0003 + 0.002 * S / N + r.normal(0, 0.0004, N), 0, None)
+    d = diagnose(dc.healthy(0, acc=acc, reward=0.1 + 0.3 * S / N + r.normal(0, 0.02, N),
+                            adv_std=0.03 + 0.1 * S / N + r.normal(0, 0.02, N)))
+    assert "data_too_hard" not in ids(d)
+
+
+def test_a_short_noisy_goal_drifting_down_by_chance_is_not_not_learning():
+    # 49 points of a very noisy accuracy (4 prompts a step) with a slight chance drift down: undecided
+    n = 49
+    s = np.arange(1, n + 1)
+    r = np.random.default_rng(2)
+    acc = np.clip(0.22 - 0.0005 * s + r.normal(0, 0.12, n), 0, 1)
+    run = Run.from_arrays("noisy", s, dict(acc=acc, reward=acc + 0.25, entropy=1.85 + r.normal(0, 0.03, n),
+                                           kl=0.001 * s, adv_std=0.85 + r.normal(0, 0.15, n)))
+    assert "not_learning" not in ids(diagnose(run))
+
+
+def test_an_accuracy_at_its_ceiling_is_not_not_learning():
+    n = 60
+    s = np.arange(1, n + 1)
+    r = np.random.default_rng(4)
+    acc = np.clip(0.95 - 0.0003 * s + r.normal(0, 0.02, n), 0, 1)
+    run = Run.from_arrays("easy", s, dict(acc=acc, reward=acc.copy(), entropy=1.85 + r.normal(0, 0.01, n),
+                                          kl=0.001 * s, adv_std=0.45 + r.normal(0, 0.05, n)))
+    d = diagnose(run)
+    assert "not_learning" not in ids(d) and d.verdict == "learning"
+
+
+def test_reward_std_death_read_from_the_zero_spread_group_share():
+    # rlprobe's reward_std_death: its adv_std is batch-normalised (~1 throughout) while the share of
+    # groups with zero reward spread climbs 0.05 -> 0.9: the lesson's mechanism, measured directly
+    from rlvitals.ingest import read
+
+    d = diagnose(read(str(PEERS / "rlprobe" / "reward_std_death" / "steps.jsonl")))
+    f = next(f for f in d.findings if f.id == "data_too_easy")
+    assert f.severity == "warning" and f.evidence["zero_std_groups_end"] > 0.85
+    assert f.evidence["adv_std_from"] == "zero_variance_group_frac" and 250 <= f.onset_step <= 420
+    # the healthy file logs the same share, flat at 0.05: nothing warns
+    h = diagnose(read(str(PEERS / "rlprobe" / "healthy" / "steps.jsonl")))
+    assert h.verdict == "learning" and all(x.severity == "info" for x in h.findings)
+
+
+def test_rlprobe_length_paid_by_an_unlogged_term_is_length_hacking():
+    # rlprobe's reward_hack_length: a length term that is not among the logged components; the reward
+    # beyond correctness + format climbs 0 -> 0.24 in step with the length (x3.3) while the
+    # correctness term only keeps (and slows) its course: the extra length bought nothing
+    from rlvitals.ingest import read
+
+    d = diagnose(read(str(PEERS / "rlprobe" / "reward_hack_length" / "steps.jsonl")))
+    assert d.verdict == "cheating" and d.top.id == "length_hacking", ids(d)
+    ev = d.top.evidence
+    assert ev["reward_unexplained_end"] > 0.15 and abs(ev["reward_unexplained_start"]) < 0.01
+    assert ev["acc_rate_after_per100"] < ev["acc_rate_before_per100"] and 200 <= d.top.onset_step <= 300

@@ -151,3 +151,16 @@ def test_an_entropy_rising_steadily_is_not_running_up():
     bent = steady.copy()
     bent[-8:] += 0.03 * np.arange(1, 9)                                       # bends up in the last 8 steps
     assert pred(_ctx(entropy=bent), "entropy_running_up").holds
+
+
+# -- kl_blowup's severity follows the KL's level --------------------------------------------------
+@pytest.mark.parametrize("top,sev", [(0.25, "warning"), (1.5, "critical")])
+def test_an_order_of_magnitude_kl_rise_is_critical_only_at_a_level_that_matters(top, sev):
+    rng = np.random.default_rng(5)
+    n = 200
+    kl = np.r_[np.full(120, 0.002), 0.002 * (top / 0.002) ** (np.arange(1, 81) / 20).clip(max=1)]
+    kl = kl * (1 + 0.05 * rng.standard_normal(n))
+    reward = 0.5 + 0.02 * rng.standard_normal(n)
+    run = Run.from_arrays("kl", np.arange(1, n + 1), {"kl": kl, "reward": reward}, format="test", source="test")
+    f = next(f for f in diagnose(run).findings if f.id == "kl_blowup")
+    assert f.severity == sev, f.evidence

@@ -4,9 +4,14 @@ The lesson's adv_std table sets the severity: 0.8-1.2 healthy (silent), 0.5-0.8 
 0.3-0.5 change data / dynamic sampling (warning), < 0.2 stop burning GPU hours (critical).
 The cause is told apart from entropy collapse by entropy (still far from 0) and accuracy (high),
 and -- the lesson's most practical check -- by samples that differ but are all right.
+When the run also logs the share of groups with zero reward spread (the mechanism itself), that
+share read as adv_std ≈ √(1 − share) decides the band when the logged adv_std reads healthy (a
+batch-normalised adv_std stays near 1 whatever the groups do).
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from .actions import action_for
 from .context import Ctx, rnd, ro
@@ -29,10 +34,47 @@ def band(adv_std_end: float) -> str | None:
     return "critical"
 
 
+ZERO_STD_KEYS = ("frac_reward_zero_std", "zero_variance_group_frac")
+
+
+def _groups(ctx: Ctx) -> tuple[str, float, float, float, int | None] | None:
+    """The mechanism measured directly: a logged share of groups whose rewards have zero spread
+    (TRL frac_reward_zero_std, rlprobe zero_variance_group_frac), read through the same
+    adv_std ≈ √(1 − share) the readers use when adv_std itself is missing.  Returns (key, share at
+    the end, adv_std-equivalent at the start and the end, the step it entered the band it ends in),
+    or None when no such key is logged with min_points points."""
+    src = ctx.extra(*ZERO_STD_KEYS)
+    adv = ctx.series("adv_std")
+    if src is None or (adv is not None and adv.proxy):
+        return None          # not logged, or already what adv_std is read from
+    ok = np.isfinite(src.values)
+    s, f = src.steps[ok], np.clip(src.values[ok], 0.0, 1.0)
+    if f.size < get("min_points"):
+        return None
+    eq = np.sqrt(1.0 - f)
+    k = max(3, f.size // 10)
+    e0, e1 = float(eq[:k].mean()), float(eq[-k:].mean())
+    sev = band(e1)
+    if sev is None:
+        return None
+    cut = {"info": get("adv_std_healthy"), "warning": get("adv_std_watch"), "critical": get("adv_std_stop")}[sev]
+    m = max(1, f.size // 40)     # block means, as the lesson reads a band off the smoothed curve
+    nb = f.size // m
+    x = eq[: nb * m].reshape(nb, m).mean(axis=1)
+    past = np.nonzero(x < cut)[0]
+    onset = int(s[past[0] * m]) if past.size else None
+    return src.name, float(f[-k:].mean()), e0, e1, onset
+
+
 def check(ctx: Ctx) -> Finding | None:
     if not ctx.has("adv_std"):
         return None
     a0, a1 = ctx.start("adv_std"), ctx.end("adv_std")
+    grp = _groups(ctx) if band(a1) is None else None
+    if grp is not None:
+        a0, a1 = grp[2], grp[3]      # adv_std reads healthy, the direct measure says the groups degenerated
+    else:
+        grp = None
     sev = band(a1)
     if sev is None or a1 > a0 - 0.05:
         return None
@@ -43,7 +85,7 @@ def check(ctx: Ctx) -> Finding | None:
     g1 = tr.end
     if g1 < 0.5 and not tr.rose:
         return None  # groups neither mostly right nor getting right: easy data cannot be the cause
-    ev = {"adv_std_start": rnd(a0), "adv_std_end": rnd(a1), f"{g}_end": rnd(g1)}
+    ev: dict = {"adv_std_start": rnd(a0), "adv_std_end": rnd(a1), f"{g}_end": rnd(g1)}
     ruled, missing = [], []
     if ctx.has("entropy"):
         ev["entropy_end"] = rnd(ctx.end("entropy"))
@@ -63,7 +105,12 @@ def check(ctx: Ctx) -> Finding | None:
     else:
         missing.append("samples")
     # the lesson's table: the onset is where adv_std entered the band it ends in
-    onset = ctx.crossing("adv_std", below={"info": get("adv_std_healthy"), "warning": get("adv_std_watch"),
-                                           "critical": get("adv_std_stop")}[sev], first=True)
+    if grp is not None:
+        ev["zero_std_groups_end"] = rnd(grp[1], 3)
+        ev["adv_std_from"] = grp[0]
+        onset = grp[4]
+    else:
+        onset = ctx.crossing("adv_std", below={"info": get("adv_std_healthy"), "warning": get("adv_std_watch"),
+                                               "critical": get("adv_std_stop")}[sev], first=True)
     conf = 0.7 + 0.1 * (g1 >= 0.5) + 0.1 * bool(quotes)
     return Finding(ID, sev, onset, ev, tuple(ruled), tuple(missing), action_for(ID), round(conf, 3), quotes)

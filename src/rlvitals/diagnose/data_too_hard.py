@@ -3,7 +3,9 @@
 The goal (an accuracy, or a reward with adv_std to say the groups are uniform) stays near zero
 and adv_std low (most groups have zero variance); entropy is not heading to 0, answers are not cut
 at the cap (else truncation_starvation), nothing improves.  A reward that keeps climbing on top of
-an all-wrong accuracy is being learned or gamed, not starved: that is reward hacking's question.
+an all-wrong accuracy is being learned or gamed, not starved: that is reward hacking's question --
+unless the reward only moves with the accuracy (a reward that is the verifier's score: its "climb"
+from 0.0003 to 0.002 is the accuracy's, and an accuracy judged in points has not moved).
 """
 
 from __future__ import annotations
@@ -35,8 +37,8 @@ def check(ctx: Ctx) -> Finding | None:
         rw = trend(ctx, "reward")
         # a clear climb: beyond reward_climb of its start and beyond 3 step-to-step noises
         if (rw is not None and rw.rose and rw.move > 3 * rw.noise and ctx.gained("reward", rel=get("reward_climb"))
-                and ctx.still_rising("reward", 0.0)):
-            return None  # the reward climbs: something is being learned (or gamed), not nothing
+                and ctx.still_rising("reward", 0.0) and not holds(ctx, "reward_tracks_truth")):
+            return None  # the reward climbs beyond the accuracy: something is being learned (or gamed), not nothing
     ev = {f"{g}_start": rnd(tr.start), f"{g}_end": rnd(tr.end)}
     missing = []
     if ctx.has("adv_std"):

@@ -6,7 +6,9 @@ more than an order of magnitude over the KL's own level just before it began, to
 matters.  Isolated one-step spikes are removed first (`symptoms.kl_clean`): a spike gone the next
 step is an outlier step, never a blow-up.  NaNs make it numeric_instability's (verdict.SUPPRESSES).
 
-Early (a prefix, as `watch` sees it) the KL is multiplying now: its last stretch `kl_fast` times
+Critical needs the KL to end at `kl_high` or above (PTT: kl > 0.3 high); an order-of-magnitude rise
+to a modest level (0.03 -> 0.14 while a hack drags the policy along) is a warning, so the cause it
+follows ranks first.  Early (a prefix, as `watch` sees it) the KL is multiplying now: its last stretch `kl_fast` times
 above its own line before, at a level that matters (kl_min), with the entropy rising beyond its
 noise over the same steps (the lesson: "entropy 上升 = 可能 KL 跑飞") -- a warning.  A KL taking off
 while the step size grows (clip fraction, grad norm: updates.growing) and the entropy holds is the
@@ -55,6 +57,8 @@ def check(ctx: Ctx) -> Finding | None:
         sev = "warning"                      # early: multiplying now, not yet an order of magnitude
     if end < 3 * max(pre, get("kl_floor")):
         return None   # it surged and came back down: not a run-away now
+    if end < get("kl_high"):
+        sev = "warning"   # an order of magnitude up, but still at a level PTT calls normal: not dead yet
     ev = {"kl_start": rnd(float(np.mean(v[:k]))), "kl_before": rnd(pre), "kl_end": rnd(end),
           "kl_surge": rnd(max(top, end) / max(abs(pre), 1e-6), 3), "kl_window_rise": rnd(surge, 3), "kl_max": rnd(top)}
     missing = []

@@ -15,7 +15,7 @@ import numpy as np
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
-from .symptoms import eval_lags, goal, since, tail_excess, trend
+from .symptoms import components, eval_lags, goal, since, tail_excess, trend
 from .thresholds import get
 
 ID = "length_hacking"
@@ -61,7 +61,7 @@ def check(ctx: Ctx) -> Finding | None:
     wait for the cap (truncation) to speak."""
     if not ctx.has("len"):
         return None
-    f = _whole(ctx)
+    f = _whole(ctx) or _paid(ctx)
     if f is not None:
         return f
     g = goal(ctx)
@@ -177,3 +177,54 @@ def _whole(ctx: Ctx) -> Finding | None:
             return None
     conf = min(1.0, 0.7 + 0.1 * (growth - get("len_growth_healthy")) + 0.1 * bool(truth))
     return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), round(conf, 3))
+
+
+def _paid(ctx: Ctx) -> Finding | None:
+    """A term nobody logged pays for length: the reward components are logged, and the part of the
+    reward they do not explain (reward minus their sum, in the reward's own units) climbed in step
+    with the length (their 16 block medians correlate at least track_corr) by more than goal_z
+    standard errors and hack_shift of the reward's 10-90% spread, the length grew len_growth_healthy times, and the correctness term did not
+    gain faster after the length bent than before (the extra length bought nothing: pair C2).
+    The lesson's "涨的是真能力，不是格式分" with the paying term hidden."""
+    comps = components(ctx)
+    correct = [k for k, (kind, _) in comps.items() if kind == "correctness"]
+    ln = trend(ctx, "len")
+    if not correct or not ctx.has("reward") or ln is None or not ln.start > 0 or ln.end / ln.start < get("len_growth_healthy"):
+        return None
+    sr, vr = ctx.data("reward")
+    total = np.zeros_like(vr)
+    for _, cs in comps.values():
+        if cs.steps.shape != sr.shape or not np.array_equal(cs.steps, sr):
+            return None          # terms on other steps: their sum is not defined step by step
+        total = total + np.nan_to_num(cs.values)
+    u = vr - total
+    k = max(3, u.size // 10)
+    noise = float(1.4826 * np.median(np.abs(np.diff(u) - np.median(np.diff(u))))) / np.sqrt(2) or 1e-12
+    gain = float(u[-k:].mean() - u[:k].mean())
+    q = np.percentile(vr, [10, 90])
+    if (u.size < 2 * get("min_points") or gain <= get("goal_z") * noise * np.sqrt(2.0 / k)
+            or gain < get("hack_shift") * float(q[1] - q[0])):
+        return None              # (a size too: hack_shift of the reward's 10-90% spread, not float dust)
+    from ..shapes import blocks
+    _, bu = blocks(sr, u, 16)
+    sl, vl = ctx.data("len")
+    _, bl = blocks(sl, vl, 16)
+    if bu.size != bl.size or bu.size < 4 or float(np.corrcoef(bu, bl)[0, 1]) < get("track_corr"):
+        return None
+    onset = ctx.onset("len", "bend", log=True, until_peak=True)
+    sc, vc = ctx.data(f"component:{correct[0]}")
+    if onset is None or sc.size < 2 * get("min_points"):
+        return None
+    j = int(np.searchsorted(sc, onset))
+    if j < 3 or sc.size - j < 3:
+        return None
+    before = (float(np.mean(vc[j - 3:j])) - float(np.mean(vc[:3]))) / max(float(sc[j - 1] - sc[0]), 1.0)
+    after = (float(np.mean(vc[-3:])) - float(np.mean(vc[j:j + 3]))) / max(float(sc[-1] - sc[j]), 1.0)
+    if after > before:
+        return None              # the correctness sped up with the length: pair C1
+    ev = {"len_start": rnd(ln.start), "len_end": rnd(ln.end), "len_growth": rnd(ln.end / ln.start, 3),
+          "reward_unexplained_start": rnd(float(u[:k].mean())), "reward_unexplained_end": rnd(float(u[-k:].mean())),
+          "acc_metric": correct[0], "acc_rate_before_per100": rnd(100 * before, 3),
+          "acc_rate_after_per100": rnd(100 * after, 3), "since_step": onset}
+    missing = [] if ctx.has("trunc") else ["trunc"]
+    return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), 0.7)

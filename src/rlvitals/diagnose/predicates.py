@@ -109,6 +109,37 @@ def goal_improving(ctx: Ctx) -> Pred:
     return Pred(tr.rose, g, f"{tr.start:.4g} → {tr.end:.4g}")
 
 
+def reward_tracks_truth(ctx: Ctx) -> Pred:
+    """The reward moves with the accuracy (training acc, else the correctness term, else eval acc):
+    their step-to-step changes correlate at least `track_corr`, and, each scaled by its own 10-90%
+    spread, their difference changes less than `hack_gap` from the first tenth to the last -- so a
+    reward "climb" is the accuracy's own move (judged by the rate rules), not something else being
+    learned or gamed."""
+    from .reward_hacking import _aligned, _spread
+    from .symptoms import components
+    if not ctx.has("reward"):
+        return Pred(False, "reward", None, False)
+    truths = [m for m in ("acc",) if ctx.has(m)]
+    truths += [f"component:{k}" for k, (kind, _) in components(ctx).items() if kind == "correctness"]
+    truths += [m for m in ("val_acc",) if ctx.has(m)]
+    for t in truths:
+        _, r, a = _aligned(ctx, t)
+        if r.size < 2 * get("truth_min_after"):
+            continue
+        # step by step: the reward's changes are the accuracy's (it is the verifier's score, give or
+        # take a constant term) -- two climbs alone cannot say so, any two ramps look alike
+        dr, da = np.diff(r), np.diff(a)
+        if not (np.std(dr) > 0 and np.std(da) > 0):
+            continue
+        corr = float(np.corrcoef(dr, da)[0, 1])
+        d = r / (_spread(r) or 1.0) - a / (_spread(a) or 1.0)
+        k = max(3, d.size // 10)
+        move = float(d[-k:].mean() - d[:k].mean())
+        return Pred(corr >= get("track_corr") and move < get("hack_gap"), t[10:] if t.startswith("component:") else t,
+                    f"step-change correlation {corr:.2f}")
+    return Pred(False, "reward", None, False)
+
+
 def goal_not_zero(ctx: Ctx) -> Pred:
     """The goal (an accuracy) ends or peaks above `near_zero`: the questions are solvable."""
     g = goal(ctx)
@@ -317,6 +348,7 @@ PREDICATES: dict[str, Callable[[Ctx], Pred]] = {
     "entropy_healthy": entropy_healthy, "entropy_to_zero": entropy_to_zero, "entropy_rising": entropy_rising,
     "entropy_running_up": entropy_running_up,
     "ratio_steady": ratio_steady, "goal_improving": goal_improving, "goal_not_zero": goal_not_zero,
+    "reward_tracks_truth": reward_tracks_truth,
     "clip_normal": clip_normal, "clip_high": clip_high, "gnorm_normal": gnorm_normal, "gnorm_high": gnorm_high,
     "all_finite": all_finite, "kl_steady": kl_steady, "adv_std_normal": adv_std_normal, "trunc_low": trunc_low,
     "answers_cut": answers_cut, "len_not_exploding": len_not_exploding,

@@ -160,6 +160,10 @@ TABLE: dict[str, Threshold] = dict([
        "ours (statistical floor)"),
     _t("truth_min_after", 6, "points of the truth metric after a parting (a sparse eval has few); symptoms.since needs 6",
        "ours (statistical floor)"),
+    _t("track_corr", 0.9, "the reward's step-to-step changes correlate with the accuracy's at least this much: the reward "
+       "is the verifier's score (give or take a steady term), so its moves are the accuracy's",
+       "ours; both simulators' rewards of correctness plus a steady format term correlate 1.0, "
+       "a hacked or length-paid reward 0.8-0.86, a loophole-scored one < 0"),
     _t("hack_share", 0.25, "a format/length/style term rising alone: the correctness term gains at most this share of it",
        "ours (the lesson: 涨的是真能力，不是格式分)", (0.15, 0.25, 0.4)),
     _t("reward_climb", 0.15, "a reward gaining this fraction is climbing (vetoes 'data too hard')", OURS_SIM),

@@ -102,8 +102,10 @@ def _not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
 
     Added by `resolve` (it is not a rule of its own) once the goal has at least `min_points` points
     and is demonstrably flat (its fitted change plus two standard errors within one step-to-step
-    noise), fell, peaked and fell back, or (over twice min_points) does not go up at all -- and no
-    other score (reward, acc, eval acc) is still climbing or undecided.  Severity warning, verdict
+    noise), fell, peaked and fell back, or (over twice min_points) does not go up at all (the fitted
+    change's upper goal_z bound within one noise) -- and no other score (reward, acc, eval acc) is
+    still climbing or undecided (a reward that only moves with the accuracy, `reward_tracks_truth`,
+    is not another score).  An accuracy at its `ceiling` that did not fall is not "not learning".  Severity warning, verdict
     dead.  Evidence: the goal metric, its start, end and peak, its move in standard errors, how it
     failed to improve (`goal_trend`), and the `candidates`: the look-alike causes the shared
     predicates could not rule out; `missing` names the metrics that would decide between them.
@@ -112,10 +114,18 @@ def _not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
     tr = trend(ctx, g) if g else None
     if tr is None or tr.n < get("min_points"):
         return None          # too early (or nothing to judge by): no verdict from absence
-    if tr.rose or not (tr.flat or tr.fell or tr.fell_back or tr.not_rising):
+    # "does not go up at all" must be shown, not drawn from a noisy stretch: the fitted change's
+    # upper goal_z bound within one step-to-step noise (a short or noisy goal stays undecided)
+    no_rise = tr.not_rising and tr.fit_move + get("goal_z") * tr.fit_se < tr.noise
+    if tr.rose or not (tr.flat or tr.fell or tr.fell_back or no_rise):
         return None
+    if tr.rate and tr.end >= get("ceiling") and not (tr.fell or tr.fell_back):
+        return None          # an accuracy at its ceiling has nowhere to go (data_too_easy's reading)
     for m in ("reward", "acc", "val_acc"):
         other = trend(ctx, m) if m != g and ctx.has(m) else None
+        if (m == "reward" and other is not None and g != "reward" and (tr.flat or no_rise)
+                and pred(ctx, "reward_tracks_truth").holds):
+            continue         # a still goal, and the reward only moves with it: the goal's judgement stands
         if other is not None and (other.rose or not (other.still or other.fell or other.fell_back or other.not_rising)):
             return None      # another score climbs (reward_hacking's question) or is still undecided
     how = "fell" if tr.fell else "fell_back" if tr.fell_back else "flat" if tr.flat else "not_rising"
