@@ -158,3 +158,38 @@ def test_rlprobe_length_paid_by_an_unlogged_term_is_length_hacking():
     ev = d.top.evidence
     assert ev["reward_unexplained_end"] > 0.15 and abs(ev["reward_unexplained_start"]) < 0.01
     assert ev["acc_rate_after_per100"] < ev["acc_rate_before_per100"] and 200 <= d.top.onset_step <= 300
+
+
+def test_frozen_weights_with_a_sparse_eval_and_a_chance_dip_are_stalled():
+    # the optimizer never applies its updates: entropy still to 0.1%, kl and clip exactly 0, ratio
+    # exactly 1; acc dips 3 points in its last tenth by chance and a sparse eval (every 10 steps,
+    # 16 points) is too short to judge: the dense scores and the still policy decide -- dead, stalled
+    r = np.random.default_rng(8)
+    n = 150
+    s = np.arange(1, n + 1)
+    acc = np.clip(0.28 + r.normal(0, 0.03, n) - np.where(s > 135, 0.03, 0.0), 0, 1)
+    run = Run.from_arrays("frozen", s, dict(acc=acc, reward=acc + 0.25, entropy=1.83 + r.normal(0, 0.002, n),
+                                           kl=np.zeros(n), clip_frac=np.zeros(n), ratio_mean=np.ones(n),
+                                           adv_std=0.89 + r.normal(0, 0.015, n), gnorm=0.01 + r.normal(0, 2e-4, n)))
+    ev = s[::10]
+    run.series["val_acc"] = Series("val_acc", ev, 0.29 + r.normal(0, 0.01, ev.size))
+    d = diagnose(run)
+    assert d.verdict == "dead" and d.top.id == "stalled", ids(d)
+
+
+def test_a_logged_length_term_switched_on_is_length_hacking_not_reward_hacking():
+    # the RL loop adds a length term mid-run: the reward jumps through the logged `length` component
+    # before the answers have grown; the correctness term keeps its pace -- the first warning names
+    # length_hacking (the term that pays), never reward_hacking
+    from rlvitals.simulate.rlloop import simulate_rl
+
+    for seed in (1001, 1004):
+        run = simulate_rl("length_hacking", seed=seed, steps=200)
+        onset = run.meta["truth"]["onset_step"]
+        first = None
+        for step in range(onset, onset + 20):
+            warned = [f.id for f in diagnose(run.upto(step)).findings if f.severity != "info"]
+            if warned:
+                first = warned[0]
+                break
+        assert first == "length_hacking", (seed, step, warned)

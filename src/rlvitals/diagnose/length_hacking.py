@@ -67,7 +67,59 @@ def check(ctx: Ctx) -> Finding | None:
     g = goal(ctx)
     if _policy_breaking(ctx) or _into_the_cap(ctx):
         return None
-    return _early(ctx, g) or _tail(ctx, g)
+    return _early(ctx, g) or _tail(ctx, g) or _length_term(ctx)
+
+
+def length_term_excess(ctx: Ctx) -> tuple[str, int, float, float] | None:
+    """A logged length-kind reward component whose last stretch (len_tail of the steps) left the line
+    it followed before, upward by more than len_accel_z standard errors: (its key, the first step of the
+    stretch, its excess in reward units, that excess in standard errors), or None."""
+    for k, (kind, _) in components(ctx).items():
+        if kind != "length":
+            continue
+        te = tail_excess(ctx, f"component:{k}", get("len_tail"), mean=True)
+        if te is not None and te[1] > 0 and te[2] >= get("len_accel_z"):
+            return k, te[0], te[1], te[2]
+    return None
+
+
+def _length_term(ctx: Ctx) -> Finding | None:
+    """On the way in: a logged length term jumped over the last stretch by hack_shift of the reward's
+    10-90% spread before it, while the correctness term gained at most hack_share of that over the
+    stretch against the stretch before it (or, with acc only, nothing) -- the reward now pays for length, not for being right (the lesson:
+    len 涨而 acc 不涨; the length follows what is paid for)."""
+    lt = length_term_excess(ctx)
+    if lt is None or not ctx.has("reward"):
+        return None
+    key, onset, excess, _ = lt
+    sr, vr = ctx.data("reward")
+    j = int(np.searchsorted(sr, onset))
+    if j < get("min_points"):
+        return None
+    q = np.percentile(vr[:j], [10, 90])
+    if excess < get("hack_shift") * float(q[1] - q[0] or 1e-12):
+        return None
+    truth = next((f"component:{c}" for c, (kind, _) in components(ctx).items() if kind == "correctness"), None)
+    truth = truth or ("acc" if ctx.has("acc") else None)
+    if truth is None:
+        return None
+    sa, va = ctx.data(truth)
+    i = int(np.searchsorted(sa, onset))
+    m = va.size - i
+    tr = trend(ctx, truth)
+    if tr is None or m < 3 or i < m:
+        return None
+    ta, tb = float(va[i - m:i].mean()), float(va[i:].mean())
+    # a correctness term is in the reward's units: it may keep its pace, but gain at most hack_share
+    # of what the length term gained; an accuracy (other units) must gain nothing
+    same_units = truth.startswith("component:")
+    if tb - ta > (get("hack_share") * excess if same_units else (tr.noise or 1e-12) * float(np.sqrt(2.0 / m))):
+        return None
+    ev = {"length_term": key, "length_term_excess": rnd(excess), "acc_metric": truth.split(":")[-1],
+          "acc_start": rnd(ta), "acc_end": rnd(tb), "since_step": onset}
+    if ctx.has("len"):
+        ev["len_end"] = rnd(ctx.end("len"))
+    return Finding(ID, "warning", onset, ev, (), (), action_for(ID), 0.5)
 
 
 def _into_the_cap(ctx: Ctx) -> bool:

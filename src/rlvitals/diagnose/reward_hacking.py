@@ -99,6 +99,10 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
     rw = trend(ctx, "reward")
     if tt is None or rw is None:
         return None
+    from .length_hacking import length_term_excess
+    lt = length_term_excess(ctx)
+    if lt is not None and lt[1] >= onset:
+        return None     # the parting is a logged length term jumping: length_hacking's question
     sa, va = ctx.data(truth)
     i = int(np.searchsorted(sa, onset))
     at_onset = float(np.mean(va[i:i + max(1, va.size // 10)])) if i < va.size else tt.end
@@ -145,6 +149,10 @@ def _early(ctx: Ctx, truth: str) -> Finding | None:
     shift = float(np.median(tail))
     if shift < get("hack_z") * sd * 1.253 / np.sqrt(m) or shift < get("hack_shift") * (_spread(rp) or 1.0):
         return None
+    from .length_hacking import length_term_excess
+    lt = length_term_excess(ctx)
+    if lt is not None and lt[2] >= 0.5 * shift:
+        return None     # a logged length term carries the excess: length_hacking's question
     # the truth gained nothing over the stretch (against the stretch of equal length before it)
     ta, tb = float(a[j - m:j].mean()), float(a[j:].mean())
     tr = trend(ctx, truth)

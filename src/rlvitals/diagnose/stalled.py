@@ -76,8 +76,18 @@ def _full(ctx: Ctx) -> Finding | None:
     # suffice) -- or, when neither is logged, the scores must be demonstrably flat on their own
     policy = [trend(ctx, m) for m in ("entropy", "kl") if ctx.has(m)]
     n_min = get("stall_points") if policy else get("min_points")
+    # a sparse eval (a point every N steps) too short to say anything does not veto the dense scores
+    dense: list[Trend | None] = [t for t in trs if t is not None and t.n >= n_min]
+    if dense:
+        trs = dense
+
+    # with the policy itself demonstrably still (entropy logged), a score needs only show no rise: a
+    # dip in its window means cannot be a real fall when nothing in the policy moved
+    held = bool(policy) and ctx.has("entropy") and all(p is not None and _still(p, n_min) for p in policy)
 
     def quiet(t: Trend) -> bool:   # no evidence of a move, or at most a slight drift down
+        if held and t.n >= n_min and not t.rose and t.fit_move < 2.5 * t.fit_se:
+            return True
         return t.still_over(n_min) or (t.not_rising and abs(t.fit_move) < 4 * t.fit_se
                                        and abs(t.move) < get("goal_z") * t.se)
 
