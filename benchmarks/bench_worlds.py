@@ -29,6 +29,7 @@ Runs nobody tuned on (each a *variant*, scored and tabled on its own):
   --cache DIR       simulated runs pickled under DIR (keyed by the simulator's source), so a re-run
                     after a diagnosis change only re-diagnoses.
   --md FILE         the tables and misses as Markdown (for the team's notes).
+  --group-misses    the misses grouped by scenario and mistake, most runs first.
 
 --calibrate: the thresholds that carry a `grid` in rlvitals.diagnose.thresholds.TABLE are chosen by
 coordinate descent (each in turn set to the grid value that maximises the objective, `--passes`
@@ -154,6 +155,19 @@ def miss_line(s: Score) -> str:
 
 def misses(scores: list[Score]) -> list[Score]:
     return [s for s in scores if not s.skipped and (not s.ok or s.healthy_warning)]
+
+
+def grouped_misses(scores: list[Score]) -> list[str]:
+    """The misses grouped by (world/scenario, truth, what came instead), most runs first, each with
+    where it happened (variant, seed, format or transform): one line per distinct mistake."""
+    groups: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+    for s in misses(scores):
+        base = s.case.name.split("#")[0].split("@")[0].split("~")[0]
+        want = "/".join(s.case.verdicts) + " " + "/".join(str(f) for f in s.case.findings)
+        where = (s.case.variant or s.case.world) + s.case.name[len(base):]
+        groups[(f"{s.case.world}/{base}", want, f"{s.got_verdict} {s.got_finding}")].append(where)
+    return [f"{len(w):>4}  {k[0]}: want {k[1]}, got {k[2]}  <- {', '.join(w[:12])}{' …' if len(w) > 12 else ''}"
+            for k, w in sorted(groups.items(), key=lambda kv: -len(kv[1]))]
 
 
 def per_format(scores: list[Score]) -> dict[str, dict[str, list[int]]]:
@@ -293,6 +307,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--passes", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--show-misses", action="store_true")
+    ap.add_argument("--group-misses", action="store_true", help="the misses grouped by scenario and mistake")
     a = ap.parse_args(argv)
     a.rl_steps = None
     if (a.steps and "," not in a.steps and a.seed_offset == 0 and a.formats is None and not a.holdout
@@ -332,6 +347,10 @@ def main(argv: list[str] | None = None) -> int:
         unwritable = [s for s in shipped if s.skipped.startswith("unwritable")]
         for s in unwritable:
             print(f"  not written {s.case.world}/{s.case.name}: {s.skipped}")
+    if a.group_misses:
+        print("\n  misses grouped (runs, scenario, mistake, where):")
+        for line in grouped_misses(shipped):
+            print("  " + line)
     if a.md:
         a.md.write_text(markdown(summary, shipped), encoding="utf-8")
         print(f"  tables and misses written to {a.md}")

@@ -164,3 +164,54 @@ def test_an_order_of_magnitude_kl_rise_is_critical_only_at_a_level_that_matters(
     run = Run.from_arrays("kl", np.arange(1, n + 1), {"kl": kl, "reward": reward}, format="test", source="test")
     f = next(f for f in diagnose(run).findings if f.id == "kl_blowup")
     assert f.severity == sev, f.evidence
+
+
+@pytest.mark.parametrize("k,fires", [(2, False), (7, True)])
+def test_repeated_gradient_spikes_are_numeric_instability_the_odd_one_is_not(k, fires):
+    rng = np.random.default_rng(9)
+    n = 400
+    gnorm = 0.5 * (1 + 0.1 * rng.standard_normal(n))
+    at = rng.choice(np.arange(40, n), size=k, replace=False)
+    gnorm[at] *= rng.uniform(40, 90, size=k)              # one-step spikes, back the next step
+    reward = 0.3 + 0.001 * np.arange(n) + 0.03 * rng.standard_normal(n)
+    run = Run.from_arrays("g", np.arange(1, n + 1), {"gnorm": gnorm, "reward": reward}, format="test", source="test")
+    assert ("numeric_instability" in {f.id for f in diagnose(run).findings}) == fires
+
+
+# -- entropy_collapse: a sparse eval's slow drift is not "still learning" ---------------------------
+def test_entropy_at_zero_with_training_acc_flat_is_a_collapse_though_a_sparse_eval_drifts_up():
+    rng = np.random.default_rng(13)
+    n = 400
+    t = np.arange(1, n + 1)
+    entropy = 0.6 * np.exp(-t / 60) + 0.005
+    acc = np.minimum(0.2 + 0.002 * t, 0.45) + 0.01 * rng.standard_normal(n)
+    run = Run.from_arrays("ec", t, {"entropy": entropy, "acc": acc, "reward": acc + 0.1}, format="test", source="test")
+    ev_steps = np.arange(1, n + 1, 25)
+    ev = np.minimum(0.17 + 0.003 * ev_steps, 0.40) + 0.0001 * ev_steps + 0.02 * rng.standard_normal(ev_steps.size)
+    from rlvitals.run import Series
+
+    run.series["val_acc"] = Series("val_acc", ev_steps, ev, "test")
+    top = diagnose(run).top
+    assert top is not None and top.id == "entropy_collapse", diagnose(run).findings
+
+
+@pytest.mark.parametrize("seed", [101, 202])
+def test_sim_entropy_plunge_names_the_collapse_within_6_percent(seed):
+    delay, before = scan(make("sim", "entropy_collapse", seed), "entropy_collapse", every=1)
+    assert delay is not None and delay <= 0.06, (delay, before)
+    assert before == [], before
+
+
+# -- sync_failure: one huge step's ratio excursion is not a monotonic departure ---------------------
+def test_a_ratio_knocked_off_1_for_one_step_is_not_a_sync_failure_a_drift_is():
+    rng = np.random.default_rng(17)
+    n = 120
+    ratio = 1.0 + 3e-5 * rng.standard_normal(n)
+    knocked = ratio.copy()
+    knocked[-1] = 0.70                                   # the last logged step: one huge update
+    reward = 0.4 + 0.002 * np.arange(n) + 0.02 * rng.standard_normal(n)
+    run = Run.from_arrays("r", np.arange(1, n + 1), {"ratio_mean": knocked, "reward": reward}, format="test", source="test")
+    assert "sync_failure" not in {f.id for f in diagnose(run).findings}
+    drift = ratio - np.r_[np.zeros(80), 0.0008 * np.arange(1, 41)]    # 1.0 -> 0.968, steadily
+    run = Run.from_arrays("r", np.arange(1, n + 1), {"ratio_mean": drift, "reward": reward}, format="test", source="test")
+    assert "sync_failure" in {f.id for f in diagnose(run).findings}

@@ -87,3 +87,14 @@ def test_follow_run_k_waits_for_it_and_stops_when_it_ends(kv_format, tmp_path):
     s.th.join(10)
     assert s.code == 0 and "run 2 of" in s.err.getvalue() and "has ended" in s.err.getvalue()
     assert "30 steps" in s.out.getvalue()                # run 2's summary
+
+
+def test_runs_already_in_the_file_are_said_once(kv_format, tmp_path):
+    p = tmp_path / "two.log"
+    write(p, kv_lines(COLLAPSE, start=1) + kv_lines(HEALTHY, start=1))
+    err = io.StringIO()
+    assert watch_file(p, once=True, out=io.StringIO(), err=err, diagnose_fn=fake_diagnose) == 0
+    assert err.getvalue().count("holds 2 runs") == 1 and "judging the last one, run 2" in err.getvalue()
+    err = io.StringIO()   # with --run K, what is judged is said by K itself
+    watch_file(p, once=True, run=1, out=io.StringIO(), err=err, diagnose_fn=fake_diagnose)
+    assert "holds 2 runs" not in err.getvalue() and "has ended" not in err.getvalue()

@@ -10,7 +10,9 @@ its peak, groups uniform (adv_std low), answers shrinking, or near-identical sam
 stretch of steady entropy and is still under way, with the goal not improving since, is a warning
 already.  A fall past half the level with the KL climbing in step (no jump: kl_abrupt) to kl_high is
 the policy sharpening away from the reference: a collapse once a consequence corroborates it, and
-the KL it drags along is its consequence (verdict.CHAINS), not a blow-up.
+the KL it drags along is its consequence (verdict.CHAINS), not a blow-up.  Falling fast now (陡降:
+`entropy_plunge` below its own line on the last stretch, far beyond its noise) with the training
+score not gaining over those steps is a warning on its own.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
 from .predicates import holds, kl_jump
-from .symptoms import goal, trend
+from .symptoms import goal, tail_excess, trend
 from .thresholds import get
 
 ID = "entropy_collapse"
@@ -35,6 +37,23 @@ def _still_falling(ctx: Ctx) -> bool:
     if v.size < 2 * k:
         return False
     return float(np.mean(v[-k:])) <= 0.85 * float(np.mean(v[-2 * k:-k]))
+
+
+def _plunging(ctx: Ctx) -> Finding | None:
+    """Falling fast now (陡降): the entropy's last stretch (clip_tail of the span, at least 6 points)
+    `entropy_plunge` (relative) below its own line before, beyond len_accel_z standard errors, while
+    the training score (acc, else the reward) does not gain over those steps -- a warning."""
+    t = tail_excess(ctx, "entropy", get("clip_tail"), log=True)
+    if t is None or t[2] > -get("len_accel_z") or float(np.exp(t[1])) > 1 - get("entropy_plunge"):
+        return None
+    score = next((m for m in ("acc", "reward") if ctx.has(m)), None)
+    g = tail_excess(ctx, score, get("clip_tail")) if score is not None else None
+    if g is None or g[2] >= get("goal_z"):
+        return None
+    _, v = ctx.data("entropy")
+    ev = {"entropy_start": rnd(ctx.start("entropy")), "entropy_now": rnd(float(np.median(v[-3:]))),
+          "entropy_below_trend": f"{np.expm1(t[1]):.0%}", f"{score}_vs_trend": rnd(g[1])}
+    return Finding(ID, "warning", t[0], ev, (), (), action_for(ID), 0.6)
 
 
 def check(ctx: Ctx) -> Finding | None:
@@ -54,7 +73,7 @@ def check(ctx: Ctx) -> Finding | None:
              and a >= 0.15 and e.fell and ctx.word("entropy") in ("falling", "to_zero", "spike")
              and e.n >= get("min_points") and _still_falling(ctx))
     if not (full or early or sharp):
-        return None
+        return _plunging(ctx)
     drop = 1.0 - e.end / e.start
     ev: dict = {"entropy_start": rnd(e.start), "entropy_end": rnd(e.end), "entropy_drop": rnd(drop, 3)}
     consequences = 0
@@ -70,7 +89,10 @@ def check(ctx: Ctx) -> Finding | None:
         scores = [m for m in dict.fromkeys((g, "val_acc", "acc", "reward")) if ctx.has(m)]
         deep = e.start > 0 and e.end / e.start <= 1 - get("entropy_zero")
         since = max(a, 0.5) if deep else a
-        improving = any(ctx.gained(m, a=since) or ctx.still_rising(m, since) for m in scores) and not tr.fell_back
+        # (a slow climb counts only beyond the score's noise: a sparse eval's drift of a few points
+        # reads as "still rising" by its rank order alone)
+        improving = any(ctx.gained(m, a=since) or (ctx.still_rising(m, since) and ctx.gained(m, rel=0.0, a=since))
+                        for m in scores) and not tr.fell_back
         if improving:
             # still learning: low entropy here is convergence, not collapse -- unless the groups
             # have turned uniform anyway, or the fall came late and abruptly after a steady stretch

@@ -11,7 +11,8 @@ steps, the metrics stay finite), and a grad norm exploding while the update it d
 -- its last stretch `gnorm_rise` times above its own line (far beyond its noise) with the clip
 fraction still on its line and below `clip_normal` (a too-high learning rate lifts both together:
 lr_too_high), or `gnorm_explode` times above it when no clip fraction is logged.  Each is a warning;
-NaN/inf or the 100x explosion is critical.
+Repeated grad-norm spikes (`gnorm_spikes` points at `gnorm_spike` times its ordinary level: the
+odd noisy batch spikes once or twice) warn too.  NaN/inf or the 100x explosion is critical.
 """
 
 from __future__ import annotations
@@ -66,21 +67,43 @@ def _exploding(ctx: Ctx) -> tuple[int, float] | None:
     return (g[0], rise) if rise >= need else None
 
 
+def _base(a: np.ndarray) -> float | None:
+    """The ordinary level of a magnitude (absolute values): the median of the first half's non-zero
+    points, floored at magnitude_floor.  A grad norm that is 0 on most steps (no gradient at all, as
+    in a collapsed run) must not make its ordinary non-zero steps look like explosions."""
+    nz = a[: max(10, a.size // 2)]
+    nz = nz[nz > 0]
+    if nz.size < 3:
+        nz = a[a > 0]
+    if nz.size < 3:
+        return None
+    return max(float(np.median(nz)), get("magnitude_floor"))
+
+
+def _spikes(ctx: Ctx) -> tuple[int, int] | None:
+    """(grad-norm points at gnorm_spike x its ordinary level or more, the first one's step) when there
+    are at least gnorm_spikes of them: repeated gradient spikes, not the odd noisy batch."""
+    if not ctx.has("gnorm"):
+        return None
+    s, v = ctx.data("gnorm")
+    a = np.abs(v)
+    med = _base(a) if v.size >= 10 else None
+    if med is None:
+        return None
+    big = a >= get("gnorm_spike") * med
+    n = int(big.sum())
+    return (n, int(s[np.argmax(big)])) if n >= get("gnorm_spikes") else None
+
+
 def _explodes(ctx: Ctx, m: str) -> tuple[int, float, int | None]:
     """(points >= BLOWUP x median, peak / median, first such step) for a magnitude metric."""
     s, v = ctx.data(m)
     if v.size < 10:
         return 0, 0.0, None
     a = np.abs(v)
-    # baseline from the non-zero values: a grad norm that is 0 on most steps (no gradient at all,
-    # as in a collapsed run) must not make its ordinary non-zero steps look like explosions
-    nz = a[: max(10, v.size // 2)]
-    nz = nz[nz > 0]
-    if nz.size < 3:
-        nz = a[a > 0]
-    if nz.size < 3:
+    med = _base(a)
+    if med is None:
         return 0, 0.0, None
-    med = max(float(np.median(nz)), get("magnitude_floor"))
     big = a >= get("gnorm_blowup") * med
     n = int(big.sum())
     # once an explosion is confirmed, it began where the magnitude first left its range (10x)
@@ -119,10 +142,13 @@ def check(ctx: Ctx) -> Finding | None:
     sev = "critical"
     if not ev or (list(ev) == ["kl_min", "kl_negative_points"]):
         # no NaN in the curves yet: a counted non-finite gradient or an exploding grad norm warns
-        counted, boom = _counted(ctx), _exploding(ctx)
-        if not counted and boom is None:
+        counted, boom, spiky = _counted(ctx), _exploding(ctx), _spikes(ctx)
+        if not counted and boom is None and spiky is None:
             return None
         ev = {}
+        if spiky is not None:
+            ev["gnorm_spikes_30x"] = spiky[0]
+            onset = spiky[1] if onset is None else min(onset, spiky[1])
         for k, (n, first) in counted.items():
             ev[f"{k}_steps"] = n
             onset = first if onset is None else min(onset, first)

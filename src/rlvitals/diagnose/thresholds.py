@@ -71,6 +71,11 @@ TABLE: dict[str, Threshold] = dict([
     _t("gnorm_explode", 10.0, "a grad norm's last stretch this many times above its own line is exploding (with no clip "
        "fraction to tell a too-big step apart; with one, gnorm_rise while the clip fraction holds its line)",
        "PTT (explosion at 10x baseline); verl FAQ (a rising grad_norm = precision)"),
+    _t("gnorm_spike", 30.0, "a grad-norm point this many times its ordinary level is a gradient spike (counted by gnorm_spikes)",
+       "ours; between PTT's 10x explosion and verl PR #2328's orders of magnitude; the simulated healthy run's odd "
+       "noisy-batch spikes reach 10-35x, at most one of them past 30x in 1000 steps"),
+    _t("gnorm_spikes", 5.0, "this many gradient spikes (gnorm_spike) in a run: a gradient pathology, not the odd noisy batch",
+       "ours; rl-doctor's grad_spikes scenario injects 7, rlprobe's grad_pathology ~25; the simulated healthy run has <= 1"),
     _t("gnorm_blowup", 100.0, "a loss / grad norm this many times its median is an explosion",
        "verl PR #2328 (spikes of orders of magnitude); PTT explosion at 10x"),
     _t("spike_z", 5.0, "a point this many robust sigmas (MAD) from its neighbours is an outlier", "Hampel filter, |z| > 3-5"),
@@ -83,6 +88,10 @@ TABLE: dict[str, Threshold] = dict([
     _t("entropy_bend", 0.05, "entropy's last stretch (clip_tail) this much (relative) above its own line before, beyond "
        "len_accel_z standard errors: running up now (a bonus or a temperature flattening the policy)",
        "ours; a healthy entropy drifts down by ~1% a tenth of the run with ~1% step noise; the lesson: entropy 上升 = 可能跑飞"),
+    _t("entropy_plunge", 0.25, "entropy's last stretch (clip_tail) this much (relative) below its own line before, beyond "
+       "len_accel_z standard errors: falling fast now (the lesson's 陡降, a collapse under way)",
+       "ours; a healthy entropy falls ~1% a tenth of the run (the lesson: 1.842 -> 1.498 over 200 steps); "
+       "Cui et al. arXiv 2505.22617's early fall is from the first step, so the line before carries it"),
     _t("entropy_ok", 1.0, "an entropy rising but still below this is no explosion", "rllm #116 (maintainer: ok to increase as long as < 1)"),
     _t("entropy_rise", 1.6, "entropy ending this many times its start is running away",
        "ours; an entropy bonus doubles a low entropy healthily (verl LoRA 0.13 → 0.26); rllm #116 (< 1 is ok)"),

@@ -128,7 +128,7 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
                 run_index=run)
     fol = Follower(path, from_start=from_start, rotate_grace=rotate_grace)
     history = from_start and path.is_file() and path.stat().st_size > 0
-    said_fmt = said_sniff = said_wait = False
+    said_fmt = said_sniff = said_wait = said_runs_found = False
     n_errors = n_new_runs = 0
     sinks = Dispatcher(exec_cmd, webhook, lambda key, fields: _say(err, tr(key, lang, **fields)),
                        exec_timeout=exec_timeout, webhook_deadline=webhook_deadline)
@@ -159,14 +159,18 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
     def said_runs() -> bool:
         """Say each restart of the step counter and whether run K is awaited or over; True when
         --run K has ended."""
-        nonlocal n_new_runs, said_wait
+        nonlocal n_new_runs, said_wait, said_runs_found
+        if not said_runs_found and w.run_count > 1 and (run is None or run == -1) and not w.new_runs:
+            # several runs were already in the file when watching began: say which one is judged
+            _say(err, tr("watch.runs_found", lang, path=path, n=w.run_count))
+        said_runs_found = said_runs_found or w.run_count > 1
         for number, first in w.new_runs[n_new_runs:]:
             _say(err, tr("watch.new_run", lang, path=path, number=number, step=first))
         n_new_runs = len(w.new_runs)
         if w.awaiting and not said_wait:
             _say(err, tr("watch.run_waiting", lang, path=path, n=w.run_count, number=run))
             said_wait = True
-        if w.ended:
+        if w.ended and not once:
             _say(err, tr("watch.run_ended", lang, path=path, number=run, next=(run or 0) + 1))
         return w.ended
 
@@ -208,6 +212,7 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
                     _say(err, e)
                 if w.awaiting:
                     raise InputError.of("ingest.err.no_run", which=run, name=path.name, n=w.run_count)
+                said_runs()
                 return finish(3 if stop_now else 0)
             # the history found in the file when watching began is judged like `diagnose` would
             if handle(w.check(confirmed=history)):
