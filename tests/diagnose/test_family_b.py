@@ -193,3 +193,28 @@ def test_a_logged_length_term_switched_on_is_length_hacking_not_reward_hacking()
                 first = warned[0]
                 break
         assert first == "length_hacking", (seed, step, warned)
+
+
+def test_a_partly_logged_reward_whose_other_terms_are_learned_all_along_is_no_hidden_length_term(tmp_path):
+    # a TRL trainer_state logs one reward function (accuracy) while the total also carries a format
+    # score learned from step one; a healthy long-reasoning run's answers grow x2 with the accuracy.
+    # The unexplained part rose before the length bent as much as after: no hidden length term
+    from rlvitals.ingest import read, write_run
+    from rlvitals.simulate import simulate
+
+    dest = tmp_path / "run.trl-state"
+    write_run(simulate("healthy_long", seed=101, steps=200), "trl-state", dest)
+    d = diagnose(read(str(dest), format="trl-state"))
+    assert d.verdict == "learning" and all(f.severity == "info" for f in d.findings), ids(d)
+
+
+def test_truncation_that_follows_a_kl_jump_is_the_blow_ups_not_starvation():
+    # a KL blow-up: the KL jumps x6 in a step, entropy to 0, answers turn to long garbage that the cap
+    # cuts (trunc 0 -> 0.5) and the reward dies; the truncation is the blow-up's consequence.  A cap cut
+    # whose KL only climbs later, while the policy relearns, stays truncation_starvation.
+    from rlvitals.simulate.rlloop import simulate_rl
+
+    d = diagnose(simulate_rl("kl_blowup", seed=2003, steps=600))
+    assert d.top.id == "kl_blowup" and "truncation_starvation" not in ids(d), ids(d)
+    d = diagnose(simulate_rl("truncation_starvation", seed=1000, steps=600))
+    assert d.top.id == "truncation_starvation", ids(d)

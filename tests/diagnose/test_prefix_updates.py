@@ -200,3 +200,18 @@ def test_sim_entropy_plunge_names_the_collapse_within_6_percent(seed):
     delay, before = scan(make("sim", "entropy_collapse", seed), "entropy_collapse", every=1)
     assert delay is not None and delay <= 0.06, (delay, before)
     assert before == [], before
+
+
+# -- sync_failure: one huge step's ratio excursion is not a monotonic departure ---------------------
+def test_a_ratio_knocked_off_1_for_one_step_is_not_a_sync_failure_a_drift_is():
+    rng = np.random.default_rng(17)
+    n = 120
+    ratio = 1.0 + 3e-5 * rng.standard_normal(n)
+    knocked = ratio.copy()
+    knocked[-1] = 0.70                                   # the last logged step: one huge update
+    reward = 0.4 + 0.002 * np.arange(n) + 0.02 * rng.standard_normal(n)
+    run = Run.from_arrays("r", np.arange(1, n + 1), {"ratio_mean": knocked, "reward": reward}, format="test", source="test")
+    assert "sync_failure" not in {f.id for f in diagnose(run).findings}
+    drift = ratio - np.r_[np.zeros(80), 0.0008 * np.arange(1, 41)]    # 1.0 -> 0.968, steadily
+    run = Run.from_arrays("r", np.arange(1, n + 1), {"ratio_mean": drift, "reward": reward}, format="test", source="test")
+    assert "sync_failure" in {f.id for f in diagnose(run).findings}

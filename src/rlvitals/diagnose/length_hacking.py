@@ -236,7 +236,9 @@ def _paid(ctx: Ctx) -> Finding | None:
     reward they do not explain (reward minus their sum, in the reward's own units) climbed in step
     with the length (their 16 block medians correlate at least track_corr) by more than goal_z
     standard errors and hack_shift of the reward's 10-90% spread, the length grew len_growth_healthy times, and the correctness term did not
-    gain faster after the length bent than before (the extra length bought nothing: pair C2).
+    gain faster after the length bent than before (the extra length bought nothing: pair C2); before
+    the bend the logged terms explained the reward (the unexplained part moved at most hack_share as
+    much as after it).
     The lesson's "涨的是真能力，不是格式分" with the paying term hidden."""
     comps = components(ctx)
     correct = [k for k, (kind, _) in comps.items() if kind == "correctness"]
@@ -269,6 +271,13 @@ def _paid(ctx: Ctx) -> Finding | None:
         return None
     j = int(np.searchsorted(sc, onset))
     if j < 3 or sc.size - j < 3:
+        return None
+    # the logged terms explained the reward until the length bent: the unexplained part moved at most
+    # hack_share as much before the bend as after it (a partly logged reward whose other terms are
+    # learned all along -- a format score -- is no hidden length term)
+    i = int(np.searchsorted(sr, onset))
+    kb = max(3, min(k, i // 2))
+    if i < 2 * kb or abs(float(u[i - kb:i].mean() - u[:kb].mean())) > get("hack_share") * float(u[-k:].mean() - u[i - kb:i].mean()):
         return None
     before = (float(np.mean(vc[j - 3:j])) - float(np.mean(vc[:3]))) / max(float(sc[j - 1] - sc[0]), 1.0)
     after = (float(np.mean(vc[-3:])) - float(np.mean(vc[j:j + 3]))) / max(float(sc[-1] - sc[j]), 1.0)

@@ -47,12 +47,42 @@ def _cutting_fast(ctx: Ctx, g: str) -> bool:
     return float(v[j:].mean()) - float(v[j - m:j].mean()) <= (tr.noise or 1e-12) * float(np.sqrt(2.0 / m))
 
 
+def _cut_step(ctx: Ctx) -> int | None:
+    """Where a truncation rate that started below trunc_high began its rise (a tenth of the way to its peak)."""
+    st, vt = ctx.data("trunc")
+    tt = trend(ctx, "trunc")
+    if tt is None or tt.start >= get("trunc_high"):
+        return None
+    _, x = ctx.blocks("trunc", 16)
+    top = float(np.max(x))
+    if not top > tt.start:
+        return None
+    return int(st[int(np.argmax(vt >= tt.start + 0.1 * (top - tt.start)))])
+
+
+def _kl_jumped_at(ctx: Ctx, step: int | None) -> bool:
+    """The KL's median over the twentieth of the run after `step` is kl_fast times (+ kl_floor) its
+    median over the twentieth before: the policy broke away from its reference as the answers ran
+    long, and garbage answers running into the cap are the blow-up's consequence (kl_blowup's)."""
+    if step is None or not ctx.has("kl"):
+        return False
+    sk, vk = ctx.data("kl")
+    c = int(np.searchsorted(sk, step))
+    kk = max(3, vk.size // 20)
+    if c < kk or vk.size - c < kk:
+        return False
+    pre, post = float(np.median(vk[c - kk:c])), float(np.median(vk[c:c + kk]))
+    return (max(post, 0.0) + get("kl_floor")) / (max(pre, 0.0) + get("kl_floor")) >= get("kl_fast")
+
+
 def _struck(ctx: Ctx, g: str) -> dict | None:
     """Starvation that struck and was not recovered from: the truncation rate rose from below
     trunc_high to a peak (the highest of 16 block medians) past trunc_starve, and the score now sits
     below its level over the tenth of the run before that rise by more than goal_z standard errors
     and by a tenth of its own level -- the cut answers took the reward with them, and whatever the
-    policy has relearned since (shorter answers, a format term) has not brought it back.  Evidence:
+    policy has relearned since (shorter answers, a format term) has not brought it back -- unless the
+    KL jumped kl_fast-fold across the cut (a policy breaking away from its reference runs long as a
+    consequence; a KL that climbs later, while the policy relearns, is no such jump).  Evidence:
     the truncation peak and the score before the rise and now."""
     st, vt = ctx.data("trunc")
     tt = trend(ctx, "trunc")
@@ -71,6 +101,8 @@ def _struck(ctx: Ctx, g: str) -> dict | None:
     se = (tr.noise or 1e-12) * float(np.sqrt(1.0 / k + 1.0 / max(3, v.size // 10)))
     if not (before - tr.end > get("goal_z") * se and before - tr.end > 0.1 * abs(before)):
         return None
+    if _kl_jumped_at(ctx, rise):
+        return None
     return {"trunc_peak": rnd(top), f"{g}_before_cut": rnd(before), "cut_from_step": rise}
 
 
@@ -87,6 +119,8 @@ def check(ctx: Ctx) -> Finding | None:
     missing = []
     from_start = False
     sev = "critical"
+    if ctx.has("trunc") and _kl_jumped_at(ctx, _cut_step(ctx)):
+        return None
     if ctx.has("trunc"):
         t1 = ctx.end("trunc")
         if t1 < get("trunc_starve") or improving:
