@@ -229,3 +229,12 @@ def test_a_logged_length_bonus_over_the_whole_run_is_length_hacking_not_reward_h
 
     d = diagnose(simulate_rl("length_hacking", seed=2001, steps=150))
     assert d.verdict == "cheating" and d.top.id == "length_hacking", ids(d)
+
+
+def test_a_length_bend_with_too_short_a_course_before_it_is_not_length_hacking():
+    # 31 healthy steps of the RL loop (before its KL blow-up): the length bent at step 16 and grew
+    # x1.14 with a noisy accuracy; 16 points before the bend cannot show an acceleration
+    from rlvitals.simulate.rlloop import simulate_rl
+
+    run = simulate_rl("kl_blowup", seed=1004, steps=200)
+    assert "length_hacking" not in ids(diagnose(run.upto(31)))

@@ -37,6 +37,8 @@ def _early(ctx: Ctx, g: str | None) -> Finding | None:
     ta, tb, tz = since(ctx, g, onset)
     if onset is None or ln_points(ctx) < get("min_points"):
         return None
+    if int(np.searchsorted(ctx.data("len")[0], onset)) < get("min_points"):
+        return None   # the length's course before the bend is too short to say it accelerated
     # the truth neither gains (pair C1) nor falls (a policy breaking down: KL, entropy own that)
     if not (la > 0 and lb / la >= 1.1 and lz >= 2 * get("goal_z") and -get("goal_z") < tz <= 1.0):
         return None
