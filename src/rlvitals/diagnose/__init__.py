@@ -34,7 +34,7 @@ from . import (
 )
 from .context import Ctx
 from .model import FINDING_IDS, Diagnosis, Finding
-from .verdict import resolve, verdict_of
+from .verdict import goal_summary, resolve, verdict_of
 
 __all__ = ["FINDING_IDS", "RULES", "Diagnosis", "Finding", "diagnose"]
 
@@ -72,6 +72,7 @@ def _run_summary(run: Run, ctx: Ctx) -> dict:
         # constant by construction when there is one update per batch: not a health signal
         "not_applicable": sorted(m for m, sh in ctx.shapes.items() if sh.word == "constant" and m in BY_CONSTRUCTION),
         "proxies": {m: s.note or s.source for m, s in run.series.items() if s.proxy},
+        "goal": goal_summary(ctx) if series else None,
     }
 
 

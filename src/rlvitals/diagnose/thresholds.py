@@ -105,6 +105,10 @@ TABLE: dict[str, Threshold] = dict([
     _t("ceiling", 0.9, "an accuracy at or above this is at its ceiling: it cannot follow a rising reward", "ours"),
     _t("near_zero", 0.10, "an accuracy below this is 'all wrong'", OURS_SIM),
     _t("min_points", 24.0, "points a metric needs before 'it does not move' can be said", OURS_SIM, (12.0, 16.0, 24.0, 32.0)),
+    _t("const_points", 4.0, "points enough to say a goal logged at the very same value at every point does not improve "
+       "(no noise to wait out)", "ours: the TRL zero-reward log (reward 0.0 at all 50 steps) read every 10 steps"),
+    _t("const_span", 30.0, "steps a constant goal must cover before it is 'not learning' (a run's first few steps may "
+       "all score 0 before anything is learned)", "ours"),
     _t("stall_points", 20.0, "points enough to call a stall when the policy (entropy, KL) is still too", OURS_SIM),
     _t("stall_dust_points", 8.0, "points enough for an early stall warning when KL never left dust (< kl_floor / 100) "
        "and entropy moved < 1%", "ours; real LoRA runs pass 1e-4 by their 3rd logged point (gemma, mistral fixtures)"),

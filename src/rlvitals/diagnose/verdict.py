@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import FINDING_IDS, SEVERITIES, Finding
@@ -24,7 +26,7 @@ from .predicates import LOOKALIKES, RULERS, differential, kl_jump, pred
 from .symptoms import goal, trend
 from .thresholds import get
 
-__all__ = ["PRIORITY", "SUPPRESSES", "order", "resolve", "verdict_of"]
+__all__ = ["PRIORITY", "SUPPRESSES", "goal_summary", "order", "resolve", "verdict_of"]
 
 # Most specific cause first; used after severity.
 PRIORITY: tuple[str, ...] = (
@@ -105,15 +107,56 @@ def _not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
     noise), fell, peaked and fell back, or (over twice min_points) does not go up at all (the fitted
     change's upper goal_z bound within one noise) -- and no other score (reward, acc, eval acc) is
     still climbing or undecided (a reward that only moves with the accuracy, `reward_tracks_truth`,
-    is not another score).  An accuracy at its `ceiling` that did not fall is not "not learning".  Severity warning, verdict
-    dead.  Evidence: the goal metric, its start, end and peak, its move in standard errors, how it
+    is not another score).  An accuracy at its `ceiling` that did not fall is not "not learning".
+    A goal logged at the very same value at every point (`const_points` points over `const_span`
+    steps: a reward of exactly 0 at every step) needs no min_points: there is no noise to wait out.
+    Severity warning, verdict dead.  Evidence: the goal metric, its start, end and peak, its move in standard errors, how it
     failed to improve (`goal_trend`), and the `candidates`: the look-alike causes the shared
     predicates could not rule out; `missing` names the metrics that would decide between them.
     """
     g = goal(ctx)
     tr = trend(ctx, g) if g else None
-    if tr is None or tr.n < get("min_points"):
+    if tr is not None and g is not None and _constant_goal(ctx, g, tr.n, tr.span):
+        how = "constant"     # not a noisy stretch: the same value at every logged step
+    elif tr is None or tr.n < get("min_points"):
         return None          # too early (or nothing to judge by): no verdict from absence
+    else:
+        how = ""
+    if not how:
+        found = _goal_failed(ctx, g, tr)
+        if found is None:
+            return None
+        how = found
+    ev: dict = {"goal_metric": g, "goal_start": rnd(tr.start), "goal_end": rnd(tr.end), "goal_peak": rnd(tr.peak),
+                "goal_move_in_se": rnd(tr.z, 3), "goal_trend": how}
+    if how == "constant":
+        ev["goal_points"] = tr.n
+        ev["goal_span_steps"] = tr.span
+    candidates = []
+    for look in LOOKALIKES["not_learning"]:
+        if look in fired:
+            continue
+        if not any(pred(ctx, p).holds for p, _ in RULERS.get(look, ())):
+            candidates.append(look)
+    ev["candidates"] = ", ".join(candidates) if candidates else "—"
+    conf = 0.5 + 0.1 * min(abs(tr.z), 3.0) / 3.0 if how != "constant" else 0.6
+    return Finding("not_learning", "warning", ctx.first_step(), ev, (), (), action_for("not_learning"), round(conf, 3))
+
+
+def _constant_goal(ctx: Ctx, g: str, n: int, span: int) -> bool:
+    """The goal logged at the very same value at every point (a reward of exactly 0 at every step):
+    no noise to wait out, so `const_points` points over `const_span` steps decide it, however few."""
+    if n < get("const_points") or span < get("const_span"):
+        return False
+    _, v = ctx.data(g)
+    if not v.size or float(np.ptp(v)) != 0.0:
+        return False
+    at_ceiling = g in ("acc", "val_acc") and float(v[0]) >= get("ceiling")
+    return not at_ceiling      # every answer right from the start is data_too_easy's reading
+
+
+def _goal_failed(ctx: Ctx, g: str | None, tr) -> str | None:
+    """How a goal with enough points failed to improve (fell, fell_back, flat, not_rising), or None."""
     # "does not go up at all" must be shown, not drawn from a noisy stretch: the fitted change's
     # upper goal_z bound within one step-to-step noise (a short or noisy goal stays undecided)
     no_rise = tr.not_rising and tr.fit_move + get("goal_z") * tr.fit_se < tr.noise
@@ -128,18 +171,21 @@ def _not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
             continue         # a still goal, and the reward only moves with it: the goal's judgement stands
         if other is not None and (other.rose or not (other.still or other.fell or other.fell_back or other.not_rising)):
             return None      # another score climbs (reward_hacking's question) or is still undecided
-    how = "fell" if tr.fell else "fell_back" if tr.fell_back else "flat" if tr.flat else "not_rising"
-    ev: dict = {"goal_metric": g, "goal_start": rnd(tr.start), "goal_end": rnd(tr.end), "goal_peak": rnd(tr.peak),
-                "goal_move_in_se": rnd(tr.z, 3), "goal_trend": how}
-    candidates = []
-    for look in LOOKALIKES["not_learning"]:
-        if look in fired:
-            continue
-        if not any(pred(ctx, p).holds for p, _ in RULERS.get(look, ())):
-            candidates.append(look)
-    ev["candidates"] = ", ".join(candidates) if candidates else "—"
-    conf = 0.5 + 0.1 * min(abs(tr.z), 3.0) / 3.0
-    return Finding("not_learning", "warning", ctx.first_step(), ev, (), (), action_for("not_learning"), round(conf, 3))
+    return "fell" if tr.fell else "fell_back" if tr.fell_back else "flat" if tr.flat else "not_rising"
+
+
+def goal_summary(ctx: Ctx) -> dict | None:
+    """What the verdict "learning" rests on: the goal metric, its start and end, how many points over
+    how many steps, and whether it improved beyond its noise (`improved`).  A report with no warning
+    whose goal did not improve must not call the run healthy: it says learning is not shown yet."""
+    g = goal(ctx)
+    tr = trend(ctx, g) if g else None
+    if g is None or tr is None:
+        return None
+    # the window means (`rose`) or the least-squares line over every point (more power on a sparse log)
+    fitted = tr.tau > 0 and tr.fit_move > get("goal_z") * tr.fit_se and not (tr.rate and tr.fit_move < get("rate_move"))
+    return {"metric": g, "start": rnd(tr.start), "end": rnd(tr.end), "points": tr.n, "span": tr.span,
+            "improved": bool(tr.rose or fitted), "min_points": int(get("min_points"))}
 
 
 def resolve(found: list[Finding], ctx: Ctx) -> tuple[Finding, ...]:

@@ -27,6 +27,7 @@ from .terminal import (
     run_notes,
     segment_count,
     tr,
+    verdict_gloss,
     vital_rows,
 )
 
@@ -66,7 +67,7 @@ def _finding(f: Finding, lang: str) -> list[str]:
 def render_markdown(diag: Diagnosis, lang: str = "en", *, run: Run | None = None) -> str:
     v = diag.verdict
     word = tr(f"ui.verdict.{v}", lang, v.upper())
-    gloss = tr(f"verdict.{v}", lang, tr(f"ui.verdict_gloss.{v}", lang, ""))
+    gloss = verdict_gloss(diag, lang)
     lines = [f"### {tr('ui.diag.title', lang)}: {word}" + (f" — {gloss}" if gloss else ""), "",
              _cell(run_line(diag, lang))]
     if segment_count(diag) > 1:

@@ -49,7 +49,9 @@ __all__ = [
     "shape_label",
     "summary_text",
     "tr",
+    "unproven_goal",
     "use_color",
+    "verdict_gloss",
     "vital_rows",
     "wrap",
 ]
@@ -202,7 +204,29 @@ def next_key(f: Finding) -> str:
     return "ui.next_if" if f.severity == "info" else "ui.next"
 
 
+def unproven_goal(diag: Diagnosis) -> dict | None:
+    """The goal summary when nothing warns but the goal did not improve beyond its noise: such a run
+    is not called healthy (learning is not shown yet), whatever the verdict word."""
+    g = diag.run.get("goal") if isinstance(diag.run, dict) else None
+    if not g or g.get("improved") or diag.verdict != "learning":
+        return None
+    return g
+
+
+def verdict_gloss(diag: Diagnosis, lang: str) -> str:
+    v = diag.verdict
+    if unproven_goal(diag) is not None:
+        return tr("ui.verdict_gloss.learning_unproven", lang)
+    return tr(f"verdict.{v}", lang, tr(f"ui.verdict_gloss.{v}", lang, ""))
+
+
 def no_warnings_text(diag: Diagnosis, lang: str) -> str:
+    g = unproven_goal(diag)
+    if g is not None:
+        short = g["points"] < g["min_points"]
+        return tr("ui.no_warnings_unproven", lang, metric=g["metric"], start=fmt_num(g["start"]),
+                  end=fmt_num(g["end"]), points=g["points"], span=g["span"],
+                  more=tr("ui.unproven_short", lang, need=g["min_points"]) if short else "")
     infos = sum(1 for f in diag.findings if f.severity == "info")
     return tr("ui.no_warnings_watch", lang, n=infos) if infos else tr("ui.no_warnings", lang)
 
@@ -403,7 +427,7 @@ def summary_text(diag: Diagnosis, lang: str = "en") -> str:
     """`str(diagnosis)`: the run line, the verdict, one heading and one sentence per finding."""
     lines = [f"{tr('ui.diag.title', lang)} · {run_line(diag, lang)}"]
     v = diag.verdict
-    gloss = tr(f"verdict.{v}", lang, tr(f"ui.verdict_gloss.{v}", lang, ""))
+    gloss = verdict_gloss(diag, lang)
     lines.append(label("ui.verdict_label", lang) + tr(f"ui.verdict.{v}", lang, v.upper()) + (f" — {gloss}" if gloss else ""))
     if not any(f.severity != "info" for f in diag.findings):
         lines.append(no_warnings_text(diag, lang))
@@ -428,7 +452,7 @@ def render_text(diag: Diagnosis, lang: str = "en", width: int = 100, *, run: Run
     out.add()
     v = diag.verdict
     word = tr(f"ui.verdict.{v}", lang, v.upper())
-    gloss = tr(f"verdict.{v}", lang, tr(f"ui.verdict_gloss.{v}", lang, ""))
+    gloss = verdict_gloss(diag, lang)
     verdict = out.paint(word, _COLORS.get(v), bold=True)
     out.para(f"{label('ui.verdict_label', lang)}{verdict}" + (f" — {gloss}" if gloss else ""), "    ", "  ")
     serious = [f for f in ordered(diag) if f.severity != "info"]

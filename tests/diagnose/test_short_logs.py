@@ -1,0 +1,93 @@
+"""Short or sparse logs: "no finding" is never reported as health unless the goal improved.
+
+A run logged every 10 steps (TRL's default) has a few dozen points; below `min_points` no trend can
+be called flat, so most rules stay silent.  Then the report must say that learning is not shown yet
+(not "healthy, nothing to change"), and a goal logged at the very same value at every point (a
+reward of exactly 0) is not learning however few points there are.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from realdata import REAL_LOGS
+
+from rlvitals.diagnose import diagnose
+from rlvitals.ingest import read
+from rlvitals.render.markdown import render_markdown
+from rlvitals.render.terminal import render_text
+from rlvitals.run import Run
+from rlvitals.simulate import simulate
+
+
+def thinned(run: Run, every: int) -> Run:
+    """`run` as a logger that writes every `every`-th step would have kept it."""
+    out = {}
+    for name, s in run.series.items():
+        keep = (s.steps % every) == 0
+        out[name] = (s.steps[keep], s.values[keep])
+    steps = sorted({int(x) for st, _ in out.values() for x in st})
+    cols = {k: dict(zip(st.tolist(), v.tolist(), strict=True)) for k, (st, v) in out.items()}
+    arrays = {k: np.array([c.get(x, np.nan) for x in steps]) for k, c in cols.items()}
+    return Run.from_arrays(run.name + "-thin", np.array(steps), arrays, format="simulated", source="test")
+
+
+def test_zero_reward_at_every_logged_step_is_dead_however_few_points():
+    full = read(str(REAL_LOGS["trl_zero_reward"])) if "trl_zero_reward" in REAL_LOGS else None
+    steps = np.arange(10, 60, 10)
+    run = Run.from_arrays("zeros", steps, {"reward": np.zeros(5), "len": np.full(5, 256.0),
+                                           "kl": np.zeros(5)}, format="simulated", source="test")
+    d = diagnose(run)
+    assert d.verdict == "dead" and d.top.id == "not_learning"
+    ev = d.top.evidence
+    assert ev["goal_trend"] == "constant" and ev["goal_points"] == 5 and ev["goal_span_steps"] == 40
+    assert ev["candidates"] != "—"            # the causes it could be are named
+    if full is not None:
+        assert diagnose(full).verdict == "dead"
+
+
+def test_constant_goal_needs_a_span_of_steps():
+    # the first three steps of a run all scoring 0 say nothing yet
+    run = Run.from_arrays("early", np.arange(1, 6), {"reward": np.zeros(5)}, format="simulated", source="test")
+    d = diagnose(run)
+    assert not any(f.id == "not_learning" for f in d.findings)
+
+
+def test_constant_accuracy_at_the_ceiling_is_not_not_learning():
+    steps = np.arange(10, 110, 10)
+    run = Run.from_arrays("easy", steps, {"acc": np.ones(10), "reward": np.ones(10)}, format="simulated",
+                          source="test")
+    assert not any(f.id == "not_learning" for f in diagnose(run).findings)
+
+
+def test_short_prefix_with_no_rise_is_not_called_healthy():
+    d = diagnose(simulate("healthy", seed=3, steps=200).upto(12))
+    assert d.verdict == "learning" and not any(f.severity != "info" for f in d.findings)
+    assert d.run["goal"]["improved"] is False and d.run["goal"]["points"] == 12
+    for lang, healthy in (("en", "healthy run"), ("zh", "健康的训练")):
+        text = render_text(d, lang)
+        assert healthy not in text
+        assert ("not shown yet" in text) if lang == "en" else ("还看不出在学" in text)
+        assert healthy not in render_markdown(d, lang)
+    assert "not shown yet" in str(d)
+
+
+def test_a_healthy_run_whose_goal_improved_still_reads_healthy():
+    d = diagnose(simulate("healthy", seed=3, steps=200))
+    assert d.run["goal"]["improved"] is True
+    assert "healthy run" in render_text(d, "en") and "not shown yet" not in render_text(d, "en")
+
+
+def test_thinned_healthy_run_stays_silent_and_honest():
+    for seed in range(5):
+        d = diagnose(thinned(simulate("healthy", seed=seed, steps=300), 10))
+        assert not any(f.severity != "info" for f in d.findings)
+        # 30 points: enough to see a 0.3 -> 0.6 rise, so the run is called learning for a reason
+        assert d.run["goal"]["improved"] is True, seed
+
+
+def test_goal_summary_is_json_safe():
+    d = diagnose(simulate("stalled", seed=0, steps=60))
+    json.dumps(d.run["goal"])
+    assert set(d.run["goal"]) == {"metric", "start", "end", "points", "span", "improved", "min_points"}
