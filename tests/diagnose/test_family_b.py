@@ -216,5 +216,16 @@ def test_truncation_that_follows_a_kl_jump_is_the_blow_ups_not_starvation():
 
     d = diagnose(simulate_rl("kl_blowup", seed=2003, steps=600))
     assert d.top.id == "kl_blowup" and "truncation_starvation" not in ids(d), ids(d)
+    assert "length_hacking" not in ids(d)      # a broken policy's answers run long: kl_blowup owns that too
     d = diagnose(simulate_rl("truncation_starvation", seed=1000, steps=600))
     assert d.top.id == "truncation_starvation", ids(d)
+
+
+def test_a_logged_length_bonus_over_the_whole_run_is_length_hacking_not_reward_hacking():
+    # 150 steps of the RL loop with a length term switched on: the reward rises through the logged
+    # length term while the correctness term gains little -- length_hacking owns it (a length
+    # *penalty* paying for shorter answers, as in the prime-rl real log, is not: tested there)
+    from rlvitals.simulate.rlloop import simulate_rl
+
+    d = diagnose(simulate_rl("length_hacking", seed=2001, steps=150))
+    assert d.verdict == "cheating" and d.top.id == "length_hacking", ids(d)

@@ -61,13 +61,40 @@ def check(ctx: Ctx) -> Finding | None:
     wait for the cap (truncation) to speak."""
     if not ctx.has("len"):
         return None
-    f = _whole(ctx) or _paid(ctx)
+    f = _whole(ctx) or _paid(ctx) or _paid_term(ctx)
     if f is not None:
         return f
     g = goal(ctx)
     if _policy_breaking(ctx) or _into_the_cap(ctx):
         return None
     return _early(ctx, g) or _tail(ctx, g) or _length_term(ctx)
+
+
+def _paid_term(ctx: Ctx) -> Finding | None:
+    """Whole run: a logged length term rose (from where it left its starting level) while the
+    correctness term, in the same reward units, gained at most hack_share of what it gained -- the
+    reward rose through what it pays for length, not for being right."""
+    comps = components(ctx)
+    correct = [k for k, (kind, _) in comps.items() if kind == "correctness"]
+    if not ctx.has("len") or not ctx.end("len") >= 1.2 * ctx.start("len"):
+        return None              # a length term is a bonus or a penalty: only growing answers say which
+    for k, (kind, _) in comps.items():
+        if kind != "length" or not correct:
+            continue
+        t = trend(ctx, f"component:{k}")
+        if t is None or not t.rose or t.n < 2 * get("hack_min_after"):
+            continue
+        onset = ctx.crossing(f"component:{k}", 0.15)
+        la, lb, _ = since(ctx, f"component:{k}", onset)
+        ca, cb, _ = since(ctx, f"component:{correct[0]}", onset)
+        if not (lb - la > 0 and cb - ca <= get("hack_share") * (lb - la)):
+            continue
+        ev = {"length_term": k, "length_term_start": rnd(la), "length_term_end": rnd(lb),
+              "acc_metric": correct[0], "acc_start": rnd(ca), "acc_end": rnd(cb), "since_step": onset}
+        if ctx.has("len"):
+            ev["len_start"], ev["len_end"] = rnd(ctx.start("len")), rnd(ctx.end("len"))
+        return Finding(ID, "warning", onset, ev, (), (), action_for(ID), 0.7)
+    return None
 
 
 def length_term_excess(ctx: Ctx) -> tuple[str, int, float, float] | None:
@@ -89,9 +116,13 @@ def _length_term(ctx: Ctx) -> Finding | None:
     stretch against the stretch before it (or, with acc only, nothing) -- the reward now pays for length, not for being right (the lesson:
     len 涨而 acc 不涨; the length follows what is paid for)."""
     lt = length_term_excess(ctx)
-    if lt is None or not ctx.has("reward"):
+    if lt is None or not ctx.has("reward") or not ctx.has("len"):
         return None
     key, onset, excess, _ = lt
+    sl, vl = ctx.data("len")
+    n = int(np.sum(sl >= onset))
+    if n < 3 or vl.size < 2 * n or float(vl[-n:].mean()) < float(vl[-2 * n:-n].mean()):
+        return None              # the answers shrink with it: a length penalty paying for brevity
     sr, vr = ctx.data("reward")
     j = int(np.searchsorted(sr, onset))
     if j < get("min_points"):

@@ -39,7 +39,7 @@ SUPPRESSES: dict[str, frozenset[str]] = {
     "numeric_instability": frozenset({"kl_blowup", "lr_too_high", "reward_hacking", "length_hacking", "outlier_step",
                                       "entropy_explosion", "batch_noise", *_AFTERMATH}),
     "sync_failure": frozenset({"entropy_collapse", "data_too_hard", *_AFTERMATH}),
-    "kl_blowup": frozenset({"entropy_explosion", "outlier_step", *_AFTERMATH}),
+    "kl_blowup": frozenset({"entropy_explosion", "outlier_step", "length_hacking", *_AFTERMATH}),
     "truncation_starvation": frozenset({"length_hacking", "data_too_hard", "reward_hacking", *_AFTERMATH}),
     "entropy_collapse": frozenset({"data_too_easy", "data_too_hard", *_AFTERMATH}),
     "entropy_explosion": frozenset({"length_hacking", *_AFTERMATH}),
