@@ -69,11 +69,15 @@ SCENARIOS: dict[str, RLScenario] = dict([
        "region, clip_frac jumps past 20%, the ratio wobbles and reward slides back",
        "中途学习率升到健康值的 25 倍：每次更新都冲出信任域，clip_frac 跳过 20%，ratio 摇摆，reward 回落",
        "lr_too_high", "unstable", "warning", "mid", cause={"lr": 0.5}),
-    _s("entropy_collapse", "sampling at temperature 0.4, no clip-higher, no KL and a 6x learning rate: the policy "
-       "sharpens on what it already samples, groups turn identical, adv_std and reward stall",
-       "温度 0.4 采样、没有 clip-higher、没有 KL、学习率 6 倍：策略在已采到的答案上越来越尖，组内答案趋同，adv_std 与 reward 停滞",
+    _s("entropy_collapse", "sampling at temperature 0.4, a per-token ratio clipped at 0.2 on both sides (no "
+       "clip-higher), a pure-correctness reward, a near-zero KL (0.001) and a 10x learning rate: the policy sharpens on "
+       "what it already samples, entropy heads to 0 (wrong steps locked in on some topics), groups turn identical, "
+       "adv_std and reward stall",
+       "温度 0.4 采样、逐 token 比率上下都裁剪在 0.2（没有 clip-higher）、奖励只看对错、KL 几乎为 0（0.001）、学习率 10 倍："
+       "策略在已采到的答案上越来越尖，熵趋向 0（部分题型锁死在错误步骤上），组内答案趋同，adv_std 与 reward 停滞",
        "entropy_collapse", "dead", "critical", "derived",
-       start={"temperature": 0.4, "eps_high": 5e-4, "kl_coef": 0.0, "lr": 0.12}, rule="entropy_half"),
+       start={"temperature": 0.4, "ratio_level": "token", "eps_low": 0.2, "eps_high": 0.2, "kl_coef": 0.001,
+              "lr": 0.2, "w_fmt": 0.0}, rule="entropy_half"),
     _s("sync_failure", "the rollout engine stops receiving new weights: answers come from a stale policy, the "
        "importance ratio drifts away from 1 and learning stops",
        "rollout 引擎不再收到新权重：回答来自过时的策略，重要性比率偏离 1，学习停止", "sync_failure", "dead",
