@@ -10,7 +10,9 @@ its peak, groups uniform (adv_std low), answers shrinking, or near-identical sam
 stretch of steady entropy and is still under way, with the goal not improving since, is a warning
 already.  A fall past half the level with the KL climbing in step (no jump: kl_abrupt) to kl_high is
 the policy sharpening away from the reference: a collapse once a consequence corroborates it, and
-the KL it drags along is its consequence (verdict.CHAINS), not a blow-up.  Falling fast now (陡降:
+the KL it drags along is its consequence (verdict.CHAINS), not a blow-up -- also when the KL reached
+its level within a few steps, if the entropy's fall began no later and slid down (predicates.entropy_led_kl);
+the goal is then judged from where the entropy passed half its start.  Falling fast now (陡降:
 `entropy_plunge` below its own line on the last stretch, far beyond its noise) with the training
 score not gaining over those steps is a warning on its own.
 """
@@ -66,7 +68,7 @@ def check(ctx: Ctx) -> Finding | None:
     full = holds(ctx, "entropy_to_zero")
     # sharpening: past half its level, with the KL climbing in step to a level that matters -- the
     # policy has left the reference by narrowing (the KL is the collapse's consequence, not a blow-up)
-    sharp = (not full and e.start > 0 and e.end >= 0 and 1.0 - e.end / e.start >= get("entropy_half")
+    sharp = (e.start > 0 and e.end >= 0 and 1.0 - e.end / e.start >= get("entropy_half")
              and holds(ctx, "kl_follows_entropy") and ctx.end("kl") >= get("kl_high"))
     # early: flat for a while, then more than half the level gone -- heading to 0 now
     early = (not full and not sharp and e.start > 0 and e.end >= 0 and 1.0 - e.end / e.start >= get("entropy_half")
@@ -89,6 +91,12 @@ def check(ctx: Ctx) -> Finding | None:
         scores = [m for m in dict.fromkeys((g, "val_acc", "acc", "reward")) if ctx.has(m)]
         deep = e.start > 0 and e.end / e.start <= 1 - get("entropy_zero")
         since = max(a, 0.5) if deep else a
+        if sharp:
+            # sharpening: the goal is judged from where the entropy passed half its start (the policy
+            # has narrowed; a gain made while it was narrowing does not show it still explores)
+            half = ctx.crossing("entropy", below=(1 - get("entropy_half")) * e.start, first=True)
+            if half is not None:
+                since = max(since, min(float(np.searchsorted(s, half)) / max(s.size, 1), 0.8))
         # (a slow climb counts only beyond the score's noise: a sparse eval's drift of a few points
         # reads as "still rising" by its rank order alone)
         improving = any(ctx.gained(m, a=since) or (ctx.still_rising(m, since) and ctx.gained(m, rel=0.0, a=since))
@@ -129,7 +137,7 @@ def check(ctx: Ctx) -> Finding | None:
     if ctx.has("ratio_mean") and ratio is not None and not ratio.proxy:
         ev["ratio_end"] = rnd(ctx.end("ratio_mean"), 5)
     ev["corroborated_by"] = consequences
-    if (early or sharp) and not consequences:
+    if (early or sharp) and not full and not consequences:
         return None     # an early fall alone is not yet the strong signal: wait for it to finish
     sev = "critical" if consequences and (full or sharp) else "warning"
     conf = min(1.0, 0.55 + 0.1 * consequences + 0.2 * (drop - get("entropy_drop")) / (1 - get("entropy_drop")))

@@ -265,11 +265,65 @@ def entropy_jump(ctx: Ctx) -> float:
     return ctx._results[key]
 
 
+def kl_rise_step(ctx: Ctx) -> int | None:
+    """Step where the KL (one-step spikes removed, 100 blocks) left its starting level for good, in orders of
+    magnitude: log10(kl + a thousandth of its peak) past `kl_rise_start` of its way from the first tenth's level to
+    the last tenth's (the block after the last one below).  None when the KL did not rise."""
+    key = "kl_rise_step"
+    if key not in ctx._results:
+        from ..shapes import blocks
+        s, v, _ = kl_clean(ctx)
+        out: int | None = None
+        if v.size >= 10:
+            t, x = blocks(s, v, 100)
+            x = np.maximum(x, 0.0)
+            y = np.log10(x + 1e-3 * float(np.max(x))) if float(np.max(x)) > 0 else x
+            k = max(1, y.size // 10)
+            a, b = float(np.median(y[:k])), float(np.median(y[-k:]))
+            if b > a:
+                below = np.nonzero(y < a + get("kl_rise_start") * (b - a))[0]
+                out = int(t[min(int(below[-1]) + 1 if below.size else 0, t.size - 1)])
+        ctx._results[key] = out
+    return ctx._results[key]
+
+
+def entropy_plunge_share(ctx: Ctx) -> float:
+    """Share of the entropy's fall (first tenth to its low, 100 blocks) made within `kl_jump_steps`: near 1 when
+    the entropy dropped at once (an update-scale event), small when it slid down; 0 when it did not fall."""
+    key = "entropy_plunge_share"
+    if key not in ctx._results:
+        from ..shapes import blocks
+        s, v = ctx.data("entropy")
+        share = 0.0
+        if v.size >= 10:
+            t, x = blocks(s, v, 100)
+            w = _window(t)
+            fall = float(np.mean(x[:max(1, x.size // 10)])) - float(np.min(x))
+            if x.size > w and fall > 0:
+                share = float(np.max(x[:-w] - x[w:]) / fall)
+        ctx._results[key] = share
+    return ctx._results[key]
+
+
+def entropy_led_kl(ctx: Ctx) -> bool:
+    """The entropy's fall (`entropy_fall_start` of its way down) had begun no later than `kl_jump_steps` after the
+    KL's rise (`kl_rise_step`) and slid down rather than dropping at once (`entropy_plunge_share` below
+    `entropy_at_once`: a drop in the same few steps as a KL jump is one update-scale event, a blow-up's): of the
+    pair, the entropy moved first (the lesson: the one that began first is the cause)."""
+    if not (ctx.has("kl") and ctx.has("entropy")):
+        return False
+    k = kl_rise_step(ctx)
+    e = ctx.crossing("entropy", get("entropy_fall_start"))
+    return (k is not None and e is not None and e <= k + get("kl_jump_steps")
+            and entropy_plunge_share(ctx) < get("entropy_at_once"))
+
+
 def kl_follows_entropy(ctx: Ctx) -> Pred:
     """KL climbed (no jump: `kl_jump` below `kl_abrupt`) while entropy fell past `entropy_half` of its start or rose
     `entropy_rise` times -- or the entropy itself leapt up `entropy_rise_fail` times, at least as abruptly as the KL
-    (`entropy_jump` >= `entropy_leap` and >= `kl_jump`): the policy sharpening (or flattening) moved it from the
-    reference, the KL is a consequence."""
+    (`entropy_jump` >= `entropy_leap` and >= `kl_jump`) -- or the entropy fell past `entropy_half` and its fall began
+    at or before the KL's rise (`entropy_led_kl`), whatever the KL's speed: the policy sharpening (or flattening)
+    moved it from the reference, the KL is a consequence."""
     if not ctx.has("kl"):
         return Pred(False, "kl", None, False)
     e = _ends(ctx, "entropy")
@@ -281,6 +335,10 @@ def kl_follows_entropy(ctx: Ctx) -> Pred:
     k = _ends(ctx, "kl")
     shown = f"{k[0]:.3g} → {k[1]:.3g}" if k is not None else None
     if moved and j < get("kl_abrupt"):
+        return Pred(True, "kl", shown)
+    # sharpening first: the entropy fell past half and its fall had begun no later than the KL's
+    # rise (谁先动谁是因) -- a KL that rose while the policy narrowed is the narrowing's, however fast
+    if e0 > 0 and e1 >= 0 and 1 - e1 / e0 >= get("entropy_half") and entropy_led_kl(ctx):
         return Pred(True, "kl", shown)
     # the entropy leapt up (as abruptly as a KL jump) to well above its start: the policy flattened
     # at once and dragged the KL along in the same steps

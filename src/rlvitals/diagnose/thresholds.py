@@ -122,6 +122,18 @@ TABLE: dict[str, Threshold] = dict([
        "is that entropy move's consequence, not a blow-up",
        "ours; RL-loop simulator: collapses' KL climbs 0.26-0.27, blow-ups' and explosions' jumps 0.83-0.95; "
        "an exponential run-away (tau = 10 steps) 0.45", (0.35, 0.4, 0.45)),
+    _t("kl_rise_start", 0.2, "the KL's rise is dated where log(kl + a thousandth of its peak) left its starting level "
+       "for good, past this share of its way from its first tenth to its last; an entropy whose fall (entropy_fall_start) "
+       "had begun no later than kl_jump_steps after it moved first: the lesson's order rule for the pair",
+       "the lesson (KL vs entropy: the one that began first is the cause); ours: RL-loop collapses' KL leaves its "
+       "start 2-6 steps before the entropy moves, its blow-ups' KL leaves its start 50-90 steps before the entropy drops"),
+    _t("entropy_fall_start", 0.1, "an entropy fall begins where the entropy made this share of its way from its first "
+       "tenth's level to its last tenth's (kl_rise_start compares the two)",
+       "ours; a tenth of the fall is past the block noise of a simulated or logged entropy"),
+    _t("entropy_at_once", 0.8, "share of the entropy's fall made within kl_jump_steps: at or above this the entropy "
+       "dropped at once, in the same few steps as a KL jump (one update-scale event: a blow-up's); below it the "
+       "entropy slid down and a KL rising with it follows the narrowing (entropy_led_kl)",
+       "ours; RL-loop collapses' prefixes 0.41-0.70, its blow-ups 0.70-0.94, an abrupt synthetic surge 0.96"),
     _t("entropy_leap", 0.6, "share of the entropy's rise made within kl_jump_steps: at or above this the "
        "entropy leapt (a policy flattening at once, dragging the KL along in the same steps)",
        "ours; RL-loop explosions 0.94-0.99, the simulator's KL blow-ups (entropy drifting up with the KL) 0.31-0.36",

@@ -1,0 +1,56 @@
+"""A collapse's KL is its consequence even when it reached its level fast (the lesson's KL/entropy pair).
+
+In the RL-loop simulator's entropy_collapse (low temperature, clipped ratio, correctness-only reward)
+the entropy slides down from the first steps and the KL rises with it to 0.4-0.8 within 20-30 steps:
+in a 30-60-step prefix that reads as a KL "jump" (kl_jump >= kl_abrupt).  The entropy began to fall
+no later than the KL rose and slid down (not at once), so the KL follows the narrowing
+(predicates.entropy_led_kl) and the prefix names entropy_collapse, not kl_blowup.  A real blow-up
+(the KL creeping for tens of steps, then jumping while the entropy drops at once; or the entropy
+rising with it) is still kl_blowup.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rlvitals.diagnose import diagnose
+from rlvitals.diagnose.context import Ctx
+from rlvitals.diagnose.predicates import entropy_led_kl, pred
+from rlvitals.shapes import shapes_of
+from rlvitals.simulate import simulate
+from rlvitals.simulate.rlloop import simulate_rl
+
+WARN = ("warning", "critical")
+
+
+def _first(run) -> str | None:
+    found = [f.id for f in diagnose(run).findings if f.severity in WARN]
+    return found[0] if found else None
+
+
+def _ctx(run) -> Ctx:
+    return Ctx(run, dict(shapes_of(run)), None)
+
+
+@pytest.mark.parametrize(("seed", "after"), [(2003, 10), (2004, 15), (2005, 10)])
+def test_collapse_prefix_names_entropy_collapse(seed, after):
+    run = simulate_rl("entropy_collapse", seed=seed, steps=200)
+    part = run.upto(run.meta["truth"]["onset_step"] + after)
+    ctx = _ctx(part)
+    assert entropy_led_kl(ctx) and pred(ctx, "kl_follows_entropy").holds
+    assert _first(part) == "entropy_collapse"
+    assert "kl_blowup" not in [f.id for f in diagnose(part).findings]
+
+
+@pytest.mark.parametrize("seed", [2000, 2001])
+def test_rl_kl_blowup_still_named(seed):
+    run = simulate_rl("kl_blowup", seed=seed, steps=200)
+    assert not entropy_led_kl(_ctx(run))     # the KL crept up for tens of steps before the entropy dropped at once
+    assert _first(run) == "kl_blowup"
+
+
+@pytest.mark.parametrize("seed", [2000, 2001])
+def test_sim_kl_blowup_still_named(seed):
+    run = simulate("kl_blowup", seed=seed, steps=200)
+    assert not pred(_ctx(run), "kl_follows_entropy").holds
+    assert _first(run) == "kl_blowup"
