@@ -310,8 +310,9 @@ def entropy_led_kl(ctx: Ctx) -> bool:
     KL's rise (`kl_rise_step`) and slid down rather than dropping at once (`entropy_plunge_share` below
     `entropy_at_once`: a drop in the same few steps as a KL jump is one update-scale event, a blow-up's): of the
     pair, the entropy moved first (the lesson: the one that began first is the cause)."""
-    if not (ctx.has("kl") and ctx.has("entropy")):
-        return False
+    ends = _ends(ctx, "entropy") if ctx.has("kl") else None
+    if ends is None or not ends[1] < ends[0]:
+        return False      # (an entropy that rose did not narrow the policy)
     k = kl_rise_step(ctx)
     e = ctx.crossing("entropy", get("entropy_fall_start"))
     return (k is not None and e is not None and e <= k + get("kl_jump_steps")
