@@ -306,8 +306,9 @@ def entropy_plunge_share(ctx: Ctx) -> float:
 
 
 def entropy_led_kl(ctx: Ctx) -> bool:
-    """The entropy's fall (`entropy_fall_start` of its way down) had begun no later than `kl_jump_steps` after the
-    KL's rise (`kl_rise_step`) and slid down rather than dropping at once (`entropy_plunge_share` below
+    """The entropy's fall (`entropy_fall_start` of its way down) began with the KL's rise (`kl_rise_step`), within
+    `kl_jump_steps` of it (a fall that began long before a later KL rise -- a slow decline, then a run-away -- is
+    not tied to it), and slid down rather than dropping at once (`entropy_plunge_share` below
     `entropy_at_once`: a drop in the same few steps as a KL jump is one update-scale event, a blow-up's): of the
     pair, the entropy moved first (the lesson: the one that began first is the cause)."""
     ends = _ends(ctx, "entropy") if ctx.has("kl") else None
@@ -315,7 +316,7 @@ def entropy_led_kl(ctx: Ctx) -> bool:
         return False      # (an entropy that rose did not narrow the policy)
     k = kl_rise_step(ctx)
     e = ctx.crossing("entropy", get("entropy_fall_start"))
-    return (k is not None and e is not None and e <= k + get("kl_jump_steps")
+    return (k is not None and e is not None and abs(e - k) <= get("kl_jump_steps")
             and entropy_plunge_share(ctx) < get("entropy_at_once"))
 
 
@@ -323,7 +324,7 @@ def kl_follows_entropy(ctx: Ctx) -> Pred:
     """KL climbed (no jump: `kl_jump` below `kl_abrupt`) while entropy fell past `entropy_half` of its start or rose
     `entropy_rise` times -- or the entropy itself leapt up `entropy_rise_fail` times, at least as abruptly as the KL
     (`entropy_jump` >= `entropy_leap` and >= `kl_jump`) -- or the entropy fell past `entropy_half` and its fall began
-    at or before the KL's rise (`entropy_led_kl`), whatever the KL's speed: the policy sharpening (or flattening)
+    with the KL's rise (`entropy_led_kl`), whatever the KL's speed: the policy sharpening (or flattening)
     moved it from the reference, the KL is a consequence."""
     if not ctx.has("kl"):
         return Pred(False, "kl", None, False)

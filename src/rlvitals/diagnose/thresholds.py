@@ -124,9 +124,9 @@ TABLE: dict[str, Threshold] = dict([
        "an exponential run-away (tau = 10 steps) 0.45", (0.35, 0.4, 0.45)),
     _t("kl_rise_start", 0.2, "the KL's rise is dated where log(kl + a thousandth of its peak) left its starting level "
        "for good, past this share of its way from its first tenth to its last; an entropy whose fall (entropy_fall_start) "
-       "had begun no later than kl_jump_steps after it moved first: the lesson's order rule for the pair",
+       "began within kl_jump_steps of it moved with it: the lesson's order rule for the pair",
        "the lesson (KL vs entropy: the one that began first is the cause); ours: RL-loop collapses' KL leaves its "
-       "start 2-6 steps before the entropy moves, its blow-ups' KL leaves its start 50-90 steps before the entropy drops"),
+       "start 2-6 steps before the entropy moves, its blow-ups' KL leaves its start 50-90 steps before the entropy drops; the peers' blow-ups' entropy declines 17-230 steps before their KL rises"),
     _t("entropy_fall_start", 0.1, "an entropy fall begins where the entropy made this share of its way from its first "
        "tenth's level to its last tenth's (kl_rise_start compares the two)",
        "ours; a tenth of the fall is past the block noise of a simulated or logged entropy"),
