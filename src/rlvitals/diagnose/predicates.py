@@ -246,10 +246,10 @@ def kl_jump(ctx: Ctx) -> float:
     return ctx._results[key]
 
 
-def entropy_jump(ctx: Ctx) -> float:
-    """Share of the entropy's rise (start to peak, 100 blocks) made within `kl_jump_steps`: near 1
-    when the entropy leapt (to a uniform policy's ceiling), small when it drifted up; 0 when it did not rise."""
-    key = "entropy_jump"
+def _entropy_move_share(ctx: Ctx, up: bool) -> float:
+    """Share of the entropy's rise (up: first tenth to its peak) or fall (first tenth to its low),
+    over 100 blocks, made within `kl_jump_steps`; 0 when it did not move that way."""
+    key = "entropy_jump" if up else "entropy_plunge_share"
     if key not in ctx._results:
         from ..shapes import blocks
         s, v = ctx.data("entropy")
@@ -257,12 +257,19 @@ def entropy_jump(ctx: Ctx) -> float:
         if v.size >= 10:
             t, x = blocks(s, v, 100)
             w = _window(t)
-            k = max(1, x.size // 10)
-            rise = float(np.max(x)) - float(np.mean(x[:k]))
-            if x.size > w and rise > 0:
-                share = float(np.max(x[w:] - x[:-w]) / rise)
+            first = float(np.mean(x[:max(1, x.size // 10)]))
+            move = float(np.max(x)) - first if up else first - float(np.min(x))
+            if x.size > w and move > 0:
+                step = x[w:] - x[:-w] if up else x[:-w] - x[w:]
+                share = float(np.max(step) / move)
         ctx._results[key] = share
     return ctx._results[key]
+
+
+def entropy_jump(ctx: Ctx) -> float:
+    """Share of the entropy's rise (start to peak, 100 blocks) made within `kl_jump_steps`: near 1
+    when the entropy leapt (to a uniform policy's ceiling), small when it drifted up; 0 when it did not rise."""
+    return _entropy_move_share(ctx, up=True)
 
 
 def kl_rise_step(ctx: Ctx) -> int | None:
@@ -290,19 +297,7 @@ def kl_rise_step(ctx: Ctx) -> int | None:
 def entropy_plunge_share(ctx: Ctx) -> float:
     """Share of the entropy's fall (first tenth to its low, 100 blocks) made within `kl_jump_steps`: near 1 when
     the entropy dropped at once (an update-scale event), small when it slid down; 0 when it did not fall."""
-    key = "entropy_plunge_share"
-    if key not in ctx._results:
-        from ..shapes import blocks
-        s, v = ctx.data("entropy")
-        share = 0.0
-        if v.size >= 10:
-            t, x = blocks(s, v, 100)
-            w = _window(t)
-            fall = float(np.mean(x[:max(1, x.size // 10)])) - float(np.min(x))
-            if x.size > w and fall > 0:
-                share = float(np.max(x[:-w] - x[w:]) / fall)
-        ctx._results[key] = share
-    return ctx._results[key]
+    return _entropy_move_share(ctx, up=False)
 
 
 def entropy_led_kl(ctx: Ctx) -> bool:
