@@ -15,7 +15,7 @@ import numpy as np
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
-from .symptoms import components, eval_lags, goal, since, tail_excess, trend
+from .symptoms import around, components, eval_lags, goal, since, tail_excess, trend
 from .thresholds import get
 
 ID = "length_hacking"
@@ -136,13 +136,10 @@ def _length_term(ctx: Ctx) -> Finding | None:
     truth = truth or ("acc" if ctx.has("acc") else None)
     if truth is None:
         return None
-    sa, va = ctx.data(truth)
-    i = int(np.searchsorted(sa, onset))
-    m = va.size - i
-    tr = trend(ctx, truth)
-    if tr is None or m < 3 or i < m:
+    cut = around(ctx, truth, onset)
+    if cut is None:
         return None
-    ta, tb = float(va[i - m:i].mean()), float(va[i:].mean())
+    ta, tb, m, tr = cut
     # a correctness term is in the reward's units: it may keep its pace, but gain at most hack_share
     # of what the length term gained; an accuracy (other units) must gain nothing
     same_units = truth.startswith("component:")
@@ -190,14 +187,11 @@ def _tail(ctx: Ctx, g: str | None) -> Finding | None:
     if te is None or te[1] < get("len_accel") or te[2] < get("len_accel_z"):
         return None
     onset = te[0]
-    sa, va = ctx.data(g)
-    j = int(np.searchsorted(sa, onset))
-    m = va.size - j
-    tr = trend(ctx, g)
-    if tr is None or m < 3 or j < m:
+    cut = around(ctx, g, onset)
+    if cut is None:
         return None
-    ta, tb = float(va[j - m:j].mean()), float(va[j:].mean())
-    se = (tr.noise or float(np.std(va)) or 1e-12) * float(np.sqrt(2.0 / m))
+    ta, tb, m, tr = cut
+    se = (tr.noise or float(np.std(ctx.data(g)[1])) or 1e-12) * float(np.sqrt(2.0 / m))
     own = tail_excess(ctx, g, get("len_tail"))
     if tb - ta > se or tb - ta < -get("goal_z") * se or (own is not None and own[2] > 1.0):
         return None

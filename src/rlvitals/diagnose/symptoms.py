@@ -27,7 +27,7 @@ from .thresholds import get
 if TYPE_CHECKING:
     from .context import Ctx
 
-__all__ = ["Trend", "components", "eval_lags", "goal", "kl_clean", "since", "tail_excess", "trend", "window_mean"]
+__all__ = ["Trend", "around", "components", "eval_lags", "goal", "kl_clean", "since", "tail_excess", "trend", "window_mean"]
 
 WINDOW = 0.1        # the start/end windows: a tenth of the step span (and at least MIN_WINDOW points)
 MIN_WINDOW = 3
@@ -266,6 +266,19 @@ def since(ctx: Ctx, name: str, step: int | None) -> tuple[float, float, float]:
     tr = trend(ctx, name)
     noise = tr.noise if tr is not None and tr.noise > 0 else (float(np.std(seg)) or 1e-12)
     return a, b, (b - a) / (noise * float(np.sqrt(2.0 / k)))
+
+
+def around(ctx: Ctx, name: str, step: int) -> tuple[float, float, int, Trend] | None:
+    """(mean before, mean from `step` on, m, the metric's Trend): the m points from `step` on against the
+    m points just before them (a stretch against the stretch of equal length before it).  None when
+    fewer than 3 points follow `step`, fewer than m precede it, or the metric has no trend."""
+    s, v = ctx.data(name)
+    j = int(np.searchsorted(s, step))
+    m = v.size - j
+    tr = trend(ctx, name)
+    if tr is None or m < 3 or j < m:
+        return None
+    return float(v[j - m:j].mean()), float(v[j:].mean()), m, tr
 
 
 def eval_lags(ctx: Ctx) -> tuple[float, float] | None:

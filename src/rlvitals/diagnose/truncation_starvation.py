@@ -13,7 +13,7 @@ import numpy as np
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
-from .symptoms import goal, since, tail_excess, trend
+from .symptoms import around, goal, since, tail_excess, trend
 from .thresholds import get
 
 ID = "truncation_starvation"
@@ -38,13 +38,11 @@ def _cutting_fast(ctx: Ctx, g: str) -> bool:
     st, vt = ctx.data("trunc")
     if float(np.mean(vt[int(np.searchsorted(st, te[0])):])) < 0.5 * get("trunc_high"):
         return False
-    s, v = ctx.data(g)
-    j = int(np.searchsorted(s, te[0]))
-    m = v.size - j
-    tr = trend(ctx, g)
-    if tr is None or m < 3 or j < m:
+    cut = around(ctx, g, te[0])
+    if cut is None:
         return False
-    return float(v[j:].mean()) - float(v[j - m:j].mean()) <= (tr.noise or 1e-12) * float(np.sqrt(2.0 / m))
+    ta, tb, m, tr = cut
+    return tb - ta <= (tr.noise or 1e-12) * float(np.sqrt(2.0 / m))
 
 
 def _cut_step(ctx: Ctx) -> int | None:
