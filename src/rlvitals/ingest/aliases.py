@@ -111,7 +111,7 @@ EXACT: dict[str, Alias] = {
     **_rows("clip_frac", "clip_fraction pg_clipfrac policy/clip_fraction val/clipfrac_avg", rank=12),
     # ratio π/π_old (the one vital that should stay at 1.0)
     **_rows("ratio_mean", "ratio_mean ratio actor/ratio_mean val/ratio train/ois ratios "
-            "ppo_actor/update/importance_weight/avg train/probs_ratio"),
+            "ppo_actor/update/importance_weight/avg train/probs_ratio importance_ratio/mean"),
     **_rows("ratio_mean", "sampling/importance_sampling_ratio/mean rollout_corr/rollout_is_mean "
             "train/token_mult_prob_error", rank=10, proxy=True,
             note="train/rollout importance ratio stands in for ratio_mean (mismatch drifts it from 1)"),
