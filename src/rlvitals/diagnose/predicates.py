@@ -33,6 +33,7 @@ class Pred:
     metric: str
     value: Any = None
     known: bool = True      # False when the deciding metric is missing (then `holds` is False)
+    reason: str | None = None   # the i18n ruled-out reason when it is not the RULERS' one
 
 
 NO = Pred(False, "", None, False)
@@ -141,13 +142,17 @@ def reward_tracks_truth(ctx: Ctx) -> Pred:
 
 
 def goal_not_zero(ctx: Ctx) -> Pred:
-    """The goal (an accuracy) ends or peaks above `near_zero`: the questions are solvable."""
+    """The goal (an accuracy) ends or peaks above `near_zero`: the questions are solvable.  A goal
+    that peaked and then fell to near 0 shows its peak ("peaked at 48%"), never its end ("0%: is not
+    near 0" would contradict itself)."""
     g = goal(ctx)
     if g is None or g == "reward":
         return Pred(False, g or "goal", None, False)
     tr = trend(ctx, g)
     if tr is None:
         return Pred(False, g, None, False)
+    if tr.end <= get("near_zero") < tr.peak:
+        return Pred(True, g, rnd(tr.peak), reason="acc_peaked")
     return Pred(max(tr.end, tr.peak) > get("near_zero"), g, rnd(tr.end))
 
 
@@ -483,7 +488,7 @@ def differential(ctx: Ctx, finding_id: str, fired: set[str]) -> tuple[tuple[Rule
         for pname, reason in RULERS.get(look, ()):
             p = pred(ctx, pname)
             if p.holds:
-                ruled.append(ro(look, p.metric, p.value, reason))
+                ruled.append(ro(look, p.metric, p.value, p.reason or reason))
                 found = True
         if not found:
             m = DECIDES.get(look)
