@@ -72,15 +72,16 @@ def check(ctx: Ctx) -> Finding | None:
     return _early(ctx, g) or _tail(ctx, g) or _length_term(ctx) or _paid_by_length(ctx)
 
 
-def paid_in_length(ctx: Ctx, onset: int | None, truth: str) -> tuple[float, float, float, float, float] | None:
+def paid_in_length(ctx: Ctx, onset: int | None, truth: str, z: float | None = None) -> tuple[float, float, float, float, float] | None:
     """Since `onset` (where the reward parted from the truth: reward_hacking's onset) the answers grew
     while the truth gained nothing -- the reward's excess came with longer answers and no gain (the
     lesson: len 涨而 acc 不涨 = 长度作弊).  The m length points from the onset on against the m before
-    them grew beyond `goal_z` standard errors (`strength` below: the growth in standard errors), and
+    them grew beyond `z` standard errors (goal_z unless given; the growth in standard errors is returned), and
     the truth over the same stretch did not gain beyond goal_z standard errors on the stretch before it.
     Returns (len before, len since, growth in standard errors, truth before, truth since), or None.
-    reward_hacking holds back on it (the channel is decided by the length), and length_hacking fires
-    on it once the growth is len_accel (relative) and len_accel_z standard errors (`_paid_by_length`)."""
+    reward_hacking holds back while the answers grow beyond one standard error (z=1: the channel is
+    decided by the length, which shows a few steps after the reward moved), and length_hacking fires
+    once the growth is len_accel (relative) and len_accel_z standard errors (`_paid_by_length`)."""
     if onset is None or not ctx.has("len"):
         return None
     ln, tc = around(ctx, "len", onset), around(ctx, truth, onset)
@@ -90,7 +91,8 @@ def paid_in_length(ctx: Ctx, onset: int | None, truth: str) -> tuple[float, floa
     ta, tb, mt, tt = tc
     lse = (lt.noise or 1e-12) * float(np.sqrt(2.0 / m))
     tse = (tt.noise or float(np.std(ctx.data(truth)[1])) or 1e-12) * float(np.sqrt(2.0 / mt))
-    if not (la > 0 and lb - la >= get("goal_z") * lse and tb - ta <= get("goal_z") * tse):
+    z = get("goal_z") if z is None else z
+    if not (la > 0 and lb - la >= z * lse and tb - ta <= get("goal_z") * tse):
         return None
     return la, lb, (lb - la) / lse, ta, tb
 

@@ -248,7 +248,7 @@ def check(ctx: Ctx) -> Finding | None:
     if p is not None:
         truth, f = p
         from .length_hacking import paid_in_length
-        if comp is None and paid_in_length(ctx, f.onset_step, truth) is not None:
+        if comp is None and paid_in_length(ctx, f.onset_step, truth, z=1.0) is not None:
             return None   # the answers grow with the parting, the truth gains nothing: length decides the channel
         if comp is not None and f.severity == "critical":
             f.evidence["rising_component"] = comp.evidence["rising_component"]
