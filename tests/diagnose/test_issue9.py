@@ -290,3 +290,25 @@ def test_a_small_but_monotonic_ratio_drift_warns_as_sync_failure():
     d = diagnose(dc.healthy(0, ratio_mean=ramp(1.0, 0.993, 120) + jitter(0.0002), reward=0.6 + jitter(0.02),
                             acc=0.4 + jitter(0.01)))
     assert d.top.id == "sync_failure" and d.top.severity == "warning"
+
+
+def test_not_learning_names_what_the_log_lacks():
+    """A torchtune GRPO log (no entropy, the truncation only as a count without its batch size):
+    the reward and the answers die, the logged vitals cannot say why, and the finding names the
+    metrics that would decide between the candidates instead of guessing."""
+    n = 300
+    s = np.arange(1, n + 1)
+    r = _rng(11)
+    alive = s < 130
+    acc = np.where(alive, 0.2 + 0.25 * s / 130 + np.abs(r.normal(0, 0.01, n)), 0.0)
+    run = Run.from_arrays("tt", s, {"reward": acc + 0.25 * alive + r.normal(0, 0.01, n) * alive, "acc": acc,
+                                    "len": np.where(alive, 90 + 0.1 * s, 24) + r.normal(0, 1, n),
+                                    "kl": 0.003 + 0.01 * np.sin(s / 100) ** 2 + r.normal(0, 5e-4, n),
+                                    "ratio_mean": 1 + r.normal(0, 1e-6, n),
+                                    "clip_frac": np.abs(r.normal(0.05, 0.01, n)),
+                                    "gnorm": np.abs(r.normal(0.006, 0.001, n))})
+    d = diagnose(run)
+    assert d.verdict == "dead" and d.top.id == "not_learning", ids(d)
+    cands = d.top.evidence["candidates"].split(", ")
+    assert "truncation_starvation" in cands and "trunc" in d.top.missing
+    assert all(m not in run.series for m in d.top.missing)

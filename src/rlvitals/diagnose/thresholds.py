@@ -151,6 +151,9 @@ TABLE: dict[str, Threshold] = dict([
        "from its peak is an explosion (entropy_rise alone needs no failing goal)",
        "ours; RL-loop explosions run 1.85 → 2.77 (x1.5, the uniform policy's ceiling) while acc falls 0.5 → 0.04",
        (1.2, 1.3, 1.4, 1.5)),
+    _t("kl_sharpen", 1.5, "a KL never more than this many times the entropy lost (nats) is what a sharpening policy "
+       "costs, not a blow-up", "KL(pi||ref) <= H(ref) - H(pi) for pi = ref^b/Z, b >= 1 (derivation); x1.5 for the "
+       "estimators' noise (ours, RL loop)"),
     _t("kl_min", 0.05, "below this a KL is not dangerous whatever its shape", "ours; PTT kl > 0.3 high"),
     _t("kl_spike", 10.0, "a one-step KL this many times its local level (and >= kl_high) is an outlier step", "ours"),
     _t("len_explode", 2.5, "length growing this much is an explosion (without accuracy to judge by)",
