@@ -24,7 +24,7 @@ from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
 from .predicates import entropy_plunge_share, holds, kl_surge
-from .symptoms import kl_clean, tail_excess
+from .symptoms import covers, kl_clean, tail_excess
 from .thresholds import get
 from .updates import assess
 
@@ -121,7 +121,7 @@ def _dropped_at_once(ctx: Ctx) -> bool:
         return False
     began = ctx.crossing("entropy", get("entropy_fall_start"))
     s, _ = ctx.data("entropy")
-    return began is not None and int(np.searchsorted(s, began)) >= get("min_points")
+    return began is not None and covers(int(np.searchsorted(s, began)), began - int(s[0]), get("min_points"))
 
 
 def _sharpening(ctx: Ctx) -> bool:

@@ -105,6 +105,11 @@ TABLE: dict[str, Threshold] = dict([
     _t("ceiling", 0.9, "an accuracy at or above this is at its ceiling: it cannot follow a rising reward", "ours"),
     _t("near_zero", 0.10, "an accuracy below this is 'all wrong'", OURS_SIM),
     _t("min_points", 24.0, "points a metric needs before 'it does not move' can be said", OURS_SIM, (12.0, 16.0, 24.0, 32.0)),
+    _t("sparse_points", 10.0, "a log with a point every few steps (TRL's logging_steps, each point its window's mean) has "
+       "enough data when its points cover the steps a rule asks for (min_points, stall_points, ...: each point counts "
+       "for the steps it stands for) and number at least this many",
+       "the shape classifier's own floor (shapes.MIN_POINTS: fewer points are 'too few to say'); a window mean "
+       "carries its window's evidence at a smaller noise, which every standard error here already uses"),
     _t("const_points", 4.0, "points enough to say a goal logged at the very same value at every point does not improve "
        "(no noise to wait out)", "ours: the TRL zero-reward log (reward 0.0 at all 50 steps) read every 10 steps"),
     _t("const_span", 30.0, "steps a constant goal must cover before it is 'not learning' (a run's first few steps may "

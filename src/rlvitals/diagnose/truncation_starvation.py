@@ -148,7 +148,7 @@ def check(ctx: Ctx) -> Finding | None:
             _, _, tz = since(ctx, "trunc", on)
             _, _, rz = since(ctx, g, on)
             early = (t1 >= get("trunc_high") and tz >= 2 * get("goal_z") and rz <= -get("goal_z")
-                     and tr.n >= get("min_points"))
+                     and tr.enough(get("min_points")))
             # a strong signal on its own: a rate that climbed from low to past trunc_high cuts that
             # share of the answers while the score still improves (not when the length is
             # exploding with no accuracy to judge by: length_hacking's strong signal)
@@ -169,9 +169,9 @@ def check(ctx: Ctx) -> Finding | None:
         ev["trunc_end"] = rnd(t1)
     else:
         missing.append("trunc")
-        if improving and ctx.has("len") and tr.n >= get("min_points") and _outgrowing(ctx):
+        if improving and ctx.has("len") and tr.enough(get("min_points")) and _outgrowing(ctx):
             return _unlogged_cut(ctx, g, tr.end)
-        if not (ctx.has("len") or ctx.word("len") == "constant") or improving or tr.n < get("min_points"):
+        if not (ctx.has("len") or ctx.word("len") == "constant") or improving or not tr.enough(get("min_points")):
             return None
         if ctx.word(g) == "constant" and abs(tr.end) < 1e-9:
             pinned = _pinned(ctx)            # zero reward from step one: pinned most of the run
