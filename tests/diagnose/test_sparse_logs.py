@@ -9,7 +9,6 @@ mistaken for averaged spikes.
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,8 +21,6 @@ from rlvitals.ingest import read
 from rlvitals.run import Run, Series
 from rlvitals.shapes import shapes_of
 from rlvitals.simulate import simulate
-
-PEERS = Path(__file__).resolve().parents[1] / "fixtures" / "peers"
 
 
 def window_means(run: Run, every: int) -> Run:
@@ -61,24 +58,29 @@ def test_a_window_mean_spike_counts_a_level_that_stays_up_does_not():
     spiky[[5, 14, 22, 30]] = 0.5 * 5.0          # 5x in a window of 10: a ~41x step averaged in
     climb = calm.copy()
     climb[20:] = 0.5 * 5.0                      # the same height, held: a climb, not spikes
-    run = Run.from_arrays("r", steps, {"gnorm": spiky, "loss": climb}, format="simulated", source="test")
+    run = Run.from_arrays("r", steps, {"loss": spiky, "kl": climb, "gnorm": spiky}, format="simulated",
+                          source="test")
     ctx = _ctx(run)
-    assert gap(ctx, "gnorm") == 10.0
-    assert per_point(ctx, "gnorm", 30.0) == pytest.approx(3.9)
-    assert int(excursions(ctx, "gnorm", spiky, 0.5, 30.0).sum()) == 4
-    assert int(excursions(ctx, "loss", climb, 0.5, 30.0).sum()) == 0
+    assert gap(ctx, "loss") == 10.0
+    assert per_point(ctx, "loss", 30.0) == pytest.approx(3.9)
+    assert int(excursions(ctx, "loss", spiky, 0.5, 30.0).sum()) == 4
+    assert int(excursions(ctx, "kl", climb, 0.5, 30.0).sum()) == 0
+    # the grad norm a trainer logs every N steps is the step's own (a sample, not a mean): not scaled
+    assert int(excursions(ctx, "gnorm", spiky, 0.5, 30.0).sum()) == 0
     # a point a step: the ratio is the ratio
-    dense = Run.from_arrays("d", np.arange(1, 41), {"gnorm": spiky}, format="simulated", source="test")
-    assert int(excursions(_ctx(dense), "gnorm", spiky, 0.5, 30.0).sum()) == 0
+    dense = Run.from_arrays("d", np.arange(1, 41), {"loss": spiky}, format="simulated", source="test")
+    assert int(excursions(_ctx(dense), "loss", spiky, 0.5, 30.0).sum()) == 0
 
 
-def test_gradient_spikes_logged_every_10_steps_keep_their_finding():
-    run = read(str(PEERS / "rldoctor" / "grad_spikes.jsonl"))
-    assert diagnose(run).top.id == "numeric_instability"
-    d = diagnose(window_means(run, 10))
-    assert d.verdict == "dead" and d.top.id == "numeric_instability"
-    ev = d.top.evidence
-    assert ev.get("gnorm_points_100x", 0) >= 3 or ev.get("gnorm_spikes_30x", 0) >= 5, ev
+def test_a_healthy_run_read_from_a_trl_console_log_stays_silent(tmp_path):
+    # a TRL console log numbers its points every 10 steps; its grad norm is each logged step's own, so the
+    # verl baseline's lone noisy-batch spikes (under 30x) must not be read as averaged 30x spikes
+    from rlvitals.ingest import write_run
+
+    dest = tmp_path / "run.log"
+    write_run(read(str(REAL_LOGS["verl_healthy"])), "trl-console", dest)
+    d = diagnose(read(str(dest), format="trl-console"))
+    assert d.verdict == "learning" and d.worst_severity() in (None, "info")
 
 
 def test_rookworld_blowup_logged_every_10_steps_keeps_its_finding():

@@ -158,6 +158,13 @@ def per_point(ctx: Ctx, name: str, ratio: float) -> float:
     return 1.0 + (ratio - 1.0) / gap(ctx, name)
 
 
+# Metrics a trainer logging every N steps reports as the mean over the steps since its last log (TRL's
+# GRPO metrics and the HF Trainer's loss).  The grad norm is not among them: the HF Trainer logs the
+# norm of the step it logs at, so a sparse grad norm is a sample, its spikes full-size or unseen.
+WINDOW_MEANS = frozenset({"loss", "reward", "acc", "kl", "entropy", "len", "clip_frac", "trunc", "adv_std",
+                          "ratio_mean"})
+
+
 def excursions(ctx: Ctx, name: str, a: np.ndarray, level: float, ratio: float) -> np.ndarray:
     """Which points of `a` (a metric's magnitudes) are excursions to `ratio` times `level` or more.
 
@@ -165,9 +172,10 @@ def excursions(ctx: Ctx, name: str, a: np.ndarray, level: float, ratio: float) -
     (one or two steps) is averaged into its window, so a run of at most two points standing above
     `per_point(ratio)` x level counts too when the points either side of it are back at the ordinary
     level (nearer it than that threshold, in orders of magnitude); a level that stays up (a climb, a
-    run-away) is no window mean of a spike and must reach the full ratio."""
+    run-away) is no window mean of a spike and must reach the full ratio.  Only for the metrics
+    trainers average over their logging window (WINDOW_MEANS: not the grad norm, a sample)."""
     big = a >= ratio * level
-    if gap(ctx, name) > 1 and a.size:
+    if name in WINDOW_MEANS and gap(ctx, name) > 1 and a.size:
         thr = per_point(ctx, name, ratio)
         hi = np.r_[False, a >= thr * level, False]
         calm = np.r_[True, a < float(np.sqrt(thr)) * level, True]   # the ends count as calm
