@@ -476,7 +476,7 @@ LOOKALIKES: dict[str, tuple[str, ...]] = {
     "numeric_instability": ("lr_too_high",),
     "entropy_explosion": ("kl_blowup",),
     "not_learning": ("entropy_collapse", "sync_failure", "data_too_hard", "truncation_starvation", "kl_blowup"),
-    "plateau": (),
+    "plateau": ("entropy_collapse", "sync_failure", "stalled"),   # the lesson: 平掉 = converged, or stuck (A1 vs A2)
     "outlier_step": ("kl_blowup", "numeric_instability"),
 }
 
