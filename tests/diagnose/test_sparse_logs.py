@@ -106,3 +106,13 @@ def test_a_kl_blowup_logged_every_10_steps_is_still_a_blowup():
     assert diagnose(run).top.id == "kl_blowup"
     d = diagnose(window_means(run, 10))
     assert d.verdict == "dead" and d.top.id == "kl_blowup"
+
+
+def test_zero_reward_at_the_cap_logged_every_10_steps_is_truncation_starvation():
+    # 50 steps logged every 10: five points, the reward exactly 0 at each and the length at the cap --
+    # no noise to wait out (const_points over const_span), so the cause is named, not only "not learning"
+    run = read(str(REAL_LOGS["trl_truncated"]))
+    d = diagnose(window_means(run, 10))
+    assert len(window_means(run, 10).series["reward"]) == 5
+    assert d.verdict == "dead" and d.top.id == "truncation_starvation"
+    assert d.top.evidence["len_pinned_at_max"] >= 0.7

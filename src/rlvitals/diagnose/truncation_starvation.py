@@ -171,7 +171,11 @@ def check(ctx: Ctx) -> Finding | None:
         missing.append("trunc")
         if improving and ctx.has("len") and tr.enough(get("min_points")) and _outgrowing(ctx):
             return _unlogged_cut(ctx, g, tr.end)
-        if not (ctx.has("len") or ctx.word("len") == "constant") or improving or not tr.enough(get("min_points")):
+        # a reward logged at the very same value at every point has no noise to wait out: const_points
+        # points over const_span steps decide it, however sparse the log (as for not_learning)
+        still_const = ctx.word(g) == "constant" and tr.n >= get("const_points") and tr.span >= get("const_span")
+        len_ok = ctx.has("len") or ctx.word("len") == "constant" or (still_const and ctx.data("len")[1].size >= 5)
+        if not len_ok or improving or not (tr.enough(get("min_points")) or still_const):
             return None
         if ctx.word(g) == "constant" and abs(tr.end) < 1e-9:
             pinned = _pinned(ctx)            # zero reward from step one: pinned most of the run
