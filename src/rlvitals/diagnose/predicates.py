@@ -19,7 +19,7 @@ import numpy as np
 
 from .context import Ctx, rnd, ro
 from .model import RuledOut
-from .symptoms import goal, kl_clean, trend
+from .symptoms import gap, goal, kl_clean, trend
 from .thresholds import get
 
 __all__ = ["LOOKALIKES", "PREDICATES", "Pred", "differential", "holds", "pred"]
@@ -33,6 +33,7 @@ class Pred:
     metric: str
     value: Any = None
     known: bool = True      # False when the deciding metric is missing (then `holds` is False)
+    reason: str | None = None   # the i18n ruled-out reason when it is not the RULERS' one
 
 
 NO = Pred(False, "", None, False)
@@ -141,13 +142,17 @@ def reward_tracks_truth(ctx: Ctx) -> Pred:
 
 
 def goal_not_zero(ctx: Ctx) -> Pred:
-    """The goal (an accuracy) ends or peaks above `near_zero`: the questions are solvable."""
+    """The goal (an accuracy) ends or peaks above `near_zero`: the questions are solvable.  A goal
+    that peaked and then fell to near 0 shows its peak ("peaked at 48%"), never its end ("0%: is not
+    near 0" would contradict itself)."""
     g = goal(ctx)
     if g is None or g == "reward":
         return Pred(False, g or "goal", None, False)
     tr = trend(ctx, g)
     if tr is None:
         return Pred(False, g, None, False)
+    if tr.end <= get("near_zero") < tr.peak:
+        return Pred(True, g, rnd(tr.peak), reason="acc_peaked")
     return Pred(max(tr.end, tr.peak) > get("near_zero"), g, rnd(tr.end))
 
 
@@ -222,10 +227,12 @@ def kl_steady(ctx: Ctx) -> Pred:
     return Pred(ok, "kl", rnd(end))
 
 
-def _window(t: np.ndarray) -> int:
-    """`kl_jump_steps` in blocks (at least one) of the block steps `t`."""
+def _window(t: np.ndarray, logged_every: float = 1.0) -> int:
+    """`kl_jump_steps` in blocks (at least one) of the block steps `t`; one block more on a log written
+    every few steps (`symptoms.gap` > 1): each point is its window's mean, so a change made within a few
+    steps is spread over the two windows it straddles."""
     per = float(t[-1] - t[0]) / max(t.size - 1, 1) if t.size > 1 else 1.0
-    return max(1, int(round(get("kl_jump_steps") / max(per, 1e-9))))
+    return max(1, int(round(get("kl_jump_steps") / max(per, 1e-9)))) + (1 if logged_every > 1 else 0)
 
 
 def kl_jump(ctx: Ctx) -> float:
@@ -239,7 +246,7 @@ def kl_jump(ctx: Ctx) -> float:
         if v.size >= 10:
             t, x = blocks(s, v, 100)
             x = np.maximum(x, 0.0)
-            w = _window(t)
+            w = _window(t, gap(ctx, "kl"))
             if x.size > w and float(np.max(x)) > 0:
                 share = float(np.max(x[w:] - x[:-w]) / np.max(x))
         ctx._results[key] = share
@@ -256,7 +263,7 @@ def _entropy_move_share(ctx: Ctx, up: bool) -> float:
         share = 0.0
         if v.size >= 10:
             t, x = blocks(s, v, 100)
-            w = _window(t)
+            w = _window(t, gap(ctx, "entropy"))
             first = float(np.mean(x[:max(1, x.size // 10)]))
             move = float(np.max(x)) - first if up else first - float(np.min(x))
             if x.size > w and move > 0:
@@ -483,7 +490,7 @@ def differential(ctx: Ctx, finding_id: str, fired: set[str]) -> tuple[tuple[Rule
         for pname, reason in RULERS.get(look, ()):
             p = pred(ctx, pname)
             if p.holds:
-                ruled.append(ro(look, p.metric, p.value, reason))
+                ruled.append(ro(look, p.metric, p.value, p.reason or reason))
                 found = True
         if not found:
             m = DECIDES.get(look)

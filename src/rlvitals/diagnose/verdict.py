@@ -118,7 +118,7 @@ def _not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
     tr = trend(ctx, g) if g else None
     if tr is not None and g is not None and _constant_goal(ctx, g, tr.n, tr.span):
         how = "constant"     # not a noisy stretch: the same value at every logged step
-    elif tr is None or tr.n < get("min_points"):
+    elif tr is None or not tr.enough(get("min_points")):
         return None          # too early (or nothing to judge by): no verdict from absence
     else:
         how = ""
