@@ -47,3 +47,18 @@ def test_a_straight_rise_is_no_plateau():
     acc = np.linspace(0.2, 0.5, N) + r.normal(0, 0.01, N)
     d = diagnose(dc.healthy(4, acc=acc, reward=acc + 0.3))
     assert _plateau(d) is None
+
+
+def test_a_plateau_says_it_is_not_a_collapse_nor_a_sync_failure_with_the_metrics_that_show_it():
+    # the lesson's first pair: 平掉 from entropy collapse (entropy -> 0) vs from sync failure (ratio off 1);
+    # a plateau rules out both with the normal metrics, and names ratio_mean when it is not logged
+    acc = _creep(0, 0.0)
+    d = diagnose(dc.healthy(0, acc=acc, reward=acc + 0.3))
+    p = _plateau(d)
+    assert p is not None
+    ruled = {r.lookalike: r.metric for r in p.ruled_out}
+    assert ruled.get("entropy_collapse") == "entropy" and ruled.get("sync_failure") == "ratio_mean"
+    assert ruled.get("stalled") == "acc"
+    d = diagnose(dc.healthy(0, acc=acc, reward=acc + 0.3, ratio_mean=None))
+    p = _plateau(d)
+    assert p is not None and "sync_failure" not in {r.lookalike for r in p.ruled_out} and "ratio_mean" in p.missing

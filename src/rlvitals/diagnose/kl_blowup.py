@@ -23,8 +23,8 @@ from ..shapes import blocks
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
-from .predicates import entropy_plunge_share, holds, kl_surge
-from .symptoms import covers, kl_clean, tail_excess
+from .predicates import entropy_dropped_at_once, holds, kl_surge
+from .symptoms import kl_clean, tail_excess
 from .thresholds import get
 from .updates import assess
 
@@ -113,25 +113,14 @@ def _first_entropy(ctx: Ctx) -> float:
     return float(np.median(ctx.data("entropy")[1][:5]))
 
 
-def _dropped_at_once(ctx: Ctx) -> bool:
-    """The entropy made entropy_at_once of its fall within kl_jump_steps (predicates.entropy_plunge_share)
-    after a steady stretch of min_points points or more: an update-scale event, the blow-up's (a fall
-    that begins within the first points has no steady level to have dropped from)."""
-    if entropy_plunge_share(ctx) < get("entropy_at_once"):
-        return False
-    began = ctx.crossing("entropy", get("entropy_fall_start"))
-    s, _ = ctx.data("entropy")
-    return began is not None and covers(int(np.searchsorted(s, began)), began - int(s[0]), get("min_points"))
-
-
 def _sharpening(ctx: Ctx) -> bool:
     """The entropy fell, the KL never ran more than kl_sharpen times ahead of the entropy lost
-    (sharpening_ratio), and the entropy slid rather than dropped at once (_dropped_at_once): the KL
+    (sharpening_ratio), and the entropy slid rather than dropped at once (predicates.entropy_dropped_at_once): the KL
     is what the narrowing costs, entropy_collapse's to name (谁先动谁是因), whether or not the entropy
     has passed half its level yet."""
     r = sharpening_ratio(ctx)
     return (r is not None and r <= get("kl_sharpen") and ctx.end("entropy") < _first_entropy(ctx)
-            and not _dropped_at_once(ctx))
+            and not entropy_dropped_at_once(ctx))
 
 
 def _multiplying(ctx: Ctx) -> bool:

@@ -85,7 +85,6 @@ def check(ctx: Ctx) -> Finding | None:
         ev = {f"{goal}_start": rnd(ctx.start(goal)), f"{goal}_end": rnd(ctx.end(goal)),
               "slope_before_per100": rnd(pre * 100, 3), "slope_after_per100": rnd(post * 100, 3),
               "flat_since": onset}
-        missing = tuple(m for m in ("ratio_mean",) if not ctx.has(m))
         conf = float(np.clip(0.8 - 2 * max(post, 0.0) / pre, 0.4, 0.8))
-        return Finding(ID, "info", onset, ev, (), missing, action_for(ID), round(conf, 3))
+        return Finding(ID, "info", onset, ev, (), (), action_for(ID), round(conf, 3))
     return None

@@ -19,7 +19,7 @@ import numpy as np
 
 from .context import Ctx, rnd, ro
 from .model import RuledOut
-from .symptoms import gap, goal, kl_clean, trend
+from .symptoms import covers, gap, goal, kl_clean, trend
 from .thresholds import get
 
 __all__ = ["LOOKALIKES", "PREDICATES", "Pred", "differential", "holds", "pred"]
@@ -307,11 +307,23 @@ def entropy_plunge_share(ctx: Ctx) -> float:
     return _entropy_move_share(ctx, up=False)
 
 
+def entropy_dropped_at_once(ctx: Ctx) -> bool:
+    """The entropy made `entropy_at_once` of its fall within kl_jump_steps (`entropy_plunge_share`) after a
+    steady stretch of `min_points` points or more (asked in steps on a sparse log, `symptoms.covers`): an
+    update-scale event, a blow-up's.  A fall that began within the first min_points points has no steady
+    level to have dropped from (in a 20-step prefix any fall is "within kl_jump_steps" of half the prefix)."""
+    if entropy_plunge_share(ctx) < get("entropy_at_once"):
+        return False
+    began = ctx.crossing("entropy", get("entropy_fall_start"))
+    s, _ = ctx.data("entropy")
+    return began is not None and covers(int(np.searchsorted(s, began)), began - int(s[0]), get("min_points"))
+
+
 def entropy_led_kl(ctx: Ctx) -> bool:
     """The entropy's fall (`entropy_fall_start` of its way down) began with the KL's rise (`kl_rise_step`), within
     `kl_jump_steps` of it (a fall that began long before a later KL rise -- a slow decline, then a run-away -- is
-    not tied to it), and slid down rather than dropping at once (`entropy_plunge_share` below
-    `entropy_at_once`: a drop in the same few steps as a KL jump is one update-scale event, a blow-up's): of the
+    not tied to it), and slid down rather than dropping at once (`entropy_dropped_at_once`: a drop in the same
+    few steps as a KL jump, after a steady stretch, is one update-scale event, a blow-up's): of the
     pair, the entropy moved first (the lesson: the one that began first is the cause)."""
     ends = _ends(ctx, "entropy") if ctx.has("kl") else None
     if ends is None or not ends[1] < ends[0]:
@@ -319,7 +331,7 @@ def entropy_led_kl(ctx: Ctx) -> bool:
     k = kl_rise_step(ctx)
     e = ctx.crossing("entropy", get("entropy_fall_start"))
     return (k is not None and e is not None and abs(e - k) <= get("kl_jump_steps")
-            and entropy_plunge_share(ctx) < get("entropy_at_once"))
+            and not entropy_dropped_at_once(ctx))
 
 
 def kl_follows_entropy(ctx: Ctx) -> Pred:
@@ -464,7 +476,7 @@ LOOKALIKES: dict[str, tuple[str, ...]] = {
     "numeric_instability": ("lr_too_high",),
     "entropy_explosion": ("kl_blowup",),
     "not_learning": ("entropy_collapse", "sync_failure", "data_too_hard", "truncation_starvation", "kl_blowup"),
-    "plateau": (),
+    "plateau": ("entropy_collapse", "sync_failure", "stalled"),   # the lesson: 平掉 = converged, or stuck (A1 vs A2)
     "outlier_step": ("kl_blowup", "numeric_instability"),
 }
 

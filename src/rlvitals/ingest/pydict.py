@@ -22,6 +22,7 @@ import numpy as np
 
 from ..run import Run
 from .aliases import lookup
+from .components import component_name
 from .values import MAX_DEPTH, as_float, parse_value
 
 __all__ = ["DictSyntaxError", "DictTooDeep", "KeyMap", "find_dict", "format_dict", "numeric", "parse_dict",
@@ -281,7 +282,10 @@ def rows_for_writer(run: Run, keymap: KeyMap) -> Iterator[tuple[int, dict[str, f
     Canonical series are written under the framework's key (through its inverse transform); extras
     are written as logged, except one that would stand in for a canonical metric the run has and
     that the framework's key would not outrank on reading back (it would replace the metric), or
-    one standing in for a metric this framework does not log.  An extra that measures exactly what
+    one standing in for a metric this framework does not log.  A metric read from a reward
+    function's own key (`rewards/correctness/mean` as acc) is written under that key where the
+    framework has no key of its own for the metric: the user's reward functions are logged alike
+    in every trainer.  An extra that measures exactly what
     the framework logs for a metric (rlprobe's `zero_variance_group_frac` where TRL logs
     `frac_reward_zero_std`: the same share of groups without reward spread) is written under the
     framework's key instead of the value derived back from the canonical series.
@@ -290,6 +294,8 @@ def rows_for_writer(run: Run, keymap: KeyMap) -> Iterator[tuple[int, dict[str, f
     direct = _direct_measures(run, keymap)
     for name, s in run.series.items():
         if name not in keymap:
+            if component_name(s.source) is not None:      # a reward function's mean the user logged
+                columns.append((s.source, s.steps, np.asarray(s.values, dtype=float)))
             continue
         key, fn = keymap[name]
         if name in direct:
