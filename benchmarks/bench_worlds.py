@@ -13,7 +13,9 @@ Runs nobody tuned on (each a *variant*, scored and tabled on its own):
   --steps A,B,...   one variant per length (default: sim 200, rl 300 steps);
   --formats [F,..]  each simulated run written in every writable format (or those listed) and read
                     back, as a user would meet it; a format that lacks a metric the truth needs is
-                    not scored on that run (counted and shown);
+                    not scored on that run (counted and shown), nor is a run the diagnosis calls
+                    "not learning -- cause undetermined" with the right verdict, naming as deciding
+                    a metric the run had and the format dropped (worlds._lost_to_format);
   (--every, --reward-affine and --step-offset apply to every world given, files included)
   --every N         logged every N steps, each value the mean over its window (TRL's logging_steps);
   --reward-affine A,B  the reward logged as A*reward+B (components scaled by A): scale-free rules
@@ -139,7 +141,8 @@ def table(title: str, summary: dict[str, dict[str, float]]) -> None:
     width = max([7, *(len(w) for w in summary)])
     print(f"  {'world':<{width}} {'runs':>5} {'right':>7} {'finding':>8} {'verdict':>8} {'healthy warned':>15}")
     for w, v in summary.items():
-        skip = f"   ({int(v['skipped'])} not scored: a format lacks a needed metric or cannot carry the run)" \
+        skip = (f"   ({int(v['skipped'])} not scored: a format lacks a needed metric, cannot carry the run, "
+                "or drops the metric the diagnosis names as deciding)") \
             if v.get("skipped") else ""
         print(f"  {w:<{width}} {int(v['n']):>5} {v['right']:>7.1%} {v['finding']:>8.1%} {v['verdict']:>8.1%} "
               f"{int(v['healthy_warn']):>7} / {int(v['healthy']):<5}{skip}")
@@ -347,6 +350,9 @@ def main(argv: list[str] | None = None) -> int:
         unwritable = [s for s in shipped if s.skipped.startswith("unwritable")]
         for s in unwritable:
             print(f"  not written {s.case.world}/{s.case.name}: {s.skipped}")
+        for s in shipped:
+            if s.skipped.startswith("undetermined"):
+                print(f"  undetermined {s.case.world}/{s.case.name}: got {s.got_verdict} {s.got_finding}; {s.skipped}")
     if a.group_misses:
         print("\n  misses grouped (runs, scenario, mistake, where):")
         for line in grouped_misses(shipped):

@@ -143,6 +143,7 @@ def round_trip(run: Run, fmt: str) -> Run:
         back = read(str(dest), format=fmt)
     if "truth" in run.meta:
         back.meta["truth"] = run.meta["truth"]
+    back.meta["source_series"] = tuple(run.series)      # what the run had before the format (see score)
     return back
 
 
@@ -344,6 +345,33 @@ NEEDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
+# Peers' scenarios whose label rests on one particular metric (the scenario's own note in
+# tests/fixtures/peers/truth.json names it): a format that does not log it is not scored on them.
+# `name=` means the metric as logged, not read through a proxy.
+PEER_NEEDS: dict[str, tuple[str, ...]] = {
+    "rldoctor/reward_hacking": ("val_acc",),   # the train pass rate rises with the reward; eval/accuracy falls
+    "rldoctor/length_hacking": ("val_acc",),   # length x3.6 while eval/accuracy stays flat
+    "rlprobe/adv_collapse": ("adv_std=",),     # adv_std 1.0 -> 0.02 while the zero-spread share stays ~5%
+}
+
+
+def _peer_scenario(name: str) -> str:
+    base = name.split("@")[0].split("~")[0]
+    base = base[: -len("/steps.jsonl")] if base.endswith("/steps.jsonl") else base.rsplit(".", 1)[0]
+    return base
+
+
+def carries_case(run: Run, case: Case) -> bool:
+    """Whether `run` logs what its case's label rests on (NEEDS for the finding, PEER_NEEDS for a peer's scenario)."""
+    if not carries(run, case.findings[0]):
+        return False
+    for m in PEER_NEEDS.get(_peer_scenario(case.name), ()) if case.world == "peers" else ():
+        s = run.series.get(m.rstrip("="))
+        if s is None or (m.endswith("=") and s.proxy):
+            return False
+    return True
+
+
 def carries(run: Run, finding: str | None) -> bool:
     """Whether `run` logs what it takes to decide `finding` (see NEEDS)."""
     if finding is None:
@@ -351,6 +379,20 @@ def carries(run: Run, finding: str | None) -> bool:
     need_all, need_any = NEEDS.get(finding, ((), ()))
     have = set(run.series)
     return all(m in have for m in need_all) and (not need_any or any(m in have for m in need_any))
+
+
+def _lost_to_format(case: Case, run: Run, top, ok_finding: bool, ok_verdict: bool) -> tuple[str, ...]:
+    """A run read back from a format that dropped what decides it, and a diagnosis that says so.
+
+    The right verdict with "not learning -- cause undetermined" (not_learning) whose `missing` names
+    a metric the run had before it was written in this format (torchtune logs no entropy and only a
+    count of the answers that stopped, so a truncated or frozen run cannot be told from an entropy
+    collapse): the honest answer for that log, not a wrong one.  Counted as not scored, with the
+    reason, like a format that lacks a needed metric; any other miss stays a miss."""
+    if not case.fmt or ok_finding or not ok_verdict or top is None or top.id != "not_learning":
+        return ()
+    had = set(run.meta.get("source_series", ()))
+    return tuple(m for m in top.missing if m in had and m not in run.series)
 
 
 @dataclass
@@ -382,7 +424,7 @@ def score(case: Case, run: Run | None = None) -> Score:
         return Score(case, False, False, False, "error", "error", f"{type(exc).__name__}: {exc}"[:120])
     if case.truth_from_run:
         case = with_truth(case, run.meta["truth"])
-    if case.fmt and not carries(run, case.findings[0]):
+    if case.fmt and not carries_case(run, case):
         return Score(case, False, False, False, "-", "-", skipped="format lacks a metric the truth needs")
     try:
         d = diagnose(run)
@@ -399,5 +441,9 @@ def score(case: Case, run: Run | None = None) -> Score:
         ok_f = top in case.findings
     label = top or (d.findings[0].id + "·i" if d.findings else "-")
     others = ", ".join(f"{f.id}({f.severity[0]})" for f in d.findings[:4])
+    lost = _lost_to_format(case, run, severe[0] if severe else None, ok_f, d.verdict in case.verdicts)
+    if lost:
+        return Score(case, False, False, False, label, d.verdict, others=others,
+                     skipped=f"undetermined: the format drops {', '.join(lost)}, which the diagnosis names as deciding")
     return Score(case, ok_f, d.verdict in case.verdicts, case.healthy and top is not None, label, d.verdict,
                  others=others)

@@ -290,3 +290,54 @@ def test_a_small_but_monotonic_ratio_drift_warns_as_sync_failure():
     d = diagnose(dc.healthy(0, ratio_mean=ramp(1.0, 0.993, 120) + jitter(0.0002), reward=0.6 + jitter(0.02),
                             acc=0.4 + jitter(0.01)))
     assert d.top.id == "sync_failure" and d.top.severity == "warning"
+
+
+def test_not_learning_names_what_the_log_lacks():
+    """A torchtune GRPO log (no entropy, the truncation only as a count without its batch size):
+    the reward and the answers die, the logged vitals cannot say why, and the finding names the
+    metrics that would decide between the candidates instead of guessing."""
+    n = 300
+    s = np.arange(1, n + 1)
+    r = _rng(11)
+    alive = s < 130
+    acc = np.where(alive, 0.2 + 0.25 * s / 130 + np.abs(r.normal(0, 0.01, n)), 0.0)
+    run = Run.from_arrays("tt", s, {"reward": acc + 0.25 * alive + r.normal(0, 0.01, n) * alive, "acc": acc,
+                                    "len": np.where(alive, 90 + 0.1 * s, 24) + r.normal(0, 1, n),
+                                    "kl": 0.003 + 0.01 * np.sin(s / 100) ** 2 + r.normal(0, 5e-4, n),
+                                    "ratio_mean": 1 + r.normal(0, 1e-6, n),
+                                    "clip_frac": np.abs(r.normal(0.05, 0.01, n)),
+                                    "gnorm": np.abs(r.normal(0.006, 0.001, n))})
+    d = diagnose(run)
+    assert d.verdict == "dead" and d.top.id == "not_learning", ids(d)
+    cands = d.top.evidence["candidates"].split(", ")
+    assert "truncation_starvation" in cands and "trunc" in d.top.missing
+    assert all(m not in run.series for m in d.top.missing)
+
+
+def test_an_accuracy_that_peaked_then_fell_to_zero_rules_out_too_hard_by_its_peak():
+    # acc climbs to ~0.48, then answers run into the cap and acc falls to 0: the questions were
+    # solvable.  The ruled-out line shows the peak, never "acc = 0: is not near 0".
+    r = _rng(5)
+    acc = np.where(S < 100, np.linspace(0.1, 0.48, N), np.linspace(0.96, -0.02, N))
+    run = Run.from_arrays("t", S, {"acc": np.clip(acc + r.normal(0, 0.01, N), 0, 1),
+                                   "reward": np.clip(acc + r.normal(0, 0.02, N), 0, 1),
+                                   "trunc": np.clip(ramp(0.01, 0.9, 100, 140) + r.normal(0, 0.01, N), 0, 1),
+                                   "len": ramp(300, 1024, 90, 140) + r.normal(0, 4, N)})
+    d = diagnose(run)
+    lines = [ro for f in d.findings for ro in f.ruled_out if ro.lookalike == "data_too_hard" and ro.metric == "acc"]
+    assert lines, [(f.id, f.ruled_out) for f in d.findings]
+    for ro in lines:
+        assert ro.reason == "acc_peaked" and ro.value > 0.4, ro
+
+
+def test_answers_growing_fivefold_without_a_logged_trunc_name_trunc_as_deciding():
+    # the score still rises, the answers grow 200 -> 1000 tokens and keep growing, no truncation
+    # rate logged: an info note (never a warning) that trunc would decide.
+    r = _rng(6)
+    run = dc.healthy(6, len=np.linspace(200, 1000, N) + r.normal(0, 8, N))
+    d = diagnose(run)
+    notes = [f for f in d.findings if f.id == "truncation_starvation"]
+    assert notes and notes[0].severity == "info" and "trunc" in notes[0].missing, ids(d, warn_only=False)
+    assert notes[0].evidence["len_end"] > 3 * notes[0].evidence["len_start"]
+    # the lesson's healthy run (length x2) carries no such note
+    assert "truncation_starvation" not in ids(diagnose(dc.healthy(6)), warn_only=False)

@@ -36,13 +36,19 @@ def thinned(run: Run, every: int) -> Run:
 def test_zero_reward_at_every_logged_step_is_dead_however_few_points():
     full = read(str(REAL_LOGS["trl_zero_reward"])) if "trl_zero_reward" in REAL_LOGS else None
     steps = np.arange(10, 60, 10)
-    run = Run.from_arrays("zeros", steps, {"reward": np.zeros(5), "len": np.full(5, 256.0),
-                                           "kl": np.zeros(5)}, format="simulated", source="test")
+    # no length logged: nothing says why, so "not learning -- cause undetermined" with the candidates
+    run = Run.from_arrays("zeros", steps, {"reward": np.zeros(5), "kl": np.zeros(5)}, format="simulated",
+                          source="test")
     d = diagnose(run)
     assert d.verdict == "dead" and d.top.id == "not_learning"
     ev = d.top.evidence
     assert ev["goal_trend"] == "constant" and ev["goal_points"] == 5 and ev["goal_span_steps"] == 40
     assert ev["candidates"] != "—"            # the causes it could be are named
+    # the length at its maximum at every point too: the answers are cut, the cause is named
+    capped = Run.from_arrays("zeros-capped", steps, {"reward": np.zeros(5), "len": np.full(5, 256.0),
+                                                     "kl": np.zeros(5)}, format="simulated", source="test")
+    d = diagnose(capped)
+    assert d.verdict == "dead" and d.top.id == "truncation_starvation"
     if full is not None:
         assert diagnose(full).verdict == "dead"
 

@@ -268,3 +268,14 @@ def test_eval_accuracy_survives_both_trl_writers(tmp_path):
     console = round_trip(run, "trl-console")                    # steps inferred (TRL prints none): values and order
     np.testing.assert_allclose(console.series["val_acc"].values, [0.31, 0.29, 0.27, 0.25])
     assert list(np.searchsorted(console.series["reward"].steps, console.series["val_acc"].steps) + 1) == [10, 20, 30, 40]
+
+
+def test_a_log_that_starts_at_step_0_keeps_its_steps():
+    """A run converted from a trainer that logs step 0 (verl): the bar reads 0/T before the first
+    dict, then rises at every row -- the counter is still the step (it was read as line order x 10)."""
+    bar = "\r{pct:3d}%|          | {n}/5 [00:00<00:00,  1.00it/s]\n"
+    text = "".join(bar.format(pct=20 * n, n=n) + str({"reward": 0.1 * n, "epoch": round(n / 5, 2)}) + "\n"
+                   for n in range(6))
+    run = read_text(text, "trl-console")
+    assert list(run.series["reward"].steps) == [0, 1, 2, 3, 4, 5]
+    assert "tqdm counter" in run.meta["step_source"]

@@ -40,7 +40,38 @@ def test_torchtune_lines_are_not_primerl():
 
 
 def test_round_trip():
+    """Written as prime-rl prints: {:.4f}, LR {:.2e}, Truncation a percent with one decimal."""
     run = synthetic_run()
     back = round_trip(run, "primerl-console")
-    assert_same_series(run, back, ["reward", "entropy", "gnorm", "lr", "loss"])
-    assert_same_series(run, back, ["trunc"], rtol=1e-12)       # written as a percent
+    assert_same_series(run, back, ["reward", "entropy", "gnorm", "loss"], atol=0.5e-4 + 1e-12)
+    assert_same_series(run, back, ["lr"], rtol=0.005)
+    assert_same_series(run, back, ["trunc"], atol=0.5e-3 + 1e-12)
+    assert "Grad. Norm: 0." in round_trip_text(run)
+
+
+def round_trip_text(run) -> str:
+    import io
+
+    from rlvitals.ingest import write_run
+
+    buf = io.StringIO()
+    write_run(run, "primerl-console", buf)
+    return buf.getvalue()
+
+
+def test_four_decimals_leave_small_vitals_coarse_and_the_run_says_so():
+    """prime-rl's `Grad. Norm: {:.4f}`: a grad norm near 0.005 keeps two digits; the reader says
+    which vitals are that coarse and where the full values are."""
+    lines = "".join(f"Step {n} | Time: 1.00s | Loss: 0.0102 | Entropy: 0.4410 | Grad. Norm: 0.00{50 + n % 7} | "
+                    f"LR: 1.00e-06\n" for n in range(1, 21))
+    run = read_text(lines, "primerl-console")
+    note = next(n for n in run.notes if "4 decimals" in n)
+    assert "gnorm" in note and "metrics.jsonl" in note
+    assert "entropy" not in note and "lr" not in note.split("keep")[0]
+
+
+def test_older_trainer_prints_the_importance_ratio():
+    text = "".join(f"Step {n} | Time: 2.00s | Loss: 0.0100 | Entropy: 0.4000 | Importance Ratio: 1.00{n} | "
+                   f"Grad. Norm: 0.1200 | LR: 1.00e-06 | Throughput: 900 tokens/s | MFU: 20.0%\n" for n in range(1, 4))
+    run = read_text(text, "primerl-console")
+    assert list(run.series["ratio_mean"].values) == [1.001, 1.002, 1.003]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import math
 
+import numpy as np
 from dictlog_helpers import assert_same_series, round_trip, synthetic_run
 
-from rlvitals.ingest import read_text, sniff_text
+from rlvitals.ingest import read_text, sniff_text, write_run
 
 
 def test_tensor_values_and_canonical_keys():
@@ -37,3 +39,28 @@ def test_round_trip():
     run = synthetic_run()
     back = round_trip(run, "torchtune")
     assert_same_series(run, back, ["reward", "acc", "kl", "clip_frac", "ratio_mean", "len", "loss"])
+
+
+def test_lr_and_grad_norm_as_the_recipe_logs_them():
+    """grpo_full_finetune_distributed adds `lr` and, with clip_grad_norm set (1.0 in the shipped
+    configs), `grad_norm` (the norm before clipping) to every logged step."""
+    text = "".join(f"Step {s} | rewards:tensor(0.43, device='cuda:0') successes:tensor(0.25, device='cuda:0') "
+                   f"num_stop_tokens:tensor(16, device='cuda:0') lr:1e-05 "
+                   f"grad_norm:tensor({g}, device='cuda:0') \n" for s, g in ((1, 0.31), (2, 41.5)))
+    run = read_text(text, "torchtune")
+    assert list(run.series["gnorm"].values) == [0.31, 41.5]
+    assert run.series["lr"].values[0] == 1e-05
+
+
+def test_writer_logs_what_the_recipe_logs():
+    run = synthetic_run()
+    text = io.StringIO()
+    write_run(run, "torchtune", text)
+    line = text.getvalue().splitlines()[0]
+    for key in ("rewards:", "successes:", "num_stop_tokens:", "grad_norm:", "lr:", "kl_loss:", "ratios:"):
+        assert key in line
+    back = read_text(text.getvalue(), "torchtune")
+    assert_same_series(run, back, ["gnorm", "lr"])
+    assert "trunc" not in back.series and "entropy" not in back.series     # not logged by torchtune
+    stopped = back.extras["num_stop_tokens"].values
+    assert set(np.unique(stopped)) <= set(range(17))                       # a count out of 16 answers

@@ -80,6 +80,7 @@ def _run(n=30) -> Run:
             "gnorm": rng.lognormal(0, 1, n), "trunc": rng.uniform(0, 0.2, n), "lr": np.full(n, 1e-6),
             "loss": rng.normal(0, 0.01, n)}
     cols["gnorm"][3] = math.nan
+    cols["ratio_mean"] = 1.0 + rng.normal(0, 1e-3, n)
     run = Run.from_arrays("v", steps, cols)
     run.series["val_acc"] = Series("val_acc", steps[::5], rng.uniform(0, 1, steps[::5].size))
     return run
@@ -93,11 +94,37 @@ def test_round_trip_exact(fmt):
     assert sniff_text(buf.getvalue()) == fmt
     back = read_text(buf.getvalue())
     assert back.format == fmt
+    # verl logs no training accuracy and no advantage spread (compute_data_metrics: critic/score,
+    # critic/rewards, critic/advantages/mean|max|min, response_length/*): they are not written
+    assert "acc" not in back.series and "adv_std" not in back.series
+    assert "critic/correct/mean" not in buf.getvalue() and "advantages/std" not in buf.getvalue()
+    assert back.series["ratio_mean"].source == "rollout_corr/rollout_is_mean" and back.series["ratio_mean"].proxy
     for k, s in run.series.items():
+        if k in ("acc", "adv_std"):
+            continue
         assert np.array_equal(back.series[k].steps, s.steps), k
         # both carry full precision (repr / JSON); NaN survives (np.float64(nan) / null)
         assert np.array_equal(back.series[k].values, s.values, equal_nan=True), k
     assert back.series["reward"].source == "critic/score/mean"
+
+
+@pytest.mark.parametrize("fmt", ["verl-console", "verl-jsonl"])
+def test_reward_functions_and_other_keys_are_written_as_logged(fmt):
+    """A reward function's mean (read as acc: `rewards/correctness/mean`) and the run's other keys
+    appear in the verl log under their own names, as verl prints whatever the trainer's dict holds."""
+    run = _run()
+    del run.series["acc"]
+    steps = run.series["reward"].steps
+    run.series["acc"] = Series("acc", steps, np.linspace(0.1, 0.6, steps.size), "rewards/correctness/mean")
+    run.extras["frac_reward_zero_std"] = Series("frac_reward_zero_std", steps, np.full(steps.size, 0.2),
+                                                "frac_reward_zero_std")
+    buf = io.StringIO()
+    write_run(run, fmt, buf)
+    back = read_text(buf.getvalue(), fmt)
+    assert back.series["acc"].source == "rewards/correctness/mean"
+    assert np.allclose(back.series["acc"].values, run.series["acc"].values)
+    assert "correctness" in back.components
+    assert back.series["adv_std"].source == "frac_reward_zero_std"      # the proxy verl users get only so
 
 
 def test_verl_jsonl_null_is_nan_and_nested_data():

@@ -24,7 +24,7 @@ def _run() -> Run:
     run.extras["rewards/format_reward/mean"] = Series("rewards/format_reward/mean", steps,
                                                       np.linspace(0.0, 0.4, 20), "rewards/format_reward/mean")
     run.extras["frac_reward_zero_std"] = Series("frac_reward_zero_std", steps, np.full(20, 0.3),
-                                                "frac_reward_zero_std")   # would stand in for adv_std: not written
+                                                "frac_reward_zero_std")   # adv_std's proxy, outranked by adv_std
     return run
 
 
@@ -41,4 +41,23 @@ def test_extras_and_components_survive(fmt):
     np.testing.assert_allclose(back.extras["nan_count"].values, run.extras["nan_count"].values)
     assert "format_reward" in back.components
     np.testing.assert_allclose(back.components["format_reward"].values, np.linspace(0.0, 0.4, 20))
-    assert "frac_reward_zero_std" not in buf.getvalue()
+    # the zero-spread share is written as logged (the data_too_easy rule reads it beside adv_std);
+    # adv_std, written under its own name, still wins on reading back
+    np.testing.assert_allclose(back.extras["frac_reward_zero_std"].values, 0.3)
+
+
+def test_a_stand_in_that_would_replace_the_metric_is_not_written():
+    """TRL logs adv_std as frac_reward_zero_std: a second stand-in (rlprobe's share) is the same
+    measure, so it is what TRL's key carries; a stand-in for a metric the format lacks is left out."""
+    run = _run()
+    run.extras["zero_variance_group_frac"] = Series("zero_variance_group_frac", run.steps, np.full(20, 0.6),
+                                                    "zero_variance_group_frac")
+    del run.extras["frac_reward_zero_std"]
+    buf = io.StringIO()
+    write_run(run, "trl-state", buf)
+    back = read_text(buf.getvalue(), "trl-state")
+    assert back.series["adv_std"].source == "frac_reward_zero_std"
+    np.testing.assert_allclose(back.series["adv_std"].values, np.sqrt(0.4))   # the logged share, not 1 − adv_std²
+    buf = io.StringIO()
+    write_run(run, "torchtune", buf)                      # torchtune logs no group statistic
+    assert "zero_variance_group_frac" not in buf.getvalue()

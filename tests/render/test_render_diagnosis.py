@@ -229,7 +229,7 @@ def test_width_none_follows_the_terminal(monkeypatch):
 
 
 def test_a_summary_whose_fields_are_missing_is_left_out(monkeypatch):
-    from rlvitals.render import terminal
+    from rlvitals.render import words
 
     def fake_t(key, lang="en", /, **fields):
         if key == "finding.stalled.summary":
@@ -240,8 +240,8 @@ def test_a_summary_whose_fields_are_missing_is_left_out(monkeypatch):
                 return template
         return key
 
-    monkeypatch.setattr(terminal, "t", fake_t)
+    monkeypatch.setattr(words, "t", fake_t)
     ok = Finding("stalled", "warning", 7, evidence={"reward_end": 0.25})
-    assert terminal.finding_summary(ok, "en") == "reward stuck at 0.250 since 7"
+    assert words.finding_summary(ok, "en") == "reward stuck at 0.250 since 7"
     broken = Finding("stalled", "warning", 7, evidence={"reward_end": "n/a"})  # :.3f of a string fails
-    assert terminal.finding_summary(broken, "en") == ""
+    assert words.finding_summary(broken, "en") == ""

@@ -30,7 +30,7 @@ EXT = {"text": "txt", "markdown": "md", "json": "json"}
 def ui_only(monkeypatch):
     """Render with the ui catalog alone (see the module docstring)."""
     from rlvitals.i18n import ui
-    from rlvitals.render import terminal
+    from rlvitals.render import words
 
     def t_ui(key, lang="en", /, **fields):
         template = ui.STRINGS.get(lang, {}).get(key) or ui.STRINGS["en"].get(key) or key
@@ -39,7 +39,7 @@ def ui_only(monkeypatch):
         except (KeyError, IndexError, ValueError):
             return template
 
-    monkeypatch.setattr(terminal, "t", t_ui)
+    monkeypatch.setattr(words, "t", t_ui)
 
 
 def normalise(text: str) -> str:

@@ -90,7 +90,9 @@ def test_writes_every_format_and_reads_back(tmp_path, runs):
         write_simulated(run, str(path), fmt=fmt)
         back = read(str(path))
         assert "reward" in back.series, fmt
-        np.testing.assert_allclose(back.series["reward"].values, v(run, "reward"), rtol=1e-4, atol=1e-6)
+        coarse = fmt == "primerl-console"          # printed as prime-rl prints it: 4 decimals
+        np.testing.assert_allclose(back.series["reward"].values, v(run, "reward"), rtol=0 if coarse else 1e-4,
+                                   atol=0.5e-4 + 1e-9 if coarse else 1e-6)
 
 
 def test_rollout_samples_are_the_runs_own_answers(tmp_path, runs):

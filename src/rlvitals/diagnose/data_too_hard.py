@@ -6,6 +6,8 @@ at the cap (else truncation_starvation), nothing improves.  A reward that keeps 
 an all-wrong accuracy is being learned or gamed, not starved: that is reward hacking's question --
 unless the reward only moves with the accuracy (a reward that is the verifier's score: its "climb"
 from 0.0003 to 0.002 is the accuracy's, and an accuracy judged in points has not moved).
+A goal creeping up inside the all-wrong zone is still starved unless it is on course to leave it
+within another stretch as long as the run (the run's own steps are the horizon).
 """
 
 from __future__ import annotations
@@ -14,10 +16,20 @@ from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
 from .predicates import holds
-from .symptoms import goal, trend
+from .symptoms import Trend, goal, trend
 from .thresholds import get
 
 ID = "data_too_hard"
+
+
+def _leaving(ctx: Ctx, g: str, tr: Trend) -> bool:
+    """A near-zero goal climbing steadily out of the all-wrong zone: still rising (Kendall's tau),
+    by at least rate_move, and on course to pass `near_zero` within another stretch as long as the
+    run so far (its end plus the fitted change over the run).  A rate creeping from 0.1% to 4% over
+    1000 steps is learning something, but at that pace it is all wrong for another 1000: the data
+    is still too hard."""
+    return (ctx.still_rising(g, 0.0) and tr.end - tr.start >= get("rate_move")
+            and tr.end + max(tr.fit_move, 0.0) > get("near_zero"))
 
 
 def check(ctx: Ctx) -> Finding | None:
@@ -30,8 +42,7 @@ def check(ctx: Ctx) -> Finding | None:
     near = get("near_zero")
     # a rate creeping from 0.0003 to 0.004 is "x13" but still all-wrong: near-zero gains are
     # judged in absolute terms (acc is a fraction), or by a steady trend
-    if (tr.end > near or tr.peak > 2 * near or tr.end - tr.start > near / 2
-            or (ctx.still_rising(g, 0.0) and tr.end - tr.start >= get("rate_move"))):
+    if tr.end > near or tr.peak > 2 * near or tr.end - tr.start > near / 2 or _leaving(ctx, g, tr):
         return None
     if g != "reward" and ctx.has("reward"):
         rw = trend(ctx, "reward")

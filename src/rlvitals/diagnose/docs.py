@@ -36,7 +36,10 @@ The diagnosis follows it in four steps:
    reads like one written every step) and against its *own noise* (the MAD of first differences:
    shifting a curve by a constant changes nothing, scaling it scales everything alike).  A move is
    real when it clears `goal_z` standard errors; a peak when it clears what the highest of 16 noisy
-   block medians reaches by chance.  The **goal** is eval accuracy when logged, else training
+   block medians reaches by chance.  "Enough data" is asked in steps: `min_points` points, or at
+   least `sparse_points` points that cover that many steps (`symptoms.covers`); and on a log written
+   every g steps a short spike is its window's mean, 1 + (ratio - 1) / g times the level
+   (`symptoms.excursions`).  The **goal** is eval accuracy when logged, else training
    accuracy, else the correctness component of the reward, else the reward.
 2. **Predicates** (`diagnose/predicates.py`): one "entropy healthy", one "ratio steady", one "goal
    improving" ... shared by every rule.  Each finding's *ruled out* lines are computed from them (a

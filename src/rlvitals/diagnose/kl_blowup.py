@@ -23,7 +23,7 @@ from ..shapes import blocks
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
-from .predicates import holds, kl_surge
+from .predicates import entropy_dropped_at_once, holds, kl_surge
 from .symptoms import kl_clean, tail_excess
 from .thresholds import get
 from .updates import assess
@@ -57,6 +57,8 @@ def check(ctx: Ctx) -> Finding | None:
         sev = "warning"                      # early: multiplying now, not yet an order of magnitude
     if end < 3 * max(pre, get("kl_floor")):
         return None   # it surged and came back down: not a run-away now
+    if _sharpening(ctx):
+        return None   # the KL is what the entropy's slide costs: entropy_collapse's to name, not a blow-up
     if end < get("kl_high"):
         sev = "warning"   # an order of magnitude up, but still at a level PTT calls normal: not dead yet
     ev = {"kl_start": rnd(float(np.mean(v[:k]))), "kl_before": rnd(pre), "kl_end": rnd(end),
@@ -68,6 +70,57 @@ def check(ctx: Ctx) -> Finding | None:
         missing.append("entropy")
     conf = min(1.0, 0.8 + 0.05 * np.log10(surge))
     return Finding(ID, sev, onset, ev, (), tuple(missing), action_for(ID), round(float(conf), 3))
+
+
+def _rolled(v: np.ndarray, w: int = 5) -> np.ndarray:
+    """Trailing median of w points (the first w-1 over what there is): a level, not one step's noise."""
+    if v.size < w:
+        return np.array([float(np.median(v[:i + 1])) for i in range(v.size)])
+    win = np.lib.stride_tricks.sliding_window_view(v, w)
+    head = [float(np.median(v[:i + 1])) for i in range(w - 1)]
+    return np.concatenate((head, np.median(win, axis=1)))
+
+
+def sharpening_ratio(ctx: Ctx) -> float | None:
+    """The most the KL ran ahead of the entropy lost: max, over the KL's points at kl_high or more (a
+    level that matters; below it the entropy's own step noise is a fair share of what it lost), of
+    kl / (entropy at the first points - entropy then), both as trailing 5-point medians (one-step KL
+    spikes removed), the entropy interpolated onto the KL's steps.  None without entropy or a KL that
+    never reached kl_high; inf when the KL was high while the entropy had lost nothing.
+
+    A policy that only sharpened is no further from the reference than the entropy it lost: for
+    pi = ref^b / Z with b >= 1, KL(pi||ref) = CE(pi, ref) - H(pi) <= H(ref) - H(pi) (the mass moves
+    to tokens the reference already favoured, so CE(pi, ref) <= H(ref)).  A blow-up leaves the
+    reference first and by more (the KL jumps before the entropy follows: RL loop x2-4 at the steps
+    it jumps, sim x300); the rolled levels keep that lead visible for a few steps, where block
+    medians over a long run would average it away."""
+    if not ctx.has("entropy"):
+        return None
+    s, v, _ = kl_clean(ctx)
+    k = _rolled(v)
+    m = k >= get("kl_high")
+    se, ve = ctx.data("entropy")
+    if not m.any() or ve.size == 0:
+        return None
+    lost = _first_entropy(ctx) - np.interp(s[m], se, _rolled(ve))
+    if (lost <= 0).any():
+        return float("inf")
+    return float(np.max(k[m] / lost))
+
+
+def _first_entropy(ctx: Ctx) -> float:
+    """The entropy at the first steps (median of the first 5 points): the reference's own, before any update."""
+    return float(np.median(ctx.data("entropy")[1][:5]))
+
+
+def _sharpening(ctx: Ctx) -> bool:
+    """The entropy fell, the KL never ran more than kl_sharpen times ahead of the entropy lost
+    (sharpening_ratio), and the entropy slid rather than dropped at once (predicates.entropy_dropped_at_once): the KL
+    is what the narrowing costs, entropy_collapse's to name (谁先动谁是因), whether or not the entropy
+    has passed half its level yet."""
+    r = sharpening_ratio(ctx)
+    return (r is not None and r <= get("kl_sharpen") and ctx.end("entropy") < _first_entropy(ctx)
+            and not entropy_dropped_at_once(ctx))
 
 
 def _multiplying(ctx: Ctx) -> bool:

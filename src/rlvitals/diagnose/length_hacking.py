@@ -69,7 +69,56 @@ def check(ctx: Ctx) -> Finding | None:
     g = goal(ctx)
     if _policy_breaking(ctx) or _into_the_cap(ctx):
         return None
-    return _early(ctx, g) or _tail(ctx, g) or _length_term(ctx)
+    return _early(ctx, g) or _tail(ctx, g) or _length_term(ctx) or _paid_by_length(ctx)
+
+
+def paid_in_length(ctx: Ctx, onset: int | None, truth: str, z: float | None = None) -> tuple[float, float, float, float, float] | None:
+    """Since `onset` (where the reward parted from the truth: reward_hacking's onset) the answers grew
+    while the truth gained nothing -- the reward's excess came with longer answers and no gain (the
+    lesson: len 涨而 acc 不涨 = 长度作弊).  The m length points from the onset on against the m before
+    them grew beyond `z` standard errors (goal_z unless given; the growth in standard errors is returned), and
+    the truth over the same stretch did not gain beyond goal_z standard errors on the stretch before it.
+    Returns (len before, len since, growth in standard errors, truth before, truth since), or None.
+    reward_hacking holds back while the answers grow beyond one standard error (z=1: the channel is
+    decided by the length, which shows a few steps after the reward moved), and length_hacking fires
+    once the growth is len_accel (relative) and len_accel_z standard errors (`_paid_by_length`)."""
+    if onset is None or not ctx.has("len"):
+        return None
+    ln, tc = around(ctx, "len", onset), around(ctx, truth, onset)
+    if ln is None or tc is None:
+        return None
+    la, lb, m, lt = ln
+    ta, tb, mt, tt = tc
+    lse = (lt.noise or 1e-12) * float(np.sqrt(2.0 / m))
+    tse = (tt.noise or float(np.std(ctx.data(truth)[1])) or 1e-12) * float(np.sqrt(2.0 / mt))
+    z = get("goal_z") if z is None else z
+    if not (la > 0 and lb - la >= z * lse and tb - ta <= get("goal_z") * tse):
+        return None
+    return la, lb, (lb - la) / lse, ta, tb
+
+
+def _paid_by_length(ctx: Ctx) -> Finding | None:
+    """The reward parted from the truth (reward_hacking's test, `parting`), and since then the answers
+    grew len_accel (relative) and len_accel_z standard errors while the truth gained nothing
+    (`paid_in_length`): the reward is paid through length -- the specific exploit, named first
+    (verdict.SUPPRESSES: length_hacking owns reward_hacking)."""
+    from .reward_hacking import parting
+    p = parting(ctx)
+    if p is None:
+        return None
+    truth, onset = p
+    paid = paid_in_length(ctx, onset, truth)
+    if paid is None:
+        return None
+    la, lb, z, ta, tb = paid
+    if lb / la < 1 + get("len_accel") or z < get("len_accel_z"):
+        return None
+    ev = {"len_start": rnd(la), "len_end": rnd(lb), "len_growth": rnd(lb / la, 3), "acc_metric": truth.split(":")[-1],
+          "acc_start": rnd(ta), "acc_end": rnd(tb), "since_step": onset}
+    if ctx.has("reward"):
+        ev["reward_start"], ev["reward_end"] = rnd(ctx.start("reward")), rnd(ctx.end("reward"))
+    missing = [] if ctx.has("trunc") else ["trunc"]
+    return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), 0.6)
 
 
 def _paid_term(ctx: Ctx) -> Finding | None:

@@ -22,7 +22,7 @@ import numpy as np
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
-from .symptoms import tail_excess
+from .symptoms import excursions, tail_excess
 from .thresholds import get
 
 ID = "numeric_instability"
@@ -90,7 +90,7 @@ def _spikes(ctx: Ctx) -> tuple[int, int] | None:
     med = _base(a) if v.size >= 10 else None
     if med is None:
         return None
-    big = a >= get("gnorm_spike") * med
+    big = excursions(ctx, "gnorm", a, med, get("gnorm_spike"))
     n = int(big.sum())
     return (n, int(s[np.argmax(big)])) if n >= get("gnorm_spikes") else None
 
@@ -104,7 +104,7 @@ def _explodes(ctx: Ctx, m: str) -> tuple[int, float, int | None]:
     med = _base(a)
     if med is None:
         return 0, 0.0, None
-    big = a >= get("gnorm_blowup") * med
+    big = excursions(ctx, m, a, med, get("gnorm_blowup"))
     n = int(big.sum())
     # once an explosion is confirmed, it began where the magnitude first left its range (10x)
     first = int(s[np.argmax(a >= 10 * med)]) if n else None

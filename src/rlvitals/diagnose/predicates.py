@@ -19,7 +19,7 @@ import numpy as np
 
 from .context import Ctx, rnd, ro
 from .model import RuledOut
-from .symptoms import goal, kl_clean, trend
+from .symptoms import covers, gap, goal, kl_clean, trend
 from .thresholds import get
 
 __all__ = ["LOOKALIKES", "PREDICATES", "Pred", "differential", "holds", "pred"]
@@ -33,6 +33,7 @@ class Pred:
     metric: str
     value: Any = None
     known: bool = True      # False when the deciding metric is missing (then `holds` is False)
+    reason: str | None = None   # the i18n ruled-out reason when it is not the RULERS' one
 
 
 NO = Pred(False, "", None, False)
@@ -141,13 +142,17 @@ def reward_tracks_truth(ctx: Ctx) -> Pred:
 
 
 def goal_not_zero(ctx: Ctx) -> Pred:
-    """The goal (an accuracy) ends or peaks above `near_zero`: the questions are solvable."""
+    """The goal (an accuracy) ends or peaks above `near_zero`: the questions are solvable.  A goal
+    that peaked and then fell to near 0 shows its peak ("peaked at 48%"), never its end ("0%: is not
+    near 0" would contradict itself)."""
     g = goal(ctx)
     if g is None or g == "reward":
         return Pred(False, g or "goal", None, False)
     tr = trend(ctx, g)
     if tr is None:
         return Pred(False, g, None, False)
+    if tr.end <= get("near_zero") < tr.peak:
+        return Pred(True, g, rnd(tr.peak), reason="acc_peaked")
     return Pred(max(tr.end, tr.peak) > get("near_zero"), g, rnd(tr.end))
 
 
@@ -222,10 +227,12 @@ def kl_steady(ctx: Ctx) -> Pred:
     return Pred(ok, "kl", rnd(end))
 
 
-def _window(t: np.ndarray) -> int:
-    """`kl_jump_steps` in blocks (at least one) of the block steps `t`."""
+def _window(t: np.ndarray, logged_every: float = 1.0) -> int:
+    """`kl_jump_steps` in blocks (at least one) of the block steps `t`; one block more on a log written
+    every few steps (`symptoms.gap` > 1): each point is its window's mean, so a change made within a few
+    steps is spread over the two windows it straddles."""
     per = float(t[-1] - t[0]) / max(t.size - 1, 1) if t.size > 1 else 1.0
-    return max(1, int(round(get("kl_jump_steps") / max(per, 1e-9))))
+    return max(1, int(round(get("kl_jump_steps") / max(per, 1e-9)))) + (1 if logged_every > 1 else 0)
 
 
 def kl_jump(ctx: Ctx) -> float:
@@ -239,7 +246,7 @@ def kl_jump(ctx: Ctx) -> float:
         if v.size >= 10:
             t, x = blocks(s, v, 100)
             x = np.maximum(x, 0.0)
-            w = _window(t)
+            w = _window(t, gap(ctx, "kl"))
             if x.size > w and float(np.max(x)) > 0:
                 share = float(np.max(x[w:] - x[:-w]) / np.max(x))
         ctx._results[key] = share
@@ -256,7 +263,7 @@ def _entropy_move_share(ctx: Ctx, up: bool) -> float:
         share = 0.0
         if v.size >= 10:
             t, x = blocks(s, v, 100)
-            w = _window(t)
+            w = _window(t, gap(ctx, "entropy"))
             first = float(np.mean(x[:max(1, x.size // 10)]))
             move = float(np.max(x)) - first if up else first - float(np.min(x))
             if x.size > w and move > 0:
@@ -300,11 +307,23 @@ def entropy_plunge_share(ctx: Ctx) -> float:
     return _entropy_move_share(ctx, up=False)
 
 
+def entropy_dropped_at_once(ctx: Ctx) -> bool:
+    """The entropy made `entropy_at_once` of its fall within kl_jump_steps (`entropy_plunge_share`) after a
+    steady stretch of `min_points` points or more (asked in steps on a sparse log, `symptoms.covers`): an
+    update-scale event, a blow-up's.  A fall that began within the first min_points points has no steady
+    level to have dropped from (in a 20-step prefix any fall is "within kl_jump_steps" of half the prefix)."""
+    if entropy_plunge_share(ctx) < get("entropy_at_once"):
+        return False
+    began = ctx.crossing("entropy", get("entropy_fall_start"))
+    s, _ = ctx.data("entropy")
+    return began is not None and covers(int(np.searchsorted(s, began)), began - int(s[0]), get("min_points"))
+
+
 def entropy_led_kl(ctx: Ctx) -> bool:
     """The entropy's fall (`entropy_fall_start` of its way down) began with the KL's rise (`kl_rise_step`), within
     `kl_jump_steps` of it (a fall that began long before a later KL rise -- a slow decline, then a run-away -- is
-    not tied to it), and slid down rather than dropping at once (`entropy_plunge_share` below
-    `entropy_at_once`: a drop in the same few steps as a KL jump is one update-scale event, a blow-up's): of the
+    not tied to it), and slid down rather than dropping at once (`entropy_dropped_at_once`: a drop in the same
+    few steps as a KL jump, after a steady stretch, is one update-scale event, a blow-up's): of the
     pair, the entropy moved first (the lesson: the one that began first is the cause)."""
     ends = _ends(ctx, "entropy") if ctx.has("kl") else None
     if ends is None or not ends[1] < ends[0]:
@@ -312,7 +331,7 @@ def entropy_led_kl(ctx: Ctx) -> bool:
     k = kl_rise_step(ctx)
     e = ctx.crossing("entropy", get("entropy_fall_start"))
     return (k is not None and e is not None and abs(e - k) <= get("kl_jump_steps")
-            and entropy_plunge_share(ctx) < get("entropy_at_once"))
+            and not entropy_dropped_at_once(ctx))
 
 
 def kl_follows_entropy(ctx: Ctx) -> Pred:
@@ -457,7 +476,7 @@ LOOKALIKES: dict[str, tuple[str, ...]] = {
     "numeric_instability": ("lr_too_high",),
     "entropy_explosion": ("kl_blowup",),
     "not_learning": ("entropy_collapse", "sync_failure", "data_too_hard", "truncation_starvation", "kl_blowup"),
-    "plateau": (),
+    "plateau": ("entropy_collapse", "sync_failure", "stalled"),   # the lesson: 平掉 = converged, or stuck (A1 vs A2)
     "outlier_step": ("kl_blowup", "numeric_instability"),
 }
 
@@ -483,7 +502,7 @@ def differential(ctx: Ctx, finding_id: str, fired: set[str]) -> tuple[tuple[Rule
         for pname, reason in RULERS.get(look, ()):
             p = pred(ctx, pname)
             if p.holds:
-                ruled.append(ro(look, p.metric, p.value, reason))
+                ruled.append(ro(look, p.metric, p.value, p.reason or reason))
                 found = True
         if not found:
             m = DECIDES.get(look)

@@ -213,6 +213,27 @@ def _by_eval(ctx: Ctx) -> Finding | None:
     return Finding(ID, "critical", onset, ev, (), (), action_for(ID), 0.8)
 
 
+def _parted(ctx: Ctx) -> tuple[str, Finding] | None:
+    """The first truth the reward parted from (the whole-run test, else the on-the-way test), cached."""
+    key = "reward_hacking.parted"
+    if key not in ctx._results:
+        out = None
+        rw = trend(ctx, "reward") if ctx.has("reward") else None
+        if rw is not None and rw.rose:
+            for test in (_by_truth, _early):
+                out = next(((t, f) for t in _truths(ctx) if (f := test(ctx, t)) is not None), None)
+                if out is not None:
+                    break
+        ctx._results[key] = out
+    return ctx._results[key]
+
+
+def parting(ctx: Ctx) -> tuple[str, int | None] | None:
+    """(truth, onset) where the reward parted from the truth (length_hacking asks whether length paid for it)."""
+    p = _parted(ctx)
+    return (p[0], p[1].onset_step) if p is not None else None
+
+
 def check(ctx: Ctx) -> Finding | None:
     if not ctx.has("reward"):
         return None
@@ -222,18 +243,16 @@ def check(ctx: Ctx) -> Finding | None:
     lagging = _by_eval(ctx)
     if lagging is not None:
         return lagging
-    for truth in _truths(ctx):
-        f = _by_truth(ctx, truth)
-        if f is not None:
-            comp = _by_components(ctx)
-            if comp is not None:
-                f.evidence["rising_component"] = comp.evidence["rising_component"]
-            return f
+    p = _parted(ctx)
     comp = _by_components(ctx)
-    if comp is not None:
-        return comp
-    for truth in _truths(ctx):
-        f = _early(ctx, truth)
-        if f is not None:
-            return f
-    return None
+    if p is not None:
+        truth, f = p
+        from .length_hacking import paid_in_length
+        if comp is None and paid_in_length(ctx, f.onset_step, truth, z=1.0) is not None:
+            return None   # the answers grow with the parting, the truth gains nothing: length decides the channel
+        if comp is not None and f.severity == "critical":
+            f.evidence["rising_component"] = comp.evidence["rising_component"]
+        elif comp is not None:
+            return comp
+        return f
+    return comp

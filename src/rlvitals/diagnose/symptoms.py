@@ -27,7 +27,8 @@ from .thresholds import get
 if TYPE_CHECKING:
     from .context import Ctx
 
-__all__ = ["Trend", "around", "components", "eval_lags", "goal", "kl_clean", "since", "tail_excess", "trend", "window_mean"]
+__all__ = ["Trend", "around", "components", "covers", "eval_lags", "excursions", "gap", "goal", "kl_clean", "per_point", "since",
+           "tail_excess", "trend", "window_mean"]
 
 WINDOW = 0.1        # the start/end windows: a tenth of the step span (and at least MIN_WINDOW points)
 MIN_WINDOW = 3
@@ -100,11 +101,15 @@ class Trend:
         within one step-to-step noise (evidence of no move, not just no evidence of a move)."""
         return self.still and abs(self.fit_move) + 2 * self.fit_se < self.noise
 
+    def enough(self, n_min: float) -> bool:
+        """Enough data to judge: n_min points, or points that cover n_min steps (`covers`)."""
+        return covers(self.n, self.span, n_min)
+
     @property
     def not_rising(self) -> bool:
-        """Twice min_points, no real rise, and the fitted line does not go up at all (a slight drift
-        down that is not yet a significant fall is not learning either)."""
-        return self.n >= 2 * get("min_points") and not self.rose and self.fit_move <= 0
+        """Twice min_points (or steps covered), no real rise, and the fitted line does not go up at all
+        (a slight drift down that is not yet a significant fall is not learning either)."""
+        return self.enough(2 * get("min_points")) and not self.rose and self.fit_move <= 0
 
     @property
     def still(self) -> bool:
@@ -113,14 +118,64 @@ class Trend:
         return self.still_over(get("min_points"))
 
     def still_over(self, n_min: float) -> bool:
-        """`still`, asking for at least n_min points."""
-        if self.n < n_min or self.rose or self.fell or self.fell_back:
+        """`still`, asking for at least n_min points (or points covering n_min steps)."""
+        if not self.enough(n_min) or self.rose or self.fell or self.fell_back:
             return False
         if self.noise == 0:
             return self.move == 0
         return (abs(self.fit_move) < 2.5 * self.fit_se and abs(self.move) < get("goal_z") * self.se
                 and abs(self.tau) < 0.45
                 and not self.big_peak(self.peak - self.start) and not self.big_peak(self.start - self.trough))
+
+
+def covers(n: int, span: float, n_min: float) -> bool:
+    """Do n points over `span` steps hold enough data for a rule that asks for n_min?
+
+    Rules count steps, not points: n_min points, or -- a log written every few steps, each point the
+    mean of its window (TRL's logging_steps) -- points that stand for n_min steps (n times the mean
+    step gap), at least `sparse_points` of them.  A dense log (a point a step) reads as before."""
+    if n >= n_min:
+        return True
+    return n >= get("sparse_points") and n > 1 and span * n / (n - 1) >= n_min
+
+
+def gap(ctx: Ctx, name: str) -> float:
+    """The metric's typical step gap between logged points (1 for a point a step): the median gap."""
+    key = f"gap:{name}"
+    if key not in ctx._results:
+        s, _ = ctx.data(name)
+        d = np.diff(s[:: max(1, s.size // 65536)])
+        ctx._results[key] = max(1.0, float(np.median(d))) if d.size else 1.0
+    return ctx._results[key]
+
+
+def per_point(ctx: Ctx, name: str, ratio: float) -> float:
+    """A one-step excursion of `ratio` times a metric's ordinary level as a logged point shows it.
+
+    A log written every g steps carries each window's mean: one step at `ratio` times the level among
+    g - 1 ordinary ones is a point at 1 + (ratio - 1) / g times it (a 30x gradient spike in a window of
+    10 logs as 3.9x).  A point a step (g = 1) keeps the ratio."""
+    return 1.0 + (ratio - 1.0) / gap(ctx, name)
+
+
+def excursions(ctx: Ctx, name: str, a: np.ndarray, level: float, ratio: float) -> np.ndarray:
+    """Which points of `a` (a metric's magnitudes) are excursions to `ratio` times `level` or more.
+
+    A point a step must reach `ratio` x level.  On a log written every few steps a short excursion
+    (one or two steps) is averaged into its window, so a run of at most two points standing above
+    `per_point(ratio)` x level counts too when the points either side of it are back at the ordinary
+    level (nearer it than that threshold, in orders of magnitude); a level that stays up (a climb, a
+    run-away) is no window mean of a spike and must reach the full ratio."""
+    big = a >= ratio * level
+    if gap(ctx, name) > 1 and a.size:
+        thr = per_point(ctx, name, ratio)
+        hi = np.r_[False, a >= thr * level, False]
+        calm = np.r_[True, a < float(np.sqrt(thr)) * level, True]   # the ends count as calm
+        edges = np.flatnonzero(np.diff(hi.astype(np.int8)))
+        for i, j in zip(edges[::2], edges[1::2]):
+            if j - i <= 2 and calm[i] and calm[j + 1]:
+                big[i:j] = True
+    return big
 
 
 def window_mean(s: np.ndarray, v: np.ndarray, a: float, b: float) -> tuple[float, int]:

@@ -121,6 +121,11 @@ TABLE: dict[str, Threshold] = dict([
     _t("ceiling", 0.9, "an accuracy at or above this is at its ceiling: it cannot follow a rising reward", "ours"),
     _t("near_zero", 0.10, "an accuracy below this is 'all wrong'", OURS_SIM),
     _t("min_points", 24.0, "points a metric needs before 'it does not move' can be said", OURS_SIM, (12.0, 16.0, 24.0, 32.0)),
+    _t("sparse_points", 10.0, "a log with a point every few steps (TRL's logging_steps, each point its window's mean) has "
+       "enough data when its points cover the steps a rule asks for (min_points, stall_points, ...: each point counts "
+       "for the steps it stands for) and number at least this many",
+       "the shape classifier's own floor (shapes.MIN_POINTS: fewer points are 'too few to say'); a window mean "
+       "carries its window's evidence at a smaller noise, which every standard error here already uses"),
     _t("const_points", 4.0, "points enough to say a goal logged at the very same value at every point does not improve "
        "(no noise to wait out)", "ours: the TRL zero-reward log (reward 0.0 at all 50 steps) read every 10 steps"),
     _t("const_span", 30.0, "steps a constant goal must cover before it is 'not learning' (a run's first few steps may "
@@ -162,6 +167,9 @@ TABLE: dict[str, Threshold] = dict([
        "from its peak is an explosion (entropy_rise alone needs no failing goal)",
        "ours; RL-loop explosions run 1.85 → 2.77 (x1.5, the uniform policy's ceiling) while acc falls 0.5 → 0.04",
        (1.2, 1.3, 1.4, 1.5)),
+    _t("kl_sharpen", 1.5, "a KL never more than this many times the entropy lost (nats) is what a sharpening policy "
+       "costs, not a blow-up", "KL(pi||ref) <= H(ref) - H(pi) for pi = ref^b/Z, b >= 1 (derivation); x1.5 for the "
+       "estimators' noise (ours, RL loop)"),
     _t("kl_min", 0.05, "below this a KL is not dangerous whatever its shape", "ours; PTT kl > 0.3 high"),
     _t("kl_spike", 10.0, "a one-step KL this many times its local level (and >= kl_high) is an outlier step", "ours"),
     _t("len_explode", 2.5, "length growing this much is an explosion (without accuracy to judge by)",

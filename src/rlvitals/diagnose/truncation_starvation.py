@@ -104,6 +104,27 @@ def _struck(ctx: Ctx, g: str) -> dict | None:
     return {"trunc_peak": rnd(top), f"{g}_before_cut": rnd(before), "cut_from_step": rise}
 
 
+def _outgrowing(ctx: Ctx) -> bool:
+    """The answers grew len_explode-fold and were still growing at the end (the last fifth of the
+    run above the fifth before it): on the way to the cap, whatever the score does meanwhile."""
+    _, v = ctx.data("len")
+    k = max(3, v.size // 5)
+    if v.size < 2 * k or not ctx.start("len") > 0:
+        return False
+    return (ctx.end("len") / ctx.start("len") >= get("len_explode")
+            and float(np.median(v[-k:])) > float(np.median(v[-2 * k:-k])))
+
+
+def _unlogged_cut(ctx: Ctx, g: str, g_end: float) -> Finding:
+    """The score still improves while the answers keep growing several-fold and no truncation rate
+    is logged: nothing is wrong yet that the log can show, but the cap is where such a run starves
+    (DAPO's overlong filtering exists for it).  An info note whose `missing` names trunc, the metric
+    that would decide; it never warns on its own."""
+    ev = {f"{g}_end": rnd(g_end), "len_start": rnd(ctx.start("len")), "len_end": rnd(ctx.end("len"))}
+    onset = ctx.onset("len", "bend", log=True, until_peak=True)
+    return Finding(ID, "info", onset, ev, (), ("trunc",), action_for(ID), 0.4)
+
+
 def check(ctx: Ctx) -> Finding | None:
     # what starves is the reward (every cut answer scores 0); the goal stands in when no reward is logged
     g = "reward" if ("reward" in ctx.shapes and ctx.shapes["reward"].word != "short") else goal(ctx)
@@ -127,7 +148,7 @@ def check(ctx: Ctx) -> Finding | None:
             _, _, tz = since(ctx, "trunc", on)
             _, _, rz = since(ctx, g, on)
             early = (t1 >= get("trunc_high") and tz >= 2 * get("goal_z") and rz <= -get("goal_z")
-                     and tr.n >= get("min_points"))
+                     and tr.enough(get("min_points")))
             # a strong signal on its own: a rate that climbed from low to past trunc_high cuts that
             # share of the answers while the score still improves (not when the length is
             # exploding with no accuracy to judge by: length_hacking's strong signal)
@@ -148,7 +169,13 @@ def check(ctx: Ctx) -> Finding | None:
         ev["trunc_end"] = rnd(t1)
     else:
         missing.append("trunc")
-        if not (ctx.has("len") or ctx.word("len") == "constant") or improving or tr.n < get("min_points"):
+        if improving and ctx.has("len") and tr.enough(get("min_points")) and _outgrowing(ctx):
+            return _unlogged_cut(ctx, g, tr.end)
+        # a reward logged at the very same value at every point has no noise to wait out: const_points
+        # points over const_span steps decide it, however sparse the log (as for not_learning)
+        still_const = ctx.word(g) == "constant" and tr.n >= get("const_points") and tr.span >= get("const_span")
+        len_ok = ctx.has("len") or ctx.word("len") == "constant" or (still_const and ctx.data("len")[1].size >= 5)
+        if not len_ok or improving or not (tr.enough(get("min_points")) or still_const):
             return None
         if ctx.word(g) == "constant" and abs(tr.end) < 1e-9:
             pinned = _pinned(ctx)            # zero reward from step one: pinned most of the run
@@ -162,6 +189,7 @@ def check(ctx: Ctx) -> Finding | None:
             return None
         if pinned < get("len_pinned"):
             return None
+        ev["len_start"] = rnd(ctx.start("len"))
         ev["len_max"] = rnd(float(np.max(ctx.data("len")[1])))
         ev["len_pinned_at_max"] = rnd(pinned, 3)
     if ctx.has("len"):

@@ -22,7 +22,7 @@ import numpy as np
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import FINDING_IDS, SEVERITIES, Finding
-from .predicates import LOOKALIKES, RULERS, differential, kl_jump, pred
+from .predicates import DECIDES, LOOKALIKES, RULERS, differential, kl_jump, pred
 from .symptoms import goal, trend
 from .thresholds import get
 
@@ -118,7 +118,7 @@ def _not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
     tr = trend(ctx, g) if g else None
     if tr is not None and g is not None and _constant_goal(ctx, g, tr.n, tr.span):
         how = "constant"     # not a noisy stretch: the same value at every logged step
-    elif tr is None or tr.n < get("min_points"):
+    elif tr is None or not tr.enough(get("min_points")):
         return None          # too early (or nothing to judge by): no verdict from absence
     else:
         how = ""
@@ -139,8 +139,11 @@ def _not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
         if not any(pred(ctx, p).holds for p, _ in RULERS.get(look, ())):
             candidates.append(look)
     ev["candidates"] = ", ".join(candidates) if candidates else "—"
+    # the metric that would decide each candidate, where the log lacks it (e.g. no trunc in torchtune)
+    missing = tuple(dict.fromkeys(DECIDES[c] for c in candidates if c in DECIDES and not ctx.has(DECIDES[c])))
     conf = 0.5 + 0.1 * min(abs(tr.z), 3.0) / 3.0 if how != "constant" else 0.6
-    return Finding("not_learning", "warning", ctx.first_step(), ev, (), (), action_for("not_learning"), round(conf, 3))
+    return Finding("not_learning", "warning", ctx.first_step(), ev, (), missing, action_for("not_learning"),
+                   round(conf, 3))
 
 
 def _constant_goal(ctx: Ctx, g: str, n: int, span: int) -> bool:

@@ -48,6 +48,10 @@ def _sqrt_one_minus(x: np.ndarray) -> np.ndarray:
     return np.sqrt(np.clip(1.0 - x, 0.0, 1.0))
 
 
+def _sqrt_clip(x: np.ndarray) -> np.ndarray:
+    return np.sqrt(np.clip(x, 0.0, 1.0))
+
+
 def _one_minus(x: np.ndarray) -> np.ndarray:
     return 1.0 - x
 
@@ -97,6 +101,9 @@ EXACT: dict[str, Alias] = {
     "zero_variance_group_frac": Alias("adv_std", 6, transform=_sqrt_one_minus, proxy=True,
                                       note="adv_std ≈ √(1 − zero_variance_group_frac): only groups with reward "
                                            "spread carry advantage"),
+    "group/mixed_groups_ratio": Alias("adv_std", 7, transform=_sqrt_clip, proxy=True,
+                                      note="adv_std ≈ √(mixed_groups_ratio): only groups with both right and wrong "
+                                           "answers carry advantage (ROLL)"),
     # clip fraction
     **_rows("clip_frac", "clip_frac clip clipfrac actor/pg_clipfrac clip_ratio/region_mean clip_ratio "
             "policy/clipfrac_avg ppo_clip_ratio train/pg_clipfrac actor/ppo_ratio_clipfrac actor/clipfrac "
@@ -104,7 +111,7 @@ EXACT: dict[str, Alias] = {
     **_rows("clip_frac", "clip_fraction pg_clipfrac policy/clip_fraction val/clipfrac_avg", rank=12),
     # ratio π/π_old (the one vital that should stay at 1.0)
     **_rows("ratio_mean", "ratio_mean ratio actor/ratio_mean val/ratio train/ois ratios "
-            "ppo_actor/update/importance_weight/avg train/probs_ratio"),
+            "ppo_actor/update/importance_weight/avg train/probs_ratio importance_ratio/mean"),
     **_rows("ratio_mean", "sampling/importance_sampling_ratio/mean rollout_corr/rollout_is_mean "
             "train/token_mult_prob_error", rank=10, proxy=True,
             note="train/rollout importance ratio stands in for ratio_mean (mismatch drifts it from 1)"),
@@ -126,6 +133,8 @@ EXACT: dict[str, Alias] = {
             "response_clip_ratio rollout/truncated_ratio ppo_actor/no_eos_ratios/avg train/truncation_rate "
             "is_truncated/mean truncated"),
     **_rows("trunc", "truncation_rate max_len_hit_frac rollout/truncated truncated_ratio", rank=12),
+    "token/total_response_length/clip_rate": Alias(
+        "trunc", 13, note="ROLL: token/total_response_length/clip (answers at the cap) ÷ system/batch_size"),
     # learning rate, loss
     **_rows("lr", "lr learning_rate actor/lr actor_lr train/lr-pg_0 optim/lr ppo_actor/update/lr train/lr "
             "policy/policy_lr ppo/learning_rate"),

@@ -9,12 +9,20 @@ Each field is `Label[:] number[unit]`; the label becomes a snake_case key (`Grad
 for `200/256 (78.1%)` the first number is kept.  Trainer and orchestrator lines share the step, so
 they merge.  `Seq. Length` counts prompt + completion tokens, so it is kept as `seq_len` and does
 not stand in for the completion length.  Fields without a number are counted, not guessed.
+
+prime-rl prints `{:.4f}` (LR `{:.2e}`): a vital that lives near 1e-3 keeps one or two significant
+digits on the console.  Where a vital's values are all on the 4-decimal grid and its median is below
+0.01, the run says so and points at the full-precision `<output_dir>/metrics.jsonl` the file monitor
+writes (on by default).  Older trainers printed `Importance Ratio` (π over the inference policy's π:
+the ratio the alias table reads as ratio_mean).
 """
 
 from __future__ import annotations
 
 import re
 from typing import TextIO
+
+import numpy as np
 
 from ..run import Run
 from .base import Format, LineParser, clean_line
@@ -30,7 +38,8 @@ _BLANKS = re.compile(r"\s+")
 _DURATION = re.compile(r"^\s*[\d.]+s\s*$")
 # label (snake_case) -> the key written, so the alias table maps it where it means a canonical metric
 _KEYS = {"grad_norm": "grad_norm", "truncation": "truncated", "seq_length": "seq_len", "lr": "lr",
-         "loss": "loss", "entropy": "entropy", "reward": "reward", "mismatch_kl": "mismatch_kl"}
+         "loss": "loss", "entropy": "entropy", "reward": "reward", "mismatch_kl": "mismatch_kl",
+         "importance_ratio": "importance_ratio/mean"}
 
 
 def _snake(label: str) -> str:
@@ -100,6 +109,29 @@ class PrimeRLConsoleParser(LineParser):
         self.builder.add_parsed(m.group(1), row, lineno, dropped=bad, dropped_reason="fields without a number",
                                 empty_reason="step line without metrics")
 
+    def snapshot(self) -> Run:
+        return precision_note(self.builder.build())
+
+    def finish(self) -> Run:
+        return precision_note(self.builder.build())
+
+
+def precision_note(run: Run, decimals: int = 4) -> Run:
+    """Say which vitals the console's fixed decimals left with at most two significant digits."""
+    quantum = 10.0 ** -decimals
+    coarse = []
+    for name, s in run.series.items():
+        v = s.values[np.isfinite(s.values)]
+        if v.size < 5 or name == "lr":
+            continue
+        med = float(np.median(np.abs(v)))
+        if 0 < med < 100 * quantum and np.allclose(v / quantum, np.round(v / quantum), rtol=0, atol=1e-6):
+            coarse.append(f"{name} (median {med:.{decimals}f})")
+    if coarse:
+        run.notes.append(f"printed with {decimals} decimals, so {', '.join(coarse)} keep(s) at most two significant "
+                         "digits: prime-rl's <output_dir>/metrics.jsonl has them in full")
+    return run
+
 
 KEYS: KeyMap = {
     "reward": ("Reward", None),
@@ -113,12 +145,19 @@ _LABELS = frozenset(label for label, _ in KEYS.values())
 _SNIFF = re.compile(r"(?m)(?:^|\s)Step \d+ \|[^\n]*\|")
 
 
+def _field_text(label: str, v: float) -> str:
+    """A value as prime-rl prints it: `{:.4f}`, LR `{:.2e}`, Truncation a percent with one decimal."""
+    if label == "Truncation":
+        return f"{label}: {v * 100:.1f}%"
+    return f"{label}: {v:.2e}" if label == "LR" else f"{label}: {v:.4f}"
+
+
 def write(run: Run, out: TextIO) -> None:
-    """Trainer and orchestrator fields on one line per step, full precision (prime-rl rounds to 4
-    decimals); the metrics prime-rl does not print, and the extras, have no console field."""
+    """Trainer and orchestrator fields on one line per step, rounded as prime-rl prints them; the
+    metrics prime-rl does not print (KL to the reference, clip fraction, length), and the extras,
+    have no console field."""
     for step, row in rows_for_writer(run, KEYS):
-        fields = [f"{label}: {v * 100!r}%" if label == "Truncation" else f"{label}: {v!r}"
-                  for label, v in row.items() if label in _LABELS]
+        fields = [_field_text(label, v) for label, v in row.items() if label in _LABELS]
         if fields:
             out.write(f"Step {step} | Time: 1.00s | " + " | ".join(fields) + "\n")
 

@@ -21,7 +21,8 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from ..run import Run
-from .aliases import canonical_key
+from .aliases import lookup
+from .components import component_name
 from .values import MAX_DEPTH, as_float, parse_value
 
 __all__ = ["DictSyntaxError", "DictTooDeep", "KeyMap", "find_dict", "format_dict", "numeric", "parse_dict",
@@ -279,19 +280,32 @@ def rows_for_writer(run: Run, keymap: KeyMap) -> Iterator[tuple[int, dict[str, f
     """(step, {framework key: value}) for every step of `run`, in step order.
 
     Canonical series are written under the framework's key (through its inverse transform); extras
-    are written as logged unless they would stand in for a canonical metric the run already has.
+    are written as logged, except one that would stand in for a canonical metric the run has and
+    that the framework's key would not outrank on reading back (it would replace the metric), or
+    one standing in for a metric this framework does not log.  A metric read from a reward
+    function's own key (`rewards/correctness/mean` as acc) is written under that key where the
+    framework has no key of its own for the metric: the user's reward functions are logged alike
+    in every trainer.  An extra that measures exactly what
+    the framework logs for a metric (rlprobe's `zero_variance_group_frac` where TRL logs
+    `frac_reward_zero_std`: the same share of groups without reward spread) is written under the
+    framework's key instead of the value derived back from the canonical series.
     """
     columns: list[tuple[str, np.ndarray, np.ndarray]] = []
+    direct = _direct_measures(run, keymap)
     for name, s in run.series.items():
         if name not in keymap:
+            if component_name(s.source) is not None:      # a reward function's mean the user logged
+                columns.append((s.source, s.steps, np.asarray(s.values, dtype=float)))
             continue
         key, fn = keymap[name]
-        values = fn(s.values) if fn is not None else s.values
-        columns.append((key, s.steps, np.asarray(values, dtype=float)))
+        if name in direct:
+            steps, values = direct[name]
+        else:
+            steps, values = s.steps, (fn(s.values) if fn is not None else s.values)
+        columns.append((key, steps, np.asarray(values, dtype=float)))
     written = {c[0] for c in columns}
     for key, s in run.extras.items():
-        canon = canonical_key(key)
-        if key in written or (canon is not None and canon in run.series):
+        if key in written or not _extra_survives(key, run, keymap):
             continue
         columns.append((key, s.steps, s.values))
     if not columns:
@@ -302,6 +316,33 @@ def rows_for_writer(run: Run, keymap: KeyMap) -> Iterator[tuple[int, dict[str, f
         row = {key: d[step] for key, d in index if step in d}
         if row:
             yield step, row
+
+
+def _extra_survives(key: str, run: Run, keymap: KeyMap) -> bool:
+    """Whether extra `key` can be written beside the vitals without changing them on reading back."""
+    alias = lookup(key)
+    if alias is None or alias.canonical not in run.series:
+        return True
+    if alias.canonical not in keymap:
+        return False                     # a stand-in for a metric this framework does not log
+    ours = lookup(keymap[alias.canonical][0])
+    return ours is not None and ours.rank < alias.rank and ours.canonical == alias.canonical
+
+
+def _direct_measures(run: Run, keymap: KeyMap) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """canonical -> (steps, values) of an extra the run logged that means what the framework's key
+    for that metric means (both read through the same proxy transform), to write as logged."""
+    out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    for name, (key, fn) in keymap.items():
+        ours = lookup(key)
+        if fn is None or name not in run.series or ours is None or ours.transform is None:
+            continue
+        for ekey, s in run.extras.items():
+            alias = lookup(ekey)
+            if alias is not None and alias.canonical == name and alias.transform is ours.transform:
+                out[name] = (s.steps, s.values)
+                break
+    return out
 
 
 def format_dict(row: dict[str, float]) -> str:

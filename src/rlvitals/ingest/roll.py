@@ -4,7 +4,15 @@
 
 `json.dumps` writes NaN as `NaN` (Python's json reads it back).  Nested metric dicts are flattened
 with `/`.  ROLL writes one file per worker and rank: the same step printed twice merges (later wins).
-`token/total_response_length/clip` is a count, not a rate, so it does not stand in for trunc.
+
+What ROLL's MetricsManager logs that the diagnosis needs besides the plain keys (alias table):
+- `token/total_response_length/clip` counts the answers that reached the response cap in the
+  step's batch, and `system/batch_size` on the same line is that batch's size: their quotient is
+  the truncation rate (kept as `token/total_response_length/clip_rate`).  A count without the
+  batch size is not a rate and stays an extra.
+- `group/mixed_groups_ratio`, the share of prompt groups neither all right nor all wrong (the
+  others carry no advantage): adv_std ≈ √share, the proxy TRL's `frac_reward_zero_std` gets.
+- `val_correct/all/mean`, the validation accuracy, on the eval steps.
 """
 
 from __future__ import annotations
@@ -12,6 +20,8 @@ from __future__ import annotations
 import json
 import math
 from typing import Any, TextIO
+
+import numpy as np
 
 from ..run import Run
 from .base import Format, LineParser, clean_line
@@ -22,6 +32,8 @@ from .values import OUT_OF_RANGE, as_float
 __all__ = ["FORMAT", "RollParser", "write"]
 
 MARKER = "metrics_tag:"
+CLIP_COUNT, BATCH, CLIP_RATE = "token/total_response_length/clip", "system/batch_size", "token/total_response_length/clip_rate"
+WRITE_BATCH = 512     # what the writer logs as system/batch_size (64 prompts x 8 answers)
 
 
 def _flatten(d: dict, prefix: str, out: dict) -> None:
@@ -77,8 +89,24 @@ class RollParser(LineParser):
             return
         values = {key: _number(v, body) for key, v in flat.items()} if from_json else flat
         row, dropped = numeric(values)
+        _clip_rate(row)
         self.builder.add_parsed(step, row, lineno, dropped=dropped,
                                 empty_reason="metrics_tag without metrics")
+
+
+def _clip_rate(row: dict[str, float]) -> None:
+    """The truncation rate from the cap count and the batch size logged on the same line."""
+    count, batch = row.get(CLIP_COUNT), row.get(BATCH)
+    if count is not None and batch is not None and math.isfinite(batch) and batch > 0:
+        row[CLIP_RATE] = count / batch
+
+
+def _count_of(rate: np.ndarray) -> np.ndarray:
+    return np.round(np.asarray(rate, dtype=float) * WRITE_BATCH)
+
+
+def _mixed_share(adv_std: np.ndarray) -> np.ndarray:
+    return np.clip(np.square(np.asarray(adv_std, dtype=float)), 0.0, 1.0)
 
 
 KEYS: KeyMap = {
@@ -92,12 +120,18 @@ KEYS: KeyMap = {
     "gnorm": ("actor_train/grad_norm", None),
     "lr": ("actor/lr", None),
     "loss": ("actor/pg_loss", None),
+    "val_acc": ("val_correct/all/mean", None),
+    # ROLL logs no adv_std and no truncation rate: what it logs instead (see the module doc)
+    "adv_std": ("group/mixed_groups_ratio", _mixed_share),
+    "trunc": (CLIP_COUNT, _count_of),
 }
 
 
 def write(run: Run, out: TextIO) -> None:
-    """The driver's stdout lines (adv_std and trunc rate are not ROLL keys and are left out)."""
+    """The driver's stdout lines: the cap count with the batch size it counts in."""
     for step, row in rows_for_writer(run, KEYS):
+        if CLIP_COUNT in row:
+            row[BATCH] = float(WRITE_BATCH)
         body = json.dumps({"step": step, "metrics": row})
         out.write(f"[2026-08-19 10:00:00] [tracking.py (161)] [INFO] [DRIVER 0 / 1][PID 77] {MARKER} {body}\n")
 

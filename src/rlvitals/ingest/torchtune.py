@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import TextIO
 
+import numpy as np
+
 from ..run import Run
 from .base import Format, LineParser, clean_line
 from .pydict import KeyMap, rows_for_writer
@@ -52,6 +54,19 @@ class TorchtuneParser(LineParser):
                                 empty_reason="step line without metrics")
 
 
+STOP_COUNT = "num_stop_tokens"
+WRITE_ANSWERS = 16      # answers per step on rank 0 in dev/3B_full_grpo.yaml (batch_size 1 x grpo_samples 16)
+
+
+def _stopped(trunc: np.ndarray) -> np.ndarray:
+    """num_stop_tokens: the answers on rank 0 that ended with a stop token (the others hit the cap)."""
+    return np.round((1.0 - np.clip(np.asarray(trunc, dtype=float), 0.0, 1.0)) * WRITE_ANSWERS)
+
+
+# What the GRPO recipe's log_metrics writes (recipes/dev/grpo_full_finetune_distributed.py): rewards,
+# successes, num_stop_tokens, loss, policy_loss, kl_loss, clipfrac, ratios, approx_policy_kl,
+# response_lengths, then `lr` and, with clip_grad_norm set (1.0 in the shipped configs), `grad_norm`.
+# No entropy, no advantage spread, no eval; the truncation is a count without its batch size.
 KEYS: KeyMap = {
     "reward": ("rewards", None),
     "acc": ("successes", None),
@@ -60,6 +75,9 @@ KEYS: KeyMap = {
     "ratio_mean": ("ratios", None),
     "len": ("response_lengths", None),
     "loss": ("policy_loss", None),
+    "lr": ("lr", None),
+    "gnorm": ("grad_norm", None),
+    "trunc": (STOP_COUNT, _stopped),
 }
 
 

@@ -166,7 +166,10 @@ class TrlParser(LineParser):
             # the bar must be redrawn between two rows (else the dicts were printed apart from it,
             # e.g. stdout flushed at the end); a resumed run redraws it from the checkpoint, so the
             # counter may go back (a new segment)
-            if min(counts) >= 1 and all(b != a for a, b in zip(draws, draws[1:])):
+            # (a first row at counter 0 is a log that starts at step 0 -- a run converted from a
+            # trainer that logs step 0, e.g. verl -- when the counter then rises at every row)
+            from_zero = counts[0] == 0 and all(b > a for a, b in zip(counts, counts[1:]))
+            if (min(counts) >= 1 or from_zero) and all(b != a for a, b in zip(draws, draws[1:])):
                 every = _every(counts)
                 return counts, f"the tqdm counter N/{total} printed before each row", every
         epochs = [r.epoch for r in train if r.epoch is not None]

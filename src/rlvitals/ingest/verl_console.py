@@ -22,6 +22,7 @@ from typing import TextIO
 
 from ..run import Run
 from .base import Format, LineParser, clean_line
+from .pydict import KeyMap, rows_for_writer
 from .values import parse_value
 
 __all__ = ["FORMAT", "KEYS", "VerlConsoleParser", "write_verl"]
@@ -39,6 +40,19 @@ KEYS: dict[str, str] = {
     "ratio_mean": "actor/ratio_mean", "len": "response_length/mean", "gnorm": "actor/grad_norm",
     "trunc": "response_length/clip_ratio", "lr": "actor/lr", "loss": "actor/pg_loss",
     "val_acc": "val-core/data/acc/mean@1",
+}
+
+
+# What verl's trainer logs for each canonical metric (ppo/metric_utils.compute_data_metrics, the
+# actor's update metrics, rollout correction): no training accuracy (critic/score/mean is the
+# accuracy only for a 0/1 verifier), no advantage spread (critic/advantages/mean|max|min), and the
+# π/π_rollout ratio only as rollout_corr/rollout_is_mean (algorithm.rollout_correction metrics).
+WRITES: KeyMap = {
+    "reward": ("critic/score/mean", None), "entropy": ("actor/entropy", None), "kl": ("actor/kl_loss", None),
+    "clip_frac": ("actor/pg_clipfrac", None), "ratio_mean": ("rollout_corr/rollout_is_mean", None),
+    "len": ("response_length/mean", None), "gnorm": ("actor/grad_norm", None),
+    "trunc": ("response_length/clip_ratio", None), "lr": ("actor/lr", None), "loss": ("actor/pg_loss", None),
+    "val_acc": ("val-core/data/acc/mean@1", None),
 }
 
 
@@ -138,14 +152,11 @@ def _fmt(v: float) -> str:
 
 
 def write_verl(run: Run, out: TextIO) -> None:
-    """Lines as new verl prints them (Ray prefix, `np.float64(…)`, full precision).  Rates are
-    fractions in verl too; a metric logged on its own cadence (`val_acc`) appears only at its steps."""
-    names = [n for n in KEYS if n in run.series]
-    lookup = {n: dict(zip(run.series[n].steps.tolist(), run.series[n].values.tolist())) for n in names}
-    for step in run.steps.tolist():
-        parts = [f"{KEYS[n]}:{_fmt(lookup[n][step])}" for n in names if step in lookup[n]]
-        if not parts:
-            continue
+    """Lines as new verl prints them (Ray prefix, `np.float64(…)`, full precision), with the keys
+    verl logs (WRITES) and the run's other keys as logged.  Rates are fractions in verl too; a
+    metric logged on its own cadence (`val_acc`) appears only at its steps."""
+    for step, row in rows_for_writer(run, WRITES):
+        parts = [f"{k}:{_fmt(v)}" for k, v in row.items()]
         out.write(f"(TaskRunner pid=46086) step:{step} - " + " - ".join(parts) + "\n")
 
 

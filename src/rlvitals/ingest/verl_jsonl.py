@@ -15,7 +15,8 @@ from typing import TextIO
 from ..run import Run
 from .base import Format
 from .jsonl import JsonlParser
-from .verl_console import KEYS
+from .pydict import rows_for_writer
+from .verl_console import WRITES
 
 __all__ = ["FORMAT", "VerlJsonlParser", "write_verl_jsonl"]
 
@@ -27,11 +28,8 @@ class VerlJsonlParser(JsonlParser):
 
 def write_verl_jsonl(run: Run, out: TextIO) -> None:
     """Rows as verl writes them, verl's keys, NaN/inf as null (orjson's behaviour)."""
-    names = [n for n in KEYS if n in run.series]
-    lookup = {n: dict(zip(run.series[n].steps.tolist(), run.series[n].values.tolist())) for n in names}
-    for step in run.steps.tolist():
-        data = {KEYS[n]: (lookup[n][step] if math.isfinite(lookup[n][step]) else None)
-                for n in names if step in lookup[n]}
+    for step, row in rows_for_writer(run, WRITES):
+        data = {k: (v if math.isfinite(v) else None) for k, v in row.items()}
         out.write(json.dumps({"step": step, "data": data}, separators=(",", ":")) + "\n")
 
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..diagnose.model import Diagnosis, Finding
 from ..run import VITALS
-from .terminal import finding_summary, finding_title, ordered, shape_attr
+from .words import finding_summary, finding_title, ordered, shape_attr
 
 __all__ = ["SCHEMA", "clean", "diagnosis_dict", "render_json"]
 

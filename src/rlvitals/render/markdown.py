@@ -1,6 +1,6 @@
 """The diagnosis as GitHub-flavoured markdown, for a PR comment or a run's README.
 
-Same content as the terminal report (built from the same pieces in terminal.py): the verdict
+Same content as the terminal report (built from the same pieces, words.py): the verdict
 as a heading, the vitals as a table, findings as bullets with their arithmetic nested under them.
 No colour, no width: markdown viewers wrap.  Pipes in cells are escaped.
 """
@@ -10,11 +10,11 @@ from __future__ import annotations
 from ..diagnose.model import Diagnosis, Finding
 from ..run import Run
 from .charts import sparkline
-from .terminal import (
+from .terminal import finding_meta
+from .words import (
     SPARK_FLOOR,
     action_text,
     evidence_text,
-    finding_meta,
     finding_summary,
     finding_title,
     label,

@@ -18,7 +18,8 @@ from ..shapes import ends
 from .charts import clip_text, display_width, fmt_value, pad
 from .jsonout import clean
 from .notes import translate_note, translate_proxy
-from .terminal import fmt_num, reason_text, tr, wrap
+from .terminal import wrap
+from .words import fmt_num, reason_text, tr
 
 __all__ = ["SCHEMA", "render_vitals", "vitals_dict"]
 

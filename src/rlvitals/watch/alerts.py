@@ -203,13 +203,13 @@ def _num(v: Any) -> str:
 def format_alert(alert: Alert, lang: str = "en") -> str:
     """The alert as a few lines of text: what, since which step, the evidence, the knob.
 
-    The words are the report's own (`rlvitals.render.terminal` helpers over the findings catalog),
+    The words are the report's own (`rlvitals.render.words` over the findings catalog),
     so an alert and `rlvitals diagnose` never describe one finding differently; if the renderer
     cannot be imported, this module's plainer sentences stand in.
     """
     rt: ModuleType | None
     try:
-        from ..render import terminal as rt
+        from ..render import words as rt
     except Exception:  # the renderer is another module; an alert must still be said
         rt = None
     f = alert.finding

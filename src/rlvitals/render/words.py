@@ -1,0 +1,300 @@
+"""The words every report format shares: localised titles and summaries, ruled-out sentences, the
+action line, shape labels, the vitals rows and the run's notes.
+
+terminal.py, markdown.py and jsonout.py all build their text from these pieces, so the three formats
+can never say different things about the same diagnosis.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..diagnose import BY_CONSTRUCTION
+from ..diagnose.model import Action, Diagnosis, Finding, RuledOut
+from ..i18n import t
+from ..run import EXTRAS, PERCENT_METRICS, VITALS, Run
+from .charts import fmt_value
+
+__all__ = [
+    "REFERENCE",
+    "SPARK_FLOOR",
+    "VitalRow",
+    "action_text",
+    "evidence_text",
+    "finding_summary",
+    "finding_title",
+    "fmt_num",
+    "label",
+    "missing_text",
+    "next_key",
+    "no_warnings_text",
+    "ordered",
+    "reason_text",
+    "ruled_out_text",
+    "run_line",
+    "run_notes",
+    "segment_count",
+    "shape_attr",
+    "shape_label",
+    "tr",
+    "unproven_goal",
+    "verdict_gloss",
+    "vital_rows",
+]
+
+# Metrics that are exactly constant by construction in a common setup (one optimizer step per
+# rollout batch): constant there means "not applicable", never "healthy".
+_UNIT_METRICS = PERCENT_METRICS | {"ratio_mean"}
+# Sparklines in the report ignore wiggles under 2% of the level, so a curve the table calls flat
+# (ratio_mean 1.0000 ± 0.0005) does not look like chaos.
+SPARK_FLOOR = 0.02
+REFERENCE = {"ratio_mean": 1.0}
+
+
+# ---------------------------------------------------------------- shared pieces
+
+def tr(key: str, lang: str, fallback: str | None = None, **fields: Any) -> str:
+    """`i18n.t`, but a missing key gives `fallback` (or the key) instead of the bare key."""
+    out = t(key, lang, **fields)
+    if out == key and fallback is not None:
+        return fallback
+    return out
+
+
+def ordered(diag: Diagnosis) -> list[Finding]:
+    """Findings most important first (stable: ties keep diagnose's order)."""
+    return sorted(diag.findings, key=lambda f: f.rank)
+
+
+def fmt_num(v: Any) -> str:
+    """An evidence value: numbers to 4 significant digits, strings as they are."""
+    if v is None:
+        return "—"
+    if isinstance(v, (bool, np.bool_)):
+        return str(bool(v)).lower()
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    if isinstance(v, (float, np.floating)):
+        x = float(v)
+        if math.isnan(x):
+            return "NaN"
+        if math.isinf(x):
+            return "inf" if x > 0 else "-inf"
+        if x == int(x) and abs(x) < 1e6:
+            return str(int(x))
+        return f"{x:.0f}" if abs(x) >= 1e4 and abs(x) < 1e6 else f"{x:.4g}"
+    return str(v)
+
+
+def _fields(f: Finding) -> dict[str, Any]:
+    # Templates may name any evidence key, and the onset step.
+    out: dict[str, Any] = {k: v for k, v in f.evidence.items() if isinstance(k, str)}
+    out.setdefault("step", f.onset_step if f.onset_step is not None else "?")
+    out.setdefault("onset_step", out["step"])
+    return out
+
+
+def finding_title(fid: str, lang: str) -> str:
+    return tr(f"finding.{fid}.title", lang, fid.replace("_", " "))
+
+
+_PLACEHOLDER = re.compile(r"\{[A-Za-z_][^{}]*\}")
+
+
+def finding_summary(f: Finding, lang: str) -> str:
+    """The localised summary, or "" when there is none or its template cannot be filled (a field
+    the evidence lacks): a sentence with "{entropy_end}" left in it is worse than no sentence.
+    A finding with missing metrics uses its `summary_missing` sentence when it has one, so the
+    summary never calls a metric normal that the "missing" line says was not logged."""
+    fields = _fields(f)
+    out = ""
+    if f.missing:
+        out = tr(f"finding.{f.id}.summary_missing", lang, "", missing=", ".join(f.missing), **fields)
+    if not out:
+        out = tr(f"finding.{f.id}.summary", lang, "", **fields)
+    return "" if _PLACEHOLDER.search(out) else out
+
+
+def shape_attr(shape: Any, name: str, default: Any = None) -> Any:
+    """Read a Shape field whether it is a Shape or an already-serialised dict."""
+    if isinstance(shape, dict):
+        return shape.get("shape" if name == "word" else name, default)
+    return getattr(shape, name, default)
+
+
+def shape_label(metric: str, shape: Any, lang: str) -> str:
+    word = shape_attr(shape, "word", "short")
+    label = tr(f"shape.{word}", lang, tr(f"ui.shape.{word}", lang, word))
+    na = tr("ui.not_applicable", lang)
+    if word == "constant" and metric in BY_CONSTRUCTION and na not in label:
+        label += f" ({na})"
+    if word == "drift" and metric in REFERENCE:
+        label += " " + tr("ui.drift_flag", lang, ref=f"{REFERENCE[metric]:.1f}")
+    return label
+
+
+def ruled_out_text(r: RuledOut, lang: str) -> str:
+    """ "entropy collapse — entropy = 1.774: <why that rules it out>" (or "... is normal")."""
+    # Units only where they cannot mislead (a rate as %, ratio to 4 places); anything else as a
+    # plain number, since a rule may pass a derived value (a fraction of steps) under a metric name.
+    from .notes import translate_value
+
+    v = r.value
+    if isinstance(v, str):
+        v = str(translate_value(v, lang))
+    numeric = isinstance(v, (int, float)) and not isinstance(v, bool)
+    value = fmt_value(r.metric, v) if isinstance(v, (int, float)) and numeric and r.metric in _UNIT_METRICS \
+        else fmt_num(v)
+    look = finding_title(r.lookalike, lang) if r.lookalike else "?"
+    why = tr(f"ruled_out.{r.reason}", lang, "", metric=r.metric, value=value, lookalike=r.lookalike)
+    if why:
+        return tr("ui.ruled_out_because", lang, lookalike=look, metric=r.metric, value=value, reason=why)
+    return tr("ui.ruled_out_normal", lang, lookalike=look, metric=r.metric, value=value)
+
+
+_NO_VALUE = frozenset({"", "—", "–", "-"})
+
+
+def _catalogued(kind: str, fid: str, text: str, lang: str) -> str:
+    """`text` in `lang` when it is the catalog's own English for this finding (an Action built
+    elsewhere, with a framework's own knob name, is shown as it was written)."""
+    if fid and text and t(f"{kind}.{fid}", "en") == text:
+        return tr(f"{kind}.{fid}", lang, text)
+    return text
+
+
+def action_text(a: Action, lang: str) -> str:
+    """ "raise temperature (typical 1.0) — why (source)"; knob, typical value and source come
+    from the findings catalog (keyed by the finding id in `why`), the Action's text as fallback.
+    No "(typical —)": a knob without a typical value gets no parenthesis."""
+    verb = tr(f"ui.direction.{a.direction}", lang, a.direction)
+    key = a.why or ""
+    s = f"{verb} {_catalogued('knob', key, a.knob, lang)}"
+    typical = _catalogued("typical", key, a.typical, lang)
+    if typical and typical.strip() not in _NO_VALUE:
+        s += " " + tr("ui.typical", lang, value=typical)
+    why = tr(f"action_why.{a.why}", lang, a.why.replace("_", " ")) if a.why else ""
+    if why:
+        s += f" — {why}"
+    source = _catalogued("source", key, a.source, lang)
+    if source:
+        s += " " + tr("ui.source", lang, source=source)
+    return s
+
+
+def next_key(f: Finding) -> str:
+    """ "next:" for a warning or worse; "if it goes on:" for an info note, which asks for nothing now
+    (a healthy run's report must not say "nothing to change" and then "next: replace the data")."""
+    return "ui.next_if" if f.severity == "info" else "ui.next"
+
+
+def unproven_goal(diag: Diagnosis) -> dict | None:
+    """The goal summary when nothing warns but the goal did not improve beyond its noise: such a run
+    is not called healthy (learning is not shown yet), whatever the verdict word."""
+    g = diag.run.get("goal") if isinstance(diag.run, dict) else None
+    if not g or g.get("improved") or diag.verdict != "learning":
+        return None
+    return g
+
+
+def verdict_gloss(diag: Diagnosis, lang: str) -> str:
+    v = diag.verdict
+    if unproven_goal(diag) is not None:
+        return tr("ui.verdict_gloss.learning_unproven", lang)
+    return tr(f"verdict.{v}", lang, tr(f"ui.verdict_gloss.{v}", lang, ""))
+
+
+def no_warnings_text(diag: Diagnosis, lang: str) -> str:
+    g = unproven_goal(diag)
+    if g is not None:
+        short = g["points"] < g["min_points"]
+        return tr("ui.no_warnings_unproven", lang, metric=g["metric"], start=fmt_num(g["start"]),
+                  end=fmt_num(g["end"]), points=g["points"], span=g["span"],
+                  more=tr("ui.unproven_short", lang, need=g["min_points"]) if short else "")
+    infos = sum(1 for f in diag.findings if f.severity == "info")
+    return tr("ui.no_warnings_watch", lang, n=infos) if infos else tr("ui.no_warnings", lang)
+
+
+def missing_text(metrics: tuple[str, ...] | list[str], lang: str) -> str:
+    # metric names stay as they are; what is not a metric (rollout samples) is named in words
+    names = [tr(f"ui.missing_name.{m}", lang, m) for m in metrics]
+    return tr("ui.missing_why", lang, metrics=", ".join(names))
+
+
+def label(key: str, lang: str) -> str:
+    """ "evidence: " / "证据：" """
+    return tr("ui.label", lang, text=tr(key, lang))
+
+
+def evidence_text(f: Finding, lang: str = "en") -> str:
+    # "key=value" pairs joined by ", " so a line never breaks inside a pair or starts with a separator;
+    # keys stay as they are (they are the JSON's), values a rule wrote as words are translated
+    from .notes import translate_value
+
+    return ", ".join(f"{k}={fmt_num(translate_value(v, lang))}" for k, v in f.evidence.items())
+
+
+@dataclass(frozen=True)
+class VitalRow:
+    metric: str
+    logged: bool
+    start: str
+    end: str
+    shape: str          # localised label ("" when not logged)
+    word: str           # the shape word id ("" when not logged)
+    values: np.ndarray | None
+
+
+def vital_rows(diag: Diagnosis, lang: str, run: Run | None = None) -> list[VitalRow]:
+    """One row per vital (absent ones "not logged"), then each extra that has a shape."""
+    rows = []
+    names = list(VITALS) + [m for m in EXTRAS if m in diag.shapes]
+    for m in names:
+        shape = diag.shapes.get(m)
+        series = run.series.get(m) if run is not None else None
+        values = series.values if series is not None else None
+        if shape is None:
+            rows.append(VitalRow(m, False, "", "", "", "", values))
+            continue
+        proxies = diag.run.get("proxies") or {}
+        name = f"{m}*" if (m in proxies or (series is not None and series.proxy)) else m
+        rows.append(VitalRow(name, True, fmt_value(m, shape_attr(shape, "start")), fmt_value(m, shape_attr(shape, "end")),
+                             shape_label(m, shape, lang), shape_attr(shape, "word", ""), values))
+    return rows
+
+
+def run_notes(diag: Diagnosis, lang: str) -> list[str]:
+    """The run's notes, then each proxy and each reason lines were skipped (nothing hidden)."""
+    from .notes import translate_note, translate_proxy
+
+    raw = [str(n) for n in diag.run.get("notes", []) or []]
+    notes = [translate_note(n, lang) for n in diag.run.get("notes", []) or []]
+    for m, note in (diag.run.get("proxies") or {}).items():
+        if not any(str(note) in n for n in raw):
+            notes.append(tr("ui.proxy_note", lang, metric=m, note=translate_proxy(str(note), lang)))
+    for reason, count in (diag.run.get("skipped") or {}).items():
+        notes.append(tr("ui.skipped_note", lang, count=count, reason=reason_text(reason, lang)))
+    for reason, count in (diag.run.get("dropped") or {}).items():
+        notes.append(tr("ui.dropped_note", lang, count=count, reason=reason_text(reason, lang)))
+    return notes
+
+
+def reason_text(reason: str, lang: str) -> str:
+    """A skip/drop reason from ingest (English, a stable key) in the report's language."""
+    return tr(f"reason.{reason}", lang, reason)
+
+
+def run_line(diag: Diagnosis, lang: str) -> str:
+    r = diag.run
+    return tr("ui.run_line", lang, name=r.get("name", "?"), format=r.get("format", "?"),
+              steps=r.get("steps", r.get("n_steps", "?")), first=r.get("first_step", "?"), last=r.get("last_step", "?"))
+
+
+def segment_count(diag: Diagnosis) -> int:
+    seg = diag.run.get("segments", 1)
+    return len(seg) if isinstance(seg, (list, tuple)) else int(seg or 1)

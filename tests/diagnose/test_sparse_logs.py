@@ -1,0 +1,118 @@
+"""Logs written every few steps, each point its window's mean (TRL's logging_steps): rules count steps.
+
+A run logged every 10th step keeps its finding: "enough data" is asked as points that cover the steps
+a rule needs (`symptoms.covers`), and a one-step spike is read as the window mean it becomes
+(`symptoms.excursions`: 1 + (ratio - 1) / g times the level) -- while a level that stays up is never
+mistaken for averaged spikes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from realdata import REAL_LOGS
+
+from rlvitals.diagnose import diagnose
+from rlvitals.diagnose.context import Ctx
+from rlvitals.diagnose.symptoms import covers, excursions, gap, per_point
+from rlvitals.ingest import read
+from rlvitals.run import Run, Series
+from rlvitals.shapes import shapes_of
+from rlvitals.simulate import simulate
+
+PEERS = Path(__file__).resolve().parents[1] / "fixtures" / "peers"
+
+
+def window_means(run: Run, every: int) -> Run:
+    """`run` as a logger that writes every `every` steps the mean over the steps since its last log would."""
+    last = max(int(s.steps[-1]) for s in run.series.values() if len(s))
+
+    def thin(s: Series) -> Series:
+        keys = np.minimum(((s.steps - 1) // every + 1) * every, last)
+        uniq, idx = np.unique(keys, return_inverse=True)
+        sums = np.zeros(uniq.size)
+        np.add.at(sums, idx, s.values)
+        return replace(s, steps=uniq, values=sums / np.bincount(idx))
+
+    out = Run(name=run.name + f"-every{every}", format=run.format,
+              series={k: thin(s) for k, s in run.series.items()})
+    out.extras = {k: thin(s) for k, s in run.extras.items()}
+    return out
+
+
+def _ctx(run: Run) -> Ctx:
+    return Ctx(run, shapes_of(run))
+
+
+def test_points_covering_the_steps_are_enough():
+    assert covers(24, 23, 24) and not covers(23, 22, 24)          # a point a step: as before
+    assert covers(20, 190, 24)                                      # 20 points every 10 steps: 200 steps
+    assert not covers(9, 160, 24)                                   # fewer than sparse_points: never
+    assert not covers(12, 11, 24)                                   # a dense 12-point prefix stays too short
+
+
+def test_a_window_mean_spike_counts_a_level_that_stays_up_does_not():
+    steps = np.arange(10, 410, 10)
+    calm = np.full(steps.size, 0.5)
+    spiky = calm.copy()
+    spiky[[5, 14, 22, 30]] = 0.5 * 5.0          # 5x in a window of 10: a ~41x step averaged in
+    climb = calm.copy()
+    climb[20:] = 0.5 * 5.0                      # the same height, held: a climb, not spikes
+    run = Run.from_arrays("r", steps, {"gnorm": spiky, "loss": climb}, format="simulated", source="test")
+    ctx = _ctx(run)
+    assert gap(ctx, "gnorm") == 10.0
+    assert per_point(ctx, "gnorm", 30.0) == pytest.approx(3.9)
+    assert int(excursions(ctx, "gnorm", spiky, 0.5, 30.0).sum()) == 4
+    assert int(excursions(ctx, "loss", climb, 0.5, 30.0).sum()) == 0
+    # a point a step: the ratio is the ratio
+    dense = Run.from_arrays("d", np.arange(1, 41), {"gnorm": spiky}, format="simulated", source="test")
+    assert int(excursions(_ctx(dense), "gnorm", spiky, 0.5, 30.0).sum()) == 0
+
+
+def test_gradient_spikes_logged_every_10_steps_keep_their_finding():
+    run = read(str(PEERS / "rldoctor" / "grad_spikes.jsonl"))
+    assert diagnose(run).top.id == "numeric_instability"
+    d = diagnose(window_means(run, 10))
+    assert d.verdict == "dead" and d.top.id == "numeric_instability"
+    ev = d.top.evidence
+    assert ev.get("gnorm_points_100x", 0) >= 3 or ev.get("gnorm_spikes_30x", 0) >= 5, ev
+
+
+def test_rookworld_blowup_logged_every_10_steps_keeps_its_finding():
+    run = read(str(REAL_LOGS["rookworld_blowup"]))
+    d = diagnose(window_means(run, 10))
+    assert d.verdict == "dead" and d.top.id == "numeric_instability"
+    assert d.top.evidence["loss_points_100x"] >= 3
+
+
+@pytest.mark.parametrize("name", ["healthy", "lr_too_high", "kl_blowup"])
+def test_a_thinned_run_reads_as_the_dense_one(name):
+    run = simulate(name, seed=5, steps=400)
+    dense, sparse = diagnose(run), diagnose(window_means(run, 10))
+    assert sparse.verdict == dense.verdict
+    top = lambda d: d.top.id if d.top is not None and d.top.severity != "info" else None  # noqa: E731
+    assert top(sparse) == top(dense)
+
+
+def test_a_kl_blowup_logged_every_10_steps_is_still_a_blowup():
+    # the entropy drops within a few steps of the KL's jump: averaged into 10-step windows, the drop is
+    # spread over the two windows it straddles and must still read "at once" (not a slide: a collapse)
+    from rlvitals.simulate.rlloop import simulate_rl
+
+    run = simulate_rl("kl_blowup", seed=1001, steps=300)
+    assert diagnose(run).top.id == "kl_blowup"
+    d = diagnose(window_means(run, 10))
+    assert d.verdict == "dead" and d.top.id == "kl_blowup"
+
+
+def test_zero_reward_at_the_cap_logged_every_10_steps_is_truncation_starvation():
+    # 50 steps logged every 10: five points, the reward exactly 0 at each and the length at the cap --
+    # no noise to wait out (const_points over const_span), so the cause is named, not only "not learning"
+    run = read(str(REAL_LOGS["trl_truncated"]))
+    d = diagnose(window_means(run, 10))
+    assert len(window_means(run, 10).series["reward"]) == 5
+    assert d.verdict == "dead" and d.top.id == "truncation_starvation"
+    assert d.top.evidence["len_pinned_at_max"] >= 0.7
