@@ -13,6 +13,7 @@ import pytest
 from rlvitals.diagnose import diagnose
 from rlvitals.diagnose.context import Ctx
 from rlvitals.diagnose.sync_failure import _drifting
+from rlvitals.diagnose.thresholds import using
 from rlvitals.shapes import classify
 from rlvitals.simulate.rlloop import simulate_rl
 
@@ -73,11 +74,44 @@ def test_rl_prefixes_that_start_below_the_ceiling_never_read_as_easy_from_the_st
             assert not any(f.severity in WARN for f in easy), step
 
 
+def test_adv_std_falling_with_a_faster_falling_entropy_is_no_easy_data():
+    # RL-loop collapse (seed 1004): before the true onset the entropy slides 1.23 -> 0.75 while adv_std
+    # eases 0.54 -> 0.47 and acc climbs to 0.45 -- the policy narrowing (pair B), not the questions
+    run = simulate_rl("entropy_collapse", seed=1004, steps=200)
+    onset = run.meta["truth"]["onset_step"]
+    for step in range(11, onset, 2):
+        warned = {f.id for f in diagnose(run.upto(step)).findings if f.severity in WARN}
+        assert "data_too_easy" not in warned, step
+
+
 # -- sync_failure on its way out -----------------------------------------------------------------
 @pytest.mark.parametrize("seed", [1101, 1202])
 def test_a_stale_samplers_drift_is_named_within_10_percent(seed):
     step, onset, span = first_warned("sync_failure", "sync_failure", seed)
     assert step is not None and (step - onset) / span <= 0.10, (step, onset)
+
+
+def _every(run, n: int):
+    """`run` as a logger reporting every n steps the mean of its window would (TRL's logging_steps)."""
+    from dataclasses import replace
+
+    def thin(sr):
+        keys = ((sr.steps - 1) // n + 1) * n
+        uniq, idx = np.unique(keys, return_inverse=True)
+        return replace(sr, steps=uniq, values=np.bincount(idx, sr.values) / np.bincount(idx))
+
+    return dc.Run(name=run.name, format=run.format, series={k: thin(v) for k, v in run.series.items()})
+
+
+@pytest.mark.parametrize("seed", [2000, 2002])
+def test_a_drift_logged_every_10_steps_is_still_named(seed):
+    # 30 points: the last blocks overlap the end window, so "further out than it was" compares with
+    # the blocks before that window
+    run = _every(simulate_rl("sync_failure", seed=seed, steps=300), 10)
+    d = diagnose(run)
+    assert d.verdict == "dead" and d.top.id == "sync_failure"
+    with using({"ratio_drift_tau": 2.0}):     # the late test alone (the step-by-step shape test off)
+        assert "sync_failure" in {f.id for f in diagnose(run).findings if f.severity in WARN}
 
 
 def _ratio(shape: np.ndarray, noise: float, seed: int = 0) -> Ctx:

@@ -2,8 +2,10 @@
 
 The lesson's adv_std table sets the severity: 0.8-1.2 healthy (silent), 0.5-0.8 watch (info),
 0.3-0.5 change data / dynamic sampling (warning), < 0.2 stop burning GPU hours (critical).
-The cause is told apart from entropy collapse by entropy (still far from 0) and accuracy (high),
-and -- the lesson's most practical check -- by samples that differ but are all right.
+The cause is told apart from entropy collapse by entropy (still far from 0 -- and, while accuracy
+is below its ceiling, not falling faster, relatively, than adv_std itself: groups turning uniform
+because the policy narrows are a collapse under way, pair B's 单调趋近 0) and accuracy (high), and
+-- the lesson's most practical check -- by samples that differ but are all right.
 When the run also logs the share of groups with zero reward spread (the mechanism itself), that
 share read as adv_std ≈ √(1 − share) decides the band when the logged adv_std reads healthy (a
 batch-normalised adv_std stays near 1 whatever the groups do).
@@ -111,6 +113,12 @@ def check(ctx: Ctx) -> Finding | None:
         ev["entropy_end"] = rnd(ctx.end("entropy"))
         if holds(ctx, "entropy_to_zero") and not (tr.rose and not tr.fell_back):
             return None  # entropy gone and no progress: that is a collapse
+        et = trend(ctx, "entropy")
+        ta = trend(ctx, "acc") if ctx.has("acc") else None    # the groups are training answers: their accuracy
+        right = ta.end if ta is not None else g1
+        if (not from_start and et is not None and et.fell and et.start > 0 and a0 > 0 and right < get("ceiling")
+                and 1 - et.end / et.start >= 1 - a1 / a0):
+            return None  # entropy falls faster than adv_std, answers not mostly right: the policy narrows (pair B)
     else:
         missing.append("entropy")
     quotes: tuple[str, ...] = ()

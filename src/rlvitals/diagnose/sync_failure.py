@@ -48,8 +48,12 @@ def _leaving(ctx: Ctx, d0: float, d1: float) -> bool:
     floor = 0.25 * get("ratio_tol") if ctx.word("ratio_mean") == "drift" else 0.5 * get("ratio_tol")
     if tr is None or d1 < floor or abs(tr.z) < 2 * get("goal_z") or d1 < 3 * max(d0, tr.noise):
         return False
-    _, x = ctx.blocks("ratio_mean", 16)
-    return bool(d1 >= float(np.max(np.abs(x[:-1] - 1.0)))) if x.size > 1 else False
+    # further out than every block before the end window (the last tenth of the points the end level
+    # is the mean of): on a sparse log the last blocks overlap that window and would hold it to itself
+    s, v = ctx.data("ratio_mean")
+    t, x = ctx.blocks("ratio_mean", 16)
+    before = x[t < float(s[-max(1, v.size // 10)])]
+    return bool(d1 >= float(np.max(np.abs(before - 1.0)))) if before.size else False
 
 
 STRETCH = 10     # points at least in the stretch: Kendall's tau of fewer is too coarse to call a drift steady
