@@ -2,11 +2,18 @@
 
 The lesson's adv_std table sets the severity: 0.8-1.2 healthy (silent), 0.5-0.8 watch (info),
 0.3-0.5 change data / dynamic sampling (warning), < 0.2 stop burning GPU hours (critical).
-The cause is told apart from entropy collapse by entropy (still far from 0) and accuracy (high),
-and -- the lesson's most practical check -- by samples that differ but are all right.
+The cause is told apart from entropy collapse by entropy (still far from 0 -- and, while accuracy
+is below its ceiling, not falling faster, relatively, than adv_std itself: groups turning uniform
+because the policy narrows are a collapse under way, pair B's 单调趋近 0) and accuracy (high), and
+-- the lesson's most practical check -- by samples that differ but are all right.
 When the run also logs the share of groups with zero reward spread (the mechanism itself), that
 share read as adv_std ≈ √(1 − share) decides the band when the logged adv_std reads healthy (a
 batch-normalised adv_std stays near 1 whatever the groups do).
+A set too easy *from the start* never shows the fall: accuracy sits at its ceiling from the first
+steps and adv_std starts below the healthy band.  The table's 0.5-0.8 is "normal late in a run"
+(后期正常: groups turn uniform as the model learns); below the healthy band before anything was
+learned, with most answers already right, the groups were uniform from the start -- the set is
+too easy for this model (a warning: change the data), read as soon as the levels are beyond noise.
 """
 
 from __future__ import annotations
@@ -66,6 +73,18 @@ def _groups(ctx: Ctx) -> tuple[str, float, float, float, int | None] | None:
     return src.name, float(f[-k:].mean()), e0, e1, onset
 
 
+def _easy_from_start(ctx: Ctx, g: str | None, a0: float) -> bool:
+    """Easy from the first steps: the goal is an accuracy whose start level is at its ceiling, and
+    adv_std's start level sits below the healthy band by more than goal_z standard errors of it
+    (its own step noise over the start window's points) and has not risen since."""
+    tg = trend(ctx, g) if g else None
+    ta = trend(ctx, "adv_std")
+    if tg is None or ta is None or not tg.rate or tg.start < get("ceiling") or ta.rose:
+        return False
+    n0 = max(3, int(round(ta.n * 0.1)))
+    return get("adv_std_healthy") - a0 > get("goal_z") * ta.noise / float(np.sqrt(n0))
+
+
 def check(ctx: Ctx) -> Finding | None:
     if not ctx.has("adv_std"):
         return None
@@ -76,10 +95,13 @@ def check(ctx: Ctx) -> Finding | None:
     else:
         grp = None
     sev = band(a1)
-    if sev is None or a1 > a0 - 0.05:
-        return None
     g = goal(ctx)
     tr = trend(ctx, g) if g else None
+    from_start = sev is not None and grp is None and _easy_from_start(ctx, g, a0)
+    if from_start and sev == "info":
+        sev = "warning"   # below the healthy band before anything was learned: not "normal late in a run"
+    if sev is None or (a1 > a0 - 0.05 and not from_start):
+        return None
     if g is None or tr is None:
         return None
     g1 = tr.end
@@ -91,6 +113,12 @@ def check(ctx: Ctx) -> Finding | None:
         ev["entropy_end"] = rnd(ctx.end("entropy"))
         if holds(ctx, "entropy_to_zero") and not (tr.rose and not tr.fell_back):
             return None  # entropy gone and no progress: that is a collapse
+        et = trend(ctx, "entropy")
+        ta = trend(ctx, "acc") if ctx.has("acc") else None    # the groups are training answers: their accuracy
+        right = ta.end if ta is not None else g1
+        if (not from_start and et is not None and et.fell and et.start > 0 and a0 > 0 and right < get("ceiling")
+                and 1 - et.end / et.start >= 1 - a1 / a0):
+            return None  # entropy falls faster than adv_std, answers not mostly right: the policy narrows (pair B)
     else:
         missing.append("entropy")
     quotes: tuple[str, ...] = ()
@@ -109,6 +137,9 @@ def check(ctx: Ctx) -> Finding | None:
         ev["zero_std_groups_end"] = rnd(grp[1], 3)
         ev["adv_std_from"] = grp[0]
         onset = grp[4]
+    elif from_start:
+        ev[f"{g}_start"] = rnd(tr.start)
+        onset = ctx.first_step()
     else:
         onset = ctx.crossing("adv_std", below={"info": get("adv_std_healthy"), "warning": get("adv_std_watch"),
                                                "critical": get("adv_std_stop")}[sev], first=True)

@@ -4,6 +4,13 @@ With one optimizer step per batch, ratio = pi/pi_old is 1 by construction; a rat
 steadily away from 1 (lesson pair A2: 0.5407) means the sampler and the trainer disagree.
 A mismatch metric logged as a proxy (probs_diff_mean, token_mult_prob_error) is judged by the
 verl FAQ thresholds (< 0.005 normal, > 0.01 a problem) or NeMo-RL's (> 1.05).
+Early, before the ratio leaves the steady band, the shape decides (the lesson's red y = 1.0
+line: 单调偏离 = 权重没同步): over its last stretch (ratio_tail of the step span) the ratio's
+distance from 1 grows steadily, step by step, with no single jump carrying it (a learning rate
+raised mid-run knocks the ratio off 1 in one step, then it holds or wobbles), far beyond the
+ratio's own step noise before the stretch, further out than it ever was, and past a small floor.
+Stale weights do exactly this: every update moves the trainer further from the sampler's frozen
+copy, so the gap widens with each step.
 """
 
 from __future__ import annotations
@@ -41,8 +48,61 @@ def _leaving(ctx: Ctx, d0: float, d1: float) -> bool:
     floor = 0.25 * get("ratio_tol") if ctx.word("ratio_mean") == "drift" else 0.5 * get("ratio_tol")
     if tr is None or d1 < floor or abs(tr.z) < 2 * get("goal_z") or d1 < 3 * max(d0, tr.noise):
         return False
-    _, x = ctx.blocks("ratio_mean", 16)
-    return bool(d1 >= float(np.max(np.abs(x[:-1] - 1.0)))) if x.size > 1 else False
+    # further out than every block before the end window (the last tenth of the points the end level
+    # is the mean of): on a sparse log the last blocks overlap that window and would hold it to itself
+    s, v = ctx.data("ratio_mean")
+    t, x = ctx.blocks("ratio_mean", 16)
+    before = x[t < float(s[-max(1, v.size // 10)])]
+    return bool(d1 >= float(np.max(np.abs(before - 1.0)))) if before.size else False
+
+
+STRETCH = 10     # points at least in the stretch: Kendall's tau of fewer is too coarse to call a drift steady
+
+
+def _kendall(x: np.ndarray) -> float:
+    ii, jj = np.triu_indices(x.size, k=1)
+    return float(np.sign(x[jj] - x[ii]).sum() / max(1, ii.size))
+
+
+def _drifting(ctx: Ctx) -> float | None:
+    """The distance of the ratio from 1 now (median of its last 3 points) when it is drifting away
+    step by step over the last `ratio_tail` of the step span (at least STRETCH points), else None.
+
+    Steady: Kendall's tau of the stretch's distances >= ratio_drift_tau.  Gradual: no single step
+    from the 3 points before the stretch to now carries more than ratio_jump_share of the rise (the
+    distance now against the median of those 3 points), and the stretch's later half still carries
+    ratio_late_share of it (a jump a few steps long that then holds has made its whole move early).
+    Beyond its own noise: that rise is more than
+    2 x goal_z step-noise standard errors of the points just before the stretch (MAD of their first
+    differences, over the later half of them, at least min_points: the ratio's local noise), the
+    distance now is 3x its median distance before the stretch and beyond every block before it,
+    and at least ratio_drift_min."""
+    s, v = ctx.data("ratio_mean")
+    n = v.size
+    if n < get("min_points"):
+        return None
+    cut = float(s[-1]) - get("ratio_tail") * float(s[-1] - s[0])
+    j = min(int(np.searchsorted(s, cut, side="right")), n - STRETCH)
+    if j < get("min_points") // 2:
+        return None
+    x = np.abs(v - 1.0)
+    xs = x[j:]
+    now = float(np.median(xs[-3:]))
+    if now < get("ratio_drift_min") or _kendall(xs) < get("ratio_drift_tau"):
+        return None
+    rise = now - float(np.median(x[max(0, j - 3):j]))
+    i = max(0, min(j // 2, j - int(get("min_points"))))
+    d = np.diff(v[i:j])
+    sig = float(1.4826 * np.median(np.abs(d - np.median(d))) / np.sqrt(2))
+    bt, blk = ctx.blocks("ratio_mean", 16)
+    out_before = np.abs(blk[bt < float(s[j])] - 1.0)
+    h = j + xs.size // 2
+    late = now - float(np.median(x[h - 1:h + 2]))      # the rise over the stretch's later half
+    if (rise <= 0 or float(np.max(np.diff(x[max(0, j - 3):]))) > get("ratio_jump_share") * rise
+            or late < get("ratio_late_share") * rise or rise < 2 * get("goal_z") * np.sqrt(2) * sig
+            or now < 3 * max(float(np.median(x[:j])), sig) or (out_before.size and now < float(np.max(out_before)))):
+        return None
+    return now
 
 
 def check(ctx: Ctx) -> Finding | None:
@@ -53,7 +113,7 @@ def check(ctx: Ctx) -> Finding | None:
     sev = "critical"
     if kind == "ratio":
         fired = d1 >= get("ratio_tol") and (sh.word == "drift" or d1 >= get("ratio_far")) and d1 > 2 * d0
-        if not fired and _leaving(ctx, d0, d1):
+        if not fired and (_leaving(ctx, d0, d1) or _drifting(ctx) is not None):
             fired, sev = True, "warning"     # early: a steady move away from 1, not yet far
     else:
         fired = d1 > get("mismatch_high") and d1 > 2 * max(d0, 0.2 * get("mismatch_high"))

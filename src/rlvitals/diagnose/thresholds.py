@@ -53,6 +53,22 @@ TABLE: dict[str, Threshold] = dict([
        LESSON + ", healthy table"),
     # -- papers and framework defaults ------------------------------------------------------------
     _t("ratio_far", 0.1, "|ratio_mean - 1| this large is a drift whatever its shape", "TRL docs ppo_trainer (ratio 2.0 or 0.1 = too drastic); ours"),
+    _t("ratio_tail", 0.05, "sync_failure on the way out: the last stretch of ratio_mean (this share of the step span, at "
+       "least 10 points: Kendall's tau of fewer is too coarse) whose distance from 1 must grow step by step (ratio_drift_tau, no step carrying half of it)",
+       "the lesson (ratio 单调偏离 = 权重没同步); ours: the RL-loop simulator's stale sampler drifts 1e-4 to 3e-4 a step, "
+       "so a twentieth of a 200-step run is 1-3e-3 of drift"),
+    _t("ratio_drift_tau", 0.6, "Kendall's tau of that stretch's distances from 1 at or above this: a steady departure, "
+       "not a jump or a wobble", "ours; noise alone reaches 0.6 over 10 points in under 1% of windows (tau's null sd "
+       "0.25 at n = 10)"),
+    _t("ratio_jump_share", 0.5, "no single step may carry more than this share of that stretch's departure from 1: "
+       "a ratio knocked off 1 at once (a learning rate raised, an entropy bonus switched on) is no drift",
+       "ours; the RL-loop simulator's raised lr puts 75-100% of the move in one step, its stale sampler's largest "
+       "step carries 20-45% of a 10-point stretch's drift"),
+    _t("ratio_late_share", 0.25, "and the stretch's later half must still carry this share of the departure (a steady "
+       "drift carries about half; a jump two or three steps long that then holds carries ~0)",
+       "ours; half of the linear drift's expected share"),
+    _t("ratio_drift_min", 0.002, "and the ratio at least this far from 1 now (a tenth of ratio_tol): a drift of "
+       "numerical dust on a smoothed log is no departure", "ours; a tenth of ratio_tol"),
     _t("mismatch_high", 0.01, "a train/inference probability-difference proxy above this is a sync/precision problem",
        "verl docs/faq (probs_diff_mean < 0.005 normal, > 0.01 problem)"),
     _t("clip_tail", 0.05, "clip fraction held above clip_high over the last this share of the step span (at least 6 "
