@@ -4,7 +4,7 @@ In the RL-loop simulator's entropy_collapse (low temperature, clipped ratio, cor
 the entropy slides down from the first steps and the KL rises with it to 0.4-0.8 within 20-30 steps:
 in a 30-60-step prefix that reads as a KL "jump" (kl_jump >= kl_abrupt).  The entropy began to fall
 with the KL's rise and slid down (not at once), so the KL follows the narrowing
-(predicates.entropy_led_kl) and the prefix names entropy_collapse, not kl_blowup.  A real blow-up
+(timing.entropy_led_kl) and the prefix names entropy_collapse, not kl_blowup.  A real blow-up
 (the KL creeping for tens of steps, then jumping while the entropy drops at once; or the entropy
 rising with it; or the entropy declining slowly long before the KL takes off, as in the peers' files)
 is still kl_blowup.
@@ -18,7 +18,8 @@ import pytest
 
 from rlvitals.diagnose import diagnose
 from rlvitals.diagnose.context import Ctx
-from rlvitals.diagnose.predicates import entropy_led_kl, pred
+from rlvitals.diagnose.predicates import pred
+from rlvitals.diagnose.timing import entropy_led_kl
 from rlvitals.ingest import read
 from rlvitals.shapes import shapes_of
 from rlvitals.simulate import simulate

@@ -5,7 +5,7 @@
 Everything below comes from the code: the threshold table (thresholds.TABLE), the shared
 predicates (predicates.PREDICATES, their docstrings), the precedence (verdict.PRIORITY and
 SUPPRESSES), each rule's docstring, the look-alikes it is told apart from and the predicates that
-rule each out (predicates.LOOKALIKES / RULERS), its verdict (model.FINDING_IDS) and its knob
+rule each out (differential.LOOKALIKES / RULERS), its verdict (model.FINDING_IDS) and its knob
 (actions.ACTIONS).  tests/diagnose/test_docs.py checks the committed file equals this output.
 """
 
@@ -17,8 +17,9 @@ import sys
 
 from .. import shapes
 from .actions import ACTIONS
+from .differential import DECIDES, LOOKALIKES, RULERS
 from .model import FINDING_IDS
-from .predicates import DECIDES, LOOKALIKES, PREDICATES, RULERS
+from .predicates import PREDICATES
 from .thresholds import TABLE
 from .verdict import CHAINS, PRIORITY, SUPPRESSES, _not_learning
 
@@ -43,9 +44,9 @@ The diagnosis follows it in four steps:
    1) / g times the level (`symptoms.excursions`).  The **goal** is eval accuracy when logged, else training
    accuracy, else the correctness component of the reward, else the reward.
 2. **Predicates** (`diagnose/predicates.py`): one "entropy healthy", one "ratio steady", one "goal
-   improving" ... shared by every rule.  Each finding's *ruled out* lines are computed from them (a
-   look-alike that fired itself is never listed as ruled out), and so are the *missing* metrics
-   that would decide a look-alike nobody could rule out.
+   improving" ... shared by every rule.  Each finding's *ruled out* lines are computed from them
+   (`diagnose/differential.py`: a look-alike that fired itself is never listed as ruled out), and so
+   are the *missing* metrics that would decide a look-alike nobody could rule out.
 3. **Rules** (one module per finding): each weighs its hypothesis for and against on the symptoms
    and predicates.  A strong single signal fires on its own as a warning; corroboration raises the
    severity and the confidence, it does not gate the finding.

@@ -11,7 +11,7 @@ stretch of steady entropy and is still under way, with the goal not improving si
 already.  A fall past half the level with the KL climbing in step (no jump: kl_abrupt) to kl_high is
 the policy sharpening away from the reference: a collapse once a consequence corroborates it, and
 the KL it drags along is its consequence (verdict.CHAINS), not a blow-up -- also when the KL reached
-its level within a few steps, if the entropy's fall began with it and slid down (predicates.entropy_led_kl);
+its level within a few steps, if the entropy's fall began with it and slid down (timing.entropy_led_kl);
 the goal is then judged from where the entropy passed half its start.  Falling fast now (陡降:
 `entropy_plunge` below its own line on the last stretch, far beyond its noise) with the training
 score not gaining over those steps is a warning on its own.
@@ -24,9 +24,10 @@ import numpy as np
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
-from .predicates import holds, kl_jump
+from .predicates import holds
 from .symptoms import goal, tail_excess, trend
 from .thresholds import get
+from .timing import kl_jump
 
 ID = "entropy_collapse"
 

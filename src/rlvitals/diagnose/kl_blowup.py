@@ -23,9 +23,10 @@ from ..shapes import blocks
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
-from .predicates import entropy_dropped_at_once, holds, kl_surge
+from .predicates import holds
 from .symptoms import kl_clean, tail_excess
 from .thresholds import get
+from .timing import entropy_dropped_at_once, kl_surge
 from .updates import assess
 
 ID = "kl_blowup"
@@ -115,7 +116,7 @@ def _first_entropy(ctx: Ctx) -> float:
 
 def _sharpening(ctx: Ctx) -> bool:
     """The entropy fell, the KL never ran more than kl_sharpen times ahead of the entropy lost
-    (sharpening_ratio), and the entropy slid rather than dropped at once (predicates.entropy_dropped_at_once): the KL
+    (sharpening_ratio), and the entropy slid rather than dropped at once (timing.entropy_dropped_at_once): the KL
     is what the narrowing costs, entropy_collapse's to name (谁先动谁是因), whether or not the entropy
     has passed half its level yet."""
     r = sharpening_ratio(ctx)

@@ -1,12 +1,12 @@
-"""The named predicates every rule shares, and the differential computed from them.
+"""The named predicates every rule shares.
 
 One "entropy healthy", one "ratio steady", one "goal improving" ... for every rule: a rule weighs
 its hypothesis for and against with these, and the "ruled out" lines of every finding are computed
-here from the same predicates, so a look-alike is ruled out with the normal metric that excludes it
-and never when that look-alike is itself a finding of the run.
+from the same predicates (differential.py), so a look-alike is ruled out with the normal metric that
+excludes it and never when that look-alike is itself a finding of the run.  Which of KL and entropy
+moved first is measured in timing.py.
 
     p = pred(ctx, "entropy_healthy")   # Pred(holds, metric, value)
-    differential(ctx, "sync_failure", fired={"sync_failure"})  # -> (ruled_out, missing)
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from .context import Ctx, rnd, ro
-from .model import RuledOut
-from .symptoms import covers, gap, goal, kl_clean, trend
+from .context import Ctx, rnd
+from .symptoms import goal, kl_clean, trend
 from .thresholds import get
+from .timing import entropy_jump, entropy_led_kl, kl_jump, kl_surge
 
-__all__ = ["LOOKALIKES", "PREDICATES", "Pred", "differential", "holds", "pred"]
+__all__ = ["PREDICATES", "Pred", "holds", "pred"]
 
 
 @dataclass(frozen=True)
@@ -199,23 +199,6 @@ def all_finite(ctx: Ctx) -> Pred:
 
 
 # -- KL -------------------------------------------------------------------------------------------
-def kl_surge(ctx: Ctx) -> float:
-    """Largest rise of (kl + kl_floor) within a fifth of the run (isolated spikes removed)."""
-    key = "kl_surge"
-    if key not in ctx._results:
-        from ..shapes import blocks
-        s, v, _ = kl_clean(ctx)
-        best = 1.0
-        if v.size >= 10:
-            _, x = blocks(s, v, 100)
-            x = np.maximum(x, 0.0) + get("kl_floor")
-            w = max(1, x.size // 5)
-            for i in range(x.size - 1):
-                best = max(best, float(np.max(x[i + 1:i + w + 1]) / x[i]))
-        ctx._results[key] = best
-    return ctx._results[key]
-
-
 def kl_steady(ctx: Ctx) -> Pred:
     """KL (one-step spikes removed) neither surged `kl_surge` times within a fifth of the run nor ended above `kl_danger`."""
     if not ctx.has("kl"):
@@ -225,113 +208,6 @@ def kl_steady(ctx: Ctx) -> Pred:
     end = float(np.mean(v[-k:]))
     ok = kl_surge(ctx) < get("kl_surge") and end < get("kl_danger")
     return Pred(ok, "kl", rnd(end))
-
-
-def _window(t: np.ndarray, logged_every: float = 1.0) -> int:
-    """`kl_jump_steps` in blocks (at least one) of the block steps `t`; one block more on a log written
-    every few steps (`symptoms.gap` > 1): each point is its window's mean, so a change made within a few
-    steps is spread over the two windows it straddles."""
-    per = float(t[-1] - t[0]) / max(t.size - 1, 1) if t.size > 1 else 1.0
-    return max(1, int(round(get("kl_jump_steps") / max(per, 1e-9)))) + (1 if logged_every > 1 else 0)
-
-
-def kl_jump(ctx: Ctx) -> float:
-    """Share of the KL's peak (one-step spikes removed, 100 blocks) gained within `kl_jump_steps`:
-    near 1 when the KL jumped in a few steps (a blow-up), small when it climbed (in step with something else)."""
-    key = "kl_jump"
-    if key not in ctx._results:
-        from ..shapes import blocks
-        s, v, _ = kl_clean(ctx)
-        share = 0.0
-        if v.size >= 10:
-            t, x = blocks(s, v, 100)
-            x = np.maximum(x, 0.0)
-            w = _window(t, gap(ctx, "kl"))
-            if x.size > w and float(np.max(x)) > 0:
-                share = float(np.max(x[w:] - x[:-w]) / np.max(x))
-        ctx._results[key] = share
-    return ctx._results[key]
-
-
-def _entropy_move_share(ctx: Ctx, up: bool) -> float:
-    """Share of the entropy's rise (up: first tenth to its peak) or fall (first tenth to its low),
-    over 100 blocks, made within `kl_jump_steps`; 0 when it did not move that way."""
-    key = "entropy_jump" if up else "entropy_plunge_share"
-    if key not in ctx._results:
-        from ..shapes import blocks
-        s, v = ctx.data("entropy")
-        share = 0.0
-        if v.size >= 10:
-            t, x = blocks(s, v, 100)
-            w = _window(t, gap(ctx, "entropy"))
-            first = float(np.mean(x[:max(1, x.size // 10)]))
-            move = float(np.max(x)) - first if up else first - float(np.min(x))
-            if x.size > w and move > 0:
-                step = x[w:] - x[:-w] if up else x[:-w] - x[w:]
-                share = float(np.max(step) / move)
-        ctx._results[key] = share
-    return ctx._results[key]
-
-
-def entropy_jump(ctx: Ctx) -> float:
-    """Share of the entropy's rise (start to peak, 100 blocks) made within `kl_jump_steps`: near 1
-    when the entropy leapt (to a uniform policy's ceiling), small when it drifted up; 0 when it did not rise."""
-    return _entropy_move_share(ctx, up=True)
-
-
-def kl_rise_step(ctx: Ctx) -> int | None:
-    """Step where the KL (one-step spikes removed, 100 blocks) left its starting level for good, in orders of
-    magnitude: log10(kl + a thousandth of its peak) past `kl_rise_start` of its way from the first tenth's level to
-    the last tenth's (the block after the last one below).  None when the KL did not rise."""
-    key = "kl_rise_step"
-    if key not in ctx._results:
-        from ..shapes import blocks
-        s, v, _ = kl_clean(ctx)
-        out: int | None = None
-        if v.size >= 10:
-            t, x = blocks(s, v, 100)
-            x = np.maximum(x, 0.0)
-            y = np.log10(x + 1e-3 * float(np.max(x))) if float(np.max(x)) > 0 else x
-            k = max(1, y.size // 10)
-            a, b = float(np.median(y[:k])), float(np.median(y[-k:]))
-            if b > a:
-                below = np.nonzero(y < a + get("kl_rise_start") * (b - a))[0]
-                out = int(t[min(int(below[-1]) + 1 if below.size else 0, t.size - 1)])
-        ctx._results[key] = out
-    return ctx._results[key]
-
-
-def entropy_plunge_share(ctx: Ctx) -> float:
-    """Share of the entropy's fall (first tenth to its low, 100 blocks) made within `kl_jump_steps`: near 1 when
-    the entropy dropped at once (an update-scale event), small when it slid down; 0 when it did not fall."""
-    return _entropy_move_share(ctx, up=False)
-
-
-def entropy_dropped_at_once(ctx: Ctx) -> bool:
-    """The entropy made `entropy_at_once` of its fall within kl_jump_steps (`entropy_plunge_share`) after a
-    steady stretch of `min_points` points or more (asked in steps on a sparse log, `symptoms.covers`): an
-    update-scale event, a blow-up's.  A fall that began within the first min_points points has no steady
-    level to have dropped from (in a 20-step prefix any fall is "within kl_jump_steps" of half the prefix)."""
-    if entropy_plunge_share(ctx) < get("entropy_at_once"):
-        return False
-    began = ctx.crossing("entropy", get("entropy_fall_start"))
-    s, _ = ctx.data("entropy")
-    return began is not None and covers(int(np.searchsorted(s, began)), began - int(s[0]), get("min_points"))
-
-
-def entropy_led_kl(ctx: Ctx) -> bool:
-    """The entropy's fall (`entropy_fall_start` of its way down) began with the KL's rise (`kl_rise_step`), within
-    `kl_jump_steps` of it (a fall that began long before a later KL rise -- a slow decline, then a run-away -- is
-    not tied to it), and slid down rather than dropping at once (`entropy_dropped_at_once`: a drop in the same
-    few steps as a KL jump, after a steady stretch, is one update-scale event, a blow-up's): of the
-    pair, the entropy moved first (the lesson: the one that began first is the cause)."""
-    ends = _ends(ctx, "entropy") if ctx.has("kl") else None
-    if ends is None or not ends[1] < ends[0]:
-        return False      # (an entropy that rose did not narrow the policy)
-    k = kl_rise_step(ctx)
-    e = ctx.crossing("entropy", get("entropy_fall_start"))
-    return (k is not None and e is not None and abs(e - k) <= get("kl_jump_steps")
-            and not entropy_dropped_at_once(ctx))
 
 
 def kl_follows_entropy(ctx: Ctx) -> Pred:
@@ -439,73 +315,3 @@ def pred(ctx: Ctx, name: str) -> Pred:
 
 def holds(ctx: Ctx, name: str) -> bool:
     return pred(ctx, name).holds
-
-
-# For each look-alike: the predicates that rule it out (each that holds is listed) and the i18n
-# reason shown with it.  The reason key is the predicate's name unless given.
-RULERS: dict[str, tuple[tuple[str, str], ...]] = {
-    "entropy_collapse": (("entropy_healthy", "entropy_healthy"),),
-    "sync_failure": (("ratio_steady", "ratio_steady"),),
-    "data_too_easy": (("adv_std_normal", "adv_std_normal"), ("entropy_to_zero", "entropy_to_zero")),
-    "data_too_hard": (("answers_cut", "answers_cut"), ("goal_not_zero", "acc_not_zero")),
-    "truncation_starvation": (("trunc_low", "trunc_low"),),
-    "kl_blowup": (("kl_steady", "kl_steady"), ("kl_moved_with_entropy", "kl_follows_entropy")),
-    "numeric_instability": (("all_finite", "all_finite"),),
-    "lr_too_high": (("clip_normal", "clip_normal"), ("gnorm_normal", "gnorm_normal")),
-    "batch_noise": (("clip_high", "clip_high"), ("gnorm_high", "gnorm_high")),
-    "length_hacking": (("len_not_exploding", "len_not_exploding"),),
-    "stalled": (("answers_cut", "answers_cut"), ("goal_improving", "goal_improving")),
-    "reward_hacking": (),
-    "entropy_explosion": (("entropy_healthy", "entropy_healthy"),),
-    "not_learning": (("goal_improving", "goal_improving"),),
-}
-
-# The look-alikes each finding is told apart from (the lesson's confusable pairs and their kin).
-LOOKALIKES: dict[str, tuple[str, ...]] = {
-    "entropy_collapse": ("sync_failure", "data_too_easy", "kl_blowup"),
-    "sync_failure": ("entropy_collapse", "data_too_easy"),
-    "data_too_easy": ("entropy_collapse", "data_too_hard"),
-    "data_too_hard": ("truncation_starvation", "entropy_collapse", "sync_failure"),
-    "stalled": ("entropy_collapse", "sync_failure", "truncation_starvation", "kl_blowup"),
-    "truncation_starvation": ("data_too_hard", "entropy_collapse", "stalled"),
-    "reward_hacking": ("length_hacking", "kl_blowup", "numeric_instability"),
-    "length_hacking": ("data_too_hard", "entropy_collapse", "entropy_explosion"),
-    "kl_blowup": ("lr_too_high", "numeric_instability"),
-    "lr_too_high": ("batch_noise", "numeric_instability"),
-    "batch_noise": ("lr_too_high",),
-    "numeric_instability": ("lr_too_high",),
-    "entropy_explosion": ("kl_blowup",),
-    "not_learning": ("entropy_collapse", "sync_failure", "data_too_hard", "truncation_starvation", "kl_blowup"),
-    "plateau": ("entropy_collapse", "sync_failure", "stalled"),   # the lesson: 平掉 = converged, or stuck (A1 vs A2)
-    "outlier_step": ("kl_blowup", "numeric_instability"),
-}
-
-# The metric that would decide a look-alike when it is missing.
-DECIDES: dict[str, str] = {
-    "entropy_collapse": "entropy", "sync_failure": "ratio_mean", "data_too_easy": "adv_std",
-    "truncation_starvation": "trunc", "kl_blowup": "kl", "lr_too_high": "clip_frac", "length_hacking": "len",
-    "data_too_hard": "acc", "entropy_explosion": "entropy",
-}
-
-
-def differential(ctx: Ctx, finding_id: str, fired: set[str]) -> tuple[tuple[RuledOut, ...], tuple[str, ...]]:
-    """Ruled-out look-alikes (each with the predicate that excludes it) and the metrics that would decide the rest.
-
-    A look-alike that fired itself (`fired`) is never listed as ruled out.
-    """
-    ruled: list[RuledOut] = []
-    missing: list[str] = []
-    for look in LOOKALIKES.get(finding_id, ()):
-        if look in fired or look == finding_id:
-            continue
-        found = False
-        for pname, reason in RULERS.get(look, ()):
-            p = pred(ctx, pname)
-            if p.holds:
-                ruled.append(ro(look, p.metric, p.value, p.reason or reason))
-                found = True
-        if not found:
-            m = DECIDES.get(look)
-            if m is not None and not ctx.has(m) and m not in missing:
-                missing.append(m)
-    return tuple(ruled), tuple(missing)

@@ -10,7 +10,7 @@
    predicates could not rule out and the metrics that would decide (verdict dead).
 3. `order`: severity first, then PRIORITY (the more specific cause first), then confidence.
 4. Every finding's `ruled_out` and `missing` are recomputed from the shared predicates
-   (`predicates.differential`), so a look-alike that fired is never listed as ruled out.
+   (`differential.differential`), so a look-alike that fired is never listed as ruled out.
 """
 
 from __future__ import annotations
@@ -21,10 +21,12 @@ import numpy as np
 
 from .actions import action_for
 from .context import Ctx, rnd
+from .differential import DECIDES, LOOKALIKES, RULERS, differential
 from .model import FINDING_IDS, SEVERITIES, Finding
-from .predicates import DECIDES, LOOKALIKES, RULERS, differential, kl_jump, pred
+from .predicates import pred
 from .symptoms import goal, trend
 from .thresholds import get
+from .timing import kl_jump
 
 __all__ = ["PRIORITY", "SUPPRESSES", "goal_summary", "order", "resolve", "verdict_of"]
 

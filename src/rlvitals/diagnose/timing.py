@@ -1,0 +1,150 @@
+"""Which moved first, and how fast: the KL and entropy measures the differential rests on.
+
+The lesson's rule for a pair of curves that both went wrong: the one that began first is the
+cause (谁先动谁是因).  A KL that jumps within a few steps is a blow-up's; a KL that climbs while the
+entropy slides down is what a sharpening policy costs; an entropy that drops at once after a steady
+stretch is an update-scale event.  Each measure is computed once per diagnosis (cached on the Ctx)
+and shared by kl_blowup, entropy_collapse, verdict.py and the predicates.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .context import Ctx
+from .symptoms import covers, gap, kl_clean, trend
+from .thresholds import get
+
+__all__ = [
+    "entropy_dropped_at_once",
+    "entropy_jump",
+    "entropy_led_kl",
+    "entropy_plunge_share",
+    "kl_jump",
+    "kl_rise_step",
+    "kl_surge",
+]
+
+
+def kl_surge(ctx: Ctx) -> float:
+    """Largest rise of (kl + kl_floor) within a fifth of the run (isolated spikes removed)."""
+    key = "kl_surge"
+    if key not in ctx._results:
+        from ..shapes import blocks
+        s, v, _ = kl_clean(ctx)
+        best = 1.0
+        if v.size >= 10:
+            _, x = blocks(s, v, 100)
+            x = np.maximum(x, 0.0) + get("kl_floor")
+            w = max(1, x.size // 5)
+            for i in range(x.size - 1):
+                best = max(best, float(np.max(x[i + 1:i + w + 1]) / x[i]))
+        ctx._results[key] = best
+    return ctx._results[key]
+
+
+def _window(t: np.ndarray, logged_every: float = 1.0) -> int:
+    """`kl_jump_steps` in blocks (at least one) of the block steps `t`; one block more on a log written
+    every few steps (`symptoms.gap` > 1): each point is its window's mean, so a change made within a few
+    steps is spread over the two windows it straddles."""
+    per = float(t[-1] - t[0]) / max(t.size - 1, 1) if t.size > 1 else 1.0
+    return max(1, int(round(get("kl_jump_steps") / max(per, 1e-9)))) + (1 if logged_every > 1 else 0)
+
+
+def kl_jump(ctx: Ctx) -> float:
+    """Share of the KL's peak (one-step spikes removed, 100 blocks) gained within `kl_jump_steps`:
+    near 1 when the KL jumped in a few steps (a blow-up), small when it climbed (in step with something else)."""
+    key = "kl_jump"
+    if key not in ctx._results:
+        from ..shapes import blocks
+        s, v, _ = kl_clean(ctx)
+        share = 0.0
+        if v.size >= 10:
+            t, x = blocks(s, v, 100)
+            x = np.maximum(x, 0.0)
+            w = _window(t, gap(ctx, "kl"))
+            if x.size > w and float(np.max(x)) > 0:
+                share = float(np.max(x[w:] - x[:-w]) / np.max(x))
+        ctx._results[key] = share
+    return ctx._results[key]
+
+
+def _entropy_move_share(ctx: Ctx, up: bool) -> float:
+    """Share of the entropy's rise (up: first tenth to its peak) or fall (first tenth to its low),
+    over 100 blocks, made within `kl_jump_steps`; 0 when it did not move that way."""
+    key = "entropy_jump" if up else "entropy_plunge_share"
+    if key not in ctx._results:
+        from ..shapes import blocks
+        s, v = ctx.data("entropy")
+        share = 0.0
+        if v.size >= 10:
+            t, x = blocks(s, v, 100)
+            w = _window(t, gap(ctx, "entropy"))
+            first = float(np.mean(x[:max(1, x.size // 10)]))
+            move = float(np.max(x)) - first if up else first - float(np.min(x))
+            if x.size > w and move > 0:
+                step = x[w:] - x[:-w] if up else x[:-w] - x[w:]
+                share = float(np.max(step) / move)
+        ctx._results[key] = share
+    return ctx._results[key]
+
+
+def entropy_jump(ctx: Ctx) -> float:
+    """Share of the entropy's rise (start to peak, 100 blocks) made within `kl_jump_steps`: near 1
+    when the entropy leapt (to a uniform policy's ceiling), small when it drifted up; 0 when it did not rise."""
+    return _entropy_move_share(ctx, up=True)
+
+
+def kl_rise_step(ctx: Ctx) -> int | None:
+    """Step where the KL (one-step spikes removed, 100 blocks) left its starting level for good, in orders of
+    magnitude: log10(kl + a thousandth of its peak) past `kl_rise_start` of its way from the first tenth's level to
+    the last tenth's (the block after the last one below).  None when the KL did not rise."""
+    key = "kl_rise_step"
+    if key not in ctx._results:
+        from ..shapes import blocks
+        s, v, _ = kl_clean(ctx)
+        out: int | None = None
+        if v.size >= 10:
+            t, x = blocks(s, v, 100)
+            x = np.maximum(x, 0.0)
+            y = np.log10(x + 1e-3 * float(np.max(x))) if float(np.max(x)) > 0 else x
+            k = max(1, y.size // 10)
+            a, b = float(np.median(y[:k])), float(np.median(y[-k:]))
+            if b > a:
+                below = np.nonzero(y < a + get("kl_rise_start") * (b - a))[0]
+                out = int(t[min(int(below[-1]) + 1 if below.size else 0, t.size - 1)])
+        ctx._results[key] = out
+    return ctx._results[key]
+
+
+def entropy_plunge_share(ctx: Ctx) -> float:
+    """Share of the entropy's fall (first tenth to its low, 100 blocks) made within `kl_jump_steps`: near 1 when
+    the entropy dropped at once (an update-scale event), small when it slid down; 0 when it did not fall."""
+    return _entropy_move_share(ctx, up=False)
+
+
+def entropy_dropped_at_once(ctx: Ctx) -> bool:
+    """The entropy made `entropy_at_once` of its fall within kl_jump_steps (`entropy_plunge_share`) after a
+    steady stretch of `min_points` points or more (asked in steps on a sparse log, `symptoms.covers`): an
+    update-scale event, a blow-up's.  A fall that began within the first min_points points has no steady
+    level to have dropped from (in a 20-step prefix any fall is "within kl_jump_steps" of half the prefix)."""
+    if entropy_plunge_share(ctx) < get("entropy_at_once"):
+        return False
+    began = ctx.crossing("entropy", get("entropy_fall_start"))
+    s, _ = ctx.data("entropy")
+    return began is not None and covers(int(np.searchsorted(s, began)), began - int(s[0]), get("min_points"))
+
+
+def entropy_led_kl(ctx: Ctx) -> bool:
+    """The entropy's fall (`entropy_fall_start` of its way down) began with the KL's rise (`kl_rise_step`), within
+    `kl_jump_steps` of it (a fall that began long before a later KL rise -- a slow decline, then a run-away -- is
+    not tied to it), and slid down rather than dropping at once (`entropy_dropped_at_once`: a drop in the same
+    few steps as a KL jump, after a steady stretch, is one update-scale event, a blow-up's): of the
+    pair, the entropy moved first (the lesson: the one that began first is the cause)."""
+    tr = trend(ctx, "entropy") if ctx.has("kl") and ctx.has("entropy") else None
+    if tr is None or not tr.end < tr.start:
+        return False      # (an entropy that rose did not narrow the policy)
+    k = kl_rise_step(ctx)
+    e = ctx.crossing("entropy", get("entropy_fall_start"))
+    return (k is not None and e is not None and abs(e - k) <= get("kl_jump_steps")
+            and not entropy_dropped_at_once(ctx))
