@@ -27,6 +27,19 @@ def test_tinker_cookbook_metrics_jsonl():
     assert "kl" not in run.series and "optim/kl_sample_train_v1" in run.extras
 
 
+def test_tinker_entropy_and_share_of_groups_with_reward_spread():
+    # newer cookbook loops log the policy entropy and, per group, the shares all-good / all-bad / mixed
+    rows = [{"step": s, "env/all/reward/total": 0.5, "env/all/correct": 0.5, "optim/entropy": 0.8 - s / 100,
+             "env/all/by_group/frac_mixed": 0.64 - s / 20, "env/all/by_group/frac_all_good": 0.3 + s / 20,
+             "env/all/by_group/frac_all_bad": 0.06} for s in range(10)]
+    run = read_text(_jsonl(rows))
+    assert run.series["entropy"].source == "optim/entropy"
+    adv = run.series["adv_std"]
+    assert adv.source == "env/all/by_group/frac_mixed" and adv.proxy
+    assert abs(float(adv.values[0]) - 0.8) < 1e-9          # √0.64: only mixed groups carry advantage
+    assert float(adv.values[-1]) < float(adv.values[0])
+
+
 def test_easyr1_reward_terms_and_validation():
     rows = [{"step": s, "reward/overall": 0.5 + s / 40, "reward/format": 0.9, "reward/accuracy": 0.4 + s / 40,
              "actor/entropy_loss": 0.6, "actor/kl_loss": 0.01, "response_length/mean": 400.0} for s in range(1, 11)]

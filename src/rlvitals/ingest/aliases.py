@@ -87,7 +87,7 @@ EXACT: dict[str, Alias] = {
     # entropy
     **_rows("entropy", "entropy actor/entropy policy/entropy_avg objective/entropy rollout/entropy "
             "critic/entropy/mean ppo_actor/update/entropy/avg train/approx_entropy policy/policy_entropy "
-            "entropy/all/mean ppo/policy/entropy"),
+            "entropy/all/mean ppo/policy/entropy optim/entropy"),
     **_rows("entropy", "entropy_mean mean_entropy policy_entropy", rank=12),
     **_rows("entropy", "actor/entropy_loss entropy_loss train/entropy_loss", rank=10,
             note="logged as entropy_loss (its value is the mean entropy)"),
@@ -104,6 +104,10 @@ EXACT: dict[str, Alias] = {
     "group/mixed_groups_ratio": Alias("adv_std", 7, transform=_sqrt_clip, proxy=True,
                                       note="adv_std ≈ √(mixed_groups_ratio): only groups with both right and wrong "
                                            "answers carry advantage (ROLL)"),
+    # Tinker cookbook: the share of groups whose reward has any spread ("the learnability signal")
+    **{k: Alias("adv_std", 7, transform=_sqrt_clip, proxy=True,
+                note="adv_std ≈ √(frac_mixed): only groups with reward spread carry advantage (Tinker)")
+       for k in ("env/all/by_group/frac_mixed", "env/all/frac_mixed")},
     # clip fraction
     **_rows("clip_frac", "clip_frac clip clipfrac actor/pg_clipfrac clip_ratio/region_mean clip_ratio "
             "policy/clipfrac_avg ppo_clip_ratio train/pg_clipfrac actor/ppo_ratio_clipfrac actor/clipfrac "
