@@ -96,3 +96,38 @@ def test_rising_entropy_with_kl_is_entropy_explosion(seed, abrupt):
     ids = _warning_ids(d)
     assert ids and ids[0] == "entropy_explosion", ids
     assert "kl_blowup" not in ids
+
+
+@pytest.mark.parametrize("seed", [1000, 1002, 1004])
+def test_an_entropy_run_up_owns_the_kl_it_drags_in_its_first_steps(seed):
+    # RL loop, an entropy bonus too large: the entropy leaves its line 2-4 steps before the KL, and
+    # the KL gained stays within what the entropy gained (a flattening policy's cost) for ~10 steps.
+    # Before: the explosion's early rule stood back once the KL moved and kl_blowup spoke first.
+    from rlvitals.diagnose.thresholds import get
+    from rlvitals.diagnose.timing import flattening_ratio
+    from rlvitals.simulate.rlloop import simulate_rl
+
+    run = simulate_rl("entropy_explosion", seed=seed, steps=200)
+    on = int(run.meta["truth"]["onset_step"])
+    tops = []
+    for step in range(on + 4, on + 11):
+        d = diagnose(run.upto(step))
+        warns = [f.id for f in d.findings if f.severity != "info"]
+        assert "kl_blowup" not in warns[:1], (step, warns)
+        tops.append(warns[0] if warns else None)
+        r = flattening_ratio(_ctx(run.upto(step)))
+        assert r is None or r <= get("kl_flatten"), (step, r)
+    assert tops.count("entropy_explosion") >= 5, tops
+
+
+@pytest.mark.parametrize("seed", [0, 1, 3])
+def test_a_blow_up_that_lifts_the_entropy_runs_ahead_of_it(seed):
+    # the first simulator's blow-up: the entropy rises too, but the KL gains far more than it
+    from rlvitals.diagnose.thresholds import get
+    from rlvitals.diagnose.timing import flattening_ratio
+    from rlvitals.simulate import simulate
+
+    run = simulate("kl_blowup", seed=seed, steps=200)
+    r = flattening_ratio(_ctx(run))
+    assert r is not None and r > 3 * get("kl_flatten"), r
+    assert diagnose(run).top.id == "kl_blowup"

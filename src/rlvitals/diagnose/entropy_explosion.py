@@ -19,6 +19,7 @@ from .model import Finding
 from .predicates import holds, pred
 from .symptoms import goal, since, tail_excess
 from .thresholds import get
+from .timing import entropy_flattening
 
 ID = "entropy_explosion"
 
@@ -35,8 +36,9 @@ def _running_up(ctx: Ctx) -> Finding | None:
     if t is None or t[2] >= get("goal_z"):
         return None
     k = tail_excess(ctx, "kl", get("clip_tail"), log=True) if ctx.has("kl") else None
-    if k is not None and k[2] >= get("len_accel_z"):
-        return None   # the KL left its line with it: the entropy may be following a blow-up (kl_blowup decides)
+    if k is not None and k[2] >= get("len_accel_z") and not entropy_flattening(ctx):
+        return None   # the KL left its line with it and by more than the entropy gained: the entropy may be
+        #               following a blow-up (kl_blowup decides); within it, the KL is the run-up's cost
     e = tail_excess(ctx, "entropy", get("clip_tail"), log=True)
     assert e is not None
     ev = {"entropy_now": rnd(float(np.median(ctx.data("entropy")[1][-6:]))),

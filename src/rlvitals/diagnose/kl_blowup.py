@@ -26,7 +26,7 @@ from .model import Finding
 from .predicates import holds
 from .symptoms import kl_clean, tail_excess
 from .thresholds import get
-from .timing import entropy_dropped_at_once, kl_surge
+from .timing import entropy_dropped_at_once, entropy_flattening, kl_surge
 from .updates import assess
 
 ID = "kl_blowup"
@@ -60,6 +60,8 @@ def check(ctx: Ctx) -> Finding | None:
         return None   # it surged and came back down: not a run-away now
     if _sharpening(ctx):
         return None   # the KL is what the entropy's slide costs: entropy_collapse's to name, not a blow-up
+    if entropy_flattening(ctx):
+        return None   # the KL is what the entropy's run-up costs: entropy_explosion's to name
     if end < get("kl_high"):
         sev = "warning"   # an order of magnitude up, but still at a level PTT calls normal: not dead yet
     ev = {"kl_start": rnd(float(np.mean(v[:k]))), "kl_before": rnd(pre), "kl_end": rnd(end),

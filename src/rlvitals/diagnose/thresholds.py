@@ -170,6 +170,10 @@ TABLE: dict[str, Threshold] = dict([
     _t("kl_sharpen", 1.5, "a KL never more than this many times the entropy lost (nats) is what a sharpening policy "
        "costs, not a blow-up", "KL(pi||ref) <= H(ref) - H(pi) for pi = ref^b/Z, b >= 1 (derivation); x1.5 for the "
        "estimators' noise (ours, RL loop)"),
+    _t("kl_flatten", 1.0, "a KL gained never more than the entropy gained (nats), once the entropy rose by a tenth, is "
+       "what a flattening policy costs (an entropy run-away's consequence), not a blow-up",
+       "pi = ref^b/Z with b < 1 on Zipf-like references: KL(pi||ref) / (H(pi) - H(ref)) <= 0.73 (numerical check, "
+       "b 0.4-0.95); RL-loop explosions 0.35-0.96 in their first 10 steps, sim blow-ups >= 1.24"),
     _t("kl_min", 0.05, "below this a KL is not dangerous whatever its shape", "ours; PTT kl > 0.3 high"),
     _t("kl_spike", 10.0, "a one-step KL this many times its local level (and >= kl_high) is an outlier step", "ours"),
     _t("len_explode", 2.5, "length growing this much is an explosion (without accuracy to judge by)",

@@ -17,9 +17,11 @@ from .thresholds import get
 
 __all__ = [
     "entropy_dropped_at_once",
+    "entropy_flattening",
     "entropy_jump",
     "entropy_led_kl",
     "entropy_plunge_share",
+    "flattening_ratio",
     "kl_jump",
     "kl_rise_step",
     "kl_surge",
@@ -148,3 +150,40 @@ def entropy_led_kl(ctx: Ctx) -> bool:
     e = ctx.crossing("entropy", get("entropy_fall_start"))
     return (k is not None and e is not None and abs(e - k) <= get("kl_jump_steps")
             and not entropy_dropped_at_once(ctx))
+
+
+def _trailing_median(v: np.ndarray, w: int = 5) -> np.ndarray:
+    """Trailing median of w points (the first w-1 over what there is): a level, not one step's noise."""
+    return np.array([float(np.median(v[max(0, i - w + 1):i + 1])) for i in range(v.size)])
+
+
+def flattening_ratio(ctx: Ctx) -> float | None:
+    """The most the KL gained (since its first points) ran ahead of the entropy gained, over the points
+    where the entropy (trailing 5-point medians, interpolated onto the KL's steps) stood a tenth or more
+    above its first points; None without both metrics or when the entropy never rose that far.
+
+    A policy that only flattened (pi = ref^b/Z, b < 1: an entropy bonus pushing it toward uniform) moves
+    off the reference by less than the entropy it gained, so a KL within `kl_flatten` of the entropy's
+    gain is the run-away's consequence; a blow-up leaves the reference first and by more."""
+    if not (ctx.has("entropy") and ctx.has("kl")):
+        return None
+    key = "flattening_ratio"
+    if key not in ctx._results:
+        s, v, _ = kl_clean(ctx)
+        se, ve = ctx.data("entropy")
+        out: float | None = None
+        if v.size >= 5 and ve.size >= 5:
+            e0 = float(np.median(ve[:5]))
+            gained = np.interp(s, se, _trailing_median(ve)) - e0
+            m = gained >= 0.1 * abs(e0)
+            if m.any() and e0 > 0:
+                k = _trailing_median(v) - float(np.median(v[:5]))
+                out = float(np.max(k[m] / gained[m]))
+        ctx._results[key] = out
+    return ctx._results[key]
+
+
+def entropy_flattening(ctx: Ctx) -> bool:
+    """The entropy rose and the KL never ran ahead of its gain (`flattening_ratio` <= `kl_flatten`)."""
+    r = flattening_ratio(ctx)
+    return r is not None and r <= get("kl_flatten")
