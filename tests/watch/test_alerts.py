@@ -61,7 +61,10 @@ def test_young_runs_alert_only_what_one_step_proves():
     tr = AlertTracker(persist=1, min_steps=20)
     both = diag(finding("stalled", "critical"), finding("numeric_instability", "critical"))
     assert [a.id for a in tr.update(both, 12, n_steps=12)] == ["numeric_instability"]
-    assert [a.id for a in tr.update(both, 20, n_steps=20)] == ["stalled"]
+    # stalled is sighted first at 20 (young before): a critical that one step cannot prove is said
+    # when the diagnosis names it again, two steps on
+    assert [a.id for a in tr.update(both, 20, n_steps=20)] == []
+    assert [a.id for a in tr.update(both, 22, n_steps=22)] == ["stalled"]
 
 
 def test_confirmed_diagnosis_needs_no_second_check():
@@ -173,7 +176,7 @@ def test_alerts_of_one_check_follow_the_diagnosis_order_not_confidence():
     assert [a.id for a in got] == ["truncation_starvation", "length_hacking"]
 
 
-def test_a_warning_alerts_at_its_second_sighting_a_critical_at_its_first():
+def test_a_warning_alerts_at_its_second_sighting_a_nan_at_its_first():
     tr = AlertTracker()
     # a one-check blip (named at step 30, withdrawn at 31) is not news
     assert tr.update(diag(finding()), 30) == [] and tr.update(diag(), 31) == []
@@ -184,11 +187,23 @@ def test_a_warning_alerts_at_its_second_sighting_a_critical_at_its_first():
     # two sightings one step apart are not yet "again on more data"
     tr2 = AlertTracker()
     assert [len(tr2.update(diag(finding("kl_blowup")), s)) for s in (40, 41, 42)] == [0, 0, 1]
-    # a critical is said at once, and so is a warning's escalation to critical
+    # what one step proves (a NaN) is said at once, and so is a warning's escalation to critical
     tr3 = AlertTracker()
     got = tr3.update(diag(finding("numeric_instability", "critical")), 5)
     assert [(a.id, a.severity) for a in got] == [("numeric_instability", "critical")]
     assert tr2.update(diag(finding("kl_blowup", "critical")), 43)[0].escalated
+
+
+def test_a_critical_named_once_and_withdrawn_is_not_news():
+    # the RL-loop numeric run in the lesson format: one prefix (step 31) reads reward_hacking
+    # critical while the format score is being learned, the next does not; the overflow comes at 105
+    tr = AlertTracker()
+    assert tr.update(diag(finding("reward_hacking", "critical")), 31) == []
+    assert tr.update(diag(), 33) == [] and tr.alerted == {}
+    # a critical that holds is said at its second sighting, two steps on
+    assert tr.update(diag(finding("kl_blowup", "critical")), 40) == []
+    got = tr.update(diag(finding("kl_blowup", "critical")), 42)
+    assert [(a.id, a.severity, a.step) for a in got] == [("kl_blowup", "critical", 42)]
 
 
 def test_a_final_diagnosis_needs_no_second_sighting():

@@ -3,13 +3,15 @@
 `AlertTracker` turns a sequence of diagnoses of a growing run into alerts: one per finding id,
 and once more only if it escalates from warning to critical.  When:
 
-- **critical**: at the first check whose diagnosis names it (the evidence has hardened);
-- **warning**: once the diagnosis has named it (at warning or above) at two checks at least two
-  steps apart, not necessarily consecutive: the same verdict reached again on more data.  A
-  warning the diagnosis gives at one prefix and withdraws at the next (a one-check blip: measured
-  on small-batch runs, where a borderline test flips with one new point) is not news.  It costs
-  two steps on a warning that holds (~1% of a 200-step run); a warning that flickers on and off is
-  still said at its second sighting.  (Measured alternatives, in docs/watch.md: first sighting,
+- **what one step proves** (an `INSTANT` finding at critical: a NaN, an overflow) at the first check
+  that names it;
+- **anything else, warning or critical**: once the diagnosis has named it (at warning or above) at
+  two checks at least two steps apart, not necessarily consecutive: the same verdict reached again
+  on more data.  A finding the diagnosis gives at one prefix and withdraws at the next (a one-check
+  blip: measured on small-batch runs, where a borderline test flips with one new point, and on a
+  reward_hacking critical read at one prefix while a format score is learned) is not news.  It
+  costs two steps on a finding that holds (~1% of a 200-step run; the scheduler re-checks two steps
+  after a first sighting); a finding that flickers on and off is still said at its second sighting.  (Measured alternatives, in docs/watch.md: first sighting,
   two consecutive checks, a 20-step floor, exempting a finding whose onset is already far back.)
 - **a final diagnosis** (the history found when watching begins, a log gone quiet, the end of a
   `Monitor`): at once, like `rlvitals diagnose` would report it.
@@ -77,8 +79,8 @@ INSTANT: frozenset[str] = frozenset({"numeric_instability"})
 class AlertTracker:
     """Streaks of each finding over consecutive checks, and what has been alerted already.
 
-    A finding alerts at a severity when it is named at that severity or above: at once if that is
-    critical; if it is a warning, once it has been named (warning or above) at `confirm` checks,
+    A finding alerts at a severity when it is named at that severity or above: at once if a single
+    step proves it (an `INSTANT` finding at critical); otherwise once it has been named (warning or above) at `confirm` checks,
     not necessarily consecutive, spanning at least `confirm_steps` steps (see the module
     docstring; confirm=1: the first sighting).  On top of that, optionally, it must hold for
     `persist` consecutive checks spanning `persist_steps` steps (default 1: no such demand) and,
@@ -137,7 +139,8 @@ class AlertTracker:
         for fid, f in found.items():
             held = [lvl for lvl in self._levels
                     if self._holds(self._streak[lvl].get(fid), step, confirmed)
-                    and (confirmed or lvl == SEVERITIES[-1] or self._sighted_enough(fid, step))]
+                    and (confirmed or (lvl == SEVERITIES[-1] and fid in INSTANT)
+                         or self._sighted_enough(fid, step))]
             if not held:
                 continue
             sev = held[-1]  # the highest level that has held
