@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..run import PERCENT_METRICS, Series
+from ..shapes import _kendall_tau
 from .thresholds import get
 
 if TYPE_CHECKING:
@@ -239,11 +240,7 @@ def trend(ctx: Ctx, name: str) -> Trend | None:
         _, x = ctx.blocks(name, 16)
         noise = _noise(ctx, name, v)
         se = noise * float(np.sqrt(1.0 / max(n1, 1) + 1.0 / max(n2, 1)))
-        if x.size >= 3:
-            ii, jj = np.triu_indices(x.size, k=1)
-            tau = float(np.sign(x[jj] - x[ii]).sum() / (x.size * (x.size - 1) / 2))
-        else:
-            tau = 0.0
+        tau = _kendall_tau(x)     # 0 under 3 blocks
         rate = name in PERCENT_METRICS or (name.startswith("eval:") and float(np.nanmax(np.abs(v))) <= 1.0)
         k = max(1, v.size // 65536)
         ts, vs = s[::k].astype(float), v[::k]

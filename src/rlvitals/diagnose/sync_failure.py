@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..shapes import _kendall_tau
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
@@ -59,11 +60,6 @@ def _leaving(ctx: Ctx, d0: float, d1: float) -> bool:
 STRETCH = 10     # points at least in the stretch: Kendall's tau of fewer is too coarse to call a drift steady
 
 
-def _kendall(x: np.ndarray) -> float:
-    ii, jj = np.triu_indices(x.size, k=1)
-    return float(np.sign(x[jj] - x[ii]).sum() / max(1, ii.size))
-
-
 def _drifting(ctx: Ctx) -> float | None:
     """The distance of the ratio from 1 now (median of its last 3 points) when it is drifting away
     step by step over the last `ratio_tail` of the step span (at least STRETCH points), else None.
@@ -88,7 +84,7 @@ def _drifting(ctx: Ctx) -> float | None:
     x = np.abs(v - 1.0)
     xs = x[j:]
     now = float(np.median(xs[-3:]))
-    if now < get("ratio_drift_min") or _kendall(xs) < get("ratio_drift_tau"):
+    if now < get("ratio_drift_min") or _kendall_tau(xs) < get("ratio_drift_tau"):
         return None
     rise = now - float(np.median(x[max(0, j - 3):j]))
     i = max(0, min(j // 2, j - int(get("min_points"))))
