@@ -26,7 +26,7 @@ from .model import Finding
 from .predicates import holds
 from .symptoms import kl_clean, tail_excess
 from .thresholds import get
-from .timing import entropy_dropped_at_once, entropy_flattening, kl_surge
+from .timing import entropy_dropped_at_once, entropy_flattening, first_entropy, kl_surge, rolled
 from .updates import assess
 
 ID = "kl_blowup"
@@ -75,15 +75,6 @@ def check(ctx: Ctx) -> Finding | None:
     return Finding(ID, sev, onset, ev, (), tuple(missing), action_for(ID), round(float(conf), 3))
 
 
-def _rolled(v: np.ndarray, w: int = 5) -> np.ndarray:
-    """Trailing median of w points (the first w-1 over what there is): a level, not one step's noise."""
-    if v.size < w:
-        return np.array([float(np.median(v[:i + 1])) for i in range(v.size)])
-    win = np.lib.stride_tricks.sliding_window_view(v, w)
-    head = [float(np.median(v[:i + 1])) for i in range(w - 1)]
-    return np.concatenate((head, np.median(win, axis=1)))
-
-
 def sharpening_ratio(ctx: Ctx) -> float | None:
     """The most the KL ran ahead of the entropy lost: max, over the KL's points at kl_high or more (a
     level that matters; below it the entropy's own step noise is a fair share of what it lost), of
@@ -100,20 +91,15 @@ def sharpening_ratio(ctx: Ctx) -> float | None:
     if not ctx.has("entropy"):
         return None
     s, v, _ = kl_clean(ctx)
-    k = _rolled(v)
+    k = rolled(v)
     m = k >= get("kl_high")
     se, ve = ctx.data("entropy")
     if not m.any() or ve.size == 0:
         return None
-    lost = _first_entropy(ctx) - np.interp(s[m], se, _rolled(ve))
+    lost = first_entropy(ctx) - np.interp(s[m], se, rolled(ve))
     if (lost <= 0).any():
         return float("inf")
     return float(np.max(k[m] / lost))
-
-
-def _first_entropy(ctx: Ctx) -> float:
-    """The entropy at the first steps (median of the first 5 points): the reference's own, before any update."""
-    return float(np.median(ctx.data("entropy")[1][:5]))
 
 
 def _sharpening(ctx: Ctx) -> bool:
@@ -122,7 +108,7 @@ def _sharpening(ctx: Ctx) -> bool:
     is what the narrowing costs, entropy_collapse's to name (谁先动谁是因), whether or not the entropy
     has passed half its level yet."""
     r = sharpening_ratio(ctx)
-    return (r is not None and r <= get("kl_sharpen") and ctx.end("entropy") < _first_entropy(ctx)
+    return (r is not None and r <= get("kl_sharpen") and ctx.end("entropy") < first_entropy(ctx)
             and not entropy_dropped_at_once(ctx))
 
 

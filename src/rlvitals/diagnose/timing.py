@@ -21,10 +21,12 @@ __all__ = [
     "entropy_jump",
     "entropy_led_kl",
     "entropy_plunge_share",
+    "first_entropy",
     "flattening_ratio",
     "kl_jump",
     "kl_rise_step",
     "kl_surge",
+    "rolled",
 ]
 
 
@@ -152,9 +154,18 @@ def entropy_led_kl(ctx: Ctx) -> bool:
             and not entropy_dropped_at_once(ctx))
 
 
-def _trailing_median(v: np.ndarray, w: int = 5) -> np.ndarray:
+def rolled(v: np.ndarray, w: int = 5) -> np.ndarray:
     """Trailing median of w points (the first w-1 over what there is): a level, not one step's noise."""
-    return np.array([float(np.median(v[max(0, i - w + 1):i + 1])) for i in range(v.size)])
+    if v.size < w:
+        return np.array([float(np.median(v[:i + 1])) for i in range(v.size)])
+    win = np.lib.stride_tricks.sliding_window_view(v, w)
+    head = [float(np.median(v[:i + 1])) for i in range(w - 1)]
+    return np.concatenate((head, np.median(win, axis=1)))
+
+
+def first_entropy(ctx: Ctx) -> float:
+    """The entropy at the first steps (median of the first 5 points): the reference's own, before any update."""
+    return float(np.median(ctx.data("entropy")[1][:5]))
 
 
 def flattening_ratio(ctx: Ctx) -> float | None:
@@ -173,11 +184,11 @@ def flattening_ratio(ctx: Ctx) -> float | None:
         se, ve = ctx.data("entropy")
         out: float | None = None
         if v.size >= 5 and ve.size >= 5:
-            e0 = float(np.median(ve[:5]))
-            gained = np.interp(s, se, _trailing_median(ve)) - e0
+            e0 = first_entropy(ctx)
+            gained = np.interp(s, se, rolled(ve)) - e0
             m = gained >= 0.1 * abs(e0)
             if m.any() and e0 > 0:
-                k = _trailing_median(v) - float(np.median(v[:5]))
+                k = rolled(v) - float(np.median(v[:5]))
                 out = float(np.max(k[m] / gained[m]))
         ctx._results[key] = out
     return ctx._results[key]
