@@ -13,7 +13,8 @@ from rlvitals.diagnose.model import Diagnosis, Finding
 from rlvitals.render import render_diagnosis
 from rlvitals.render.charts import display_width
 from rlvitals.render.jsonout import SCHEMA, clean
-from rlvitals.render.terminal import finding_title, use_color, wrap
+from rlvitals.render.terminal import use_color, wrap
+from rlvitals.render.words import finding_title
 from rlvitals.run import VITALS
 
 ANSI = re.compile(r"\x1b\[")
