@@ -73,23 +73,19 @@ def _kl_jumped_at(ctx: Ctx, step: int | None) -> bool:
     return (max(post, 0.0) + get("kl_floor")) / (max(pre, 0.0) + get("kl_floor")) >= get("kl_fast")
 
 
-def _struck(ctx: Ctx, g: str) -> dict | None:
+def _struck(ctx: Ctx, g: str, rise: int | None) -> dict | None:
     """Starvation that struck and was not recovered from: the truncation rate rose from below
-    trunc_high to a peak (the highest of 16 block medians) past trunc_starve, and the score now sits
+    trunc_high (from `rise`, `_cut_step`) to a peak (the highest of 16 block medians) past trunc_starve, and the score now sits
     below its level over the tenth of the run before that rise by more than goal_z standard errors
     and by a tenth of its own level -- the cut answers took the reward with them, and whatever the
-    policy has relearned since (shorter answers, a format term) has not brought it back -- unless the
-    KL jumped kl_fast-fold across the cut (a policy breaking away from its reference runs long as a
-    consequence; a KL that climbs later, while the policy relearns, is no such jump).  Evidence:
-    the truncation peak and the score before the rise and now."""
-    st, vt = ctx.data("trunc")
+    policy has relearned since (shorter answers, a format term) has not brought it back.  (A KL that
+    jumped kl_fast-fold across the cut makes it the blow-up's: `check` stands back before asking.)
+    Evidence: the truncation peak and the score before the rise and now."""
     tt = trend(ctx, "trunc")
     tr = trend(ctx, g)
-    if tt is None or tr is None or tt.start >= get("trunc_high") or tt.peak < get("trunc_starve"):
+    if tt is None or tr is None or rise is None or tt.peak < get("trunc_starve"):
         return None
-    _, x = ctx.blocks("trunc", 16)
-    top = float(np.max(x))
-    rise = int(st[int(np.argmax(vt >= tt.start + 0.1 * (top - tt.start)))])
+    top = float(np.max(ctx.blocks("trunc", 16)[1]))
     s, v = ctx.data(g)
     i = int(np.searchsorted(s, rise))
     k = max(3, v.size // 10)
@@ -98,8 +94,6 @@ def _struck(ctx: Ctx, g: str) -> dict | None:
     before = float(v[i - k:i].mean())
     se = (tr.noise or 1e-12) * float(np.sqrt(1.0 / k + 1.0 / max(3, v.size // 10)))
     if not (before - tr.end > get("goal_z") * se and before - tr.end > 0.1 * abs(before)):
-        return None
-    if _kl_jumped_at(ctx, rise):
         return None
     return {"trunc_peak": rnd(top), f"{g}_before_cut": rnd(before), "cut_from_step": rise}
 
@@ -138,7 +132,8 @@ def check(ctx: Ctx) -> Finding | None:
     missing = []
     from_start = False
     sev = "critical"
-    if ctx.has("trunc") and _kl_jumped_at(ctx, _cut_step(ctx)):
+    cut = _cut_step(ctx) if ctx.has("trunc") else None
+    if _kl_jumped_at(ctx, cut):
         return None
     if ctx.has("trunc"):
         t1 = ctx.end("trunc")
@@ -159,7 +154,7 @@ def check(ctx: Ctx) -> Finding | None:
             learning = gt is not None and gt.rose and not gt.fell_back
             strong = (learning and t1 >= get("trunc_high") and t0 < get("trunc_high") / 3 and t1 - t0 >= 4 * get("trunc_rise")
                       and not (exploding and (g_true is None or g_true == "reward")))
-            struck = _struck(ctx, g) if not improving else None
+            struck = _struck(ctx, g, cut) if not improving else None
             if struck is not None:
                 ev.update(struck)
             elif not (early or strong or _cutting_fast(ctx, g)):
