@@ -9,6 +9,10 @@ and shared by kl_blowup, entropy_collapse, verdict.py and the predicates.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import TypeVar
+
 import numpy as np
 
 from .context import Ctx
@@ -29,22 +33,33 @@ __all__ = [
     "rolled",
 ]
 
+R = TypeVar("R")
 
+
+def _once(measure: Callable[[Ctx], R]) -> Callable[[Ctx], R]:
+    """Compute a measure once per diagnosis, cached on the Ctx under its name (every rule that asks
+    for it gets the same number)."""
+    @functools.wraps(measure)
+    def cached(ctx: Ctx) -> R:
+        if measure.__name__ not in ctx._results:
+            ctx._results[measure.__name__] = measure(ctx)
+        return ctx._results[measure.__name__]
+    return cached
+
+
+@_once
 def kl_surge(ctx: Ctx) -> float:
     """Largest rise of (kl + kl_floor) within a fifth of the run (isolated spikes removed)."""
-    key = "kl_surge"
-    if key not in ctx._results:
-        from ..shapes import blocks
-        s, v, _ = kl_clean(ctx)
-        best = 1.0
-        if v.size >= 10:
-            _, x = blocks(s, v, 100)
-            x = np.maximum(x, 0.0) + get("kl_floor")
-            w = max(1, x.size // 5)
-            for i in range(x.size - 1):
-                best = max(best, float(np.max(x[i + 1:i + w + 1]) / x[i]))
-        ctx._results[key] = best
-    return ctx._results[key]
+    from ..shapes import blocks
+    s, v, _ = kl_clean(ctx)
+    best = 1.0
+    if v.size >= 10:
+        _, x = blocks(s, v, 100)
+        x = np.maximum(x, 0.0) + get("kl_floor")
+        w = max(1, x.size // 5)
+        for i in range(x.size - 1):
+            best = max(best, float(np.max(x[i + 1:i + w + 1]) / x[i]))
+    return best
 
 
 def _window(t: np.ndarray, logged_every: float = 1.0) -> int:
@@ -55,72 +70,67 @@ def _window(t: np.ndarray, logged_every: float = 1.0) -> int:
     return max(1, int(round(get("kl_jump_steps") / max(per, 1e-9)))) + (1 if logged_every > 1 else 0)
 
 
+@_once
 def kl_jump(ctx: Ctx) -> float:
     """Share of the KL's peak (one-step spikes removed, 100 blocks) gained within `kl_jump_steps`:
     near 1 when the KL jumped in a few steps (a blow-up), small when it climbed (in step with something else)."""
-    key = "kl_jump"
-    if key not in ctx._results:
-        from ..shapes import blocks
-        s, v, _ = kl_clean(ctx)
-        share = 0.0
-        if v.size >= 10:
-            t, x = blocks(s, v, 100)
-            x = np.maximum(x, 0.0)
-            w = _window(t, gap(ctx, "kl"))
-            if x.size > w and float(np.max(x)) > 0:
-                share = float(np.max(x[w:] - x[:-w]) / np.max(x))
-        ctx._results[key] = share
-    return ctx._results[key]
+    from ..shapes import blocks
+    s, v, _ = kl_clean(ctx)
+    share = 0.0
+    if v.size >= 10:
+        t, x = blocks(s, v, 100)
+        x = np.maximum(x, 0.0)
+        w = _window(t, gap(ctx, "kl"))
+        if x.size > w and float(np.max(x)) > 0:
+            share = float(np.max(x[w:] - x[:-w]) / np.max(x))
+    return share
 
 
 def _entropy_move_share(ctx: Ctx, up: bool) -> float:
     """Share of the entropy's rise (up: first tenth to its peak) or fall (first tenth to its low),
     over 100 blocks, made within `kl_jump_steps`; 0 when it did not move that way."""
-    key = "entropy_jump" if up else "entropy_plunge_share"
-    if key not in ctx._results:
-        from ..shapes import blocks
-        s, v = ctx.data("entropy")
-        share = 0.0
-        if v.size >= 10:
-            t, x = blocks(s, v, 100)
-            w = _window(t, gap(ctx, "entropy"))
-            first = float(np.mean(x[:max(1, x.size // 10)]))
-            move = float(np.max(x)) - first if up else first - float(np.min(x))
-            if x.size > w and move > 0:
-                step = x[w:] - x[:-w] if up else x[:-w] - x[w:]
-                share = float(np.max(step) / move)
-        ctx._results[key] = share
-    return ctx._results[key]
+    from ..shapes import blocks
+    s, v = ctx.data("entropy")
+    share = 0.0
+    if v.size >= 10:
+        t, x = blocks(s, v, 100)
+        w = _window(t, gap(ctx, "entropy"))
+        first = float(np.mean(x[:max(1, x.size // 10)]))
+        move = float(np.max(x)) - first if up else first - float(np.min(x))
+        if x.size > w and move > 0:
+            step = x[w:] - x[:-w] if up else x[:-w] - x[w:]
+            share = float(np.max(step) / move)
+    return share
 
 
+@_once
 def entropy_jump(ctx: Ctx) -> float:
     """Share of the entropy's rise (start to peak, 100 blocks) made within `kl_jump_steps`: near 1
     when the entropy leapt (to a uniform policy's ceiling), small when it drifted up; 0 when it did not rise."""
     return _entropy_move_share(ctx, up=True)
 
 
+@_once
 def kl_rise_step(ctx: Ctx) -> int | None:
     """Step where the KL (one-step spikes removed, 100 blocks) left its starting level for good, in orders of
     magnitude: log10(kl + a thousandth of its peak) past `kl_rise_start` of its way from the first tenth's level to
     the last tenth's (the block after the last one below).  None when the KL did not rise."""
-    key = "kl_rise_step"
-    if key not in ctx._results:
-        from ..shapes import blocks
-        s, v, _ = kl_clean(ctx)
-        out: int | None = None
-        if v.size >= 10:
-            t, x = blocks(s, v, 100)
-            x = np.maximum(x, 0.0)
-            y = np.log10(x + 1e-3 * float(np.max(x))) if float(np.max(x)) > 0 else x
-            k = max(1, y.size // 10)
-            a, b = float(np.median(y[:k])), float(np.median(y[-k:]))
-            if b > a:
-                below = np.nonzero(y < a + get("kl_rise_start") * (b - a))[0]
-                out = int(t[min(int(below[-1]) + 1 if below.size else 0, t.size - 1)])
-        ctx._results[key] = out
-    return ctx._results[key]
+    from ..shapes import blocks
+    s, v, _ = kl_clean(ctx)
+    out: int | None = None
+    if v.size >= 10:
+        t, x = blocks(s, v, 100)
+        x = np.maximum(x, 0.0)
+        y = np.log10(x + 1e-3 * float(np.max(x))) if float(np.max(x)) > 0 else x
+        k = max(1, y.size // 10)
+        a, b = float(np.median(y[:k])), float(np.median(y[-k:]))
+        if b > a:
+            below = np.nonzero(y < a + get("kl_rise_start") * (b - a))[0]
+            out = int(t[min(int(below[-1]) + 1 if below.size else 0, t.size - 1)])
+    return out
 
 
+@_once
 def entropy_plunge_share(ctx: Ctx) -> float:
     """Share of the entropy's fall (first tenth to its low, 100 blocks) made within `kl_jump_steps`: near 1 when
     the entropy dropped at once (an update-scale event), small when it slid down; 0 when it did not fall."""
@@ -168,6 +178,7 @@ def first_entropy(ctx: Ctx) -> float:
     return float(np.median(ctx.data("entropy")[1][:5]))
 
 
+@_once
 def flattening_ratio(ctx: Ctx) -> float | None:
     """The most the KL gained (since its first points) ran ahead of the entropy gained, over the points
     where the entropy (trailing 5-point medians, interpolated onto the KL's steps) stood a tenth or more
@@ -178,20 +189,17 @@ def flattening_ratio(ctx: Ctx) -> float | None:
     gain is the run-away's consequence; a blow-up leaves the reference first and by more."""
     if not (ctx.has("entropy") and ctx.has("kl")):
         return None
-    key = "flattening_ratio"
-    if key not in ctx._results:
-        s, v, _ = kl_clean(ctx)
-        se, ve = ctx.data("entropy")
-        out: float | None = None
-        if v.size >= 5 and ve.size >= 5:
-            e0 = first_entropy(ctx)
-            gained = np.interp(s, se, rolled(ve)) - e0
-            m = gained >= 0.1 * abs(e0)
-            if m.any() and e0 > 0:
-                k = rolled(v) - float(np.median(v[:5]))
-                out = float(np.max(k[m] / gained[m]))
-        ctx._results[key] = out
-    return ctx._results[key]
+    s, v, _ = kl_clean(ctx)
+    se, ve = ctx.data("entropy")
+    out: float | None = None
+    if v.size >= 5 and ve.size >= 5:
+        e0 = first_entropy(ctx)
+        gained = np.interp(s, se, rolled(ve)) - e0
+        m = gained >= 0.1 * abs(e0)
+        if m.any() and e0 > 0:
+            k = rolled(v) - float(np.median(v[:5]))
+            out = float(np.max(k[m] / gained[m]))
+    return out
 
 
 def entropy_flattening(ctx: Ctx) -> bool:
