@@ -82,13 +82,28 @@ def test_a_sharpening_kl_stays_within_the_entropy_lost(seed):
     assert [f.id for f in diagnose(blowup).findings if f.severity in WARN][:1] == ["kl_blowup"]
 
 
-@pytest.mark.parametrize("seed", [1001, 1002])
+@pytest.mark.parametrize("seed", [1000, 1001, 1002])
 def test_length_paid_reward_is_named_length_hacking_first(seed):
     run = _lesson(simulate_rl("length_hacking", seed=seed, steps=200))
     onset = run.meta["truth"]["onset_step"]
     names = _names(run, onset - 10, onset + 30)
     hacks = [(s, ids[0]) for s, ids in names if ids and ids[0] in ("length_hacking", "reward_hacking")]
     assert hacks and hacks[0][1] == "length_hacking", hacks
+
+
+def test_answers_running_into_the_cap_with_the_reward_rising_are_length_hacking():
+    """Seed 1000: a few steps after the length term is switched on, the truncation rate already
+    climbs above its own line (the answers reach the cap).  That is the lesson's pair with
+    truncation_starvation, and the reward decides it: since it parted from the truth it rose with
+    the length (a cut answer's reward collapses instead), so length_hacking speaks at once instead
+    of standing back until the cap has had its say."""
+    from rlvitals.diagnose.length_hacking import _into_the_cap
+    run = _lesson(simulate_rl("length_hacking", seed=1000, steps=200))
+    onset = run.meta["truth"]["onset_step"]
+    capped = [s for s in range(onset, onset + 16) if _into_the_cap(_ctx(run.upto(s)))]
+    assert capped, "the truncation rate should climb within 16 steps of the onset"
+    named = {s: [f.id for f in diagnose(run.upto(s)).findings if f.severity in WARN] for s in capped}
+    assert all(ids[:1] == ["length_hacking"] for ids in named.values()), named
 
 
 @pytest.mark.parametrize("seed", [1000, 1001])

@@ -67,8 +67,12 @@ def check(ctx: Ctx) -> Finding | None:
     if f is not None:
         return f
     g = goal(ctx)
-    if _policy_breaking(ctx) or _into_the_cap(ctx):
+    if _policy_breaking(ctx):
         return None
+    if _into_the_cap(ctx):
+        # the pair with truncation_starvation is decided by the reward: since it parted from the
+        # truth it rose with the length (`_paid_by_length`), where a cut answer's reward collapses
+        return _paid_by_length(ctx)
     return _early(ctx, g) or _tail(ctx, g) or _length_term(ctx) or _paid_by_length(ctx)
 
 
