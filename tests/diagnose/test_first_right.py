@@ -11,7 +11,11 @@ look-alike before it names the failure:
 - a length term added to the reward lifts the reward at once and the answers grow after it, while
   the accuracy stays: the reward parting from the truth is paid through length, and the specific
   exploit (length_hacking) is named, not the generic one (length_hacking.paid_in_length), also when
-  the log carries no reward components (the lesson format).
+  the log carries no reward components (the lesson format);
+- an entropy bonus switched on mid-run makes the updates jump (clip fraction past 20%) in the same
+  steps as the entropy takes off: while the entropy leaves its line upward, a clip fraction that
+  jumped just now is not yet the learning rate's (lr_too_high waits for the entropy to say whose
+  the big steps are).
 """
 
 from __future__ import annotations
@@ -114,3 +118,21 @@ def test_reward_hacking_with_the_truth_gaining_is_still_reward_hacking(seed):
     onset = run.meta["truth"]["onset_step"]
     first = _first_named(_names(run, 10, onset + 10))
     assert first is not None and first[1] == "reward_hacking", first
+
+
+def test_bonus_driven_steps_are_not_called_a_learning_rate_first():
+    """RL seed 1002 at full precision (what `Monitor` sees): clip_frac jumps 0.07 -> 0.23 at step 98
+    as the entropy bonus starts; the entropy leaves its line two steps later.  Before, lr_too_high
+    was named at step 101, one step before entropy_explosion, and Monitor's first alert was it."""
+    run = simulate_rl("entropy_explosion", seed=1002, steps=200)
+    onset = run.meta["truth"]["onset_step"]
+    first = _first_named(_names(run, onset - 5, onset + 10))
+    assert first is not None and first[1] == "entropy_explosion", first
+
+
+@pytest.mark.parametrize("seed", [1000, 1001])
+def test_a_learning_rate_raised_mid_run_is_still_named(seed):
+    run = simulate_rl("lr_too_high", seed=seed, steps=200)
+    onset = run.meta["truth"]["onset_step"]
+    first = _first_named(_names(run, onset - 5, onset + 12))
+    assert first is not None and first[1] == "lr_too_high", first

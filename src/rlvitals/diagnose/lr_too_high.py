@@ -6,7 +6,9 @@ batch_noise (pair D) by the update metrics, never by the jitter of the reward al
 Early (a prefix, as `watch` sees it): the step size growing now (updates.growing: the clip fraction
 or the grad norm `update_growth` times above its own line) with the clip fraction already past
 `clip_normal` on its last stretch.  Short of the lesson's clip > 20%, the entropy running up now
-(predicates.entropy_running_up: an entropy bonus or a blow-up driving the steps) vetoes it.
+(predicates.entropy_running_up: an entropy bonus or a blow-up driving the steps) vetoes it; past it,
+only while the clip fraction jumped there just now, with the entropy (an entropy bonus switched on
+lifts both in the same steps: the entropy's rise then says whose the big steps are).
 """
 
 from __future__ import annotations
@@ -24,11 +26,29 @@ from .updates import assess
 ID = "lr_too_high"
 
 
+def _entropy_leaving(ctx: Ctx) -> bool:
+    """The entropy is running up now (predicates.entropy_running_up), or its last stretch leaves its
+    line upward beyond goal_z standard errors (it may be about to): a bonus or a flattening policy is
+    driving the bigger steps -- wait for it to say whose they are."""
+    e = tail_excess(ctx, "entropy", get("clip_tail"), log=True) if ctx.has("entropy") else None
+    return holds(ctx, "entropy_running_up") or (e is not None and e[2] >= get("goal_z"))
+
+
+def _jumped_now(ctx: Ctx) -> bool:
+    """The clip fraction was within clip_high before its last stretch (clip_tail of the span): the big
+    steps began just now, not from the start."""
+    s, v = ctx.data("clip_frac")
+    cut = float(s[-1]) - get("clip_tail") * float(s[-1] - s[0])
+    before = v[s < cut]
+    return before.size >= 3 and float(np.median(before[-6:])) < get("clip_high")
+
+
 def check(ctx: Ctx) -> Finding | None:
     u = assess(ctx)
     if u.clip_high:
-        # the lesson's own rule, a strong signal on its own: clip_frac > 20% = single steps too big
-        fired = True
+        # the lesson's own rule, a strong signal on its own: clip_frac > 20% = single steps too big --
+        # unless the clip fraction jumped past it together with an entropy now leaving its line upward
+        fired = not (_jumped_now(ctx) and _entropy_leaving(ctx))
     elif u.clip is None:  # missing or not applicable: the grad norm must say so, with jitter
         # or by itself climbing 5x (PTT: 3x baseline is already unstable; 10x an explosion)
         fired = u.gnorm_high and (u.jitter_metric is not None or (u.gnorm_rise or 0) >= get("gnorm_climb"))
@@ -40,8 +60,7 @@ def check(ctx: Ctx) -> Finding | None:
             fired = float(np.median(cv[-6:])) >= get("clip_normal")
         # an entropy running up now drives the bigger steps (a bonus, a flattening policy): not the LR's;
         # one leaving its line upward at all (goal_z) may be about to: wait for it to say whose they are
-        e = tail_excess(ctx, "entropy", get("clip_tail"), log=True) if ctx.has("entropy") else None
-        fired = fired and not holds(ctx, "entropy_running_up") and not (e is not None and e[2] >= get("goal_z"))
+        fired = fired and not _entropy_leaving(ctx)
     if not fired:
         return None
     ev: dict = {}
