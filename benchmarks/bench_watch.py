@@ -177,8 +177,9 @@ def table(results: list[dict], keys: tuple[str, ...], label: str) -> None:
     who = " / ".join({"watch": "watch", "monitor": "Monitor"}[k] for k in keys)
     print(f"\n## {label}: first alert vs the true onset" + (f" (cells: {who} where they differ)" if len(keys) > 1 else "") + "\n")
     print("| world | scenario | runs | first alert right | alerted it | diagnosis named it: median delay | "
-          "first alert: median delay (steps) | worst | median % of run | worst % | before 80% entropy loss |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "first alert: median delay (steps) | worst | median % of run | worst % | before 80% entropy loss | "
+          "later alerts naming another failure |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     silent: list[tuple] = []
     pcts: dict[str, list[float]] = {k: [] for k in keys}
     right = dict.fromkeys(keys, 0)
@@ -199,7 +200,7 @@ def table(results: list[dict], keys: tuple[str, ...], label: str) -> None:
         nd = [r["named"] - o for r, o in zip(rs, onset) if r.get("named") is not None]
         named_pcts += [100.0 * (r["named"] - o) / r["n_steps"] if r.get("named") is not None else float("inf")
                        for r, o in zip(rs, onset)]
-        cols: dict[str, list[str]] = {c: [] for c in ("right", "alerted", "med", "worst", "medp", "worstp", "e80")}
+        cols: dict[str, list[str]] = {c: [] for c in ("right", "alerted", "med", "worst", "medp", "worstp", "e80", "other")}
         for k in keys:
             sc = [score(r, k) for r in rs]
             d = [s["delay"] for s in sc if s["delay"] is not None]
@@ -222,10 +223,14 @@ def table(results: list[dict], keys: tuple[str, ...], label: str) -> None:
                          and s["delay"] + (r["truth"]["onset_step"] or 0) < r["step80"])
                 e80 = f"{ok}/{len(rs)}"
             cols["e80"].append(e80)
+            # after the first alert: warnings or criticals naming something else than the truth
+            other = [sorted({a[0] for a in r[k][1:] if a[0] != r["truth"]["finding"]}) for r in rs]
+            names = sorted({x for o in other for x in o})
+            cols["other"].append(f"{sum(1 for o in other if o)}/{len(rs)}" + (f" ({', '.join(names)})" if names else ""))
         named = f"{statistics.median(nd):g}" + (f" ({len(rs) - len(nd)} never)" if len(nd) < len(rs) else "") if nd else "never"
         print(f"| {world} | {name} | {len(rs)} | {_both(cols['right'])} | {_both(cols['alerted'])} | {named} | "
               f"{_both(cols['med'])} | {_both(cols['worst'])} | {_both(cols['medp'])} | {_both(cols['worstp'])} | "
-              f"{_both(cols['e80'])} |")
+              f"{_both(cols['e80'])} | {_both(cols['other'])} |")
     for k in keys:
         if not pcts[k]:
             continue
