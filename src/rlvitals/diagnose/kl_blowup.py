@@ -24,9 +24,9 @@ from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
 from .predicates import holds
-from .symptoms import kl_clean, tail_excess
+from .symptoms import gap, kl_clean, tail_excess
 from .thresholds import get
-from .timing import entropy_dropped_at_once, entropy_flattening, first_entropy, kl_surge, rolled
+from .timing import _window, entropy_dropped_at_once, entropy_flattening, first_entropy, kl_surge, rolled
 from .updates import assess
 
 ID = "kl_blowup"
@@ -72,7 +72,8 @@ def check(ctx: Ctx) -> Finding | None:
     else:
         missing.append("entropy")
     conf = min(1.0, 0.8 + 0.05 * np.log10(surge))
-    return Finding(ID, sev, onset, ev, (), tuple(missing), action_for(ID), round(float(conf), 3))
+    since = _jumped_at(s, v, gap(ctx, "kl")) or onset
+    return Finding(ID, sev, since, ev, (), tuple(missing), action_for(ID), round(float(conf), 3))
 
 
 def sharpening_ratio(ctx: Ctx) -> float | None:
@@ -146,11 +147,8 @@ def _taking_off(v: np.ndarray) -> bool:
 
 
 def _onset(s: np.ndarray, v: np.ndarray) -> int | None:
-    """Where log(kl + kl_floor) had made a fifth of its total rise."""
-    t, x = blocks(s, v, 100)
-    y = np.log10(np.maximum(x, 0.0) + get("kl_floor"))
-    k = max(1, y.size // 10)
-    a, b = float(np.median(y[:k])), float(np.max(y))
+    """Where log(kl + kl_floor) had made a fifth of its total rise (the level before it is `kl_before`)."""
+    t, y, a, b = _log_blocks(s, v)
     if b <= a:
         return None
     below = np.nonzero(y < a + 0.2 * (b - a))[0]
@@ -158,3 +156,27 @@ def _onset(s: np.ndarray, v: np.ndarray) -> int | None:
     below = below[below < first_peak]
     j = int(below[-1]) + 1 if below.size else 0
     return int(t[min(j, t.size - 1)])
+
+
+def _jumped_at(s: np.ndarray, v: np.ndarray, every: float = 1.0) -> int | None:
+    """When one kl_jump_steps window carries kl_jump_share of the KL's whole log rise (it jumped), the
+    block that window's largest one-block rise lands in: the step the report says it began.  A healthy
+    KL climbing slowly to 0.06 before a jump to 1.2 makes a fifth of its log rise (`_onset`) long before
+    anything went wrong: RL-loop blow-ups at steps 76-113 read "since step 39-43"."""
+    t, y, a, b = _log_blocks(s, v)
+    w = _window(t, every)
+    if not b > a or y.size <= w:
+        return None
+    rise = y[w:] - y[:-w]
+    i = int(np.argmax(rise))
+    if float(rise[i]) < get("kl_jump_share") * (b - a):
+        return None
+    return int(t[i + 1 + int(np.argmax(np.diff(y[i:i + w + 1])))])
+
+
+def _log_blocks(s: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """(block steps, log10(kl + kl_floor) over 100 blocks, its first tenth's median, its peak)."""
+    t, x = blocks(s, v, 100)
+    y = np.log10(np.maximum(x, 0.0) + get("kl_floor"))
+    k = max(1, y.size // 10)
+    return t, y, float(np.median(y[:k])), float(np.max(y))

@@ -138,6 +138,9 @@ TABLE: dict[str, Threshold] = dict([
     _t("kl_fast", 3.0, "KL's last tenth this many times the tenth before (+ kl_floor): a run-away on its way (warning)",
        "ours; a healthy KL grows ~1.1-2x per tenth of a prefix"),
     _t("kl_danger", 0.5, "a KL this large has left the reference whatever its speed", "ours; PTT kl > 0.3 high"),
+    _t("kl_jump_share", 0.5, "kl_blowup's onset: a KL whose largest kl_jump_steps window carries this share of its whole log rise "
+       "jumped, and began there (not where a slow healthy climb made a fifth of the rise)",
+       "ours (most of the rise in one jump): RL-loop blow-ups 0.55-0.65, the first simulator's ramps 0.19-0.29"),
     _t("kl_abrupt", 0.4, "share of the KL's peak gained within kl_jump_steps: at or above this the KL jumped "
        "(a blow-up's step); below it the KL climbed, and a climb in step with an entropy heading to 0 (or running up) "
        "is that entropy move's consequence, not a blow-up",
