@@ -298,3 +298,24 @@ def test_a_warning_is_confirmed_two_steps_after_its_first_sighting_whatever_the_
     first = next(s for s in calls if s >= 600)
     assert [(a.severity, a.step) for a in raised] == [("warning", first + 2)]
     assert calls[calls.index(first) + 1] == first + 2      # not the 1% cadence (6 steps here)
+
+
+def test_what_a_broken_run_does_next_is_not_alerted_as_a_second_failure():
+    """RL-loop truncation starvation (seed 1001): the length cap is cut at step 70 and the run starves;
+    from step ~154 its updates jump (clip fraction past 20%).  The real diagnosis keeps that as the
+    starvation's aftermath (an info note), so Monitor, on a simulated clock, alerts the starvation
+    and nothing else."""
+    from rlvitals.simulate.rlloop import simulate_rl
+
+    run = simulate_rl("truncation_starvation", seed=1001, steps=200)
+    now = [0.0]
+    mon = Monitor(background=False, stream=None, clock=lambda: now[0])
+    names = list(run.series)
+    table = {m: dict(zip(run.series[m].steps.tolist(), run.series[m].values.tolist())) for m in names}
+    for step in run.steps.tolist():
+        now[0] += 10.0
+        mon.log({m: table[m][step] for m in names if step in table[m]}, step)
+    mon.close()
+    ids = [a.id for a in mon.alerts]
+    assert ids and ids[0] == "truncation_starvation", ids
+    assert set(ids) == {"truncation_starvation"}, ids

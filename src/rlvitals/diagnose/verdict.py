@@ -28,7 +28,7 @@ from .symptoms import goal, trend
 from .thresholds import get
 from .timing import kl_jump
 
-__all__ = ["PRIORITY", "SUPPRESSES", "goal_summary", "order", "resolve", "verdict_of"]
+__all__ = ["PRIORITY", "SUPPRESSES", "SUPPRESSES_CRITICAL", "TOGETHER", "goal_summary", "order", "resolve", "verdict_of"]
 
 # Most specific cause first; used after severity.
 PRIORITY: tuple[str, ...] = (
@@ -53,6 +53,12 @@ SUPPRESSES: dict[str, frozenset[str]] = {
     "stalled": frozenset({"not_learning"}),
     "lr_too_high": frozenset({"batch_noise"}),
 }
+# owner -> what it explains only when it fires at critical: NaN weights (numeric_instability at
+# critical) write garbage that runs to the cap, so the answers cut with the NaN are its, not the cap's;
+# a warning-level numeric finding (a loss scale creeping up) explains no cut answers
+SUPPRESSES_CRITICAL: dict[str, frozenset[str]] = {
+    "numeric_instability": frozenset({"truncation_starvation"}),
+}
 
 
 # Look-alikes that often fire together because one causes the other: the one that began first is
@@ -69,6 +75,10 @@ CHAINS: tuple[frozenset[str], ...] = (
 )
 
 
+# Findings whose onsets are within this share of the run began together (neither is the other's cause).
+TOGETHER = 0.02
+
+
 def _chain_losers(found: list[Finding], ctx: Ctx) -> set[str]:
     span = max(ctx.last_step() - ctx.first_step(), 1)
     by = {f.id: f for f in found if _warns(f)}
@@ -83,13 +93,36 @@ def _chain_losers(found: list[Finding], ctx: Ctx) -> set[str]:
             continue
         if fa.onset_step is None or fb.onset_step is None:
             continue
-        if abs(fa.onset_step - fb.onset_step) <= 0.02 * span:
+        if abs(fa.onset_step - fb.onset_step) <= TOGETHER * span:
             if "kl_blowup" in pair and kl_jump(ctx) >= get("kl_abrupt"):
                 out.add(b if a == "kl_blowup" else a)   # together, but the KL jumped: the blow-up drives
             continue
         first, later = (fa, fb) if fa.onset_step < fb.onset_step else (fb, fa)
         if SEVERITIES.index(later.severity) <= SEVERITIES.index(first.severity):
             out.add(later.id)   # (a later but more severe finding stays: severity orders them)
+    return out
+
+
+def _aftermath(found: list[Finding], ctx: Ctx) -> list[Finding]:
+    """Once a critical finding says the run died (verdict dead: a blow-up, a collapse, starved or
+    stalled updates) at its onset, a warning of another kind that began after it (beyond TOGETHER
+    of the run) reads what the broken run does next -- answers cut, steps jumping, a flat accuracy
+    -- not a cause of its own (the lesson: "正常的指标告诉你不对在哪"; after the break no metric is
+    normal).  It stays in the report as an info note naming the failure it follows, with no action
+    of its own.  A NaN is news whenever it comes (numeric_instability: one step proves it)."""
+    span = max(ctx.last_step() - ctx.first_step(), 1)
+    owners = [(f.onset_step, f.id) for f in found
+              if f.severity == "critical" and FINDING_IDS[f.id] == "dead" and f.onset_step is not None]
+    out = []
+    for f in found:
+        after = [(step, oid) for step, oid in owners if oid != f.id and f.onset_step is not None
+                 and f.onset_step > step + TOGETHER * span]
+        if not after or not _warns(f) or f.id == "numeric_instability":
+            out.append(f)
+            continue
+        step, oid = min(after)
+        ev = {**f.evidence, "aftermath_of": oid, "aftermath_since_step": step}
+        out.append(replace(f, severity="info", evidence=ev, action=None))
     return out
 
 
@@ -199,7 +232,9 @@ def resolve(found: list[Finding], ctx: Ctx) -> tuple[Finding, ...]:
     losers = _chain_losers(found, ctx)
     found = [f for f in found if f.id not in losers]
     owners = {f.id for f in found if _warns(f)}
-    kept = [f for f in found if not any(f.id in SUPPRESSES.get(o, ()) for o in owners if o != f.id)]
+    grave = {f.id for f in found if f.severity == "critical"}
+    kept = _aftermath([f for f in found if not any(f.id in SUPPRESSES.get(o, ()) for o in owners if o != f.id)
+                       and not any(f.id in SUPPRESSES_CRITICAL.get(o, ()) for o in grave if o != f.id)], ctx)
     fired = {f.id for f in kept if _warns(f)}
     if not fired:
         nl = _not_learning(ctx, fired)

@@ -113,6 +113,9 @@ def finding_summary(f: Finding, lang: str) -> str:
     summary never calls a metric normal that the "missing" line says was not logged."""
     fields = _fields(f)
     out = ""
+    if "aftermath_of" in f.evidence:
+        return tr("ui.aftermath", lang, owner=finding_title(str(f.evidence["aftermath_of"]), lang),
+                  step=f.evidence.get("aftermath_since_step"))
     if f.missing:
         out = tr(f"finding.{f.id}.summary_missing", lang, "", missing=", ".join(f.missing), **fields)
     if not out:

@@ -1,0 +1,101 @@
+"""After the run broke: what follows is the break's aftermath, and the break is dated where it happened.
+
+- A critical finding of a dead run (a blow-up, a collapse, starved or stalled updates) owns what
+  begins after it: a later warning of another kind (the cut run's answers, its jumping steps, its
+  flat accuracy) is kept as an info note naming the break, with no action of its own, and `watch`
+  does not alert it.  A NaN is news whenever it comes.
+- A NaN in the weights writes garbage that runs to the cap: the answers cut with it are the NaN's,
+  not truncation_starvation's.
+- A KL that climbed slowly for a hundred steps and then jumped is dated at the jump
+  (kl_jump_share), not where the slow climb made a fifth of its log rise.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rlvitals.diagnose import diagnose
+from rlvitals.diagnose.context import Ctx
+from rlvitals.diagnose.model import Finding
+from rlvitals.diagnose.verdict import TOGETHER, _aftermath
+from rlvitals.render.words import finding_summary
+from rlvitals.shapes import shapes_of
+from rlvitals.simulate import simulate
+from rlvitals.simulate.rlloop import simulate_rl
+
+
+def _ctx(run) -> Ctx:
+    return Ctx(run, dict(shapes_of(run)), None)
+
+
+def _f(fid: str, severity: str, onset: int) -> Finding:
+    return Finding(fid, severity, onset, {"x": 1.0})
+
+
+def test_a_later_warning_after_a_dead_critical_becomes_its_aftermath():
+    ctx = _ctx(simulate_rl("healthy", seed=1000, steps=200))     # only its span (199 steps) matters here
+    gap = TOGETHER * 199
+    found = [_f("kl_blowup", "critical", 80), _f("lr_too_high", "warning", 120),
+             _f("data_too_easy", "critical", 150), _f("numeric_instability", "critical", 130),
+             _f("length_hacking", "warning", int(80 + gap)), _f("plateau", "info", 170)]
+    out = {f.id: f for f in _aftermath(found, ctx)}
+    assert out["kl_blowup"].severity == "critical"
+    for fid in ("lr_too_high", "data_too_easy"):
+        assert out[fid].severity == "info" and out[fid].action is None
+        assert out[fid].evidence["aftermath_of"] == "kl_blowup" and out[fid].evidence["aftermath_since_step"] == 80
+        assert out[fid].evidence["x"] == 1.0          # its own numbers stay
+    assert out["numeric_instability"].severity == "critical"   # a NaN is news whenever it comes
+    assert out["length_hacking"].severity == "warning"          # began together with the break: not after it
+    assert "aftermath_of" not in out["plateau"].evidence
+
+
+def test_a_warning_that_began_first_is_not_demoted():
+    """lr_too_high before the KL blow-up is its likely cause (the first simulator's runs): it stays."""
+    ctx = _ctx(simulate_rl("healthy", seed=1000, steps=200))
+    out = {f.id: f for f in _aftermath([_f("kl_blowup", "critical", 85), _f("lr_too_high", "warning", 72)], ctx)}
+    assert out["lr_too_high"].severity == "warning"
+
+
+def test_a_cheating_critical_owns_nothing():
+    ctx = _ctx(simulate_rl("healthy", seed=1000, steps=200))
+    out = {f.id: f for f in _aftermath([_f("reward_hacking", "critical", 40), _f("kl_blowup", "warning", 120)], ctx)}
+    assert out["kl_blowup"].severity == "warning"
+
+
+@pytest.mark.parametrize("seed", [1001, 1003])
+def test_steps_jumping_after_starvation_are_its_aftermath(seed):
+    d = diagnose(simulate_rl("truncation_starvation", seed=seed, steps=200))
+    assert d.verdict == "dead" and d.findings[0].id == "truncation_starvation"
+    later = [f for f in d.findings if f.id == "lr_too_high"]
+    assert later and later[0].severity == "info" and later[0].evidence["aftermath_of"] == "truncation_starvation"
+    en, zh = finding_summary(later[0], "en"), finding_summary(later[0], "zh")
+    step = later[0].evidence["aftermath_since_step"]
+    assert f"step {step}" in en and "not a cause of its own" in en
+    assert f"第 {step} 步" in zh and "后果" in zh
+
+
+@pytest.mark.parametrize("engine", ["rl", "sim"])
+def test_answers_cut_with_a_nan_are_the_nans(engine):
+    run = (simulate_rl("numeric_instability", seed=1000, steps=200) if engine == "rl"
+           else simulate("numeric_instability", seed=0, steps=200))
+    ids = [(f.id, f.severity) for f in diagnose(run).findings]
+    assert ids[0] == ("numeric_instability", "critical")
+    assert not [i for i in ids if i[0] == "truncation_starvation" and i[1] != "info"], ids
+
+
+@pytest.mark.parametrize("seed", [1000, 1001, 1002, 1003])
+def test_a_kl_that_jumped_is_dated_at_the_jump(seed):
+    run = simulate_rl("kl_blowup", seed=seed, steps=200)
+    onset = run.meta["truth"]["onset_step"]
+    f = diagnose(run).findings[0]
+    assert f.id == "kl_blowup" and abs(f.onset_step - onset) <= 2, (f.onset_step, onset)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_kl_that_ramped_keeps_its_fifth_of_the_rise(seed):
+    """The first simulator's blow-ups ramp over tens of steps (no one window carries half the log
+    rise): they are still dated where a fifth of the rise was made, within a few steps of the truth."""
+    run = simulate("kl_blowup", seed=seed, steps=200)
+    onset = run.meta["truth"]["onset_step"]
+    f = next(f for f in diagnose(run).findings if f.id == "kl_blowup")
+    assert abs(f.onset_step - onset) <= 6, (f.onset_step, onset)
