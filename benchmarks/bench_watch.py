@@ -2,6 +2,7 @@
 
     python benchmarks/bench_watch.py                          # both simulators, 5 seeds, costs
     python benchmarks/bench_watch.py --seeds 20 --skip-cost   # the delay table only
+    python benchmarks/bench_watch.py --seed-offset 5 --skip-cost   # seeds 5-9, held out of the choices
     python benchmarks/bench_watch.py --worlds sim --scenarios entropy_collapse,healthy --seeds 2
 
 1. Delay.  Every scenario of the simulator (`rlvitals.simulate`) and of the RL-loop simulator
@@ -358,6 +359,8 @@ def diagnosis_commit() -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--seed-offset", type=int, default=0,
+                    help="seeds from N on (5: seeds 5-9, held out of every choice made on 0-4)")
     ap.add_argument("--steps", type=int, default=200, help="steps per simulated run (both simulators)")
     ap.add_argument("--worlds", default="sim,rl")
     ap.add_argument("--scenarios", default=None, help="comma-separated subset")
@@ -377,7 +380,7 @@ def main() -> None:
     ap.add_argument("--skip-cost", action="store_true")
     ap.add_argument("--skip-delay", action="store_true")
     args = ap.parse_args()
-    print(f"# bench_watch: diagnosis at commit {diagnosis_commit()}; {args.seeds} seeds x {args.steps} steps, "
+    print(f"# bench_watch: diagnosis at commit {diagnosis_commit()}; {args.seeds} seeds from {args.seed_offset} x {args.steps} steps, "
           f"format {FORMAT}, one step per {args.step_seconds:g} simulated s, persist {args.persist}, min_steps {args.min_steps}, confirm {args.confirm}")
     if not args.skip_delay:
         jobs = []
@@ -385,7 +388,7 @@ def main() -> None:
             names = [n for n in scen if not args.scenarios or n in args.scenarios.split(",")]
             jobs += [(world, n, s, args.steps, args.step_seconds, not args.no_monitor, args.persist,
                       args.min_steps, args.confirm)
-                     for n in names for s in range(args.seeds)]
+                     for n in names for s in range(args.seed_offset, args.seed_offset + args.seeds)]
         t0 = time.perf_counter()
         with ProcessPoolExecutor(max_workers=args.jobs) as ex:
             results = list(ex.map(one_case, jobs, chunksize=1))
