@@ -7,7 +7,8 @@
 - A NaN in the weights writes garbage that runs to the cap: the answers cut with it are the NaN's,
   not truncation_starvation's.
 - A KL that climbed slowly for a hundred steps and then jumped is dated at the jump
-  (kl_jump_share), not where the slow climb made a fifth of its log rise.
+  (kl_jump_share), not where the slow climb made a fifth of its log rise; a length cap cut mid-run
+  is dated at the cut, not where the answers had begun to grow.
 """
 
 from __future__ import annotations
@@ -99,3 +100,13 @@ def test_a_kl_that_ramped_keeps_its_fifth_of_the_rise(seed):
     onset = run.meta["truth"]["onset_step"]
     f = next(f for f in diagnose(run).findings if f.id == "kl_blowup")
     assert abs(f.onset_step - onset) <= 6, (f.onset_step, onset)
+
+
+@pytest.mark.parametrize("seed", [1000, 1001, 1002])
+def test_a_cap_cut_mid_run_is_dated_at_the_cut(seed):
+    """The answers had grown healthily from step ~20; the cap came down to them at the onset (the
+    length fell where the truncation rate rose): the report says since the cut, not since the growth."""
+    run = simulate_rl("truncation_starvation", seed=seed, steps=200)
+    onset = run.meta["truth"]["onset_step"]
+    f = diagnose(run).findings[0]
+    assert f.id == "truncation_starvation" and abs(f.onset_step - onset) <= 2, (f.onset_step, onset)

@@ -58,6 +58,17 @@ def _cut_step(ctx: Ctx) -> int | None:
     return int(st[int(np.argmax(vt >= tt.start + 0.1 * (top - tt.start)))])
 
 
+def _cap_came_down(ctx: Ctx, step: int) -> bool:
+    """The length's median over the twentieth of the run from `step` on is below its median over the
+    twentieth before: the answers did not grow into the cap there, the cap was cut to them."""
+    if not ctx.has("len"):
+        return False
+    sl, vl = ctx.data("len")
+    c = int(np.searchsorted(sl, step))
+    kk = max(3, vl.size // 20)
+    return c >= kk and vl.size - c >= 1 and float(np.median(vl[c:c + kk])) < float(np.median(vl[c - kk:c]))
+
+
 def _kl_jumped_at(ctx: Ctx, step: int | None) -> bool:
     """The KL's median over the twentieth of the run after `step` is kl_fast times (+ kl_floor) its
     median over the twentieth before: the policy broke away from its reference as the answers ran
@@ -189,9 +200,11 @@ def check(ctx: Ctx) -> Finding | None:
         ev["len_pinned_at_max"] = rnd(pinned, 3)
     if ctx.has("len"):
         ev["len_end"] = rnd(ctx.end("len"))
-    # the answers began to outgrow the cap where length bent upward (trunc only follows later)
+    # the answers began to outgrow the cap where length bent upward (trunc only follows later) -- unless
+    # the cap came down to the answers: the length fell where the truncation rate rose (a cut cap)
     onset = (ctx.first_step() if from_start
              else int(ev["cut_from_step"]) if "cut_from_step" in ev
+             else cut if cut is not None and _cap_came_down(ctx, cut)
              else ctx.onset("len", "bend", log=True, until_peak=True) if ctx.has("len") and ctx.word("len") != "constant"
              else ctx.crossing("trunc", 0.1) if ctx.has("trunc") else ctx.first_step())
     conf = 0.9 if "trunc_end" in ev else 0.75
