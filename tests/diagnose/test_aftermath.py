@@ -110,3 +110,14 @@ def test_a_cap_cut_mid_run_is_dated_at_the_cut(seed):
     onset = run.meta["truth"]["onset_step"]
     f = diagnose(run).findings[0]
     assert f.id == "truncation_starvation" and abs(f.onset_step - onset) <= 2, (f.onset_step, onset)
+
+
+@pytest.mark.parametrize("engine,seed", [("rl", 1000), ("rl", 1001), ("rl", 1004), ("sim", 0), ("sim", 3)])
+def test_a_ratio_drift_is_dated_where_it_left_one(engine, seed):
+    """RL-loop weight-sync failures drift slowly, then faster: a two-line fit put their knee 35-42
+    steps after the ratio had left 1 for good."""
+    run = (simulate_rl("sync_failure", seed=seed, steps=200) if engine == "rl"
+           else simulate("sync_failure", seed=seed, steps=200))
+    onset = run.meta["truth"]["onset_step"]
+    f = next(f for f in diagnose(run).findings if f.id == "sync_failure")
+    assert 0 <= f.onset_step - onset <= 3, (f.onset_step, onset)

@@ -122,6 +122,24 @@ def check(ctx: Ctx) -> Finding | None:
     for g in ("reward", "acc"):
         if ctx.has(g):
             ev[f"{g}_late_gain"] = rnd(ctx.late_gain(g, 0.5), 3)
-    onset = sh.onset_step if sh.onset_step is not None else ctx.onset("ratio_mean")
+    onset = (_left_one(ctx) if kind == "ratio" else None) or sh.onset_step or ctx.onset("ratio_mean")
     conf = float(np.clip(0.7 + d1, 0.7, 1.0))
     return Finding(ID, sev, onset, ev, (), (), action_for(ID), round(conf, 3))
+
+
+def _left_one(ctx: Ctx) -> int | None:
+    """Where the ratio left 1 for good: the first step from which the 5-point rolling median of
+    |ratio - 1| stays above its level over the first fifth of the run (at least 10 points) by goal_z
+    step-to-step noise standard errors.  A slow drift that accelerates is dated where it began, not at
+    the knee of a two-line fit (RL-loop sync failures at steps 64-77 read "since step 103-112")."""
+    s, v = ctx.data("ratio_mean")
+    d = np.abs(v - 1.0)
+    n = max(10, d.size // 5)
+    if d.size < 2 * n:
+        return None
+    base = float(np.median(d[:n]))
+    noise = float(1.4826 * np.median(np.abs(np.diff(d[:n])))) / np.sqrt(2.0) or 1e-9
+    med = np.array([np.median(d[max(0, i - 2):i + 3]) for i in range(d.size)])
+    inside = np.nonzero(med <= base + get("goal_z") * noise)[0]
+    i = int(inside[-1]) + 1 if inside.size else 0
+    return int(s[i]) if i < s.size else None
