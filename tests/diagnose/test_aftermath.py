@@ -121,3 +121,15 @@ def test_a_ratio_drift_is_dated_where_it_left_one(engine, seed):
     onset = run.meta["truth"]["onset_step"]
     f = next(f for f in diagnose(run).findings if f.id == "sync_failure")
     assert 0 <= f.onset_step - onset <= 3, (f.onset_step, onset)
+
+
+@pytest.mark.parametrize("seed", [1000, 1002, 1004])
+def test_a_ratio_that_left_one_with_the_kl_jump_is_the_jumps(seed):
+    """The RL-loop blow-up (lr x250, no KL penalty, no clipping) moves the policy so far in one update
+    that the importance ratio leaves 1 in the same steps: before, watch alerted sync_failure 1-3 steps
+    after the blow-up (a critical in seed 1000)."""
+    run = simulate_rl("kl_blowup", seed=seed, steps=200)
+    onset = run.meta["truth"]["onset_step"]
+    for step in range(onset + 2, onset + 12):
+        ids = [f.id for f in diagnose(run.upto(step)).findings if f.severity != "info"]
+        assert "sync_failure" not in ids, (step, ids)

@@ -1,9 +1,11 @@
 """Precedence, the differential and the verdict -- in one place.
 
 1. `resolve`: of two look-alikes that cause one another (CHAINS: a KL blow-up and an entropy
-   collapse or explosion), the one that began first is the cause and the other is dropped; then a
-   finding at warning or above *owns* the run against the look-alikes it explains (SUPPRESSES:
-   numeric_instability outranks reward_hacking once NaNs appear, ...); owned findings are dropped.
+   collapse or explosion, or a ratio leaving 1), the one that began first is the cause and the
+   other is dropped; then a finding at warning or above *owns* the run against the look-alikes it
+   explains (SUPPRESSES: numeric_instability outranks reward_hacking once NaNs appear, ...; some
+   only at critical, SUPPRESSES_CRITICAL); owned findings are dropped.  After a critical finding
+   of a dead run, a warning of another kind that began later is its aftermath (`_aftermath`).
 2. The verdict "learning" needs positive evidence: the goal improves and nothing warns.  When no
    finding warns and the goal does not improve (flat, falling, or peaked and fell back), the
    run gets `not_learning` -- "not learning, cause undetermined" -- with the candidate causes the
@@ -72,6 +74,10 @@ SUPPRESSES_CRITICAL: dict[str, frozenset[str]] = {
 CHAINS: tuple[frozenset[str], ...] = (
     frozenset({"kl_blowup", "entropy_explosion"}),
     frozenset({"kl_blowup", "entropy_collapse"}),
+    # a policy that jumped far from the reference in one update also moves the importance ratio off 1
+    # in that update: a ratio leaving 1 together with a KL jump is the jump's, a drift long before it
+    # (stale weights, off-policy updates) is the cause
+    frozenset({"kl_blowup", "sync_failure"}),
 )
 
 
@@ -88,7 +94,7 @@ def _chain_losers(found: list[Finding], ctx: Ctx) -> set[str]:
         fa, fb = by.get(a), by.get(b)
         if fa is None or fb is None:
             continue
-        if "kl_blowup" in pair and pred(ctx, "kl_follows_entropy").holds:
+        if "kl_blowup" in pair and "sync_failure" not in pair and pred(ctx, "kl_follows_entropy").holds:
             out.add("kl_blowup")   # a KL that climbed in step with the entropy is its consequence
             continue
         if fa.onset_step is None or fb.onset_step is None:
