@@ -4,8 +4,8 @@
   begins after it: a later warning of another kind (the cut run's answers, its jumping steps, its
   flat accuracy) is kept as an info note naming the break, with no action of its own, and `watch`
   does not alert it.  A NaN is news whenever it comes.
-- A NaN in the weights writes garbage that runs to the cap: the answers cut with it are the NaN's,
-  not truncation_starvation's.
+- A NaN poisons every metric from its own step on: what begins with it (answers of garbage cut at
+  the cap, groups all alike) is its aftermath, not truncation_starvation or data_too_easy.
 - A KL that climbed slowly for a hundred steps and then jumped is dated at the jump
   (kl_jump_share), not where the slow climb made a fifth of its log rise; a length cap cut mid-run
   is dated at the cut, not where the answers had begun to grow.
@@ -81,7 +81,24 @@ def test_answers_cut_with_a_nan_are_the_nans(engine):
            else simulate("numeric_instability", seed=0, steps=200))
     ids = [(f.id, f.severity) for f in diagnose(run).findings]
     assert ids[0] == ("numeric_instability", "critical")
-    assert not [i for i in ids if i[0] == "truncation_starvation" and i[1] != "info"], ids
+    assert not [i for i in ids[1:] if i[1] != "info"], ids
+
+
+def test_what_begins_with_the_nan_is_its_aftermath():
+    """RL seed 1000: the overflow at step 111; ten steps on, the diagnosis read data_too_easy at
+    critical from step 112 (every answer the same garbage: no spread in a group), and watch alerted
+    it.  Nothing else is critical after the NaN now; a data_too_easy the diagnosis dates one step
+    before the NaN still warns at one prefix (step 118: a blip watch does not alert), none from ten
+    steps on."""
+    run = simulate_rl("numeric_instability", seed=1000, steps=200)
+    onset = run.meta["truth"]["onset_step"]
+    for step in range(onset + 1, onset + 25):
+        d = diagnose(run.upto(step))
+        rest = [(f.id, f.severity) for f in d.findings[1:]]
+        assert d.findings[0].id == "numeric_instability", step
+        assert not [r for r in rest if r[1] == "critical"], (step, rest)
+        if step >= onset + 10:
+            assert all(r[1] == "info" for r in rest), (step, rest)
 
 
 @pytest.mark.parametrize("seed", [1000, 1001, 1002, 1003])
@@ -133,3 +150,13 @@ def test_a_ratio_that_left_one_with_the_kl_jump_is_the_jumps(seed):
     for step in range(onset + 2, onset + 12):
         ids = [f.id for f in diagnose(run.upto(step)).findings if f.severity != "info"]
         assert "sync_failure" not in ids, (step, ids)
+
+
+def test_after_a_nan_even_the_same_step_is_its_aftermath():
+    ctx = _ctx(simulate_rl("healthy", seed=1000, steps=200))
+    found = [_f("numeric_instability", "critical", 111), _f("truncation_starvation", "critical", 111),
+             _f("lr_too_high", "warning", 109)]
+    out = {f.id: f for f in _aftermath(found, ctx)}
+    assert out["truncation_starvation"].severity == "info"
+    assert out["truncation_starvation"].evidence["aftermath_of"] == "numeric_instability"
+    assert out["lr_too_high"].severity == "warning"        # began before the NaN: not its aftermath

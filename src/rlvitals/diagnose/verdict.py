@@ -3,9 +3,9 @@
 1. `resolve`: of two look-alikes that cause one another (CHAINS: a KL blow-up and an entropy
    collapse or explosion, or a ratio leaving 1), the one that began first is the cause and the
    other is dropped; then a finding at warning or above *owns* the run against the look-alikes it
-   explains (SUPPRESSES: numeric_instability outranks reward_hacking once NaNs appear, ...; some
-   only at critical, SUPPRESSES_CRITICAL); owned findings are dropped.  After a critical finding
-   of a dead run, a warning of another kind that began later is its aftermath (`_aftermath`).
+   explains (SUPPRESSES: numeric_instability outranks reward_hacking once NaNs appear, ...); owned
+   findings are dropped.  After a critical finding of a dead run, a warning of another kind that
+   began later is its aftermath, kept as an info note (`_aftermath`).
 2. The verdict "learning" needs positive evidence: the goal improves and nothing warns.  When no
    finding warns and the goal does not improve (flat, falling, or peaked and fell back), the
    run gets `not_learning` -- "not learning, cause undetermined" -- with the candidate causes the
@@ -30,7 +30,7 @@ from .symptoms import goal, trend
 from .thresholds import get
 from .timing import kl_jump
 
-__all__ = ["PRIORITY", "SUPPRESSES", "SUPPRESSES_CRITICAL", "TOGETHER", "goal_summary", "order", "resolve", "verdict_of"]
+__all__ = ["PRIORITY", "SUPPRESSES", "TOGETHER", "goal_summary", "order", "resolve", "verdict_of"]
 
 # Most specific cause first; used after severity.
 PRIORITY: tuple[str, ...] = (
@@ -54,12 +54,6 @@ SUPPRESSES: dict[str, frozenset[str]] = {
     "reward_hacking": frozenset(_AFTERMATH),
     "stalled": frozenset({"not_learning"}),
     "lr_too_high": frozenset({"batch_noise"}),
-}
-# owner -> what it explains only when it fires at critical: NaN weights (numeric_instability at
-# critical) write garbage that runs to the cap, so the answers cut with the NaN are its, not the cap's;
-# a warning-level numeric finding (a loss scale creeping up) explains no cut answers
-SUPPRESSES_CRITICAL: dict[str, frozenset[str]] = {
-    "numeric_instability": frozenset({"truncation_starvation"}),
 }
 
 
@@ -115,14 +109,15 @@ def _aftermath(found: list[Finding], ctx: Ctx) -> list[Finding]:
     of the run) reads what the broken run does next -- answers cut, steps jumping, a flat accuracy
     -- not a cause of its own (the lesson: "正常的指标告诉你不对在哪"; after the break no metric is
     normal).  It stays in the report as an info note naming the failure it follows, with no action
-    of its own.  A NaN is news whenever it comes (numeric_instability: one step proves it)."""
+    of its own.  A NaN poisons every metric from its own step on, so after numeric_instability at
+    critical "after" starts at its onset; and a NaN is news whenever it comes (never an aftermath)."""
     span = max(ctx.last_step() - ctx.first_step(), 1)
     owners = [(f.onset_step, f.id) for f in found
               if f.severity == "critical" and FINDING_IDS[f.id] == "dead" and f.onset_step is not None]
     out = []
     for f in found:
         after = [(step, oid) for step, oid in owners if oid != f.id and f.onset_step is not None
-                 and f.onset_step > step + TOGETHER * span]
+                 and (f.onset_step > step + TOGETHER * span or (oid == "numeric_instability" and f.onset_step >= step))]
         if not after or not _warns(f) or f.id == "numeric_instability":
             out.append(f)
             continue
@@ -238,9 +233,7 @@ def resolve(found: list[Finding], ctx: Ctx) -> tuple[Finding, ...]:
     losers = _chain_losers(found, ctx)
     found = [f for f in found if f.id not in losers]
     owners = {f.id for f in found if _warns(f)}
-    grave = {f.id for f in found if f.severity == "critical"}
-    kept = _aftermath([f for f in found if not any(f.id in SUPPRESSES.get(o, ()) for o in owners if o != f.id)
-                       and not any(f.id in SUPPRESSES_CRITICAL.get(o, ()) for o in grave if o != f.id)], ctx)
+    kept = _aftermath([f for f in found if not any(f.id in SUPPRESSES.get(o, ()) for o in owners if o != f.id)], ctx)
     fired = {f.id for f in kept if _warns(f)}
     if not fired:
         nl = _not_learning(ctx, fired)
