@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..shapes import _noise
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
@@ -333,7 +334,7 @@ def _paid(ctx: Ctx) -> Finding | None:
         total = total + np.nan_to_num(cs.values)
     u = vr - total
     k = max(3, u.size // 10)
-    noise = float(1.4826 * np.median(np.abs(np.diff(u) - np.median(np.diff(u))))) / np.sqrt(2) or 1e-12
+    noise = _noise(u) or 1e-12
     gain = float(u[-k:].mean() - u[:k].mean())
     q = np.percentile(vr, [10, 90])
     if (u.size < 2 * get("min_points") or gain <= get("goal_z") * noise * np.sqrt(2.0 / k)

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..shapes import _kendall_tau
+from ..shapes import _kendall_tau, _noise
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
 from .symptoms import trend
 from .thresholds import get
+from .timing import rolled
 
 ID = "sync_failure"
 
@@ -88,8 +89,7 @@ def _drifting(ctx: Ctx) -> float | None:
         return None
     rise = now - float(np.median(x[max(0, j - 3):j]))
     i = max(0, min(j // 2, j - int(get("min_points"))))
-    d = np.diff(v[i:j])
-    sig = float(1.4826 * np.median(np.abs(d - np.median(d))) / np.sqrt(2))
+    sig = _noise(v[i:j])
     bt, blk = ctx.blocks("ratio_mean", 16)
     out_before = np.abs(blk[bt < float(s[j])] - 1.0)
     h = j + xs.size // 2
@@ -122,7 +122,9 @@ def check(ctx: Ctx) -> Finding | None:
     for g in ("reward", "acc"):
         if ctx.has(g):
             ev[f"{g}_late_gain"] = rnd(ctx.late_gain(g, 0.5), 3)
-    onset = (_left_one(ctx) if kind == "ratio" else None) or sh.onset_step or ctx.onset("ratio_mean")
+    onset = _left_one(ctx) if kind == "ratio" else None
+    if onset is None:
+        onset = sh.onset_step if sh.onset_step is not None else ctx.onset("ratio_mean")
     conf = float(np.clip(0.7 + d1, 0.7, 1.0))
     return Finding(ID, sev, onset, ev, (), (), action_for(ID), round(conf, 3))
 
@@ -139,7 +141,8 @@ def _left_one(ctx: Ctx) -> int | None:
         return None
     base = float(np.median(d[:n]))
     noise = float(1.4826 * np.median(np.abs(np.diff(d[:n])))) / np.sqrt(2.0) or 1e-9
-    med = np.array([np.median(d[max(0, i - 2):i + 3]) for i in range(d.size)])
+    # centred 5-point median (3 and 4 points at the ends): the trailing one shifted by two steps
+    med = np.concatenate((rolled(d)[2:], [np.median(d[-4:]), np.median(d[-3:])]))
     inside = np.nonzero(med <= base + get("goal_z") * noise)[0]
     i = int(inside[-1]) + 1 if inside.size else 0
     return int(s[i]) if i < s.size else None

@@ -58,29 +58,36 @@ def _cut_step(ctx: Ctx) -> int | None:
     return int(st[int(np.argmax(vt >= tt.start + 0.1 * (top - tt.start)))])
 
 
+def _medians_around(ctx: Ctx, m: str, step: int | None, after: int = 0) -> tuple[float, float] | None:
+    """(median before, median from `step` on) of a metric over the twentieth of the run (at least 3
+    points) on each side of `step`; None when fewer precede it, or fewer than `after` points (the
+    whole twentieth unless given) follow it."""
+    if step is None or not ctx.has(m):
+        return None
+    s, v = ctx.data(m)
+    c = int(np.searchsorted(s, step))
+    kk = max(3, v.size // 20)
+    if c < kk or v.size - c < (after or kk):
+        return None
+    return float(np.median(v[c - kk:c])), float(np.median(v[c:c + kk]))
+
+
 def _cap_came_down(ctx: Ctx, step: int) -> bool:
-    """The length's median over the twentieth of the run from `step` on is below its median over the
-    twentieth before: the answers did not grow into the cap there, the cap was cut to them."""
-    if not ctx.has("len"):
-        return False
-    sl, vl = ctx.data("len")
-    c = int(np.searchsorted(sl, step))
-    kk = max(3, vl.size // 20)
-    return c >= kk and vl.size - c >= 1 and float(np.median(vl[c:c + kk])) < float(np.median(vl[c - kk:c]))
+    """The length's median over the twentieth of the run from `step` on (what there is of it so far)
+    is below its median over the twentieth before: the answers did not grow into the cap there, the
+    cap was cut to them."""
+    med = _medians_around(ctx, "len", step, after=1)
+    return med is not None and med[1] < med[0]
 
 
 def _kl_jumped_at(ctx: Ctx, step: int | None) -> bool:
     """The KL's median over the twentieth of the run after `step` is kl_fast times (+ kl_floor) its
     median over the twentieth before: the policy broke away from its reference as the answers ran
     long, and garbage answers running into the cap are the blow-up's consequence (kl_blowup's)."""
-    if step is None or not ctx.has("kl"):
+    med = _medians_around(ctx, "kl", step)
+    if med is None:
         return False
-    sk, vk = ctx.data("kl")
-    c = int(np.searchsorted(sk, step))
-    kk = max(3, vk.size // 20)
-    if c < kk or vk.size - c < kk:
-        return False
-    pre, post = float(np.median(vk[c - kk:c])), float(np.median(vk[c:c + kk]))
+    pre, post = med
     return (max(post, 0.0) + get("kl_floor")) / (max(pre, 0.0) + get("kl_floor")) >= get("kl_fast")
 
 

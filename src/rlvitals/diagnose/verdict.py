@@ -75,6 +75,10 @@ CHAINS: tuple[frozenset[str], ...] = (
 )
 
 
+# The entropy findings of CHAINS: a KL that climbed in step with their move is its consequence.
+ENTROPY_MOVES = frozenset({"entropy_collapse", "entropy_explosion"})
+
+
 # Findings whose onsets are within this share of the run began together (neither is the other's cause).
 TOGETHER = 0.02
 
@@ -88,7 +92,7 @@ def _chain_losers(found: list[Finding], ctx: Ctx) -> set[str]:
         fa, fb = by.get(a), by.get(b)
         if fa is None or fb is None:
             continue
-        if "kl_blowup" in pair and "sync_failure" not in pair and pred(ctx, "kl_follows_entropy").holds:
+        if "kl_blowup" in pair and pair & ENTROPY_MOVES and pred(ctx, "kl_follows_entropy").holds:
             out.add("kl_blowup")   # a KL that climbed in step with the entropy is its consequence
             continue
         if fa.onset_step is None or fb.onset_step is None:
