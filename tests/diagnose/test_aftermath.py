@@ -18,7 +18,8 @@ import pytest
 from rlvitals.diagnose import diagnose
 from rlvitals.diagnose.context import Ctx
 from rlvitals.diagnose.model import Finding
-from rlvitals.diagnose.verdict import TOGETHER, _aftermath
+from rlvitals.diagnose.thresholds import get
+from rlvitals.diagnose.verdict import _aftermath
 from rlvitals.render.words import finding_summary
 from rlvitals.shapes import shapes_of
 from rlvitals.simulate import simulate
@@ -35,7 +36,7 @@ def _f(fid: str, severity: str, onset: int) -> Finding:
 
 def test_a_later_warning_after_a_dead_critical_becomes_its_aftermath():
     ctx = _ctx(simulate_rl("healthy", seed=1000, steps=200))     # only its span (199 steps) matters here
-    gap = TOGETHER * 199
+    gap = get("together") * 199
     found = [_f("kl_blowup", "critical", 80), _f("lr_too_high", "warning", 120),
              _f("data_too_easy", "critical", 150), _f("numeric_instability", "critical", 130),
              _f("length_hacking", "warning", int(80 + gap)), _f("plateau", "info", 170)]

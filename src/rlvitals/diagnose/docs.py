@@ -20,8 +20,8 @@ from .actions import ACTIONS
 from .differential import DECIDES, LOOKALIKES, RULERS
 from .model import FINDING_IDS
 from .predicates import PREDICATES
-from .thresholds import TABLE
-from .verdict import CHAINS, PRIORITY, SUPPRESSES, TOGETHER, _not_learning
+from .thresholds import TABLE, get
+from .verdict import CHAINS, PRIORITY, SUPPRESSES, _not_learning
 
 INTRO = """\
 # What `rlvitals diagnose` knows: symptoms, predicates, findings, the verdict
@@ -138,9 +138,9 @@ def _verdict() -> list[str]:
            "| owner | drops |", "|---|---|"]
     for owner, owned in SUPPRESSES.items():
         out.append(f"| `{owner}` | {', '.join(f'`{o}`' for o in sorted(owned))} |")
-    out += ["", f"Look-alikes that cause one another (the one whose onset came first, by more than {TOGETHER:.0%} of the run, "
+    out += ["", f"Look-alikes that cause one another (the one whose onset came first, by more than {get('together'):.0%} of the run, "
             "owns the run): " + "; ".join(" / ".join(f"`{x}`" for x in sorted(c)) for c in CHAINS) + ".",
-            "", f"After a critical finding of a dead run, a warning of another kind that began more than {TOGETHER:.0%} "
+            "", f"After a critical finding of a dead run, a warning of another kind that began more than {get('together'):.0%} "
             "of the run after it (after a NaN at critical: from its step on) is its aftermath: an info note naming it, "
             "with no action (a NaN is always news).",
             "", "| verdict | findings |", "|---|---|"]

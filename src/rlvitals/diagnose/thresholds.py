@@ -146,6 +146,9 @@ TABLE: dict[str, Threshold] = dict([
        "is that entropy move's consequence, not a blow-up",
        "ours; RL-loop simulator: collapses' KL climbs 0.26-0.27, blow-ups' and explosions' jumps 0.83-0.95; "
        "an exponential run-away (tau = 10 steps) 0.45", (0.35, 0.4, 0.45)),
+    _t("together", 0.02, "two findings whose onsets are within this share of the run began together: neither is the "
+       "other's cause (verdict.CHAINS), and a warning that began within it of a dead run's critical is no aftermath",
+       "ours (the order rule of the lesson's KL/entropy pair: 谁先动谁是因; 2% = 4 steps of a 200-step run)"),
     _t("kl_rise_start", 0.2, "the KL's rise is dated where log(kl + a thousandth of its peak) left its starting level "
        "for good, past this share of its way from its first tenth to its last; an entropy whose fall (entropy_fall_start) "
        "began within kl_jump_steps of it moved with it: the lesson's order rule for the pair",

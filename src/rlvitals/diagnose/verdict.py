@@ -30,7 +30,7 @@ from .symptoms import goal, trend
 from .thresholds import get
 from .timing import kl_jump
 
-__all__ = ["PRIORITY", "SUPPRESSES", "TOGETHER", "goal_summary", "order", "resolve", "verdict_of"]
+__all__ = ["PRIORITY", "SUPPRESSES", "goal_summary", "order", "resolve", "verdict_of"]
 
 # Most specific cause first; used after severity.
 PRIORITY: tuple[str, ...] = (
@@ -79,10 +79,6 @@ CHAINS: tuple[frozenset[str], ...] = (
 ENTROPY_MOVES = frozenset({"entropy_collapse", "entropy_explosion"})
 
 
-# Findings whose onsets are within this share of the run began together (neither is the other's cause).
-TOGETHER = 0.02
-
-
 def _chain_losers(found: list[Finding], ctx: Ctx) -> set[str]:
     span = max(ctx.last_step() - ctx.first_step(), 1)
     by = {f.id: f for f in found if _warns(f)}
@@ -97,7 +93,7 @@ def _chain_losers(found: list[Finding], ctx: Ctx) -> set[str]:
             continue
         if fa.onset_step is None or fb.onset_step is None:
             continue
-        if abs(fa.onset_step - fb.onset_step) <= TOGETHER * span:
+        if abs(fa.onset_step - fb.onset_step) <= get("together") * span:
             if "kl_blowup" in pair and kl_jump(ctx) >= get("kl_abrupt"):
                 out.add(b if a == "kl_blowup" else a)   # together, but the KL jumped: the blow-up drives
             continue
@@ -109,7 +105,7 @@ def _chain_losers(found: list[Finding], ctx: Ctx) -> set[str]:
 
 def _aftermath(found: list[Finding], ctx: Ctx) -> list[Finding]:
     """Once a critical finding says the run died (verdict dead: a blow-up, a collapse, starved or
-    stalled updates) at its onset, a warning of another kind that began after it (beyond TOGETHER
+    stalled updates) at its onset, a warning of another kind that began after it (beyond `together`
     of the run) reads what the broken run does next -- answers cut, steps jumping, a flat accuracy
     -- not a cause of its own (the lesson: "正常的指标告诉你不对在哪"; after the break no metric is
     normal).  It stays in the report as an info note naming the failure it follows, with no action
@@ -121,7 +117,7 @@ def _aftermath(found: list[Finding], ctx: Ctx) -> list[Finding]:
     out = []
     for f in found:
         after = [(step, oid) for step, oid in owners if oid != f.id and f.onset_step is not None
-                 and (f.onset_step > step + TOGETHER * span or (oid == "numeric_instability" and f.onset_step >= step))]
+                 and (f.onset_step > step + get("together") * span or (oid == "numeric_instability" and f.onset_step >= step))]
         if not after or not _warns(f) or f.id == "numeric_instability":
             out.append(f)
             continue
