@@ -280,7 +280,42 @@ def _real_cases() -> Iterator[Case]:
         yield from _file_case("real", entry, where)
 
 
-WORLDS = ("sim", "rl", "peers", "real")
+def _corpus_dir() -> Path | None:
+    for d in (ROOT.parent / "shared" / "fixtures" / "real-corpus", ROOT.parent.parent / "shared" / "fixtures" / "real-corpus"):
+        if (d / "labels.json").exists():
+            return d
+    return None
+
+
+def repository(source: str) -> str:
+    """'owner/repo · path · commit' -> 'owner/repo' (the unit a leave-one-out holds out)."""
+    return source.split("·")[0].strip() or "?"
+
+
+def corpus_cases(variant: str = "") -> list[Case]:
+    """The labelled real corpus (shared/fixtures/real-corpus/labels.json): each run's acceptable
+    verdicts and top findings ('' = none), and the findings that would be false alarms (meta
+    "findings_bad").  Each repository is its own label ("corpus:owner/repo"), so that --calibrate
+    holds out one repository at a time; a variant name replaces it."""
+    from rlvitals import read
+
+    base = _corpus_dir()
+    if base is None:
+        return []
+    labels = json.loads((base / "labels.json").read_text(encoding="utf-8"))
+    out = []
+    for name, lab in sorted(labels.items()):
+        path = base / name
+        if name.startswith("_") or not path.exists():
+            continue
+        found = tuple(f or None for f in lab["findings_ok"])
+        out.append(Case("corpus", name, partial(read, str(path)), tuple(lab["verdict"]), found,
+                        meta={"findings_bad": tuple(lab.get("findings_bad", ())), "repo": repository(lab.get("source", ""))},
+                        variant=variant or "corpus:" + repository(lab.get("source", ""))))
+    return out
+
+
+WORLDS = ("sim", "rl", "peers", "real", "corpus")
 
 
 def _load_transformed(load: Callable[[], Run], transform: tuple) -> Run:
@@ -321,6 +356,8 @@ def cases(world: str, *, seeds: int = 5, steps: int | None = None, first_seed: i
         return with_transform(peer_cases(variant=variant), transform)
     if world == "real":
         return with_transform([replace(c, variant=variant) for c in _real_cases()], transform)
+    if world == "corpus":
+        return with_transform(corpus_cases(variant), transform)
     raise ValueError(f"unknown world {world!r}")
 
 
@@ -445,5 +482,6 @@ def score(case: Case, run: Run | None = None) -> Score:
     if lost:
         return Score(case, False, False, False, label, d.verdict, others=others,
                      skipped=f"undetermined: the format drops {', '.join(lost)}, which the diagnosis names as deciding")
-    return Score(case, ok_f, d.verdict in case.verdicts, case.healthy and top is not None, label, d.verdict,
-                 others=others)
+    bad = case.meta.get("findings_bad")
+    false_alarm = any(f.id in bad for f in severe) if bad else case.healthy and top is not None
+    return Score(case, ok_f, d.verdict in case.verdicts, false_alarm, label, d.verdict, others=others)

@@ -22,6 +22,7 @@ import numpy as np
 
 from .actions import action_for
 from .context import Ctx, rnd, ro
+from .materiality import bounded_above_zero
 from .model import Finding
 from .predicates import holds
 from .symptoms import goal, trend
@@ -107,6 +108,8 @@ def check(ctx: Ctx) -> Finding | None:
     g1 = tr.end
     if g1 < 0.5 and not tr.rose:
         return None  # groups neither mostly right nor getting right: easy data cannot be the cause
+    if abs(g1) < get("near_zero") and not bounded_above_zero(ctx, g):
+        return None  # groups uniform at a score of ~0 are all wrong, not all right (data_too_hard's reading)
     ev: dict = {"adv_std_start": rnd(a0), "adv_std_end": rnd(a1), f"{g}_end": rnd(g1)}
     ruled, missing = [], []
     if ctx.has("entropy"):

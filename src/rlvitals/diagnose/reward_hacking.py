@@ -17,6 +17,7 @@ import numpy as np
 from ..shapes import blocks, hinge_onset
 from .actions import action_for
 from .context import Ctx, rnd
+from .materiality import bounded, goal_scale
 from .model import Finding
 from .symptoms import components, eval_lags, since, trend
 from .thresholds import get
@@ -169,6 +170,30 @@ def _early(ctx: Ctx, truth: str) -> Finding | None:
     return Finding(ID, "warning", onset, ev, (), missing, action_for(ID), 0.6)
 
 
+def _by_points(ctx: Ctx, truth: str) -> Finding | None:
+    """Judged in each curve's own range, not its spread: the reward gains a material share of its
+    range (goal_material) while a truth on a 0..1 scale gains less than that many points and less
+    than half the reward's share -- a truth measured on the same answers as the reward (the training
+    accuracy, the correctness term).  Scaled by their spreads alone, a pass rate creeping 0.1% -> 0.5%
+    "rises" as much as a reward going 0.2 -> 0.7; in points it has not moved."""
+    if truth == "val_acc" or not bounded(ctx, truth):
+        return None     # (an eval on held-out questions gains less than the training reward: _by_eval asks)
+    tt, rw = trend(ctx, truth), trend(ctx, "reward")
+    if tt is None or rw is None or not tt.enough(get("min_points")) or not rw.enough(get("min_points")):
+        return None
+    r_share = rw.move / (goal_scale(ctx, "reward") or 1.0)
+    if not rw.rose or r_share < get("goal_material") or tt.move >= min(get("goal_material"), 0.5 * r_share):
+        return None
+    if max(tt.start, tt.end) >= get("ceiling"):
+        return None     # the truth is at its ceiling: it cannot follow the reward any higher
+    name = truth[10:] if truth.startswith("component:") else truth
+    ev = {"reward_start": rnd(rw.start), "reward_end": rnd(rw.end), "acc_start": rnd(tt.start), "acc_end": rnd(tt.end),
+          "acc_metric": name, "acc_constant": ctx.word(truth) == "constant", "reward_gain_share": rnd(r_share, 3)}
+    missing = tuple(m for m in ("len",) if not ctx.has(m))
+    onset = divergence_onset(ctx, truth) or ctx.crossing("reward", 0.15)
+    return Finding(ID, "critical", onset, ev, (), missing, action_for(ID), 0.8)
+
+
 def _by_components(ctx: Ctx) -> Finding | None:
     """The total reward rises through a format/length/style term while the correctness term stays flat."""
     comps = components(ctx)
@@ -220,7 +245,7 @@ def _parted(ctx: Ctx) -> tuple[str, Finding] | None:
         out = None
         rw = trend(ctx, "reward") if ctx.has("reward") else None
         if rw is not None and rw.rose:
-            for test in (_by_truth, _early):
+            for test in (_by_truth, _by_points, _early):
                 out = next(((t, f) for t in _truths(ctx) if (f := test(ctx, t)) is not None), None)
                 if out is not None:
                     break

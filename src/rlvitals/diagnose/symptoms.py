@@ -224,7 +224,13 @@ def _noise(ctx: Ctx, name: str, v: np.ndarray) -> float:
         d = np.diff(v[:: max(1, v.size // 65536)])
         diff_noise = float(1.4826 * np.median(np.abs(d - np.median(d))) / np.sqrt(2))
     # a smoothed (autocorrelated) log has small first differences but wanders: take the larger
-    return max(diff_noise, resid)
+    noise = max(diff_noise, resid)
+    if noise == 0 and v.size >= 3:
+        # most steps at one exact value (a reward of exactly 0 but for a few steps): the robust
+        # estimate breaks down (over half the differences are 0), the plain one does not
+        d = np.diff(v[:: max(1, v.size // 65536)])
+        noise = float(np.std(d) / np.sqrt(2))
+    return noise
 
 
 def trend(ctx: Ctx, name: str) -> Trend | None:

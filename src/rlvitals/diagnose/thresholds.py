@@ -115,7 +115,14 @@ TABLE: dict[str, Threshold] = dict([
     _t("goal_z", 3.0, "a change of the goal larger than this many noise standard errors is real",
        "ours (3 sigma); " + OURS_SIM, (2.0, 2.5, 3.0, 4.0)),
     _t("rate_move", 0.02, "a rate (acc, trunc) must also move this many points to count as moving", OURS_SIM),
-    _t("goal_rel", 0.05, "a goal must also move this fraction of its own range/level to count as moving", OURS_SIM),
+    _t("goal_material", 0.05, "a goal's change is material when it is at least this share of the goal's own range (1 for "
+       "a rate in [0, 1]: 5 points of accuracy; else the span of its middle 90%): a finding after whose onset the goal "
+       "gained this much and kept it (or sat at its ceiling and lost less) did not hurt the goal and does not set the verdict",
+       "ours; the lesson's healthy run gains 36 points of acc in 200 steps, its four broken sets none; chosen on every "
+       "world (bench_worlds --calibrate, the real corpus per repository held out)", (0.03, 0.05, 0.1)),
+    _t("hack_share_follow", 0.5, "a goal that gained at least this share of what the reward gained (each in its own range, "
+       "since the parting) followed the reward: the parting did not hurt it (the lesson: acc 与 reward 同向 = 真能力)",
+       "ours; the same half as hack_share and eval_follow's quarter (an eval lags its training accuracy)", (0.33, 0.5, 0.67)),
     _t("eval_follow", 0.25, "an eval accuracy gaining less than this share of the training accuracy's gain does not follow it",
        "ours; both are accuracies on one scale (the peers' length-hacking file: train +0.67, eval +0.05)"),
     _t("ceiling", 0.9, "an accuracy at or above this is at its ceiling: it cannot follow a rising reward", "ours"),

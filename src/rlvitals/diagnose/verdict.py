@@ -24,6 +24,7 @@ import numpy as np
 from .actions import action_for
 from .context import Ctx, rnd
 from .differential import DECIDES, LOOKALIKES, RULERS, differential
+from .materiality import at_ceiling, goal_scale, solved, unhurt
 from .model import FINDING_IDS, SEVERITIES, Finding
 from .predicates import pred
 from .symptoms import goal, trend
@@ -72,7 +73,64 @@ CHAINS: tuple[frozenset[str], ...] = (
     # in that update: a ratio leaving 1 together with a KL jump is the jump's, a drift long before it
     # (stale weights, off-policy updates) is the cause
     frozenset({"kl_blowup", "sync_failure"}),
+    # answers cut at the cap in the steps an entropy ran up: UPSTREAM says which is the cause
+    frozenset({"entropy_explosion", "truncation_starvation"}),
 )
+
+
+# Of a CHAINS pair that began together, the one upstream: gibberish from an entropy run-up fills the
+# answers to the cap (a cap cannot raise the entropy x20), so the cut answers are its consequence.
+UPSTREAM: dict[frozenset[str], str] = {
+    frozenset({"entropy_explosion", "truncation_starvation"}): "entropy_explosion",
+}
+
+# What a finding did to the goal decides whether it sets the verdict (materiality).  Two questions:
+# 1. At its ceiling: a goal that sits at its ceiling and lost no material part after the onset was
+#    not hurt, whatever the finding (entropy near 0 on a solved task is no collapse).  Never asked of
+#    the findings about the goal itself or that already read "learning", nor of a NaN
+#    (numeric_instability: news whenever it comes).
+# 2. Judged by the goal: a finding whose evidence is not material in its own metric's range -- a
+#    one-step outlier, jitter of the grad norm with no clip fraction to say so (clip n/a, or not logged), a reward
+#    parting from a truth that still gained, a ratio drifting less than ratio_far -- sets the verdict
+#    only if the goal was hurt (HARM_KIND: "step" = the goal held its level after it; "transient" =
+#    held its level in a run that learns; "cheat" = gained a material amount, and kept up with the
+#    reward in each one's own range; "" = gained a material amount after the onset and kept it).
+#    The others (entropy toward 0, KL x N, answers cut, length x N with a flat truth) are material in
+#    their own range by their own definition and keep their severity.
+NOT_JUDGED_BY_GOAL = frozenset({"numeric_instability", "not_learning", "stalled", "data_too_hard", "plateau",
+                                "data_too_easy", "batch_noise"})
+HARM_KIND: dict[str, str] = {"outlier_step": "step", "lr_too_high": "transient", "reward_hacking": "cheat",
+                             "sync_failure": ""}
+
+
+def _own_material(f: Finding, ctx: Ctx) -> bool:
+    """Is the finding's own evidence material in its metric's range (see HARM_KIND)?"""
+    if f.id not in HARM_KIND:
+        return True
+    if f.id == "lr_too_high":
+        return "clip_frac_late" in f.evidence     # the clip fraction itself says the steps are too big
+    if f.id == "sync_failure":
+        _, r = ctx.data("ratio_mean")
+        return bool(r.size) and float(np.max(np.abs(r[-max(3, r.size // 10):] - 1.0))) > get("ratio_far")
+    return False
+
+
+def _material(found: list[Finding], ctx: Ctx) -> list[Finding]:
+    """Findings that did not hurt the goal become info notes saying so (with the goal's numbers)."""
+    g = goal(ctx)
+    out = []
+    for f in found:
+        eff = None
+        if _warns(f) and f.id not in NOT_JUDGED_BY_GOAL and not (FINDING_IDS[f.id] == "cheating" and g == "reward"):
+            eff = at_ceiling(ctx, f.onset_step)
+            if eff is None and not _own_material(f, ctx):
+                eff = unhurt(ctx, f.onset_step, kind=HARM_KIND[f.id])
+        if eff is None:
+            out.append(f)
+            continue
+        ev = {**f.evidence, **eff.evidence(), "goal_unhurt": True}
+        out.append(replace(f, severity="info", evidence=ev))
+    return out
 
 
 # The entropy findings of CHAINS: a KL that climbed in step with their move is its consequence.
@@ -94,7 +152,9 @@ def _chain_losers(found: list[Finding], ctx: Ctx) -> set[str]:
         if fa.onset_step is None or fb.onset_step is None:
             continue
         if abs(fa.onset_step - fb.onset_step) <= get("together") * span:
-            if "kl_blowup" in pair and kl_jump(ctx) >= get("kl_abrupt"):
+            if pair in UPSTREAM:
+                out.add(b if UPSTREAM[pair] == a else a)
+            elif "kl_blowup" in pair and kl_jump(ctx) >= get("kl_abrupt"):
                 out.add(b if a == "kl_blowup" else a)   # together, but the KL jumped: the blow-up drives
             continue
         first, later = (fa, fb) if fa.onset_step < fb.onset_step else (fb, fa)
@@ -203,6 +263,8 @@ def _goal_failed(ctx: Ctx, g: str | None, tr) -> str | None:
         return None
     if tr.rate and tr.end >= get("ceiling") and not (tr.fell or tr.fell_back):
         return None          # an accuracy at its ceiling has nowhere to go (data_too_easy's reading)
+    if g is not None and solved(ctx) and tr.start - tr.end < get("goal_material") * goal_scale(ctx, g):
+        return None          # a training score at its ceiling and a goal that lost no material part: converged
     for m in ("reward", "acc", "val_acc"):
         other = trend(ctx, m) if m != g and ctx.has(m) else None
         if (m == "reward" and other is not None and g != "reward" and (tr.flat or no_rise)
@@ -234,6 +296,7 @@ def resolve(found: list[Finding], ctx: Ctx) -> tuple[Finding, ...]:
     found = [f for f in found if f.id not in losers]
     owners = {f.id for f in found if _warns(f)}
     kept = _aftermath([f for f in found if not any(f.id in SUPPRESSES.get(o, ()) for o in owners if o != f.id)], ctx)
+    kept = _material(kept, ctx)
     fired = {f.id for f in kept if _warns(f)}
     if not fired:
         nl = _not_learning(ctx, fired)
