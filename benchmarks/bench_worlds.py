@@ -35,7 +35,8 @@ Runs nobody tuned on (each a *variant*, scored and tabled on its own):
 
 --calibrate: the thresholds that carry a `grid` in rlvitals.diagnose.thresholds.TABLE are chosen by
 coordinate descent (each in turn set to the grid value that maximises the objective, `--passes`
-times) on a set of worlds, and scored on a world:
+times; `--grid a,b` for only those) on a set of worlds, and scored on a world -- the labelled real
+corpus counts one world per repository, so each repository is held out on its own:
   * held out: for each world X, chosen on every world but X, scored on X (the honest number);
   * in sample: chosen on all worlds, scored on each (for comparison only);
   * as shipped: the table's own values.
@@ -137,7 +138,24 @@ def calibrate(idx: list[int], grid: dict[str, tuple[float, ...]], start: dict[st
     return current, best
 
 
+def with_groups(summary: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
+    """The summary with one more row per group of labels "group:part" (the corpus per repository):
+    the group as a whole, its shares weighted by runs."""
+    groups: dict[str, list[dict[str, float]]] = defaultdict(list)
+    for w, v in summary.items():
+        if ":" in w:
+            groups[w.split(":")[0]].append(v)
+    out = dict(summary)
+    for g, rows in groups.items():
+        n = sum(r["n"] for r in rows)
+        out[f"{g} (all)"] = {"n": n, "skipped": sum(r["skipped"] for r in rows),
+                             **{k: sum(r[k] * r["n"] for r in rows) / max(n, 1) for k in ("right", "finding", "verdict")},
+                             "healthy": sum(r["healthy"] for r in rows), "healthy_warn": sum(r["healthy_warn"] for r in rows)}
+    return out
+
+
 def table(title: str, summary: dict[str, dict[str, float]]) -> None:
+    summary = with_groups(summary)
     print(f"\n{title}")
     width = max([7, *(len(w) for w in summary)])
     print(f"  {'world':<{width}} {'runs':>5} {'right':>7} {'finding':>8} {'verdict':>8} {'healthy warned':>15}")
@@ -308,6 +326,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=None)
     ap.add_argument("--md", type=Path, default=None)
     ap.add_argument("--calibrate", action="store_true")
+    ap.add_argument("--grid", default="", help="with --calibrate: only these thresholds (comma-separated; default every one with a grid)")
     ap.add_argument("--passes", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--show-misses", action="store_true")
@@ -368,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
         except ImportError:
             print("\nno threshold table (rlvitals.diagnose.thresholds): nothing to calibrate")
             return 0
-        grid = {k: t.grid for k, t in thresholds.TABLE.items() if t.grid}
+        grid = {k: t.grid for k, t in thresholds.TABLE.items() if t.grid and (not a.grid or k in a.grid.split(","))}
         start = {k: thresholds.TABLE[k].value for k in grid}
         print(f"\ncalibrating {len(grid)} thresholds: {', '.join(grid)}")
         present = list(dict.fromkeys(c.label for c in _CASES))

@@ -295,8 +295,8 @@ def repository(source: str) -> str:
 def corpus_cases(variant: str = "") -> list[Case]:
     """The labelled real corpus (shared/fixtures/real-corpus/labels.json): each run's acceptable
     verdicts and top findings ('' = none), and the findings that would be false alarms (meta
-    "findings_bad").  Each repository is its own label ("corpus:owner/repo"), so that --calibrate
-    holds out one repository at a time; a variant name replaces it."""
+    "findings_bad").  Each repository is its own label ("<variant>:owner/repo"), so that --calibrate
+    holds out one repository at a time; the tables add a row for the whole variant."""
     from rlvitals import read
 
     base = _corpus_dir()
@@ -311,7 +311,7 @@ def corpus_cases(variant: str = "") -> list[Case]:
         found = tuple(f or None for f in lab["findings_ok"])
         out.append(Case("corpus", name, partial(read, str(path)), tuple(lab["verdict"]), found,
                         meta={"findings_bad": tuple(lab.get("findings_bad", ())), "repo": repository(lab.get("source", ""))},
-                        variant=variant or "corpus:" + repository(lab.get("source", ""))))
+                        variant=f"{variant or 'corpus'}:{repository(lab.get('source', ''))}"))
     return out
 
 

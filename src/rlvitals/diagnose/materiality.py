@@ -12,7 +12,8 @@ at the finding's onset and at the end of the run, and judged in its own range:
 A finding leaves the goal *unhurt* when, after its onset, the goal went on to gain a material amount
 and kept it (the run still learns), or when the goal sits at its ceiling and did not lose a material
 amount (a solved task has nothing left to lose: entropy near 0 there is not a collapse).  A
-one-step outlier leaves it unhurt when the goal holds its level after it; jitter when the goal holds
+one-step outlier leaves it unhurt when the goal holds its level after it (no fall both material
+and beyond its noise); jitter when the goal holds
 its level and the run learns.  Unhurt findings do not set the verdict: `verdict.resolve` keeps them as info notes that
 say so, with the numbers.  Without enough points after the onset nothing is unhurt: no demotion
 without evidence, so a live run is still alerted at once.
@@ -114,13 +115,18 @@ def goal_effect(ctx: Ctx, onset: int | None, windows_after: int = 2, metric: str
     return Effect(g, at, float(np.mean(v[-w:])), peak, goal_scale(ctx, g), int(after))
 
 
-def at_ceiling(ctx: Ctx, onset: int | None) -> Effect | None:
-    """The Effect when the goal, on a 0..1 scale, ends at its ceiling and lost no material part of
-    its level since `onset` (a solved task has nothing left to lose), else None."""
+def at_ceiling(ctx: Ctx, onset: int | None, *, by_reward: bool = True) -> Effect | None:
+    """The Effect when the task is solved (`solved`: the goal, else -- `by_reward` -- a training score
+    on a 0..1 scale at its ceiling) and the goal lost no material part of its level since `onset`
+    (a solved task has nothing left to lose), else None.  A cheating finding asks with by_reward
+    False: a reward at its ceiling is what a gamed reward looks like."""
     eff = goal_effect(ctx, onset, 1)
-    if eff is None or not bounded(ctx, eff.goal):
+    if eff is None:
         return None
-    return eff if eff.end >= get("ceiling") and eff.gain > -eff.material else None
+    at_top = bounded(ctx, eff.goal) and eff.end >= get("ceiling")
+    if not at_top and not (by_reward and solved(ctx)):
+        return None
+    return eff if eff.gain > -eff.material else None
 
 
 def unhurt(ctx: Ctx, onset: int | None, *, kind: str = "") -> Effect | None:
@@ -137,7 +143,9 @@ def unhurt(ctx: Ctx, onset: int | None, *, kind: str = "") -> Effect | None:
     tr = trend(ctx, eff.goal)
     kept = eff.end >= eff.peak_after - eff.material        # did not give back a material part of its gains
     if kind == "step":
-        return eff if eff.gain > -eff.material else None
+        # hurt only by a fall that is material and beyond the noise of two window means
+        se = (tr.noise if tr is not None else 0.0) * float(np.sqrt(2.0 / max(3, eff.points_after // 10 or 1)))
+        return eff if eff.gain > -max(eff.material, get("goal_z") * se) else None
     if kind == "cheat":
         # the reward parted from the goal only if the goal's share of its range fell behind the reward's
         rw = goal_effect(ctx, onset, 2, "reward")

@@ -85,8 +85,10 @@ UPSTREAM: dict[frozenset[str], str] = {
 }
 
 # What a finding did to the goal decides whether it sets the verdict (materiality).  Two questions:
-# 1. At its ceiling: a goal that sits at its ceiling and lost no material part after the onset was
-#    not hurt, whatever the finding (entropy near 0 on a solved task is no collapse).  Never asked of
+# 1. At its ceiling: a goal that sits at its ceiling (or, but for a cheating finding, a training
+#    score on a 0..1 scale at its ceiling: materiality.solved) and lost no material part after the
+#    onset was not hurt, whatever the finding (entropy near 0 on a solved task is no collapse; nothing
+#    moving in a run resumed at its plateau is no stall: there is nothing left to learn).  Never asked of
 #    the findings about the goal itself or that already read "learning", nor of a NaN
 #    (numeric_instability: news whenever it comes).
 # 2. Judged by the goal: a finding whose evidence is not material in its own metric's range -- a
@@ -97,7 +99,7 @@ UPSTREAM: dict[frozenset[str], str] = {
 #    reward in each one's own range; "" = gained a material amount after the onset and kept it).
 #    The others (entropy toward 0, KL x N, answers cut, length x N with a flat truth) are material in
 #    their own range by their own definition and keep their severity.
-NOT_JUDGED_BY_GOAL = frozenset({"numeric_instability", "not_learning", "stalled", "data_too_hard", "plateau",
+NOT_JUDGED_BY_GOAL = frozenset({"numeric_instability", "not_learning", "data_too_hard", "plateau",
                                 "data_too_easy", "batch_noise"})
 HARM_KIND: dict[str, str] = {"outlier_step": "step", "lr_too_high": "transient", "reward_hacking": "cheat",
                              "sync_failure": ""}
@@ -122,8 +124,8 @@ def _material(found: list[Finding], ctx: Ctx) -> list[Finding]:
     for f in found:
         eff = None
         if _warns(f) and f.id not in NOT_JUDGED_BY_GOAL and not (FINDING_IDS[f.id] == "cheating" and g == "reward"):
-            eff = at_ceiling(ctx, f.onset_step)
-            if eff is None and not _own_material(f, ctx):
+            eff = at_ceiling(ctx, f.onset_step, by_reward=FINDING_IDS[f.id] != "cheating")
+            if eff is None and f.id != "stalled" and not _own_material(f, ctx):
                 eff = unhurt(ctx, f.onset_step, kind=HARM_KIND[f.id])
         if eff is None:
             out.append(f)
@@ -255,11 +257,18 @@ def _constant_goal(ctx: Ctx, g: str, n: int, span: int) -> bool:
 
 
 def _goal_failed(ctx: Ctx, g: str | None, tr) -> str | None:
-    """How a goal with enough points failed to improve (fell, fell_back, flat, not_rising), or None."""
+    """How a goal with enough points failed to improve (fell, fell_back, flat, not_rising,
+    no_material_gain), or None."""
     # "does not go up at all" must be shown, not drawn from a noisy stretch: the fitted change's
     # upper goal_z bound within one step-to-step noise (a short or noisy goal stays undecided)
     no_rise = tr.not_rising and tr.fit_move + get("goal_z") * tr.fit_se < tr.noise
-    if tr.rose or not (tr.flat or tr.fell or tr.fell_back or no_rise):
+    # after a fair number of points (twice min_points, points not steps: a sparse log's few noisy
+    # points prove little) a goal that never gained a material amount of its own range -- neither
+    # at the end nor at its peak -- has not learned, however noisy
+    material = get("goal_material") * goal_scale(ctx, g) if g is not None else 0.0
+    stuck = (not tr.rose and tr.n >= 2 * get("min_points") and tr.end - tr.start < material
+             and tr.peak - tr.start < material)
+    if tr.rose or not (tr.flat or tr.fell or tr.fell_back or no_rise or stuck):
         return None
     if tr.rate and tr.end >= get("ceiling") and not (tr.fell or tr.fell_back):
         return None          # an accuracy at its ceiling has nowhere to go (data_too_easy's reading)
@@ -272,7 +281,8 @@ def _goal_failed(ctx: Ctx, g: str | None, tr) -> str | None:
             continue         # a still goal, and the reward only moves with it: the goal's judgement stands
         if other is not None and (other.rose or not (other.still or other.fell or other.fell_back or other.not_rising)):
             return None      # another score climbs (reward_hacking's question) or is still undecided
-    return "fell" if tr.fell else "fell_back" if tr.fell_back else "flat" if tr.flat else "not_rising"
+    return ("fell" if tr.fell else "fell_back" if tr.fell_back else "flat" if tr.flat
+            else "not_rising" if no_rise else "no_material_gain")
 
 
 def goal_summary(ctx: Ctx) -> dict | None:

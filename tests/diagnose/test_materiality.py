@@ -1,0 +1,126 @@
+"""Material, not merely significant: a finding sets the verdict only if it hurt the goal.
+
+Each run starts from the lesson's healthy table (diag_curves.healthy) and changes one thing; the
+assertions read the verdict, the severities and the goal's numbers the finding carries.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rlvitals import diagnose
+from rlvitals.diagnose.context import Ctx
+from rlvitals.diagnose.materiality import at_ceiling, bounded, goal_scale, unhurt
+from rlvitals.run import CANONICAL, Run
+from rlvitals.shapes import shapes_of
+
+from diag_curves import N, S, healthy, jitter, ramp
+
+
+def _ctx(run: Run) -> Ctx:
+    shapes = shapes_of(Run(run.name, run.format, {k: s for k, s in run.series.items() if k in CANONICAL}))
+    return Ctx(run, dict(shapes))
+
+
+def _spiked_kl(step: int, height: float) -> np.ndarray:
+    kl = np.linspace(0.002, 0.045, N) + jitter(0.001, 3)
+    kl[step - 1] = height
+    return kl
+
+
+def test_a_one_step_kl_spike_in_a_run_that_keeps_learning_does_not_set_the_verdict():
+    run = healthy(1, kl=_spiked_kl(120, 4.0))       # x100 its level, back the next step
+    d = diagnose(run)
+    f = {x.id: x for x in d.findings}["outlier_step"]
+    assert f.severity == "info" and f.evidence["goal_unhurt"] is True
+    assert f.evidence["goal_metric"] == "acc" and f.evidence["goal_end"] >= f.evidence["goal_at_onset"]
+    assert d.verdict == "learning"
+
+
+def test_a_one_step_spike_after_which_the_goal_falls_keeps_its_warning():
+    acc = np.where(S < 120, np.linspace(0.21, 0.45, N), 0.12) + jitter(0.01, 4)
+    d = diagnose(healthy(2, kl=_spiked_kl(120, 4.0), acc=acc))
+    assert any(f.id == "outlier_step" and f.severity == "warning" for f in d.findings)
+    assert d.verdict != "learning"
+
+
+def test_entropy_near_zero_on_a_solved_task_is_not_a_collapse():
+    # the model solves the task in a few steps; entropy then goes to ~0 with every answer right
+    acc = np.clip(0.94 + 0.06 * (1 - np.exp(-(S - 1) / 5.0)), 0, 1) - np.abs(jitter(0.004, 5))
+    ent = 0.18 * np.exp(-(S - 1) / 6.0) + 0.002
+    d = diagnose(healthy(3, acc=acc, entropy=ent))
+    assert not any(f.id == "entropy_collapse" and f.severity != "info" for f in d.findings)
+    assert d.verdict == "learning"
+
+
+def test_an_entropy_collapse_with_the_goal_stuck_midway_sets_the_verdict():
+    acc = np.minimum(np.linspace(0.21, 0.60, N), 0.35) + jitter(0.01, 6)
+    ent = np.where(S < 60, 1.8, 1.8 * np.exp(-(S - 60) / 15.0)) + 0.005
+    d = diagnose(healthy(4, acc=acc, entropy=ent))
+    assert d.findings[0].id == "entropy_collapse" and d.findings[0].severity != "info"
+    assert d.verdict == "dead"
+
+
+def test_a_reward_rising_while_a_pass_rate_creeps_in_points_is_cheating():
+    # the pass rate "rises" 0.1% -> 0.6% (x6 in its own spread); in points it has not moved
+    acc = np.linspace(0.001, 0.006, N) + np.abs(jitter(0.001, 8))
+    d = diagnose(healthy(5, reward=np.linspace(0.22, 0.73, N) + jitter(0.02, 9), acc=acc, len=None))
+    assert d.findings[0].id == "reward_hacking" and d.verdict == "cheating"
+    assert d.findings[0].evidence["acc_end"] < 0.01
+
+
+def test_a_reward_and_an_accuracy_rising_together_on_their_own_scales_is_learning():
+    # a sum of reward functions gains 0.4 of ~2.5 while the accuracy gains 15 points: same direction
+    rew = np.linspace(1.65, 2.05, N) + jitter(0.05, 10)
+    acc = np.clip(np.linspace(0.05, 0.20, N) + jitter(0.03, 11), 0, 1)
+    d = diagnose(healthy(6, reward=rew, acc=acc))
+    assert not any(f.id == "reward_hacking" and f.severity != "info" for f in d.findings)
+
+
+def test_grad_norm_jitter_without_a_clip_fraction_in_a_run_that_learns_is_a_note():
+    gn = np.abs(0.003 + jitter(0.0015, 12)) + 1e-5
+    d = diagnose(healthy(7, clip_frac=np.zeros(N), gnorm=gn))
+    assert not any(f.id == "lr_too_high" and f.severity != "info" for f in d.findings)
+    assert d.verdict == "learning"
+
+
+def test_a_clip_fraction_past_the_lessons_20_percent_is_material_whatever_the_goal():
+    d = diagnose(healthy(8, clip_frac=ramp(0.02, 0.42, 40) + np.abs(jitter(0.01, 13)), gnorm=ramp(0.8, 6.0, 40)))
+    assert any(f.id == "lr_too_high" and f.severity == "warning" for f in d.findings)
+    assert d.verdict == "unstable"
+
+
+def test_a_goal_that_never_gains_a_material_amount_is_not_learning_after_a_fair_number_of_points():
+    acc = 0.40 + jitter(0.03, 14)           # noisy, never a material gain
+    rew = 0.50 + jitter(0.03, 15)
+    d = diagnose(healthy(9, acc=acc, reward=rew))
+    assert d.verdict == "dead"
+    nl = {f.id: f for f in d.findings}.get("not_learning")
+    assert nl is not None and nl.severity == "warning"
+
+
+def test_a_run_resumed_at_its_ceiling_is_not_dead():
+    # resumed at step 101 with the training reward at 0.95 and the eval holding ~0.89
+    steps = np.arange(101, 436)
+    r = np.random.default_rng(16)
+    cols = {"reward": 0.95 + r.normal(0, 0.01, steps.size), "val_acc": 0.89 + r.normal(0, 0.008, steps.size),
+            "entropy": 0.032 + r.normal(0, 0.001, steps.size), "len": 130 + r.normal(0, 3, steps.size)}
+    d = diagnose(Run.from_arrays("resumed", steps, cols))
+    assert d.verdict == "learning"
+    assert not any(f.severity != "info" for f in d.findings)
+
+
+@pytest.mark.parametrize("values, scale", [(np.linspace(0.2, 0.6, 50), 1.0), (np.linspace(-2.2, -1.4, 50), 2.2)])
+def test_the_goal_scale_is_one_for_a_rate_and_its_own_range_otherwise(values, scale):
+    run = Run.from_arrays("g", np.arange(1, 51), {"acc": values})
+    ctx = _ctx(run)
+    assert bounded(ctx, "acc") == (scale == 1.0)
+    assert goal_scale(ctx, "acc") == pytest.approx(scale, rel=0.05)
+
+
+def test_nothing_is_unhurt_without_points_after_the_onset():
+    run = healthy(10)
+    ctx = _ctx(run)
+    assert unhurt(ctx, N - 2) is None and at_ceiling(ctx, N - 2) is None
+    assert unhurt(ctx, 1) is not None        # the whole healthy run after step 1: a material gain
