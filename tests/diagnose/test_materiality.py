@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from diag_curves import N, S, healthy, jitter, ramp
 
 from rlvitals import diagnose
 from rlvitals.diagnose.context import Ctx
 from rlvitals.diagnose.materiality import at_ceiling, bounded, goal_scale, unhurt
 from rlvitals.run import CANONICAL, Run
 from rlvitals.shapes import shapes_of
-
-from diag_curves import N, S, healthy, jitter, ramp
 
 
 def _ctx(run: Run) -> Ctx:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..run import Run, Series
-from ..shapes import Shape, _kendall_tau, blocks, hinge_onset
+from ..shapes import Shape, blocks, hinge_onset, kendall_tau
 from .model import RuledOut
 
 __all__ = ["Ctx", "rnd", "ro"]
@@ -162,7 +162,7 @@ class Ctx:
         t, x = blocks(s[i:], v[i:], 16)
         if x.size < 4:
             return False
-        return _kendall_tau(x) >= 0.3 and x[-max(1, x.size // 4):].mean() > x[: max(1, x.size // 4)].mean()
+        return kendall_tau(x) >= 0.3 and x[-max(1, x.size // 4):].mean() > x[: max(1, x.size // 4)].mean()
 
     def late_gain(self, name: str, frac: float = 0.35) -> float:
         """Change over the last `frac` of the run, relative to the whole run's movement range."""

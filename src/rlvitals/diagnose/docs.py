@@ -21,7 +21,7 @@ from .differential import DECIDES, LOOKALIKES, RULERS
 from .model import FINDING_IDS
 from .predicates import PREDICATES
 from .thresholds import TABLE, get
-from .verdict import CHAINS, PRIORITY, SUPPRESSES, _not_learning
+from .verdict import CHAINS, PRIORITY, SUPPRESSES, not_learning
 
 INTRO = """\
 # What `rlvitals diagnose` knows: symptoms, predicates, findings, the verdict
@@ -155,7 +155,7 @@ def _findings() -> list[str]:
     out = ["## The findings", ""]
     for fid in PRIORITY:
         if fid == "not_learning":
-            doc = _doc(_not_learning)
+            doc = _doc(not_learning)
         else:
             doc = _doc(importlib.import_module(f"rlvitals.diagnose.{fid}"))
         out += [f"### `{fid}` → {FINDING_IDS[fid]}", "", doc, ""]

@@ -26,7 +26,7 @@ from .model import Finding
 from .predicates import holds
 from .symptoms import gap, kl_clean, tail_excess
 from .thresholds import get
-from .timing import _window, entropy_dropped_at_once, entropy_flattening, first_entropy, kl_surge, rolled
+from .timing import entropy_dropped_at_once, entropy_flattening, first_entropy, jump_window, kl_surge, rolled
 from .updates import assess
 
 ID = "kl_blowup"
@@ -164,7 +164,7 @@ def _jumped_at(s: np.ndarray, v: np.ndarray, every: float = 1.0) -> int | None:
     KL climbing slowly to 0.06 before a jump to 1.2 makes a fifth of its log rise (`_onset`) long before
     anything went wrong: RL-loop blow-ups at steps 76-113 read "since step 39-43"."""
     t, y, a, b = _log_blocks(s, v)
-    w = _window(t, every)
+    w = jump_window(t, every)
     if not b > a or y.size <= w:
         return None
     rise = y[w:] - y[:-w]

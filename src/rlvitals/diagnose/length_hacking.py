@@ -12,18 +12,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..shapes import _noise
+from ..shapes import step_noise
 from .actions import action_for
 from .context import Ctx, rnd
+from .lengths import length_term_excess, ln_points, paid_in_length
 from .model import Finding
 from .symptoms import around, components, eval_lags, goal, since, tail_excess, trend
 from .thresholds import get
 
 ID = "length_hacking"
-
-
-def ln_points(ctx: Ctx) -> int:
-    return int(ctx.data("len")[1].size)
 
 
 def _early(ctx: Ctx, g: str | None) -> Finding | None:
@@ -77,31 +74,6 @@ def check(ctx: Ctx) -> Finding | None:
     return _early(ctx, g) or _tail(ctx, g) or _length_term(ctx) or _paid_by_length(ctx)
 
 
-def paid_in_length(ctx: Ctx, onset: int | None, truth: str, z: float | None = None) -> tuple[float, float, float, float, float] | None:
-    """Since `onset` (where the reward parted from the truth: reward_hacking's onset) the answers grew
-    while the truth gained nothing -- the reward's excess came with longer answers and no gain (the
-    lesson: len 涨而 acc 不涨 = 长度作弊).  The m length points from the onset on against the m before
-    them grew beyond `z` standard errors (goal_z unless given; the growth in standard errors is returned), and
-    the truth over the same stretch did not gain beyond goal_z standard errors on the stretch before it.
-    Returns (len before, len since, growth in standard errors, truth before, truth since), or None.
-    reward_hacking holds back while the answers grow beyond one standard error (z=1: the channel is
-    decided by the length, which shows a few steps after the reward moved), and length_hacking fires
-    once the growth is len_accel (relative) and len_accel_z standard errors (`_paid_by_length`)."""
-    if onset is None or not ctx.has("len"):
-        return None
-    ln, tc = around(ctx, "len", onset), around(ctx, truth, onset)
-    if ln is None or tc is None:
-        return None
-    la, lb, m, lt = ln
-    ta, tb, mt, tt = tc
-    lse = (lt.noise or 1e-12) * float(np.sqrt(2.0 / m))
-    tse = (tt.noise or float(np.std(ctx.data(truth)[1])) or 1e-12) * float(np.sqrt(2.0 / mt))
-    z = get("goal_z") if z is None else z
-    if not (la > 0 and lb - la >= z * lse and tb - ta <= get("goal_z") * tse):
-        return None
-    return la, lb, (lb - la) / lse, ta, tb
-
-
 def _paid_by_length(ctx: Ctx) -> Finding | None:
     """The reward parted from the truth (reward_hacking's test, `parting`), and since then the answers
     grew len_accel (relative) and len_accel_z standard errors while the truth gained nothing
@@ -150,19 +122,6 @@ def _paid_term(ctx: Ctx) -> Finding | None:
         if ctx.has("len"):
             ev["len_start"], ev["len_end"] = rnd(ctx.start("len")), rnd(ctx.end("len"))
         return Finding(ID, "warning", onset, ev, (), (), action_for(ID), 0.7)
-    return None
-
-
-def length_term_excess(ctx: Ctx) -> tuple[str, int, float, float] | None:
-    """A logged length-kind reward component whose last stretch (len_tail of the steps) left the line
-    it followed before, upward by more than len_accel_z standard errors: (its key, the first step of the
-    stretch, its excess in reward units, that excess in standard errors), or None."""
-    for k, (kind, _) in components(ctx).items():
-        if kind != "length":
-            continue
-        te = tail_excess(ctx, f"component:{k}", get("len_tail"), mean=True)
-        if te is not None and te[1] > 0 and te[2] >= get("len_accel_z"):
-            return k, te[0], te[1], te[2]
     return None
 
 
@@ -334,7 +293,7 @@ def _paid(ctx: Ctx) -> Finding | None:
         total = total + np.nan_to_num(cs.values)
     u = vr - total
     k = max(3, u.size // 10)
-    noise = _noise(u) or 1e-12
+    noise = step_noise(u) or 1e-12
     gain = float(u[-k:].mean() - u[:k].mean())
     q = np.percentile(vr, [10, 90])
     if (u.size < 2 * get("min_points") or gain <= get("goal_z") * noise * np.sqrt(2.0 / k)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..shapes import _theil_sen
+from ..shapes import theil_sen
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
@@ -49,7 +49,7 @@ def _slopes(ctx: Ctx, goal: str, onset: int) -> tuple[float, float] | None:
     before, after = t < onset, t >= onset
     if before.sum() < 3 or after.sum() < 4:
         return None
-    return _theil_sen(t[before], x[before]), _theil_sen(t[after], x[after])
+    return theil_sen(t[before], x[before]), theil_sen(t[after], x[after])
 
 
 def _knees(ctx: Ctx, goal: str) -> list[int]:

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .context import Ctx, rnd
-from .symptoms import goal, kl_clean, trend
+from .symptoms import aligned, goal, kl_clean, spread, trend
 from .thresholds import get
 from .timing import entropy_jump, entropy_led_kl, kl_jump, kl_surge
 
@@ -116,7 +116,6 @@ def reward_tracks_truth(ctx: Ctx) -> Pred:
     spread, their difference changes less than `hack_gap` from the first tenth to the last -- so a
     reward "climb" is the accuracy's own move (judged by the rate rules), not something else being
     learned or gamed."""
-    from .reward_hacking import _aligned, _spread
     from .symptoms import components
     if not ctx.has("reward"):
         return Pred(False, "reward", None, False)
@@ -124,7 +123,7 @@ def reward_tracks_truth(ctx: Ctx) -> Pred:
     truths += [f"component:{k}" for k, (kind, _) in components(ctx).items() if kind == "correctness"]
     truths += [m for m in ("val_acc",) if ctx.has(m)]
     for t in truths:
-        _, r, a = _aligned(ctx, t)
+        _, r, a = aligned(ctx, t)
         if r.size < 2 * get("truth_min_after"):
             continue
         # step by step: the reward's changes are the accuracy's (it is the verifier's score, give or
@@ -133,7 +132,7 @@ def reward_tracks_truth(ctx: Ctx) -> Pred:
         if not (np.std(dr) > 0 and np.std(da) > 0):
             continue
         corr = float(np.corrcoef(dr, da)[0, 1])
-        d = r / (_spread(r) or 1.0) - a / (_spread(a) or 1.0)
+        d = r / (spread(r) or 1.0) - a / (spread(a) or 1.0)
         k = max(3, d.size // 10)
         move = float(d[-k:].mean() - d[:k].mean())
         return Pred(corr >= get("track_corr") and move < get("hack_gap"), t[10:] if t.startswith("component:") else t,

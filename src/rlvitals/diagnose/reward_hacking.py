@@ -17,9 +17,10 @@ import numpy as np
 from ..shapes import blocks, hinge_onset
 from .actions import action_for
 from .context import Ctx, rnd
+from .lengths import length_term_excess, paid_in_length
 from .materiality import bounded, goal_scale
 from .model import Finding
-from .symptoms import components, eval_lags, since, trend
+from .symptoms import aligned, components, eval_lags, since, spread, trend
 from .thresholds import get
 
 ID = "reward_hacking"
@@ -31,35 +32,12 @@ def _truths(ctx: Ctx) -> list[str]:
     return out
 
 
-def _spread(v: np.ndarray) -> float:
-    q = np.percentile(v, [10, 90])
-    return float(q[1] - q[0])
-
-
-def _aligned(ctx: Ctx, truth: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(steps, reward, truth) on the truth's steps; the reward averaged over each truth interval."""
-    sr, vr = ctx.data("reward")
-    sa, va = ctx.data(truth)
-    if sr.size == sa.size and np.array_equal(sr, sa):
-        return sr, vr, va
-    keep = (sa >= sr[0]) & (sa <= sr[-1])
-    sa, va = sa[keep], va[keep]
-    if sa.size == 0:
-        return sa, va, va
-    c = np.concatenate(([0.0], np.cumsum(vr)))
-    hi = np.searchsorted(sr, sa, side="right")
-    lo = np.concatenate(([0], hi[:-1]))
-    lo = np.minimum(lo, hi - 1)
-    r = (c[hi] - c[lo]) / np.maximum(hi - lo, 1)
-    return sa, r, va
-
-
 def divergence_onset(ctx: Ctx, truth: str) -> int | None:
     """Step where reward and truth (both scaled by their spread) began to part ways."""
-    common, r, a = _aligned(ctx, truth)
+    common, r, a = aligned(ctx, truth)
     if common.size < 5:
         return None
-    d = r / (_spread(r) or 1.0) - a / (_spread(a) or 1.0)
+    d = r / (spread(r) or 1.0) - a / (spread(a) or 1.0)
     t, x = blocks(common, d, 64)
     k, _ = hinge_onset(t, x, "start")
     return int(t[k])
@@ -69,8 +47,8 @@ def _gain_in_spreads(s: np.ndarray, v: np.ndarray, onset: int) -> float:
     """Change from the tenth after the onset to the last tenth, in units of the 10-90% spread."""
     k = max(1, v.size // 10)
     i = min(int(np.searchsorted(s, onset)), max(0, v.size - 2 * k))
-    spread = _spread(v) or 1.0
-    return (float(v[-k:].mean()) - float(v[i:i + k].mean())) / spread
+    sp = spread(v) or 1.0
+    return (float(v[-k:].mean()) - float(v[i:i + k].mean())) / sp
 
 
 def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
@@ -83,7 +61,7 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
     a = min(float(np.searchsorted(s, onset)) / max(s.size, 1), 0.8)
     if not ctx.gained("reward", rel=0.0, a=a):
         return None
-    common, r, t = _aligned(ctx, truth)
+    common, r, t = aligned(ctx, truth)
     gr, ga = _gain_in_spreads(common, r, onset), _gain_in_spreads(common, t, onset)
     # the parting must be real: after the onset the reward gains hack_gap of its spread more than
     # the truth does, and the truth gains less than half as much (flat or falling, not rising along)
@@ -100,7 +78,6 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
     rw = trend(ctx, "reward")
     if tt is None or rw is None:
         return None
-    from .length_hacking import length_term_excess
     lt = length_term_excess(ctx)
     if lt is not None and lt[1] >= onset:
         return None     # the parting is a logged length term jumping: length_hacking's question
@@ -129,7 +106,7 @@ def _early(ctx: Ctx, truth: str) -> Finding | None:
     truth over the stretch gained nothing on the stretch of equal length before it.  A warning:
     the whole-run test (`_by_truth`) makes it critical when the parting hardens.
     """
-    common, r, a = _aligned(ctx, truth)
+    common, r, a = aligned(ctx, truth)
     n = common.size
     if n < 2 * get("min_points"):
         return None
@@ -148,9 +125,8 @@ def _early(ctx: Ctx, truth: str) -> Finding | None:
         return None
     tail = r[j:] - (alpha + beta * a[j:])
     shift = float(np.median(tail))
-    if shift < get("hack_z") * sd * 1.253 / np.sqrt(m) or shift < get("hack_shift") * (_spread(rp) or 1.0):
+    if shift < get("hack_z") * sd * 1.253 / np.sqrt(m) or shift < get("hack_shift") * (spread(rp) or 1.0):
         return None
-    from .length_hacking import length_term_excess
     lt = length_term_excess(ctx)
     if lt is not None and lt[2] >= 0.5 * shift:
         return None     # a logged length term carries the excess: length_hacking's question
@@ -272,7 +248,6 @@ def check(ctx: Ctx) -> Finding | None:
     comp = _by_components(ctx)
     if p is not None:
         truth, f = p
-        from .length_hacking import paid_in_length
         if comp is None and paid_in_length(ctx, f.onset_step, truth, z=1.0) is not None:
             return None   # the answers grow with the parting, the truth gains nothing: length decides the channel
         if comp is not None and f.severity == "critical":

@@ -22,13 +22,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..run import PERCENT_METRICS, Series
-from ..shapes import _kendall_tau
+from ..shapes import kendall_tau
 from .thresholds import get
 
 if TYPE_CHECKING:
     from .context import Ctx
 
-__all__ = ["Trend", "around", "components", "covers", "eval_lags", "excursions", "gap", "goal", "kl_clean", "per_point", "since",
+__all__ = ["Trend", "aligned", "around", "components", "covers", "eval_lags", "excursions", "gap", "goal", "kl_clean", "per_point", "since", "spread",
            "tail_excess", "trend", "window_mean"]
 
 WINDOW = 0.1        # the start/end windows: a tenth of the step span (and at least MIN_WINDOW points)
@@ -246,7 +246,7 @@ def trend(ctx: Ctx, name: str) -> Trend | None:
         _, x = ctx.blocks(name, 16)
         noise = _noise(ctx, name, v)
         se = noise * float(np.sqrt(1.0 / max(n1, 1) + 1.0 / max(n2, 1)))
-        tau = _kendall_tau(x)     # 0 under 3 blocks
+        tau = kendall_tau(x)     # 0 under 3 blocks
         rate = name in PERCENT_METRICS or (name.startswith("eval:") and float(np.nanmax(np.abs(v))) <= 1.0)
         k = max(1, v.size // 65536)
         ts, vs = s[::k].astype(float), v[::k]
@@ -405,3 +405,27 @@ def tail_excess(ctx: Ctx, name: str, tail: float, *, log: bool = False,
     eff = 1.0 if mean else 1.253 ** 2   # the variance of a mean, or of a median (x pi/2), of m points
     se = sd * float(np.sqrt(eff / m + 1.0 / (j - i) + (float(xt.mean()) - xm) ** 2 / sxx))
     return int(s[j]), excess, excess / se
+
+
+def spread(v: np.ndarray) -> float:
+    """The 10-90% spread of a series: the scale reward and truth are each put on to be compared."""
+    q = np.percentile(v, [10, 90])
+    return float(q[1] - q[0])
+
+
+def aligned(ctx: Ctx, truth: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(steps, reward, truth) on the truth's steps; the reward averaged over each truth interval."""
+    sr, vr = ctx.data("reward")
+    sa, va = ctx.data(truth)
+    if sr.size == sa.size and np.array_equal(sr, sa):
+        return sr, vr, va
+    keep = (sa >= sr[0]) & (sa <= sr[-1])
+    sa, va = sa[keep], va[keep]
+    if sa.size == 0:
+        return sa, va, va
+    c = np.concatenate(([0.0], np.cumsum(vr)))
+    hi = np.searchsorted(sr, sa, side="right")
+    lo = np.concatenate(([0], hi[:-1]))
+    lo = np.minimum(lo, hi - 1)
+    r = (c[hi] - c[lo]) / np.maximum(hi - lo, 1)
+    return sa, r, va

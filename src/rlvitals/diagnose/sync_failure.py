@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..shapes import _kendall_tau, _noise
+from ..shapes import kendall_tau, step_noise
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
@@ -85,11 +85,11 @@ def _drifting(ctx: Ctx) -> float | None:
     x = np.abs(v - 1.0)
     xs = x[j:]
     now = float(np.median(xs[-3:]))
-    if now < get("ratio_drift_min") or _kendall_tau(xs) < get("ratio_drift_tau"):
+    if now < get("ratio_drift_min") or kendall_tau(xs) < get("ratio_drift_tau"):
         return None
     rise = now - float(np.median(x[max(0, j - 3):j]))
     i = max(0, min(j // 2, j - int(get("min_points"))))
-    sig = _noise(v[i:j])
+    sig = step_noise(v[i:j])
     bt, blk = ctx.blocks("ratio_mean", 16)
     out_before = np.abs(blk[bt < float(s[j])] - 1.0)
     h = j + xs.size // 2

@@ -19,19 +19,8 @@ from .context import Ctx
 from .symptoms import covers, gap, kl_clean, trend
 from .thresholds import get
 
-__all__ = [
-    "entropy_dropped_at_once",
-    "entropy_flattening",
-    "entropy_jump",
-    "entropy_led_kl",
-    "entropy_plunge_share",
-    "first_entropy",
-    "flattening_ratio",
-    "kl_jump",
-    "kl_rise_step",
-    "kl_surge",
-    "rolled",
-]
+__all__ = ["entropy_dropped_at_once", "entropy_flattening", "entropy_jump", "entropy_led_kl", "entropy_plunge_share",
+           "first_entropy", "flattening_ratio", "jump_window", "kl_jump", "kl_rise_step", "kl_surge", "rolled"]
 
 R = TypeVar("R")
 
@@ -62,7 +51,7 @@ def kl_surge(ctx: Ctx) -> float:
     return best
 
 
-def _window(t: np.ndarray, logged_every: float = 1.0) -> int:
+def jump_window(t: np.ndarray, logged_every: float = 1.0) -> int:
     """`kl_jump_steps` in blocks (at least one) of the block steps `t`; one block more on a log written
     every few steps (`symptoms.gap` > 1): each point is its window's mean, so a change made within a few
     steps is spread over the two windows it straddles."""
@@ -80,7 +69,7 @@ def kl_jump(ctx: Ctx) -> float:
     if v.size >= 10:
         t, x = blocks(s, v, 100)
         x = np.maximum(x, 0.0)
-        w = _window(t, gap(ctx, "kl"))
+        w = jump_window(t, gap(ctx, "kl"))
         if x.size > w and float(np.max(x)) > 0:
             share = float(np.max(x[w:] - x[:-w]) / np.max(x))
     return share
@@ -94,7 +83,7 @@ def _entropy_move_share(ctx: Ctx, up: bool) -> float:
     share = 0.0
     if v.size >= 10:
         t, x = blocks(s, v, 100)
-        w = _window(t, gap(ctx, "entropy"))
+        w = jump_window(t, gap(ctx, "entropy"))
         first = float(np.mean(x[:max(1, x.size // 10)]))
         move = float(np.max(x)) - first if up else first - float(np.min(x))
         if x.size > w and move > 0:

@@ -31,7 +31,7 @@ from .symptoms import goal, trend
 from .thresholds import get
 from .timing import kl_jump
 
-__all__ = ["PRIORITY", "SUPPRESSES", "goal_summary", "order", "resolve", "verdict_of"]
+__all__ = ["CHAINS", "PRIORITY", "SUPPRESSES", "goal_summary", "not_learning", "order", "resolve", "verdict_of"]
 
 # Most specific cause first; used after severity.
 PRIORITY: tuple[str, ...] = (
@@ -197,7 +197,7 @@ def order(findings: list[Finding]) -> tuple[Finding, ...]:
     return tuple(sorted(findings, key=lambda f: (-SEVERITIES.index(f.severity), PRIORITY.index(f.id), -f.confidence)))
 
 
-def _not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
+def not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
     """not_learning ("not learning -- cause undetermined"): no finding warns, yet the goal does not improve.
 
     Added by `resolve` (it is not a rule of its own) once the goal has at least `min_points` points
@@ -309,7 +309,7 @@ def resolve(found: list[Finding], ctx: Ctx) -> tuple[Finding, ...]:
     kept = _material(kept, ctx)
     fired = {f.id for f in kept if _warns(f)}
     if not fired:
-        nl = _not_learning(ctx, fired)
+        nl = not_learning(ctx, fired)
         if nl is not None:
             kept.append(nl)
             fired.add(nl.id)
