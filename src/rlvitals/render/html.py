@@ -136,7 +136,7 @@ def _head(run: Run, diag: Diagnosis, lang: str) -> list[str]:
     top = next((f for f in ordered(diag) if f.severity != "info"), None)
     if top is not None and top.action is not None:
         knob = f"{finding_title(top.id, lang)}{finding_meta(top, lang)} — {action_text(top.action, lang)}"
-        out.append(f'<div class="next" id="next"><b>{esc(tr("report.next", lang))}:</b> {esc(knob)}</div>')
+        out.append(f'<div class="next" id="next"><b>{esc(tr("ui.label", lang, text=tr("report.next", lang)))}</b>{esc(knob)}</div>')
     elif top is None:
         out.append(f'<div class="next" id="next">{esc(no_warnings_text(diag, lang))}</div>')
     return out

@@ -127,6 +127,8 @@ def finding_metrics(finding) -> list[str]:
             hit: str | None = value
         else:
             hit = next((m for m in names if key == m or key.startswith(m + "_")), None)
+            if hit is None and key.startswith("ratio_"):   # "ratio_end", "ratio_deviation": the ratio's
+                hit = "ratio_mean"
         if hit and hit in CANONICAL and hit not in out:
             out.append(hit)
     return out
