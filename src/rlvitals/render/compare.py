@@ -186,9 +186,12 @@ def compare_html(rows: list[Row], lang: str = "en", *, max_points: int = 1000) -
                     + "".join("<td><ul>" + "".join(f"<li>{esc(x)}</li>" for x in _findings(r, lang)) + "</ul></td>"
                               for r in (a, b)) + "</tr></table>")
         body.append('<div class="grid">')
-        for m in [m for m in CANONICAL if m in a.run.series and m in b.run.series]:
-            sa = chart_spec(a.run, m, title=m, max_points=max_points, group="cmp", words=words)
-            sb = chart_spec(b.run, m, title=m, max_points=max_points, group="cmp", words=words)
+        both = [m for m in CANONICAL if m in a.run.series and m in b.run.series]
+        parted = [m for m, s in p.by_metric.items() if s is not None and m in both]
+        for m in parted + [m for m in both if m not in parted]:     # the first to part first
+            title = m + (" (%)" if m in PERCENT_METRICS else "")
+            sa = chart_spec(a.run, m, title=title, max_points=max_points, group="cmp", words=words)
+            sb = chart_spec(b.run, m, title=title, max_points=max_points, group="cmp", words=words)
             for s, tag, color in ((sa["s"], "A", _A), (sb["s"], "B", _B)):
                 for line in s:
                     line["n"] = f"{tag}" + (f" {line['n']}" if line["n"] else "")
