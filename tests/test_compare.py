@@ -87,3 +87,24 @@ def test_markdown_has_both_runs_side_by_side():
     rows = [summarize(c.run, rlvitals.diagnose(c.run), c.key) for c in (pair.left, pair.right)]
     md = compare_markdown(rows, "en")
     assert "| | A: `A1` | B: `A2` |" in md and "entropy collapse" in md and "sync failure" in md
+
+
+def test_a_sweep_folder_of_tensorboard_runs_and_an_unexpanded_glob(tmp_path, capsys):
+    from rlvitals.cli import main
+    from rlvitals.ingest.tensorboard import write_scalars
+
+    sweep = tmp_path / "sweep"
+    for i, name in enumerate(("healthy", "entropy_collapse", "stalled")):
+        run = rlvitals.simulate(name, seed=i)
+        write_scalars(sweep / name, [(f"train/{m}", int(st), float(v)) for m, s in run.series.items()
+                                     for st, v in zip(s.steps, s.values)])
+    assert main(["compare", str(sweep), "--lang", "en"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = [ln.split()[0] for ln in lines if ln.split() and ln.split()[0] in ("healthy", "entropy_collapse", "stalled")]
+    assert rows[-1] == "healthy" and set(rows[:2]) == {"entropy_collapse", "stalled"}
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for name in ("healthy", "lr_too_high"):
+        write_simulated(rlvitals.simulate(name, seed=0), logs / f"{name}.log")
+    assert main(["compare", str(logs / "*.log")]) == 0
+    assert "lr_too_high.log" in capsys.readouterr().out

@@ -101,3 +101,12 @@ def test_write_report_checks_the_name_and_the_cli_writes_one(tmp_path, capsys):
     text = out.read_text(encoding="utf-8")
     assert text.startswith("<!DOCTYPE html>") and 'lang="zh-CN"' in text and "下一个要拧的旋钮" not in text[:0]
     assert "曲线" in page_text(text)
+
+
+def test_a_resumed_run_shows_where_it_restarted():
+    from rlvitals.run import Segment
+
+    run = rlvitals.simulate("healthy", seed=2)
+    run.segments = [Segment(1, 80), Segment(60, 200)]
+    charts = _data(render_report(run, rlvitals.diagnose(run), "en"))["charts"]
+    assert all({"x": 60, "l": "restart", "c": "#555555"} in c["v"] for c in charts)

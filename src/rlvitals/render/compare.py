@@ -8,6 +8,7 @@ goal's gain, the verdict, the top finding and its onset (HTML: small multiples o
 
 from __future__ import annotations
 
+import glob
 import os
 import sys
 from pathlib import Path
@@ -37,8 +38,11 @@ def load_rows(paths: list[str], *, fmt: str | None = None, mapping: list[str] | 
     expanded: list[str] = []
     for p in paths:
         path = Path(p)
-        if path.is_dir() and not any("tfevents" in f.name for f in path.iterdir()):
-            expanded += sorted(str(f) for f in path.iterdir() if f.is_file() and not f.name.startswith("."))
+        if not path.exists() and any(ch in p for ch in "*?["):     # a glob the shell did not expand
+            expanded += sorted(glob.glob(p)) or [p]
+        elif path.is_dir() and not any("tfevents" in f.name for f in path.iterdir()):
+            # a sweep: each file, and each sub-folder (a TensorBoard log dir per run), is a run
+            expanded += sorted(str(f) for f in path.iterdir() if not f.name.startswith("."))
         else:
             expanded.append(p)
     rows: list[Row] = []

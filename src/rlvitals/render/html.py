@@ -147,12 +147,15 @@ def render_report(run: Run, diag: Diagnosis, lang: str = "en", *, max_points: in
     marks = onset_marks(diag, lang)
     names = panel_names(run, list(marks))
     words = chart_words(lang)
+    # a resumed run: where the step counter ran forward again (the later segment wins on overlaps)
+    restarts = [{"x": int(seg.first_step), "l": tr("plot.restart", lang), "c": "#555555"} for seg in run.segments[1:]]
     charts: list[dict[str, Any]] = []
     cells = []
     for name in names:
         spec = chart_spec(run, name, title=panel_title(run, name, lang), max_points=max_points,
                           onsets=marks.get(name, []), words=words)
         spec["notes"] = _chart_notes(run, name, lang)
+        spec["v"] += restarts
         cells.append(f'<div class="card"><div class="rlv-chart" id="chart-{esc(name)}" data-chart="{len(charts)}">'
                      "</div></div>")
         charts.append(spec)
