@@ -98,9 +98,11 @@ def cmd_plot(args) -> int:
 
 def cmd_report(args) -> int:
     from .diagnose import diagnose
+    from .ingest.mapping import require_vitals
     from .render.html import write_report
 
     run = _read(args)
+    require_vitals(run, args.log or run.name, strict=True)   # no verdict drawn from loss and lr alone
     out = write_report(run, args.output, lang=args.lang or default_lang(), diagnosis=diagnose(run),
                        max_points=args.max_points)
     _emit(f"→ {out}\n")

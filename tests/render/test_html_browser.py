@@ -96,21 +96,50 @@ def test_a_key_holding_a_script_does_not_run(browser, tmp_path):
     page.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_comparisons_open_two_runs_and_many(browser, tmp_path, lang):
+@pytest.fixture(scope="module")
+def compared():
+    """The lab's pair A and five simulated runs, read and diagnosed once for both languages."""
     from rlvitals.compare import summarize
     from rlvitals.simulate import SCENARIOS, lesson_pairs
 
     pair = lesson_pairs(None)["A"]
     two = [summarize(c.run, rlvitals.diagnose(c.run), c.key) for c in (pair.left, pair.right)]
+    runs = [rlvitals.simulate(n, seed=i, steps=120) for i, n in enumerate(list(SCENARIOS)[4:9])]
+    return two, [summarize(r, rlvitals.diagnose(r)) for r in runs]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_comparisons_open_two_runs_and_many(browser, tmp_path, compared, lang):
+    two, many_rows = compared
     out = tmp_path / "two.html"
     out.write_text(compare_html(two, lang), encoding="utf-8")
     page = _check_page(browser, out, f"compare-pair-a-{lang}")
     assert "ratio_mean" in (page.text_content("#parting") or "")
     page.close()
-    runs = [rlvitals.simulate(n, seed=i, steps=120) for i, n in enumerate(list(SCENARIOS)[4:9])]
     many = tmp_path / "many.html"
-    many.write_text(compare_html([summarize(r, rlvitals.diagnose(r)) for r in runs], lang), encoding="utf-8")
+    many.write_text(compare_html(many_rows, lang), encoding="utf-8")
     page = _check_page(browser, many, f"compare-many-{lang}")
-    assert page.eval_on_selector_all("#runs tr", "rows => rows.length") == len(runs) + 1
+    assert page.eval_on_selector_all("#runs tr", "rows => rows.length") == len(many_rows) + 1
+    page.close()
+
+
+def test_a_long_run_opens_and_keeps_its_spike_in_view(browser, tmp_path):
+    import numpy as np
+
+    from rlvitals.run import Run
+
+    n = 300_000
+    rng = np.random.default_rng(1)
+    f = np.linspace(0, 1, n)
+    cols = {"reward": 0.4 + 0.4 * f + 0.03 * rng.standard_normal(n), "acc": 0.2 + 0.3 * f + 0.02 * rng.standard_normal(n),
+            "entropy": 1.8 - 0.3 * f + 0.02 * rng.standard_normal(n), "kl": 0.002 + 0.04 * f,
+            "ratio_mean": np.ones(n), "len": 80 + 70 * f + rng.standard_normal(n)}
+    cols["kl"][222_222] = 5.0                                       # one step, kept by the envelope
+    run = Run.from_arrays("long", np.arange(1, n + 1), cols)
+    out = write_report(run, tmp_path / "long.html")
+    assert out.stat().st_size < 1_000_000
+    page = _check_page(browser, out, "report-long")
+    ymax = page.evaluate("() => Math.max(...JSON.parse(document.getElementById('rlv-data').textContent)"
+                         ".charts.find(c => c.t === 'kl').s[0].y)")
+    assert ymax == 5.0
     page.close()

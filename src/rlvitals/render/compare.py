@@ -33,7 +33,7 @@ def load_rows(paths: list[str], *, fmt: str | None = None, mapping: list[str] | 
     in it).  A log that cannot be read is skipped and reported (path, one-line reason)."""
     from ..diagnose import diagnose
     from ..ingest import read
-    from ..ingest.mapping import parse_map
+    from ..ingest.mapping import parse_map, require_vitals
 
     expanded: list[str] = []
     for p in paths:
@@ -51,8 +51,7 @@ def load_rows(paths: list[str], *, fmt: str | None = None, mapping: list[str] | 
     for p, label in zip(expanded, names):
         try:
             run = read(p, format=fmt, mapping=parse_map(mapping))
-            if not run.series:
-                raise RlvitalsError("no metric read")
+            require_vitals(run, p, strict=True)     # no verdict drawn from loss and lr alone
             rows.append(summarize(run, diagnose(run), label))
         except RlvitalsError as e:
             skipped.append((p, str(e).splitlines()[0]))
