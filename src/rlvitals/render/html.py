@@ -43,7 +43,7 @@ from .words import (
     vital_rows,
 )
 
-__all__ = ["chart_words", "onset_marks", "panel_title", "render_report", "write_report"]
+__all__ = ["chart_words", "cited_panels", "onset_marks", "panel_title", "render_report", "write_report"]
 
 MAX_POINTS = 2000
 
@@ -60,11 +60,19 @@ def onset_marks(diag: Diagnosis | None, lang: str) -> dict[str, list[tuple[int, 
     for f in ordered(diag) if diag is not None else []:
         if f.severity == "info" or f.onset_step is None:
             continue
-        for m in finding_metrics(f):
+        for m in cited_panels(f):
             marks.setdefault(m, []).append((int(f.onset_step), finding_title(f.id, lang), f.severity))
-        if "rising_component" in f.evidence:
-            marks.setdefault(COMPONENTS, []).append((int(f.onset_step), finding_title(f.id, lang), f.severity))
     return marks
+
+
+def cited_panels(f: Finding) -> list[str]:
+    """The panels a finding rests on: its evidence's metrics, and the reward's components when it
+    names one (the gamed term, or a correctness term read as the goal)."""
+    out = finding_metrics(f)
+    if "rising_component" in f.evidence or any(isinstance(v, str) and v.startswith("component:")
+                                               for v in f.evidence.values()):
+        out.append(COMPONENTS)
+    return out
 
 
 def panel_title(run: Run, name: str, lang: str) -> str:
@@ -109,7 +117,7 @@ def _finding_html(f: Finding, lang: str, shown: set[str]) -> str:
         out.append(f"<p>{esc(summary)}</p>")
     if f.evidence:
         out.append(f"<p><b>{esc(tr('report.evidence', lang))}</b>: {esc(evidence_text(f, lang))}</p>")
-    cites = [m for m in finding_metrics(f) if m in shown]
+    cites = [m for m in cited_panels(f) if m in shown]
     if cites and f.severity != "info":
         out.append(f'<p class="muted">{esc(tr("report.cites", lang, metrics=", ".join(cites)))}</p>')
     if f.ruled_out:

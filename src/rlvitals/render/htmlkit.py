@@ -119,7 +119,7 @@ def _references(spec: dict[str, Any], name: str, s: Series, words: dict[str, str
     if name == "ratio_mean" and (not s.proxy or 0.5 <= float(np.median(finite)) <= 2.0):
         spec["h"] = [{"y": 1.0, "c": "#d62728", "l": words.get("ratio_ref", "")}]
         spec["ext"] += [0.95, 1.05]   # a healthy 1.0000 ± 1e-4 must look flat, not like wild noise
-    elif name == "adv_std" and not s.proxy:
+    elif name == "adv_std":     # a proxy too: the diagnosis reads it against the same band
         spec["b"] = [{"lo": 0.8, "hi": 1.2, "c": "#2ca02c", "l": words.get("healthy_band", "")}]
         spec["ext"] += [0.8, 1.2]
     elif name == "clip_frac" and float(np.max(finite)) * 100 >= 10.0:

@@ -195,7 +195,8 @@ def build_figure(run: Run, *, lang: str = "en", max_points: int = 2000, diagnosi
         title = t(f"finding.{f.id}.title", words)
         for m in finding_metrics(f):
             marks.setdefault(m, []).append((int(f.onset_step), title, f.severity))
-        if "rising_component" in f.evidence:          # the term that is gamed: its own panel
+        if "rising_component" in f.evidence or any(isinstance(v, str) and v.startswith("component:")
+                                                   for v in f.evidence.values()):   # the term gamed, or the goal
             marks.setdefault(COMPONENTS, []).append((int(f.onset_step), title, f.severity))
     rows = layout(run, list(marks))
     ncols = len(rows[0])
