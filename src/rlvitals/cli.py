@@ -29,6 +29,8 @@ EPILOG = """examples:
   rlvitals diagnose run.log --lang zh     # any supported log, verdict in Chinese
   rlvitals plot run.log -o curves.png     # the lesson's eight-panel figure
   rlvitals vitals run.log --format json   # what was read, for machines
+  rlvitals report run.log -o report.html  # one offline HTML file to send a colleague
+  rlvitals compare a.log b.log            # where two runs part ways (many: a table, worst first)
   zcat run.log.gz | rlvitals diagnose -   # from stdin (.gz/.bz2/.xz are also opened directly)
   rlvitals diagnose loop.log --map 'reward=Average Reward'   # say which key is which
   rlvitals simulate entropy_collapse --seed 3 -o ec.log

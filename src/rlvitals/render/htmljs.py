@@ -73,6 +73,7 @@ function Chart(el, spec) {
   var ttl = document.createElement("div"); ttl.className = "ttl"; ttl.textContent = spec.t;
   var box = document.createElement("div"); box.style.position = "relative";
   this.base = document.createElement("canvas"); this.ov = document.createElement("canvas"); this.ov.className = "ov";
+  this.base.setAttribute("role", "img"); this.base.setAttribute("aria-label", spec.t);
   box.appendChild(this.base); box.appendChild(this.ov);
   el.appendChild(ttl); el.appendChild(box);
   var lg = document.createElement("div"); lg.className = "lg";
