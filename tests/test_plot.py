@@ -36,8 +36,14 @@ def panels(fig) -> dict[str, object]:
 
 
 def texts(ax) -> list[str]:
-    """The panel's texts, wrapped lines joined back."""
-    return [" ".join(t.get_text().split()) for t in ax.texts]
+    """The panel's texts and the notes in its legend, wrapped lines joined back."""
+    leg = ax.get_legend()
+    notes = [t for t in leg.get_texts() if t.get_gid() == "note"] if leg is not None else []
+    return [" ".join(t.get_text().split()) for t in [*ax.texts, *notes]]
+
+
+def footer(fig) -> str:
+    return " ".join(t.get_text() for t in fig.texts if t is not fig._suptitle)
 
 
 def data_line(ax):
@@ -146,13 +152,12 @@ def test_rates_are_drawn_as_percentages():
     assert np.allclose(data_line(panels(fig)["reward"]).get_ydata(), run.series["reward"].values)
 
 
-def test_a_metric_not_logged_keeps_its_panel_and_says_so():
+def test_a_metric_not_logged_gets_no_empty_panel_and_is_named_once():
     run = make_run(metrics=("reward", "acc", "entropy", "kl", "len"))
     fig = build_figure(run)
-    assert len(panels(fig)) == 8
-    for name in ("adv_std", "clip_frac", "ratio_mean"):
-        assert texts(panels(fig)[name]) == ["not logged"]
-        assert panels(fig)[name].get_lines() == []
+    assert list(panels(fig)) == ["reward", "acc", "entropy", "kl", "len"]
+    assert layout(run) == [["reward", "acc", "entropy"], ["kl", "len", None]]
+    assert footer(fig) == "not logged: adv_std, clip_frac, ratio_mean"
     assert texts(panels(fig)["reward"]) == []
 
 
@@ -203,12 +208,17 @@ def test_long_notes_are_wrapped_inside_the_panel():
     run.series["adv_std"] = Series("adv_std", run.series["kl"].steps, run.series["adv_std"].values,
                                    "frac_reward_zero_std", proxy=True, note=note)
     fig = build_figure(run)
-    (text,) = panels(fig)["adv_std"].texts
+    ax = panels(fig)["adv_std"]
+    (text,) = [t for t in ax.get_legend().get_texts() if t.get_gid() == "note"]
     assert 2 <= text.get_text().count("\n") + 1 <= 3
     assert all(len(line) <= 50 for line in text.get_text().splitlines())
     fig.canvas.draw()
-    box, ax_box = text.get_window_extent(), panels(fig)["adv_std"].get_window_extent()
+    box, ax_box = ax.get_legend().get_window_extent(), ax.get_window_extent()
     assert box.x1 <= ax_box.x1 and box.x0 >= ax_box.x0
+    # the note and the band's label sit above the band and the curve, not on them
+    to_data = ax.transData.inverted()
+    assert to_data.transform((0, box.y0))[1] >= 1.2
+    assert to_data.transform((0, box.y0))[1] >= float(np.nanmax(run.series["adv_std"].values))
 
 
 def test_restarts_are_vertical_lines_and_title_names_run_and_format():
@@ -253,7 +263,7 @@ def test_zh_without_a_cjk_font_falls_back_to_english_quietly(monkeypatch):
         warnings.simplefilter("error")
         fig = build_figure(run, lang="zh")
         fig.canvas.draw()
-    assert texts(panels(fig)["acc"]) == ["not logged"]
+    assert footer(fig).startswith("not logged: acc")
     assert fig._suptitle.get_text().endswith("logged steps (1 → 200)")
 
 
@@ -264,9 +274,9 @@ def test_zh_with_a_cjk_font_writes_chinese(tmp_path):
         warnings.simplefilter("error")  # no missing-glyph warnings
         fig = build_figure(run, lang="zh")
         fig.canvas.draw()
-    assert texts(panels(fig)["acc"]) == ["未记录"]
+    assert footer(fig).startswith("未记录: acc")
     assert fig._suptitle.get_text() == "run-01 — lesson — 记录了 200 步（1 → 200）"
-    assert panels(fig)["adv_std"].get_xlabel() == "步" and panels(fig)["reward"].get_xlabel() == ""
+    assert panels(fig)["adv_std"].get_xlabel() == "步" and panels(fig)["reward"].get_xlabel() == "步"  # one row
 
 
 # ---------------------------------------------------------------- files and errors
@@ -315,5 +325,5 @@ def test_a_single_logged_point_is_visible_and_an_empty_run_still_draws(tmp_path)
     assert line.get_marker() == "o" and list(line.get_xdata()) == [5]
     empty = Run(name="empty", format="lesson")
     fig = build_figure(empty)
-    assert all(texts(ax) == ["not logged"] for ax in panels(fig).values())
+    assert footer(fig) == "not logged: " + ", ".join(VITALS)
     assert fig._suptitle.get_text() == "empty — lesson — 0 logged steps (0 → 0)"

@@ -3,6 +3,8 @@
     rlvitals plot      [LOG] -o curves.png     the lesson's figure
     rlvitals vitals    [LOG]                   what was read, metric by metric
     rlvitals diagnose  [LOG]                   verdict, shapes, findings, the next knob
+    rlvitals report    [LOG] -o report.html    all of it in one offline, interactive HTML file
+    rlvitals compare   A B [C ...]             runs side by side (where two part ways; many: worst first)
     rlvitals simulate  SCENARIO -o FILE        a realistic run with a known failure
     rlvitals watch     LOG                     follow a live run, alert once per finding
     rlvitals lab                               the interactive level (闯关)
@@ -27,6 +29,8 @@ EPILOG = """examples:
   rlvitals diagnose run.log --lang zh     # any supported log, verdict in Chinese
   rlvitals plot run.log -o curves.png     # the lesson's eight-panel figure
   rlvitals vitals run.log --format json   # what was read, for machines
+  rlvitals report run.log -o report.html  # one offline HTML file to send a colleague
+  rlvitals compare a.log b.log            # where two runs part ways (many: a table, worst first)
   zcat run.log.gz | rlvitals diagnose -   # from stdin (.gz/.bz2/.xz are also opened directly)
   rlvitals diagnose loop.log --map 'reward=Average Reward'   # say which key is which
   rlvitals simulate entropy_collapse --seed 3 -o ec.log
@@ -92,6 +96,25 @@ def cmd_plot(args) -> int:
     out = plot(run, args.output, lang=args.lang or default_lang(), max_points=args.max_points, diagnosis=diag)
     _emit(f"→ {out}\n")
     return 0
+
+
+def cmd_report(args) -> int:
+    from .diagnose import diagnose
+    from .ingest.mapping import require_vitals
+    from .render.html import write_report
+
+    run = _read(args)
+    require_vitals(run, args.log or run.name, strict=True)   # no verdict drawn from loss and lr alone
+    out = write_report(run, args.output, lang=args.lang or default_lang(), diagnosis=diagnose(run),
+                       max_points=args.max_points)
+    _emit(f"→ {out}\n")
+    return 0
+
+
+def cmd_compare(args) -> int:
+    from .compare import compare_cli
+
+    return compare_cli(args)
 
 
 def cmd_vitals(args) -> int:
@@ -196,6 +219,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-findings", action="store_true",
                    help="do not diagnose the run first (by default each finding's onset is marked on its panels)")
     p.set_defaults(func=cmd_plot)
+
+    p = sub.add_parser("report", help="one offline HTML file: verdict, next knob, every logged vital (zoom, hover), findings",
+                       epilog="examples:\n  rlvitals report run.log -o report.html\n  rlvitals report run.log --lang zh",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    _add_input(p)
+    p.add_argument("-o", "--output", default="report.html", help="HTML path; its directory must exist (default: report.html)")
+    p.add_argument("--max-points", type=int, default=2000,
+                   help="points kept per curve for display, a min/max envelope (0 = all; the diagnosis reads every point)")
+    p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("compare", help="runs side by side: where two runs part ways, or a table of many, worst first",
+                       epilog="examples:\n  rlvitals compare a.log b.log\n  rlvitals compare runs/*.log --format markdown"
+                              "\n  rlvitals compare a.log b.log -o compare.html",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("logs", nargs="+", help="two or more training logs (files, TensorBoard dirs; a folder of logs)")
+    p.add_argument("--input-format", "-F", dest="input_format", default=None, metavar="FMT")
+    _add_map(p)
+    p.add_argument("--lang", choices=("en", "zh"), default=None, help="language (default: from the locale)")
+    p.add_argument("--format", choices=("text", "markdown", "html"), default=None,
+                   help="output (default: text, or html when -o ends in .html)")
+    p.add_argument("-o", "--output", default=None, help="write to this file instead of standard output")
+    p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("vitals", help="what was read: format, steps, each metric's source key and range",
                        epilog="example:\n  rlvitals vitals run.log --format json",

@@ -14,7 +14,7 @@ from importlib import import_module
 __all__ = ["LANGS", "Msg", "catalogs", "default_lang", "localize", "t"]
 
 LANGS: tuple[str, ...] = ("en", "zh")
-_DOMAINS: tuple[str, ...] = ("ui", "findings", "lab", "lab_ref", "plot", "watch", "ingest", "sim")
+_DOMAINS: tuple[str, ...] = ("ui", "findings", "lab", "lab_ref", "plot", "watch", "ingest", "sim", "report")
 _cache: dict[str, dict[str, str]] | None = None
 
 

@@ -4,8 +4,11 @@
 
 What the lesson's twenty-line script gets wrong and this does right: reward and acc sit side by
 side (their divergence is reward hacking); ratio_mean has its red dashed y=1.0 line (drift from it is
-a sync bug); rates are drawn as percentages; a metric that was not logged keeps its panel and says
-so (a missing vital is a missing tool for ruling things out); proxies are labelled; NaN/inf points
+a sync bug); rates are drawn as percentages; only what was logged gets a panel (panels.py: the
+reward's components and reward_std too), and the vitals that were not are named in one line at
+the foot (a missing vital is a missing tool for ruling things out); proxies are labelled; a panel's
+notes share one legend box with its reference marks, in headroom above the curve, the band and the
+y = 1 line; NaN/inf points
 are marked with red x's at the top instead of vanishing; restarts are vertical lines; long runs are
 decimated with min/max envelopes (LTTB would hide the noise band and thin spikes, both evidence).
 
@@ -27,7 +30,8 @@ import numpy as np
 from ..errors import MissingExtra, RlvitalsError
 from ..i18n import t
 from ..output import check_output, writing
-from ..run import CANONICAL, PERCENT_METRICS, VITALS, Run, Series
+from ..run import CANONICAL, PERCENT_METRICS, Run, Series
+from .panels import COMPONENTS, REWARD_STD, missing_vitals, panel_names, reward_std
 
 __all__ = ["build_figure", "cjk_font", "envelope", "finding_metrics", "layout", "plot"]
 
@@ -93,28 +97,18 @@ def _thin(x: np.ndarray, max_points: int) -> np.ndarray:
 
 
 def layout(run: Run, more: tuple[str, ...] | list[str] = ()) -> list[list[str | None]]:
-    """Rows of panel names.  The lesson's 2×4 of the eight vitals; 2×5 when grad norm or truncation
-    is logged too, with gnorm beside clip_frac (read together: update violence) and trunc beside
-    len (read together: length hacking).  reward and acc always share the first row, adjacent.
-    `more`: metrics a finding rests on that are not among these panels (rookworld's numeric
-    instability rests on `loss`): they fill the empty slots of the last row, then a third row."""
-    extras = [m for m in ("gnorm", "trunc") if m in run.series]
-    if not extras:
-        rows: list[list[str | None]] = [list(VITALS[:4]), list(VITALS[4:])]
-    else:
-        row2: list[str | None] = ["clip_frac", "gnorm", "ratio_mean", "len", "trunc"]
-        row2 = [m for m in row2 if m not in ("gnorm", "trunc") or m in extras]
-        rows = [list(VITALS[:5]), row2 + [None] * (5 - len(row2))]
-    shown = {m for row in rows for m in row}
-    todo = [m for m in more if m not in shown and m in run.series]
-    for i, slot in enumerate(rows[-1]):
-        if slot is None and todo:
-            rows[-1][i] = todo.pop(0)
-    width = len(rows[0])
-    while todo:
-        rows.append((todo[:width] + [None] * width)[:width])
-        todo = todo[width:]
-    return rows
+    """Rows of panel names (None: an empty slot, hidden).  Only what was logged (panels.py chooses and
+    orders: reward beside the goal, then the reward's components and reward_std, then the other
+    vitals); one row up to four panels, two rows up to twelve (the lesson's 2×4 for its eight vitals,
+    2×5 with grad norm and truncation), three beyond.  `more`: metrics a finding rests on (loss, lr),
+    drawn when logged, in the same grid rather than a row of their own."""
+    names: list[str | None] = list(panel_names(run, list(more), quiet=True))
+    if not names:
+        return [["reward"]]
+    nrows = 1 if len(names) <= 4 else 2 if len(names) <= 12 else 3
+    ncols = -(-len(names) // nrows)
+    names += [None] * (nrows * ncols - len(names))
+    return [names[r * ncols:(r + 1) * ncols] for r in range(nrows)]
 
 
 def finding_metrics(finding) -> list[str]:
@@ -127,6 +121,8 @@ def finding_metrics(finding) -> list[str]:
             hit: str | None = value
         else:
             hit = next((m for m in names if key == m or key.startswith(m + "_")), None)
+            if hit is None and key.startswith("ratio_"):   # "ratio_end", "ratio_deviation": the ratio's
+                hit = "ratio_mean"
         if hit and hit in CANONICAL and hit not in out:
             out.append(hit)
     return out
@@ -199,6 +195,9 @@ def build_figure(run: Run, *, lang: str = "en", max_points: int = 2000, diagnosi
         title = t(f"finding.{f.id}.title", words)
         for m in finding_metrics(f):
             marks.setdefault(m, []).append((int(f.onset_step), title, f.severity))
+        if "rising_component" in f.evidence or any(isinstance(v, str) and v.startswith("component:")
+                                                   for v in f.evidence.values()):   # the term gamed, or the goal
+            marks.setdefault(COMPONENTS, []).append((int(f.onset_step), title, f.severity))
     rows = layout(run, list(marks))
     ncols = len(rows[0])
     size = (FIGSIZE[0], FIGSIZE[1] * len(rows) / 2)
@@ -219,6 +218,12 @@ def build_figure(run: Run, *, lang: str = "en", max_points: int = 2000, diagnosi
             _onsets(ax, marks.get(name, []), fp)
             if r == len(rows) - 1 or (r + 1 < len(rows) and rows[r + 1][c] is None):
                 ax.set_xlabel(t("plot.step", words), **fp)
+    missing = missing_vitals(run)
+    if missing:   # a missing vital is a missing tool for ruling things out: named, not drawn empty
+        foot = fig.text(0.005, 0.005, f"{t('ui.not_logged', words)}: {', '.join(missing)}", fontsize=9,
+                        color="#666666", va="bottom", ha="left")
+        if fp:
+            foot.set_fontfamily(fp["fontfamily"])
     points, first, last = _extent(run)
     fig.suptitle(t("plot.title", words, name=run.name or "run", format=run.format or "?", points=f"{points:,}",
                     first=first, last=last), fontsize=13, **fp)
@@ -241,55 +246,55 @@ def _extent(run: Run) -> tuple[int, int, int]:
 
 def _panel(ax, run: Run, name: str, words: str, fp: dict, max_points: int, restarts: list[int],
            first: bool) -> None:
-    s = run.series.get(name)
+    ax.grid(alpha=0.3)
+    ax.tick_params(labelsize=9)
+    if name == COMPONENTS:
+        ax.set_title(t("report.components", words), fontsize=11, **fp)
+        for i, (key, comp) in enumerate(run.components.items()):
+            kind = run.component_kinds.get(key, "")
+            x, y = envelope(comp.steps, comp.values, max_points)
+            ax.plot(x, y, lw=1.0, color=f"C{i % 10}", label=f"{key} ({kind})" if kind else key)
+        _legend(ax, fp, [])
+        _restarts(ax, restarts, words, fp, first)
+        return
+    s = reward_std(run) if name == REWARD_STD else run.series.get(name)
     val = run.series.get("val_acc") if name == "acc" else None
     pct = name in PERCENT_METRICS
     title = name + (" (%)" if pct else "")
     if s is not None and s.proxy:
         title += f" · {t('plot.proxy', words)}"
     ax.set_title(title, fontsize=11, **fp)
-    ax.grid(alpha=0.3)
-    ax.tick_params(labelsize=9)
-    if (s is None or len(s) == 0) and val is None:
-        ax.text(0.5, 0.5, t("ui.not_logged", words), transform=ax.transAxes, ha="center", va="center",
-                fontsize=13, color="#888888", **fp)
-        ax.set_xticks([])
-        ax.set_yticks([])
-        return
     scale = 100.0 if pct else 1.0
-    notes: list[tuple[str, str]] = []
+    notes: list[str] = []
     if s is not None and len(s):
         x, y = envelope(s.steps, s.values * scale, max_points)
-        ax.plot(x, y, lw=1.2, color=_COLORS.get(name, "C0"), label=t("plot.train", words) if val else None,
+        ax.plot(x, y, lw=1.2, color=_COLORS.get(name, "#6b8ebf"), label=t("plot.train", words) if val else None,
                 marker="o" if x.size == 1 else None)  # a lone point draws no line
         bad = s.steps[~s.finite]
         if bad.size:  # marked at the top of the panel: a NaN is evidence, not a gap
             bx = _thin(bad, max_points)
             ax.plot(bx, np.full(bx.size, 0.97), "x", color="red", ms=5, mew=1.2,
                     transform=ax.get_xaxis_transform(), clip_on=False)
-            notes.append((t("plot.nonfinite", words, n=int(bad.size)), "red"))
+            notes.append(t("plot.nonfinite", words, n=int(bad.size)))
             if x.size == 0:
-                notes.append((t("plot.no_finite", words), "red"))
+                notes.append(t("plot.no_finite", words))
         elif s.is_constant and s.values[0] == 0:
             # clip_frac ≡ 0 is by construction with one update per batch: no evidence either way.
             # Elsewhere (grad norm, kl, reward ≡ 0) it may be the symptom itself, so just say it.
-            notes.append((t("plot.clip_na" if name == "clip_frac" else "plot.all_zero", words), "#555555"))
+            notes.append(t("plot.clip_na" if name == "clip_frac" else "plot.all_zero", words))
         if s.proxy and s.note:
             from .notes import translate_proxy
 
-            notes.append((translate_proxy(s.note, words), "#555555"))
-        _references(ax, name, s, scale, words, fp)
+            notes.append(translate_proxy(s.note, words))
+        _references(ax, name, s, scale, words)
     if val is not None and len(val):
         vx, vy = envelope(val.steps, val.values * scale, max_points)
         ax.plot(vx, vy, "o-", ms=3, lw=0.9, color="#2f4f4f", label=t("plot.val", words))
-        ax.legend(loc="lower right", fontsize=8, prop={"family": fp["fontfamily"]} if fp else None)
-    note_y = 0.90
-    for text, color in notes:
-        wide = sum(ord(ch) > 0x2E80 for ch in text) * 3 > len(text)  # CJK glyphs are twice as wide
-        text = textwrap.fill(text, 26 if wide else 50, max_lines=3, placeholder=" …")
-        ax.text(0.02, note_y, text, transform=ax.transAxes, fontsize=8, color=color, va="top",
-                bbox={"facecolor": "white", "alpha": 0.75, "lw": 0, "pad": 1.5}, **fp)
-        note_y -= 0.05 * (text.count("\n") + 1) + 0.025
+    _legend(ax, fp, notes)
+    _restarts(ax, restarts, words, fp, first)
+
+
+def _restarts(ax, restarts: list[int], words: str, fp: dict, first: bool) -> None:
     for step in restarts:
         ax.axvline(step, color="#444444", ls="-.", lw=0.8, alpha=0.7)
         if first:
@@ -307,11 +312,32 @@ def _onsets(ax, marks: list[tuple[int, str, str]], fp: dict) -> None:
                 **fp)
 
 
-def _legend(ax, fp: dict) -> None:
-    ax.legend(loc="lower left", fontsize=7.5, framealpha=0.8, prop={"family": fp["fontfamily"]} if fp else None)
+def _legend(ax, fp: dict, notes: list[str]) -> None:
+    """One box per panel, placed where it covers least of the curve, band and reference line: the
+    reference marks and curves by name, then the panel's notes (NaN count, proxy, not applicable) as
+    lines of text.  A note never sits on the adv_std band or the ratio's y = 1 line."""
+    from matplotlib.lines import Line2D
+
+    handles, labels = ax.get_legend_handles_labels()
+    for text in notes:
+        wide = sum(ord(ch) > 0x2E80 for ch in text) * 3 > len(text)  # CJK glyphs are twice as wide
+        handles.append(Line2D([], [], linestyle="none", marker="none"))
+        labels.append(textwrap.fill(text, 26 if wide else 50, max_lines=3, placeholder=" …"))
+    if not handles:
+        return
+    # headroom above the data, the band and the reference line, as tall as the box: "best" finds it
+    rows = sum(label.count("\n") + 1 for label in labels)
+    frac = min(0.5, 0.045 * rows + 0.05)
+    lo, hi = ax.get_ylim()
+    ax.set_ylim(lo, hi + (hi - lo) * frac / (1 - frac))
+    leg = ax.legend(handles, labels, loc="best", fontsize=7.5, framealpha=0.85, handlelength=1.6,
+                    prop={"family": fp["fontfamily"], "size": 7.5} if fp else None)
+    for txt in leg.get_texts()[len(labels) - len(notes):]:
+        txt.set_gid("note")
+        txt.set_color("#7a4a00")
 
 
-def _references(ax, name: str, s: Series, scale: float, words: str, fp: dict) -> None:
+def _references(ax, name: str, s: Series, scale: float, words: str) -> None:
     """The lesson's reference marks, drawn above the curve and named in a small legend."""
     finite = s.values[s.finite]
     if name == "ratio_mean":
@@ -320,17 +346,15 @@ def _references(ax, name: str, s: Series, scale: float, words: str, fp: dict) ->
             ax.axhline(1.0, color=_REF_RED, ls="--", lw=1.0, zorder=_REF_Z, label=t("plot.ratio_ref", words))
             lo, hi = ax.get_ylim()  # at least ±0.05 around 1: a healthy 1.0000±1e-4 must look flat
             ax.set_ylim(min(lo, 0.95), max(hi, 1.05))
-            _legend(ax, fp)
     elif name == "adv_std":
         ax.axhspan(0.8, 1.2, color="#2ca02c", alpha=0.10, lw=0, label=t("plot.healthy_band", words))
-        _legend(ax, fp)
     elif name == "clip_frac":
         lo, hi = ax.get_ylim()
-        ax.axhline(20.0, color=_REF_RED, ls=":", lw=0.9, alpha=0.7, zorder=_REF_Z, label=t("plot.clip_ref", words))
         if hi < 10.0:  # far below the 20% line: keep the curve's own scale (the line is off-panel)
+            ax.axhline(20.0, color=_REF_RED, ls=":", lw=0.9, alpha=0.7, zorder=_REF_Z)
             ax.set_ylim(lo, hi)
         else:
-            _legend(ax, fp)
+            ax.axhline(20.0, color=_REF_RED, ls=":", lw=0.9, alpha=0.7, zorder=_REF_Z, label=t("plot.clip_ref", words))
 
 
 def plot(run: Run, path: str | os.PathLike = "curves.png", *, lang: str = "en", max_points: int = 2000,
