@@ -34,6 +34,7 @@ from . import (
 )
 from .context import Ctx
 from .model import FINDING_IDS, Diagnosis, Finding
+from .registry import SPECS
 from .verdict import goal_summary, resolve, verdict_of
 
 __all__ = ["FINDING_IDS", "RULES", "Diagnosis", "Finding", "diagnose"]
@@ -41,11 +42,11 @@ __all__ = ["FINDING_IDS", "RULES", "Diagnosis", "Finding", "diagnose"]
 # clip_frac is exactly 0 and ratio_mean exactly 1 when each batch gets one optimizer step
 BY_CONSTRUCTION = frozenset({"clip_frac", "ratio_mean"})
 
-MODULES = (
-    numeric_instability, sync_failure, truncation_starvation, entropy_collapse, kl_blowup,
-    entropy_explosion, length_hacking, reward_hacking, data_too_hard, stalled, lr_too_high,
-    data_too_easy, batch_noise, plateau, outlier_step,
-)
+# one module per finding (diagnose/<id>.py), run in the registry's order
+_BY_ID = {m.ID: m for m in (batch_noise, data_too_easy, data_too_hard, entropy_collapse, entropy_explosion, kl_blowup,
+                            length_hacking, lr_too_high, numeric_instability, outlier_step, plateau, reward_hacking,
+                            stalled, sync_failure, truncation_starvation)}
+MODULES = tuple(_BY_ID[sp.id] for sp in SPECS if sp.rule)
 RULES: tuple[tuple[str, Callable[[Ctx], Finding | None]], ...] = tuple((m.ID, m.check) for m in MODULES)
 # not_learning is not a rule of its own: verdict.resolve adds it when nothing else explains a goal
 # that does not improve.

@@ -17,6 +17,7 @@ from .actions import action_for
 from .context import Ctx, rnd
 from .lengths import length_term_excess, ln_points, paid_in_length
 from .model import Finding
+from .reward_hacking import parting
 from .symptoms import around, components, eval_lags, goal, since, tail_excess, trend
 from .thresholds import get
 
@@ -79,7 +80,6 @@ def _paid_by_length(ctx: Ctx) -> Finding | None:
     grew len_accel (relative) and len_accel_z standard errors while the truth gained nothing
     (`paid_in_length`): the reward is paid through length -- the specific exploit, named first
     (verdict.SUPPRESSES: length_hacking owns reward_hacking)."""
-    from .reward_hacking import parting
     p = parting(ctx)
     if p is None:
         return None

@@ -9,33 +9,17 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .registry import SPECS
+
 __all__ = ["FINDING_IDS", "SEVERITIES", "VERDICTS", "Action", "Diagnosis", "Finding", "RuledOut"]
 
 # learning (在学) · cheating (在作弊) · dead (已经废了) · unstable (在学, 但更新太猛不可信)
 VERDICTS: tuple[str, ...] = ("learning", "cheating", "dead", "unstable")
 SEVERITIES: tuple[str, ...] = ("info", "warning", "critical")
 
-# Every finding id the tool knows, and the verdict it implies when it is the top finding.
-FINDING_IDS: dict[str, str] = {
-    "entropy_collapse": "dead",
-    "sync_failure": "dead",
-    "reward_hacking": "cheating",
-    "length_hacking": "cheating",
-    "kl_blowup": "dead",
-    "lr_too_high": "unstable",
-    "batch_noise": "learning",
-    "data_too_easy": "learning",
-    "data_too_hard": "dead",
-    "stalled": "dead",
-    "numeric_instability": "dead",
-    "truncation_starvation": "dead",
-    "entropy_explosion": "dead",
-    "plateau": "learning",
-    # the goal does not improve and no specific cause fired: never "nothing to change"
-    "not_learning": "dead",
-    # a single-step outlier (a KL spike gone the next step): evidence of one bad step, not a trend
-    "outlier_step": "unstable",
-}
+# Every finding id the tool knows, and the verdict it implies when it is the top finding
+# (the registry's specs, in priority order).
+FINDING_IDS: dict[str, str] = {sp.id: sp.verdict for sp in SPECS}
 
 
 @dataclass(frozen=True)

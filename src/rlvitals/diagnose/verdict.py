@@ -1,15 +1,18 @@
-"""Precedence, the differential and the verdict -- in one place.
+"""Precedence, materiality and the verdict -- in one place, read from the registry's two tables.
 
 1. `resolve`: of two look-alikes that cause one another (CHAINS: a KL blow-up and an entropy
    collapse or explosion, or a ratio leaving 1), the one that began first is the cause and the
    other is dropped; then a finding at warning or above *owns* the run against the look-alikes it
    explains (SUPPRESSES: numeric_instability outranks reward_hacking once NaNs appear, ...); owned
    findings are dropped.  After a critical finding of a dead run, a warning of another kind that
-   began later is its aftermath, kept as an info note (`_aftermath`).
-2. The verdict "learning" needs positive evidence: the goal improves and nothing warns.  When no
-   finding warns and the goal does not improve (flat, falling, or peaked and fell back), the
-   run gets `not_learning` -- "not learning, cause undetermined" -- with the candidate causes the
-   predicates could not rule out and the metrics that would decide (verdict dead).
+   began later is its aftermath, kept as an info note (`_aftermath`).  A finding that did not hurt
+   the goal (`_material`: the task solved, or an effect not material in its own range after which
+   the goal kept learning) is kept as an info note with the goal's numbers.
+2. The verdict is goal-first: "learning" needs the goal to improve and nothing material to warn.
+   When no finding warns and the goal does not improve (flat, falling, peaked and fell back, or no
+   material gain after a fair number of points), the run gets `not_learning` -- "not learning,
+   cause undetermined" -- with the candidate causes the predicates could not rule out and the
+   metrics that would decide (verdict dead).
 3. `order`: severity first, then PRIORITY (the more specific cause first), then confidence.
 4. Every finding's `ruled_out` and `missing` are recomputed from the shared predicates
    (`differential.differential`), so a look-alike that fired is never listed as ruled out.
@@ -27,87 +30,50 @@ from .differential import DECIDES, LOOKALIKES, RULERS, differential
 from .materiality import at_ceiling, goal_scale, solved, unhurt
 from .model import FINDING_IDS, SEVERITIES, Finding
 from .predicates import pred
+from .registry import RELATIONS, SPECS
 from .symptoms import goal, trend
 from .thresholds import get
 from .timing import kl_jump
 
 __all__ = ["CHAINS", "PRIORITY", "SUPPRESSES", "goal_summary", "not_learning", "order", "resolve", "verdict_of"]
 
-# Most specific cause first; used after severity.
-PRIORITY: tuple[str, ...] = (
-    "numeric_instability", "sync_failure", "truncation_starvation", "entropy_collapse", "kl_blowup",
-    "entropy_explosion", "length_hacking", "reward_hacking", "data_too_hard", "stalled", "not_learning",
-    "lr_too_high", "outlier_step", "data_too_easy", "batch_noise", "plateau",
-)
+# Most specific cause first; used after severity (the registry's order).
+PRIORITY: tuple[str, ...] = tuple(sp.id for sp in SPECS)
 
-_AFTERMATH = ("stalled", "not_learning")
-# owner -> the findings it explains when it fires at warning or above
+# owner -> the findings it explains when it fires at warning or above (registry.RELATIONS "explains")
 SUPPRESSES: dict[str, frozenset[str]] = {
-    "numeric_instability": frozenset({"kl_blowup", "lr_too_high", "reward_hacking", "length_hacking", "outlier_step",
-                                      "entropy_explosion", "batch_noise", *_AFTERMATH}),
-    "sync_failure": frozenset({"entropy_collapse", "data_too_hard", *_AFTERMATH}),
-    "kl_blowup": frozenset({"entropy_explosion", "outlier_step", "length_hacking", *_AFTERMATH}),
-    "truncation_starvation": frozenset({"length_hacking", "data_too_hard", "reward_hacking", *_AFTERMATH}),
-    "entropy_collapse": frozenset({"data_too_easy", "data_too_hard", *_AFTERMATH}),
-    "entropy_explosion": frozenset({"length_hacking", *_AFTERMATH}),
-    "length_hacking": frozenset({"reward_hacking", *_AFTERMATH}),
-    "data_too_hard": frozenset({"reward_hacking", *_AFTERMATH}),
-    "reward_hacking": frozenset(_AFTERMATH),
-    "stalled": frozenset({"not_learning"}),
-    "lr_too_high": frozenset({"batch_noise"}),
-}
+    o: frozenset(r.other for r in RELATIONS if r.kind == "explains" and r.owner == o)
+    for o in dict.fromkeys(r.owner for r in RELATIONS if r.kind == "explains")}
 
+# Look-alikes that often fire together because one causes the other (registry.RELATIONS "chain"):
+# the one that began first is the cause and owns the run -- when they are more than `together` of
+# the run apart and the later one is not more severe; otherwise severity and SUPPRESSES decide.
+# Whatever the onsets, a KL that climbed (no jump) in step with an entropy heading to 0 or running up
+# is that entropy move's consequence (predicates.kl_follows_entropy): the entropy finding owns the
+# pair; and when they began together but the KL jumped (kl_abrupt: several-fold within a few steps,
+# "kl 陡增 = 跑飞"), the blow-up owns it; for other pairs that began together, UPSTREAM names the cause.
+CHAINS: tuple[frozenset[str], ...] = tuple(frozenset(r.other.split("|")) for r in RELATIONS if r.kind == "chain")
+UPSTREAM: dict[frozenset[str], str] = {frozenset(r.other.split("|")): r.owner for r in RELATIONS
+                                       if r.kind == "chain" and r.owner}
 
-# Look-alikes that often fire together because one causes the other: the one that began first is
-# the cause and owns the run (a KL that ran away first explains the entropy that follows it, and an
-# entropy that ran up first drags KL along) -- when they are more than 2% of the run apart and the
-# later one is not more severe; otherwise severity and SUPPRESSES decide.  Whatever the onsets, a KL
-# that climbed (no jump) in step with an entropy heading to 0 or running up is that entropy move's
-# consequence (predicates.kl_follows_entropy): the entropy finding owns the pair; and when they began
-# together but the KL jumped (kl_abrupt: several-fold within a few steps, "kl 陡增 = 跑飞"), the
-# blow-up owns it.
-CHAINS: tuple[frozenset[str], ...] = (
-    frozenset({"kl_blowup", "entropy_explosion"}),
-    frozenset({"kl_blowup", "entropy_collapse"}),
-    # a policy that jumped far from the reference in one update also moves the importance ratio off 1
-    # in that update: a ratio leaving 1 together with a KL jump is the jump's, a drift long before it
-    # (stale weights, off-policy updates) is the cause
-    frozenset({"kl_blowup", "sync_failure"}),
-    # answers cut at the cap in the steps an entropy ran up: UPSTREAM says which is the cause
-    frozenset({"entropy_explosion", "truncation_starvation"}),
-)
-
-
-# Of a CHAINS pair that began together, the one upstream: gibberish from an entropy run-up fills the
-# answers to the cap (a cap cannot raise the entropy x20), so the cut answers are its consequence.
-UPSTREAM: dict[frozenset[str], str] = {
-    frozenset({"entropy_explosion", "truncation_starvation"}): "entropy_explosion",
-}
-
-# What a finding did to the goal decides whether it sets the verdict (materiality).  Two questions:
+# What a finding did to the goal decides whether it sets the verdict (materiality; registry.HARM_KINDS).
 # 1. At its ceiling: a goal that sits at its ceiling (or, but for a cheating finding, a training
 #    score on a 0..1 scale at its ceiling: materiality.solved) and lost no material part after the
 #    onset was not hurt, whatever the finding (entropy near 0 on a solved task is no collapse; nothing
-#    moving in a run resumed at its plateau is no stall: there is nothing left to learn).  Never asked of
-#    the findings about the goal itself or that already read "learning", nor of a NaN
-#    (numeric_instability: news whenever it comes).
+#    moving in a run resumed at its plateau is no stall: there is nothing left to learn).  Never asked
+#    of the findings of harm "never" (about the goal itself, already "learning", or a NaN).
 # 2. Judged by the goal: a finding whose evidence is not material in its own metric's range -- a
-#    one-step outlier, jitter of the grad norm with no clip fraction to say so (clip n/a, or not logged), a reward
-#    parting from a truth that still gained, a ratio drifting less than ratio_far -- sets the verdict
-#    only if the goal was hurt (HARM_KIND: "step" = the goal held its level after it; "transient" =
-#    held its level in a run that learns; "cheat" = gained a material amount, and kept up with the
-#    reward in each one's own range; "" = gained a material amount after the onset and kept it).
-#    The others (entropy toward 0, KL x N, answers cut, length x N with a flat truth) are material in
+#    one-step outlier, jitter of the grad norm with no clip fraction to say so (clip n/a, or not
+#    logged), a reward parting from a truth that kept up, a ratio drifting less than ratio_far --
+#    sets the verdict only if the goal was hurt (materiality.unhurt by its harm kind).  Findings of
+#    harm "own" (entropy toward 0, KL x N, answers cut, length x N with a flat truth) are material in
 #    their own range by their own definition and keep their severity.
-NOT_JUDGED_BY_GOAL = frozenset({"numeric_instability", "not_learning", "data_too_hard", "plateau",
-                                "data_too_easy", "batch_noise"})
-HARM_KIND: dict[str, str] = {"outlier_step": "step", "lr_too_high": "transient", "reward_hacking": "cheat",
-                             "sync_failure": ""}
+HARM_KIND: dict[str, str] = {sp.id: sp.harm for sp in SPECS}
 
 
 def _own_material(f: Finding, ctx: Ctx) -> bool:
     """Is the finding's own evidence material in its metric's range (see HARM_KIND)?"""
-    if f.id not in HARM_KIND:
+    if HARM_KIND[f.id] == "own":
         return True
     if f.id == "lr_too_high":
         return "clip_frac_late" in f.evidence     # the clip fraction itself says the steps are too big
@@ -123,9 +89,9 @@ def _material(found: list[Finding], ctx: Ctx) -> list[Finding]:
     out = []
     for f in found:
         eff = None
-        if _warns(f) and f.id not in NOT_JUDGED_BY_GOAL and not (FINDING_IDS[f.id] == "cheating" and g == "reward"):
+        if _warns(f) and HARM_KIND[f.id] != "never" and not (FINDING_IDS[f.id] == "cheating" and g == "reward"):
             eff = at_ceiling(ctx, f.onset_step, by_reward=FINDING_IDS[f.id] != "cheating")
-            if eff is None and f.id != "stalled" and not _own_material(f, ctx):
+            if eff is None and not _own_material(f, ctx):
                 eff = unhurt(ctx, f.onset_step, kind=HARM_KIND[f.id])
         if eff is None:
             out.append(f)

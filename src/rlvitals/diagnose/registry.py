@@ -1,0 +1,135 @@
+"""Every finding in one place: its spec, and who owns a case when two findings fire together.
+
+A finding is a `FindingSpec` (its verdict, its module, the look-alikes it is told apart from and the
+normal metrics that rule each out, the metric that decides it when missing, and how its effect on the
+goal is judged) and a row or two of `RELATIONS`.  Everything that orders, suppresses or words a
+finding reads these two tables: `model.FINDING_IDS`, `verdict.PRIORITY / SUPPRESSES / CHAINS /
+UPSTREAM / HARM_KIND`, `differential.LOOKALIKES / RULERS / DECIDES`, the module list of
+`diagnose()` and docs/findings.md.  A detector returns evidence and a severity and never decides for
+another finding: standing back is a relation here.  Adding a finding is its spec, its module
+(`diagnose/<id>.py` with `ID` and `check(ctx)`), its action (actions.py) and its words
+(i18n/findings.py); tests/diagnose/test_registry.py checks that all of them exist
+(docs/architecture.md walks through an example).
+
+This module imports nothing of the package: the model and every stage may read it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["HARM_KINDS", "RELATIONS", "SPECS", "FindingSpec", "Relation", "spec"]
+
+# How a finding's effect on the goal is judged before it may set the verdict (verdict._material):
+#   own       material in its own metric's range by its own definition (entropy to 0, KL x N,
+#             answers cut): keeps its severity unless the task is solved (the goal at its ceiling)
+#   step      one step that came back: sets the verdict only if the goal fell after it
+#   transient jitter: only if the goal did not hold its level in a run that learns -- unless its own
+#             evidence is material (lr_too_high's clip fraction)
+#   cheat     a reward parting from the truth: only if the truth fell behind the reward
+#   drift     a slow departure: only if the goal did not gain after it -- unless it is far (ratio_far)
+#   never     about the goal itself, already read "learning", or a NaN: never judged so
+HARM_KINDS = ("own", "step", "transient", "cheat", "drift", "never")
+
+
+@dataclass(frozen=True)
+class FindingSpec:
+    id: str
+    verdict: str                                   # the verdict it implies when it sets it
+    lookalikes: tuple[str, ...] = ()               # the findings it is told apart from (the lesson's pairs)
+    ruled_out_by: tuple[tuple[str, str], ...] = ()  # (predicate, i18n reason) ruling *it* out as a look-alike
+    decides: str | None = None                     # the metric that decides it when the log lacks it
+    harm: str = "own"                              # how its effect on the goal is judged (HARM_KINDS)
+    rule: bool = True                              # a module diagnose/<id>.py; False: added by verdict.resolve
+
+
+# In the order used after severity: the more specific cause first.
+SPECS: tuple[FindingSpec, ...] = (
+    FindingSpec("numeric_instability", "dead", ("lr_too_high",), (("all_finite", "all_finite"),), harm="never"),
+    FindingSpec("sync_failure", "dead", ("entropy_collapse", "data_too_easy"), (("ratio_steady", "ratio_steady"),),
+                "ratio_mean", harm="drift"),
+    FindingSpec("truncation_starvation", "dead", ("data_too_hard", "entropy_collapse", "stalled"),
+                (("trunc_low", "trunc_low"),), "trunc"),
+    FindingSpec("entropy_collapse", "dead", ("sync_failure", "data_too_easy", "kl_blowup"),
+                (("entropy_healthy", "entropy_healthy"),), "entropy"),
+    FindingSpec("kl_blowup", "dead", ("lr_too_high", "numeric_instability"),
+                (("kl_steady", "kl_steady"), ("kl_moved_with_entropy", "kl_follows_entropy")), "kl"),
+    FindingSpec("entropy_explosion", "dead", ("kl_blowup",), (("entropy_healthy", "entropy_healthy"),), "entropy"),
+    FindingSpec("length_hacking", "cheating", ("data_too_hard", "entropy_collapse", "entropy_explosion"),
+                (("len_not_exploding", "len_not_exploding"),), "len"),
+    FindingSpec("reward_hacking", "cheating", ("length_hacking", "kl_blowup", "numeric_instability"), harm="cheat"),
+    FindingSpec("data_too_hard", "dead", ("truncation_starvation", "entropy_collapse", "sync_failure"),
+                (("answers_cut", "answers_cut"), ("goal_not_zero", "acc_not_zero")), "acc", harm="never"),
+    FindingSpec("stalled", "dead", ("entropy_collapse", "sync_failure", "truncation_starvation", "kl_blowup"),
+                (("answers_cut", "answers_cut"), ("goal_improving", "goal_improving"))),
+    # the goal does not improve and no specific cause fired: never "nothing to change"
+    FindingSpec("not_learning", "dead",
+                ("entropy_collapse", "sync_failure", "data_too_hard", "truncation_starvation", "kl_blowup"),
+                (("goal_improving", "goal_improving"),), harm="never", rule=False),
+    FindingSpec("lr_too_high", "unstable", ("batch_noise", "numeric_instability"),
+                (("clip_normal", "clip_normal"), ("gnorm_normal", "gnorm_normal")), "clip_frac", harm="transient"),
+    # a single-step outlier (a KL spike gone the next step): evidence of one bad step, not a trend
+    FindingSpec("outlier_step", "unstable", ("kl_blowup", "numeric_instability"), harm="step"),
+    FindingSpec("data_too_easy", "learning", ("entropy_collapse", "data_too_hard"),
+                (("adv_std_normal", "adv_std_normal"), ("entropy_to_zero", "entropy_to_zero")), "adv_std", harm="never"),
+    FindingSpec("batch_noise", "learning", ("lr_too_high",), (("clip_high", "clip_high"), ("gnorm_high", "gnorm_high")),
+                harm="never"),
+    # the lesson: 平掉 = converged, or stuck (A1 vs A2)
+    FindingSpec("plateau", "learning", ("entropy_collapse", "sync_failure", "stalled"), harm="never"),
+)
+
+
+@dataclass(frozen=True)
+class Relation:
+    """Who owns a case when two findings fire together.
+
+    explains: `owner`, at warning or above, explains `other`, which is dropped (a NaN explains the
+              KL and the reward that follow it).
+    chain:    they cause one another: the one that began first owns the pair (verdict._chain_losers);
+              when they began together, `owner` (if given) is the one upstream.
+    """
+
+    kind: str
+    owner: str
+    other: str
+    why: str = ""
+
+
+_AFTERMATH = ("stalled", "not_learning")
+
+
+def _explains(owner: str, *others: str, why: str = "") -> tuple[Relation, ...]:
+    return tuple(Relation("explains", owner, o, why) for o in others)
+
+
+RELATIONS: tuple[Relation, ...] = (
+    *_explains("numeric_instability", "kl_blowup", "lr_too_high", "reward_hacking", "length_hacking", "outlier_step",
+               "entropy_explosion", "batch_noise", *_AFTERMATH, why="a NaN poisons every metric after it"),
+    *_explains("sync_failure", "entropy_collapse", "data_too_hard", *_AFTERMATH,
+               why="stale weights make the groups uniform and the policy look frozen"),
+    *_explains("kl_blowup", "entropy_explosion", "outlier_step", "length_hacking", *_AFTERMATH,
+               why="a policy run away from the reference writes long gibberish"),
+    *_explains("truncation_starvation", "length_hacking", "data_too_hard", "reward_hacking", *_AFTERMATH,
+               why="answers cut at the cap score 0 and look all wrong"),
+    *_explains("entropy_collapse", "data_too_easy", "data_too_hard", *_AFTERMATH,
+               why="identical samples make every group uniform (the lesson's pair B)"),
+    *_explains("entropy_explosion", "length_hacking", *_AFTERMATH, why="a flat policy rambles to the cap"),
+    *_explains("length_hacking", "reward_hacking", why="the specific exploit is named first"),
+    *_explains("data_too_hard", "reward_hacking", *_AFTERMATH, why="an all-wrong truth cannot follow any reward"),
+    *_explains("reward_hacking", *_AFTERMATH, why="the reward is learned, the goal is not"),
+    *_explains("stalled", "not_learning", why="nothing moves: the named cause of a goal that does not"),
+    *_explains("lr_too_high", "batch_noise", why="the jitter comes from the updates (the lesson's pair D)"),
+    Relation("chain", "", "kl_blowup|entropy_explosion", "the KL drags the entropy, or the entropy drags the KL"),
+    Relation("chain", "", "kl_blowup|entropy_collapse", "a collapse pulls the KL along with it"),
+    Relation("chain", "", "kl_blowup|sync_failure",
+             "a policy that jumped far in one update also moves the importance ratio off 1 in that update"),
+    Relation("chain", "entropy_explosion", "entropy_explosion|truncation_starvation",
+             "gibberish from an entropy run-up fills the answers to the cap; a cap cannot raise the entropy"),
+)
+
+
+_BY_ID = {s.id: s for s in SPECS}
+
+
+def spec(finding_id: str) -> FindingSpec:
+    return _BY_ID[finding_id]

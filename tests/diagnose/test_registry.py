@@ -1,0 +1,60 @@
+"""The registry is complete: every finding has its spec, module, action, words and relations, and
+the precedence tables are the registry's, not a second copy."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import rlvitals.diagnose as dg
+from rlvitals.diagnose import actions, differential, verdict
+from rlvitals.diagnose.model import FINDING_IDS, VERDICTS
+from rlvitals.diagnose.registry import HARM_KINDS, RELATIONS, SPECS
+from rlvitals.i18n import t
+
+PKG = Path(dg.__file__).parent
+
+
+def test_every_finding_has_a_spec_a_module_an_action_and_words_in_both_languages():
+    ids = [sp.id for sp in SPECS]
+    assert len(ids) == len(set(ids)) and list(FINDING_IDS) == ids
+    for sp in SPECS:
+        assert sp.verdict in VERDICTS and sp.harm in HARM_KINDS
+        assert (PKG / f"{sp.id}.py").exists() == sp.rule
+        assert sp.id in actions.ACTIONS
+        for lang in ("en", "zh"):
+            title = t(f"finding.{sp.id}.title", lang)
+            assert title and not title.startswith("finding."), (sp.id, lang)
+        assert all(look in FINDING_IDS and look != sp.id for look in sp.lookalikes)
+    assert [m.ID for m in dg.MODULES] == [sp.id for sp in SPECS if sp.rule]
+
+
+def test_relations_name_known_findings_and_the_tables_are_derived_from_them():
+    for r in RELATIONS:
+        assert r.kind in ("explains", "chain")
+        names = r.other.split("|") + ([r.owner] if r.owner else [])
+        assert all(n in FINDING_IDS for n in names), r
+        if r.kind == "chain" and r.owner:
+            assert r.owner in r.other.split("|")
+    explains = {(r.owner, r.other) for r in RELATIONS if r.kind == "explains"}
+    assert explains == {(o, x) for o, xs in verdict.SUPPRESSES.items() for x in xs}
+    assert tuple(FINDING_IDS) == verdict.PRIORITY
+    assert {sp.id: sp.lookalikes for sp in SPECS if sp.lookalikes} == differential.LOOKALIKES
+
+
+def _stands_back_for_another(path: Path) -> list[str]:
+    """Imports of another finding's module inside a rule module (a detector deciding for another)."""
+    rules = {sp.id for sp in SPECS if sp.rule}
+    own = path.stem
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module in rules and node.module != own:
+            out.append(f"{own} imports {node.module}")
+    return out
+
+
+def test_no_rule_module_imports_another_rule_module_except_through_a_declared_measure():
+    found = [x for sp in SPECS if sp.rule for x in _stands_back_for_another(PKG / f"{sp.id}.py")]
+    # length_hacking asks reward_hacking where the reward parted from the truth (a measure it reads,
+    # not a decision); every other cross-rule question goes through the relation table
+    assert found == ["length_hacking imports reward_hacking"]
