@@ -166,18 +166,44 @@ PATTERNS: list[tuple[re.Pattern[str], Alias]] = [
 _EVAL_PREFIX = re.compile(r"^(eval_|eval/|val-aux/|val-core/|validation/|test/)")
 
 
-def lookup(key: str) -> Alias | None:
-    """The alias row for a framework key, or None.  A `train/` prefix (W&B exports) is tolerated."""
+# A namespace in front of a known key (`policy/entropy`, `optim/entropy`, `actor/…`, `env/all/…`,
+# W&B's `train/…`) reads as that key, ranked after every key the table names itself, so a
+# framework's own spelling wins where both are logged.  Namespaces that hold another model's or
+# the clock's numbers never stand in for the policy's vitals.
+NAMESPACE_RANK = 50
+# (`rewards/<fn>`, `reward/<fn>`: the terms of a reward, components.py, never a vital by their name)
+_FOREIGN_NAMESPACES = frozenset({"reward", "rewards", "reward_components", "reward_component", "critic", "value", "ref", "reference", "reward_model", "rm", "time", "timing",
+                                 "perf", "progress", "system", "memory", "mem", "throughput", "profile"})
+
+
+def _direct(key: str) -> Alias | None:
     hit = EXACT.get(key)
     if hit is not None:
         return hit
     for pat, alias in PATTERNS:
         if pat.match(key):
             return alias
-    if _EVAL_PREFIX.match(key):
+    return None
+
+
+def lookup(key: str) -> Alias | None:
+    """The alias row for a framework key, or None.  Any namespace in front of a known key is
+    tolerated (`policy/entropy` → entropy, `env/all/kl` → kl), ranked after the table's own keys."""
+    hit = _direct(key)
+    if hit is not None:
+        return hit
+    if _EVAL_PREFIX.match(key) or "/" not in key:
         return None
-    if key.startswith("train/") and key[6:] in EXACT:
-        return EXACT[key[6:]]
+    parts = key.split("/")
+    if parts[0].lower() in _FOREIGN_NAMESPACES:
+        return None
+    for i in range(1, len(parts)):
+        rest = "/".join(parts[i:])
+        hit = _direct(rest)
+        if hit is not None:
+            if hit.canonical == "val_acc":
+                return None
+            return Alias(hit.canonical, hit.rank + NAMESPACE_RANK * i, hit.scale, hit.transform, hit.proxy, hit.note)
     return None
 
 

@@ -76,6 +76,19 @@ def _opening(run: Run) -> dict[str, Any]:
     return out
 
 
+def _goal(run: Run) -> dict[str, Any] | None:
+    """The metric diagnose judges learning by, as the reader chose it (or the user, --map goal=KEY)."""
+    got = run.meta.get("goal")
+    if isinstance(got, dict):
+        return dict(got)
+    from ..ingest.components import choose_goal
+
+    chosen = choose_goal(run.series, run.components, run.component_kinds)
+    if chosen is None:
+        return None
+    return {"metric": chosen[0], "key": chosen[1], "by": "reader", "why": chosen[2]}
+
+
 def vitals_dict(run: Run) -> dict[str, Any]:
     """The JSON object as a cleaned dict.  Absent canonical metrics map to null."""
     steps = _union_steps(run)
@@ -98,6 +111,7 @@ def vitals_dict(run: Run) -> dict[str, Any]:
         "skipped_lines": dict(sorted(run.skipped.items())),
         "dropped_values": dict(sorted(run.dropped.items())),
         "notes": list(run.notes),
+        "goal": _goal(run),
         **_opening(run),
     })
 
@@ -121,6 +135,9 @@ def _text(run: Run, lang: str, width: int) -> str:
         head.append([tr("ingest.vit.input", lang), " → ".join(d["input"])])
     if d.get("mapping"):
         head.append([tr("ingest.vit.mapping", lang), ", ".join(f"{c}={k}" for c, k in d["mapping"].items())])
+    goal = d.get("goal")
+    head.insert(2, [tr("ui.vit.goal", lang), tr(f"ui.vit.goal_{goal.get('why', 'reward')}", lang, src=goal["key"])
+                 if goal else tr("ui.vit.no_goal", lang)])
     out += _table(head, "<<")
     if d.get("fallback"):
         out += wrap(tr("ingest.vit.fallback", lang), width, "    ", "  ! ")
