@@ -15,7 +15,7 @@ import numpy as np
 
 from ..run import CANONICAL, Run, Series
 from ..shapes import ends
-from .charts import clip_text, display_width, fmt_value, pad
+from .charts import clip_text, display_width, fmt_value, is_fraction, pad
 from .jsonout import clean
 from .notes import translate_note, translate_proxy
 from .terminal import wrap
@@ -161,7 +161,8 @@ def _text(run: Run, lang: str, width: int) -> str:
         if info is None:
             rows.append([m, "—", "", tr("ui.not_logged", lang), "", "", "", ""])
             continue
-        f = lambda v, m=m: fmt_value(m, v)  # noqa: E731 - local formatter bound to this metric
+        pct = is_fraction(m, [x for x in (info["min"], info["max"]) if x is not None])
+        f = lambda v, m=m, pct=pct: fmt_value(m, v, pct)  # noqa: E731 - local formatter bound to this metric
         flag = tr("ui.vit.constant", lang) if info["constant"] else ""
         source = clip_text(info["source"] or "?", 34) + (" *" if info["proxy"] else "")
         # start → end as `diagnose` shows it (shapes.ends: the first and last tenth), so the two
