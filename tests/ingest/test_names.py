@@ -148,3 +148,14 @@ def test_a_log_of_loss_grad_norm_and_lr_only_is_diagnosed_not_refused(tmp_path, 
     assert cli.main(["diagnose", str(p), "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert "reward      not logged" in out and "entropy     not logged" in out
+
+
+def test_formats_keys_lists_the_one_alias_table(capsys):
+    from rlvitals.ingest.aliases import EXACT
+
+    assert cli.main(["formats", "--keys"]) == 0
+    out = capsys.readouterr().out
+    words = set(out.replace(",", " ").split())
+    assert set(EXACT) <= words
+    assert "frac_reward_zero_std" in words and "(stand-in)" in out and "--map goal=KEY" in out
+    assert cli.main(["formats"]) == 0 and "formats --keys" in capsys.readouterr().out

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..run import CANONICAL, Series
 
-__all__ = ["EXACT", "PATTERNS", "Alias", "canonical_key", "lookup", "resolve"]
+__all__ = ["EXACT", "PATTERNS", "Alias", "canonical_key", "describe", "lookup", "resolve"]
 
 
 @dataclass(frozen=True)
@@ -250,3 +250,37 @@ def resolve(raw: dict[str, tuple[np.ndarray, np.ndarray]]):
             notes.append(f"{name} from {key}: {alias.note}")
     extras = {k: Series(k, s, v, k) for k, (s, v) in raw.items() if k not in used}
     return series, extras, unrecognized, notes
+
+
+def describe() -> list[str]:
+    """`rlvitals formats --keys`: every key of the table, per canonical metric, in preference order
+    (generated from EXACT and PATTERNS, so it is never out of date)."""
+    rows: dict[str, list[tuple[int, str]]] = {name: [] for name in CANONICAL}
+    for key, alias in EXACT.items():
+        rows[alias.canonical].append((alias.rank, key + (" (stand-in)" if alias.proxy else "")))
+    for pat, alias in PATTERNS:
+        shown = pat.pattern.strip("^$").replace("[^/]+", "<name>").replace(".+", "<name>").replace("\\d+", "<n>").replace("\\", "")
+        if "(?" in shown or "*+" in shown:      # a lookahead: say it in words
+            shown = "rewards/<a name holding acc or correct>[/mean]"
+        rows[alias.canonical].append((alias.rank, shown + (" (stand-in)" if alias.proxy else "")))
+    import textwrap
+
+    width = max(len(n) for n in CANONICAL)
+    out = ["Keys read as each metric, the first one logged wins (src/rlvitals/ingest/aliases.py):"]
+    for name in CANONICAL:
+        keys = ", ".join(k for _, k in sorted(rows[name], key=lambda r: r[0]))
+        out += textwrap.wrap(keys, 100, initial_indent=f"  {name:{width}s}  ", subsequent_indent=" " * (width + 4),
+                             break_on_hyphens=False, break_long_words=False)
+    foreign = ", ".join(f"{n}/" for n in sorted(_FOREIGN_NAMESPACES))
+    notes = [
+        "Any namespace in front of a key above reads as it, after the keys above "
+        "(policy/entropy -> entropy, env/all/kl -> kl); never under " + foreign,
+        "Reward terms (rewards/<fn>/mean, reward/<fn>, metrics/<x>_reward, reward_component.<x>, ...) are kept "
+        "by name; correctness when named correct*, accuracy*, exact_match*, pass@*, check_answer* or "
+        "*correctness* (under any namespace): the goal, ahead of the total reward",
+        "Eval metrics (eval/, eval_, val/, validation/, test/, val-core/) keep their own cadence; the "
+        "accuracy-like one is val_acc, the goal when logged. Say another with --map goal=KEY",
+    ]
+    for text in notes:
+        out += textwrap.wrap(text, 100, initial_indent="- ", subsequent_indent="  ", break_on_hyphens=False)
+    return out
