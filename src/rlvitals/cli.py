@@ -50,7 +50,7 @@ def _add_input(p: argparse.ArgumentParser) -> None:
 def _add_map(p: argparse.ArgumentParser) -> None:
     p.add_argument("--map", dest="mapping", action="append", default=None, metavar="CANON=KEY",
                    help="read KEY as the metric CANON, over the alias table (repeatable), "
-                        "e.g. --map 'reward=Average Reward'")
+                        "e.g. --map 'reward=Average Reward'; --map goal=KEY: KEY says whether the run learns")
 
 
 def _emit(text: str) -> None:
