@@ -173,7 +173,9 @@ _EVAL_PREFIX = re.compile(r"^(eval_|eval/|val-aux/|val-core/|validation/|test/)"
 NAMESPACE_RANK = 50
 # (`rewards/<fn>`, `reward/<fn>`: the terms of a reward, components.py, never a vital by their name)
 _FOREIGN_NAMESPACES = frozenset({"reward", "rewards", "reward_components", "reward_component", "critic", "value", "ref", "reference", "reward_model", "rm", "time", "timing",
-                                 "perf", "progress", "system", "memory", "mem", "throughput", "profile"})
+                                 "perf", "progress", "system", "memory", "mem", "throughput", "profile", "teacher",
+                                 # train/rollout mismatch statistics (verl rollout_corr/kl is no KL to the reference)
+                                 "rollout_corr", "mismatch", "sampling"})
 
 
 def _direct(key: str) -> Alias | None:

@@ -175,6 +175,12 @@ _HINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("loss", ("loss",)),
 )
 _WORD = re.compile(r"[a-z]+")
+# words a metric's name may carry beside its own (`avg_return`, `episode_len`, `approx_kl`); any
+# other word makes it something else (`asst_token_ratio`, `aborted_ratio`, `w_exact`, `kl_sample_v1`)
+_NEUTRAL = frozenset({"mean", "avg", "average", "batch", "train", "training", "policy", "actor", "approx", "episode",
+                      "ep", "all", "total", "raw", "rollout", "task", "sample", "sampled", "per", "step"})
+# namespaces of the clock and the machine, never a vital (`timing_s/adv` is a duration)
+_FOREIGN = re.compile(r"(^|/)(time|timing|perf|progress|system|mem|memory|throughput|profile)[^/]*/")
 _NOT_A_SOURCE = re.compile(r"(^|[/_.])(std|min|max|var|count|time|timing|sec|secs|seconds|throughput|mfu|"
                            r"mem|memory|epoch|step|steps|lr)($|[/_.])")
 MAX_UNMAPPED_LISTED = 8
@@ -198,15 +204,13 @@ def suggest_maps(run: Run) -> list[tuple[str, str]]:
         for key in keys:
             low = key.lower()
             leaf = low.rsplit("/", 1)[-1]
-            if key in taken or _NOT_A_SOURCE.search(leaf):
+            if key in taken or _NOT_A_SOURCE.search(leaf) or _FOREIGN.search(low):
                 continue
             toks = _WORD.findall(leaf)
-            if any(t in words for t in toks):
-                cand = (0, len(key), key)
-            elif any(t.startswith(w) for t in toks for w in words if len(w) >= 4):
-                cand = (1, len(key), key)
-            else:
+            own = [t for t in toks if t in words or any(t.startswith(w) for w in words if len(w) >= 4)]
+            if not own or any(t not in _NEUTRAL for t in toks if t not in own):
                 continue
+            cand = (0 if any(t in words for t in own) else 1, len(key), key)
             if best is None or cand < best:
                 best = cand
         if best is not None:
