@@ -28,7 +28,7 @@ def write_jsonl(tmp_path, rows, name="run.jsonl"):
     ("train/rewards/accuracy_reward/mean", "acc"), ("policy/completions/mean_length", "len"),
     # not the policy's vitals: another model's, the clock's, a reward term's statistics, an eval
     ("critic/lr", None), ("time/total", None), ("progress/step", None), ("reward/std", None),
-    ("rewards/len/mean", None), ("rewards/format", None), ("rollout_corr/kl", None), ("x/eval/accuracy", None), ("policy/approx_kl", None),
+    ("rewards/len/mean", None), ("rewards/format", None), ("rollout_corr/kl", None), ("token/total_response_length/clip", None), ("x/eval/accuracy", None), ("policy/approx_kl", None),
 ])
 def test_a_namespace_in_front_of_a_known_key_reads_as_it(key, canon):
     assert canonical_key(key) == canon

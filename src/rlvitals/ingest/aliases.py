@@ -178,6 +178,11 @@ _FOREIGN_NAMESPACES = frozenset({"reward", "rewards", "reward_components", "rewa
                                  "rollout_corr", "mismatch", "sampling"})
 
 
+# bare words that name the metric only where the table lists them: under another namespace a
+# `clip` is a count or a threshold (ROLL token/total_response_length/clip), a `ratio` any ratio
+_ONLY_AS_LISTED = frozenset({"clip", "ratio", "ratios", "len", "score", "rewards", "truncated", "successes", "correct"})
+
+
 def _direct(key: str) -> Alias | None:
     hit = EXACT.get(key)
     if hit is not None:
@@ -201,7 +206,7 @@ def lookup(key: str) -> Alias | None:
         return None
     for i in range(1, len(parts)):
         rest = "/".join(parts[i:])
-        hit = _direct(rest)
+        hit = None if rest in _ONLY_AS_LISTED else _direct(rest)
         if hit is not None:
             if hit.canonical == "val_acc":
                 return None

@@ -98,6 +98,7 @@ def classify(name: str) -> str:
 
 
 _STATISTIC = frozenset({"std", "min", "max", "sum", "count", "p10", "p90", "median", "var"})
+_COUNTED = re.compile(r"count|num|total|(^|_)n_")      # a count of right answers is no rate
 
 
 def component_name(key: str) -> str | None:
@@ -124,7 +125,7 @@ def _correctness_leaf(key: str) -> str | None:
     if parts[-1].lower() == "mean":
         parts = parts[:-1]
     leaf = parts[-1]
-    if (leaf.lower() in _STATISTIC or not is_correctness_name(leaf) or _EVAL.match(key)
+    if (leaf.lower() in _STATISTIC or not is_correctness_name(leaf) or _EVAL.match(key) or _COUNTED.search(leaf.lower())
             or aliases.lookup(key) is not None):
         return None
     return leaf
