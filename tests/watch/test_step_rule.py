@@ -81,3 +81,22 @@ def test_watch_follows_a_trl_console_on_the_steps_diagnose_reads(tmp_path):
     out, err = io.StringIO(), io.StringIO()
     watch_file(path, once=True, out=out, err=err)
     assert f"{whole.n_steps} steps" in out.getvalue()
+
+
+def test_monitor_reads_a_logged_every_n_run_with_a_restart_as_a_file_does(tmp_path):
+    """Logging every 5 steps, then the run started again at step 1: Monitor's run is the file's."""
+    import json
+
+    from rlvitals.watch import Monitor
+
+    rows = [(s, {"reward": 0.3 + 0.001 * s, "entropy": 0.8, "kl": 0.001 * s}) for s in range(5, 101, 5)]
+    rows += [(s, {"reward": 0.2 + 0.002 * s, "entropy": 0.9, "kl": 0.002 * s}) for s in range(1, 61, 5)]
+    mon = Monitor(background=False, check_every=10**9, stream=io.StringIO())
+    for step, metrics in rows:
+        mon.log(metrics, step)
+    p = tmp_path / "run.jsonl"
+    p.write_text("".join(json.dumps({"step": s, **m}) + "\n" for s, m in rows), encoding="utf-8")
+    whole = read(p)
+    live = mon.run()
+    assert live.steps.tolist() == whole.steps.tolist() == list(range(1, 61, 5))   # the run being written
+    assert np.array_equal(live["reward"].values, whole["reward"].values)
