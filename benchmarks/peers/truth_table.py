@@ -94,6 +94,31 @@ RLWATCH = {
 }
 
 
+# general training-log doctors (loss / grad norm / lr only: benchmarks/peers/generate_general.py);
+# name: (file, the peer's own check or scenario, verdicts, findings, onset, note, out of scope, info)
+GENERAL = {
+    "losslint 0.4.1": {
+        "nan": ("nan.jsonl", "nan_inf", ["dead"], ["numeric_instability"], 30, "one loss NaN at step 30", "", False),
+        "diverging": ("diverging.csv", "divergence", ["dead", "unstable"], ["numeric_instability"], None,
+                      "loss 1.0 → 2.17, rising from the start", "", False),
+        "spike": ("spike.jsonl", "loss_spike", ["learning", "unstable"], ["numeric_instability"], 15,
+                  "one loss point of 25 on a curve near 1, gone the next step: named as info", "", True),
+        "healthy": ("healthy.csv", None, ["learning"], [None], None, "loss 2.0 → 0.06, eval loss falling", "", False),
+        "trainer_state": ("trainer_state.json", "step_backtrack, overfit_onset", ["learning"], [None], None,
+                          "eval loss rising while the train loss falls; one logged step goes back",
+                          "overfitting on an eval loss and a mislogged step are not in rlvitals' vocabulary", False),
+    },
+    "gradsnitch 0.1.0": {
+        "nan": ("nan.csv", "NaN", ["dead"], ["numeric_instability"], 250, "train_loss NaN from step 250", "", False),
+        "diverge": ("diverge.csv", "divergence", ["dead", "unstable"], ["numeric_instability"], 200,
+                    "train_loss climbs 0.01 a step from step 200 (0.87 → 2.87)", "", False),
+        "spike": ("spike.csv", "gradient spike", ["learning", "unstable"], ["numeric_instability"], 200,
+                  "one grad-norm point of 30 on a level of 1, the loss up 1.5 for 9 steps: named as info", "", True),
+        "clean": ("clean.csv", None, ["learning"], [None], None, "train_loss 3.3 → 0.35", "", False),
+    },
+}
+
+
 def entry(path, tool, label, expected, verdicts, findings, onset, note, oos=""):
     e = {"path": path, "tool": tool, "peer_label": label, "peer_expected": expected,
          "verdict": verdicts[0], "finding": findings[0], "in_scope": not oos, "why_out_of_scope": oos or None,
@@ -145,6 +170,12 @@ def main() -> None:
     for name, (exp, v, f, onset, note, oos) in RLWATCH.items():
         rows.append(entry(f"rlwatch/{name}/metrics.db", "rlwatch 0.5.1", name,
                           [list(x) if isinstance(x, tuple) else x for x in exp], v, f, onset, note, oos))
+    for tool, scenarios in GENERAL.items():
+        for name, (file, peer, v, f, onset, note, oos, info) in scenarios.items():
+            e = entry(f"{tool.split()[0]}/{file}", tool, name, [peer] if peer else [], v, f, onset, note, oos)
+            if info:
+                e["info_truth"] = True     # a one-step spike the run recovered from: named, no warning
+            rows.append(e)
     OUT.write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     readme_table(rows)
     print(f"{len(rows)} files, {sum(r['in_scope'] for r in rows)} in scope → {OUT}")

@@ -54,7 +54,7 @@ def _add_input(p: argparse.ArgumentParser) -> None:
 def _add_map(p: argparse.ArgumentParser) -> None:
     p.add_argument("--map", dest="mapping", action="append", default=None, metavar="CANON=KEY",
                    help="read KEY as the metric CANON, over the alias table (repeatable), "
-                        "e.g. --map 'reward=Average Reward'")
+                        "e.g. --map 'reward=Average Reward'; --map goal=KEY: KEY says whether the run learns")
 
 
 def _emit(text: str) -> None:
@@ -196,8 +196,14 @@ def cmd_lab(args) -> int:
 def cmd_formats(args) -> int:
     from .ingest import FORMATS
 
+    if getattr(args, "keys", False):
+        from .ingest.aliases import describe
+
+        _emit("\n".join(describe()) + "\n")
+        return 0
     lines = [f"{name:18s} {fmt.description}" for name, fmt in FORMATS.items()]
     lines.append(f"{'(any of them)':18s} also inside .gz/.bz2/.xz (.zst with zstandard), UTF-16 or BOM, or from stdin (-)")
+    lines.append(f"{'':18s} every framework's keys: rlvitals formats --keys")
     _emit("\n".join(lines) + "\n")
     return 0
 
@@ -322,6 +328,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_lab)
 
     p = sub.add_parser("formats", help="list the log formats rlvitals reads")
+    p.add_argument("--keys", action="store_true", help="list every framework key read as each metric (the alias table)")
     p.set_defaults(func=cmd_formats)
     return ap
 

@@ -149,15 +149,22 @@ def test_no_vitals_lists_the_keys_and_suggests_map(tmp_path, capsys):
     assert "LEARNING" in out or "Verdict" in out
 
 
-def test_diagnose_refuses_a_verdict_on_loss_alone(tmp_path, capsys):
+def test_diagnose_reads_loss_alone_and_says_the_goal_is_missing(tmp_path, capsys):
     p = write(tmp_path, "".join(json.dumps({"step": i, "loss": 1 / i, "lr": 1e-5}) + "\n" for i in range(1, 30)),
               "sft.jsonl")
-    assert read(p).series["loss"].values[0] == 1.0            # the API still reads it
+    assert read(p).series["loss"].values[0] == 1.0
     assert cli.main(["vitals", str(p)]) == 0
     capsys.readouterr()
-    assert cli.main(["diagnose", str(p)]) == 2
+    assert cli.main(["diagnose", str(p), "--lang", "en"]) == 0     # read, not refused
     out, err = capsys.readouterr()
-    assert out == "" and "none of its 2 numeric keys is a vital" in err
+    assert err == "" and re.search(r"reward +not logged", out)
+    assert "whether the run learns cannot be judged" in out
+
+
+def test_diagnose_refuses_a_verdict_on_the_learning_rate_alone(tmp_path, capsys):
+    p = write(tmp_path, "".join(json.dumps({"step": i, "lr": 1e-5 * i}) + "\n" for i in range(1, 30)), "sched.jsonl")
+    assert cli.main(["diagnose", str(p)]) == 2
+    assert "none of its 1 numeric keys is a vital" in capsys.readouterr().err
 
 
 def test_vitals_reports_fallback_and_mapping(tmp_path, capsys):

@@ -54,7 +54,8 @@ def test_array_without_steps_uses_positions(tmp_path):
     p.write_text(json.dumps([{"reward": 0.1 * i, "kl": 0.01, "nested": {"acc": 0.5}} for i in range(1, 6)]))
     r = read(p)
     assert r.format == "json-array" and r.series["reward"].steps.tolist() == [1, 2, 3, 4, 5]
-    assert r.extras["nested/acc"].values.tolist() == [0.5] * 5             # nested dicts flattened
+    acc = r.series["acc"]                    # nested dicts flattened; a namespace before `acc` reads as acc
+    assert acc.source == "nested/acc" and acc.values.tolist() == [0.5] * 5
     assert r.meta["step_inferred"] and any("position in the array" in n for n in r.notes)
 
 

@@ -31,8 +31,16 @@ RLWATCH = {
 }
 
 
+# general training-log doctors: loss / grad norm / lr, no RL vital
+GENERAL = {"losslint": {"loss": "loss"}, "gradsnitch": {"loss": "train_loss", "gnorm": "grad_norm", "lr": "lr"}}
+
+
 def _expected(entry: dict) -> dict[str, str]:
     tool = entry["tool"].split()[0]
+    if tool == "losslint" and entry["peer_label"] == "trainer_state":
+        return {"loss": "loss", "lr": "lr"}
+    if tool in GENERAL:
+        return GENERAL[tool]
     if tool == "rldoctor":
         return RLDOCTOR
     if tool == "rlprobe":
@@ -155,3 +163,24 @@ def test_rlwatch_store_bad_bytes_are_one_line_errors_or_counted(tmp_path):
     assert run.series["entropy"].steps.tolist() == [1, 2] and run.series["reward"].values.tolist() == [0.5, 0.7]
     assert run.skipped["step out of range"] == 1 and run.skipped["row without a step"] == 1
     assert run.skipped["malformed extra_json"] == 1
+
+
+@pytest.mark.parametrize("entry", [e for e in TRUTH if e["tool"].split()[0] in GENERAL and e["in_scope"]],
+                         ids=lambda e: e["path"])
+def test_a_general_training_log_is_diagnosed_as_its_peer_labels_it(entry):
+    """loss / grad norm / lr only: read (never refused), a NaN or a divergence named, a one-step
+    spike named as info, a healthy run left alone."""
+    from rlvitals.diagnose import diagnose
+
+    d = diagnose(read(PEERS / entry["path"]))
+    assert d.verdict in entry.get("verdicts", [entry["verdict"]])
+    severe = [f for f in d.findings if f.severity != "info"]
+    if entry["finding"] is None:
+        assert not d.findings
+    elif entry.get("info_truth"):
+        assert not severe and d.findings[0].id == entry["finding"]
+        assert d.findings[0].onset_step == entry["onset_step"]
+    else:
+        assert severe[0].id == entry["finding"]
+        if entry.get("onset_step") is not None:
+            assert abs(severe[0].onset_step - entry["onset_step"]) <= 0.05 * read(PEERS / entry["path"]).steps[-1]

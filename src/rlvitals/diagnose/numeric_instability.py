@@ -13,12 +13,19 @@ fraction still on its line and below `clip_normal` (a too-high learning rate lif
 lr_too_high), or `gnorm_explode` times above it when no clip fraction is logged.  Each is a warning;
 Repeated grad-norm spikes (`gnorm_spikes` points at `gnorm_spike` times its ordinary level: the
 odd noisy batch spikes once or twice) warn too.  NaN/inf or the 100x explosion is critical.
+
+A general trainer's log (loss, grad norm, lr: no RL vital at all) has no other curve to judge by,
+so two more things are read there.  A loss that turns and climbs back to `update_growth` times its
+lowest level (16 block medians), still there at the end, is diverging: a warning from where it
+turned.  A loss or grad-norm point `gnorm_rise` times above both neighbours and `spike_z` robust
+sigmas out, gone the next step, is a spike: named as info (the run recovered; the verdict stays).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ..run import VITALS
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
@@ -111,6 +118,60 @@ def _explodes(ctx: Ctx, m: str) -> tuple[int, float, int | None]:
     return n, float(a.max() / max(med, 1e-12)), first
 
 
+def _general(ctx: Ctx) -> bool:
+    """A general trainer's log: loss / grad norm / lr, none of the RL vitals."""
+    return not any(ctx.series(m) is not None for m in VITALS)
+
+
+def _diverging(ctx: Ctx) -> tuple[int, float] | None:
+    """(step where the loss turned, its end over its lowest level) when it climbs back to
+    update_growth x its lowest block median and is there at the end; None otherwise."""
+    s, v = ctx.data("loss")
+    if v.size < get("min_points"):
+        return None
+    cs, x = ctx.blocks("loss", 16)
+    if x.size < 4 or not np.all(x > 0):
+        return None
+    lo = int(np.argmin(x))
+    end = float(np.median(v[-max(3, v.size // 10):]))
+    if lo >= x.size - 2 or end < get("update_growth") * float(x[lo]):
+        return None
+    return int(s[min(int(np.searchsorted(s, cs[lo])), s.size - 1)]), end / float(x[lo])
+
+
+def _one_step_spikes(ctx: Ctx, m: str) -> tuple[int, int, float] | None:
+    """(points, first step, highest ratio) of one-step spikes: gnorm_rise x both neighbours and
+    spike_z robust sigmas above them, on a positive magnitude (a loss, a grad norm)."""
+    s, v = ctx.data(m)
+    if v.size < 5 or not np.all(v > 0):
+        return None
+    level = np.maximum(v[:-2], v[2:])
+    d = np.diff(v)
+    mad = float(1.4826 * np.median(np.abs(d - np.median(d)))) or 1e-12
+    hit = (v[1:-1] >= get("gnorm_rise") * level) & (v[1:-1] - level > get("spike_z") * mad)
+    if not hit.any():
+        return None
+    i = np.flatnonzero(hit)
+    return int(i.size), int(s[i[0] + 1]), float(np.max(v[1:-1][hit] / level[hit]))
+
+
+def _general_finding(ctx: Ctx) -> Finding | None:
+    """What a general trainer's log shows beyond NaN and 100x: a diverging loss, one-step spikes."""
+    if ctx.has("loss"):
+        div = _diverging(ctx)
+        if div is not None:
+            return Finding(ID, "warning", div[0], {"loss_end_over_lowest": rnd(div[1], 3), "loss_turned_at": div[0]}, (), ("gnorm",) if not ctx.has("gnorm") else (),
+                           action_for(ID), 0.7)
+    ev: dict = {}
+    onset = None
+    for m in ("loss", "gnorm"):
+        got = _one_step_spikes(ctx, m) if ctx.has(m) else None
+        if got is not None:
+            ev.update({f"{m}_spikes": got[0], f"{m}_spike_over_level": rnd(got[2], 3)})
+            onset = got[1] if onset is None else min(onset, got[1])
+    return Finding(ID, "info", onset, ev, (), (), action_for(ID), 0.6) if ev else None
+
+
 def check(ctx: Ctx) -> Finding | None:
     ev: dict = {}
     onset = None
@@ -144,7 +205,7 @@ def check(ctx: Ctx) -> Finding | None:
         # no NaN in the curves yet: a counted non-finite gradient or an exploding grad norm warns
         counted, boom, spiky = _counted(ctx), _exploding(ctx), _spikes(ctx)
         if not counted and boom is None and spiky is None:
-            return None
+            return _general_finding(ctx) if _general(ctx) and not ev else None
         ev = {}
         if spiky is not None:
             ev["gnorm_spikes_30x"] = spiky[0]

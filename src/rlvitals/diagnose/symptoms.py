@@ -273,7 +273,12 @@ def components(ctx: Ctx) -> dict[str, tuple[str, Series]]:
 
 
 def goal(ctx: Ctx) -> str | None:
-    """The metric that says whether the run learns: eval acc, acc, the correctness term, the reward."""
+    """The metric that says whether the run learns: eval acc, acc, the correctness term, the reward
+    (the user's `--map goal=KEY`, kept by the reader in `run.meta["goal"]`, first)."""
+    chosen = (getattr(ctx.run, "meta", None) or {}).get("goal")
+    if isinstance(chosen, dict) and chosen.get("by") == "user" and isinstance(chosen.get("metric"), str):
+        if trend(ctx, chosen["metric"]) is not None:
+            return chosen["metric"]
     for m in ("val_acc", "acc"):
         if ctx.has(m) or (m in ctx.shapes and ctx.word(m) == "constant"):
             tr = trend(ctx, m)

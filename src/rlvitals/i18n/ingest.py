@@ -28,7 +28,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.err.no_metrics": "{path}: read as {format}, but not one metric value was found",
         "ingest.err.no_vitals": "{path}: read as {format}, but none of its {n} numeric keys is a vital "
                                 "({vitals}); keys seen: {keys}; say which key is which with --map CANON=KEY, "
-                                "e.g. --map 'reward={example}'",
+                                "e.g. --map '{canon}={example}'",
         "ingest.err.json": "{path} is not valid JSON ({error})",
         "ingest.err.json_shape": "{path}: a JSON document with no log_history list, and not an array of log "
                                  "dicts",
@@ -72,6 +72,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.mapped": "{canon} from {key}: mapped by the user (--map {canon}={given})",
         "ingest.note.guessed": "{canon} from {key}: the name read as {canon} (if it is not, say which key is with "
                                "--map {canon}=KEY)",
+        "ingest.note.no_goal": "no reward, accuracy or correctness term is logged: whether the run learns cannot "
+                               "be judged from these keys (say which key is the goal with --map goal=KEY)",
+        "ingest.note.unmapped": "{n} numeric key(s) not read as any metric: {keys}",
+        "ingest.note.suggest": "if they are what their names say, read them with: {maps}",
+        "ingest.note.goal_eval": "goal: {key}, the eval accuracy (its own cadence)",
+        "ingest.note.goal_acc": "goal: {key}, the training accuracy",
+        "ingest.note.goal_component": "goal: {key}, a correctness term (ahead of the total reward)",
+        "ingest.note.goal_reward": "goal: {key}, the reward (no accuracy, eval accuracy or correctness term "
+                                   "logged; say another with --map goal=KEY)",
+        "ingest.note.goal_user": "goal: {key}, chosen by the user (--map goal={given})",
         "ingest.note.positions": "{n} log dicts have no step key: their position in the array is used as the step",
         "reason.line with NUL or control bytes": "line with NUL or control bytes",
         "reason.metrics after the last step line": "metrics after the last step line",
@@ -106,7 +116,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.err.no_metrics": "{path}：按 {format} 读取，但一个指标数值也没找到",
         "ingest.err.no_vitals": "{path}：按 {format} 读取，{n} 个数值键里没有一个是体征（{vitals}）；"
                                 "看到的键：{keys}；用 --map CANON=KEY 指明哪个键是哪个，"
-                                "例如 --map 'reward={example}'",
+                                "例如 --map '{canon}={example}'",
         "ingest.err.json": "{path} 不是合法的 JSON（{error}）",
         "ingest.err.json_shape": "{path}：JSON 文档里没有 log_history 列表，也不是日志字典的数组",
         "ingest.err.notebook": "{path} 不是可读的 Jupyter 笔记本（{error}）",
@@ -142,6 +152,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.fallback_from": "{format} 读取器一个指标也没读到：改由通用兜底读取器读取",
         "ingest.note.mapped": "{canon} 来自 {key}：由用户指定（--map {canon}={given}）",
         "ingest.note.guessed": "{canon} 来自 {key}：按名字读作 {canon}（如果不是，用 --map {canon}=KEY 指明）",
+        "ingest.note.no_goal": "没有记录奖励、准确率或正确性一项：从这些键判断不了训练是否在学（用 --map goal=KEY 指明哪个键是目标指标）",
+        "ingest.note.unmapped": "{n} 个数值键没有被读作任何指标：{keys}",
+        "ingest.note.suggest": "如果它们就是名字所说的指标，可以这样读取：{maps}",
+        "ingest.note.goal_eval": "目标指标：{key}，评测准确率（按它自己的频率记录）",
+        "ingest.note.goal_acc": "目标指标：{key}，训练准确率",
+        "ingest.note.goal_component": "目标指标：{key}，奖励中的正确性一项（优先于总奖励）",
+        "ingest.note.goal_reward": "目标指标：{key}，奖励（没有记录准确率、评测准确率或正确性一项；可用 --map goal=KEY 指定）",
+        "ingest.note.goal_user": "目标指标：{key}，由用户指定（--map goal={given}）",
         "ingest.note.positions": "{n} 个日志字典没有 step 键：用它在数组中的位置作为步数",
         "reason.line with NUL or control bytes": "含 NUL 或控制字节的行",
         "reason.metrics after the last step line": "最后一个 step 行之后的指标行",

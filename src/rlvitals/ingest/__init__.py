@@ -21,7 +21,7 @@ from ..i18n import Msg
 from ..run import Run
 from .base import Format, LineParser, clean_line
 from .formats import load as _load
-from .mapping import MappedParser, apply_mapping, require_vitals
+from .mapping import MappedParser, apply_mapping, key_notes, require_vitals
 from .parquet import MAGIC as PARQUET_MAGIC
 from .parquet import is_run_dir
 from .progress import reading, tick
@@ -243,7 +243,7 @@ def _finish(run: Run, label, mapping: Mapping[str, str] | None = None) -> Run:
     if mapping:
         run = apply_mapping(run, mapping)
     require_vitals(run, label)
-    return run
+    return key_notes(run)
 
 
 def write_run(run: Run, format: str, dest: str | Path | TextIO) -> None:

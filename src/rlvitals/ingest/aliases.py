@@ -31,7 +31,7 @@ import numpy as np
 
 from ..run import CANONICAL, Series
 
-__all__ = ["EXACT", "PATTERNS", "Alias", "canonical_key", "lookup", "resolve"]
+__all__ = ["EXACT", "PATTERNS", "Alias", "canonical_key", "describe", "lookup", "resolve"]
 
 
 @dataclass(frozen=True)
@@ -166,18 +166,51 @@ PATTERNS: list[tuple[re.Pattern[str], Alias]] = [
 _EVAL_PREFIX = re.compile(r"^(eval_|eval/|val-aux/|val-core/|validation/|test/)")
 
 
-def lookup(key: str) -> Alias | None:
-    """The alias row for a framework key, or None.  A `train/` prefix (W&B exports) is tolerated."""
+# A namespace in front of a known key (`policy/entropy`, `optim/entropy`, `actor/…`, `env/all/…`,
+# W&B's `train/…`) reads as that key, ranked after every key the table names itself, so a
+# framework's own spelling wins where both are logged.  Namespaces that hold another model's or
+# the clock's numbers never stand in for the policy's vitals.
+NAMESPACE_RANK = 50
+# (`rewards/<fn>`, `reward/<fn>`: the terms of a reward, components.py, never a vital by their name)
+_FOREIGN_NAMESPACES = frozenset({"reward", "rewards", "reward_components", "reward_component", "critic", "value", "ref", "reference", "reward_model", "rm", "time", "timing",
+                                 "perf", "progress", "system", "memory", "mem", "throughput", "profile", "teacher",
+                                 # train/rollout mismatch statistics (verl rollout_corr/kl is no KL to the reference)
+                                 "rollout_corr", "mismatch", "sampling"})
+
+
+# bare words that name the metric only where the table lists them: under another namespace a
+# `clip` is a count or a threshold (ROLL token/total_response_length/clip), a `ratio` any ratio
+_ONLY_AS_LISTED = frozenset({"clip", "ratio", "ratios", "len", "score", "rewards", "truncated", "successes", "correct"})
+
+
+def _direct(key: str) -> Alias | None:
     hit = EXACT.get(key)
     if hit is not None:
         return hit
     for pat, alias in PATTERNS:
         if pat.match(key):
             return alias
-    if _EVAL_PREFIX.match(key):
+    return None
+
+
+def lookup(key: str) -> Alias | None:
+    """The alias row for a framework key, or None.  Any namespace in front of a known key is
+    tolerated (`policy/entropy` → entropy, `env/all/kl` → kl), ranked after the table's own keys."""
+    hit = _direct(key)
+    if hit is not None:
+        return hit
+    if _EVAL_PREFIX.match(key) or "/" not in key:
         return None
-    if key.startswith("train/") and key[6:] in EXACT:
-        return EXACT[key[6:]]
+    parts = key.split("/")
+    if parts[0].lower() in _FOREIGN_NAMESPACES:
+        return None
+    for i in range(1, len(parts)):
+        rest = "/".join(parts[i:])
+        hit = None if rest in _ONLY_AS_LISTED else _direct(rest)
+        if hit is not None:
+            if hit.canonical == "val_acc":
+                return None
+            return Alias(hit.canonical, hit.rank + NAMESPACE_RANK * i, hit.scale, hit.transform, hit.proxy, hit.note)
     return None
 
 
@@ -224,3 +257,37 @@ def resolve(raw: dict[str, tuple[np.ndarray, np.ndarray]]):
             notes.append(f"{name} from {key}: {alias.note}")
     extras = {k: Series(k, s, v, k) for k, (s, v) in raw.items() if k not in used}
     return series, extras, unrecognized, notes
+
+
+def describe() -> list[str]:
+    """`rlvitals formats --keys`: every key of the table, per canonical metric, in preference order
+    (generated from EXACT and PATTERNS, so it is never out of date)."""
+    rows: dict[str, list[tuple[int, str]]] = {name: [] for name in CANONICAL}
+    for key, alias in EXACT.items():
+        rows[alias.canonical].append((alias.rank, key + (" (stand-in)" if alias.proxy else "")))
+    for pat, alias in PATTERNS:
+        shown = pat.pattern.strip("^$").replace("[^/]+", "<name>").replace(".+", "<name>").replace("\\d+", "<n>").replace("\\", "")
+        if "(?" in shown or "*+" in shown:      # a lookahead: say it in words
+            shown = "rewards/<a name holding acc or correct>[/mean]"
+        rows[alias.canonical].append((alias.rank, shown + (" (stand-in)" if alias.proxy else "")))
+    import textwrap
+
+    width = max(len(n) for n in CANONICAL)
+    out = ["Keys read as each metric, the first one logged wins (src/rlvitals/ingest/aliases.py):"]
+    for name in CANONICAL:
+        keys = ", ".join(k for _, k in sorted(rows[name], key=lambda r: r[0]))
+        out += textwrap.wrap(keys, 100, initial_indent=f"  {name:{width}s}  ", subsequent_indent=" " * (width + 4),
+                             break_on_hyphens=False, break_long_words=False)
+    foreign = ", ".join(f"{n}/" for n in sorted(_FOREIGN_NAMESPACES))
+    notes = [
+        "Any namespace in front of a key above reads as it, after the keys above "
+        "(policy/entropy -> entropy, env/all/kl -> kl); never under " + foreign,
+        "Reward terms (rewards/<fn>/mean, reward/<fn>, metrics/<x>_reward, reward_component.<x>, ...) are kept "
+        "by name; correctness when named correct*, accuracy*, exact_match*, pass@*, check_answer* or "
+        "*correctness* (under any namespace): the goal, ahead of the total reward",
+        "Eval metrics (eval/, eval_, val/, validation/, test/, val-core/) keep their own cadence; the "
+        "accuracy-like one is val_acc, the goal when logged. Say another with --map goal=KEY",
+    ]
+    for text in notes:
+        out += textwrap.wrap(text, 100, initial_indent="- ", subsequent_indent="  ", break_on_hyphens=False)
+    return out

@@ -366,6 +366,7 @@ class RunBuilder:
         run.components = comps
         run.component_kinds = kinds
         run.evals = evals
+        components.set_goal(run)
         if len(run.segments) > 1:
             where = ", ".join(f"line {s.first_line} (step {s.first_step})" for s in run.segments[1:])
             run.notes.append(f"{len(run.segments)} segments: the step counter went back at {where}; "

@@ -30,7 +30,8 @@ import numpy as np
 from ..run import Series
 from . import aliases
 
-__all__ = ["KINDS", "classify", "component_name", "is_eval_key", "split", "val_acc_choice"]
+__all__ = ["KINDS", "choose_goal", "classify", "component_name", "is_correctness_name", "is_eval_key", "set_goal",
+           "split", "val_acc_choice"]
 
 KINDS: tuple[str, ...] = ("correctness", "format", "length", "style", "other")
 
@@ -53,6 +54,7 @@ _NOT_A_COMPONENT = frozenset({
 })
 
 _TOKEN = re.compile(r"[a-z0-9@]+")
+_EVAL = re.compile(r"^(?:eval[_/]|val[-/_]|validation[/_]|test[/_])")
 # (kind, whole tokens, token prefixes); checked in this order, first hit wins
 _RULES: tuple[tuple[str, frozenset[str], tuple[str, ...]], ...] = (
     ("correctness", frozenset({"acc", "em", "exact", "answer", "pass", "pass@1", "pass1", "solve", "solved",
@@ -68,8 +70,20 @@ _RULES: tuple[tuple[str, frozenset[str], tuple[str, ...]], ...] = (
 )
 
 
+# names that say "the task was solved", whatever namespace they sit in: `correct*`, `accuracy*`,
+# `exact_match*`, `pass@*`, `check_answer*`, `*correctness*`
+_CORRECTNESS_NAME = re.compile(r"^(?:correct|accuracy|exact_?match|pass@|check_?answer)|correctness")
+
+
+def is_correctness_name(name: str) -> bool:
+    """True for a reward term or metric whose own name says it checks the answer."""
+    return bool(_CORRECTNESS_NAME.search(name.lower().replace("-", "_")))
+
+
 def classify(name: str) -> str:
     """The kind of a reward component from its name: correctness | format | length | style | other."""
+    if is_correctness_name(name):
+        return "correctness"
     low = name.lower()
     tokens = _TOKEN.findall(low.replace("_", " ").replace("-", " "))
     joined = low.replace("_", "").replace("-", "")
@@ -83,6 +97,10 @@ def classify(name: str) -> str:
     return "other"
 
 
+_STATISTIC = frozenset({"std", "min", "max", "sum", "count", "p10", "p90", "median", "var"})
+_COUNTED = re.compile(r"count|num|total|(^|_)n_")      # a count of right answers is no rate
+
+
 def component_name(key: str) -> str | None:
     """The reward-function name a key logs the mean of, or None when it is no component."""
     if "/" not in key and "." not in key:
@@ -94,10 +112,23 @@ def component_name(key: str) -> str | None:
             if name.lower() in _NOT_A_COMPONENT or name.lower().startswith(("avg_pass_at", "pass@")):
                 return None
             return name
-    return None
+    return _correctness_leaf(key)
 
 
-_EVAL = re.compile(r"^(?:eval[_/]|val[-/_]|validation[/_]|test[/_])")
+def _correctness_leaf(key: str) -> str | None:
+    """A correctness term under a namespace no pattern above knows (`env/all/ledger/exact_match_raw`,
+    `metrics/check_answer`): kept as a component named by its last part, so the goal can be it.
+    Keys the alias table maps, eval keys and a term's statistics (`…/std`) are not."""
+    parts = [p for p in key.split("/") if p]
+    if len(parts) < 2:
+        return None
+    if parts[-1].lower() == "mean":
+        parts = parts[:-1]
+    leaf = parts[-1]
+    if (leaf.lower() in _STATISTIC or not is_correctness_name(leaf) or _EVAL.match(key) or _COUNTED.search(leaf.lower())
+            or aliases.lookup(key) is not None):
+        return None
+    return leaf
 
 
 # TRL PPO logs these training statistics under `val/` (frameworks.md)
@@ -176,3 +207,49 @@ def split(raw: dict[str, tuple[np.ndarray, np.ndarray]], series: dict[str, Serie
         listing = ", ".join(f"{n} ({kinds[n]})" for n in components)
         notes.append(f"reward components: {listing}")
     return components, kinds, evals, notes
+
+
+# -- the goal ------------------------------------------------------------------------------------
+GOAL_MIN_POINTS = 4          # as diagnose's goal: an accuracy needs 4 points to stand for the run
+
+
+def _points(s: Series | None) -> int:
+    return 0 if s is None else int(np.isfinite(s.values).sum())
+
+
+def choose_goal(series: dict[str, Series], components: dict[str, Series],
+                kinds: dict[str, str]) -> tuple[str, str, str] | None:
+    """(metric, source key, why) of the metric that says whether the run learns, in diagnose's
+    order: the eval accuracy, the training accuracy, a correctness term of the reward (ahead of
+    the total reward, which a format or proxy term can carry alone), the reward."""
+    for m, why in (("val_acc", "eval"), ("acc", "acc")):
+        s = series.get(m)
+        if _points(s) >= GOAL_MIN_POINTS and s is not None:
+            return m, s.source or m, why
+    for name, s in components.items():
+        if kinds.get(name) == "correctness" and _points(s) >= 3:
+            return f"component:{name}", s.source or name, "component"
+    s = series.get("reward")
+    if _points(s) and s is not None:
+        return "reward", s.source or "reward", "reward"
+    return None
+
+
+def set_goal(run, *, metric: str | None = None, key: str = "", given: str = "") -> None:
+    """Say which metric is the goal (a note, `run.meta["goal"]`): the reader's choice, or with
+    `metric` the user's (`--map goal=KEY`), which diagnose then keeps."""
+    from ..i18n import Msg
+
+    run.notes = [n for n in run.notes if not str(getattr(n, "key", "")).startswith("ingest.note.goal")]
+    if metric is not None:
+        run.meta["goal"] = {"metric": metric, "key": key, "by": "user", "why": "user"}
+        run.notes.append(Msg("ingest.note.goal_user", key=key, given=given or key))
+        return
+    got = choose_goal(run.series, run.components, run.component_kinds)
+    if got is None:
+        run.meta.pop("goal", None)
+        return
+    metric, key, why = got
+    run.meta["goal"] = {"metric": metric, "key": key, "by": "reader", "why": why}
+    if why in ("component", "eval"):       # a choice worth saying (`vitals` shows every one)
+        run.notes.append(Msg(f"ingest.note.goal_{why}", key=key))

@@ -19,10 +19,18 @@ from dataclasses import replace
 from ..errors import InputError, NoVitals
 from ..i18n import Msg
 from ..run import CANONICAL, VITALS, Run, Series
+from . import components
 
-__all__ = ["MappedParser", "apply_mapping", "keys_seen", "norm_key", "parse_map", "require_vitals"]
+__all__ = ["DIAGNOSABLE", "GOAL", "MAPPABLE", "MappedParser", "apply_mapping", "key_notes", "keys_seen", "norm_key",
+           "parse_map", "require_vitals", "suggest_maps", "unmapped_keys"]
 
 TOP_KEYS = 15                  # keys listed in the NoVitals message
+# `--map goal=KEY`: the metric that says whether the run learns (diagnose keeps the user's choice)
+GOAL = "goal"
+MAPPABLE: tuple[str, ...] = (*CANONICAL, GOAL)
+# what `diagnose` needs to draw anything: a vital, or the numbers every trainer logs (a NaN or an
+# exploding loss / grad norm is diagnosed from them alone; the missing vitals say "not logged")
+DIAGNOSABLE: tuple[str, ...] = (*VITALS, "gnorm", "loss")
 _NORM = re.compile(r"[\s_\-]+")
 
 
@@ -39,8 +47,8 @@ def parse_map(items: Iterable[str] | None) -> dict[str, str]:
         canon, key = canon.strip(), key.strip()
         if not sep or not canon or not key:
             raise InputError.of("ingest.err.map_syntax", arg=item)
-        if canon not in CANONICAL:
-            raise InputError.of("ingest.err.map_canon", canon=canon, known=", ".join(CANONICAL))
+        if canon not in MAPPABLE:
+            raise InputError.of("ingest.err.map_canon", canon=canon, known=", ".join(MAPPABLE))
         out[canon] = key
     return out
 
@@ -85,8 +93,10 @@ def apply_mapping(run: Run, mapping: Mapping[str, str], *, strict: bool = True, 
                   notes=list(run.notes), meta=dict(run.meta))
     applied: dict[str, str] = {}
     for canon, key in mapping.items():
-        if canon not in CANONICAL:
-            raise InputError.of("ingest.err.map_canon", canon=canon, known=", ".join(CANONICAL))
+        if canon not in MAPPABLE:
+            raise InputError.of("ingest.err.map_canon", canon=canon, known=", ".join(MAPPABLE))
+        if canon == GOAL:
+            continue
         hit = _find(run, key)
         if hit is None:
             if not strict:
@@ -110,19 +120,137 @@ def apply_mapping(run: Run, mapping: Mapping[str, str], *, strict: bool = True, 
         else:
             run.notes.append(Msg("ingest.note.guessed", canon=canon, key=found))
     run.series = {n: run.series[n] for n in CANONICAL if n in run.series}
+    if GOAL in mapping:
+        if _map_goal(run, mapping[GOAL], strict):
+            applied[GOAL] = run.meta["goal"]["key"]
+    elif applied:
+        components.set_goal(run)             # the reader's choice, on the mapped series
     run.meta["mapping"] = applied
+    return run
+
+
+def _map_goal(run: Run, key: str, strict: bool) -> bool:
+    """`--map goal=KEY`: KEY (a canonical metric's name or source, a reward term, an eval metric or
+    any other key) is the goal; another numeric key becomes a correctness term named by it."""
+    if key in run.series:
+        components.set_goal(run, metric=key, key=run.series[key].source or key, given=key)
+        return True
+    for name, s in run.series.items():
+        if s.source and norm_key(s.source) == norm_key(key):
+            components.set_goal(run, metric=name, key=s.source, given=key)
+            return True
+    for name, s in run.components.items():
+        if norm_key(name) == norm_key(key) or norm_key(s.source) == norm_key(key):
+            run.component_kinds = {**run.component_kinds, name: "correctness"}
+            components.set_goal(run, metric=f"component:{name}", key=s.source or name, given=key)
+            return True
+    for ev in run.evals:
+        if norm_key(ev) == norm_key(key):
+            components.set_goal(run, metric=f"eval:{ev}", key=ev, given=key)
+            return True
+    hit = _find(run, key)
+    if hit is None:
+        if strict:
+            raise InputError.of("ingest.err.map_key", canon=GOAL, key=key, keys=_top(keys_seen(run)))
+        return False
+    found, src = hit
+    run.components = {**run.components, found: src}
+    run.component_kinds = {**run.component_kinds, found: "correctness"}
+    components.set_goal(run, metric=f"component:{found}", key=found, given=key)
+    return True
+
+
+# words that make an unmapped key a plausible source of a missing metric (checked on the key's
+# lower-cased last part, whole words first: `avg_return` → reward, `approx_kl` → kl)
+_HINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("reward", ("reward", "return", "returns", "score")),
+    ("acc", ("acc", "accuracy", "correct", "success", "solved", "solve", "pass", "exact")),
+    ("entropy", ("entropy", "ent")),
+    ("kl", ("kl",)),
+    ("adv_std", ("adv", "advantage", "advantages")),
+    ("clip_frac", ("clip", "clipfrac", "clipped")),
+    ("ratio_mean", ("ratio",)),
+    ("len", ("length", "len", "tokens")),
+    ("gnorm", ("grad", "gnorm", "gradnorm")),
+    ("loss", ("loss",)),
+)
+_WORD = re.compile(r"[a-z]+")
+# words a metric's name may carry beside its own (`avg_return`, `episode_len`, `approx_kl`); any
+# other word makes it something else (`asst_token_ratio`, `aborted_ratio`, `w_exact`, `kl_sample_v1`)
+_NEUTRAL = frozenset({"mean", "avg", "average", "batch", "train", "training", "policy", "actor", "approx", "episode",
+                      "ep", "all", "total", "raw", "rollout", "task", "sample", "sampled", "per", "step"})
+# namespaces of the clock and the machine, never a vital (`timing_s/adv` is a duration)
+_FOREIGN = re.compile(r"(^|/)(time|timing|perf|progress|system|mem|memory|throughput|profile)[^/]*/")
+_NOT_A_SOURCE = re.compile(r"(^|[/_.])(std|min|max|var|count|time|timing|sec|secs|seconds|throughput|mfu|"
+                           r"mem|memory|epoch|step|steps|lr)($|[/_.])")
+MAX_UNMAPPED_LISTED = 8
+
+
+def unmapped_keys(run: Run) -> list[str]:
+    """Numeric keys read but mapped to nothing: not a metric's source, not a reward term, not an eval."""
+    used = {s.source for s in run.series.values()} | {s.source for s in run.components.values()} | set(run.evals)
+    return [k for k in run.unrecognized if k not in used and k in run.extras]
+
+
+def suggest_maps(run: Run) -> list[tuple[str, str]]:
+    """(metric, key) for each missing metric that an unmapped key plausibly is: `--map metric=key`."""
+    keys = unmapped_keys(run)
+    out: list[tuple[str, str]] = []
+    taken: set[str] = set()
+    for canon, words in _HINTS:
+        if canon in run.series:
+            continue
+        best: tuple[int, int, str] | None = None
+        for key in keys:
+            low = key.lower()
+            leaf = low.rsplit("/", 1)[-1]
+            if key in taken or _NOT_A_SOURCE.search(leaf) or _FOREIGN.search(low):
+                continue
+            toks = _WORD.findall(leaf)
+            own = [t for t in toks if t in words or any(t.startswith(w) for w in words if len(w) >= 4)]
+            if not own or any(t not in _NEUTRAL for t in toks if t not in own):
+                continue
+            cand = (0 if any(t in words for t in own) else 1, len(key), key)
+            if best is None or cand < best:
+                best = cand
+        if best is not None:
+            out.append((canon, best[2]))
+            taken.add(best[2])
+    return out
+
+
+def key_notes(run: Run) -> Run:
+    """Name the keys nothing read and suggest `--map` lines, when a metric is missing and an
+    unmapped key plausibly is it, or when the run has no goal at all (no reward nor accuracy)."""
+    hints = suggest_maps(run)
+    unmapped = unmapped_keys(run)
+    if "goal" not in run.meta:
+        run.notes.append(Msg("ingest.note.no_goal"))
+    if not unmapped or not (hints or "goal" not in run.meta):
+        return run
+    shown = ", ".join(unmapped[:MAX_UNMAPPED_LISTED]) + (f", … +{len(unmapped) - MAX_UNMAPPED_LISTED}"
+                                                         if len(unmapped) > MAX_UNMAPPED_LISTED else "")
+    run.notes.append(Msg("ingest.note.unmapped", n=len(unmapped), keys=shown))
+    if hints:
+        run.notes.append(Msg("ingest.note.suggest", maps=" ".join(f"--map {c}={k}" for c, k in hints)))
+    run.meta["suggested_maps"] = dict(hints)
     return run
 
 
 def require_vitals(run: Run, label: object, *, strict: bool = False) -> None:
     """Raise NoVitals when the run holds numbers but no canonical metric (`read`), or with `strict`
-    none of the eight vitals (`diagnose`: a verdict from loss and lr alone would be a guess)."""
-    if any(v in run.series for v in (VITALS if strict else CANONICAL)):
+    none of the eight vitals nor a loss or grad norm (`diagnose`: a verdict from the learning rate
+    alone would be a guess; a loss that turns NaN is a finding)."""
+    if any(v in run.series for v in (DIAGNOSABLE if strict else CANONICAL)):
         return
     seen = keys_seen(run)
+    hints = suggest_maps(run)
     example = next((k for k in seen if "reward" in k.lower() or "score" in k.lower()), next(iter(seen), "KEY"))
+    if hints:
+        example = hints[0][1]
+    canon = hints[0][0] if hints else "reward"
     raise NoVitals.of("ingest.err.no_vitals", path=label, format=run.format, n=len(seen),
-                      vitals=", ".join(VITALS), keys=_top(seen), example=example)
+                      vitals=", ".join(VITALS), keys=_top(seen), example=example, canon=canon)
 
 
 class MappedParser:
@@ -132,8 +260,8 @@ class MappedParser:
         self.inner = inner
         self.mapping = dict(mapping)
         for canon in self.mapping:
-            if canon not in CANONICAL:
-                raise InputError.of("ingest.err.map_canon", canon=canon, known=", ".join(CANONICAL))
+            if canon not in MAPPABLE:
+                raise InputError.of("ingest.err.map_canon", canon=canon, known=", ".join(MAPPABLE))
 
     def feed(self, line: str) -> bool:
         return bool(self.inner.feed(line))

@@ -12,8 +12,15 @@ so the step is inferred, from the best evidence the log holds (said in `Run.note
    (stdout and stderr interleaved as they happened);
 3. `epoch` × the header's "Num update steps per epoch = N", when that gives distinct steps
    (recent transformers print `epoch` with 4 significant digits; older ones round it to 2 decimals);
-4. line order × logging_steps, logging_steps from "Total optimization steps = T" when the run
+4. the bar's redraws: each time the Trainer logs, `tqdm.write` clears the bar and draws it again
+   at the same counter and time, so a counter drawn twice in a row marks a logged row even when
+   stdout (the dicts) is flushed apart from stderr (the bar).  Evenly spaced marks give
+   logging_steps (line order × it); otherwise the i-th row sits at the i-th mark;
+5. line order × logging_steps, logging_steps from "Total optimization steps = T" when the run
    finished with exactly ⌊T/L⌋ rows, else TRL's default 10.
+
+Rules 1–4 read only what precedes a row, so a live file (`watch`) and the finished file
+(`diagnose`) give a row the same step; rule 5 is the fallback of a log with no bar.
 
 Eval dicts (`eval_…` keys) are kept as extras at the step of the train row before them and never
 count as train rows; the end-of-training summary (`train_runtime`, …) is skipped and counted.
@@ -41,7 +48,7 @@ __all__ = ["DEFAULT_LOGGING_STEPS", "FORMAT", "KEYS", "TrlParser", "pinned_lengt
 
 DEFAULT_LOGGING_STEPS = 10  # TRL's GRPOConfig default (transformers' own default is 500)
 
-_TQDM = re.compile(r"(?<!\d)(\d+)/(\d+) \[")      # (?<!\d): one try per digit run, not one per digit
+_TQDM = re.compile(r"(?<!\d)(\d+)/(\d+) \[([^\]\n]{0,80})")   # (?<!\d): one try per digit run, not one per digit
 _DICT_START = re.compile(r"^\s*\{['\"]|(?:it/s\]|s/it\]|\?it/s\])\s*\{['\"]")
 _ANY_DICT = re.compile(r"\{['\"]")
 # keys the HF Trainer adds to every logged row: a dict after some other prefix ("[rank0]: {…}")
@@ -79,6 +86,8 @@ class TrlParser(LineParser):
         self.rows: list[_Row] = []
         self.bars: dict[int, tuple[int, int]] = {}
         self.draws = 0                      # tqdm counters seen so far
+        self.drawn: dict[int, tuple[int, str]] = {}   # tqdm total -> (counter, time text) last drawn
+        self.marks: dict[int, list[int]] = {}         # tqdm total -> counters drawn twice in a row
         self.per_epoch: int | None = None
         self.total: int | None = None
         self.finished = False
@@ -104,6 +113,12 @@ class TrlParser(LineParser):
                 if isinstance(n, int) and isinstance(total, int) and total > 0 and n <= total:
                     self.draws += 1
                     self.bars[total] = (n, self.draws)
+                    drawn = (n, m.group(3))
+                    if self.drawn.get(total) == drawn and n >= 1:      # a redraw: the Trainer logged here
+                        marks = self.marks.setdefault(total, [])
+                        if not marks or marks[-1] != n:      # (an eval logged at the same step: one mark)
+                            marks.append(n)
+                    self.drawn[total] = drawn
         if "steps" in line:
             per = _PER_EPOCH.search(line)
             if per:
@@ -178,6 +193,9 @@ class TrlParser(LineParser):
             if min(steps) >= 1 and max(steps) < STEP_LIMIT and all(b != a for a, b in zip(steps, steps[1:])):
                 every = _every(steps)
                 return steps, f"epoch × {self.per_epoch} update steps per epoch (from the header)", every
+        marked = self._marked(n)
+        if marked is not None:
+            return marked
         every, how = DEFAULT_LOGGING_STEPS, f"TRL's default logging_steps={DEFAULT_LOGGING_STEPS}"
         whole = self.total or (max(self.bars) if self.bars else None)
         if self.finished and whole and n:
@@ -193,6 +211,19 @@ class TrlParser(LineParser):
                 every = max(fits, key=roundness)
                 how = f"logging_steps={every}, which gives {n} rows in {whole} steps"
         return [every * (i + 1) for i in range(n)], f"line order × {how}", every
+
+    def _marked(self, n: int) -> tuple[list[int], str, int | None] | None:
+        """Steps from the bar's redraws (rule 4), or None when they do not cover the rows."""
+        for total, marks in sorted(self.marks.items(), key=lambda kv: (-len(kv[1]), -kv[0])):
+            if len(marks) < 2 or not n:
+                continue
+            every = marks[0]
+            if all(m == every * (i + 1) for i, m in enumerate(marks)):
+                return ([every * (i + 1) for i in range(n)],
+                        f"line order × logging_steps={every} (the N/{total} bar redrawn at each logged row)", every)
+            if len(marks) >= n:
+                return marks[:n], f"the N/{total} bar redrawn at each logged row", _every(marks[:n])
+        return None
 
     def snapshot(self) -> Run:
         key = len(self.rows) + sum(self.skipped.values()) + self.lineno

@@ -13,6 +13,7 @@ import math
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -27,6 +28,7 @@ __all__ = [
     "display_width",
     "flat_range",
     "fmt_value",
+    "is_fraction",
     "pad",
     "panel_grid",
     "sparkline",
@@ -83,8 +85,27 @@ def pad(text: str, width: int, align: str = "<") -> str:
 
 # ---------------------------------------------------------------- numbers
 
-def fmt_value(metric: str, value: float | None) -> str:
-    """A metric value as the lesson writes it: rates in %, ratio to 4 places, lengths whole."""
+# a rate's noise around its bounds (a simulated or smoothed clip fraction dipping just below 0) is
+# still a rate; a stand-in on another scale (a correctness reward paying 2.0) reaches far beyond
+_FRACTION_SLACK = 0.05
+
+
+def is_fraction(metric: str, values: Any = None) -> bool:
+    """Shown as a percent: a rate metric (acc, clip_frac, trunc, val_acc) whose finite values all
+    lie in [0, 1].  A stand-in on another scale (a correctness reward paying 2.0) keeps its own units."""
+    if metric not in PERCENT_METRICS:
+        return False
+    if values is None:
+        return True
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    return not v.size or bool(v.min() >= -_FRACTION_SLACK and v.max() <= 1.0 + _FRACTION_SLACK)
+
+
+def fmt_value(metric: str, value: float | None, percent: bool | None = None) -> str:
+    """A metric value as the lesson writes it: rates in % (only a fraction in [0, 1]: `percent`
+    says whether the metric's series is one; a value outside it never is), ratio to 4 places,
+    lengths whole."""
     if value is None:
         return "—"
     v = float(value)
@@ -92,7 +113,7 @@ def fmt_value(metric: str, value: float | None) -> str:
         return "NaN"
     if math.isinf(v):
         return "inf" if v > 0 else "-inf"
-    if metric in PERCENT_METRICS:
+    if metric in PERCENT_METRICS and percent is not False and -_FRACTION_SLACK <= v <= 1.0 + _FRACTION_SLACK:
         return f"{100 * v:.1f}%"
     if metric == "ratio_mean":
         return f"{v:.4f}"
@@ -209,7 +230,8 @@ def chart(series: Series | Sequence[float] | np.ndarray, width: int = 40, height
     width, height = max(4, int(width)), max(2, int(height))
     vals = _values(series)
     name = series.name if isinstance(series, Series) else ""
-    fmt = fmt or (lambda v: fmt_value(name, v))
+    pct = is_fraction(name, vals)
+    fmt = fmt or (lambda v: fmt_value(name, v, pct))
     fin = vals[np.isfinite(vals)]
     lines = [title] if title else []
     if fin.size == 0:
@@ -292,7 +314,8 @@ def _panel(run: Run, metric: str, width: int, height: int, not_logged: str) -> l
     fin = s.values[np.isfinite(s.values)]
     head = metric
     if fin.size:
-        head = f"{metric}  {fmt_value(metric, fin[0])} → {fmt_value(metric, fin[-1])}"
+        pct = is_fraction(metric, fin)
+        head = f"{metric}  {fmt_value(metric, fin[0], pct)} → {fmt_value(metric, fin[-1], pct)}"
     # Label width depends on the values; budget 8 columns + axis for the labels.
     return chart(s, width=max(8, width - 10), height=height, title=head, ref=REFERENCE_LINES.get(metric))
 

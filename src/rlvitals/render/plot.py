@@ -31,6 +31,7 @@ from ..errors import MissingExtra, RlvitalsError
 from ..i18n import t
 from ..output import check_output, writing
 from ..run import CANONICAL, PERCENT_METRICS, Run, Series
+from .charts import is_fraction
 from .panels import COMPONENTS, REWARD_STD, missing_vitals, panel_names, reward_std
 
 __all__ = ["build_figure", "cjk_font", "envelope", "finding_metrics", "layout", "plot"]
@@ -259,7 +260,7 @@ def _panel(ax, run: Run, name: str, words: str, fp: dict, max_points: int, resta
         return
     s = reward_std(run) if name == REWARD_STD else run.series.get(name)
     val = run.series.get("val_acc") if name == "acc" else None
-    pct = name in PERCENT_METRICS
+    pct = name in PERCENT_METRICS and (s is None or is_fraction(name, s.values))
     title = name + (" (%)" if pct else "")
     if s is not None and s.proxy:
         title += f" · {t('plot.proxy', words)}"

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..run import CANONICAL, Run, Series
 from ..shapes import ends
-from .charts import clip_text, display_width, fmt_value, pad
+from .charts import clip_text, display_width, fmt_value, is_fraction, pad
 from .jsonout import clean
 from .notes import translate_note, translate_proxy
 from .terminal import wrap
@@ -76,6 +76,19 @@ def _opening(run: Run) -> dict[str, Any]:
     return out
 
 
+def _goal(run: Run) -> dict[str, Any] | None:
+    """The metric diagnose judges learning by, as the reader chose it (or the user, --map goal=KEY)."""
+    got = run.meta.get("goal")
+    if isinstance(got, dict):
+        return dict(got)
+    from ..ingest.components import choose_goal
+
+    chosen = choose_goal(run.series, run.components, run.component_kinds)
+    if chosen is None:
+        return None
+    return {"metric": chosen[0], "key": chosen[1], "by": "reader", "why": chosen[2]}
+
+
 def vitals_dict(run: Run) -> dict[str, Any]:
     """The JSON object as a cleaned dict.  Absent canonical metrics map to null."""
     steps = _union_steps(run)
@@ -98,6 +111,7 @@ def vitals_dict(run: Run) -> dict[str, Any]:
         "skipped_lines": dict(sorted(run.skipped.items())),
         "dropped_values": dict(sorted(run.dropped.items())),
         "notes": list(run.notes),
+        "goal": _goal(run),
         **_opening(run),
     })
 
@@ -121,6 +135,9 @@ def _text(run: Run, lang: str, width: int) -> str:
         head.append([tr("ingest.vit.input", lang), " → ".join(d["input"])])
     if d.get("mapping"):
         head.append([tr("ingest.vit.mapping", lang), ", ".join(f"{c}={k}" for c, k in d["mapping"].items())])
+    goal = d.get("goal")
+    head.insert(2, [tr("ui.vit.goal", lang), tr(f"ui.vit.goal_{goal.get('why', 'reward')}", lang, src=goal["key"])
+                 if goal else tr("ui.vit.no_goal", lang)])
     out += _table(head, "<<")
     if d.get("fallback"):
         out += wrap(tr("ingest.vit.fallback", lang), width, "    ", "  ! ")
@@ -144,7 +161,8 @@ def _text(run: Run, lang: str, width: int) -> str:
         if info is None:
             rows.append([m, "—", "", tr("ui.not_logged", lang), "", "", "", ""])
             continue
-        f = lambda v, m=m: fmt_value(m, v)  # noqa: E731 - local formatter bound to this metric
+        pct = is_fraction(m, [x for x in (info["min"], info["max"]) if x is not None])
+        f = lambda v, m=m, pct=pct: fmt_value(m, v, pct)  # noqa: E731 - local formatter bound to this metric
         flag = tr("ui.vit.constant", lang) if info["constant"] else ""
         source = clip_text(info["source"] or "?", 34) + (" *" if info["proxy"] else "")
         # start → end as `diagnose` shows it (shapes.ends: the first and last tenth), so the two

@@ -18,7 +18,7 @@ from ..diagnose import BY_CONSTRUCTION
 from ..diagnose.model import Action, Diagnosis, Finding, RuledOut
 from ..i18n import t
 from ..run import EXTRAS, PERCENT_METRICS, VITALS, Run
-from .charts import fmt_value
+from .charts import fmt_value, is_fraction
 
 __all__ = [
     "REFERENCE",
@@ -266,7 +266,9 @@ def vital_rows(diag: Diagnosis, lang: str, run: Run | None = None) -> list[Vital
             continue
         proxies = diag.run.get("proxies") or {}
         name = f"{m}*" if (m in proxies or (series is not None and series.proxy)) else m
-        rows.append(VitalRow(name, True, fmt_value(m, shape_attr(shape, "start")), fmt_value(m, shape_attr(shape, "end")),
+        start, end = shape_attr(shape, "start"), shape_attr(shape, "end")
+        pct = is_fraction(m, values if values is not None else [x for x in (start, end) if x is not None])
+        rows.append(VitalRow(name, True, fmt_value(m, start, pct), fmt_value(m, end, pct),
                              shape_label(m, shape, lang), shape_attr(shape, "word", ""), values))
     return rows
 
