@@ -123,7 +123,9 @@ def _assess(ctx: Ctx) -> Violence:
         if tr is None or tr.n < get("min_points"):
             continue
         # noise next to the trend's own range: invariant to shifting or scaling the curve
-        j = tr.noise / max(tr.peak - tr.trough, 1e-12)
+        # (a curve at one value on most steps has block medians without a range: its values' range)
+        span = tr.peak - tr.trough or float(np.ptp(ctx.data(m)[1]))
+        j = tr.noise / max(span, 1e-12)
         noisy = j >= get("noisy") or (tr.rate and tr.noise >= get("noisy_rate"))
         if noisy and j > best_j:
             best, best_j = m, j
