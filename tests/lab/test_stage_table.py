@@ -9,7 +9,7 @@ D1 jitters with clip and gnorm calm, D2 with clip > 20% and a large gnorm.  The 
 the lab prints (`shapes.classify`, what `diagnose` puts in `diag.shapes`).
 
 Each stage's runs are drawn for many level seeds.  By default a few (fast); the done-when's 50 per
-stage with `RLVITALS_STAGE_SEEDS=50` (or `-m slow`, which runs the 50-seed test).
+stage with `RLVITALS_STAGE_SEEDS=50` (about a minute), which also runs the 50-seed test.
 """
 
 from __future__ import annotations
@@ -116,11 +116,12 @@ def _levels(n: int) -> list[int | None]:
 
 
 def test_every_stage_satisfies_the_lessons_table():
-    problems = [p for s in _levels(FEW) for p in stage_problems(s)]
+    problems = [p for s in _levels(min(FEW, 3)) for p in stage_problems(s)]
     assert problems == [], "\n".join(problems)
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(FEW < 50, reason="about a minute: RLVITALS_STAGE_SEEDS=50 runs the done-when's 50 seeds per stage")
 def test_every_stage_satisfies_the_lessons_table_on_50_seeds():
     problems = [p for s in _levels(50) for p in stage_problems(s)]
     assert problems == [], f"{len(problems)} problems:\n" + "\n".join(problems[:60])

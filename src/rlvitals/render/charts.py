@@ -291,8 +291,11 @@ def _panel(run: Run, metric: str, width: int, height: int, not_logged: str) -> l
         return [metric, f"  ({not_logged})"]
     fin = s.values[np.isfinite(s.values)]
     head = metric
-    if fin.size:
-        head = f"{metric}  {fmt_value(metric, fin[0])} → {fmt_value(metric, fin[-1])}"
+    if fin.size:   # start → end as every report gives it (shapes.ends: first and last tenth's mean)
+        from ..shapes import ends
+
+        a, b = ends(fin)
+        head = f"{metric}  {fmt_value(metric, a)} → {fmt_value(metric, b)}"
     # Label width depends on the values; budget 8 columns + axis for the labels.
     return chart(s, width=max(8, width - 10), height=height, title=head, ref=REFERENCE_LINES.get(metric))
 
