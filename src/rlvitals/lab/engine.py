@@ -20,8 +20,9 @@ from .content import LabContent, SetItem
 from .experiment import ExperimentMixin
 from .explain import explain_diff, explain_quiz, explain_set, hint_pair, hint_quiz, hint_set
 from .reference import reference, topic_of
+from .standing import StandingMixin
 from .state import Progress, StageResult
-from .teach import PAIR_FIX, knob_menu, knob_verdict, pick_knob, why_not_cause, why_not_verdict
+from .teach import PAIR_FIX, KnobMixin, why_not_cause, why_not_verdict
 
 __all__ = ["COMMANDS", "HINT_COST", "MAX_HINTS", "SET_FAILURE", "SET_VERDICT", "STAGE_POINTS", "Lab", "View"]
 
@@ -63,7 +64,7 @@ def match_cause(word: str, choices: tuple[str, ...] | list[str]) -> str | None:
     return resolve(word, choices).id
 
 
-class Lab(ExperimentMixin):
+class Lab(KnobMixin, ExperimentMixin, StandingMixin):
     """One learner's session over one generated level."""
 
     def __init__(self, content: LabContent, progress: Progress, lang: str = "en",
@@ -174,56 +175,6 @@ class Lab(ExperimentMixin):
         self.lang = args[0]
         return [self._t("lab.lang.set")]
 
-    def cmd_goals(self, args: list[str]) -> list[object]:
-        res = self.progress.results
-        sets = [s.key for s in self.content.sets]
-        pairs = list(self.content.pairs)
-        quiz = [q.key for q in self.content.quiz]
-
-        def counts(keys: list[str]) -> tuple[int, int]:
-            return sum(k in res for k in keys), sum(res[k].correct for k in keys if k in res)
-
-        s_done, s_ok = counts(sets)
-        p_done, p_ok = counts(pairs)
-        q_done, q_ok = counts(quiz)
-        first = sum(1 for k in pairs if k in res and not res[k].revealed)
-        got, total = self.score()
-        return [self._t("lab.goals.title"),
-                self._t("lab.goals.g1", done=s_done, ok=s_ok, n=len(sets)),
-                self._t("lab.goals.g2", done=p_done, ok=p_ok, n=len(pairs), qdone=q_done, qok=q_ok, qn=len(quiz)),
-                self._t("lab.goals.g3", first=first, n=len(pairs)),
-                self._t("lab.goals.knobs", ok=sum(r.correct for k, r in res.items() if k.endswith(".knob")),
-                        done=sum(k.endswith(".knob") for k in res)),
-                self._t("lab.goals.exps", done=sum(k in res for k in self.experiments()), n=len(self.experiments()),
-                        ok=sum(res[k].correct for k in self.experiments() if k in res)),
-                self._t("lab.score.line", score=got, max=total, hints=sum(r.hints for r in res.values()))]
-
-    def cmd_score(self, args: list[str]) -> list[object]:
-        got, total = self.score()
-        res = self.progress.results
-        out: list[object] = [self._t("lab.score.line", score=got, max=total, hints=sum(r.hints for r in res.values()))]
-        for k in self._order:
-            if k in res:
-                r = res[k]
-                mark = "✓" if r.correct else ("~" if r.partial else "✗")
-                out.append(f"  {k:>3} {mark} {r.points:>2}  {self._given(r.given)}")
-        return out
-
-    def _given(self, given: str) -> str:
-        """What the learner said, in the session's language ("cheating reward_hacking" -> 在作弊 刷分)."""
-        words = []
-        for w in given.split():
-            side, eq, cause = w.partition("=")
-            if eq:
-                words.append(f"{side}={name_of(cause, self.lang)}")
-            elif w in VERDICT_WORDS.values():
-                words.append(self._t(f"lab.verdict.{w}").split(" (")[0].split("（")[0])
-            elif w in FINDING_IDS:
-                words.append(name_of(w, self.lang))
-            else:
-                words.append(w)
-        return " ".join(words)
-
     def cmd_next(self, args: list[str]) -> list[object]:
         key = self.next_stage()
         if key is None:
@@ -304,46 +255,6 @@ class Lab(ExperimentMixin):
     def _knob_shown(self, stage: str) -> bool:
         """The tool's knob is shown once the learner has picked theirs (or is not asked to)."""
         return self._open_knob() is None or stage != self.current
-
-    def _ask_knob(self, stage: str, label: str, failure: str | None, diag: Any) -> list[object]:
-        """After the failure is known, the lesson's second promise: which knob, which way."""
-        if failure is None or f"{stage}.knob" in self.progress.results:
-            self._knob = None
-            return []
-        self._knob = (stage, label, failure, diag)
-        key = "lab.knob.ask" if label == stage else "lab.knob.ask_pair"
-        return [self._t(key, name=name_of(failure, self.lang), label=label), *knob_menu(self.lang)]
-
-    def _open_knob(self) -> tuple[str, str, str, Any] | None:
-        """The knob question open on the current stage (also after a restart: from the progress)."""
-        cur = self.current
-        if self._knob is not None and self._knob[0] == cur:
-            return self._knob
-        if cur is None or cur not in self.progress.results or f"{cur}.knob" in self.progress.results:
-            return None
-        if cur in self._sets and self._sets[cur].failure is not None:
-            item = self._sets[cur]
-            return cur, cur, str(item.failure), item.diag
-        if cur in self.content.pairs:
-            pair = self.content.pairs[cur]
-            fix = next((s for s in (pair.left, pair.right) if s.answer == PAIR_FIX.get(cur)), None)
-            if fix is not None:
-                return cur, fix.label, fix.answer, fix.diag
-        return None
-
-    def cmd_knob(self, args: list[str]) -> list[object]:
-        self._knob = self._open_knob()
-        if self._knob is None:
-            return [self._t("lab.knob.none")]
-        knob = pick_knob(args)
-        if knob is None:
-            return [self._t("lab.knob.bad", n=len(knob_menu(self.lang)))]
-        stage, label, failure, diag = self._knob
-        ok, lines = knob_verdict(failure, knob, diag, self.lang)
-        self.progress.results[f"{stage}.knob"] = StageResult(knob, ok, 0)
-        self._knob = None
-        self._save()
-        return [*lines, self._after()]
 
     def _unresolved(self, word: str, found: Resolved) -> str:
         """One line for a failure name that fits none, or several (then they are listed)."""

@@ -11,13 +11,16 @@ The lesson's second promise: "看到异常曲线时，说出下一步该改哪�
 
 from __future__ import annotations
 
-from ..diagnose.model import Diagnosis
+from typing import Any
+
+from ..diagnose.model import FINDING_IDS, Diagnosis
 from ..i18n import t
 from .aliases import name_of
 from .content import HEALTHY, SetItem
 from .explain import shape_line
+from .state import StageResult
 
-__all__ = ["FIX_OF", "KNOBS", "PAIR_FIX", "knob_menu", "knob_verdict", "pick_knob", "why_not_cause",
+__all__ = ["FIX_OF", "KNOBS", "PAIR_FIX", "KnobMixin", "knob_menu", "knob_verdict", "pick_knob", "why_not_cause",
            "why_not_verdict"]
 
 # The knobs a learner chooses from, each with its direction (i18n `lab.knob.<id>` says it, and
@@ -127,3 +130,83 @@ def knob_verdict(failure: str, knob: str, diag: Diagnosis, lang: str) -> tuple[b
     return ok, [t("lab.knob.wrong", lang, knob=t(f"lab.knob.{knob}", lang), use=t(f"lab.knob.{knob}.for", lang)),
                 t("lab.knob.here", lang, name=name_of(failure, lang), m=said, knob=t(f"lab.knob.{best}", lang),
                   why=t(f"lab.knob.{best}.for", lang))]
+
+
+class KnobMixin:
+    """The lab's knob question (`knob N`) and the learner's answers in the session's words; mixed
+    into `engine.Lab`, whose state (content, progress, current stage, `_t`, `_save`) it uses."""
+
+    content: Any
+    progress: Any
+    lang: str
+    _sets: dict[str, Any]
+    _knob: tuple[str, str, str, Any] | None
+
+    @property
+    def current(self) -> str | None:  # pragma: no cover - Lab defines it
+        return self.progress.current
+
+    def _t(self, msg_id: str, /, **kw: object) -> str:  # pragma: no cover - Lab defines it
+        return t(msg_id, self.lang, **kw)
+
+    def _save(self) -> None:  # pragma: no cover - Lab defines it
+        pass
+
+    def _after(self) -> str:  # pragma: no cover - Lab defines it
+        return ""
+
+    def _ask_knob(self, stage: str, label: str, failure: str | None, diag: Any) -> list[object]:
+        """After the failure is known, the lesson's second promise: which knob, which way."""
+        if failure is None or f"{stage}.knob" in self.progress.results:
+            self._knob = None
+            return []
+        self._knob = (stage, label, failure, diag)
+        key = "lab.knob.ask" if label == stage else "lab.knob.ask_pair"
+        return [self._t(key, name=name_of(failure, self.lang), label=label), *knob_menu(self.lang)]
+
+    def _open_knob(self) -> tuple[str, str, str, Any] | None:
+        """The knob question open on the current stage (also after a restart: from the progress)."""
+        cur = self.current
+        if self._knob is not None and self._knob[0] == cur:
+            return self._knob
+        if cur is None or cur not in self.progress.results or f"{cur}.knob" in self.progress.results:
+            return None
+        if cur in self._sets and self._sets[cur].failure is not None:
+            item = self._sets[cur]
+            return cur, cur, str(item.failure), item.diag
+        if cur in self.content.pairs:
+            pair = self.content.pairs[cur]
+            fix = next((s for s in (pair.left, pair.right) if s.answer == PAIR_FIX.get(cur)), None)
+            if fix is not None:
+                return cur, fix.label, fix.answer, fix.diag
+        return None
+
+    def cmd_knob(self, args: list[str]) -> list[object]:
+        self._knob = self._open_knob()
+        if self._knob is None:
+            return [self._t("lab.knob.none")]
+        knob = pick_knob(args)
+        if knob is None:
+            return [self._t("lab.knob.bad", n=len(knob_menu(self.lang)))]
+        stage, label, failure, diag = self._knob
+        ok, lines = knob_verdict(failure, knob, diag, self.lang)
+        self.progress.results[f"{stage}.knob"] = StageResult(knob, ok, 0)
+        self._knob = None
+        self._save()
+        return [*lines, self._after()]
+
+    def _given(self, given: str) -> str:
+        """What the learner said, in the session's language ("cheating reward_hacking" -> 在作弊 刷分)."""
+        words = []
+        for w in given.split():
+            side, eq, cause = w.partition("=")
+            if eq:
+                words.append(f"{side}={name_of(cause, self.lang)}")
+            elif w in ("learning", "cheating", "dead", "unstable"):
+                words.append(self._t(f"lab.verdict.{w}").split(" (")[0].split("（")[0])
+            elif w in FINDING_IDS:
+                words.append(name_of(w, self.lang))
+            else:
+                words.append(w)
+        return " ".join(words)
+
