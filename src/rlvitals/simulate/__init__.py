@@ -36,6 +36,7 @@ __all__ = [
     "lesson_pairs",
     "lesson_quiz",
     "lesson_sets",
+    "listing",
     "simulate",
     "simulate_samples",
     "write_simulated",
@@ -145,6 +146,30 @@ def simulate_samples(name: str, *, seed: int | None = 0, steps: int = 200, every
     tag = zlib.crc32(f"samples:{name}".encode())
     rng = np.random.default_rng([tag, 0 if seed is None else 1, 0 if seed is None else int(seed)])
     return make_samples(lat, rng, every=every, prompts=prompts)
+
+
+def truth_text(finding: str | None, verdict: str, lang: str) -> str:
+    """A scenario's truth as the listing shows it: "entropy_collapse（熵崩塌）/ 废了" in Chinese."""
+    from ..i18n import t
+
+    if not finding:
+        return t("sim.rl.healthy", lang)
+    name = t(f"finding.{finding}.title", lang)
+    shown = f"{finding}（{name}）" if lang == "zh" and name != f"finding.{finding}.title" else finding
+    return f"{shown} / {t(f'sim.verdict.{verdict}', lang)}"
+
+
+def listing(lang: str = "en") -> str:
+    """The dice engine's scenarios for `rlvitals simulate --list`, in `lang` (en or zh)."""
+    from ..i18n import t
+
+    zh = lang == "zh"
+    lines = [t("sim.dice.scenarios", lang)]
+    for name, sc in SCENARIOS.items():
+        truth = truth_text(sc.finding, sc.verdict, lang)
+        lines.append(f"  {name:22s} {sc.summary_zh if zh else sc.summary}  [{t('sim.rl.truth', lang)}: {truth}]")
+    lines += ["", t("sim.dice.example", lang)]
+    return "\n".join(lines) + "\n"
 
 
 def write_simulated(run: Run, path: str, fmt: str = "lesson", samples_path: str | None = None) -> str:
