@@ -180,13 +180,15 @@ class LabUI:
         exp, run, _, _ = self.lab.last_exp
         metrics = [m for m in exp.watch if m in run.series]
         n = run.n_steps
+        last = int(run.series[metrics[0]].steps[-1]) if metrics else n
         prev: dict[str, float] = {}
         for i in range(1, 11):
-            upto = max(1, n * i // 10)
+            upto = max(1, last * i // 10)
             cells = []
             for m in metrics:
-                v = run.series[m].values[:upto]
-                v = v[np.isfinite(v)][-max(1, n // 20):]
+                s = run.series[m]           # by step: an eval logged every 10 steps is read as logged
+                v = s.values[(s.steps <= upto) & (s.steps > upto - max(10, last // 20))]
+                v = v[np.isfinite(v)]
                 if not v.size:
                     cells.append(f"{m} NaN")
                     continue
