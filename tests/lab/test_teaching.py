@@ -162,3 +162,17 @@ def test_the_lab_names_its_figure_folder_and_the_start_end_rule(tmp_path):
     text = out.getvalue()
     assert f"Figures (PNG) are written to {tmp_path / 'lab-figures'}" in text
     assert "mean of the first and of the last tenth" in text
+
+
+def test_every_teaching_and_experiment_key_exists_in_both_languages():
+    from rlvitals.diagnose.model import FINDING_IDS
+    from rlvitals.i18n.lab import STRINGS
+    from rlvitals.lab.experiment import CLAIMS, EXPERIMENTS
+
+    want = [f"lab.knob.{k}{part}" for k in KNOBS for part in ("", ".for")]
+    want += [f"lab.whynot.c.{f}" for f in (*FINDING_IDS, "healthy")]
+    want += [f"lab.claim.{c}" for c in CLAIMS]
+    want += [f"lab.exp.{e}.{part}" for e in EXPERIMENTS for part in ("title", "s1", "s2", "lesson")]
+    want += [f"lab.quiz.Q{q}.not{i}" for q in (1, 2, 3) for i in (1, 2, 3, 4)]
+    for lang in ("en", "zh"):
+        assert sorted(set(want) - set(STRINGS[lang])) == [], lang
