@@ -89,8 +89,16 @@ def cmd_plot(args) -> int:
         from .diagnose import diagnose
 
         diag = diagnose(run)
-    out = plot(run, args.output, lang=args.lang or default_lang(), max_points=args.max_points, diagnosis=diag)
+    lang = args.lang or default_lang()
+    out = plot(run, args.output, lang=lang, max_points=args.max_points, diagnosis=diag)
     _emit(f"→ {out}\n")
+    if lang == "zh":   # never silently English: say what to install for Chinese labels
+        from .i18n import t
+        from .lab.ui import cjk_hint
+
+        hint = cjk_hint()
+        if hint:
+            print(t("lab.png.nofont", lang, hint=hint), file=sys.stderr)
     return 0
 
 
