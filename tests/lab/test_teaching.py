@@ -43,7 +43,7 @@ ZH_ALLOWED = {
     "ent", "wat", "verifier", "tmp", "lab-figures", "default", "figures", "x", "o", "id", "lab",
     "plot", "healthy", "shapes", "table", "pairs", "summary",                  # the reference topics one types
     "stdout", "bug", "token", "y", "clip_ratio_high", "clip_fraction_high",  # the lesson's and the
-    "Dr", "PTT", "Q1", "Q2", "Q3",                                                  # frameworks' own terms
+    "Dr", "PTT", "Q1", "Q2", "Q3", "filter_groups",                                                  # frameworks' own terms
 }
 
 
@@ -62,11 +62,12 @@ def _strip_data(text: str) -> str:
     return text
 
 
-@pytest.fixture(scope="module")
-def transcripts(real_content, tmp_path_factory):
+@pytest.fixture(scope="module", params=["real_content", "real_content_seed"])
+def transcripts(request, tmp_path_factory):
+    content = request.getfixturevalue(request.param)
     out = {}
     for lang in ("en", "zh"):
-        out[lang] = play(real_content, EVERY_SCREEN, tmp_path_factory.mktemp(lang), lang=lang, width=100)
+        out[lang] = play(content, EVERY_SCREEN, tmp_path_factory.mktemp(lang), lang=lang, width=100)
     return out
 
 
@@ -80,12 +81,12 @@ def test_every_screen_is_in_one_language(transcripts):
     assert cjk == [], f"Chinese on English screens: {cjk}"
 
 
-def test_no_screen_shows_a_raw_evidence_key(real_content, transcripts):
+def test_no_screen_shows_a_raw_evidence_key(real_content, real_content_seed, transcripts):
     keys = set()
-    for s in real_content.sets:
+    for s in (*real_content.sets, *real_content_seed.sets):
         for f in s.diag.findings:
             keys |= set(f.evidence)
-    for p in real_content.pairs.values():
+    for p in (*real_content.pairs.values(), *real_content_seed.pairs.values()):
         for side in (p.left, p.right):
             for f in side.diag.findings:
                 keys |= set(f.evidence)
