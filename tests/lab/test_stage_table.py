@@ -104,7 +104,10 @@ def stage_problems(seed: int | None) -> list[str]:
                 if p:
                     out.append(f"level {seed} stage {side}: {p}")
     quiz = lesson_quiz(seed)
-    for c in quiz["Q1"].cases:          # question 1 says both rewards are flat, too
+    for key, q in quiz.items():         # the questions' runs are what the questions say, too
+        for i, c in enumerate(q.cases):
+            check(f"{key}{'ab'[i]}", c.run)
+    for c in quiz["Q1"].cases:          # question 1 says both rewards are flat
         p = _word(shapes_of(c.run), "reward", ("flat",))
         if p:
             out.append(f"level {seed} Q1 ({c.truth['scenario']}): {p}")
