@@ -93,8 +93,16 @@ def cmd_plot(args) -> int:
         from .diagnose import diagnose
 
         diag = diagnose(run)
-    out = plot(run, args.output, lang=args.lang or default_lang(), max_points=args.max_points, diagnosis=diag)
+    lang = args.lang or default_lang()
+    out = plot(run, args.output, lang=lang, max_points=args.max_points, diagnosis=diag)
     _emit(f"→ {out}\n")
+    if lang == "zh":   # never silently English: say what to install for Chinese labels
+        from .i18n import t
+        from .lab.ui import cjk_hint
+
+        hint = cjk_hint()
+        if hint:
+            print(t("lab.png.nofont", lang, hint=hint), file=sys.stderr)
     return 0
 
 
@@ -149,7 +157,7 @@ def cmd_diagnose(args) -> int:
 
 
 def cmd_simulate(args) -> int:
-    from .simulate import SCENARIOS, simulate, write_simulated
+    from .simulate import simulate, write_simulated
 
     fmt = args.log_format
     if args.old_format is not None:
@@ -166,9 +174,12 @@ def cmd_simulate(args) -> int:
         if args.knob:
             raise RlvitalsError("--knob needs --engine rl (the dice engine has no knobs).")
         if args.list or not args.scenario:
-            _emit("".join(f"{name:24s} {sc.summary}\n" for name, sc in SCENARIOS.items()))
+            from .simulate import listing
+
+            _emit(listing(args.lang or default_lang()))
             return 0
-        run = simulate(args.scenario, seed=args.seed, steps=200 if args.steps is None else args.steps)
+        run = simulate(args.scenario, seed=args.seed, steps=200 if args.steps is None else args.steps,
+                       profile=args.profile)
     out = write_simulated(run, args.output, fmt=fmt or "lesson", samples_path=args.samples)
     print(f"→ {out}", file=sys.stderr)
     return 0
@@ -288,6 +299,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", dest="old_format", default=None, help=argparse.SUPPRESS)
     p.add_argument("-o", "--output", default="-", help="output path, - for stdout (default)")
     p.add_argument("--samples", metavar="PATH", default=None, help="also write sampled rollouts (JSONL) here")
+    p.add_argument("--profile", choices=("default", "lab"), default="default",
+                   help="lab: drawn as the lab's stages are (the failure owns the run; docs/lab.md)")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("watch", help="follow a live log and alert the moment a finding appears",

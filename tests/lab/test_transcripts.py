@@ -36,15 +36,18 @@ def test_wrong_answers_are_explained_with_the_tools_reasoning(fake_content, tmp_
     lines = ["next", "answer learning",          # set 1 is healthy: right
              "next", "answer dead",             # set 2 is reward hacking: wrong
              "next", "answer dead sync_failure",  # set 3 is entropy collapse: verdict right, failure wrong
+             "knob 2", "answer dead",             # the knob picked, then the explanation again
              "pair A", "is A1 sync", "diff", "score"]
     text = play(fake_content, lines, tmp_path)
     assert "✗ Not quite: the tool says CHEATING." in text
+    assert "Why not dead: reward rising" in text          # the metric that rules the wrong verdict out
     assert "~ The verdict is right, but the failure is entropy collapse (entropy_collapse). +7" in text
+    assert "Why set 3 is not sync failure: ratio_mean" in text
     assert "✗ The other way round: A1 is entropy collapse, A2 is sync failure." in text
-    # the explanation carries the tool's evidence, the ruled-out look-alike and the knob
-    assert "symptom, in numbers: entropy_end=0.009" in text
+    # the explanation carries the ruled-out look-alike and, once the learner picked theirs, the tool's knob
     assert "ruled out sync failure — ratio_mean = 1.0000: stays at 1" in text
-    assert "next knob: raise temperature (typical: 1.0)" in text
+    assert "✓ raise the temperature / clip-higher (or roll back)" in text
+    assert "the tool's next knob: raise temperature (typical 1.0)" in text
     assert "Score 17/130" in text
 
 
@@ -158,7 +161,10 @@ def test_pair_logs_are_drawn_side_by_side_on_one_scale(fake_content, tmp_path):
     left, right = rows["ratio_mean"][11:].split("1.0000→1.0000")
     # A1 holds ratio at exactly 1 (the top of the shared range), A2 drifts down to 0.55
     assert set(left.strip()) == {"█"} and right.strip().startswith("█") and "▁" in right
-    assert "0.5500" in right
+    # start → end as the reports give it: the mean of the first and the last tenth
+    v = fake_content.pairs["A"].right.case.run.series["ratio_mean"].values
+    tenth = v.size // 10
+    assert f"{v[:tenth].mean():.4f}→{v[-tenth:].mean():.4f}" in right
 
 
 def test_reanswering_a_pair_shows_its_answer_again(fake_content, tmp_path):

@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 from rlvitals.simulate import LabCase, LabPair, lesson_pairs, lesson_quiz, lesson_sets, simulate
-from rlvitals.simulate.lesson import lesson_case
 
 
 def first_last(case: LabCase, k: str) -> tuple[float, float]:
@@ -46,18 +45,23 @@ def test_six_sets_two_of_each_verdict(sets):
         assert c.run.n_steps == 200
 
 
-def test_the_lessons_healthy_run_is_its_table():
-    healthy = lesson_case("h", "healthy", None)
-    table = {"reward": (0.412, 0.847), "acc": (0.211, 0.574), "entropy": (1.842, 1.498), "kl": (0.002, 0.045),
-             "adv_std": (1.031, 0.664), "len": (78, 152)}
+@pytest.mark.parametrize("profile", ["default", "lab"])
+def test_the_lessons_healthy_run_is_its_table(profile):
+    """start → end as every report measures it (shapes.ends: the first and the last tenth's mean)
+    is the lesson's table, to the digits the table prints -- one number per curve everywhere."""
+    from rlvitals.render.charts import fmt_value
+    from rlvitals.shapes import shapes_of
+
+    run = simulate("healthy", seed=None, steps=200, profile=profile)
+    sh = shapes_of(run)
+    table = {"reward": ("0.412", "0.847"), "acc": ("21.1%", "57.4%"), "entropy": ("1.842", "1.498"),
+             "kl": ("0.002", "0.045"), "adv_std": ("1.031", "0.664"), "len": ("78", "152"),
+             "clip_frac": ("0.0%", "4.1%")}
     for k, (a, b) in table.items():
-        assert first_last(healthy, k) == pytest.approx((a, b), abs=1e-9), k
-    clip = healthy.run.series["clip_frac"].values
-    assert clip[0] == 0.0 and clip[-1] == pytest.approx(0.041)
-    assert np.max(np.abs(healthy.run.series["ratio_mean"].values - 1)) < 1e-4
-    # Pinned, yet still the dice's own curve: the end is in line with its neighbours.
-    adv = healthy.run.series["adv_std"].values
-    assert abs(adv[-10:-1].mean() - 0.664) < 0.06
+        assert (fmt_value(k, sh[k].start), fmt_value(k, sh[k].end)) == (a, b), k
+    assert sh["reward"].word == sh["acc"].word == sh["len"].word == sh["kl"].word == "rising"
+    assert sh["entropy"].word == sh["adv_std"].word == "falling" and sh["ratio_mean"].word == "flat"
+    assert np.max(np.abs(run.series["ratio_mean"].values - 1)) < 1e-4
 
 
 def test_pairs_show_the_lessons_shapes(pairs):
@@ -82,7 +86,7 @@ def test_pairs_show_the_lessons_shapes(pairs):
         assert first_last(c, "adv_std")[1] < 0.5
     assert first_last(b1, "entropy")[1] > 1.0 and first_last(b1, "acc")[1] > 0.5
     assert first_last(b2, "entropy")[1] < 0.05
-    assert 0.25 < b2.run.series["acc"].values[-30:].mean() < 0.6            # stuck mid
+    assert 0.1 < b2.run.series["acc"].values[-30:].mean() < 0.5             # stuck mid
     assert diversity(b1.samples) > 5 and diversity(b2.samples) < 2
 
     c1, c2 = pairs["C"].left, pairs["C"].right
@@ -91,8 +95,7 @@ def test_pairs_show_the_lessons_shapes(pairs):
         assert ln[-10:].mean() > 2 * ln[:10].mean()
     acc1, acc2 = c1.run.series["acc"].values, c2.run.series["acc"].values
     assert acc1[-20:].mean() - acc1[:20].mean() > 0.25
-    i = c2.truth["onset_step"] - 1
-    assert abs(acc2[-20:].mean() - acc2[i - 20:i].mean()) < 0.12
+    assert abs(acc2[-20:].mean() - acc2[:20].mean()) < 0.08                # len up, acc not
     assert c2.run.series["trunc"].values[-10:].mean() > c1.run.series["trunc"].values[-10:].mean() + 0.02
 
     d1, d2 = pairs["D"].left, pairs["D"].right

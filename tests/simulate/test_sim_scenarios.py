@@ -211,3 +211,22 @@ def test_adv_std_comes_from_the_same_dice_as_the_zero_std_groups():
         assert np.abs(a[ok] - s[ok]).mean() < 0.08 and np.abs(a[ok] - s[ok]).max() < 0.2, name
         if np.std(s[ok]) > 0.1:
             assert np.corrcoef(a[ok], s[ok])[0, 1] > 0.9, name
+
+
+def test_the_listing_speaks_the_language_asked_for(capsys):
+    """`rlvitals simulate --list --lang zh` is Chinese: header, summaries, truth (ids stay ids)."""
+    import re
+
+    from rlvitals.cli import main
+    from rlvitals.simulate import SCENARIOS as DICE
+    from rlvitals.simulate.rlloop import SCENARIOS as RL
+
+    for engine, table in (("dice", DICE), ("rl", RL)):
+        assert main(["simulate", "--engine", engine, "--list", "--lang", "zh"]) == 0
+        zh = capsys.readouterr().out
+        assert all(sc.summary_zh in zh and sc.summary not in zh for sc in table.values())
+        assert "真值" in zh and "truth" not in zh and "废了" in zh and " / dead" not in zh
+        assert main(["simulate", "--engine", engine, "--list", "--lang", "en"]) == 0
+        en = capsys.readouterr().out
+        assert all(sc.summary in en for sc in table.values())
+        assert not re.search(r"[\u4e00-\u9fff]", en)

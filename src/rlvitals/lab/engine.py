@@ -11,14 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..diagnose.model import FINDING_IDS
 from ..i18n import LANGS, t
 from .aliases import Resolved, name_of, resolve
 from .content import LabContent, SetItem
+from .experiment import ExperimentMixin
 from .explain import explain_diff, explain_quiz, explain_set, hint_pair, hint_quiz, hint_set
 from .reference import reference, topic_of
+from .standing import StandingMixin
 from .state import Progress, StageResult
+from .teach import PAIR_FIX, KnobMixin, why_not_cause, why_not_verdict
 
 __all__ = ["COMMANDS", "HINT_COST", "MAX_HINTS", "SET_FAILURE", "SET_VERDICT", "STAGE_POINTS", "Lab", "View"]
 
@@ -41,6 +45,8 @@ for _cmd, _names in {
     "is": ("is", "是"), "diff": ("diff", "对答案"), "hint": ("hint", "提示"), "quiz": ("quiz", "测验", "问答"),
     "score": ("score", "分数", "得分"), "quit": ("quit", "exit", "bye", ":q", "退出"), "lang": ("lang", "语言"),
     "ref": ("ref", "reference", "lesson", "r", "参考", "课程", "资料"),
+    "knob": ("knob", "k", "旋钮", "调"), "exp": ("exp", "experiment", "e", "实验"),
+    "turn": ("turn", "t", "转", "设"), "predict": ("predict", "pr", "预测"),
 }.items():
     for _n in _names:
         COMMANDS[_n] = _cmd
@@ -58,7 +64,7 @@ def match_cause(word: str, choices: tuple[str, ...] | list[str]) -> str | None:
     return resolve(word, choices).id
 
 
-class Lab:
+class Lab(KnobMixin, ExperimentMixin, StandingMixin):
     """One learner's session over one generated level."""
 
     def __init__(self, content: LabContent, progress: Progress, lang: str = "en",
@@ -68,6 +74,9 @@ class Lab:
         self._order = content.stage_keys()
         self._on_change = on_change or (lambda p: None)
         self._diff_armed: str | None = None   # a pair whose answer `diff` would reveal unanswered
+        # the open knob question: (stage, log label, failure, its diagnosis)
+        self._knob: tuple[str, str, str, Any] | None = None
+        self._exp: tuple[str, int | None] | None = None   # the open experiment and the setting turned
         self.done = False
 
     # ------------------------------------------------------------ helpers
@@ -116,6 +125,7 @@ class Lab:
         if self.progress.results:
             out.append(self._t("lab.intro.resume", n=len(self.progress.results), total=len(self._order),
                                score=got, max=total))
+        out.append(self._t("lab.intro.ends"))
         out.append(self._t("lab.intro.start"))
         return out
 
@@ -135,6 +145,12 @@ class Lab:
             return [self._t("lab.err.internal", err=f"{type(e).__name__}: {e}")]
 
     def _shortcut(self, head: str, args: list[str], line: str) -> list[object]:
+        if head.isdigit() and self.content.question(self.current or "") is None and self._open_knob() is not None:
+            return self.cmd_knob([head])
+        if head.isdigit() and self._exp is not None:
+            return self.cmd_turn([head]) if self._exp[1] is None else self.cmd_predict([head])
+        if head.upper() in self.experiments():
+            return self.cmd_exp([head])
         if head in VERDICT_WORDS:
             return self.cmd_answer([head] + args)
         if head.isdigit() and self.content.question(self.current or "") is not None:
@@ -158,37 +174,6 @@ class Lab:
             return [self._t("lab.err.lang")]
         self.lang = args[0]
         return [self._t("lab.lang.set")]
-
-    def cmd_goals(self, args: list[str]) -> list[object]:
-        res = self.progress.results
-        sets = [s.key for s in self.content.sets]
-        pairs = list(self.content.pairs)
-        quiz = [q.key for q in self.content.quiz]
-
-        def counts(keys: list[str]) -> tuple[int, int]:
-            return sum(k in res for k in keys), sum(res[k].correct for k in keys if k in res)
-
-        s_done, s_ok = counts(sets)
-        p_done, p_ok = counts(pairs)
-        q_done, q_ok = counts(quiz)
-        first = sum(1 for k in pairs if k in res and not res[k].revealed)
-        got, total = self.score()
-        return [self._t("lab.goals.title"),
-                self._t("lab.goals.g1", done=s_done, ok=s_ok, n=len(sets)),
-                self._t("lab.goals.g2", done=p_done, ok=p_ok, n=len(pairs), qdone=q_done, qok=q_ok, qn=len(quiz)),
-                self._t("lab.goals.g3", first=first, n=len(pairs)),
-                self._t("lab.score.line", score=got, max=total, hints=sum(r.hints for r in res.values()))]
-
-    def cmd_score(self, args: list[str]) -> list[object]:
-        got, total = self.score()
-        res = self.progress.results
-        out: list[object] = [self._t("lab.score.line", score=got, max=total, hints=sum(r.hints for r in res.values()))]
-        for k in self._order:
-            if k in res:
-                r = res[k]
-                mark = "✓" if r.correct else ("~" if r.partial else "✗")
-                out.append(f"  {k:>3} {mark} {r.points:>2}  {r.given}")
-        return out
 
     def cmd_next(self, args: list[str]) -> list[object]:
         key = self.next_stage()
@@ -244,7 +229,7 @@ class Lab:
                 return [self._unresolved(word, found)]
             failure = found.id
         if item.key in self.progress.results:
-            return [self._t("lab.already"), *explain_set(item, self.lang)]
+            return [self._t("lab.already"), *explain_set(item, self.lang, self._knob_shown(item.key))]
         ok = verdict == item.verdict
         named_ok = item.failure is None or failure == item.failure
         points = (SET_VERDICT + (SET_FAILURE if named_ok else 0)) if ok and item.failure else (STAGE_POINTS if ok else 0)
@@ -253,14 +238,23 @@ class Lab:
         given = verdict + (f" {failure}" if failure else "")
         self.progress.results[item.key] = StageResult(given, ok and named_ok, points, hints, partial=ok and not named_ok)
         self._save()
+        teach: list[object] = []
         if ok and named_ok:
             head = self._t("lab.right", points=points)
         elif ok:
             head = self._t("lab.partial", points=points, failure=name_of(item.failure or "", self.lang),
                            fid=item.failure or "")
+            if failure:   # the failure named is ruled out by its own metric
+                teach.append(why_not_cause(self._t("lab.set.label", key=item.key), item.diag, failure, self.lang))
         else:
             head = self._t("lab.wrong", verdict=self._t(f"lab.verdict.{item.verdict}"))
-        return [head, *explain_set(item, self.lang), self._after()]
+            teach += why_not_verdict(item, verdict, self.lang)
+        ask = self._ask_knob(item.key, item.key, item.failure, item.diag)
+        return [head, *teach, *explain_set(item, self.lang, knob=not ask), *ask, self._after()]
+
+    def _knob_shown(self, stage: str) -> bool:
+        """The tool's knob is shown once the learner has picked theirs (or is not asked to)."""
+        return self._open_knob() is None or stage != self.current
 
     def _unresolved(self, word: str, found: Resolved) -> str:
         """One line for a failure name that fits none, or several (then they are listed)."""
@@ -282,7 +276,7 @@ class Lab:
             if cur not in self.progress.diffed:
                 self.progress.diffed.append(cur)
                 self._save()
-            return [self._t("lab.already"), *explain_diff(pair, self.lang), self._after()]
+            return [self._t("lab.already"), *explain_diff(pair, self.lang, self._knob_shown(pair.key)), self._after()]
         which = args[0].upper()
         if which.lower() in SIDE_WORDS:
             side = (pair.left, pair.right)[SIDE_WORDS[which.lower()]]
@@ -305,7 +299,11 @@ class Lab:
         head = self._t("lab.right", points=points) if ok else self._t(
             "lab.pair.wrong", a=side.label, x=name_of(side.answer, self.lang), b=other.label,
             y=name_of(other.answer, self.lang))
-        return [head, self._t("lab.pair.see_diff")]
+        teach = [] if ok else [why_not_cause(side.label, side.diag, cause, self.lang),
+                               why_not_cause(other.label, other.diag, other_cause, self.lang)]
+        fix = next((s for s in (pair.left, pair.right) if s.answer == PAIR_FIX.get(pair.key)), None)
+        knob = self._ask_knob(pair.key, fix.label, fix.answer, fix.diag) if fix is not None else []
+        return [head, *teach, *knob, self._t("lab.pair.see_diff")]
 
     def cmd_diff(self, args: list[str]) -> list[object]:
         cur = self.current
@@ -321,7 +319,7 @@ class Lab:
         if cur not in self.progress.diffed:
             self.progress.diffed.append(cur)
         self._save()
-        return [*explain_diff(pair, self.lang), self._after()]
+        return [*explain_diff(pair, self.lang, self._knob_shown(pair.key)), self._after()]
 
     def cmd_hint(self, args: list[str]) -> list[object]:
         cur = self.current
@@ -368,7 +366,11 @@ class Lab:
         self.progress.results[key] = StageResult(str(choice), ok, points, hints)
         self._save()
         head = self._t("lab.right", points=points) if ok else self._t("lab.quiz.wrong", n=q.answer)
-        out: list[object] = [head, *explain_quiz(q, self.lang)]
+        out: list[object] = [head]
+        if not ok:   # why the option chosen is ruled out, in this question's own numbers
+            opt = choice if key != "Q1" or q.answer == 2 or choice not in (2, 3) else 5 - choice
+            out.append(self._t(f"lab.quiz.{key}.not{opt}", **q.numbers))
+        out += explain_quiz(q, self.lang)
         nxt = next((k.key for k in self.content.quiz if k.key not in self.progress.results), None)
         if nxt:
             out += self._goto(nxt)
@@ -384,7 +386,7 @@ class Lab:
 
     def _finish(self) -> list[object]:
         got, total = self.score()
-        return [self._t("lab.finish", score=got, max=total), *self.cmd_goals([])[1:4]]
+        return [self._t("lab.finish", score=got, max=total), *self.cmd_goals([])[1:6]]
 
     def cmd_quit(self, args: list[str]) -> list[object]:
         self._save()

@@ -14,7 +14,7 @@ from typing import Any
 from ..diagnose.model import Diagnosis, Finding
 from ..i18n import t
 from ..render.charts import fmt_value, pad
-from ..run import CANONICAL, EXTRAS, VITALS
+from ..run import EXTRAS, VITALS
 from .aliases import name_of
 from .content import FOCUS, HEALTHY, PairItem, QuizItem, SetItem, Side
 
@@ -75,16 +75,17 @@ def shape_line(diag: Diagnosis, metric: str, lang: str) -> str | None:
     return f"{word} {fmt_value(metric, sh.start)} → {fmt_value(metric, sh.end)}"
 
 
-def _finding_lines(f: Finding, lang: str, prefix: str = "") -> list[str]:
+def _finding_lines(f: Finding, lang: str, prefix: str = "", knob: bool = True) -> list[str]:
+    """A finding in plain words: what the tool saw (the report's own sentence, never raw evidence
+    keys), what it ruled out and which normal metric ruled it out, what is missing, the knob."""
+    from ..render.words import action_text, finding_summary, ruled_out_text
+
     out = []
-    if f.evidence:
-        ev = ", ".join(f"{k}={num(v)}" for k, v in f.evidence.items())
-        out.append(prefix + t("lab.ex.evidence", lang, ev=ev))
+    summary = finding_summary(f, lang)
+    if summary:
+        out.append(prefix + t("lab.ex.evidence", lang, ev=summary))
     for r in f.ruled_out:
-        value = fmt_value(r.metric, r.value) if isinstance(r.value, (int, float)) and r.metric in CANONICAL \
-            else num(r.value)
-        out.append(prefix + t("lab.ex.ruled", lang, look=name_of(r.lookalike, lang), metric=r.metric,
-                              value=value, reason=t(f"ruled_out.{r.reason}", lang)))
+        out.append(prefix + t("lab.ex.ruled", lang, text=ruled_out_text(r, lang)))
     if f.missing:
         out.append(prefix + t("lab.ex.missing", lang, metrics=", ".join(f.missing)))
     if f.samples:
@@ -92,11 +93,8 @@ def _finding_lines(f: Finding, lang: str, prefix: str = "") -> list[str]:
     a = f.action
     if f.severity == "info":      # a note is worth watching, never a knob to turn
         out.append(prefix + t("lab.ex.no_knob", lang))
-    elif a is not None:
-        typical = a.typical if a.typical and a.typical.strip() not in ("—", "-") else ""
-        out.append(prefix + t("lab.ex.knob" if typical else "lab.ex.knob_plain", lang,
-                              dir=t(f"lab.dir.{a.direction}", lang), knob=a.knob, typical=typical,
-                              why=t(f"action_why.{a.why}", lang), source=a.source))
+    elif a is not None and knob:   # hidden while the learner is still asked to pick the knob
+        out.append(prefix + t("lab.ex.knob_plain", lang, text=action_text(a, lang)))
     return out
 
 
@@ -116,9 +114,10 @@ def _explain_healthy(item: SetItem, lang: str) -> list[str]:
             out.append(f"    {m:<10} {line}")
     out.append(t("lab.ex.healthy", lang))
     out.append(watch_line(d, lang))
-    for f in d.findings:   # info notes: what the tool would keep an eye on, with its first numbers
-        ev = ", ".join(f"{k}={num(v)}" for k, v in list(f.evidence.items())[:3])
-        out.append(t("lab.ex.note", lang, name=name_of(f.id, lang), ev=ev or "—"))
+    from ..render.words import finding_summary
+
+    for f in d.findings:   # info notes: what the tool would keep an eye on, in the report's words
+        out.append(t("lab.ex.note", lang, name=name_of(f.id, lang), ev=finding_summary(f, lang) or "—"))
     return out
 
 
@@ -131,7 +130,7 @@ def watch_line(d: Diagnosis, lang: str, prefix: str = "") -> str:
                       band=t(f"lab.band.{adv_std_band(adv.end)}", lang))
 
 
-def explain_set(item: SetItem, lang: str) -> list[str]:
+def explain_set(item: SetItem, lang: str, knob: bool = True) -> list[str]:
     """The tool's reasoning for one set: verdict and name, shapes it read, evidence, ruled out, knob."""
     d = item.diag
     if d.verdict == "learning" and healthy(d):
@@ -149,7 +148,7 @@ def explain_set(item: SetItem, lang: str) -> list[str]:
     if top is None:
         out.append(t("lab.ex.healthy", lang))
     else:
-        out += _finding_lines(top, lang, "  ")
+        out += _finding_lines(top, lang, "  ", knob)
     return out
 
 
@@ -173,7 +172,7 @@ def _matching(side: Side) -> Finding | None:
     return next((f for f in side.diag.findings if f.id == side.answer), side.diag.top if side.answer != HEALTHY else None)
 
 
-def explain_diff(pair: PairItem, lang: str) -> list[str]:
+def explain_diff(pair: PairItem, lang: str, knob: bool = True) -> list[str]:
     """The answer to a pair: what the tool calls each log, where they differ, what that rules out."""
     out = [t("lab.diff.title", lang, key=pair.key)]
     for side in (pair.left, pair.right):
@@ -196,7 +195,7 @@ def explain_diff(pair: PairItem, lang: str) -> list[str]:
             out.append(t("lab.diff.healthy", lang, label=side.label))
             out.append(watch_line(side.diag, lang, "  "))
         else:
-            out += _finding_lines(f, lang, f"  {side.label}: ")
+            out += _finding_lines(f, lang, f"  {side.label}: ", knob)
     out.append(t(f"lab.pair.{pair.key}.rule", lang))
     return out
 

@@ -21,6 +21,7 @@ import numpy as np
 from ..diagnose.model import FINDING_IDS
 from ..i18n import t
 from ..render.charts import BLOCKS, NAN_MARK, clip_text, display_width, flat_range, fmt_value, pad, panel_grid
+from ..shapes import ends as curve_ends
 from .aliases import EXTRA_ALIASES
 from .content import SAMPLE_PAIRS, PairItem
 from .engine import COMMANDS, VERDICT_WORDS, Lab, View
@@ -152,7 +153,8 @@ class LabUI:
                     cells.append(pad(t("lab.not_logged", self.lang), half))
                     continue
                 v = s.values[np.isfinite(s.values)]
-                ends = f"{fmt_value(m, v[0])}→{fmt_value(m, v[-1])}" if v.size else "NaN"
+                a, b = curve_ends(v) if v.size else (0.0, 0.0)     # the reports' start → end
+                ends = f"{fmt_value(m, a)}→{fmt_value(m, b)}" if v.size else "NaN"
                 spark = shared_sparkline(s.values, lo, hi, spark_w, flat=flat)
                 cells.append(pad(clip_text(f"{spark} {ends}", half), half))
             self.write(f"{m:<10} " + " ".join(cells).rstrip())
@@ -166,6 +168,61 @@ class LabUI:
             self.say(t("lab.samples.head", self.lang, label=side.label, n=len(answers), step=step))
             for i, a in enumerate(answers, 1):
                 self.write(f"   {i}. " + clip_middle(" ".join(a.split()), self.width - 7))
+
+    def _draw_exp(self, key: str) -> None:
+        """The experiment's run, revealed a tenth at a time (a pause between rows at a terminal):
+        the watched metrics' level over the last steps and which way they went, then the whole
+        curves as sparklines with start → end."""
+        import time
+
+        if self.lab.last_exp is None:
+            return
+        exp, run, _, _ = self.lab.last_exp
+        metrics = [m for m in exp.watch if m in run.series]
+        n = run.n_steps
+        last = int(run.series[metrics[0]].steps[-1]) if metrics else n
+        prev: dict[str, float] = {}
+        for i in range(1, 11):
+            upto = max(1, last * i // 10)
+            cells = []
+            for m in metrics:
+                s = run.series[m]           # by step: an eval logged every 10 steps is read as logged
+                v = s.values[(s.steps <= upto) & (s.steps > upto - max(10, last // 20))]
+                v = v[np.isfinite(v)]
+                if not v.size:
+                    cells.append(f"{m} NaN")
+                    continue
+                now = float(v.mean())
+                arrow = "" if m not in prev else ("↑" if now > prev[m] * 1.02 + 1e-9 else
+                                                  "↓" if now < prev[m] * 0.98 - 1e-9 else "→")
+                prev[m] = now
+                cells.append(f"{m} {fmt_value(m, now)}{arrow}")
+            self.write(f"  {pad(t('lab.exp.row', self.lang, step=upto), 10)} " + "  ".join(cells))
+            self.out.flush()
+            if not self.plain:
+                time.sleep(0.25)
+        spark_w = max(10, min(60, self.width - 40))
+        for m in metrics:
+            s = run.series[m]
+            fin = s.values[np.isfinite(s.values)]
+            if not fin.size:
+                continue
+            lo, hi = float(fin.min()), float(fin.max())
+            a, b = curve_ends(fin)
+            flat = flat_range(lo, hi, functools.partial(fmt_value, m))
+            self.write(f"  {m:<10} {shared_sparkline(s.values, lo, hi, spark_w, flat=flat)} "
+                       f"{fmt_value(m, a)}→{fmt_value(m, b)}")
+
+    def intro_notes(self) -> list[str]:
+        """Where the figures go, and (in Chinese) a one-line hint when no Chinese font can draw them."""
+        if self.figures is None:
+            return []
+        out = [t("lab.intro.figs", self.lang, path=self.figures)]
+        if self.lang == "zh":
+            hint = cjk_hint()
+            if hint:
+                out.append(t("lab.png.nofont", self.lang, hint=hint))
+        return out
 
     def _draw_quiz(self, key: str) -> None:
         q = self.lab.content.question(key)
@@ -182,7 +239,7 @@ class LabUI:
 
     def run_lines(self, lines: Iterable[str]) -> None:
         """Scripted mode: every command echoed, then its output; EOF saves like `quit`."""
-        self.emit(self.lab.intro())
+        self.emit([*self.lab.intro(), *self.intro_notes()])
         for raw in lines:
             line = raw.rstrip("\r\n")
             if self.echo:
@@ -195,7 +252,7 @@ class LabUI:
     def run_interactive(self, read: Callable[[str], str]) -> None:
         """A person at a terminal: `read(prompt)` is `input`; Ctrl-D / Ctrl-C quit and save."""
         _setup_readline(completions(self.lab))
-        self.emit(self.lab.intro())
+        self.emit([*self.lab.intro(), *self.intro_notes()])
         while not self.lab.done:
             try:
                 line = read(self.prompt())
@@ -203,6 +260,22 @@ class LabUI:
                 self.write("")
                 line = "quit"
             self.emit(self.lab.handle(line))
+
+
+CJK_INSTALL = "apt-get install fonts-noto-cjk (or fonts-wqy-microhei), or set RLVITALS_CJK_FONT=/path/to/font.ttc"
+
+
+def cjk_hint() -> str | None:
+    """None when matplotlib is missing (the figures are skipped and said so) or a Chinese font is
+    found (`render.plot.cjk_font`); otherwise what to install, so zh figures are never silently English."""
+    try:
+        from ..render.plot import cjk_font
+    except ImportError:
+        return None
+    try:
+        return None if cjk_font() else CJK_INSTALL
+    except Exception:
+        return CJK_INSTALL
 
 
 def shared_sparkline(values: np.ndarray, lo: float, hi: float, width: int, *, flat: bool = False) -> str:

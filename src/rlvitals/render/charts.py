@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..run import PERCENT_METRICS, VITALS, Run, Series
+from ..shapes import ends
 
 __all__ = [
     "BLOCKS",
@@ -313,9 +314,10 @@ def _panel(run: Run, metric: str, width: int, height: int, not_logged: str) -> l
         return [metric, f"  ({not_logged})"]
     fin = s.values[np.isfinite(s.values)]
     head = metric
-    if fin.size:
+    if fin.size:   # start → end as every report gives it (shapes.ends: first and last tenth's mean)
         pct = is_fraction(metric, fin)
-        head = f"{metric}  {fmt_value(metric, fin[0], pct)} → {fmt_value(metric, fin[-1], pct)}"
+        a, b = ends(fin)
+        head = f"{metric}  {fmt_value(metric, a, pct)} → {fmt_value(metric, b, pct)}"
     # Label width depends on the values; budget 8 columns + axis for the labels.
     return chart(s, width=max(8, width - 10), height=height, title=head, ref=REFERENCE_LINES.get(metric))
 

@@ -36,6 +36,7 @@ __all__ = [
     "lesson_pairs",
     "lesson_quiz",
     "lesson_sets",
+    "listing",
     "simulate",
     "simulate_samples",
     "write_simulated",
@@ -67,12 +68,26 @@ def _derive_onset(adv: np.ndarray) -> int:
     return int(below[0]) if below.size else int(np.argmin(smooth))
 
 
-def realise(name: str, seed: int | None, steps: int) -> tuple[Latent, int | None, dict[str, np.ndarray]]:
-    """The latent state, the true onset index and the logged columns of one simulated run."""
+PROFILES = ("default", "lab")
+
+
+def _check_profile(profile: str) -> bool:
+    if profile not in PROFILES:
+        raise RlvitalsError(f"unknown profile {profile!r}; profiles are: {', '.join(PROFILES)}.")
+    return profile == "lab"
+
+
+def realise(name: str, seed: int | None, steps: int,
+            profile: str = "default") -> tuple[Latent, int | None, dict[str, np.ndarray]]:
+    """The latent state, the true onset index and the logged columns of one simulated run.
+
+    profile="lab": the lab's stages, drawn so the lesson's table holds over the whole run (a
+    failure begins in the first tenth; a cheating run's acc gives back what it gained).
+    """
     sc = get_scenario(name)
     T = _check_steps(steps)
     rng = _rng(name, seed)
-    lat, onset = build(name, Draw(rng, lesson=seed is None), T)
+    lat, onset = build(name, Draw(rng, lesson=seed is None, stage=_check_profile(profile)), T)
     dice = roll_dice(lat, rng)
     cols: dict[str, np.ndarray] = {
         "reward": dice["reward"], "acc": dice["acc"], "entropy": lat.entropy, "kl": lat.kl,
@@ -94,14 +109,15 @@ def realise(name: str, seed: int | None, steps: int) -> tuple[Latent, int | None
     return lat, onset, cols
 
 
-def simulate(name: str, *, seed: int | None = 0, steps: int = 200) -> Run:
+def simulate(name: str, *, seed: int | None = 0, steps: int = 200, profile: str = "default") -> Run:
     """A simulated run of scenario `name` with `steps` steps (logged at steps 1..steps).
 
     `run.meta["truth"]` = {"scenario", "finding", "verdict", "severity", "onset_step"}.
-    seed=None gives the lesson's own numbers (the healthy table, the three questions).
+    seed=None gives the lesson's own numbers (the healthy table, the three questions);
+    profile="lab" the lab's stages (`realise`).
     """
     sc = get_scenario(name)
-    lat, onset, cols = realise(name, seed, steps)
+    lat, onset, cols = realise(name, seed, steps, profile)
     T = lat.T
     step_ids = np.arange(1, T + 1)
     zero_std = cols.pop("frac_reward_zero_std")
@@ -112,7 +128,7 @@ def simulate(name: str, *, seed: int | None = 0, steps: int = 200) -> Run:
     run.meta.update({
         "truth": {"scenario": name, "finding": sc.finding, "verdict": sc.verdict, "severity": sc.severity,
                   "onset_step": None if onset is None else int(step_ids[onset])},
-        "simulated": True, "seed": seed, "steps": T, "batch_prompts": lat.B, "group_size": 8,
+        "simulated": True, "seed": seed, "steps": T, "profile": profile, "batch_prompts": lat.B, "group_size": 8,
         "effective_batch": lat.B, "max_response_length": int(lat.cap), "format_score": lat.w,
     })
     run.notes.append(f"simulated scenario {name} (seed {seed}): {sc.summary}")
@@ -120,16 +136,40 @@ def simulate(name: str, *, seed: int | None = 0, steps: int = 200) -> Run:
 
 
 def simulate_samples(name: str, *, seed: int | None = 0, steps: int = 200, every: int = 10,
-                     prompts: int = 4) -> list[dict]:
+                     prompts: int = 4, profile: str = "default") -> list[dict]:
     """Rollout records {step, group, prompt, response, reward}, 8 per group, every `every` steps."""
     from .samples import make_samples
 
     if not isinstance(every, int) or every < 1 or not isinstance(prompts, int) or prompts < 1:
         raise RlvitalsError(f"`every` and `prompts` must be positive integers (got {every!r}, {prompts!r}).")
-    lat, _, _ = realise(name, seed, steps)
+    lat, _, _ = realise(name, seed, steps, profile)
     tag = zlib.crc32(f"samples:{name}".encode())
     rng = np.random.default_rng([tag, 0 if seed is None else 1, 0 if seed is None else int(seed)])
     return make_samples(lat, rng, every=every, prompts=prompts)
+
+
+def truth_text(finding: str | None, verdict: str, lang: str) -> str:
+    """A scenario's truth as the listing shows it: "entropy_collapse（熵崩塌）/ 废了" in Chinese."""
+    from ..i18n import t
+
+    if not finding:
+        return t("sim.rl.healthy", lang)
+    name = t(f"finding.{finding}.title", lang)
+    shown = f"{finding}（{name}）" if lang == "zh" and name != f"finding.{finding}.title" else finding
+    return f"{shown} / {t(f'sim.verdict.{verdict}', lang)}"
+
+
+def listing(lang: str = "en") -> str:
+    """The dice engine's scenarios for `rlvitals simulate --list`, in `lang` (en or zh)."""
+    from ..i18n import t
+
+    zh = lang == "zh"
+    lines = [t("sim.dice.scenarios", lang)]
+    for name, sc in SCENARIOS.items():
+        truth = truth_text(sc.finding, sc.verdict, lang)
+        lines.append(f"  {name:22s} {sc.summary_zh if zh else sc.summary}  [{t('sim.rl.truth', lang)}: {truth}]")
+    lines += ["", t("sim.dice.example", lang)]
+    return "\n".join(lines) + "\n"
 
 
 def write_simulated(run: Run, path: str, fmt: str = "lesson", samples_path: str | None = None) -> str:
@@ -163,7 +203,8 @@ def write_simulated(run: Run, path: str, fmt: str = "lesson", samples_path: str 
             recs = simulate_rl_samples(truth["scenario"], seed=int(run.meta.get("seed", 0)),
                                        steps=int(run.meta.get("steps", 300)), **dict(run.meta.get("knobs") or {}))
         else:
-            recs = simulate_samples(truth["scenario"], seed=run.meta.get("seed"), steps=int(run.meta.get("steps", 200)))
+            recs = simulate_samples(truth["scenario"], seed=run.meta.get("seed"), steps=int(run.meta.get("steps", 200)),
+                                    profile=str(run.meta.get("profile", "default")))
         with writing(samples_path), open(samples_path, "w", encoding="utf-8") as fh:
             for r in recs:
                 fh.write(json.dumps(r, ensure_ascii=False) + "\n")

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..run import Run
+from ..shapes import ends
 
 __all__ = [
     "LESSON_PINS",
@@ -81,33 +82,42 @@ def _edge(v: np.ndarray, at_end: bool) -> float:
     return float(icpt + slope * (k - 1 if at_end else 0))
 
 
-def pin_series(v: np.ndarray, start: float | None, end: float | None, from_index: int = 0) -> np.ndarray:
-    """`v` bent so it starts at `start` and ends at `end`; an end-only pin ramps in from `from_index`."""
+def pin_series(v: np.ndarray, start: float | None, end: float | None, from_index: int = 0,
+               level: str = "point") -> np.ndarray:
+    """`v` bent so it starts at `start` and ends at `end`; an end-only pin ramps in from `from_index`.
+
+    level="point": the first/last logged values land exactly on the numbers (what a log line
+    quotes: the questions' "entropy=0.009").  level="ends": the curve's start and end as every
+    report measures them (`shapes.ends`, the mean of the first and the last tenth) land on them,
+    so the healthy table's "0.412 → 0.847" is what `diagnose` and the lab print for that run.
+    """
     v = np.array(v, dtype=float)
     n = v.size
-    lo = hi = 0.0
-    if start is not None and _edge(v, False) > 0:
-        lo = np.log(start / _edge(v, False))
-    if end is not None and _edge(v, True) > 0:
-        hi = np.log(end / _edge(v, True))
     if start is not None:
         x = np.arange(n) / max(n - 1, 1)
-        v = v * np.exp(lo * (1 - x) + hi * x)
     else:
         x = np.clip((np.arange(n) - from_index) / max(n - 1 - from_index, 1), 0.0, 1.0)
-        v = v * np.exp(hi * x)
-    # Land exactly on the lesson's printed numbers.
-    if start is not None:
-        v[0] = start
-    if end is not None:
-        v[-1] = end
+    for _ in range(4 if level == "ends" else 1):
+        if level == "ends":
+            s0, s1 = ends(v[np.isfinite(v)])
+        else:
+            s0, s1 = _edge(v, False), _edge(v, True)
+        lo = np.log(start / s0) if start is not None and s0 > 0 else 0.0
+        hi = np.log(end / s1) if end is not None and s1 > 0 else 0.0
+        v = v * np.exp(lo * (1 - x) + hi * x) if start is not None else v * np.exp(hi * x)
+    if level == "point":   # land exactly on the lesson's printed numbers
+        if start is not None:
+            v[0] = start
+        if end is not None:
+            v[-1] = end
     return v
 
 
 def apply_pins(name: str, columns: dict[str, np.ndarray], onset: int | None) -> None:
     """Pin `columns` in place to the lesson's numbers for scenario `name` (no-op for others)."""
+    level = "ends" if name == "healthy" else "point"   # the healthy table is start → end; the rest quote log lines
     for metric, (start, end) in LESSON_PINS.get(name, {}).items():
-        columns[metric] = pin_series(columns[metric], start, end, onset or 0)
+        columns[metric] = pin_series(columns[metric], start, end, onset or 0, level)
 
 # The order a learner meets them in the lesson (seed=None): verdicts interleaved.
 SET_SCENARIOS: tuple[str, ...] = ("healthy", "reward_hacking", "entropy_collapse", "healthy_long",
@@ -169,30 +179,32 @@ class LabQuiz:
 
 
 def lesson_case(key: str, scenario: str, seed: int | None, *, samples: bool = True) -> LabCase:
+    """One stage's run, drawn with the simulator's "lab" profile (the lesson's table holds over it)."""
     from . import simulate, simulate_samples
 
-    run = simulate(scenario, seed=seed, steps=LESSON_STEPS)
-    recs = simulate_samples(scenario, seed=seed, steps=LESSON_STEPS) if samples else None
+    run = simulate(scenario, seed=seed, steps=LESSON_STEPS, profile="lab")
+    recs = simulate_samples(scenario, seed=seed, steps=LESSON_STEPS, profile="lab") if samples else None
     truth = run.meta["truth"]
     assert isinstance(truth, dict)
     return LabCase(key=key, run=run, truth=dict(truth), samples=recs)
 
 
-def lesson_sets(seed: int | None = None) -> list[LabCase]:
+def lesson_sets(seed: int | None = None, *, samples: bool = True) -> list[LabCase]:
     """The six curve sets, keyed "1".."6" (the key never gives the answer away), each its own run."""
     names = list(SET_SCENARIOS)
     if seed is not None:
         np.random.default_rng([7, int(seed)]).shuffle(names)
-    return [lesson_case(str(i + 1), name, stage_seed(seed, str(i + 1))) for i, name in enumerate(names)]
+    return [lesson_case(str(i + 1), name, stage_seed(seed, str(i + 1)), samples=samples)
+            for i, name in enumerate(names)]
 
 
-def lesson_pairs(seed: int | None = None) -> dict[str, LabPair]:
+def lesson_pairs(seed: int | None = None, *, samples: bool = True) -> dict[str, LabPair]:
     """The four confusable pairs "A".."D"; sides keyed "A1"/"A2" ... as in the lesson, each its own run."""
     out = {}
     for key, (left, right, question) in PAIR_SCENARIOS.items():
         a, b = f"{key}1", f"{key}2"
-        out[key] = LabPair(key=key, left=lesson_case(a, left, stage_seed(seed, a)),
-                           right=lesson_case(b, right, stage_seed(seed, b)), question=question)
+        out[key] = LabPair(key=key, left=lesson_case(a, left, stage_seed(seed, a), samples=samples),
+                           right=lesson_case(b, right, stage_seed(seed, b), samples=samples), question=question)
     return out
 
 

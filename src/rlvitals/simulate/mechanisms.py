@@ -21,8 +21,10 @@ __all__ = ["Draw", "build"]
 class Draw:
     """Seeded parameter draws; in lesson mode every draw returns its lesson value (or midpoint)."""
 
-    def __init__(self, rng: np.random.Generator, lesson: bool):
-        self.rng, self.lesson = rng, lesson
+    def __init__(self, rng: np.random.Generator, lesson: bool, stage: bool = False):
+        # stage=True: the lab's stages (profile "lab"), where the lesson's table must hold over the
+        # whole run a learner reads: a failure begins early, so a dead run's goal never improves.
+        self.rng, self.lesson, self.stage = rng, lesson, stage
 
     def u(self, lo: float, hi: float, lesson: float | None = None) -> float:
         x = float(self.rng.uniform(lo, hi))   # always consume, so lesson mode shares the stream
@@ -59,6 +61,8 @@ def _healthy(dr: Draw, T: int) -> dict:
     u = np.arange(T) / max(T - 1, 1)
     d: dict = {"T": T, "u": u}
     d["B"] = dr.choice([32, 64], 64)
+    if dr.stage:   # a lab stage: a flat curve must read flat (平掉), not as 32 prompts' sampling noise
+        d["B"] = 256
     d["sigma_d"] = dr.u(3.4, 4.4, 3.9)
     d["bad"] = dr.u(0.18, 0.28, 0.23)
     d["w"] = 0.3
@@ -76,6 +80,8 @@ def _healthy(dr: Draw, T: int) -> dict:
     kl1 = dr.u(0.03, 0.065, 0.045)
     d["kl"] = 0.002 + (kl1 - 0.002) * u ** 1.2
     d["clip"] = dr.u(0.03, 0.055, 0.041) * ease(u, 0.35)
+    if dr.lesson:   # the lesson's table: clip_frac "0.000 → 0.041", from 0 (its first tenth rounds to 0)
+        d["clip"] = 0.041 * ease(np.clip((u - 0.1) / 0.9, 0.0, 1.0), 0.35)
     d["ratio"] = np.ones(T)
     d["gnorm"] = dr.u(0.7, 0.95, 0.81) * (1 - 0.12 * u)
     d["lr"] = 1e-6 * np.minimum(1.0, (np.arange(T) + 1) / max(1.0, 0.03 * T))
@@ -87,7 +93,15 @@ def _healthy(dr: Draw, T: int) -> dict:
 
 
 def _onset(dr: Draw, T: int, lesson_frac: float = 0.45) -> int:
+    if dr.stage:   # a lab stage: the failure owns the run (the lesson's 平 is the whole curve's word)
+        return int(round(dr.u(0.03, 0.1, 0.06) * (T - 1)))
     return int(round(dr.u(0.3, 0.6, lesson_frac) * (T - 1)))
+
+
+def _fall_back(skill: np.ndarray, t0: int, r: np.ndarray) -> None:
+    """From t0 on, skill slides back to where the run began as r goes 0 -> 1 (a lab stage's
+    cheating run: what acc gained before the loophole is lost to it, so acc does not rise)."""
+    skill -= (skill[t0] - skill[0]) * r
 
 
 def _freeze(a: np.ndarray, t0: int) -> None:
@@ -189,6 +203,9 @@ def sync_failure(dr, T):
     t0 = _onset(dr, T)
     for k in ("skill", "fmt", "entropy", "length"):
         _freeze(d[k], t0)                         # rollouts keep coming from the stale weights
+    if dr.stage:   # a lab stage: sync broke before the first weights went out, nothing was learned
+        _freeze(d["skill"], 0)
+        _freeze(d["fmt"], 0)
     r = ramp(T, t0, T - 1 - t0)
     d["ratio"] = 1 - (1 - dr.u(0.45, 0.8, 0.5407)) * r
     d["clip"] = d["clip"] + 0.15 * np.abs(1 - d["ratio"])
@@ -230,6 +247,8 @@ def reward_hacking(dr, T):
     r = np.where(idx < t0, 0.0, (r - r[t0]) / (1 - r[t0]))
     d["hack"] = dr.u(0.6, 0.95, 0.85) * r
     _freeze(d["skill"], t0)
+    if dr.stage:
+        _fall_back(d["skill"], t0, r)
     d["skill"] = d["skill"] - dr.u(0.2, 0.8, 0.5) * r
     d["kl"] = d["kl"] + dr.u(0.05, 0.2, 0.1) * r ** 2
     d["entropy"] = d["entropy"] * (1 - 0.2 * r)
@@ -249,6 +268,8 @@ def length_hacking(dr, T):
     d["len_sigma"] = 0.45
     d["fmt"] = d["fmt"] + (0.99 - d["fmt"]) * np.minimum(1, 3 * r)
     _freeze(d["skill"], t0)                       # padding adds no ability
+    if dr.stage:
+        _fall_back(d["skill"], t0, r)
     d["kl"] = d["kl"] + 0.05 * r
     d["entropy"] = d["entropy"] * (1 + 0.08 * r)
     return d, t0

@@ -175,11 +175,12 @@ def parse_knobs(pairs: list[str]) -> dict[str, str]:
 def listing(lang: str = "en") -> str:
     """The scenarios (with their truth) and the knobs (with their defaults), for `--engine rl --list`."""
     from ...i18n import t
+    from .. import truth_text
 
     zh = lang == "zh"
     lines = [t("sim.rl.scenarios", lang)]
     for name, sc in SCENARIOS.items():
-        truth = f"{sc.finding} / {sc.verdict}" if sc.finding else t("sim.rl.healthy", lang)
+        truth = truth_text(sc.finding, sc.verdict, lang)
         lines.append(f"  {name:22s} {sc.summary_zh if zh else sc.summary}  [{t('sim.rl.truth', lang)}: {truth}]")
     lines += ["", t("sim.rl.knobs", lang)]
     defaults = Knobs()
