@@ -69,9 +69,12 @@ def silent_expected(truth: dict) -> bool:
     return truth.get("finding") is None or truth.get("severity") in (None, "info")
 
 
+LOSS = 0.5   # --entropy-loss: the share of its level the entropy may lose before the alert (issue 17: half)
+
+
 def step80(run, onset: int | None) -> int | None:
-    """First step after the onset where entropy (5-step rolling median) is at most 20% of its
-    pre-onset level: the collapse has run 80% of its course."""
+    """First step after the onset where entropy (5-step rolling median) has lost LOSS of its
+    pre-onset level (80% until stop 15; half since: the collapse alerted before half is gone)."""
     s = run.series.get("entropy")
     if s is None or onset is None:
         return None
@@ -79,7 +82,7 @@ def step80(run, onset: int | None) -> int | None:
     level = float(np.nanmedian(before[-20:] if before.size else s.values[:10]))
     v = s.values
     med = np.array([np.nanmedian(v[max(0, i - 4):i + 1]) for i in range(v.size)])
-    hit = np.flatnonzero((s.steps >= onset) & (med <= 0.2 * level))
+    hit = np.flatnonzero((s.steps >= onset) & (med <= (1.0 - LOSS) * level))
     return int(s.steps[hit[0]]) if hit.size else None
 
 
@@ -178,7 +181,7 @@ def table(results: list[dict], keys: tuple[str, ...], label: str) -> None:
     who = " / ".join({"watch": "watch", "monitor": "Monitor"}[k] for k in keys)
     print(f"\n## {label}: first alert vs the true onset" + (f" (cells: {who} where they differ)" if len(keys) > 1 else "") + "\n")
     print("| world | scenario | runs | first alert right | alerted it | diagnosis named it: median delay | "
-          "first alert: median delay (steps) | worst | median % of run | worst % | before 80% entropy loss | "
+          f"first alert: median delay (steps) | worst | median % of run | worst % | before {LOSS:.0%} entropy loss | "
           "later alerts naming another failure |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     silent: list[tuple] = []
@@ -378,8 +381,12 @@ def main() -> None:
     ap.add_argument("--real-step", type=float, default=0.02,
                     help="seconds the cost table's training loop sleeps per step (a fast loop)")
     ap.add_argument("--skip-cost", action="store_true")
+    ap.add_argument("--entropy-loss", type=float, default=LOSS,
+                    help="share of its level the entropy may lose before a collapse is alerted (default 0.5)")
     ap.add_argument("--skip-delay", action="store_true")
     args = ap.parse_args()
+    global LOSS
+    LOSS = args.entropy_loss
     print(f"# bench_watch: diagnosis at commit {diagnosis_commit()}; {args.seeds} seeds from {args.seed_offset} x {args.steps} steps, "
           f"format {FORMAT}, one step per {args.step_seconds:g} simulated s, persist {args.persist}, min_steps {args.min_steps}, confirm {args.confirm}")
     if not args.skip_delay:
