@@ -162,6 +162,8 @@ def _by_points(ctx: Ctx, truth: str) -> Finding | None:
         return None
     if max(tt.start, tt.end) >= get("ceiling"):
         return None     # the truth is at its ceiling: it cannot follow the reward any higher
+    if tt.rose and tt.move >= get("rate_move"):
+        return None     # the truth rose for real, by points that count: it follows (the spread test judges how far)
     name = truth[10:] if truth.startswith("component:") else truth
     ev = {"reward_start": rnd(rw.start), "reward_end": rnd(rw.end), "acc_start": rnd(tt.start), "acc_end": rnd(tt.end),
           "acc_metric": name, "acc_constant": ctx.word(truth) == "constant", "reward_gain_share": rnd(r_share, 3)}
