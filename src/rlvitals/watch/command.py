@@ -22,7 +22,7 @@ from ..i18n import t as tr
 from ..run import Run
 from .alerts import Alert, alert_payload, format_alert
 from .follow import Follower, FollowEvent
-from .session import Watcher, _default_diagnose
+from .session import Watcher, default_diagnose
 from .sinks import EXEC_TIMEOUT, WEBHOOK_DEADLINE, Dispatcher, validate_webhook
 
 __all__ = ["watch_file"]
@@ -124,7 +124,7 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
     if run == 0 or (run is not None and run < -1 and not once):
         raise InputError.of("watch.err.run", which=run)
     w = Watcher(fmt=fmt, lang=lang, name=path.stem, source=str(path), persist=1 if once else persist,
-                max_wait=max_wait, diagnose_fn=diagnose_fn or _default_diagnose, mapping=dict(mapping or {}),
+                max_wait=max_wait, diagnose_fn=diagnose_fn or default_diagnose, mapping=dict(mapping or {}),
                 run_index=run)
     fol = Follower(path, from_start=from_start, rotate_grace=rotate_grace)
     history = from_start and path.is_file() and path.stat().st_size > 0
