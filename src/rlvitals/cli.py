@@ -153,12 +153,13 @@ def cmd_simulate(args) -> int:
 
 def cmd_watch(args) -> int:
     from .ingest.mapping import parse_map
-    from .watch import watch_file
+    from .watch import WatchConfig, watch_file
 
     mapping = parse_map(args.mapping)
-    return watch_file(args.log, fmt=args.input_format, lang=args.lang or default_lang(), until=args.until,
-                      exec_cmd=args.exec_cmd, webhook=args.webhook, interval=args.interval,
-                      from_start=not args.tail, once=args.once, mapping=mapping or None, run=args.run)
+    config = WatchConfig(fmt=args.input_format, lang=args.lang or default_lang(), until=args.until,
+                         exec_cmd=args.exec_cmd, webhook=args.webhook, interval=args.interval,
+                         from_start=not args.tail, once=args.once, mapping=mapping or None, run=args.run)
+    return watch_file(args.log, config)
 
 
 def cmd_lab(args) -> int:
