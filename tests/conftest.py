@@ -25,24 +25,13 @@ SLOW_MODULES = frozenset({
 })
 
 
-# Modules with a costly module-scoped fixture: run on one xdist worker (`--dist loadgroup`, as
-# scripts/test does), so the fixture is built once rather than once per worker.
-ONE_WORKER_MODULES = frozenset({
-    "tests/simulate/test_rlloop.py",       # every RL-loop scenario at 300 steps, ~10 s of CPU
-})
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    missing = sorted(m for m in SLOW_MODULES | ONE_WORKER_MODULES if not (TESTS.parent / m).is_file())
+    missing = sorted(m for m in SLOW_MODULES if not (TESTS.parent / m).is_file())
     if missing:
         raise pytest.UsageError(f"tests/conftest.py names missing test files: {', '.join(missing)}")
-    xdist = config.pluginmanager.hasplugin("xdist")      # its marker exists only with the plugin
     for item in items:
-        module = item.nodeid.split("::", 1)[0]
-        if module in SLOW_MODULES:
+        if item.nodeid.split("::", 1)[0] in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
-        if xdist and module in ONE_WORKER_MODULES:
-            item.add_marker(pytest.mark.xdist_group(module))
 
 
 @pytest.fixture(scope="session")
