@@ -60,6 +60,8 @@ LAYERS: dict[str, int] = {
     "rlvitals.simulate": 6, "rlvitals.watch": 6,
     "rlvitals.lab": 7, "rlvitals.integrations": 7,
     "rlvitals.cli": 8, "rlvitals.__main__": 8, "rlvitals": 8,
+    # modules other branches are adding (an entry for a module that does not exist is harmless)
+    "rlvitals.safe_text": 0, "rlvitals.compare": 6,
 }
 
 # Imports from a higher layer, allowed for now (they may only shrink, like the lists below).
