@@ -5,11 +5,32 @@ from __future__ import annotations
 import rlvitals
 from rlvitals.ingest import example_path
 
+PUBLIC = ["Diagnosis", "Finding", "Monitor", "Run", "Series", "__version__", "diagnose", "plot", "read", "read_all",
+          "simulate"]
 
-def test_all_is_sorted_and_complete():
-    assert rlvitals.__all__ == sorted(rlvitals.__all__)
-    for name in rlvitals.__all__:
+
+def test_all_is_exactly_the_public_api():
+    """Adding or removing a public name is a decision: change PUBLIC here with it (and CHANGELOG.md)."""
+    assert rlvitals.__all__ == PUBLIC
+    for name in PUBLIC:
         assert getattr(rlvitals, name) is not None
+    star: dict = {}
+    exec("from rlvitals import *", star)
+    assert sorted(n for n in star if n != "__builtins__") == sorted(PUBLIC)
+
+
+def test_one_version_source():
+    from importlib.metadata import version
+
+    assert rlvitals.__version__ == version("rlvitals")
+    parts = rlvitals.__version__.split(".")
+    assert len(parts) == 3 and all(p.isdigit() for p in parts)
+
+
+def test_package_ships_its_type_hints():
+    from pathlib import Path
+
+    assert (Path(rlvitals.__file__).parent / "py.typed").is_file()
 
 
 def test_functions_are_not_shadowed_by_subpackages():

@@ -22,7 +22,7 @@ __all__ = ["Diagnosis", "Finding", "Monitor", "Run", "Series", "__version__", "d
 # Everything is imported on first use (PEP 562), so `import rlvitals` and `rlvitals --version`
 # do not pay for numpy and every reader and rule.  `diagnose` and `simulate` are subpackages whose
 # module objects are callable (rlvitals._callable): `rlvitals.diagnose(run)` runs the diagnosis
-# and `import rlvitals.diagnose.model` still works.
+# and `import rlvitals.diagnose.model` still works.  Type checkers see the functions (below).
 _LAZY: dict[str, tuple[str, str | None]] = {
     "diagnose": (".diagnose", None),
     "simulate": (".simulate", None),
@@ -36,14 +36,19 @@ _LAZY: dict[str, tuple[str, str | None]] = {
 }
 
 if TYPE_CHECKING:
-    from . import diagnose, simulate
+    from os import PathLike
+    from pathlib import Path
+
+    from .diagnose import diagnose
     from .diagnose.model import Diagnosis, Finding
     from .ingest import read, read_all
     from .run import Run, Series
+    from .simulate import simulate
     from .watch import Monitor
 
 
-def plot(run, path="curves.png", lang: str = "en", max_points: int = 2000, diagnosis=None):
+def plot(run: Run, path: str | PathLike[str] = "curves.png", lang: str = "en", max_points: int = 2000,
+         diagnosis: Diagnosis | None = None) -> Path:
     """Draw the lesson's figure of `run` to `path` (PNG/SVG/PDF; needs matplotlib: rlvitals[plot]).
 
     max_points: min/max-envelope decimation target per panel (0 = draw every point).

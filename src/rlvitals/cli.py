@@ -120,9 +120,11 @@ def cmd_report(args) -> int:
 
 
 def cmd_compare(args) -> int:
-    from .compare import compare_cli
+    """`rlvitals compare`: read each log, diagnose it, write the comparison (see render/compare.py)."""
+    from .render.compare import load_rows, render_compare
 
-    return compare_cli(args)
+    rows, skipped = load_rows(args.logs, fmt=args.input_format, mapping=args.mapping)
+    return render_compare(rows, skipped, fmt=args.format, lang=args.lang, output=args.output)
 
 
 def cmd_vitals(args) -> int:
@@ -187,12 +189,13 @@ def cmd_simulate(args) -> int:
 
 def cmd_watch(args) -> int:
     from .ingest.mapping import parse_map
-    from .watch import watch_file
+    from .watch import WatchConfig, watch_file
 
     mapping = parse_map(args.mapping)
-    return watch_file(args.log, fmt=args.input_format, lang=args.lang or default_lang(), until=args.until,
-                      exec_cmd=args.exec_cmd, webhook=args.webhook, interval=args.interval,
-                      from_start=not args.tail, once=args.once, mapping=mapping or None, run=args.run)
+    config = WatchConfig(fmt=args.input_format, lang=args.lang or default_lang(), until=args.until,
+                         exec_cmd=args.exec_cmd, webhook=args.webhook, interval=args.interval,
+                         from_start=not args.tail, once=args.once, mapping=mapping or None, run=args.run)
+    return watch_file(args.log, config)
 
 
 def cmd_lab(args) -> int:

@@ -166,11 +166,3 @@ def summarize(run: Run, diag: Diagnosis, label: str | None = None) -> Row:
 def ranked(rows: list[Row]) -> list[Row]:
     """Dead runs first, then unstable, cheating, learning; within each, the worst and earliest first."""
     return sorted(rows, key=Row.sort_key)
-
-
-def compare_cli(args) -> int:
-    """`rlvitals compare`: read each log, diagnose it, write the comparison (see render/compare.py)."""
-    from .render.compare import load_rows, render_compare
-
-    rows, skipped = load_rows(args.logs, fmt=args.input_format, mapping=args.mapping)
-    return render_compare(rows, skipped, fmt=args.format, lang=args.lang, output=args.output)

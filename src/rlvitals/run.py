@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 __all__ = ["CANONICAL", "EXTRAS", "PERCENT_METRICS", "VITALS", "Run", "Segment", "Series"]
 
@@ -68,7 +71,8 @@ class Series:
     @property
     def finite(self) -> np.ndarray:
         """Mask of finite values."""
-        return np.isfinite(self.values)
+        mask: np.ndarray = np.isfinite(self.values)
+        return mask
 
     @property
     def is_constant(self) -> bool:
@@ -196,7 +200,7 @@ class Run:
         )
 
     @classmethod
-    def from_arrays(cls, name: str, steps, columns: Mapping[str, object], *, format: str = "memory",
+    def from_arrays(cls, name: str, steps: ArrayLike, columns: Mapping[str, object], *, format: str = "memory",
                     source: str = "simulated") -> Run:
         """Build a run from one step array and equal-length columns, every value kept (NaN too).
 

@@ -25,7 +25,7 @@ from .base import Format
 from .builder import RunBuilder
 from .jsonl import STEP_KEYS, flatten
 from .pydict import rows_for_writer
-from .trl import _SUMMARY_KEYS, KEYS, pinned_length_note, split_eval
+from .trl import KEYS, SUMMARY_KEYS, pinned_length_note, split_eval
 from .values import OUT_OF_RANGE, as_float
 
 __all__ = ["ARRAY_FORMAT", "STATE_FORMAT", "log_dicts_run", "read_log_dicts", "write_state"]
@@ -70,7 +70,7 @@ def log_dicts_run(history: list, name: str, format: str, *, step_keys: tuple[str
         if not isinstance(entry, dict):
             b.skip(f"{what} that is not a dict")
             continue
-        if any(k in entry for k in _SUMMARY_KEYS):
+        if any(k in entry for k in SUMMARY_KEYS):
             b.skip("end-of-training summary")
             continue
         step = _entry_step(entry, step_keys)

@@ -56,7 +56,7 @@ _ANY_DICT = re.compile(r"\{['\"]")
 _HF_KEYS = frozenset({"loss", "grad_norm", "learning_rate", "epoch", "reward", "train_runtime"})
 _PER_EPOCH = re.compile(r"Num update steps per epoch = ([\d,]+)")
 _TOTAL = re.compile(r"Total optimization steps = ([\d,]+)")
-_SUMMARY_KEYS = ("train_runtime", "train_samples_per_second", "train_steps_per_second", "train_loss")
+SUMMARY_KEYS = ("train_runtime", "train_samples_per_second", "train_steps_per_second", "train_loss")
 _SNIFF = re.compile(r"(?:^|\r)[^\S\r\n]*(?:\[rank\d+\]:\s*)?\{'(?:loss|grad_norm|learning_rate|reward|train_runtime|eval_\w+)'",
                     re.MULTILINE)
 
@@ -144,7 +144,7 @@ class TrlParser(LineParser):
             return
         if prefixed and not (_HF_KEYS & parsed.keys() or any(k.startswith("eval_") for k in parsed)):
             return                              # some other dict inside a sentence, not a log row
-        if any(k in parsed for k in _SUMMARY_KEYS):
+        if any(k in parsed for k in SUMMARY_KEYS):
             self.finished = True
             self._skip("end-of-training summary")
             return

@@ -34,11 +34,21 @@ __all__ = [
     "QuizQuestion",
     "SetItem",
     "Side",
+    "View",
     "build_content",
     "quiz_numbers",
     "set_failure",
     "side_label",
 ]
+
+
+@dataclass(frozen=True)
+class View:
+    """Something the UI draws: kind "set" (key "1".."6"), "pair" ("A".."D"), "quiz" ("Q1".."Q3") or
+    "exp" (an experiment's key)."""
+
+    kind: str
+    key: str
 
 # The learner's three judgements (the lesson's 在学 / 作弊 / 废了) plus the tool's fourth verdict,
 # "unstable" (learning, but the updates are too violent to trust), so a set the tool calls unstable

@@ -10,13 +10,12 @@ answer counts; after it the stage explains itself and hints are free.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from ..diagnose.model import FINDING_IDS
 from ..i18n import LANGS, t
 from .aliases import Resolved, name_of, resolve
-from .content import LabContent, SetItem
+from .content import LabContent, SetItem, View
 from .experiment import ExperimentMixin
 from .explain import explain_diff, explain_quiz, explain_set, hint_pair, hint_quiz, hint_set
 from .reference import reference, topic_of
@@ -27,14 +26,6 @@ from .teach import PAIR_FIX, KnobMixin, why_not_cause, why_not_verdict
 __all__ = ["COMMANDS", "HINT_COST", "MAX_HINTS", "SET_FAILURE", "SET_VERDICT", "STAGE_POINTS", "Lab", "View"]
 
 SET_VERDICT, SET_FAILURE, STAGE_POINTS, HINT_COST, MAX_HINTS = 7, 3, 10, 2, 3
-
-
-@dataclass(frozen=True)
-class View:
-    """Something the UI draws: kind "set" (key "1".."6"), "pair" ("A".."D") or "quiz" ("Q1".."Q3")."""
-
-    kind: str
-    key: str
 
 
 # Every spelling a learner may type -> the command.  English first word, short forms, Chinese.

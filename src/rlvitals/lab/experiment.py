@@ -19,6 +19,7 @@ from typing import Any
 
 from ..i18n import t
 from ..shapes import Shape, shapes_of
+from .content import View
 from .state import StageResult
 
 __all__ = ["CLAIMS", "EXPERIMENTS", "EXP_STEPS", "Experiment", "ExperimentMixin", "claim_holds", "run_setting"]
@@ -170,8 +171,6 @@ class ExperimentMixin:
         self.last_exp = (exp, run, setting, guess)
         held = claim_holds(exp.claims[guess - 1], shapes)
         out: list[object] = [self._t("lab.exp.running", key=key, steps=EXP_STEPS)]
-        from .engine import View
-
         out.append(View("exp", key))
         out.append(self._t("lab.exp.compare"))
         for i, c in enumerate(exp.claims, 1):

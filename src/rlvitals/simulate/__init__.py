@@ -24,7 +24,7 @@ from ..run import Run, Series
 from .engine import Latent, moving_mean, roll_dice
 from .lesson import LabCase, LabPair, LabQuiz, apply_pins, lesson_pairs, lesson_quiz, lesson_sets
 from .mechanisms import Draw, build
-from .scenarios import SCENARIOS, Scenario, UnknownScenario, get_scenario
+from .scenarios import SCENARIOS, Scenario, UnknownScenario, get_scenario, truth_text
 
 __all__ = [
     "SCENARIOS",
@@ -147,16 +147,6 @@ def simulate_samples(name: str, *, seed: int | None = 0, steps: int = 200, every
     rng = np.random.default_rng([tag, 0 if seed is None else 1, 0 if seed is None else int(seed)])
     return make_samples(lat, rng, every=every, prompts=prompts)
 
-
-def truth_text(finding: str | None, verdict: str, lang: str) -> str:
-    """A scenario's truth as the listing shows it: "entropy_collapse（熵崩塌）/ 废了" in Chinese."""
-    from ..i18n import t
-
-    if not finding:
-        return t("sim.rl.healthy", lang)
-    name = t(f"finding.{finding}.title", lang)
-    shown = f"{finding}（{name}）" if lang == "zh" and name != f"finding.{finding}.title" else finding
-    return f"{shown} / {t(f'sim.verdict.{verdict}', lang)}"
 
 
 def listing(lang: str = "en") -> str:

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from ..diagnose.model import FINDING_IDS, SEVERITIES, VERDICTS
 from ..errors import RlvitalsError
+from ..i18n import t
 
-__all__ = ["SCENARIOS", "Scenario", "UnknownScenario", "get_scenario"]
+__all__ = ["SCENARIOS", "Scenario", "UnknownScenario", "get_scenario", "truth_text"]
 
 
 class UnknownScenario(RlvitalsError):
@@ -101,3 +102,11 @@ def get_scenario(name: str) -> Scenario:
         return SCENARIOS[name]
     except (KeyError, TypeError):
         raise UnknownScenario(f"unknown scenario {name!r}; valid scenarios are: {', '.join(SCENARIOS)}.") from None
+
+def truth_text(finding: str | None, verdict: str, lang: str) -> str:
+    """A scenario's truth as the listing shows it: "entropy_collapse（熵崩塌）/ 废了" in Chinese."""
+    if not finding:
+        return t("sim.rl.healthy", lang)
+    name = t(f"finding.{finding}.title", lang)
+    shown = f"{finding}（{name}）" if lang == "zh" and name != f"finding.{finding}.title" else finding
+    return f"{shown} / {t(f'sim.verdict.{verdict}', lang)}"

@@ -8,7 +8,7 @@
 Parts: `follow` (poll a growing / rotated / rewritten / unreadable file), `schedule` (when to
 check, shared by both), `alerts` (one alert per finding; text, JSON), `sinks` (`--exec`,
 `--webhook`, off the loop), `session` (`Watcher`: lines → the same `diagnose` as
-`rlvitals diagnose` → alerts), `command` (`watch_file`: the command), `history` (Monitor's
+`rlvitals diagnose` → alerts), `command` (`watch_file` and its `WatchConfig`: the command), `history` (Monitor's
 bounded memory), `monitor` (`Monitor`).
 The TRL callback lives in `rlvitals.integrations.trl`.
 """
@@ -16,7 +16,7 @@ The TRL callback lives in `rlvitals.integrations.trl`.
 from __future__ import annotations
 
 from .alerts import Alert, AlertTracker, alert_payload, format_alert
-from .command import watch_file
+from .command import WatchConfig, watch_file
 from .follow import Follower, FollowEvent
 from .monitor import Monitor
 from .schedule import Scheduler
@@ -29,6 +29,7 @@ __all__ = [
            "Follower",
            "Monitor",
            "Scheduler",
+           "WatchConfig",
            "Watcher",
            "alert_payload",
            "format_alert",

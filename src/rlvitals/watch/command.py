@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -22,10 +23,10 @@ from ..i18n import t as tr
 from ..run import Run
 from .alerts import Alert, alert_payload, format_alert
 from .follow import Follower, FollowEvent
-from .session import Watcher, _default_diagnose
+from .session import Watcher, default_diagnose
 from .sinks import EXEC_TIMEOUT, WEBHOOK_DEADLINE, Dispatcher, validate_webhook
 
-__all__ = ["watch_file"]
+__all__ = ["WatchConfig", "watch_file"]
 
 # The sinks' threads and the loop share stderr.  Re-entrant: a Ctrl-C landing between acquiring it
 # and the `with` block would leave it held, and the summary written after Ctrl-C would wait forever.
@@ -84,165 +85,230 @@ class _Stopper:
             raise KeyboardInterrupt
 
 
-def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until: str | None = None,
-               exec_cmd: str | None = None, webhook: str | None = None, interval: float = 1.0,
-               from_start: bool = True, once: bool = False, *, out: TextIO | None = None,
-               err: TextIO | None = None, persist: int = 1, max_wait: float = 30.0,
-               stop: threading.Event | None = None, diagnose_fn: Callable[[Run], Diagnosis] | None = None,
-               exec_timeout: float = EXEC_TIMEOUT, webhook_deadline: float = WEBHOOK_DEADLINE,
-               rotate_grace: float = 2.0, exit_wait: float = 10.0, mapping: dict[str, str] | None = None,
-               run: int | None = None) -> int:
-    """Follow `path`, alert once per finding, print a summary at the end; the exit status.
+@dataclass(frozen=True)
+class WatchConfig:
+    """What `rlvitals watch` is asked to do: its options, with the command's defaults.
 
-    0 when stopped (Ctrl-C, `stop` set, or `once` finished); 3 when an alert reached `until`.
-    `out` gets alerts and the summary (stdout), `err` the notices (stderr).  `persist`: checks a
-    finding must hold before it alerts; `max_wait`: seconds after which a slow trickle of steps is
-    checked anyway.  Bad arguments (a directory, `--once` on a missing file, a webhook URL that
-    cannot work) raise an `RlvitalsError` before anything is read.  At exit, queued `--exec` and
-    `--webhook` alerts get `exit_wait` seconds to finish; a command still running then is killed
-    with its process group, and what was not delivered is counted on stderr.  `stop`,
-    `diagnose_fn`, the timeouts and `rotate_grace` are for embedding and tests; `mapping` is
-    `--map CANON=KEY`.
+    `persist`: checks a finding must hold before it alerts; `max_wait`: seconds after which a slow
+    trickle of steps is checked anyway.  At exit, queued `--exec` and `--webhook` alerts get
+    `exit_wait` seconds to finish; a command still running then is killed with its process group.
+    The timeouts and `rotate_grace` are for embedding and tests; `mapping` is `--map CANON=KEY`.
 
     `run` is `--run K`, for a log whose step counter restarts at step <= 1 (several runs appended
     to one file).  None or -1: the run being written; each restart is a new run (said on stderr,
     alerts start afresh).  K >= 1: only run K is judged; watch waits for it to begin and, once run
     K+1 begins, gives run K's summary and exits 0.  K <= -2 (from the end) needs `once`.
     """
-    out = out or sys.stdout
-    err = err or sys.stderr
+
+    fmt: str | None = None
+    lang: str = "en"
+    until: str | None = None
+    exec_cmd: str | None = None
+    webhook: str | None = None
+    interval: float = 1.0
+    from_start: bool = True
+    once: bool = False
+    persist: int = 1
+    max_wait: float = 30.0
+    exec_timeout: float = EXEC_TIMEOUT
+    webhook_deadline: float = WEBHOOK_DEADLINE
+    rotate_grace: float = 2.0
+    exit_wait: float = 10.0
+    mapping: dict[str, str] | None = None
+    run: int | None = None
+
+    def check(self, path: Path) -> None:
+        """Bad arguments raise an `RlvitalsError` (or ValueError) before anything is read."""
+        if self.until is not None and self.until not in SEVERITIES:
+            raise ValueError(f"--until must be one of {', '.join(SEVERITIES)}")
+        if self.webhook is not None:
+            validate_webhook(self.webhook, self.lang)
+        if path.is_dir():
+            raise NotAFile(f"{path} is a directory: watch follows one text log file "
+                           f"(for a TensorBoard directory use `rlvitals diagnose`)")
+        if self.once and not path.exists():
+            raise NotAFile(f"{path} does not exist")
+        run = self.run
+        if run == 0 or (run is not None and run < -1 and not self.once):
+            raise InputError.of("watch.err.run", which=run)
+
+
+def watch_file(path: str | Path, config: WatchConfig | None = None, *, out: TextIO | None = None,
+               err: TextIO | None = None, stop: threading.Event | None = None,
+               diagnose_fn: Callable[[Run], Diagnosis] | None = None, **options: Any) -> int:
+    """Follow `path`, alert once per finding, print a summary at the end; the exit status.
+
+    The options are a `WatchConfig`, or its fields as keywords (`watch_file(p, once=True)`), or
+    both (the keywords replace the config's fields).  0 when stopped (Ctrl-C, `stop` set, or
+    `once` finished); 3 when an alert reached `until`.  `out` gets alerts and the summary
+    (stdout), `err` the notices (stderr).  Bad arguments (a directory, `--once` on a missing file,
+    a webhook URL that cannot work) raise an `RlvitalsError` before anything is read; what the
+    sinks could not deliver at exit is counted on stderr.  `stop` and `diagnose_fn` are for
+    embedding and tests.
+    """
+    cfg = replace(config or WatchConfig(), **options)
     path = Path(path)
-    if until is not None and until not in SEVERITIES:
-        raise ValueError(f"--until must be one of {', '.join(SEVERITIES)}")
-    if webhook is not None:
-        validate_webhook(webhook, lang)
-    if path.is_dir():
-        raise NotAFile(f"{path} is a directory: watch follows one text log file "
-                       f"(for a TensorBoard directory use `rlvitals diagnose`)")
-    if once and not path.exists():
-        raise NotAFile(f"{path} does not exist")
-    if run == 0 or (run is not None and run < -1 and not once):
-        raise InputError.of("watch.err.run", which=run)
-    w = Watcher(fmt=fmt, lang=lang, name=path.stem, source=str(path), persist=1 if once else persist,
-                max_wait=max_wait, diagnose_fn=diagnose_fn or _default_diagnose, mapping=dict(mapping or {}),
-                run_index=run)
-    fol = Follower(path, from_start=from_start, rotate_grace=rotate_grace)
-    history = from_start and path.is_file() and path.stat().st_size > 0
-    said_fmt = said_sniff = said_wait = said_runs_found = False
-    n_errors = n_new_runs = 0
-    sinks = Dispatcher(exec_cmd, webhook, lambda key, fields: _say(err, tr(key, lang, **fields)),
-                       exec_timeout=exec_timeout, webhook_deadline=webhook_deadline)
+    cfg.check(path)
+    return _Watch(path, cfg, out or sys.stdout, err or sys.stderr, diagnose_fn or default_diagnose).follow(stop)
 
-    def handle(alerts: list[Alert]) -> bool:
-        """Print alerts and queue them for the sinks; True when `until` says stop."""
-        stop_now = False
-        for a in alerts:
-            _say(out, "\n" + format_alert(a, lang))
-            if sinks.active:
-                sinks.send(a, alert_payload(a, lang))
-            if until is not None and a.at_least(until):
-                _say(err, tr("watch.until_hit", lang, id=a.id, sev=a.severity, until=until))
-                stop_now = True
-        return stop_now
 
-    def take(lines: list[str], events: list[FollowEvent], say: bool = True) -> None:
-        nonlocal said_fmt, said_sniff
-        for ev in events:
-            if ev.kind in ("truncated", "rewritten"):
-                # detected before reading: every line of this poll belongs to the new run
-                w.restart()
-                said_fmt = said_sniff = False
-            if say:
-                _say(err, _event_text(ev, path, lang))
-        w.feed(lines)
+class _Watch:
+    """One watch of one file: the steps of `watch_file` and the state they share."""
 
-    def said_runs() -> bool:
-        """Say each restart of the step counter and whether run K is awaited or over; True when
-        --run K has ended."""
-        nonlocal n_new_runs, said_wait, said_runs_found
-        if not said_runs_found and w.run_count > 1 and (run is None or run == -1) and not w.new_runs:
-            # several runs were already in the file when watching began: say which one is judged
-            _say(err, tr("watch.runs_found", lang, path=path, n=w.run_count))
-        said_runs_found = said_runs_found or w.run_count > 1
-        for number, first in w.new_runs[n_new_runs:]:
-            _say(err, tr("watch.new_run", lang, path=path, number=number, step=first))
-        n_new_runs = len(w.new_runs)
-        if w.awaiting and not said_wait:
-            _say(err, tr("watch.run_waiting", lang, path=path, n=w.run_count, number=run))
-            said_wait = True
-        if w.ended and not once:
-            _say(err, tr("watch.run_ended", lang, path=path, number=run, next=(run or 0) + 1))
-        return w.ended
+    def __init__(self, path: Path, cfg: WatchConfig, out: TextIO, err: TextIO,
+                 diagnose_fn: Callable[[Run], Diagnosis]) -> None:
+        self.path, self.cfg, self.out, self.err = path, cfg, out, err
+        self.w = Watcher(fmt=cfg.fmt, lang=cfg.lang, name=path.stem, source=str(path),
+                         persist=1 if cfg.once else cfg.persist, max_wait=cfg.max_wait, diagnose_fn=diagnose_fn,
+                         mapping=dict(cfg.mapping or {}), run_index=cfg.run)
+        self.fol = Follower(path, from_start=cfg.from_start, rotate_grace=cfg.rotate_grace)
+        # the history found in the file when watching began is judged like `diagnose` would
+        self.history = cfg.from_start and path.is_file() and path.stat().st_size > 0
+        self.said_fmt = self.said_sniff = self.said_wait = self.said_runs_found = False
+        self.n_errors = self.n_new_runs = 0
+        self.sinks = Dispatcher(cfg.exec_cmd, cfg.webhook, lambda key, fields: self.say_err(key, **fields),
+                                exec_timeout=cfg.exec_timeout, webhook_deadline=cfg.webhook_deadline)
 
-    def finish(code: int) -> int:
-        _say(out, "\n" + w.summary(lang).rstrip())
-        fol.close()
-        for sink, n in sinks.close(exit_wait).items():
-            _say(err, tr("watch.sink_lost", lang, sink=sink, count=n))
-        return code
+    def say_err(self, key: str, **fields: Any) -> None:
+        _say(self.err, tr(key, self.cfg.lang, **fields))
 
-    if not once:
-        _say(err, tr("watch.following", lang, path=path, interval=interval))
-    stopper = _Stopper()
-    stopper.install()
-    try:
+    def follow(self, stop: threading.Event | None) -> int:
+        """Poll until stopped, an alert reaches `until`, `once` is done or run K is over."""
+        if not self.cfg.once:
+            self.say_err("watch.following", path=self.path, interval=self.cfg.interval)
+        stopper = _Stopper()
+        stopper.install()
+        try:
+            code = self.loop(stopper, stop)
+            if code is not None:
+                return code
+        except KeyboardInterrupt:
+            pass
+        finally:
+            stopper.restore()
+        return self.last_look()
+
+    def loop(self, stopper: _Stopper, stop: threading.Event | None) -> int | None:
+        """The exit status when the watch ends by itself; None when it was stopped (`stop`)."""
         while True:
             stopper.check()
             stopper.busy = True
-            lines, events = fol.poll()
-            backlog = fol.more_pending
-            if once and not backlog:
-                lines += fol.flush()
-            w.scan = not backlog   # a backlog is history: no hard-signal scan line by line
-            take(lines, events)
-            if not said_fmt and w.fmt is not None:
-                _say(err, tr("watch.format", lang, fmt=w.fmt))
-                said_fmt = True
-            if w.sniffing and w.buffered >= 200 and not said_sniff:
-                _say(err, tr("watch.no_format_yet", lang, lines=w.buffered))
-                said_sniff = True
-            if backlog:
+            if self.read():
                 continue  # catch up first; diagnose once at the end of the backlog
-            if once:
-                if w.sniffing and w.buffered:
-                    raise UnknownFormat(f"{path}: no supported log format recognised "
-                                        f"(see `rlvitals formats`, or pass -F FORMAT)")
-                stop_now = handle(w.check(force=True, confirmed=True))  # what `diagnose` would say
-                for e in w.errors[n_errors:]:
-                    _say(err, e)
-                if w.awaiting:
-                    raise InputError.of("ingest.err.no_run", which=run, name=path.name, n=w.run_count)
-                said_runs()
-                return finish(3 if stop_now else 0)
-            # the history found in the file when watching began is judged like `diagnose` would
-            if handle(w.check(confirmed=history)):
-                return finish(3)
-            if said_runs():     # --run K: run K+1 began, run K is over
-                return finish(0)
-            if w.checks:
-                history = False
-            for e in w.errors[n_errors:n_errors + 1]:  # say the first failure, count the rest
-                _say(err, e)
-            n_errors = len(w.errors)
+            if self.cfg.once:
+                return self.judge_once()
+            code = self.judge_live()
+            if code is not None:
+                return code
             stopper.check()
             if stop is not None:
-                if stop.wait(interval):
-                    break
+                if stop.wait(self.cfg.interval):
+                    return None
             else:
-                time.sleep(interval)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        stopper.restore()
-    # Ctrl-C, `kill` (SIGTERM) or `stop` is how a watch normally ends: read what is left, a last
-    # look, the summary
-    try:
-        while True:
-            lines, events = fol.poll()
-            take(lines, events, say=False)
-            if not fol.more_pending:
-                break
-        hit = handle(w.check(force=True, confirmed=True))   # the end: as final as the data gets
-    except KeyboardInterrupt:  # a second Ctrl-C: just the summary
-        hit = False
-    return finish(3 if hit else 0)
+                time.sleep(self.cfg.interval)
+
+    def read(self) -> bool:
+        """Read one poll's lines; True while a backlog remains."""
+        lines, events = self.fol.poll()
+        backlog = self.fol.more_pending
+        if self.cfg.once and not backlog:
+            lines += self.fol.flush()
+        self.w.scan = not backlog   # a backlog is history: no hard-signal scan line by line
+        self.take(lines, events)
+        if not self.said_fmt and self.w.fmt is not None:
+            self.say_err("watch.format", fmt=self.w.fmt)
+            self.said_fmt = True
+        if self.w.sniffing and self.w.buffered >= 200 and not self.said_sniff:
+            self.say_err("watch.no_format_yet", lines=self.w.buffered)
+            self.said_sniff = True
+        return backlog
+
+    def take(self, lines: list[str], events: list[FollowEvent], say: bool = True) -> None:
+        for ev in events:
+            if ev.kind in ("truncated", "rewritten"):
+                # detected before reading: every line of this poll belongs to the new run
+                self.w.restart()
+                self.said_fmt = self.said_sniff = False
+            if say:
+                _say(self.err, _event_text(ev, self.path, self.cfg.lang))
+        self.w.feed(lines)
+
+    def handle(self, alerts: list[Alert]) -> bool:
+        """Print alerts and queue them for the sinks; True when `until` says stop."""
+        lang, until = self.cfg.lang, self.cfg.until
+        stop_now = False
+        for a in alerts:
+            _say(self.out, "\n" + format_alert(a, lang))
+            if self.sinks.active:
+                self.sinks.send(a, alert_payload(a, lang))
+            if until is not None and a.at_least(until):
+                self.say_err("watch.until_hit", id=a.id, sev=a.severity, until=until)
+                stop_now = True
+        return stop_now
+
+    def judge_once(self) -> int:
+        """`--once`: what `diagnose` would say, then the summary."""
+        w = self.w
+        if w.sniffing and w.buffered:
+            raise UnknownFormat(f"{self.path}: no supported log format recognised "
+                                f"(see `rlvitals formats`, or pass -F FORMAT)")
+        stop_now = self.handle(w.check(force=True, confirmed=True))
+        for e in w.errors[self.n_errors:]:
+            _say(self.err, e)
+        if w.awaiting:
+            raise InputError.of("ingest.err.no_run", which=self.cfg.run, name=self.path.name, n=w.run_count)
+        self.said_runs()
+        return self.finish(3 if stop_now else 0)
+
+    def judge_live(self) -> int | None:
+        """One check of a live file: the exit status when the watch ends here, else None."""
+        w = self.w
+        if self.handle(w.check(confirmed=self.history)):
+            return self.finish(3)
+        if self.said_runs():     # --run K: run K+1 began, run K is over
+            return self.finish(0)
+        if w.checks:
+            self.history = False
+        for e in w.errors[self.n_errors:self.n_errors + 1]:  # say the first failure, count the rest
+            _say(self.err, e)
+        self.n_errors = len(w.errors)
+        return None
+
+    def said_runs(self) -> bool:
+        """Say each restart of the step counter and whether run K is awaited or over; True when
+        --run K has ended."""
+        w, run, path = self.w, self.cfg.run, self.path
+        if not self.said_runs_found and w.run_count > 1 and (run is None or run == -1) and not w.new_runs:
+            # several runs were already in the file when watching began: say which one is judged
+            self.say_err("watch.runs_found", path=path, n=w.run_count)
+        self.said_runs_found = self.said_runs_found or w.run_count > 1
+        for number, first in w.new_runs[self.n_new_runs:]:
+            self.say_err("watch.new_run", path=path, number=number, step=first)
+        self.n_new_runs = len(w.new_runs)
+        if w.awaiting and not self.said_wait:
+            self.say_err("watch.run_waiting", path=path, n=w.run_count, number=run)
+            self.said_wait = True
+        if w.ended and not self.cfg.once:
+            self.say_err("watch.run_ended", path=path, number=run, next=(run or 0) + 1)
+        return w.ended
+
+    def last_look(self) -> int:
+        """Ctrl-C, `kill` (SIGTERM) or `stop` is how a watch normally ends: read what is left, a
+        last look, the summary."""
+        try:
+            while True:
+                lines, events = self.fol.poll()
+                self.take(lines, events, say=False)
+                if not self.fol.more_pending:
+                    break
+            hit = self.handle(self.w.check(force=True, confirmed=True))   # the end: as final as the data gets
+        except KeyboardInterrupt:  # a second Ctrl-C: just the summary
+            hit = False
+        return self.finish(3 if hit else 0)
+
+    def finish(self, code: int) -> int:
+        _say(self.out, "\n" + self.w.summary(self.cfg.lang).rstrip())
+        self.fol.close()
+        for sink, n in self.sinks.close(self.cfg.exit_wait).items():
+            self.say_err("watch.sink_lost", sink=sink, count=n)
+        return code

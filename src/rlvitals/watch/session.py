@@ -32,7 +32,7 @@ from .schedule import Scheduler, SpikeWatch
 if TYPE_CHECKING:
     from ..ingest.base import LineParser
 
-__all__ = ["SNIFF_LINES_MAX", "Watcher", "render_summary", "scan_line"]
+__all__ = ["SNIFF_LINES_MAX", "Watcher", "default_diagnose", "render_summary", "scan_line"]
 
 # Lines kept while no format is recognised; beyond this the log is not one we can read.
 SNIFF_LINES_MAX = 20_000
@@ -65,7 +65,7 @@ def scan_line(line: str, spikes: SpikeWatch) -> bool:
     return hard
 
 
-def _default_diagnose(run: Run) -> Diagnosis:
+def default_diagnose(run: Run) -> Diagnosis:
     from ..diagnose import diagnose
 
     return diagnose(run)
@@ -89,7 +89,7 @@ class Watcher:
     scan: bool = True   # look for hard signals in each metric line (off while reading a backlog)
     clock: Callable[[], float] = time.monotonic
     timer: Callable[[], float] = time.thread_time  # CPU a diagnosis costs (not wall: load inflates it)
-    diagnose_fn: Callable[[Run], Diagnosis] = _default_diagnose
+    diagnose_fn: Callable[[Run], Diagnosis] = default_diagnose
     mapping: dict[str, str] = field(default_factory=dict)   # --map CANON=KEY
     # --run K: judge run K of the file (1-based), when the step counter restarts at step <= 1 in
     # it (a trainer restarted with `tee -a`).  None (or -1): the run being written, the last one;

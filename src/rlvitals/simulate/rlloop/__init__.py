@@ -175,7 +175,7 @@ def parse_knobs(pairs: list[str]) -> dict[str, str]:
 def listing(lang: str = "en") -> str:
     """The scenarios (with their truth) and the knobs (with their defaults), for `--engine rl --list`."""
     from ...i18n import t
-    from .. import truth_text
+    from ..scenarios import truth_text
 
     zh = lang == "zh"
     lines = [t("sim.rl.scenarios", lang)]
