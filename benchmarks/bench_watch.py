@@ -360,6 +360,7 @@ def diagnosis_commit() -> str:
 
 
 def main() -> None:
+    global LOSS
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--seed-offset", type=int, default=0,
@@ -385,7 +386,6 @@ def main() -> None:
                     help="share of its level the entropy may lose before a collapse is alerted (default 0.5)")
     ap.add_argument("--skip-delay", action="store_true")
     args = ap.parse_args()
-    global LOSS
     LOSS = args.entropy_loss
     print(f"# bench_watch: diagnosis at commit {diagnosis_commit()}; {args.seeds} seeds from {args.seed_offset} x {args.steps} steps, "
           f"format {FORMAT}, one step per {args.step_seconds:g} simulated s, persist {args.persist}, min_steps {args.min_steps}, confirm {args.confirm}")
