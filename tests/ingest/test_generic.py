@@ -158,7 +158,8 @@ def test_diagnose_reads_loss_alone_and_says_the_goal_is_missing(tmp_path, capsys
     assert cli.main(["diagnose", str(p), "--lang", "en"]) == 0     # read, not refused
     out, err = capsys.readouterr()
     assert err == "" and re.search(r"reward +not logged", out)
-    assert "whether the run learns cannot be judged" in out
+    assert "whether the run learns cannot be judged" in " ".join(out.split())
+    assert "no goal is logged" in out and "the run is learning" not in out
 
 
 def test_diagnose_refuses_a_verdict_on_the_learning_rate_alone(tmp_path, capsys):
