@@ -101,23 +101,34 @@ def parse_numbers(a: np.ndarray, starts: np.ndarray, length: np.ndarray) -> tupl
         code[long] = -1
     counts = np.bincount(code[code >= 0]) if not long.all() else np.zeros(0, np.int64)
     present = np.flatnonzero(counts)
-    groups: list[tuple[int, np.ndarray | None]]
     if present.size == 1 and not long.any():
-        groups = [(int(present[0]), None)]
+        got = _shape(x, *_unpack(int(present[0]), b))
+        if got is None:
+            slow.append(np.arange(n))
+        else:
+            out, ok = got
+            if not ok.all():
+                slow.append(np.flatnonzero(~ok))
     else:
+        # one sort by shape (16-bit keys: a radix sort, O(n)) and one gather: each shape is a slice
         lut = np.zeros(counts.size + 1, dtype=np.uint16)
         lut[present] = np.arange(1, present.size + 1, dtype=np.uint16)
         dense = lut[code]                                  # 0 for the long tokens
-        order = np.argsort(dense, kind="stable")          # 16-bit keys: a radix sort, O(n)
-        ends = np.cumsum(np.bincount(dense, minlength=present.size + 1))
-        groups = [(int(c), order[ends[j]:ends[j + 1]]) for j, c in enumerate(present.tolist())]
-    for c, idx in groups:
-        c, es = divmod(c, 3)
-        c, s = divmod(c, 3)
-        c, e = divmod(c, b)
-        size, d = divmod(c, b)
-        rows = x if idx is None else x[idx]
-        _shape(rows, size, s, d, e, es, out, ok, slow, idx, n)
+        order = np.argsort(dense, kind="stable")
+        ends = np.cumsum(np.bincount(dense, minlength=present.size + 1)).tolist()
+        xs = x[order]
+        outs, oks = np.full(n, np.nan), np.zeros(n, dtype=bool)
+        for j, c in enumerate(present.tolist()):
+            lo, hi = ends[j], ends[j + 1]
+            got = _shape(xs[lo:hi], *_unpack(c, b))
+            if got is None:
+                slow.append(order[lo:hi])
+            else:
+                outs[lo:hi], oks[lo:hi] = got
+                if not got[1].all():
+                    slow.append(order[lo:hi][~got[1]])
+        out[order] = outs
+        ok[order] = oks
     for i in (np.concatenate(slow).tolist() if slow else ()):
         try:
             v = float(a[starts[i]:starts[i] + length[i]].tobytes())
@@ -132,16 +143,23 @@ def parse_numbers(a: np.ndarray, starts: np.ndarray, length: np.ndarray) -> tupl
     return out, ok
 
 
-def _shape(rows, size, s, d, e, es, out, ok, slow, idx, n) -> None:
-    """Read every token of one shape (`rows`: their windows) into `out`/`ok` at `idx` (None: all)."""
+def _unpack(code: int, b: int) -> tuple[int, int, int, int, int]:
+    """(size, sign, dot, e, exponent sign) of a shape code."""
+    code, es = divmod(code, 3)
+    code, s = divmod(code, 3)
+    code, e = divmod(code, b)
+    size, d = divmod(code, b)
+    return size, s, d, e, es
+
+
+def _shape(rows, size, s, d, e, es) -> tuple[np.ndarray, np.ndarray] | None:
+    """(values, read) of the tokens of one shape (`rows`: their windows); None: all go to float()."""
     m_end = min(e, size)
     first = 1 if s else 0
     mcols = [j for j in range(first, m_end) if j != d]
     ecols = list(range(e + 1 + (1 if es else 0), size)) if e < size else []
-    where = np.arange(n) if idx is None else idx
     if not mcols or (e < size and not ecols) or len(ecols) > 4:
-        slow.append(where)
-        return
+        return None
     dig = rows[:, mcols] - np.uint8(48)                    # uint8 wraps: a non-digit is > 9
     bad = dig.max(axis=1) > 9
     nd = len(mcols)
@@ -187,13 +205,4 @@ def _shape(rows, size, s, d, e, es, out, ok, slow, idx, n) -> None:
             good = (low != np.uint64(0x400)) & (got >= _TINY) & np.isfinite(got)
             val[j[good]] = got[good]
             fast[j[good]] = True
-    if s == 1:
-        val = -val
-    if idx is None:
-        out[:] = val
-        ok[:] = fast
-    else:
-        out[idx] = val
-        ok[idx] = fast
-    if not fast.all():
-        slow.append(where[~fast])                   # float() decides: a number it reads, or not ok
+    return (-val if s == 1 else val), fast      # what is not fast, float() decides

@@ -43,7 +43,7 @@ _DEL_SKELETON = b"0123456789.+- \t\r"
 # characters a value can hold are kept, everything else (key letters, brackets, '%') is dropped.
 _NB_TABLE = bytes.maketrans(b"=\t\r", b"   ")
 _NB_DELETE = bytes(c for c in range(256) if c not in KEEP_NUMERIC and c not in b"=\t\r \n")
-BLOCK = 4 << 20
+BLOCK = 1 << 20
 
 # canonical name -> the lesson's key (the lesson calls clip_frac `clip` and ratio_mean `ratio`)
 KEYS: dict[str, str] = {"reward": "reward", "acc": "acc", "entropy": "entropy", "kl": "kl",
@@ -325,7 +325,7 @@ def read_lesson(path: Path, name: str) -> Run:
         for step, row in reader._rows(rest):
             reader.builder.add_row(step, row, reader.lineno + 1)
         reader.builder.partial = False
-    return reader.builder.build()
+    return reader.builder.build(release=True)
 
 
 # ---------------------------------------------------------------- writing and sniffing
