@@ -136,7 +136,7 @@ class _BlockReader:
     def __init__(self, name: str) -> None:
         self.parser = LessonParser(name)
         self.builder = self.parser.builder
-        self.layouts: dict[bytes, _Layout | None] = {}      # skeleton -> its layout (None: not readable)
+        self.layouts: dict[bytes, _Layout | int] = {}   # skeleton -> its layout, or the tries that failed
         self.lineno = 0                         # lines consumed before the current block
 
     def _ids(self, skel: list[bytes], line) -> tuple[np.ndarray, list[_Layout | None]]:
@@ -146,12 +146,17 @@ class _BlockReader:
         known = self.layouts
         number: dict[bytes, int] = {}
         table: list[_Layout | None] = [None]
-        for k in Counter(skel):
-            if k not in known:
-                # a skeleton holds '[' only where the line had a bracket: anything else is noise
-                known[k] = _learn(line(skel.index(k)).rstrip(b"\r")) if k.startswith(b"[") else None
+        for k, count in Counter(skel).items():
+            lay = known.get(k, 0)
+            while isinstance(lay, int) and lay < 3 and (lay == 0 or count > lay):
+                # learn from a line of this skeleton; one odd line (a value no layout reads) does not
+                # condemn its skeleton: two more tries, from its last line and one in the middle
+                at = skel.index(k) if lay == 0 else len(skel) - 1 - skel[::-1].index(k) if lay == 1 else (
+                    skel.index(k, len(skel) // 2) if k in skel[len(skel) // 2:-1] else skel.index(k))
+                got = _learn(line(at).rstrip(b"\r")) if k.startswith(b"[") else None
+                lay = known[k] = got if got is not None else lay + 1
             lay = known[k]
-            if lay is None:
+            if isinstance(lay, int):
                 number[k] = 0
             else:
                 number[k] = len(table)
