@@ -14,6 +14,8 @@ the block rows around it: skip counts, notes, "later wins" and run splits are th
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -26,11 +28,30 @@ from .fastnum import numeric_buffer, parse_numbers, token_bounds
 from .progress import tick
 from .values import steps_ok
 
-__all__ = ["BLOCK", "Layout", "Syntax", "read_blocks"]
+__all__ = ["BLOCK", "Layout", "Syntax", "read_blocks", "trim_heap"]
 
 BLOCK = 1 << 20
 _MAX_LAYOUTS = 4096
 _NUMBER = frozenset(b"0123456789.+-eE")
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError, TypeError):     # not glibc (macOS, Windows, musl): nothing to do
+        return None
+
+
+_TRIM = _malloc_trim()
+TRIM_EVERY = 16          # blocks
+
+
+def trim_heap(blocks_read: int) -> None:
+    """Every TRIM_EVERY blocks, hand the heap's free pages back (glibc's malloc_trim).  Each block's
+    temporaries are freed between the small arrays the builder keeps, and glibc keeps the holes:
+    at 5M steps that was ~10% of the peak (1,087 -> 976 MiB), at no measurable CPU cost."""
+    if _TRIM is not None and blocks_read % TRIM_EVERY == 0:
+        _TRIM(0)
 
 
 class Layout:
@@ -71,6 +92,7 @@ class _Reader:
         self.layouts: dict[bytes, Layout | int] = {}   # skeleton -> its layout, or the tries that failed
         self.lineno = 0
         self.fast_rows = 0
+        self.blocks = 0
 
     def _check(self, raw: bytes) -> Layout | None:
         got = self.syntax.learn(raw, self.parser)
@@ -160,6 +182,8 @@ class _Reader:
             taken[r[0]] = True
         self._emit(rows, np.flatnonzero(~taken).tolist(), line)
         self.lineno += n
+        self.blocks += 1
+        trim_heap(self.blocks)
 
     def _emit(self, rows, careful: list[int], line) -> None:
         """The block rows and the careful lines, in line order."""

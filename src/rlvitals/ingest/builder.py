@@ -301,13 +301,14 @@ class RunBuilder:
             return np.empty(0, np.int64), np.empty(0)
         ident = tuple(id(p[0]) for p in parts) if not open_rows else None
         if shared is not None and ident in shared:
-            steps, increasing, _ = shared[ident]
+            steps, increasing = shared[ident]
         else:
             steps = np.concatenate([p[0] for p in parts])        # fresh arrays: the Run owns them
             increasing = steps.size < 2 or bool(np.all(steps[1:] > steps[:-1]))
             if shared is not None and ident is not None:
-                # the blocks are kept with their ids: a released block's id is never reused meanwhile
-                shared[ident] = (steps, increasing, [p[0] for p in parts])
+                # (ids of blocks that all lived when build began: a released one's id cannot come back
+                # as the id of another key's block)
+                shared[ident] = (steps, increasing)
         values = np.concatenate([p[1] for p in parts])
         if not increasing:
             order = np.concatenate([np.arange(o, o + p.size, dtype=np.int64) if isinstance(o, int) else o

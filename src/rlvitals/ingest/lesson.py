@@ -29,6 +29,7 @@ import numpy as np
 
 from ..run import PERCENT_METRICS, Run
 from .base import Format, LineParser, clean_line
+from .blocks import trim_heap
 from .fastnum import KEEP_NUMERIC, numeric_buffer, parse_numbers, token_bounds
 from .progress import tick
 from .values import OutOfRange, parse_step, parse_value, steps_ok
@@ -138,6 +139,7 @@ class _BlockReader:
         self.builder = self.parser.builder
         self.layouts: dict[bytes, _Layout | int] = {}   # skeleton -> its layout, or the tries that failed
         self.lineno = 0                         # lines consumed before the current block
+        self.blocks = 0
 
     def _ids(self, skel: list[bytes], line) -> tuple[np.ndarray, list[_Layout | None]]:
         """Each line's layout number (0: none) and the layouts by number."""
@@ -227,6 +229,8 @@ class _BlockReader:
             self.builder.skip("not a metric line", noise)
         self._merge(groups, fb_rows)
         self.lineno += n
+        self.blocks += 1
+        trim_heap(self.blocks)
 
     @staticmethod
     def _without(data: bytes, bounds: np.ndarray, drop: list[int]) -> bytes:
