@@ -58,3 +58,22 @@ def test_partial_last_row_with_fewer_keys_is_truncation():
     run = b.build()
     assert run.skipped == {"truncated last line": 2}
     assert run.extras["a"].steps.tolist() == [1]
+
+
+def test_releasing_build_gives_the_same_run():
+    """build(release=True) lets the blocks go as it joins them: the run it gives is build()'s."""
+    def fill(b: RunBuilder) -> RunBuilder:
+        steps = np.arange(1, 101)
+        b.add_block(steps, {"reward": steps * 0.01, "kl": steps * 1e-3})
+        b.add_block(np.arange(101, 151), {"reward": np.full(50, 0.5), "kl": np.full(50, 0.1)},
+                    present={"kl": np.arange(50) % 2 == 0})
+        b.add_row(90, {"reward": 9.0}, 151)              # a resume: the later write wins
+        b.add_block(np.arange(91, 200), {"reward": np.linspace(0, 1, 109), "acc": np.full(109, 0.2)})
+        return b
+
+    kept, released = fill(RunBuilder("r", "x")).build(), fill(RunBuilder("r", "x")).build(release=True)
+    assert set(kept.series) == set(released.series) == {"reward", "kl", "acc"}
+    for k in kept.series:
+        assert np.array_equal(kept.series[k].steps, released.series[k].steps)
+        assert np.array_equal(kept.series[k].values, released.series[k].values)
+    assert kept.notes == released.notes and len(released.segments) == 2

@@ -30,3 +30,30 @@ def test_not_numbers_are_flagged():
     vals, ok = _parse(["1.2.3", "-", ".", "1-2", "--1", "0.5"])
     assert ok.tolist() == [False] * 5 + [True]
     assert vals[-1] == 0.5
+
+
+def _spellings(x: np.ndarray, rng) -> list[str]:
+    """One float each, written as loggers write them: repr, %g, %e, %E, a '+' sign, exponents with
+    and without their sign, long mantissas (17 significant digits and more)."""
+    ways = [repr, lambda v: f"{v:g}", lambda v: f"{v:.4e}", lambda v: f"{v:.9E}", lambda v: f"{v:+.6f}",
+            lambda v: f"{v:.3e}".replace("e+", "e").replace("e-0", "e-"), lambda v: f"{v:.17g}",
+            lambda v: f"{v:.19e}", lambda v: f"{v:.20f}"]
+    return [ways[w](v) for v, w in zip(x.tolist(), rng.integers(0, len(ways), x.size).tolist())]
+
+
+def test_every_spelling_equals_float_bit_for_bit():
+    rng = np.random.default_rng(1)
+    x = rng.normal(0, 1, 20000) * 10.0 ** rng.integers(-30, 30, 20000)
+    tokens = _spellings(x, rng)
+    tokens += ["1e5", "1E+5", "-1.5e-300", "2.5e-320", "1e308", "00000000000000000000000001.5", "-0.0e0",
+               "9007199254740993", "9007199254740993e-5", "0.1000000000000000055511151231257827"]
+    vals, ok = _parse(tokens)
+    assert ok.all()
+    expect = np.array([float(t) for t in tokens])
+    assert np.array_equal(vals.view(np.int64), expect.view(np.int64))      # same bits, signs of zero too
+
+
+def test_exponent_shapes_that_are_not_numbers_are_flagged():
+    vals, ok = _parse(["1e", "e5", "1e-", "1e+-5", "1.5e5.5", "1" + "0" * 20, "1e400", "1.5e-7"])
+    assert ok.tolist() == [False] * 5 + [True, False, True]
+    assert vals[5] == 1e20 and vals[-1] == 1.5e-7

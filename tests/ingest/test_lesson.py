@@ -189,3 +189,31 @@ def test_unusual_first_line_does_not_slow_or_change_the_read(tmp_path, monkeypat
     _same(fast, _by_line(path))
     assert fast.series["val_acc"].steps.tolist() == [0] and len(fast.series["acc"]) == 400
     assert any(b"val_acc" not in raw for raw in learned)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1))
+def test_block_path_reads_every_spelling_and_equals_the_line_parser(tmp_path_factory, seed):
+    """Plain, scientific, signed, long and percent spellings, mixed line to line: the block path reads
+    every line itself (none goes the careful way) and gives what the line parser gives."""
+    from test_core_fastnum import _spellings
+
+    rng = np.random.default_rng(seed)
+    n = 300
+    cols = {k: _spellings(rng.normal(0, 1, n) * 10.0 ** rng.integers(-12, 4, n), rng)
+            for k in ("reward", "entropy", "kl", "lr")}
+    acc = _spellings(rng.uniform(0, 100, n), rng)
+    lines = [f"[{i:>4}] reward={cols['reward'][i]} acc={acc[i]}% entropy={cols['entropy'][i]} "
+             f"kl={cols['kl'][i]} lr={cols['lr'][i]}" for i in range(n)]
+    path = tmp_path_factory.mktemp("spell") / "s.log"
+    path.write_text("\n".join(lines) + "\n")
+    careful = []
+    orig = lesson._BlockReader._rows
+    try:
+        lesson._BlockReader._rows = lambda self, raw: careful.append(raw) or orig(self, raw)  # type: ignore[method-assign]
+        fast = read(path)
+    finally:
+        lesson._BlockReader._rows = orig  # type: ignore[method-assign]
+    assert careful == []
+    _same(fast, _by_line(path))
+    assert fast.series["lr"].values.tolist() == [float(v) for v in cols["lr"]]

@@ -286,19 +286,28 @@ class RunBuilder:
                           np.frombuffer(col.order, dtype=np.int64)))
         return parts
 
-    def _series(self, key: str, shared: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def _series(self, key: str, shared: dict | None = None, release: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """(steps, values) of one key, sorted, later writes winning.  `shared` caches the step
-        arrays of blocks that several keys share (one array and one order check for all of them)."""
+        arrays of blocks that several keys share (one array and one order check for all of them).
+        `release` lets the key's blocks go as soon as they are joined (a last build: memory then
+        peaks at the blocks plus one column, not at twice the values)."""
         parts = self._parts(key)
+        open_rows = len(self._cols[key].steps)
+        if release:
+            col = self._cols[key]
+            col.pieces = []
+            col.steps, col.values, col.order = array("q"), array("d"), array("q")
         if not parts:
             return np.empty(0, np.int64), np.empty(0)
-        ident = tuple(id(p[0]) for p in parts) if not len(self._cols[key].steps) else None
+        ident = tuple(id(p[0]) for p in parts) if not open_rows else None
         if shared is not None and ident in shared:
             steps, increasing = shared[ident]
         else:
             steps = np.concatenate([p[0] for p in parts])        # fresh arrays: the Run owns them
             increasing = steps.size < 2 or bool(np.all(steps[1:] > steps[:-1]))
             if shared is not None and ident is not None:
+                # (ids of blocks that all lived when build began: a released one's id cannot come back
+                # as the id of another key's block)
                 shared[ident] = (steps, increasing)
         values = np.concatenate([p[1] for p in parts])
         if not increasing:
@@ -373,13 +382,14 @@ class RunBuilder:
                              "on steps logged more than once the later segment wins")
         return run
 
-    def build(self) -> Run:
-        """The run (the last one when the file holds several: see `Run.file_runs`)."""
+    def build(self, release: bool = False) -> Run:
+        """The run (the last one when the file holds several: see `Run.file_runs`).  `release`:
+        this is the last build (a whole file read), the builder's blocks may go while it runs."""
         self._flush()
         groups = self.run_groups()
         if len(groups) <= 1:
             shared: dict = {}
-            raw = {key: self._series(key, shared) for key in self._cols}
+            raw = {key: self._series(key, shared, release) for key in self._cols}
             run = self._make_run(raw, groups[0] if groups else [])
             if len(self._segments) > 1 and len(groups) == 1 and sum(s[0] <= NEW_RUN_MAX_STEP
                                                                      for s in self._segments) > MAX_RUNS:

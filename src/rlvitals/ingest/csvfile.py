@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import csv
 import math
+from pathlib import Path
 from typing import TextIO
 
 from ..run import Run
 from .aliases import lookup
 from .base import Format, LineParser
+from .blocks import Layout, Syntax, numeric, read_blocks
 from .pydict import rows_for_writer
 from .values import OUT_OF_RANGE, parse_value
 
@@ -84,6 +86,47 @@ class CsvParser(LineParser):
                                 empty_reason="CSV row without metrics")
 
 
+def _learn(raw: bytes, parser: LineParser) -> tuple[Layout, dict[str, float], float] | None:
+    """A row of plain numbers, no blank cell, under a header with a step column: its layout, and
+    the row CsvParser makes of it."""
+    assert isinstance(parser, CsvParser)
+    if parser.header is None or parser.step_col is None or b'"' in raw or b"\r" in raw:
+        return None
+    cells = raw.split(parser.delim.encode())
+    if len(cells) != len(parser.header) or not all(numeric(c) for c in cells):
+        return None
+    try:
+        vals = [float(c) for c in cells]
+    except ValueError:
+        return None
+    if any(v - v != 0 for v in vals):
+        return None
+    j = parser.step_col
+    keys = [h for i, h in enumerate(parser.header) if i != j]
+    row = {h: v for i, (h, v) in enumerate(zip(parser.header, vals)) if i != j}
+    return Layout(keys, j, [i for i in range(len(cells)) if i != j], len(cells)), row, vals[j]
+
+
+def read_csv(path: Path, name: str) -> Run:
+    """A CSV/TSV file: the header by CsvParser, then rows of plain numbers in blocks (blocks.py);
+    a row with a blank cell, a text cell or quotes goes to CsvParser."""
+    parser = CsvParser(name)
+    with open(path, "rb") as f:
+        first = b""
+        for raw in f:
+            if raw.strip():
+                first = raw
+                break
+    delim = b"\t" if first.count(b"\t") > first.count(b",") else b","
+    return read_blocks(path, parser, _syntax(delim), head=1)[0]
+
+
+def _syntax(delim: bytes) -> Syntax:
+    """Cells of plain numbers between `delim`s (a TSV keeps its tabs in the skeleton)."""
+    return Syntax(bytes.maketrans(delim, b" "), bytes(c for c in range(256) if c not in b"0123456789.+-eE \n" + delim),
+                  b"0123456789.+-eE" + (b"" if delim == b"\t" else b" \t"), _learn)
+
+
 def _cell(v: float) -> str:
     if math.isnan(v):
         return "nan"
@@ -137,4 +180,4 @@ def _sniff(text: str) -> float:
 
 
 FORMAT = Format("csv", "CSV/TSV table with a header (W&B history export: `_step`, blank cells, any column order)",
-                _sniff, parser=CsvParser, writer=write_csv)
+                _sniff, parser=CsvParser, reader=read_csv, writer=write_csv)

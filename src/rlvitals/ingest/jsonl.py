@@ -20,10 +20,14 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 from typing import TextIO
+
+import numpy as np
 
 from ..run import Run
 from .base import Format, LineParser
+from .blocks import Layout, Syntax, read_blocks
 from .pydict import rows_for_writer
 from .safejson import loads
 from .values import OUT_OF_RANGE, as_float
@@ -113,6 +117,65 @@ class JsonlParser(LineParser):
                                 empty_reason="JSON line without metrics")
 
 
+def _learn(raw: bytes, parser: LineParser) -> tuple[Layout, dict[str, float], float] | None:
+    """A flat object of numbers with a step key: its layout, and the row JsonlParser makes of it."""
+    if not raw.startswith(b"{") or b"\\" in raw or b"\r" in raw:
+        return None
+    try:
+        obj = json.loads(raw.decode("ascii"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    if not isinstance(obj, dict) or len(obj) < 2:
+        return None
+    step_key = next((k for k in STEP_KEYS if k in obj), None)
+    if step_key is None:
+        return None
+    row: dict[str, float] = {}
+    keys, value_pos, step_pos, pos = [], [], -1, 0
+    for key, v in obj.items():
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            return None
+        try:
+            f = float(v)
+        except OverflowError:
+            return None
+        if f - f != 0:
+            return None
+        pos += _SYNTAX.count(key.encode())
+        if key == step_key:
+            step_pos = pos
+        elif key not in STEP_KEYS:
+            keys.append(key)
+            value_pos.append(pos)
+            row[key] = f
+        pos += 1
+    return Layout(keys, step_pos, value_pos, pos), row, float(obj[step_key])
+
+
+def json_numbers(a: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Which tokens JSON's number grammar allows, of those `fastnum` reads: no `+` or `.` first, no
+    leading zero before a digit, a digit after every dot (`-?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?`)."""
+    neg = a[starts] == 45
+    lead = a[starts + neg]
+    nxt = a[starts + neg + 1]
+    ok = ((lead - np.uint8(48)) < 10) & ~((lead == 48) & ((nxt - np.uint8(48)) < 10) & (starts + neg + 1 < ends))
+    ok &= a[ends - 1] != 46
+    dot_e = np.flatnonzero((a[:-1] == 46) & ((a[1:] | 32) == 101))      # "5.e3": rare, found at the byte level
+    if dot_e.size:
+        ok[np.unique(np.searchsorted(starts, dot_e, side="right") - 1)] = False
+    return ok
+
+
+_SYNTAX = Syntax(bytes.maketrans(b'{}":,[]\t\r', b" " * 9),
+                 bytes(c for c in range(256) if c not in b'0123456789.+-eE{}":,[] \t\r\n'),
+                 b"0123456789.+- \t", _learn, json_numbers)
+
+
+def read_jsonl(path: Path, name: str) -> Run:
+    """A JSONL file: flat rows of numbers in blocks (blocks.py), every other line by JsonlParser."""
+    return read_blocks(path, JsonlParser(name), _SYNTAX)[0]
+
+
 def write_jsonl(run: Run, out: TextIO) -> None:
     """Flat rows `{"step": N, "<canonical name>": value, …, "<extra key>": value}`: the vitals under
     their canonical names, the other keys the run kept (reward components, NaN counters, …) as they
@@ -138,4 +201,4 @@ def _sniff(text: str) -> float:
 
 
 FORMAT = Format("jsonl", "JSON Lines, one object per step (`{\"step\": 12, \"loss\": …}`; prime-rl, torchtune, …)",
-                _sniff, parser=JsonlParser, writer=write_jsonl)
+                _sniff, parser=JsonlParser, reader=read_jsonl, writer=write_jsonl)

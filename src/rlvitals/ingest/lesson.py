@@ -7,12 +7,14 @@ negative numbers, `1e-4`, `nan`/`inf`, `%` turned into a fraction (`21.1%` → 0
 Two paths, one result (a test holds them equal):
 
 - `LessonParser` reads line by line (used by `watch` and as the fallback).
-- `read_lesson` reads a file in big blocks.  It learns the dominant line layout (the keys, their
-  order and which carry `%`) from the first metric line, recognises lines of that layout by their
-  "skeleton" (the line with digits, signs, dots and blanks removed), and turns all of them into
-  numbers at once with numpy (`fastnum.parse_tokens`).  Every other line (noise, a line whose keys
-  moved, a `nan`) goes through `LessonParser`, and its row is merged back in line order, so no line
-  is lost and "later wins" still holds.  Memory is bounded by the block size plus the values kept.
+- `read_lesson` reads a file in big blocks.  It learns line layouts (the keys, their order and which
+  carry `%`) from the lines themselves, recognises lines of one layout by their "skeleton" (the line
+  with digits, signs, dots and blanks removed: `lr=3.3e-10` and `lr=0.0001` are two skeletons, both
+  learned), checks each line's token count, and turns all of them into numbers at once with numpy
+  (`fastnum.parse_numbers`, the same float64 whatever the spelling).  Every other line (noise, a
+  `nan`, a line no layout reads) goes through `LessonParser`, and its row is merged back in line
+  order, so no line is lost and "later wins" still holds.  Memory is bounded by the block size plus
+  the values kept.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ import numpy as np
 
 from ..run import PERCENT_METRICS, Run
 from .base import Format, LineParser, clean_line
-from .fastnum import KEEP_NUMERIC, numeric_buffer, parse_window, tokenize
+from .blocks import trim_heap
+from .fastnum import KEEP_NUMERIC, numeric_buffer, parse_numbers, token_bounds
 from .progress import tick
 from .values import OutOfRange, parse_step, parse_value, steps_ok
 
@@ -41,7 +44,7 @@ _DEL_SKELETON = b"0123456789.+- \t\r"
 # characters a value can hold are kept, everything else (key letters, brackets, '%') is dropped.
 _NB_TABLE = bytes.maketrans(b"=\t\r", b"   ")
 _NB_DELETE = bytes(c for c in range(256) if c not in KEEP_NUMERIC and c not in b"=\t\r \n")
-BLOCK = 4 << 20
+BLOCK = 1 << 20
 
 # canonical name -> the lesson's key (the lesson calls clip_frac `clip` and ratio_mean `ratio`)
 KEYS: dict[str, str] = {"reward": "reward", "acc": "acc", "entropy": "entropy", "kl": "kl",
@@ -90,12 +93,13 @@ class LessonParser(LineParser):
 
 # ---------------------------------------------------------------- the block path
 
+_MAX_LAYOUTS = 4096                 # skeletons remembered (learned or not); then the cache starts over
+
 
 class _Layout:
-    """The dominant line layout: its skeleton, keys in order, which carry '%', tokens per line."""
+    """One line layout: keys in order, which carry '%', where each value's token sits, tokens per line."""
 
-    def __init__(self, raw: bytes, keys: list[str], pct: list[bool], value_pos: list[int], per_line: int):
-        self.skeleton = raw.translate(None, _DEL_SKELETON)
+    def __init__(self, keys: list[str], pct: list[bool], value_pos: list[int], per_line: int):
         self.keys, self.pct, self.value_pos, self.per_line = keys, pct, value_pos, per_line
 
 
@@ -115,10 +119,10 @@ def _learn(raw: bytes) -> _Layout | None:
         return None
     for _, text in pairs:
         core = text[:-1] if text.endswith("%") else text
-        if not core or any(c not in "0123456789.+-" for c in core):
+        if not core or any(c not in "0123456789.+-eE" for c in core):
             return None
     tokens = raw.translate(_NB_TABLE, _NB_DELETE).split()
-    # which token holds each value: walk the pairs, skipping the tokens a key's digits leave behind
+    # which token holds each value: walk the pairs, skipping the tokens a key's letters leave behind
     pos, value_pos = 1, []
     for key, _ in pairs:
         pos += len(key.encode().translate(_NB_TABLE, _NB_DELETE).split())
@@ -126,15 +130,41 @@ def _learn(raw: bytes) -> _Layout | None:
         pos += 1
     if pos != len(tokens):
         return None
-    return _Layout(raw, [k for k, _ in pairs], [t.endswith("%") for _, t in pairs], value_pos, pos)
+    return _Layout([k for k, _ in pairs], [t.endswith("%") for _, t in pairs], value_pos, pos)
 
 
 class _BlockReader:
     def __init__(self, name: str) -> None:
         self.parser = LessonParser(name)
         self.builder = self.parser.builder
-        self.layout: _Layout | None = None
+        self.layouts: dict[bytes, _Layout | int] = {}   # skeleton -> its layout, or the tries that failed
         self.lineno = 0                         # lines consumed before the current block
+        self.blocks = 0
+
+    def _ids(self, skel: list[bytes], line) -> tuple[np.ndarray, list[_Layout | None]]:
+        """Each line's layout number (0: none) and the layouts by number."""
+        if len(self.layouts) > _MAX_LAYOUTS:
+            self.layouts = {}
+        known = self.layouts
+        number: dict[bytes, int] = {}
+        table: list[_Layout | None] = [None]
+        for k, count in Counter(skel).items():
+            lay = known.get(k, 0)
+            while isinstance(lay, int) and lay < 3 and (lay == 0 or count > lay):
+                # learn from a line of this skeleton; one odd line (a value no layout reads) does not
+                # condemn its skeleton: two more tries, from its last line and one in the middle
+                at = skel.index(k) if lay == 0 else len(skel) - 1 - skel[::-1].index(k) if lay == 1 else (
+                    skel.index(k, len(skel) // 2) if k in skel[len(skel) // 2:-1] else skel.index(k))
+                got = _learn(line(at).rstrip(b"\r")) if k.startswith(b"[") else None
+                lay = known[k] = got if got is not None else lay + 1
+            lay = known[k]
+            if isinstance(lay, int):
+                number[k] = 0
+            else:
+                number[k] = len(table)
+                table.append(lay)
+        ids = np.fromiter(map(number.__getitem__, skel), dtype=np.int32, count=len(skel))
+        return ids, table
 
     def block(self, data: bytes) -> None:
         """A block of whole lines (ends with a newline)."""
@@ -142,46 +172,49 @@ class _BlockReader:
         bounds = np.concatenate(([0], nl + 1))            # line i is data[bounds[i]:bounds[i+1]]
         n = int(nl.size)
         line = lambda i: data[bounds[i]:bounds[i + 1] - 1]   # noqa: E731 - without its newline
-        if self.layout is None:
-            for i in range(min(n, 2000)):
-                self.layout = _learn(line(i).rstrip(b"\r"))
-                if self.layout is not None:
-                    break
-        if self.layout is None:
-            self._slow([line(i) for i in range(n)], range(n))
-            self.lineno += n
-            return
         skel = data.translate(None, _DEL_SKELETON).split(b"\n")[:-1]
-        same = np.fromiter(map(self.layout.skeleton.__eq__, skel), dtype=bool, count=n)
-        if same.sum() < n // 2:
-            self._relearn(line, skel)
-            same = np.fromiter(map(self.layout.skeleton.__eq__, skel), dtype=bool, count=n)
-        lay = self.layout
-        other = np.flatnonzero(~same).tolist()
-        rows = np.flatnonzero(same)
-        steps = cols = None
-        if rows.size:
+        ids, table = self._ids(skel, line)
+        fast = np.flatnonzero(ids)
+        other = np.flatnonzero(ids == 0).tolist()
+        groups: list[tuple[_Layout, np.ndarray, np.ndarray, dict[str, np.ndarray]]] = []
+        if fast.size:
             clean = data if not other else self._without(data, bounds, other)
             nb = numeric_buffer(clean, _NB_TABLE, _NB_DELETE)
-            starts, length, window = tokenize(nb)
-            if starts.size == rows.size * lay.per_line:
-                shape = (rows.size, lay.per_line)
-                starts, length = starts.reshape(shape), length.reshape(shape)
-                window = window.reshape(*shape, window.shape[1])
-                stepv, ok = parse_window(nb, starts[:, 0], length[:, 0], window[:, 0])
-                ok &= steps_ok(stepv)         # a step out of range goes slow, to be counted there
-                cols = {}
-                for key, pct, p in zip(lay.keys, lay.pct, lay.value_pos):
-                    v, okv = parse_window(nb, starts[:, p], length[:, p], window[:, p])
-                    cols[key] = v / 100.0 if pct else v
-                    ok &= okv
-                if not ok.all():              # a value the block path cannot read: that line goes slow
-                    other = sorted(other + rows[~ok].tolist())
-                    rows, stepv = rows[ok], stepv[ok]
-                    cols = {k: v[ok] for k, v in cols.items()}
-                steps = stepv.astype(np.int64)
-            else:                             # tokens do not line up (a key with odd characters)
-                other, rows = list(range(n)), rows[:0]
+            starts, ends = token_bounds(nb)
+            # tokens per line, from where each newline falls among the token starts
+            before = np.searchsorted(starts, np.flatnonzero(nb == 10))
+            first = np.concatenate(([0], before[:-1]))
+            fid = ids[fast]
+            per_line = np.array([0] + [t.per_line for t in table[1:]], dtype=np.int64)  # type: ignore[union-attr]
+            aligned = (before - first) == per_line[fid]
+            want: list[np.ndarray] = []
+            picked: list[tuple[_Layout, np.ndarray, np.ndarray]] = []
+            for j in np.unique(fid).tolist():
+                lay = table[j]
+                assert lay is not None
+                sel = np.flatnonzero((fid == j) & aligned)
+                if sel.size:
+                    tok = first[sel][:, None] + np.array([0, *lay.value_pos], dtype=np.int64)
+                    picked.append((lay, sel, tok))
+                    want.append(tok.ravel())
+            if want:
+                every = np.concatenate(want)
+                vals, okv = parse_numbers(nb, starts[every], ends[every] - starts[every])
+                at = 0
+                for lay, sel, tok in picked:
+                    v = vals[at:at + tok.size].reshape(tok.shape)
+                    good = okv[at:at + tok.size].reshape(tok.shape).all(axis=1)
+                    at += tok.size
+                    good &= steps_ok(v[:, 0])     # a step out of range goes slow, to be counted there
+                    if not good.all():
+                        v, sel = v[good], sel[good]
+                    cols = {k: (v[:, c + 1] / 100.0 if pct else v[:, c + 1])
+                            for c, (k, pct) in enumerate(zip(lay.keys, lay.pct))}
+                    groups.append((lay, fast[sel], v[:, 0].astype(np.int64), cols))
+            taken = np.zeros(n, dtype=bool)
+            for _, rows, _, _ in groups:
+                taken[rows] = True
+            other = np.flatnonzero(~taken).tolist()
         fb_rows: list[tuple[int, int, dict[str, float]]] = []
         cr = b"\r" in data
         noise = 0
@@ -194,8 +227,10 @@ class _BlockReader:
             fb_rows.extend((i, step, row) for step, row in self._rows(line(i)))
         if noise:
             self.builder.skip("not a metric line", noise)
-        self._merge(rows, steps, cols, fb_rows)
+        self._merge(groups, fb_rows)
         self.lineno += n
+        self.blocks += 1
+        trim_heap(self.blocks)
 
     @staticmethod
     def _without(data: bytes, bounds: np.ndarray, drop: list[int]) -> bytes:
@@ -207,15 +242,6 @@ class _BlockReader:
             at = int(b[i + 1])
         pieces.append(data[at:])
         return b"".join(pieces)
-
-    def _relearn(self, line, skel: list[bytes]) -> None:
-        """Most lines of this block have another layout (the first line was unusual, or the
-        logger changed): take the block's most common readable layout instead."""
-        for k, _ in Counter(skel).most_common(4):
-            lay = _learn(line(skel.index(k)).rstrip(b"\r"))
-            if lay is not None:
-                self.layout = lay
-                return
 
     def _rows(self, raw: bytes) -> list[tuple[int, dict[str, float]]]:
         """Rows of one line the block path did not take (a tqdm `\\r` repaint splits it in pieces,
@@ -251,42 +277,39 @@ class _BlockReader:
             for step, row in self._rows(lines[i]):
                 self.builder.add_row(step, row, self.lineno + i + 1)
 
-    def _merge(self, rows, steps, cols, fb_rows) -> None:
-        """Block rows and fallback rows, in line order, as one `add_block`."""
-        if not fb_rows:
-            if rows.size:
-                self.builder.add_block(steps, cols, lines=self.lineno + rows + 1)
+    def _merge(self, groups, fb_rows) -> None:
+        """Block rows (each layout's) and fallback rows, in line order, as one `add_block`."""
+        if len(groups) == 1 and not fb_rows:
+            _, rows, steps, cols = groups[0]
+            self.builder.add_block(steps, cols, lines=self.lineno + rows + 1)
             return
-        n_fast = int(rows.size) if steps is not None else 0
-        line_no = np.concatenate([rows[:n_fast], np.array([r[0] for r in fb_rows], dtype=np.int64)])
+        if not groups and not fb_rows:
+            return
+        line_no = np.concatenate([g[1] for g in groups] + [np.array([r[0] for r in fb_rows], dtype=np.int64)])
         order = np.argsort(line_no, kind="stable")
-        all_steps_raw = np.concatenate([steps[:n_fast] if n_fast else np.empty(0, np.int64),
-                                        np.array([r[1] for r in fb_rows], dtype=np.int64)])
-        all_steps = all_steps_raw[order]
-        keys = dict.fromkeys(cols) if n_fast else {}
+        steps = np.concatenate([g[2] for g in groups] + [np.array([r[1] for r in fb_rows], dtype=np.int64)])
+        keys: dict[str, None] = {}
+        for g in groups:
+            keys.update(dict.fromkeys(g[3]))
         for _, _, row in fb_rows:
             keys.update(dict.fromkeys(row))
         if len(keys) > 256:
             # many distinct keys (each line its own): a dense table would cost keys × rows
+            table = [(int(r), int(s), {k: float(v[j]) for k, v in g[3].items()})
+                     for g in groups for j, (r, s) in enumerate(zip(g[1], g[2]))] + fb_rows
             for j in order.tolist():
-                if j < n_fast:
-                    self.builder.add_row(int(all_steps_raw[j]), {k: float(v[j]) for k, v in cols.items()},
-                                         self.lineno + int(line_no[j]) + 1)
-                else:
-                    i, step, row = fb_rows[j - n_fast]
-                    self.builder.add_row(step, row, self.lineno + i + 1)
+                i, step, row = table[j]
+                self.builder.add_row(step, row, self.lineno + i + 1)
             return
         out, present = {}, {}
-        nfb = len(fb_rows)
         for key in keys:
-            fast = cols[key] if n_fast and key in cols else np.full(n_fast, np.nan)
-            fb = np.array([r[2].get(key, math.nan) for r in fb_rows], dtype=np.float64)
-            has = np.concatenate([np.full(n_fast, n_fast > 0 and key in cols),
-                                  np.array([key in r[2] for r in fb_rows], dtype=bool)])
-            out[key] = np.concatenate([fast, fb])[order]
-            present[key] = has[order]
-        assert nfb + n_fast == all_steps.size
-        self.builder.add_block(all_steps, out, present=present, lines=self.lineno + line_no[order] + 1)
+            parts = [g[3].get(key, np.full(g[1].size, np.nan)) for g in groups]
+            has = [np.full(g[1].size, key in g[3]) for g in groups]
+            parts.append(np.array([r[2].get(key, math.nan) for r in fb_rows], dtype=np.float64))
+            has.append(np.array([key in r[2] for r in fb_rows], dtype=bool))
+            out[key] = np.concatenate(parts)[order]
+            present[key] = np.concatenate(has)[order]
+        self.builder.add_block(steps[order], out, present=present, lines=self.lineno + line_no[order] + 1)
 
 
 def read_lesson(path: Path, name: str) -> Run:
@@ -311,7 +334,7 @@ def read_lesson(path: Path, name: str) -> Run:
         for step, row in reader._rows(rest):
             reader.builder.add_row(step, row, reader.lineno + 1)
         reader.builder.partial = False
-    return reader.builder.build()
+    return reader.builder.build(release=True)
 
 
 # ---------------------------------------------------------------- writing and sniffing

@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from array import array
+from dataclasses import dataclass
 from typing import TextIO
 
 import numpy as np
@@ -66,14 +67,26 @@ def _is_eval(keys) -> bool:
     return bool(ks) and all(k.startswith("eval_") for k in ks)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Row:
-    values: dict[str, float]
+    """One printed dict, kept compact until the steps are known (a long run holds a million of them):
+    its keys as one tuple shared by every row with the same keys, its numbers in a typed array."""
+
+    keys: tuple[str, ...]
+    numbers: array | tuple
     lineno: int
     epoch: float | None
-    bars: dict[int, tuple[int, int]] = field(default_factory=dict)  # tqdm total -> (last counter, draw no.)
+    bar_items: tuple[tuple[int, tuple[int, int]], ...] = ()  # tqdm total -> (last counter, draw no.)
     step: int | None = None                               # an explicit `step` key
     is_eval: bool = False
+
+    @property
+    def values(self) -> dict[str, float]:
+        return dict(zip(self.keys, self.numbers))
+
+    @property
+    def bars(self) -> dict[int, tuple[int, int]]:
+        return dict(self.bar_items)
 
 
 class TrlParser(LineParser):
@@ -94,6 +107,7 @@ class TrlParser(LineParser):
         self.skipped: dict[str, int] = {}
         self.dropped: dict[str, int] = {}
         self._cache: tuple[int, Run] | None = None
+        self._keys: dict[tuple[str, ...], tuple[str, ...]] = {}
 
     def _skip(self, reason: str, n: int = 1) -> None:
         if self.builder.partial:                # the file's last line, without its newline
@@ -163,7 +177,12 @@ class TrlParser(LineParser):
             return
         if dropped:
             self.dropped["non-numeric values"] = self.dropped.get("non-numeric values", 0) + dropped
-        self.rows.append(_Row(row, lineno, epoch, dict(self.bars), step, _is_eval(row)))
+        keys = tuple(row)
+        keys = self._keys.setdefault(keys, keys)
+        vals = row.values()
+        # plain floats in a typed array; a marker (values.OUT_OF_RANGE) or an int keeps its object
+        numbers = array("d", vals) if all(type(v) is float for v in vals) else tuple(vals)
+        self.rows.append(_Row(keys, numbers, lineno, epoch, tuple(self.bars.items()), step, _is_eval(row)))
 
     # -- step inference ------------------------------------------------------------------------
     def _steps(self) -> tuple[list[int], str, int | None]:

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 from typing import TextIO
 
 from ..run import Run
 from .base import Format, LineParser, clean_line
+from .blocks import Layout, Syntax, numeric, read_blocks
 from .pydict import KeyMap, rows_for_writer
 from .values import parse_value
 
@@ -143,6 +145,56 @@ class VerlConsoleParser(LineParser):
         self.builder.meta[f"{marker.split()[0].lower()}_validation"] = row
 
 
+def _learn(raw: bytes, parser: LineParser) -> tuple[Layout, dict[str, float], float] | None:
+    """A step line whose values are plain numbers (bare or in `np.float64(…)`): its layout, and the
+    row VerlConsoleParser makes of it."""
+    at = raw.find(b"step:")
+    if at < 0 or b"\r" in raw:
+        return None
+    try:
+        line = clean_line(raw.decode("ascii"))
+    except UnicodeDecodeError:
+        return None
+    m = _STEP.match(line)
+    rest = line[m.end():].rstrip() if m else ""
+    row = VerlConsoleParser._fast(rest) if rest else None
+    if m is None or row is None:
+        return None
+    pos = _SYNTAX.count(raw[:at + 5])
+    step_pos, pos = pos, pos + 1
+    parts = raw[at + 5 + len(m.group(1)):].split(b" - ")
+    if parts[0] or len(parts) < 2:
+        return None
+    keys, value_pos = [], []
+    for part in parts[1:]:
+        key, _, v = part.partition(b":")
+        if v.startswith(b"np."):
+            o = v.find(b"(")
+            if o < 0 or not v.endswith(b")"):
+                return None
+            pre, inner = key + b":" + v[:o + 1], v[o + 1:-1]
+        else:
+            pre, inner = key + b":", v
+        if not numeric(inner):
+            return None
+        pos += 1 + _SYNTAX.count(pre)            # the " - " before it leaves a "-"
+        keys.append(key.decode("ascii"))
+        value_pos.append(pos)
+        pos += 1
+    return Layout(keys, step_pos, value_pos, pos), row, float(m.group(1))
+
+
+_SYNTAX = Syntax(bytes.maketrans(b":()\t\r", b"     "),
+                 bytes(c for c in range(256) if c not in b"0123456789.+-eE:()\t\r \n"),
+                 b"0123456789.+- \t", _learn)
+
+
+def read_verl(path: Path, name: str) -> Run:
+    """A verl console log: step lines of plain numbers in blocks (blocks.py), every other line
+    (validation dicts, banners, tqdm, a `nan`) by VerlConsoleParser."""
+    return read_blocks(path, VerlConsoleParser(name), _SYNTAX)[0]
+
+
 def _fmt(v: float) -> str:
     if math.isnan(v):
         return "np.float64(nan)"
@@ -169,4 +221,4 @@ def _sniff(text: str) -> float:
 
 
 FORMAT = Format("verl-console", "verl console: `step:N - key:value - …` (old 3-decimal and new np.float64 spellings)",
-                _sniff, parser=VerlConsoleParser, writer=write_verl)
+                _sniff, parser=VerlConsoleParser, reader=read_verl, writer=write_verl)
