@@ -10,7 +10,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "en": {
         "ingest.err.missing": "{path} does not exist",
         "ingest.err.empty": "{path} is empty",
-        "ingest.err.dir": "{path} is a directory with no TensorBoard event files; give a log file",
+        "ingest.err.dir": "{path} is a directory with no TensorBoard event files and no W&B run (run-*.wandb); give a log file",
+        "ingest.err.wandb_none": "{path}: no W&B run found (looked for run-*.wandb in the folder, in its "
+                                 "offline-run-*/ and run-*/ folders, and in a wandb/ folder below it)",
+        "ingest.note.wandb_corrupt": "{n} W&B chunk(s) failed their checksum: skipped with the rest of their "
+                                     "32 KiB block",
+        "ingest.note.wandb_cut": "the last {n} bytes are an unfinished W&B record (a run still writing, or a "
+                                 "copy cut short): read up to the last whole record",
         "ingest.err.not_regular": "{path} is not a regular file",
         "ingest.err.format_name": "unknown format {name!r}; known formats: {known}",
         "ingest.err.not_lines": "format {name!r} is not line-based; it can only be read whole",
@@ -89,7 +95,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "zh": {
         "ingest.err.missing": "{path} 不存在",
         "ingest.err.empty": "{path} 是空的",
-        "ingest.err.dir": "{path} 是目录，里面没有 TensorBoard 事件文件；请给出一个日志文件",
+        "ingest.err.dir": "{path} 是目录，里面没有 TensorBoard 事件文件，也没有 W&B 运行（run-*.wandb）；请给出一个日志文件",
+        "ingest.err.wandb_none": "{path}：没有找到 W&B 运行（查找了该目录、其下 offline-run-*/ 与 run-*/ 目录、"
+                                 "以及其下 wandb/ 目录中的 run-*.wandb）",
+        "ingest.note.wandb_corrupt": "{n} 个 W&B 数据块校验和不符：连同所在 32 KiB 块的其余部分一起跳过",
+        "ingest.note.wandb_cut": "最后 {n} 字节是未写完的 W&B 记录（运行仍在写入，或文件副本被截断）：读到最后一条完整记录为止",
         "ingest.err.not_regular": "{path} 不是普通文件",
         "ingest.err.format_name": "未知格式 {name!r}；已知格式：{known}",
         "ingest.err.not_lines": "格式 {name!r} 不是按行的格式，只能整份读取",

@@ -1,0 +1,472 @@
+"""W&B offline runs: `run-<id>.wandb`, read without the `wandb` package.
+
+A `.wandb` file is W&B's own record log.  After a 7-byte header (`:W&B`, magic 0xBEE1, version 0)
+it is cut into 32 KiB blocks of chunks, LevelDB-log style:
+
+    uint32 crc | uint16 length | uint8 type (1 full, 2 first, 3 middle, 4 last) | data[length]
+
+The crc is zlib's CRC-32 of the type byte and the data.  A chunk never crosses a block; fewer than 7
+bytes left in a block are zero padding.  A record (FIRST, MIDDLE…, LAST joined) is one protobuf
+`Record`; we decode only the fields a run's metrics need (field numbers from W&B's own .proto):
+
+    Record         history=2, summary=3, config=5, run=17 (RunRecord: run_id=1, project=3,
+                   config=4, display_name=8, telemetry=19 { cli_version=11 })
+    HistoryRecord  item=1 (repeated), step=2 { num=1 }
+    HistoryItem / SummaryItem / ConfigItem   key=1, nested_key=2 (repeated), value_json=16
+
+W&B up to 0.17 writes `key` and a nested dict as one JSON object; later versions write the path
+in `nested_key` and a `step`.  Both are read; nested keys join with "/" (as the JSONL reader
+flattens).  `_step` is the step; other `_`-keys (`_runtime`, `_timestamp`) are W&B's own.
+Strings, booleans and media objects (a dict with `_type`: histograms, tables) are not metrics:
+counted as dropped values.  A chunk whose checksum fails is skipped with the rest of its block
+and counted; an unfinished record at the end (a live run) is left for later and its size said.
+
+`wandb_files` finds the runs of a folder: a run folder, or a `wandb/` folder holding several
+(`offline-run-*`, `run-*`, in the order they started); each is one of the file's runs (`--run K`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import struct
+import zlib
+from collections import deque
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..errors import NotAFile
+from ..i18n import Msg
+from ..run import Run
+from .base import Format
+from .builder import RunBuilder
+from .tfrecord import iter_fields, read_varint, skip_field
+from .values import OUT_OF_RANGE
+
+__all__ = ["FORMAT", "MAGIC", "Decoder", "context", "is_wandb", "read_wandb", "wandb_files"]
+
+MAGIC = b":W&B\xe1\xbe"
+HEADER = 7
+BLOCK = 32768
+FULL, FIRST, MIDDLE, LAST = 1, 2, 3, 4
+_SEED = [zlib.crc32(bytes([t])) for t in range(5)]
+_CHUNK = struct.Struct("<IHB").unpack_from
+READ_SIZE = 128 * BLOCK          # read 4 MiB at a time: memory stays bounded on a huge run
+SUMMARY_KEPT = 64                # summary records applied (W&B >= 0.2x writes one per log call)
+CONFIG_KEYS = 200                # config entries kept on the run
+
+
+class Decoder:
+    """Incremental reader of the record log: `feed(data)` with the file's bytes in order (from
+    byte 0), get back the complete records (protobuf payloads) found so far.  What is left
+    unfinished waits for the next feed; `pending` says how many bytes that is."""
+
+    def __init__(self) -> None:
+        self.buf = b""
+        self.at = 0               # file offset of buf[0]
+        self.parts: list[bytes] = []   # a FIRST (and MIDDLEs) waiting for their LAST
+        self.corrupt = 0          # chunks skipped: bad checksum, type or length
+        self.header = False
+        self._resume = 0          # after a bad chunk: the offset of the next block
+        self._resync = False      # … where the tail of a record it cut is no new damage
+
+    @property
+    def pending(self) -> int:
+        return len(self.buf) + sum(map(len, self.parts))
+
+    def feed(self, data: bytes) -> list[bytes]:
+        buf = self.buf + data if self.buf else data
+        at, pos, n = self.at, 0, len(buf)
+        out: list[bytes] = []
+        if self._resume > at:
+            pos = min(self._resume - at, n)
+        if not self.header:
+            if n < HEADER:
+                self.buf = buf
+                return out
+            if buf[:6] != MAGIC:
+                raise ValueError("not a W&B record log")
+            self.header, pos = True, HEADER
+        parts, seed, unpack, crc32 = self.parts, _SEED, _CHUNK, zlib.crc32
+        while True:
+            left = BLOCK - (at + pos) % BLOCK
+            if left < HEADER:                      # block trailer: zero padding
+                if pos + left > n:
+                    break
+                pos += left
+                continue
+            if pos + HEADER > n:
+                break
+            crc, length, kind = unpack(buf, pos)
+            end = pos + HEADER + length
+            if HEADER + length > left or not 1 <= kind <= 4:
+                bad = True                         # a length or type no writer produces
+            elif end > n:
+                break                              # the chunk is still being written
+            else:
+                bad = crc32(buf[pos + HEADER:end], seed[kind]) != crc
+            if bad:                                # skip the rest of the block: its lengths are suspect
+                self.corrupt += 1
+                parts.clear()
+                self._resume = at + pos + left
+                self._resync = True
+                pos = min(pos + left, n)
+                continue
+            payload = buf[pos + HEADER:end]
+            pos = end
+            resync = self._resync
+            self._resync = resync and kind == MIDDLE
+            if kind == FULL:
+                if parts:
+                    self.corrupt += 1              # a record whose LAST never came
+                    parts.clear()
+                out.append(payload)
+            elif kind == FIRST:
+                if parts:
+                    self.corrupt += 1
+                parts[:] = [payload]
+            elif parts:
+                parts.append(payload)
+                if kind == LAST:
+                    out.append(b"".join(parts))
+                    parts.clear()
+            elif not resync:
+                self.corrupt += 1                  # a MIDDLE or LAST without its FIRST
+        self.buf, self.at = buf[pos:], at + pos
+        return out
+
+
+def _items(buf: bytes, pos: int, end: int) -> Iterator[tuple[str, bytes]]:
+    """(key, value_json) of each item of a History/Summary/ConfigRecord's repeated field 1."""
+    while pos < end:
+        tag = buf[pos]
+        if tag != 0x0A:                            # not an item (step, _info, remove): skip it
+            if tag >= 0x80:
+                tag, pos = read_varint(buf, pos)
+            else:
+                pos += 1
+            pos = skip_field(buf, pos, tag & 7)
+            continue
+        n = buf[pos + 1]
+        n, p = (n, pos + 2) if n < 0x80 else read_varint(buf, pos + 1)
+        pos = item_end = p + n
+        key, parts, value = "", [], b""
+        while p < item_end:
+            t = buf[p]
+            if t == 0x82 and buf[p + 1] == 0x01:  # value_json: field 16, a two-byte tag
+                n = buf[p + 2]
+                n, q = (n, p + 3) if n < 0x80 else read_varint(buf, p + 2)
+                value = buf[q:q + n]
+            elif t == 0x0A or t == 0x12:           # key, or one part of nested_key
+                n = buf[p + 1]
+                n, q = (n, p + 2) if n < 0x80 else read_varint(buf, p + 1)
+                text = buf[q:q + n].decode("utf-8", "replace")
+                if t == 0x0A:
+                    key = text
+                else:
+                    parts.append(text)
+            else:                                  # none/boolean/integer/number…: not what W&B writes
+                t, q = read_varint(buf, p)
+                p = skip_field(buf, q, t & 7)
+                continue
+            p = q + n
+        yield ("/".join(parts) if parts else key), value
+
+
+_INFS = (math.inf, -math.inf)
+
+
+def _number(value: bytes) -> float | None:
+    """A JSON number (NaN and ±Infinity as W&B writes them) as a float, else None."""
+    try:
+        v = float(value)
+    except ValueError:
+        return None
+    if v in _INFS and b"n" not in value:
+        return OUT_OF_RANGE                       # 1e400: too large, not a logged infinity
+    return v
+
+
+def _flat(key: str, obj: object, row: dict[str, float]) -> int:
+    """A nested dict logged by W&B <= 0.17 as one JSON object: its numbers under key/sub; the
+    count of values that are not numbers (media objects, with `_type`, count as one)."""
+    if isinstance(obj, dict):
+        if "_type" in obj:
+            return 1
+        return sum(_flat(f"{key}/{k}", v, row) for k, v in obj.items())
+    if isinstance(obj, (int, float)) and not isinstance(obj, bool):
+        row[key] = float(obj)
+        return 0
+    return 1
+
+
+def _top(payload: bytes) -> tuple[int, int, int]:
+    """(field, start, end) of the record's payload message: 2 history, 3 summary, 5 config, 17 run;
+    (0, 0, 0) for any other record."""
+    pos, n = 0, len(payload)
+    while pos < n:
+        tag = payload[pos]
+        if tag < 0x80:
+            pos += 1
+        else:
+            tag, pos = read_varint(payload, pos)
+        if tag & 7 == 2:
+            size = payload[pos]
+            size, pos = (size, pos + 1) if size < 0x80 else read_varint(payload, pos)
+            field = tag >> 3
+            if field in (2, 3, 5, 17):
+                return field, pos, pos + size
+            pos += size
+        else:
+            pos = skip_field(payload, pos, tag & 7)
+    return 0, 0, 0
+
+
+def _fields(buf: bytes, pos: int, end: int) -> dict[int, tuple[int, int]]:
+    """The length-delimited fields of a small message, field -> (start, end) (the last wins)."""
+    out: dict[int, tuple[int, int]] = {}
+    while pos < end:
+        tag, pos = read_varint(buf, pos)
+        if tag & 7 == 2:
+            size, pos = read_varint(buf, pos)
+            out[tag >> 3] = (pos, pos + size)
+            pos += size
+        else:
+            pos = skip_field(buf, pos, tag & 7)
+    return out
+
+
+def _json(value: bytes) -> object:
+    try:
+        return json.loads(value)
+    except (ValueError, RecursionError):
+        return None
+
+
+class _Reader:
+    """Records -> a RunBuilder's rows, plus the run's config, summary and identity."""
+
+    def __init__(self, name: str) -> None:
+        self.b = RunBuilder(name, "wandb")
+        self.b.split_runs = False          # one run per file; a resumed run's steps go on
+        self.config: dict[str, object] = {}
+        self.summary: deque[tuple[bytes, int, int]] = deque(maxlen=SUMMARY_KEPT)
+        self.info: dict[str, str] = {}
+        self.records = self.history = self.no_step = 0
+        self._row_no = -1
+
+    def feed(self, records: list[bytes]) -> int:
+        """Rows added from these records."""
+        before = self.b.rows
+        for payload in records:
+            self.records += 1
+            try:
+                field, a, z = _top(payload)
+                if field == 2:
+                    self._history(payload, a, z)
+                elif field == 3:
+                    self.summary.append((payload, a, z))
+                elif field == 5:
+                    self._config(payload, a, z)
+                elif field == 17:
+                    self._run(payload, a, z)
+            except (IndexError, ValueError):
+                self.b.skip("malformed W&B record")
+        return self.b.rows - before
+
+    def _history(self, buf: bytes, pos: int, end: int) -> None:
+        self.history += 1
+        row: dict[str, float] = {}
+        step: float | int | None = None
+        dropped = 0
+        for key, value in _items(buf, pos, end):
+            if key[:1] == "_":
+                if key == "_step":
+                    step = _number(value)
+                continue
+            v = _number(value)
+            if v is not None:
+                row[key] = v
+            elif value[:1] == b"{":
+                dropped += _flat(key, _json(value), row)
+            else:
+                dropped += 1                       # a string, a boolean, a list, null
+        if step is None:                           # HistoryRecord.step { num }: W&B >= 0.2x
+            f = _fields(buf, pos, end).get(2)
+            if f is not None:
+                step = next((v for fn, wt, v, _ in iter_fields(buf, *f) if fn == 1 and wt == 0), 0)
+        self._row_no += 1
+        if step is None:
+            step = self._row_no
+            self.no_step += 1
+        if isinstance(step, float) and step.is_integer():
+            step = int(step)
+        self.b.add_parsed(step, row, self.history, dropped=dropped, empty_reason="W&B history row without metrics")
+
+    def _config(self, buf: bytes, pos: int, end: int) -> None:
+        for key, value in _items(buf, pos, end):
+            if key.startswith("_wandb") or (len(self.config) >= CONFIG_KEYS and key not in self.config):
+                continue
+            self.config[key] = _json(value)
+
+    def _run(self, buf: bytes, pos: int, end: int) -> None:
+        f = _fields(buf, pos, end)
+        for num, name in ((1, "run_id"), (3, "project"), (8, "display_name")):
+            if num in f:
+                self.info[name] = buf[f[num][0]:f[num][1]].decode("utf-8", "replace")
+        if 4 in f:
+            self._config(buf, *f[4])
+        if 19 in f:                                # telemetry { cli_version=11 }
+            tel = _fields(buf, *f[19])
+            if 11 in tel:
+                self.info["wandb_version"] = buf[tel[11][0]:tel[11][1]].decode("utf-8", "replace")
+
+    def finish(self, cut: int, corrupt: int) -> Run:
+        b = self.b
+        summary: dict[str, float] = {}
+        for buf, a, z in self.summary:
+            for key, value in _items(buf, a, z):
+                v = _number(value)
+                if key[:1] != "_" and v is not None and v is not OUT_OF_RANGE:
+                    summary[key] = v
+        if corrupt:
+            b.skip("corrupt W&B chunk (bad checksum)", corrupt)
+            b.note(Msg("ingest.note.wandb_corrupt", n=corrupt))
+        if cut:
+            b.skip("unfinished W&B record at the end", 1)
+            b.note(Msg("ingest.note.wandb_cut", n=cut))
+        if self.no_step:
+            b.meta["step_inferred"] = True
+        b.meta["wandb"] = dict(self.info, records=self.records, history=self.history)
+        if self.config:
+            b.meta["config"] = self.config
+        if summary:
+            b.meta["summary"] = dict(list(summary.items())[:CONFIG_KEYS])
+        ctx = context(self.config)
+        if ctx:
+            b.meta["context"] = ctx
+        return b.build()
+
+
+# What a practitioner reads off the config before the curves: the names each framework uses.
+_CONTEXT = {
+    "lr": ("lr", "learning_rate", "actor_rollout_ref.actor.optim.lr", "actor.optim.lr", "optim.lr"),
+    "batch_size": ("batch_size", "train_batch_size", "data.train_batch_size", "rollout_batch_size",
+                   "per_device_train_batch_size", "groups_per_batch"),
+    "group_size": ("group_size", "num_generations", "n_samples_per_prompt", "rollout.n",
+                   "actor_rollout_ref.rollout.n", "n_rollouts", "num_samples"),
+    "max_response_length": ("max_response_length", "max_completion_length", "max_new_tokens", "max_tokens",
+                            "data.max_response_length", "generate_max_len", "response_length"),
+}
+
+
+def _flatten_config(cfg: dict[str, object], prefix: str = "", out: dict[str, object] | None = None,
+                    depth: int = 0) -> dict[str, object]:
+    out = {} if out is None else out
+    for k, v in cfg.items():
+        if isinstance(v, dict) and depth < 8:
+            _flatten_config(v, f"{prefix}{k}.", out, depth + 1)
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
+
+
+def context(config: dict[str, object]) -> dict[str, float]:
+    """lr, batch size, group size and the response length cap from a run's config, when set."""
+    flat = _flatten_config(config)
+    lower = {k.lower(): v for k, v in flat.items()}
+    out: dict[str, float] = {}
+    for name, keys in _CONTEXT.items():
+        for k in keys:
+            v = lower.get(k)
+            if v is None:                          # a nested spelling: any key ending in .name
+                v = next((x for kk, x in lower.items() if kk.endswith("." + k)), None)
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
+                out[name] = float(v)
+                break
+    return out
+
+
+# ---------------------------------------------------------------- finding and reading runs
+
+_RUN_DIRS = ("offline-run-*", "run-*")
+
+
+def is_wandb(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(6) == MAGIC
+    except OSError:
+        return False
+
+
+def _run_file(d: Path) -> Path | None:
+    files = sorted(f for f in d.glob("run-*.wandb") if f.is_file())
+    return files[-1] if files else None
+
+
+def wandb_files(path: Path) -> list[Path]:
+    """The `.wandb` files a path names: the file itself, a run folder's, or every run's in a
+    `wandb/` folder (or in a folder holding `wandb/`), oldest first.  Empty when there is none."""
+    path = Path(path)
+    if path.is_file():
+        return [path] if is_wandb(path) else []
+    if not path.is_dir():
+        return []
+    own = _run_file(path)
+    if own is not None:
+        return [own]
+    for base in (path, path / "wandb"):
+        if not base.is_dir():
+            continue
+        dirs = {d.resolve(): d for pat in _RUN_DIRS for d in base.glob(pat) if d.is_dir() and not d.is_symlink()}
+        # offline-run-YYYYMMDD_HHMMSS-id / run-YYYYMMDD_HHMMSS-id: by the time in the name
+        found = [(d.name.split("-", 2)[-1] if d.name.startswith("offline-") else d.name[4:], f)
+                 for d in dirs.values() if (f := _run_file(d)) is not None]
+        if found:
+            return [f for _, f in sorted(found)]
+    return []
+
+
+def read_one(path: Path, name: str) -> Run:
+    """One `.wandb` file, read in blocks (memory stays bounded), up to its last whole record."""
+    dec, reader = Decoder(), _Reader(name)
+    try:
+        with open(path, "rb") as f:
+            while chunk := f.read(READ_SIZE):
+                reader.feed(dec.feed(chunk))
+    except OSError as e:
+        raise NotAFile(f"{path}: cannot be read ({e.strerror or e}).") from None
+    except ValueError:
+        raise NotAFile(f"{path}: not a W&B run file (no `:W&B` header).") from None
+    return reader.finish(dec.pending, dec.corrupt)
+
+
+def read_wandb(path: Path, name: str) -> Run:
+    """A `.wandb` file, a run folder, or a `wandb/` folder of runs: the last run started, the
+    others in `file_runs` (`--run K`)."""
+    files = wandb_files(path)
+    if not files:
+        raise NotAFile.of("ingest.err.wandb_none", path=path)
+    runs = []
+    for f in files:
+        run = read_one(f, name if len(files) == 1 else f.parent.name)
+        run.meta["wandb"]["file"] = str(f)
+        runs.append(run)
+    if len(runs) > 1:
+        listing = "; ".join(f"run {i + 1}: {r.meta['wandb'].get('run_id') or r.name} ({r.n_steps} steps)"
+                            for i, r in enumerate(runs))
+        for i, r in enumerate(runs):
+            r.meta["run_index"], r.meta["run_count"] = i + 1, len(runs)
+            r.file_runs = runs
+            r.notes.append(f"the folder holds {len(runs)} W&B runs: {listing}. This is run {i + 1}; "
+                           "choose another with --run K")
+    return runs[-1]
+
+
+def sniff_path(path: Path) -> float:
+    return 1.0 if wandb_files(path) else 0.0
+
+
+FORMAT = Format("wandb", "W&B offline runs (`wandb/offline-run-*/run-<id>.wandb`: a run folder, its .wandb "
+                "file, or a wandb/ folder of runs; read without wandb)", lambda text: 0.0, reader=read_wandb)
