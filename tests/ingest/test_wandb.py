@@ -15,7 +15,7 @@ import pytest
 
 from rlvitals.errors import NotAFile
 from rlvitals.ingest import read, read_all
-from rlvitals.ingest.wandb_store import BLOCK, Decoder, wandb_files
+from rlvitals.ingest.wandb_store import BLOCK, Decoder, read_one, read_slow, wandb_files
 
 HERE = Path(__file__).resolve().parent.parent / "fixtures" / "wandb"
 VERSIONS = sorted(p.parent.parent.name for p in HERE.glob("*/*/run-*.wandb.gz"))
@@ -155,3 +155,26 @@ def test_a_run_written_now_by_wandb_offline_reads_back(tmp_path, monkeypatch):
     assert np.array_equal(reward.steps, np.arange(300))
     assert np.array_equal(reward.values, [r["env/all/reward/total"] for r in logged])
     assert run.meta["context"]["group_size"] == 16.0
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("damage", ["none", "cut", "crc", "length"])
+def test_the_bulk_and_the_incremental_decoders_agree(version, damage, tmp_path):
+    file = unpack(version, tmp_path)
+    data = bytearray(file.read_bytes())
+    if damage == "cut":
+        data = data[: len(data) - 777]
+    elif damage == "crc":
+        data[BLOCK + 3000] ^= 0x55
+    elif damage == "length":                            # a chunk header whose length runs past its block
+        at = 7
+        while at < BLOCK - 100:                         # walk to the tenth chunk of block 0
+            at += 7 + int.from_bytes(data[at + 4:at + 6], "little")
+            if at > 3000:
+                break
+        data[at + 4:at + 6] = (BLOCK).to_bytes(3, "little")[:2]
+    file.write_bytes(bytes(data))
+    fast, slow = read_one(file, "x"), read_slow(file, "x")
+    same_series(fast, slow)
+    assert fast.skipped == slow.skipped and fast.dropped == slow.dropped and fast.meta == slow.meta
+    assert (damage == "none") == (not fast.skipped)

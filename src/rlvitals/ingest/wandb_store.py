@@ -40,6 +40,8 @@ from ..i18n import Msg
 from ..run import Run
 from .base import Format
 from .builder import RunBuilder
+from .jsonl import JsonlParser
+from .progress import tick
 from .tfrecord import iter_fields, read_varint, skip_field
 from .values import OUT_OF_RANGE
 
@@ -243,6 +245,39 @@ def _json(value: bytes) -> object:
         return None
 
 
+def history_row(buf: bytes, pos: int, end: int) -> tuple[int | float | None, dict[str, float], int]:
+    """(step, metrics, count of values that are no numbers) of the HistoryRecord at buf[pos:end];
+    the step is `_step`, else the record's step field, else None."""
+    row: dict[str, float] = {}
+    step: float | int | None = None
+    dropped = 0
+    for key, value in _items(buf, pos, end):
+        if key[:1] == "_":
+            if key == "_step":
+                step = _number(value)
+            continue
+        v = _number(value)
+        if v is not None:
+            row[key] = v
+        elif value[:1] == b"{":
+            dropped += _flat(key, _json(value), row)
+        else:
+            dropped += 1                           # a string, a boolean, a list, null
+    if step is None:                               # HistoryRecord.step { num }: W&B >= 0.2x
+        f = _fields(buf, pos, end).get(2)
+        if f is not None:
+            step = next((v for fn, wt, v, _ in iter_fields(buf, *f) if fn == 1 and wt == 0), 0)
+    if isinstance(step, float) and step.is_integer():
+        step = int(step)
+    return step, row, dropped
+
+
+def record_kind(payload: bytes) -> tuple[str, int, int]:
+    """("history" | "config" | "summary" | "run" | "", start, end) of a record's payload."""
+    field, a, z = _top(payload)
+    return {2: "history", 3: "summary", 5: "config", 17: "run"}.get(field, ""), a, z
+
+
 class _Reader:
     """Records -> a RunBuilder's rows, plus the run's config, summary and identity."""
 
@@ -276,31 +311,11 @@ class _Reader:
 
     def _history(self, buf: bytes, pos: int, end: int) -> None:
         self.history += 1
-        row: dict[str, float] = {}
-        step: float | int | None = None
-        dropped = 0
-        for key, value in _items(buf, pos, end):
-            if key[:1] == "_":
-                if key == "_step":
-                    step = _number(value)
-                continue
-            v = _number(value)
-            if v is not None:
-                row[key] = v
-            elif value[:1] == b"{":
-                dropped += _flat(key, _json(value), row)
-            else:
-                dropped += 1                       # a string, a boolean, a list, null
-        if step is None:                           # HistoryRecord.step { num }: W&B >= 0.2x
-            f = _fields(buf, pos, end).get(2)
-            if f is not None:
-                step = next((v for fn, wt, v, _ in iter_fields(buf, *f) if fn == 1 and wt == 0), 0)
+        step, row, dropped = history_row(buf, pos, end)
         self._row_no += 1
         if step is None:
             step = self._row_no
             self.no_step += 1
-        if isinstance(step, float) and step.is_integer():
-            step = int(step)
         self.b.add_parsed(step, row, self.history, dropped=dropped, empty_reason="W&B history row without metrics")
 
     def _config(self, buf: bytes, pos: int, end: int) -> None:
@@ -429,16 +444,31 @@ def wandb_files(path: Path) -> list[Path]:
 
 
 def read_one(path: Path, name: str) -> Run:
-    """One `.wandb` file, read in blocks (memory stays bounded), up to its last whole record."""
-    dec, reader = Decoder(), _Reader(name)
+    """One `.wandb` file, read a batch of blocks at a time (memory stays bounded) by the bulk
+    decoder (wandb_fast.py), up to its last whole record."""
+    from .wandb_fast import BulkDecoder
+
+    reader = _Reader(name)
+    bulk = BulkDecoder(reader)
     try:
         with open(path, "rb") as f:
+            if f.read(len(MAGIC)) != MAGIC:
+                raise NotAFile(f"{path}: not a W&B run file (no `:W&B` header).")
+            f.seek(0)
             while chunk := f.read(READ_SIZE):
-                reader.feed(dec.feed(chunk))
+                bulk.feed(chunk)
+                tick(f.tell())
     except OSError as e:
         raise NotAFile(f"{path}: cannot be read ({e.strerror or e}).") from None
-    except ValueError:
-        raise NotAFile(f"{path}: not a W&B run file (no `:W&B` header).") from None
+    return reader.finish(bulk.cut + sum(map(len, bulk.parts)), bulk.corrupt)
+
+
+def read_slow(path: Path, name: str) -> Run:
+    """The same with the incremental Python decoder (what `watch` uses; tests compare the two)."""
+    dec, reader = Decoder(), _Reader(name)
+    with open(path, "rb") as f:
+        while chunk := f.read(READ_SIZE):
+            reader.feed(dec.feed(chunk))
     return reader.finish(dec.pending, dec.corrupt)
 
 
@@ -464,9 +494,29 @@ def read_wandb(path: Path, name: str) -> Run:
     return runs[-1]
 
 
+class WandbRowParser(JsonlParser):
+    """`watch`'s view of a W&B run: the JSON rows `watch.wandb_follow.WandbFollower` makes of its
+    history records, and a `{"_config": {…}}` line kept as the run's config and context."""
+
+    format_name = "wandb"
+
+    def parse(self, line: str, lineno: int) -> None:
+        if line.startswith('{"_config": '):
+            cfg = _json(line.encode())
+            cfg = cfg.get("_config") if isinstance(cfg, dict) else None
+            if isinstance(cfg, dict):
+                self.builder.meta["config"] = cfg
+                ctx = context(cfg)
+                if ctx:
+                    self.builder.meta["context"] = ctx
+            return
+        super().parse(line, lineno)
+
+
 def sniff_path(path: Path) -> float:
     return 1.0 if wandb_files(path) else 0.0
 
 
 FORMAT = Format("wandb", "W&B offline runs (`wandb/offline-run-*/run-<id>.wandb`: a run folder, its .wandb "
-                "file, or a wandb/ folder of runs; read without wandb)", lambda text: 0.0, reader=read_wandb)
+                "file, or a wandb/ folder of runs; read without wandb)", lambda text: 0.0, reader=read_wandb,
+                parser=WandbRowParser)

@@ -24,6 +24,7 @@ from .alerts import Alert, alert_payload, format_alert
 from .follow import Follower, FollowEvent
 from .session import Watcher, _default_diagnose
 from .sinks import EXEC_TIMEOUT, WEBHOOK_DEADLINE, Dispatcher, validate_webhook
+from .wandb_follow import WandbFollower, is_wandb_target
 
 __all__ = ["watch_file"]
 
@@ -116,8 +117,11 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
         raise ValueError(f"--until must be one of {', '.join(SEVERITIES)}")
     if webhook is not None:
         validate_webhook(webhook, lang)
-    if path.is_dir():
-        raise NotAFile(f"{path} is a directory: watch follows one text log file "
+    wandb = fmt in (None, "wandb") and is_wandb_target(path)    # a W&B run: its records, not lines
+    if wandb:
+        fmt = "wandb"
+    elif path.is_dir():
+        raise NotAFile(f"{path} is a directory: watch follows one text log file or a W&B run "
                        f"(for a TensorBoard directory use `rlvitals diagnose`)")
     if once and not path.exists():
         raise NotAFile(f"{path} does not exist")
@@ -126,8 +130,8 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
     w = Watcher(fmt=fmt, lang=lang, name=path.stem, source=str(path), persist=1 if once else persist,
                 max_wait=max_wait, diagnose_fn=diagnose_fn or _default_diagnose, mapping=dict(mapping or {}),
                 run_index=run)
-    fol = Follower(path, from_start=from_start, rotate_grace=rotate_grace)
-    history = from_start and path.is_file() and path.stat().st_size > 0
+    fol = (WandbFollower if wandb else Follower)(path, from_start=from_start, rotate_grace=rotate_grace)
+    history = from_start and (wandb or (path.is_file() and path.stat().st_size > 0))
     said_fmt = said_sniff = said_wait = said_runs_found = False
     n_errors = n_new_runs = 0
     sinks = Dispatcher(exec_cmd, webhook, lambda key, fields: _say(err, tr(key, lang, **fields)),
@@ -148,7 +152,7 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
     def take(lines: list[str], events: list[FollowEvent], say: bool = True) -> None:
         nonlocal said_fmt, said_sniff
         for ev in events:
-            if ev.kind in ("truncated", "rewritten"):
+            if ev.kind in ("truncated", "rewritten", "wandb_run"):
                 # detected before reading: every line of this poll belongs to the new run
                 w.restart()
                 said_fmt = said_sniff = False
