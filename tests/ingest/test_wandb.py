@@ -178,3 +178,14 @@ def test_the_bulk_and_the_incremental_decoders_agree(version, damage, tmp_path):
     same_series(fast, slow)
     assert fast.skipped == slow.skipped and fast.dropped == slow.dropped and fast.meta == slow.meta
     assert (damage == "none") == (not fast.skipped)
+
+
+def test_vitals_says_what_was_read_from_a_wandb_run(tmp_path):
+    from rlvitals.render.vitals import render_vitals, vitals_dict
+
+    run = read(unpack(VERSIONS[-1], tmp_path))
+    d = vitals_dict(run)
+    assert d["format"] == "wandb" and d["wandb"]["history"] == 300 and d["context"]["group_size"] == 16
+    text = render_vitals(run, fmt="text", lang="en")
+    assert "W&B run" in text and "max_response_length=1024" in text
+    assert "配置" in render_vitals(run, fmt="text", lang="zh")

@@ -480,7 +480,8 @@ def read_wandb(path: Path, name: str) -> Run:
         raise NotAFile.of("ingest.err.wandb_none", path=path)
     runs = []
     for f in files:
-        run = read_one(f, name if len(files) == 1 else f.parent.name)
+        # a run's own name: its folder (offline-run-<time>-<id>), not "wandb" or "latest-run"
+        run = read_one(f, f.stem if Path(path).is_file() else f.resolve().parent.name)
         run.meta["wandb"]["file"] = str(f)
         runs.append(run)
     if len(runs) > 1:
@@ -517,6 +518,6 @@ def sniff_path(path: Path) -> float:
     return 1.0 if wandb_files(path) else 0.0
 
 
-FORMAT = Format("wandb", "W&B offline runs (`wandb/offline-run-*/run-<id>.wandb`: a run folder, its .wandb "
-                "file, or a wandb/ folder of runs; read without wandb)", lambda text: 0.0, reader=read_wandb,
-                parser=WandbRowParser)
+FORMAT = Format("wandb", "W&B offline runs, read without wandb: a run folder, its run-<id>.wandb, or a wandb/ "
+                "folder of runs (--run K), e.g. `rlvitals diagnose wandb/latest-run`", lambda text: 0.0,
+                reader=read_wandb, parser=WandbRowParser)
