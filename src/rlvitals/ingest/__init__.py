@@ -22,6 +22,7 @@ from ..run import Run
 from .base import Format, LineParser, clean_line
 from .formats import load as _load
 from .mapping import MappedParser, apply_mapping, require_vitals
+from .mlflow_store import mlflow_runs
 from .parquet import MAGIC as PARQUET_MAGIC
 from .parquet import is_run_dir
 from .progress import reading, tick
@@ -159,7 +160,8 @@ def read(path, format: str | None = None, *, name: str | None = None,
             raise NotAFile.of("ingest.err.missing", path=path)
         if path.is_dir():
             fmt = format or ("tensorboard" if "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path))
-                             else "parquet" if is_run_dir(path) else "wandb" if wandb_files(path) else None)
+                             else "parquet" if is_run_dir(path) else "wandb" if wandb_files(path)
+                             else "mlflow" if mlflow_runs(path) else None)
             if fmt is None:
                 raise NotAFile.of("ingest.err.dir", path=path)
             return _finish(select_run(_read_with(_format(fmt), path, name or run_name(path)), run), path, mapping)
