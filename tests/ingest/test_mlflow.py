@@ -4,6 +4,7 @@ written during the test."""
 
 from __future__ import annotations
 
+import gzip
 import importlib.util
 import shutil
 import sys
@@ -93,3 +94,21 @@ def test_a_run_written_now_by_mlflow_reads_back(tmp_path, monkeypatch):
     assert run.n_steps == 120
     assert np.array_equal(run["reward"].values, [r["env/all/reward/total"] for r in logged])
     sys.modules.pop("make", None)
+
+
+def test_an_mlflow_database_reads_like_the_same_rows_and_is_not_taken_for_rlwatch(tmp_path):
+    db = tmp_path / "mlflow.db"
+    db.write_bytes(gzip.decompress((FIX / "mlflow" / "mlflow.db.gz").read_bytes()))
+    ref = read(JSONL)
+    steps = np.array([*range(60), 137])
+    for path in (db, tmp_path):
+        run = read(path)
+        assert run.format == "mlflow" and run.name == "tinker-style"
+        assert np.array_equal(run.steps, steps)
+        for name, s in ref.series.items():
+            keep = np.isin(s.steps, steps)
+            assert np.array_equal(run.series[name].steps, s.steps[keep]), name
+            assert np.array_equal(run.series[name].values, s.values[keep], equal_nan=True), name
+    kl = run.extras["optim/kl_sample_train_v1"]
+    assert np.isnan(kl.values[kl.steps == 137]).all()                  # stored as 0 with is_nan set
+    assert run.meta["context"]["max_response_length"] == 1024.0

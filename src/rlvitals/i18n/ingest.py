@@ -12,7 +12,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.err.empty": "{path} is empty",
         "ingest.err.dir": "{path} is a directory with no TensorBoard event files, no W&B run (run-*.wandb) and no MLflow run (metrics/); give a log file",
         "ingest.err.mlflow_none": "{path}: no MLflow run found (looked for a run folder holding metrics/ and "
-                                  "meta.yaml, in the folder, its experiments, and a mlruns/ folder below it)",
+                                  "meta.yaml, in the folder, its experiments, and a mlruns/ folder below it, "
+                                  "and for an mlflow.db)",
         "ingest.err.wandb_none": "{path}: no W&B run found (looked for run-*.wandb in the folder, in its "
                                  "offline-run-*/ and run-*/ folders, and in a wandb/ folder below it)",
         "ingest.note.wandb_corrupt": "{n} W&B chunk(s) failed their checksum: skipped with the rest of their "
@@ -102,7 +103,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.err.empty": "{path} 是空的",
         "ingest.err.dir": "{path} 是目录，里面没有 TensorBoard 事件文件、W&B 运行（run-*.wandb）或 MLflow 运行（metrics/）；请给出一个日志文件",
         "ingest.err.mlflow_none": "{path}：没有找到 MLflow 运行（查找了该目录、其下各实验目录以及其下 mlruns/ 目录中"
-                                  "含 metrics/ 与 meta.yaml 的运行目录）",
+                                  "含 metrics/ 与 meta.yaml 的运行目录，以及 mlflow.db）",
         "ingest.err.wandb_none": "{path}：没有找到 W&B 运行（查找了该目录、其下 offline-run-*/ 与 run-*/ 目录、"
                                  "以及其下 wandb/ 目录中的 run-*.wandb）",
         "ingest.note.wandb_corrupt": "{n} 个 W&B 数据块校验和不符：连同所在 32 KiB 块的其余部分一起跳过",

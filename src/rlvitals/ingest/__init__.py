@@ -22,7 +22,7 @@ from ..run import Run
 from .base import Format, LineParser, clean_line
 from .formats import load as _load
 from .mapping import MappedParser, apply_mapping, require_vitals
-from .mlflow_store import mlflow_runs
+from .mlflow_store import is_mlflow_db, mlflow_runs
 from .parquet import MAGIC as PARQUET_MAGIC
 from .parquet import is_run_dir
 from .progress import reading, tick
@@ -161,7 +161,7 @@ def read(path, format: str | None = None, *, name: str | None = None,
         if path.is_dir():
             fmt = format or ("tensorboard" if "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path))
                              else "parquet" if is_run_dir(path) else "wandb" if wandb_files(path)
-                             else "mlflow" if mlflow_runs(path) else None)
+                             else "mlflow" if mlflow_runs(path) or is_mlflow_db(path / "mlflow.db") else None)
             if fmt is None:
                 raise NotAFile.of("ingest.err.dir", path=path)
             return _finish(select_run(_read_with(_format(fmt), path, name or run_name(path)), run), path, mapping)
@@ -172,9 +172,10 @@ def read(path, format: str | None = None, *, name: str | None = None,
             return _finish(select_run(_read_with(FORMATS["tensorboard"], path, name or run_name(path)), run),
                            path, mapping)
         magic = _head(path, 16) if format is None else b""
-        binary = ("rlwatch-sqlite" if magic.startswith(SQLITE_MAGIC) else "parquet" if magic.startswith(PARQUET_MAGIC)
+        binary = ("mlflow" if magic.startswith(SQLITE_MAGIC) and is_mlflow_db(path)
+                  else "rlwatch-sqlite" if magic.startswith(SQLITE_MAGIC) else "parquet" if magic.startswith(PARQUET_MAGIC)
                   else "wandb" if magic.startswith(WANDB_MAGIC) else ALIASES.get(format or "", format))
-        if binary in ("rlwatch-sqlite", "parquet", "wandb"):
+        if binary in ("rlwatch-sqlite", "parquet", "wandb", "mlflow"):
             return _finish(select_run(_read_with(FORMATS[binary], path, name or run_name(path)), run), path, mapping)
     with open_input(path) as src:
         name = name or src.name or run_name(path)

@@ -396,6 +396,8 @@ def read_wandb(path: Path, name: str) -> Run:
     """A `.wandb` file, a run folder, or a `wandb/` folder of runs: the last run started, the
     others in `file_runs` (`--run K`)."""
     files = wandb_files(path)
+    if not files and Path(path).is_file() and not is_wandb(Path(path)):
+        return _read_rows(Path(path), name)        # -F wandb on text: the rows `watch` makes of a run
     if not files:
         raise NotAFile.of("ingest.err.wandb_none", path=path)
     runs = []
@@ -432,6 +434,17 @@ class WandbRowParser(JsonlParser):
                     self.builder.meta["context"] = ctx
             return
         super().parse(line, lineno)
+
+
+def _read_rows(path: Path, name: str) -> Run:
+    parser = WandbRowParser(name)
+    with open(path, encoding="utf-8", errors="replace", newline="") as f:
+        for line in f:
+            if line.endswith(("\n", "\r")):
+                parser.feed(line)
+            else:
+                parser.feed_last(line)
+    return parser.finish()
 
 
 def sniff_path(path: Path) -> float:
