@@ -14,11 +14,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.err.mlflow_none": "{path}: no MLflow run found (looked for a run folder holding metrics/ and "
                                   "meta.yaml, in the folder, its experiments, and a mlruns/ folder below it, "
                                   "and for an mlflow.db)",
+        "ingest.err.swanlab_none": "{path}: no SwanLab run found (looked for run-*.swanlab in the folder, in its "
+                                   "run folders, and in a swanlog/ folder below it)",
         "ingest.err.wandb_none": "{path}: no W&B run found (looked for run-*.wandb in the folder, in its "
                                  "offline-run-*/ and run-*/ folders, and in a wandb/ folder below it)",
-        "ingest.note.wandb_corrupt": "{n} W&B chunk(s) failed their checksum: skipped with the rest of their "
+        "ingest.note.wandb_corrupt": "{n} {kind} chunk(s) failed their checksum: skipped with the rest of their "
                                      "32 KiB block",
-        "ingest.note.wandb_cut": "the last {n} bytes are an unfinished W&B record (a run still writing, or a "
+        "ingest.note.wandb_cut": "the last {n} bytes are an unfinished {kind} record (a run still writing, or a "
                                  "copy cut short): read up to the last whole record",
         "ingest.err.not_regular": "{path} is not a regular file",
         "ingest.err.format_name": "unknown format {name!r}; known formats: {known}",
@@ -85,6 +87,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.guessed": "{canon} from {key}: the name read as {canon} (if it is not, say which key is with "
                                "--map {canon}=KEY)",
         "ingest.note.positions": "{n} log dicts have no step key: their position in the array is used as the step",
+        "reason.corrupt W&B chunk (bad checksum)": "corrupt W&B chunk (bad checksum)",
+        "reason.unfinished W&B record at the end": "unfinished W&B record at the end",
+        "reason.W&B history row without metrics": "W&B history row without metrics",
+        "reason.malformed W&B record": "malformed W&B record",
+        "reason.malformed MLflow metric line": "malformed MLflow metric line",
+        "reason.malformed SwanLab record": "malformed SwanLab record",
+        "reason.corrupt SwanLab chunk (bad checksum)": "corrupt SwanLab chunk (bad checksum)",
+        "reason.unfinished SwanLab record at the end": "unfinished SwanLab record at the end",
         "reason.line with NUL or control bytes": "line with NUL or control bytes",
         "reason.metrics after the last step line": "metrics after the last step line",
         "reason.table row without a step": "table row without a step",
@@ -104,10 +114,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.err.dir": "{path} 是目录，里面没有 TensorBoard 事件文件、W&B 运行（run-*.wandb）或 MLflow 运行（metrics/）；请给出一个日志文件",
         "ingest.err.mlflow_none": "{path}：没有找到 MLflow 运行（查找了该目录、其下各实验目录以及其下 mlruns/ 目录中"
                                   "含 metrics/ 与 meta.yaml 的运行目录，以及 mlflow.db）",
+        "ingest.err.swanlab_none": "{path}：没有找到 SwanLab 运行（查找了该目录、其下各运行目录以及其下 swanlog/ 目录中的 "
+                                   "run-*.swanlab）",
         "ingest.err.wandb_none": "{path}：没有找到 W&B 运行（查找了该目录、其下 offline-run-*/ 与 run-*/ 目录、"
                                  "以及其下 wandb/ 目录中的 run-*.wandb）",
-        "ingest.note.wandb_corrupt": "{n} 个 W&B 数据块校验和不符：连同所在 32 KiB 块的其余部分一起跳过",
-        "ingest.note.wandb_cut": "最后 {n} 字节是未写完的 W&B 记录（运行仍在写入，或文件副本被截断）：读到最后一条完整记录为止",
+        "ingest.note.wandb_corrupt": "{n} 个 {kind} 数据块校验和不符：连同所在 32 KiB 块的其余部分一起跳过",
+        "ingest.note.wandb_cut": "最后 {n} 字节是未写完的 {kind} 记录（运行仍在写入，或文件副本被截断）：读到最后一条完整记录为止",
         "ingest.err.not_regular": "{path} 不是普通文件",
         "ingest.err.format_name": "未知格式 {name!r}；已知格式：{known}",
         "ingest.err.not_lines": "格式 {name!r} 不是按行的格式，只能整份读取",
@@ -164,6 +176,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.mapped": "{canon} 来自 {key}：由用户指定（--map {canon}={given}）",
         "ingest.note.guessed": "{canon} 来自 {key}：按名字读作 {canon}（如果不是，用 --map {canon}=KEY 指明）",
         "ingest.note.positions": "{n} 个日志字典没有 step 键：用它在数组中的位置作为步数",
+        "reason.corrupt W&B chunk (bad checksum)": "W&B 数据块损坏（校验和不符）",
+        "reason.unfinished W&B record at the end": "末尾未写完的 W&B 记录",
+        "reason.W&B history row without metrics": "没有指标的 W&B 历史记录",
+        "reason.malformed W&B record": "无法解析的 W&B 记录",
+        "reason.malformed MLflow metric line": "无法解析的 MLflow 指标行",
+        "reason.malformed SwanLab record": "无法解析的 SwanLab 记录",
+        "reason.corrupt SwanLab chunk (bad checksum)": "SwanLab 数据块损坏（校验和不符）",
+        "reason.unfinished SwanLab record at the end": "末尾未写完的 SwanLab 记录",
         "reason.line with NUL or control bytes": "含 NUL 或控制字节的行",
         "reason.metrics after the last step line": "最后一个 step 行之后的指标行",
         "reason.table row without a step": "没有 step 的表格行",

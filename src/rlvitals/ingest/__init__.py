@@ -28,6 +28,8 @@ from .parquet import is_run_dir
 from .progress import reading, tick
 from .source import open_input
 from .sqlite_store import MAGIC as SQLITE_MAGIC
+from .swanlab_store import MAGIC as SWANLAB_MAGIC
+from .swanlab_store import swanlab_files
 from .wandb_store import MAGIC as WANDB_MAGIC
 from .wandb_store import wandb_files
 
@@ -161,7 +163,8 @@ def read(path, format: str | None = None, *, name: str | None = None,
         if path.is_dir():
             fmt = format or ("tensorboard" if "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path))
                              else "parquet" if is_run_dir(path) else "wandb" if wandb_files(path)
-                             else "mlflow" if mlflow_runs(path) or is_mlflow_db(path / "mlflow.db") else None)
+                             else "mlflow" if mlflow_runs(path) or is_mlflow_db(path / "mlflow.db")
+                             else "swanlab" if swanlab_files(path) else None)
             if fmt is None:
                 raise NotAFile.of("ingest.err.dir", path=path)
             return _finish(select_run(_read_with(_format(fmt), path, name or run_name(path)), run), path, mapping)
@@ -174,8 +177,9 @@ def read(path, format: str | None = None, *, name: str | None = None,
         magic = _head(path, 16) if format is None else b""
         binary = ("mlflow" if magic.startswith(SQLITE_MAGIC) and is_mlflow_db(path)
                   else "rlwatch-sqlite" if magic.startswith(SQLITE_MAGIC) else "parquet" if magic.startswith(PARQUET_MAGIC)
-                  else "wandb" if magic.startswith(WANDB_MAGIC) else ALIASES.get(format or "", format))
-        if binary in ("rlwatch-sqlite", "parquet", "wandb", "mlflow"):
+                  else "wandb" if magic.startswith(WANDB_MAGIC) else "swanlab" if magic.startswith(SWANLAB_MAGIC)
+                  else ALIASES.get(format or "", format))
+        if binary in ("rlwatch-sqlite", "parquet", "wandb", "mlflow", "swanlab"):
             return _finish(select_run(_read_with(FORMATS[binary], path, name or run_name(path)), run), path, mapping)
     with open_input(path) as src:
         name = name or src.name or run_name(path)

@@ -63,7 +63,8 @@ class Decoder:
     byte 0), get back the complete records (protobuf payloads) found so far.  What is left
     unfinished waits for the next feed; `pending` says how many bytes that is."""
 
-    def __init__(self) -> None:
+    def __init__(self, magic: bytes = MAGIC) -> None:
+        self.magic = magic        # the header's first 6 bytes (SwanLab writes the same log with its own)
         self.buf = b""
         self.at = 0               # file offset of buf[0]
         self.parts: list[bytes] = []   # a FIRST (and MIDDLEs) waiting for their LAST
@@ -86,8 +87,8 @@ class Decoder:
             if n < HEADER:
                 self.buf = buf
                 return out
-            if buf[:6] != MAGIC:
-                raise ValueError("not a W&B record log")
+            if buf[:6] != self.magic:
+                raise ValueError("not a record log of this kind")
             self.header, pos = True, HEADER
         parts, seed, unpack, crc32 = self.parts, _SEED, _CHUNK, zlib.crc32
         while True:
@@ -346,10 +347,10 @@ class _Reader:
                     summary[key] = v
         if corrupt:
             b.skip("corrupt W&B chunk (bad checksum)", corrupt)
-            b.note(Msg("ingest.note.wandb_corrupt", n=corrupt))
+            b.note(Msg("ingest.note.wandb_corrupt", n=corrupt, kind="W&B"))
         if cut:
             b.skip("unfinished W&B record at the end", 1)
-            b.note(Msg("ingest.note.wandb_cut", n=cut))
+            b.note(Msg("ingest.note.wandb_cut", n=cut, kind="W&B"))
         if self.no_step:
             b.meta["step_inferred"] = True
         b.meta["wandb"] = dict(self.info, records=self.records, history=self.history)
