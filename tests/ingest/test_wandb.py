@@ -189,3 +189,23 @@ def test_vitals_says_what_was_read_from_a_wandb_run(tmp_path):
     text = render_vitals(run, fmt="text", lang="en")
     assert "W&B run" in text and "max_response_length=1024" in text
     assert "配置" in render_vitals(run, fmt="text", lang="zh")
+
+
+def test_the_cli_lists_and_picks_the_runs_of_a_wandb_folder(tmp_path, capsys):
+    from rlvitals.cli import main
+
+    for v in VERSIONS[:2]:
+        unpack(v, tmp_path)
+    assert main(["vitals", str(tmp_path / "wandb")]) == 0
+    out = capsys.readouterr().out
+    assert "(2)" in out and "W&B run" in out and "max_response_length=1024" in out
+    assert main(["diagnose", str(tmp_path / "wandb"), "--run", "1", "--format", "json"]) == 0
+    first = capsys.readouterr().out
+    assert main(["diagnose", str(tmp_path / "wandb"), "--format", "json"]) == 0
+    assert '"format": "wandb"' in first and first != capsys.readouterr().out    # run 1 is not run 2
+    assert main(["formats"]) == 0
+    assert "wandb/latest-run" in capsys.readouterr().out
+    (tmp_path / "empty").mkdir()
+    assert main(["diagnose", str(tmp_path / "empty"), "-F", "wandb"]) == 2
+    err = capsys.readouterr().err
+    assert "no W&B run found" in err and err.count("\n") == 1

@@ -89,3 +89,29 @@ def test_watch_once_on_a_wandb_run_folder_reports_like_diagnose(version, tmp_pat
     assert "300 steps" in text or "299 steps" in text, text[:400]
     assert "wandb" in err.getvalue()
     sys.stdout.flush()
+
+
+def test_watch_f_wandb_waits_for_a_run_folder_that_does_not_exist_yet(tmp_path):
+    import threading
+
+    folder, data = fixture_bytes(VERSIONS[-1])
+    stop = threading.Event()
+    out, err = io.StringIO(), io.StringIO()
+    codes = []
+    t = threading.Thread(target=lambda: codes.append(watch_file(tmp_path / "wandb", fmt="wandb", interval=0.05,
+                                                                out=out, err=err, stop=stop)))
+    t.start()
+    try:
+        run_dir = tmp_path / "wandb" / folder
+        run_dir.mkdir(parents=True)
+        (run_dir / "run-x.wandb").write_bytes(data)
+        for _ in range(200):
+            if "300 steps" in out.getvalue() or "appeared" in err.getvalue():
+                break
+            stop.wait(0.05)
+    finally:
+        stop.set()
+        t.join(30)
+    assert codes == [0]
+    assert "waiting for" in err.getvalue() and "appeared" in err.getvalue()
+    assert "300 steps" in out.getvalue()

@@ -117,7 +117,8 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
         raise ValueError(f"--until must be one of {', '.join(SEVERITIES)}")
     if webhook is not None:
         validate_webhook(webhook, lang)
-    wandb = fmt in (None, "wandb") and is_wandb_target(path)    # a W&B run: its records, not lines
+    # a W&B run (or -F wandb: one still to appear) is followed record by record, not line by line
+    wandb = fmt in ("wandb", "w&b") or (fmt is None and is_wandb_target(path))
     if wandb:
         fmt = "wandb"
     elif path.is_dir():
