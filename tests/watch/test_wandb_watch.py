@@ -101,14 +101,19 @@ def test_watch_f_wandb_waits_for_a_run_folder_that_does_not_exist_yet(tmp_path):
     t = threading.Thread(target=lambda: codes.append(watch_file(tmp_path / "wandb", fmt="wandb", interval=0.05,
                                                                 out=out, err=err, stop=stop)))
     t.start()
+
+    def until(text: str) -> None:
+        for _ in range(400):
+            if text in err.getvalue():
+                return
+            stop.wait(0.025)
+
     try:
+        until("waiting for")                      # nothing there yet: watch waits, no error
         run_dir = tmp_path / "wandb" / folder
         run_dir.mkdir(parents=True)
         (run_dir / "run-x.wandb").write_bytes(data)
-        for _ in range(200):
-            if "300 steps" in out.getvalue() or "appeared" in err.getvalue():
-                break
-            stop.wait(0.05)
+        until("appeared")                         # … then reads it from its start
     finally:
         stop.set()
         t.join(30)
