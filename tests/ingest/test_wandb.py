@@ -61,7 +61,7 @@ def test_run_reads_back_from_folder_file_and_wandb_dir_like_its_metrics_jsonl(ve
     assert run.meta["context"] == {"lr": 4e-5, "batch_size": 128.0, "group_size": 16.0, "max_response_length": 1024.0}
     assert run.meta["config"]["model_name"] == "Qwen/Qwen3-4B"
     assert run.meta["summary"]["best_correct"] == max(ref.components["correct"].values)
-    assert run.meta["wandb"]["run_id"] in file.name
+    assert run.meta["wandb"]["run_id"] in file.name and run.meta["wandb"]["wandb_version"] == version
     assert np.isnan(run.extras["optim/kl_sample_train_v1"].values[137])       # a logged NaN is kept
     assert run.dropped == {"non-numeric values": 1}                           # the one string logged
     assert not run.skipped

@@ -59,7 +59,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.vit.input": "input",
         "ingest.vit.mapping": "--map",
         "ingest.vit.wandb": "W&B run",
-        "ingest.vit.wandb_line": "{id} (project {project}): {history} history records of {records} records",
+        "ingest.vit.wandb_line": "{id} (project {project}, written by wandb {version}): {history} history records of {records} records",
         "ingest.vit.context": "config",
         "ingest.vit.fallback": "read by the generic fallback reader (`name: number` lines); check each "
                                "vital's source key below",
@@ -155,7 +155,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.vit.input": "输入",
         "ingest.vit.mapping": "--map",
         "ingest.vit.wandb": "W&B 运行",
-        "ingest.vit.wandb_line": "{id}（项目 {project}）：共 {records} 条记录，其中历史记录 {history} 条",
+        "ingest.vit.wandb_line": "{id}（项目 {project}，由 wandb {version} 写入）：共 {records} 条记录，其中历史记录 {history} 条",
         "ingest.vit.context": "配置",
         "ingest.vit.fallback": "由通用兜底读取器读取（`名字: 数值` 行）；请逐项核对下面每个体征的来源键",
         "ingest.note.decoded": "输入已解码：{layers}",

@@ -366,7 +366,7 @@ class BulkDecoder:
               num: np.ndarray, va: np.ndarray, vl: np.ndarray, step_field: tuple[np.ndarray, np.ndarray],
               nrec: int) -> None:
         from .tfrecord import iter_fields
-        from .wandb_store import _flat, _json, _number
+        from .wandb_records import _flat, _json, _number
 
         r, b = self.r, self.r.b
         r.history += nrec

@@ -130,6 +130,7 @@ def _text(run: Run, lang: str, width: int) -> str:
         w = d["wandb"]
         head.append([tr("ingest.vit.wandb", lang), tr("ingest.vit.wandb_line", lang, id=w.get("run_id", "?"),
                                                      project=w.get("project", "?"), history=w.get("history", 0),
+                                                     version=w.get("wandb_version", "?"),
                                                      records=w.get("records", 0))])
     if d.get("context"):
         head.append([tr("ingest.vit.context", lang), ", ".join(f"{k}={fmt_num(v)}" for k, v in d["context"].items())])

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ..ingest.values import OUT_OF_RANGE
-from ..ingest.wandb_store import Decoder, _Reader, history_row, record_kind, wandb_files
+from ..ingest.wandb_records import history_row, record_kind
+from ..ingest.wandb_store import Decoder, _Reader, wandb_files
 from .follow import CHUNK, FollowEvent
 
 __all__ = ["WandbFollower", "is_wandb_target"]
