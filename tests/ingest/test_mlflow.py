@@ -18,7 +18,7 @@ from rlvitals.ingest import read, read_all
 
 FIX = Path(__file__).resolve().parent.parent / "fixtures"
 MLRUNS = FIX / "mlflow" / "mlruns"
-JSONL = FIX / "wandb" / "metrics.jsonl"
+JSONL = FIX / "wandb" / "metrics.jsonl.gz"
 
 
 def same_series(a, b) -> None:

@@ -16,7 +16,7 @@ from rlvitals.ingest import read
 from rlvitals.ingest.wandb_store import BLOCK
 
 FIX = Path(__file__).resolve().parent.parent / "fixtures"
-JSONL = FIX / "wandb" / "metrics.jsonl"
+JSONL = FIX / "wandb" / "metrics.jsonl.gz"
 
 
 def unpack(dest: Path) -> Path:

@@ -18,8 +18,8 @@ from rlvitals.ingest import read, read_all
 from rlvitals.ingest.wandb_store import BLOCK, Decoder, read_one, read_slow, wandb_files
 
 HERE = Path(__file__).resolve().parent.parent / "fixtures" / "wandb"
-VERSIONS = sorted(p.parent.parent.name for p in HERE.glob("*/*/run-*.wandb.gz"))
-JSONL = HERE / "metrics.jsonl"
+VERSIONS = sorted(p.parent.parent.name for p in HERE.glob("*/offline-run-*/run-*.wandb.gz"))
+JSONL = HERE / "metrics.jsonl.gz"
 
 
 def unpack(version: str, dest: Path) -> Path:
@@ -162,8 +162,9 @@ def test_a_run_written_now_by_wandb_offline_reads_back(tmp_path, monkeypatch):
 def test_the_bulk_and_the_incremental_decoders_agree(version, damage, tmp_path):
     file = unpack(version, tmp_path)
     data = bytearray(file.read_bytes())
-    if damage == "cut":
-        data = data[: len(data) - 777]
+    if damage == "cut":                                 # 10 bytes into a chunk near the end
+        at = [a for a, _, _ in _chunk_kinds(bytes(data)) if a < len(data) - 700][-1]
+        data = data[: at + 10]
     elif damage == "crc":
         data[BLOCK + 3000] ^= 0x55
     elif damage == "length":                            # a chunk header whose length runs past its block
@@ -209,3 +210,28 @@ def test_the_cli_lists_and_picks_the_runs_of_a_wandb_folder(tmp_path, capsys):
     assert main(["diagnose", str(tmp_path / "empty"), "-F", "wandb"]) == 2
     err = capsys.readouterr().err
     assert "no W&B run found" in err and err.count("\n") == 1
+
+
+def test_records_longer_than_a_block_are_joined_by_both_decoders(tmp_path):
+    # wandb wrote each of these two rows (1800 keys) as FIRST, MIDDLE, LAST chunks
+    (gz,) = HERE.glob("wide/*/run-*.wandb.gz")
+    file = tmp_path / gz.name[:-3]
+    file.write_bytes(gzip.decompress(gz.read_bytes()))
+    kinds = {k for _, _, k in _chunk_kinds(file.read_bytes())}
+    assert {2, 3, 4} <= kinds
+    fast, slow = read_one(file, "x"), read_slow(file, "x")
+    same_series(fast, slow)
+    assert len(fast.extras) == 1800 and fast.n_steps == 2 and not fast.skipped
+    assert fast.extras["layers/1799/grad_norm"].values.tolist() == [round(1 + 1799 / 1800, 6), round(2 + 1799 / 1800, 6)]
+
+
+def _chunk_kinds(data: bytes):
+    """(offset, length, type) of each chunk, walking the blocks as the format lays them out."""
+    at = 7
+    while at + 7 <= len(data):
+        if BLOCK - at % BLOCK < 7:
+            at += BLOCK - at % BLOCK
+            continue
+        n, kind = int.from_bytes(data[at + 4:at + 6], "little"), data[at + 6]
+        yield at, n, kind
+        at += 7 + n

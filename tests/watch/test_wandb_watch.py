@@ -17,7 +17,7 @@ from rlvitals.watch import watch_file
 from rlvitals.watch.wandb_follow import WandbFollower
 
 FIX = Path(__file__).resolve().parent.parent / "fixtures" / "wandb"
-VERSIONS = sorted(p.parent.parent.name for p in FIX.glob("*/*/run-*.wandb.gz"))
+VERSIONS = sorted(p.parent.parent.name for p in FIX.glob("*/offline-run-*/run-*.wandb.gz"))
 
 
 def fixture_bytes(version: str) -> tuple[str, bytes]:
