@@ -77,7 +77,7 @@ class Writer:
                 return
 
 
-def write_run(path: Path, steps: int, keys: int) -> None:
+def write_run(path: Path, steps: int, keys: int, digits: int = 6) -> None:
     names = KEYS[:keys]
     with open(path, "wb", buffering=1 << 20) as fh:
         w = Writer(fh)
@@ -86,8 +86,8 @@ def write_run(path: Path, steps: int, keys: int) -> None:
         t0 = 1.7e9
         for s in range(steps):
             x = s / steps
-            items = b"".join(_item(k, repr(round(0.2 + 0.5 * x + 0.01 * ((s * 7 + j) % 13) / 13, 6)))
-                             for j, k in enumerate(names))
+            vals = (0.2 + 0.5 * x + 0.01 * ((s * 7 + j) % 13) / 13 + 1e-9 * s for j in range(len(names)))
+            items = b"".join(_item(k, repr(round(v, digits) if digits else v)) for k, v in zip(names, vals))
             items += _item("_timestamp", repr(t0 + s * 0.5)) + _item("_runtime", repr(s * 0.5)) + _item("_step", str(s))
             w.record(_varint(1 << 3) + _varint(s + 2) + _ld(2, items + _ld(2, _varint(1 << 3) + _varint(s) if s else b"")))
             w.record(_varint(1 << 3) + _varint(s + 3) + _ld(3, items))
@@ -97,6 +97,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=1_000_000)
     ap.add_argument("--keys", type=int, default=8)
+    ap.add_argument("--digits", type=int, default=6,
+                    help="decimals the values are rounded to (0: full precision, 17 digits as a float mean prints)")
     ap.add_argument("--keep", type=Path, help="write the file here and keep it")
     ap.add_argument("--read-only", type=Path, help=argparse.SUPPRESS)
     a = ap.parse_args()
@@ -113,8 +115,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = a.keep or Path(tmp) / "run-bench1m.wandb"
         t = time.perf_counter()
-        write_run(path, a.steps, a.keys)
-        print(f"wrote {path.name}: {a.steps:,} steps × {a.keys} metrics, {os.path.getsize(path) / 1e6:.0f} MB "
+        write_run(path, a.steps, a.keys, a.digits)
+        print(f"wrote {path.name}: {a.steps:,} steps × {a.keys} metrics ({a.digits or 'all'} digits), "
+              f"{os.path.getsize(path) / 1e6:.0f} MB "
               f"in {time.perf_counter() - t:.1f} s")
         subprocess.run([sys.executable, __file__, "--read-only", str(path)], check=True)
 

@@ -56,6 +56,21 @@ def _words(u: np.ndarray, at: np.ndarray) -> np.ndarray:
     return view[at]
 
 
+def _digits(u: np.ndarray, at: np.ndarray, size: np.ndarray) -> np.ndarray | None:
+    """Non-negative integers written as digits at u[at:at+size] (W&B's `_step`), or None when one is
+    anything else (then float() reads them)."""
+    if at.size == 0 or int(size.max()) > 15 or int(size.min()) < 1:
+        return None
+    val = np.zeros(at.size, dtype=np.int64)
+    for j in range(int(size.max())):
+        inside = j < size
+        d = u[at + j].astype(np.int64) - 48
+        if ((d < 0) | (d > 9))[inside].any():
+            return None
+        val = np.where(inside, val * 10 + d, val)
+    return val.astype(np.float64)
+
+
 class _Odd(Exception):
     """Something the vectorised path does not handle: the batch goes the Python way."""
 
@@ -344,7 +359,14 @@ class BulkDecoder:
         vals = np.full(n, np.nan)
         has = (va >= 0) & ~internal[inv]
         num = has & _NUMERIC_FIRST[u[np.maximum(va, 0)]]
-        idx = np.flatnonzero(num)
+        parse = num.copy()
+        if "_step" in names:                                 # the step counter: digits, read as integers
+            si = np.flatnonzero(num & (inv == names.index("_step")))
+            as_int = _digits(u, va[si], vl[si])
+            if as_int is not None:
+                vals[si] = as_int
+                parse[si] = False
+        idx = np.flatnonzero(parse)
         if idx.size:
             pieces = [buf[a:b] for a, b in zip(va[idx].tolist(), (va[idx] + vl[idx]).tolist())]
             try:
