@@ -10,7 +10,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "en": {
         "ingest.err.missing": "{path} does not exist",
         "ingest.err.empty": "{path} is empty",
-        "ingest.err.dir": "{path} is a directory with no TensorBoard event files, no W&B run (run-*.wandb) and no MLflow run (metrics/); give a log file",
+        "ingest.err.dir": "{path} is a directory with no TensorBoard event files, no W&B run (run-*.wandb), no MLflow run (metrics/, mlflow.db) and no SwanLab run (run-*.swanlab); give a log file",
         "ingest.err.mlflow_none": "{path}: no MLflow run found (looked for a run folder holding metrics/ and "
                                   "meta.yaml, in the folder, its experiments, and a mlruns/ folder below it, "
                                   "and for an mlflow.db)",
@@ -111,7 +111,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "zh": {
         "ingest.err.missing": "{path} 不存在",
         "ingest.err.empty": "{path} 是空的",
-        "ingest.err.dir": "{path} 是目录，里面没有 TensorBoard 事件文件、W&B 运行（run-*.wandb）或 MLflow 运行（metrics/）；请给出一个日志文件",
+        "ingest.err.dir": "{path} 是目录，里面没有 TensorBoard 事件文件、W&B 运行（run-*.wandb）、MLflow 运行（metrics/、mlflow.db）或 SwanLab 运行（run-*.swanlab）；请给出一个日志文件",
         "ingest.err.mlflow_none": "{path}：没有找到 MLflow 运行（查找了该目录、其下各实验目录以及其下 mlruns/ 目录中"
                                   "含 metrics/ 与 meta.yaml 的运行目录，以及 mlflow.db）",
         "ingest.err.swanlab_none": "{path}：没有找到 SwanLab 运行（查找了该目录、其下各运行目录以及其下 swanlog/ 目录中的 "
