@@ -120,3 +120,32 @@ def test_watch_f_wandb_waits_for_a_run_folder_that_does_not_exist_yet(tmp_path):
     assert codes == [0]
     assert "waiting for" in err.getvalue() and "appeared" in err.getvalue()
     assert "300 steps" in out.getvalue()
+
+
+def test_a_growing_swanlab_file_is_followed_to_the_same_run(tmp_path):
+    from rlvitals.ingest.swanlab_store import SwanlabRowParser
+    from rlvitals.watch.wandb_follow import SwanlabFollower, record_follower
+
+    (gz,) = (FIX.parent / "swanlab" / "swanlog").glob("*/run-*.swanlab.gz")
+    data = gzip.decompress(gz.read_bytes())
+    run_dir = tmp_path / "swanlog" / gz.parent.name
+    run_dir.mkdir(parents=True)
+    target = run_dir / gz.name[:-3]
+    target.write_bytes(b"")
+    assert record_follower(tmp_path / "swanlog", "swanlab") == ("swanlab", SwanlabFollower)
+    fol, parser = SwanlabFollower(tmp_path / "swanlog"), SwanlabRowParser("live")
+    rng = np.random.default_rng(2)
+    at = 0
+    with open(target, "wb") as out:
+        while at < len(data):
+            n = int(rng.integers(1, 6000))
+            out.write(data[at:at + n])
+            out.flush()
+            at += n
+            for line in fol.poll()[0]:
+                parser.feed(line)
+    fol.close()
+    live, whole = parser.finish(), read(run_dir)
+    assert live.format == "swanlab" and live.n_steps == whole.n_steps == 300
+    for name, s in whole.series.items():
+        assert np.array_equal(live.series[name].values, s.values, equal_nan=True), name

@@ -27,9 +27,9 @@ from .base import Format
 from .builder import RunBuilder
 from .tfrecord import iter_fields, read_varint, skip_field
 from .wandb_runs import context
-from .wandb_store import READ_SIZE, Decoder
+from .wandb_store import READ_SIZE, Decoder, WandbRowParser, _read_rows
 
-__all__ = ["FORMAT", "MAGIC", "read_swanlab", "swanlab_files"]
+__all__ = ["FORMAT", "MAGIC", "SwanlabRowParser", "read_swanlab", "scalar_record", "swanlab_files"]
 
 MAGIC = b":SWL\xd6\xe1"
 _DOUBLE = __import__("struct").Struct("<d").unpack_from
@@ -58,7 +58,7 @@ def swanlab_files(path: Path) -> list[Path]:
     return []
 
 
-def _scalar(buf: bytes) -> tuple[str, int, float] | None:
+def scalar_record(buf: bytes) -> tuple[str, int, float] | None:
     """(key, step, value) of a Record holding a scalar, else None."""
     pos, n = 0, len(buf)
     while pos < n:
@@ -95,7 +95,7 @@ def read_one(path: Path, name: str) -> Run:
             while chunk := f.read(READ_SIZE):
                 for rec in dec.feed(chunk):
                     try:
-                        got = _scalar(rec)
+                        got = scalar_record(rec)
                     except (ValueError, IndexError):
                         b.skip("malformed SwanLab record")
                         continue
@@ -148,6 +148,8 @@ def _config(run_dir: Path) -> dict[str, object]:
 
 def read_swanlab(path: Path, name: str) -> Run:
     files = swanlab_files(path)
+    if not files and Path(path).is_file() and not is_swanlab(Path(path)):
+        return _read_rows(Path(path), name, SwanlabRowParser)   # -F swanlab on text: watch's rows
     if not files:
         raise NotAFile.of("ingest.err.swanlab_none", path=path)
     runs = []
@@ -170,5 +172,12 @@ def read_swanlab(path: Path, name: str) -> Run:
     return runs[-1]
 
 
+class SwanlabRowParser(WandbRowParser):
+    """`watch`'s view of a SwanLab run: the JSON rows `watch.wandb_follow.SwanlabFollower` makes."""
+
+    format_name = "swanlab"
+
+
 FORMAT = Format("swanlab", "SwanLab runs, read without swanlab: run-<id>.swanlab, its run folder or swanlog/ "
-                "(--run K), e.g. `rlvitals diagnose swanlog/`", lambda text: 0.0, reader=read_swanlab)
+                "(--run K), e.g. `rlvitals diagnose swanlog/`", lambda text: 0.0, reader=read_swanlab,
+                parser=SwanlabRowParser)

@@ -294,8 +294,8 @@ class WandbRowParser(JsonlParser):
         super().parse(line, lineno)
 
 
-def _read_rows(path: Path, name: str) -> Run:
-    parser = WandbRowParser(name)
+def _read_rows(path: Path, name: str, kind: type[WandbRowParser] | None = None) -> Run:
+    parser = (kind or WandbRowParser)(name)
     with open(path, encoding="utf-8", errors="replace", newline="") as f:
         for line in f:
             if line.endswith(("\n", "\r")):

@@ -24,7 +24,7 @@ from .alerts import Alert, alert_payload, format_alert
 from .follow import Follower, FollowEvent
 from .session import Watcher, _default_diagnose
 from .sinks import EXEC_TIMEOUT, WEBHOOK_DEADLINE, Dispatcher, validate_webhook
-from .wandb_follow import WandbFollower, is_wandb_target
+from .wandb_follow import record_follower
 
 __all__ = ["watch_file"]
 
@@ -117,10 +117,11 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
         raise ValueError(f"--until must be one of {', '.join(SEVERITIES)}")
     if webhook is not None:
         validate_webhook(webhook, lang)
-    # a W&B run (or -F wandb: one still to appear) is followed record by record, not line by line
-    wandb = fmt in ("wandb", "w&b") or (fmt is None and is_wandb_target(path))
-    if wandb:
-        fmt = "wandb"
+    # a W&B or SwanLab run (or -F wandb/swanlab: one still to appear) is followed record by record
+    records = record_follower(path, fmt)
+    wandb = records is not None
+    if records is not None:
+        fmt = records[0]
     elif path.is_dir():
         raise NotAFile(f"{path} is a directory: watch follows one text log file or a W&B run "
                        f"(for a TensorBoard directory use `rlvitals diagnose`)")
@@ -131,7 +132,7 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
     w = Watcher(fmt=fmt, lang=lang, name=path.stem, source=str(path), persist=1 if once else persist,
                 max_wait=max_wait, diagnose_fn=diagnose_fn or _default_diagnose, mapping=dict(mapping or {}),
                 run_index=run)
-    fol = (WandbFollower if wandb else Follower)(path, from_start=from_start, rotate_grace=rotate_grace)
+    fol = (records[1] if records else Follower)(path, from_start=from_start, rotate_grace=rotate_grace)
     history = from_start and (wandb or (path.is_file() and path.stat().st_size > 0))
     said_fmt = said_sniff = said_wait = said_runs_found = False
     n_errors = n_new_runs = 0

@@ -1,5 +1,5 @@
 """Follow a W&B run while it trains: `rlvitals watch wandb/latest-run` (or the `.wandb` file, or a
-`wandb/` folder: its newest run).
+`wandb/` folder: its newest run); a SwanLab run (`swanlog/`) the same way (`SwanlabFollower`).
 
 `WandbFollower` has `Follower`'s interface (`poll()` → lines and events, `flush`, `close`,
 `more_pending`), so `watch_file` drives it unchanged.  It reads the bytes the trainer appended
@@ -21,12 +21,14 @@ import os
 from pathlib import Path
 from typing import BinaryIO
 
+from ..ingest.swanlab_store import MAGIC as SWANLAB_MAGIC
+from ..ingest.swanlab_store import scalar_record, swanlab_files
 from ..ingest.values import OUT_OF_RANGE
 from ..ingest.wandb_records import history_row, record_kind
 from ..ingest.wandb_store import Decoder, _Reader, wandb_files
 from .follow import CHUNK, FollowEvent
 
-__all__ = ["WandbFollower", "is_wandb_target"]
+__all__ = ["SwanlabFollower", "WandbFollower", "is_wandb_target", "record_follower"]
 
 
 def is_wandb_target(path: Path) -> bool:
@@ -148,3 +150,44 @@ class WandbFollower:
 
     def __del__(self) -> None:
         self.close()
+
+
+class SwanlabFollower(WandbFollower):
+    """The same for SwanLab's `run-<id>.swanlab` (W&B's record log, SwanLab's header): each scalar
+    record becomes a row `{"_step": N, "key": value}` (rows of one step merge in the builder)."""
+
+    def _reset(self) -> None:
+        super()._reset()
+        self._dec = Decoder(SWANLAB_MAGIC)
+
+    def _target(self) -> Path | None:
+        files = swanlab_files(self.path)
+        return files[-1] if files else None
+
+    def _skip_to_end(self, target: Path) -> None:
+        with open(target, "rb") as fh:
+            while data := fh.read(self.chunk):
+                self._pos += len(data)
+                self._dec.feed(data)
+
+    def _lines(self, records: list[bytes]) -> list[str]:
+        out: list[str] = []
+        for rec in records:
+            try:
+                got = scalar_record(rec)
+            except (ValueError, IndexError):
+                continue
+            if got is not None:
+                key, step, value = got
+                out.append(json.dumps({"_step": step, key: value}))
+        return out
+
+
+def record_follower(path: Path, fmt: str | None) -> tuple[str, type[WandbFollower]] | None:
+    """(format, follower class) when `path` is a run of a record log (W&B, SwanLab) or `fmt` names
+    one; None for a text log."""
+    if fmt in ("wandb", "w&b") or (fmt is None and is_wandb_target(path)):
+        return "wandb", WandbFollower
+    if fmt == "swanlab" or (fmt is None and bool(swanlab_files(path))):
+        return "swanlab", SwanlabFollower
+    return None
