@@ -38,6 +38,8 @@ LINES = {
     "verl-console": lambda s: f"step:{s} - critic/score/mean:0.5 - actor/entropy:1.2",
     "verl-jsonl": lambda s: '{"step": S, "data": {"critic/score/mean": 0.5}}'.replace("S", _json(s)),
     "jsonl": lambda s: '{"step": S, "reward": 0.5}'.replace("S", _json(s)),
+    "wandb": lambda s: '{"_step": S, "reward": 0.5}'.replace("S", _json(s)),   # watch's rows of a .wandb
+    "swanlab": lambda s: '{"_step": S, "reward": 0.5}'.replace("S", _json(s)),   # … and of a .swanlab
     "csv": lambda s: f"{s},0.5",
     "openrlhf": lambda s: "INFO ppo_trainer.py:547] Global step " + s + ": {'reward': 0.5, 'kl': 0.01}",
     "roll": lambda s: 'metrics_tag: {"step": S, "metrics": {"critic/score/mean": 0.5}}'.replace("S", _json(s)),

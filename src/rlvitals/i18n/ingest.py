@@ -10,7 +10,18 @@ STRINGS: dict[str, dict[str, str]] = {
     "en": {
         "ingest.err.missing": "{path} does not exist",
         "ingest.err.empty": "{path} is empty",
-        "ingest.err.dir": "{path} is a directory with no TensorBoard event files; give a log file",
+        "ingest.err.dir": "{path} is a directory with no TensorBoard event files, no W&B run (run-*.wandb), no MLflow run (metrics/, mlflow.db) and no SwanLab run (run-*.swanlab); give a log file",
+        "ingest.err.mlflow_none": "{path}: no MLflow run found (looked for a run folder holding metrics/ and "
+                                  "meta.yaml, in the folder, its experiments, and a mlruns/ folder below it, "
+                                  "and for an mlflow.db)",
+        "ingest.err.swanlab_none": "{path}: no SwanLab run found (looked for run-*.swanlab in the folder, in its "
+                                   "run folders, and in a swanlog/ folder below it)",
+        "ingest.err.wandb_none": "{path}: no W&B run found (looked for run-*.wandb in the folder, in its "
+                                 "offline-run-*/ and run-*/ folders, and in a wandb/ folder below it)",
+        "ingest.note.wandb_corrupt": "{n} {kind} chunk(s) failed their checksum: skipped with the rest of their "
+                                     "32 KiB block",
+        "ingest.note.wandb_cut": "the last {n} bytes are an unfinished {kind} record (a run still writing, or a "
+                                 "copy cut short): read up to the last whole record",
         "ingest.err.not_regular": "{path} is not a regular file",
         "ingest.err.format_name": "unknown format {name!r}; known formats: {known}",
         "ingest.err.not_lines": "format {name!r} is not line-based; it can only be read whole",
@@ -47,6 +58,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.err.parquet": "{path} is not a readable Parquet table ({error})",
         "ingest.vit.input": "input",
         "ingest.vit.mapping": "--map",
+        "ingest.vit.wandb": "W&B run",
+        "ingest.vit.wandb_line": "{id} (project {project}, written by wandb {version}): {history} history records of {records} records",
+        "ingest.vit.context": "config",
         "ingest.vit.fallback": "read by the generic fallback reader (`name: number` lines); check each "
                                "vital's source key below",
         "ingest.note.decoded": "input decoded: {layers}",
@@ -83,6 +97,14 @@ STRINGS: dict[str, dict[str, str]] = {
                                    "logged; say another with --map goal=KEY)",
         "ingest.note.goal_user": "goal: {key}, chosen by the user (--map goal={given})",
         "ingest.note.positions": "{n} log dicts have no step key: their position in the array is used as the step",
+        "reason.corrupt W&B chunk (bad checksum)": "corrupt W&B chunk (bad checksum)",
+        "reason.unfinished W&B record at the end": "unfinished W&B record at the end",
+        "reason.W&B history row without metrics": "W&B history row without metrics",
+        "reason.malformed W&B record": "malformed W&B record",
+        "reason.malformed MLflow metric line": "malformed MLflow metric line",
+        "reason.malformed SwanLab record": "malformed SwanLab record",
+        "reason.corrupt SwanLab chunk (bad checksum)": "corrupt SwanLab chunk (bad checksum)",
+        "reason.unfinished SwanLab record at the end": "unfinished SwanLab record at the end",
         "reason.line with NUL or control bytes": "line with NUL or control bytes",
         "reason.metrics after the last step line": "metrics after the last step line",
         "reason.table row without a step": "table row without a step",
@@ -99,7 +121,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "zh": {
         "ingest.err.missing": "{path} 不存在",
         "ingest.err.empty": "{path} 是空的",
-        "ingest.err.dir": "{path} 是目录，里面没有 TensorBoard 事件文件；请给出一个日志文件",
+        "ingest.err.dir": "{path} 是目录，里面没有 TensorBoard 事件文件、W&B 运行（run-*.wandb）、MLflow 运行（metrics/、mlflow.db）或 SwanLab 运行（run-*.swanlab）；请给出一个日志文件",
+        "ingest.err.mlflow_none": "{path}：没有找到 MLflow 运行（查找了该目录、其下各实验目录以及其下 mlruns/ 目录中"
+                                  "含 metrics/ 与 meta.yaml 的运行目录，以及 mlflow.db）",
+        "ingest.err.swanlab_none": "{path}：没有找到 SwanLab 运行（查找了该目录、其下各运行目录以及其下 swanlog/ 目录中的 "
+                                   "run-*.swanlab）",
+        "ingest.err.wandb_none": "{path}：没有找到 W&B 运行（查找了该目录、其下 offline-run-*/ 与 run-*/ 目录、"
+                                 "以及其下 wandb/ 目录中的 run-*.wandb）",
+        "ingest.note.wandb_corrupt": "{n} 个 {kind} 数据块校验和不符：连同所在 32 KiB 块的其余部分一起跳过",
+        "ingest.note.wandb_cut": "最后 {n} 字节是未写完的 {kind} 记录（运行仍在写入，或文件副本被截断）：读到最后一条完整记录为止",
         "ingest.err.not_regular": "{path} 不是普通文件",
         "ingest.err.format_name": "未知格式 {name!r}；已知格式：{known}",
         "ingest.err.not_lines": "格式 {name!r} 不是按行的格式，只能整份读取",
@@ -134,6 +164,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.err.parquet": "{path} 不是可读的 Parquet 表（{error}）",
         "ingest.vit.input": "输入",
         "ingest.vit.mapping": "--map",
+        "ingest.vit.wandb": "W&B 运行",
+        "ingest.vit.wandb_line": "{id}（项目 {project}，由 wandb {version} 写入）：共 {records} 条记录，其中历史记录 {history} 条",
+        "ingest.vit.context": "配置",
         "ingest.vit.fallback": "由通用兜底读取器读取（`名字: 数值` 行）；请逐项核对下面每个体征的来源键",
         "ingest.note.decoded": "输入已解码：{layers}",
         "ingest.note.cut_short": "{kind} 数据流被截断：读取了截断前的 {n} 字节",
@@ -161,6 +194,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.goal_reward": "目标指标：{key}，奖励（没有记录准确率、评测准确率或正确性一项；可用 --map goal=KEY 指定）",
         "ingest.note.goal_user": "目标指标：{key}，由用户指定（--map goal={given}）",
         "ingest.note.positions": "{n} 个日志字典没有 step 键：用它在数组中的位置作为步数",
+        "reason.corrupt W&B chunk (bad checksum)": "W&B 数据块损坏（校验和不符）",
+        "reason.unfinished W&B record at the end": "末尾未写完的 W&B 记录",
+        "reason.W&B history row without metrics": "没有指标的 W&B 历史记录",
+        "reason.malformed W&B record": "无法解析的 W&B 记录",
+        "reason.malformed MLflow metric line": "无法解析的 MLflow 指标行",
+        "reason.malformed SwanLab record": "无法解析的 SwanLab 记录",
+        "reason.corrupt SwanLab chunk (bad checksum)": "SwanLab 数据块损坏（校验和不符）",
+        "reason.unfinished SwanLab record at the end": "末尾未写完的 SwanLab 记录",
         "reason.line with NUL or control bytes": "含 NUL 或控制字节的行",
         "reason.metrics after the last step line": "最后一个 step 行之后的指标行",
         "reason.table row without a step": "没有 step 的表格行",

@@ -10,6 +10,7 @@ from __future__ import annotations
 STRINGS: dict[str, dict[str, str]] = {
     "en": {
         "watch.waiting": "waiting for {path} to appear…",
+        "watch.wandb_run": "{path}: a newer W&B run began ({reason}); following it from its start as a new run",
         "watch.appeared": "{path} appeared; reading it",
         "watch.following": "following {path} (every {interval:g} s; Ctrl-C for the summary)",
         "watch.truncated": "{path} shrank from {old} to {new} bytes: the file was truncated or restarted; reading it from the start as a new run",
@@ -67,6 +68,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "zh": {
         "watch.waiting": "等待 {path} 出现…",
+        "watch.wandb_run": "{path}：开始了一个更新的 W&B 运行（{reason}）；当作新的一次训练从头跟踪",
         "watch.appeared": "{path} 已出现，开始读取",
         "watch.following": "正在跟踪 {path}（每 {interval:g} 秒检查一次；Ctrl-C 查看总结）",
         "watch.truncated": "{path} 从 {old} 字节缩小到 {new} 字节：文件被截断或重新开始写入；当作新的一次训练从头读取",

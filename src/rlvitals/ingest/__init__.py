@@ -22,11 +22,16 @@ from ..run import Run
 from .base import Format, LineParser, clean_line
 from .formats import load as _load
 from .mapping import MappedParser, apply_mapping, key_notes, require_vitals
+from .mlflow_store import is_mlflow_db, mlflow_runs
 from .parquet import MAGIC as PARQUET_MAGIC
 from .parquet import is_run_dir
 from .progress import reading, tick
 from .source import open_input
 from .sqlite_store import MAGIC as SQLITE_MAGIC
+from .swanlab_store import MAGIC as SWANLAB_MAGIC
+from .swanlab_store import swanlab_files
+from .wandb_store import MAGIC as WANDB_MAGIC
+from .wandb_store import wandb_files
 
 __all__ = [
     "FORMATS",
@@ -82,7 +87,7 @@ def sniff_text(text: str) -> str | None:
 
 
 # Short names people type; each maps to a registered format.
-ALIASES = {"verl": "verl-console", "tb": "tensorboard", "tsv": "csv", "wandb": "csv", "json": "jsonl"}
+ALIASES = {"verl": "verl-console", "tb": "tensorboard", "tsv": "csv", "wandb-csv": "csv", "json": "jsonl", "w&b": "wandb"}
 
 
 def _format(name: str) -> Format:
@@ -157,7 +162,9 @@ def read(path, format: str | None = None, *, name: str | None = None,
             raise NotAFile.of("ingest.err.missing", path=path)
         if path.is_dir():
             fmt = format or ("tensorboard" if "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path))
-                             else "parquet" if is_run_dir(path) else None)
+                             else "parquet" if is_run_dir(path) else "wandb" if wandb_files(path)
+                             else "mlflow" if mlflow_runs(path) or is_mlflow_db(path / "mlflow.db")
+                             else "swanlab" if swanlab_files(path) else None)
             if fmt is None:
                 raise NotAFile.of("ingest.err.dir", path=path)
             return _finish(select_run(_read_with(_format(fmt), path, name or run_name(path)), run), path, mapping)
@@ -168,9 +175,11 @@ def read(path, format: str | None = None, *, name: str | None = None,
             return _finish(select_run(_read_with(FORMATS["tensorboard"], path, name or run_name(path)), run),
                            path, mapping)
         magic = _head(path, 16) if format is None else b""
-        binary = ("rlwatch-sqlite" if magic.startswith(SQLITE_MAGIC) else "parquet" if magic.startswith(PARQUET_MAGIC)
+        binary = ("mlflow" if magic.startswith(SQLITE_MAGIC) and is_mlflow_db(path)
+                  else "rlwatch-sqlite" if magic.startswith(SQLITE_MAGIC) else "parquet" if magic.startswith(PARQUET_MAGIC)
+                  else "wandb" if magic.startswith(WANDB_MAGIC) else "swanlab" if magic.startswith(SWANLAB_MAGIC)
                   else ALIASES.get(format or "", format))
-        if binary in ("rlwatch-sqlite", "parquet"):
+        if binary in ("rlwatch-sqlite", "parquet", "wandb", "mlflow", "swanlab"):
             return _finish(select_run(_read_with(FORMATS[binary], path, name or run_name(path)), run), path, mapping)
     with open_input(path) as src:
         name = name or src.name or run_name(path)

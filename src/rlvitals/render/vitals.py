@@ -73,6 +73,11 @@ def _opening(run: Run) -> dict[str, Any]:
         out["mapping"] = dict(mapping)       # --map CANON=KEY as applied
     if run.meta.get("fallback"):
         out["fallback"] = True               # read by the generic reader
+    wandb, ctx = run.meta.get("wandb"), run.meta.get("context")
+    if isinstance(wandb, dict) and wandb:
+        out["wandb"] = dict(wandb)           # run id, project, records read (a W&B run)
+    if isinstance(ctx, dict) and ctx:
+        out["context"] = dict(ctx)           # lr, batch size, group size, length cap from the config
     return out
 
 
@@ -138,6 +143,14 @@ def _text(run: Run, lang: str, width: int) -> str:
     goal = d.get("goal")
     head.insert(2, [tr("ui.vit.goal", lang), tr(f"ui.vit.goal_{goal.get('why', 'reward')}", lang, src=goal["key"])
                  if goal else tr("ui.vit.no_goal", lang)])
+    if d.get("wandb"):
+        w = d["wandb"]
+        head.append([tr("ingest.vit.wandb", lang), tr("ingest.vit.wandb_line", lang, id=w.get("run_id", "?"),
+                                                     project=w.get("project", "?"), history=w.get("history", 0),
+                                                     version=w.get("wandb_version", "?"),
+                                                     records=w.get("records", 0))])
+    if d.get("context"):
+        head.append([tr("ingest.vit.context", lang), ", ".join(f"{k}={fmt_num(v)}" for k, v in d["context"].items())])
     out += _table(head, "<<")
     if d.get("fallback"):
         out += wrap(tr("ingest.vit.fallback", lang), width, "    ", "  ! ")

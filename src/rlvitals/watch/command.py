@@ -25,6 +25,7 @@ from .alerts import Alert, alert_payload, format_alert
 from .follow import Follower, FollowEvent
 from .session import Watcher, default_diagnose
 from .sinks import EXEC_TIMEOUT, WEBHOOK_DEADLINE, Dispatcher, validate_webhook
+from .wandb_follow import record_follower
 
 __all__ = ["WatchConfig", "watch_file"]
 
@@ -117,14 +118,15 @@ class WatchConfig:
     mapping: dict[str, str] | None = None
     run: int | None = None
 
-    def check(self, path: Path) -> None:
-        """Bad arguments raise an `RlvitalsError` (or ValueError) before anything is read."""
+    def check(self, path: Path, record_run: bool = False) -> None:
+        """Bad arguments raise an `RlvitalsError` (or ValueError) before anything is read.
+        `record_run`: `path` is a W&B or SwanLab run (a folder is then what is followed)."""
         if self.until is not None and self.until not in SEVERITIES:
             raise ValueError(f"--until must be one of {', '.join(SEVERITIES)}")
         if self.webhook is not None:
             validate_webhook(self.webhook, self.lang)
-        if path.is_dir():
-            raise NotAFile(f"{path} is a directory: watch follows one text log file "
+        if path.is_dir() and not record_run:
+            raise NotAFile(f"{path} is a directory: watch follows one text log file or a W&B run "
                            f"(for a TensorBoard directory use `rlvitals diagnose`)")
         if self.once and not path.exists():
             raise NotAFile(f"{path} does not exist")
@@ -148,22 +150,27 @@ def watch_file(path: str | Path, config: WatchConfig | None = None, *, out: Text
     """
     cfg = replace(config or WatchConfig(), **options)
     path = Path(path)
-    cfg.check(path)
-    return _Watch(path, cfg, out or sys.stdout, err or sys.stderr, diagnose_fn or default_diagnose).follow(stop)
+    # a W&B or SwanLab run (or -F wandb/swanlab: one still to appear) is followed record by record
+    records = record_follower(path, cfg.fmt)
+    if records is not None:
+        cfg = replace(cfg, fmt=records[0])
+    cfg.check(path, records is not None)
+    return _Watch(path, cfg, out or sys.stdout, err or sys.stderr, diagnose_fn or default_diagnose,
+                  records).follow(stop)
 
 
 class _Watch:
     """One watch of one file: the steps of `watch_file` and the state they share."""
 
     def __init__(self, path: Path, cfg: WatchConfig, out: TextIO, err: TextIO,
-                 diagnose_fn: Callable[[Run], Diagnosis]) -> None:
+                 diagnose_fn: Callable[[Run], Diagnosis], records: tuple[str, Any] | None = None) -> None:
         self.path, self.cfg, self.out, self.err = path, cfg, out, err
         self.w = Watcher(fmt=cfg.fmt, lang=cfg.lang, name=path.stem, source=str(path),
                          persist=1 if cfg.once else cfg.persist, max_wait=cfg.max_wait, diagnose_fn=diagnose_fn,
                          mapping=dict(cfg.mapping or {}), run_index=cfg.run)
-        self.fol = Follower(path, from_start=cfg.from_start, rotate_grace=cfg.rotate_grace)
+        self.fol = (records[1] if records else Follower)(path, from_start=cfg.from_start, rotate_grace=cfg.rotate_grace)
         # the history found in the file when watching began is judged like `diagnose` would
-        self.history = cfg.from_start and path.is_file() and path.stat().st_size > 0
+        self.history = cfg.from_start and (records is not None or (path.is_file() and path.stat().st_size > 0))
         self.said_fmt = self.said_sniff = self.said_wait = self.said_runs_found = False
         self.n_errors = self.n_new_runs = 0
         self.sinks = Dispatcher(cfg.exec_cmd, cfg.webhook, lambda key, fields: self.say_err(key, **fields),
@@ -225,7 +232,7 @@ class _Watch:
 
     def take(self, lines: list[str], events: list[FollowEvent], say: bool = True) -> None:
         for ev in events:
-            if ev.kind in ("truncated", "rewritten"):
+            if ev.kind in ("truncated", "rewritten", "wandb_run"):
                 # detected before reading: every line of this poll belongs to the new run
                 self.w.restart()
                 self.said_fmt = self.said_sniff = False
