@@ -159,3 +159,10 @@ def test_formats_keys_lists_the_one_alias_table(capsys):
     assert set(EXACT) <= words
     assert "frac_reward_zero_std" in words and "(stand-in)" in out and "--map goal=KEY" in out
     assert cli.main(["formats"]) == 0 and "formats --keys" in capsys.readouterr().out
+
+
+def test_a_metric_of_one_of_many_is_not_the_runs_vital():
+    from rlvitals.ingest.aliases import lookup
+
+    assert lookup("layers/12/grad_norm") is None and lookup("gpu/0/entropy") is None
+    assert lookup("actor/grad_norm") is not None

@@ -204,6 +204,8 @@ def lookup(key: str) -> Alias | None:
     parts = key.split("/")
     if parts[0].lower() in _FOREIGN_NAMESPACES:
         return None
+    if any(p.isdigit() for p in parts[:-1]):
+        return None      # one of many (`layers/12/grad_norm`, a head, a GPU): not the run's own vital
     for i in range(1, len(parts)):
         rest = "/".join(parts[i:])
         hit = None if rest in _ONLY_AS_LISTED else _direct(rest)
