@@ -21,6 +21,7 @@ from . import __version__
 from .errors import OutputError, RlvitalsError
 from .i18n import default_lang
 from .output import describe
+from .safe_text import escape_controls
 
 EPILOG = """examples:
   rlvitals diagnose                       # the bundled healthy example run
@@ -53,10 +54,14 @@ def _add_map(p: argparse.ArgumentParser) -> None:
                         "e.g. --map 'reward=Average Reward'")
 
 
-def _emit(text: str) -> None:
-    """The command's output on stdout, flushed now so that a full disk is reported here."""
+def _emit(text: str, escaped: bool = False) -> None:
+    """The command's output on stdout, flushed now so that a full disk is reported here.  Control
+    characters (from a log's keys or values) are shown escaped; `escaped`: the renderer did it
+    already and what escape sequences remain are its own colours."""
     from .output import writing
 
+    if not escaped:
+        text = escape_controls(text)
     with writing("standard output"):
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -115,7 +120,8 @@ def cmd_diagnose(args) -> int:
 
         samples = read_samples(args.samples)
     diag = diagnose(run, samples=samples)
-    _emit(render_diagnosis(diag, fmt=args.format, lang=args.lang or default_lang(), width=None, run=run))
+    _emit(render_diagnosis(diag, fmt=args.format, lang=args.lang or default_lang(), width=None, run=run),
+          escaped=True)
     if args.fail_on:
         from .diagnose.model import SEVERITIES
 
@@ -292,7 +298,8 @@ def main(argv: list[str] | None = None) -> int:
     except RlvitalsError as e:
         if isinstance(e, OutputError):
             _quiet_stdout()
-        print(f"rlvitals: error: {e.localized(getattr(args, 'lang', None) or default_lang())}", file=sys.stderr)
+        msg = escape_controls(e.localized(getattr(args, "lang", None) or default_lang()), keep_layout=False)
+        print(f"rlvitals: error: {msg}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
@@ -302,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as e:              # the last net: an OS error we did not foresee is still one line
         _quiet_stdout()
         where = f" ({e.filename})" if e.filename else ""
-        print(f"rlvitals: error: {describe(e)}{where}", file=sys.stderr)
+        print(escape_controls(f"rlvitals: error: {describe(e)}{where}", keep_layout=False), file=sys.stderr)
         return 2
 
 

@@ -20,6 +20,7 @@ from ..diagnose.model import SEVERITIES, Diagnosis
 from ..errors import InputError, NotAFile, UnknownFormat
 from ..i18n import t as tr
 from ..run import Run
+from ..safe_text import escape_controls
 from .alerts import Alert, alert_payload, format_alert
 from .follow import Follower, FollowEvent
 from .session import Watcher, _default_diagnose
@@ -35,7 +36,7 @@ _lock = threading.RLock()
 def _say(stream: TextIO, text: str) -> None:
     with _lock:
         try:
-            stream.write(text + "\n")
+            stream.write(escape_controls(text) + "\n")   # keys and notes from the log: escaped
             stream.flush()
         except (OSError, ValueError):  # a closed pipe must not kill the watcher
             pass

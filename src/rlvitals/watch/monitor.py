@@ -32,6 +32,7 @@ from ..diagnose.model import Diagnosis, Finding
 from ..i18n import t as tr
 from ..ingest.values import parse_step
 from ..run import Run
+from ..safe_text import escape_controls
 from .alerts import CONFIRM, MIN_STEPS, Alert, AlertTracker, format_alert
 from .history import CAPACITY, History
 from .schedule import Scheduler, SpikeWatch
@@ -312,7 +313,7 @@ class Monitor:
         if self.stream is None:
             return
         try:
-            self.stream.write(text + "\n")
+            self.stream.write(escape_controls(text) + "\n")   # a metric's name may hold anything
             self.stream.flush()
         except Exception as e:
             self._error(e)
