@@ -14,8 +14,10 @@ Errors in the input are one line on stderr and exit status 2.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
+import typing
 
 from . import __version__
 from .errors import OutputError, RlvitalsError
@@ -36,6 +38,39 @@ EPILOG = """examples:
 """
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a bad argument is one line on stderr (exit 2) like every other error."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        self.exit(2, f"{self.prog}: error: {escape_controls(message, keep_layout=False)} "
+                     f"(see `{self.prog} --help`)\n")
+
+
+def _number(kind: type, lo: float, hi: float, what: str, *, zero: bool = False, nonzero: bool = False):
+    """An argparse `type`: a finite `kind` (int or float) in [lo, hi] (`zero`: 0 allowed too;
+    `nonzero`: 0 refused), checked when the command line is parsed, never later as a traceback."""
+
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except (ValueError, OverflowError):
+            raise argparse.ArgumentTypeError(f"expected {what}, not {text!r}") from None
+        if zero and value == 0:
+            return value
+        if not math.isfinite(value) or not lo <= value <= hi or (nonzero and value == 0):
+            show = (lambda x: str(int(x))) if kind is int else (lambda x: f"{x:g}")
+            span = f"{show(lo)} to {show(hi)}" + (" except 0" if nonzero else "") + (", or 0" if zero else "")
+            raise argparse.ArgumentTypeError(f"expected {what} from {span}, not {text}")
+        return value
+
+    parse.__name__ = what           # argparse names the type in its messages
+    return parse
+
+
+_RUN = _number(int, -10**9, 10**9, "a run number", nonzero=True)
+_SEED = _number(int, 0, 2**63 - 1, "a seed (an integer)")
+
+
 def _add_input(p: argparse.ArgumentParser) -> None:
     p.add_argument("log", nargs="?", help="training log (file, TensorBoard dir, .gz/.bz2/.xz/.zst, notebook; "
                    "- for stdin); default: the bundled example run")
@@ -43,7 +78,7 @@ def _add_input(p: argparse.ArgumentParser) -> None:
                    help="skip format sniffing (see `rlvitals formats`)")
     _add_map(p)
     p.add_argument("--lang", choices=("en", "zh"), default=None, help="language of the report (default: from the locale)")
-    p.add_argument("--run", type=int, default=None, metavar="K",
+    p.add_argument("--run", type=_RUN, default=None, metavar="K",
                    help="a file holding several runs (the step counter restarted at 1): use run K "
                         "(1-based, -1 = the last; default: the last; `rlvitals vitals` lists them)")
 
@@ -186,7 +221,7 @@ def cmd_formats(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="rlvitals", description="Read RL fine-tuning curves like a practitioner: "
+    ap = _Parser(prog="rlvitals", description="Read RL fine-tuning curves like a practitioner: "
                                  "look at the curves before you change code.", epilog=EPILOG,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--version", action="version", version=f"rlvitals {__version__}")
@@ -197,7 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     _add_input(p)
     p.add_argument("-o", "--output", default="curves.png", help="PNG/SVG/PDF path; its directory must exist (default: curves.png)")
-    p.add_argument("--max-points", type=int, default=2000,
+    p.add_argument("--max-points", type=_number(int, 4, 10**9, "a number of points", zero=True), default=2000,
                    help="min/max-envelope decimation target per panel (0 = draw every point)")
     p.add_argument("--no-findings", action="store_true",
                    help="do not diagnose the run first (by default each finding's onset is marked on its panels)")
@@ -234,8 +269,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--knob", action="append", default=[], metavar="NAME=VALUE",
                    help="with --engine rl: set a knob (repeatable), e.g. --knob temperature=0.5 --knob onset=120")
     p.add_argument("--lang", choices=("en", "zh"), default=None, help="language of --list (default: from the locale)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--steps", type=int, default=None, help="number of training steps (default 200; --engine rl: 300)")
+    p.add_argument("--seed", type=_SEED, default=0, help="random seed (default 0)")
+    p.add_argument("--steps", type=_number(int, 20, 10**7, "a number of steps"), default=None, help="number of training steps (default 200; --engine rl: 300)")
     p.add_argument("--log-format", "-F", dest="log_format", default=None, metavar="FMT",
                    help="log format to write (default: lesson; see `rlvitals formats`)")
     # the old spelling: `--format` is the report format everywhere else, so it is kept only as a
@@ -258,10 +293,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exec", dest="exec_cmd", metavar="CMD", default=None,
                    help="run CMD on each alert (RLVITALS_FINDING, RLVITALS_SEVERITY, RLVITALS_STEP, RLVITALS_JSON set)")
     p.add_argument("--webhook", metavar="URL", default=None, help="POST each alert as JSON to URL")
-    p.add_argument("--interval", type=float, default=1.0, help="seconds between polls (default 1)")
+    p.add_argument("--interval", type=_number(float, 0.01, 86400, "seconds"), default=1.0,
+                   help="seconds between polls, 0.01 to 86400 (default 1)")
     p.add_argument("--tail", action="store_true", help="start at the end of the file instead of reading it all")
     p.add_argument("--once", action="store_true", help="read what is there, report, and exit (no following)")
-    p.add_argument("--run", type=int, default=None, metavar="K",
+    p.add_argument("--run", type=_RUN, default=None, metavar="K",
                    help="a log whose step counter restarts at 1 holds several runs: judge run K only (1-based; "
                         "exits 0 with its summary when run K+1 begins). Default (-1): the run being written, "
                         "each restart a new run whose alerts start afresh; -2.. from the end with --once")
@@ -272,7 +308,7 @@ def build_parser() -> argparse.ArgumentParser:
                               "  rlvitals lab --script answers.txt --plain\n  rlvitals lab --ref table",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--lang", choices=("en", "zh"), default=None)
-    p.add_argument("--seed", type=int, default=None, help="fresh variants of every set and pair")
+    p.add_argument("--seed", type=_SEED, default=None, help="fresh variants of every set and pair")
     p.add_argument("--reset", action="store_true", help="forget saved progress and start over")
     p.add_argument("--script", metavar="FILE", default=None, help="read commands from FILE (- for stdin)")
     p.add_argument("--state", metavar="PATH", default=None, help="progress file (default: user data dir)")

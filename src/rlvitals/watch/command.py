@@ -8,6 +8,7 @@ once, and following goes on.
 
 from __future__ import annotations
 
+import math
 import signal
 import sys
 import threading
@@ -113,6 +114,8 @@ def watch_file(path: str | Path, fmt: str | None = None, lang: str = "en", until
     out = out or sys.stdout
     err = err or sys.stderr
     path = Path(path)
+    if not isinstance(interval, (int, float)) or not math.isfinite(interval) or not 0 < interval <= 86400:
+        raise InputError(f"--interval must be a number of seconds from 0.01 to 86400, not {interval!r}")
     if until is not None and until not in SEVERITIES:
         raise ValueError(f"--until must be one of {', '.join(SEVERITIES)}")
     if webhook is not None:
