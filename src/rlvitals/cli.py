@@ -323,12 +323,47 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+class _Terminated(SystemExit):
+    """SIGTERM or SIGHUP: unwind (every `finally` runs, temp files go) and exit 128 + the signal."""
+
+
+def _on_signal(signum: int, frame: object) -> None:
+    raise _Terminated(128 + signum)
+
+
+def _trap_signals() -> dict[int, object]:
+    """SIGTERM and SIGHUP unwind like Ctrl-C, so that no temp byte outlives the run (only where
+    they would have killed us outright, and only in the main thread; watch installs its own)."""
+    import signal
+    import threading
+
+    old: dict[int, object] = {}
+    if threading.current_thread() is not threading.main_thread():
+        return old
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is not None and signal.getsignal(sig) == signal.SIG_DFL:
+            old[sig] = signal.signal(sig, _on_signal)
+    return old
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
+    old = _trap_signals()
+    try:
+        return _run(args)
+    finally:
+        import signal
+
+        for sig, handler in old.items():
+            signal.signal(sig, handler)  # type: ignore[arg-type]
+
+
+def _run(args) -> int:
     try:
         return args.func(args)
     except RlvitalsError as e:
