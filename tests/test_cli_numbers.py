@@ -39,12 +39,10 @@ def test_bad_numbers_are_one_line(capsys, command, arg, flag, value):
     if flag == "--run" and value == "-1":
         value = "0"                     # -1 is the last run: a valid choice
     argv = [command] + ([arg] if arg else []) + [flag, value]
-    with pytest.raises(SystemExit) as e:
-        main(argv)
-    assert e.value.code == 2
+    assert main(argv) == 2
     err = capsys.readouterr().err
     lines = err.strip().splitlines()
-    assert len(lines) == 1 and f"argument {flag}" in lines[0] and "Traceback" not in err, err
+    assert len(lines) == 1 and flag in lines[0] and "Traceback" not in err, err
 
 
 def test_good_numbers_still_parse():

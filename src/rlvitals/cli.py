@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import sys
 import typing
 
@@ -38,15 +39,24 @@ EPILOG = """examples:
 """
 
 
+class _BadArgs(SystemExit):
+    """A bad command line: said in one line; `main` returns 2."""
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but a bad argument is one line on stderr (exit 2) like every other error."""
 
     def error(self, message: str) -> typing.NoReturn:
-        self.exit(2, f"{self.prog}: error: {escape_controls(message, keep_layout=False)} "
-                     f"(see `{self.prog} --help`)\n")
+        m = re.match(r"argument ([^:]+): (.*)", message, re.S)
+        if m and m.group(2).startswith(m.group(1).split("/")[-1] + " "):
+            message = m.group(2)              # our own checks name the option and its value already
+        sys.stderr.write(f"{self.prog}: error: {escape_controls(message, keep_layout=False)} "
+                         f"(see `{self.prog} --help`)\n")
+        raise _BadArgs(2)
 
 
-def _number(kind: type, lo: float, hi: float, what: str, *, zero: bool = False, nonzero: bool = False):
+def _number(kind: type, lo: float, hi: float, what: str, flag: str, *, zero: bool = False,
+            nonzero: bool = False):
     """An argparse `type`: a finite `kind` (int or float) in [lo, hi] (`zero`: 0 allowed too;
     `nonzero`: 0 refused), checked when the command line is parsed, never later as a traceback."""
 
@@ -54,21 +64,21 @@ def _number(kind: type, lo: float, hi: float, what: str, *, zero: bool = False, 
         try:
             value = kind(text)
         except (ValueError, OverflowError):
-            raise argparse.ArgumentTypeError(f"expected {what}, not {text!r}") from None
+            raise argparse.ArgumentTypeError(f"{flag} {text!r}: expected {what}") from None
         if zero and value == 0:
             return value
         if not math.isfinite(value) or not lo <= value <= hi or (nonzero and value == 0):
             show = (lambda x: str(int(x))) if kind is int else (lambda x: f"{x:g}")
             span = f"{show(lo)} to {show(hi)}" + (" except 0" if nonzero else "") + (", or 0" if zero else "")
-            raise argparse.ArgumentTypeError(f"expected {what} from {span}, not {text}")
+            raise argparse.ArgumentTypeError(f"{flag} {text}: expected {what} from {span}")
         return value
 
     parse.__name__ = what           # argparse names the type in its messages
     return parse
 
 
-_RUN = _number(int, -10**9, 10**9, "a run number", nonzero=True)
-_SEED = _number(int, 0, 2**63 - 1, "a seed (an integer)")
+_RUN = _number(int, -10**9, 10**9, "a run number", "--run", nonzero=True)
+_SEED = _number(int, 0, 2**63 - 1, "a seed (an integer)", "--seed")
 
 
 def _add_input(p: argparse.ArgumentParser) -> None:
@@ -232,7 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     _add_input(p)
     p.add_argument("-o", "--output", default="curves.png", help="PNG/SVG/PDF path; its directory must exist (default: curves.png)")
-    p.add_argument("--max-points", type=_number(int, 4, 10**9, "a number of points", zero=True), default=2000,
+    p.add_argument("--max-points", type=_number(int, 4, 10**9, "a number of points", "--max-points", zero=True), default=2000,
                    help="min/max-envelope decimation target per panel (0 = draw every point)")
     p.add_argument("--no-findings", action="store_true",
                    help="do not diagnose the run first (by default each finding's onset is marked on its panels)")
@@ -270,7 +280,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --engine rl: set a knob (repeatable), e.g. --knob temperature=0.5 --knob onset=120")
     p.add_argument("--lang", choices=("en", "zh"), default=None, help="language of --list (default: from the locale)")
     p.add_argument("--seed", type=_SEED, default=0, help="random seed (default 0)")
-    p.add_argument("--steps", type=_number(int, 20, 10**7, "a number of steps"), default=None, help="number of training steps (default 200; --engine rl: 300)")
+    p.add_argument("--steps", type=_number(int, 20, 10**7, "a number of steps", "--steps"), default=None, help="number of training steps (default 200; --engine rl: 300)")
     p.add_argument("--log-format", "-F", dest="log_format", default=None, metavar="FMT",
                    help="log format to write (default: lesson; see `rlvitals formats`)")
     # the old spelling: `--format` is the report format everywhere else, so it is kept only as a
@@ -293,7 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exec", dest="exec_cmd", metavar="CMD", default=None,
                    help="run CMD on each alert (RLVITALS_FINDING, RLVITALS_SEVERITY, RLVITALS_STEP, RLVITALS_JSON set)")
     p.add_argument("--webhook", metavar="URL", default=None, help="POST each alert as JSON to URL")
-    p.add_argument("--interval", type=_number(float, 0.01, 86400, "seconds"), default=1.0,
+    p.add_argument("--interval", type=_number(float, 0.01, 86400, "seconds", "--interval"), default=1.0,
                    help="seconds between polls, 0.01 to 86400 (default 1)")
     p.add_argument("--tail", action="store_true", help="start at the end of the file instead of reading it all")
     p.add_argument("--once", action="store_true", help="read what is there, report, and exit (no following)")
@@ -349,7 +359,10 @@ def _trap_signals() -> dict[int, object]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except _BadArgs:
+        return 2
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
