@@ -107,3 +107,12 @@ def test_the_rule_itself():
     assert "\x1b" not in colours(forged)
     assert colours(paint("ok", "31")) == "\x1b[31mok\x1b[0m"
     assert colours("\x1b[31m" + paint("ok", "1")) == "\\u001b[31m\x1b[1mok\x1b[0m"
+
+
+def test_lab_script_lines_are_echoed_escaped(capsys, tmp_path):
+    script = tmp_path / "answers.txt"
+    script.write_text("answer " + HOSTILE[0] + " l\n" + HOSTILE[1] + "\nscore\n", encoding="utf-8")
+    code, out, err = run_cli(capsys, "lab", "--script", str(script), "--state", str(tmp_path / "p.json"),
+                             "--plain", "--lang", "en")
+    assert code == 0 and raw_controls(out) == [] and raw_controls(err) == []
+    assert "\\u001b[2J" in out.decode()
