@@ -103,3 +103,27 @@ def test_sqlite_store_with_many_runs_reads_them_all(tmp_path):
     assert len(run.file_runs) == 50 and run.meta["run_id"] == "r49" and run.n_steps == 2
     note = next(n for n in run.notes if "holds 50 runs" in n)
     assert len(note) < 1000                             # the listing is bounded, not one entry per run
+
+
+TEXT = {
+    "open braces": lambda n: "{" * n + "\n",
+    "nested np.float64(": lambda n: "{'a': " + "np.float64(" * n + "\n",
+    "pipes": lambda n: "Step 1 | " + "x: 1 | " * (n // 8) + "\n",
+    "one long JSON line": lambda n: '{"step": 1, ' + ", ".join(f'"k{i}": {i}' for i in range(n // 16)) + "}\n",
+    "lines without numbers": lambda n: "x\n" * n,
+}
+
+
+@pytest.mark.parametrize("case", sorted(TEXT))
+def test_sniffing_and_reading_adversarial_text_is_linear(tmp_path, case):
+    def make(n: int):
+        p = tmp_path / f"t{n}.log"
+        p.write_text(TEXT[case](n))
+
+        def go():
+            try:
+                read(p)
+            except RlvitalsError:
+                pass
+        return go
+    assert_linear(make, 20000)
