@@ -144,10 +144,9 @@ def _target(path: Path) -> Path:
     except OSError:               # missing, or a parent that is no directory: reading finds nothing,
         return real               # and saving says why once (the session plays on)
     if stat.S_ISDIR(st.st_mode):
-        raise StateRefused(f"--state {path} is a directory; give a file path (nothing was changed)")
+        raise StateRefused.of("lab.state.is_dir", path=path)
     if not stat.S_ISREG(st.st_mode):
-        raise StateRefused(f"--state {path} is not a regular file (a device, FIFO or socket); "
-                           "give a file path (nothing was changed)")
+        raise StateRefused.of("lab.state.special", path=path)
     return real
 
 
@@ -159,7 +158,7 @@ def _read_bytes(real: Path) -> bytes | None:
         return None
     with os.fdopen(fd, "rb") as fh:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise StateRefused(f"--state {real} is not a regular file; nothing was changed")
+            raise StateRefused.of("lab.state.special", path=real)
         data = fh.read(MAX_BYTES + 1)
     return data
 
@@ -222,16 +221,14 @@ def _read_file(path: Path) -> tuple[dict[str, Any], str | None]:
     if data is None or not data.strip():
         return empty, None
     if not _looks_ours(data):
-        raise StateRefused(f"--state {path} is not a progress file of rlvitals lab; give another path "
-                           "(nothing was changed)")
+        raise StateRefused.of("lab.state.not_ours", path=path)
     try:
         return _parse(data), None
     except _Damaged as e:
         try:
             kept = str(_set_aside(real))
         except OSError as err:
-            raise StateRefused(f"--state {path} is damaged ({e}) and cannot be set aside "
-                               f"({err.strerror or err}); nothing was changed") from None
+            raise StateRefused.of("lab.state.stuck", path=path, why=e, err=err.strerror or err) from None
         return empty, f"{path}: {e}; kept as {kept}"
 
 
