@@ -198,7 +198,7 @@ def cmd_simulate(args) -> int:
             return 0
         run = simulate(args.scenario, seed=args.seed, steps=200 if args.steps is None else args.steps)
     out = write_simulated(run, args.output, fmt=fmt or "lesson", samples_path=args.samples)
-    print(f"→ {out}", file=sys.stderr)
+    print(escape_controls(f"→ {out}"), file=sys.stderr)
     return 0
 
 
