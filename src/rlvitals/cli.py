@@ -16,13 +16,17 @@ Errors in the input are one line on stderr and exit status 2.
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import re
 import sys
+import typing
 
 from . import __version__
 from .errors import OutputError, RlvitalsError
 from .i18n import default_lang
 from .output import describe
+from .safe_text import escape_controls
 
 EPILOG = """examples:
   rlvitals diagnose                       # the bundled healthy example run
@@ -39,6 +43,48 @@ EPILOG = """examples:
 """
 
 
+class _BadArgs(SystemExit):
+    """A bad command line: said in one line; `main` returns 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a bad argument is one line on stderr (exit 2) like every other error."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        m = re.match(r"argument ([^:]+): (.*)", message, re.S)
+        if m and m.group(2).startswith(m.group(1).split("/")[-1] + " "):
+            message = m.group(2)              # our own checks name the option and its value already
+        sys.stderr.write(f"{self.prog}: error: {escape_controls(message, keep_layout=False)} "
+                         f"(see `{self.prog} --help`)\n")
+        raise _BadArgs(2)
+
+
+def _number(kind: type, lo: float, hi: float, what: str, flag: str, *, zero: bool = False,
+            nonzero: bool = False):
+    """An argparse `type`: a finite `kind` (int or float) in [lo, hi] (`zero`: 0 allowed too;
+    `nonzero`: 0 refused), checked when the command line is parsed, never later as a traceback."""
+
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except (ValueError, OverflowError):
+            raise argparse.ArgumentTypeError(f"{flag} {text!r}: expected {what}") from None
+        if zero and value == 0:
+            return value
+        if not math.isfinite(value) or not lo <= value <= hi or (nonzero and value == 0):
+            show = (lambda x: str(int(x))) if kind is int else (lambda x: f"{x:g}")
+            span = f"{show(lo)} to {show(hi)}" + (" except 0" if nonzero else "") + (", or 0" if zero else "")
+            raise argparse.ArgumentTypeError(f"{flag} {text}: expected {what} from {span}")
+        return value
+
+    parse.__name__ = what           # argparse names the type in its messages
+    return parse
+
+
+_RUN = _number(int, -10**9, 10**9, "a run number", "--run", nonzero=True)
+_SEED = _number(int, 0, 2**63 - 1, "a seed (an integer)", "--seed")
+
+
 def _add_input(p: argparse.ArgumentParser) -> None:
     p.add_argument("log", nargs="?", help="training log (file, TensorBoard dir, .gz/.bz2/.xz/.zst, notebook; "
                    "- for stdin); default: the bundled example run")
@@ -46,7 +92,7 @@ def _add_input(p: argparse.ArgumentParser) -> None:
                    help="skip format sniffing (see `rlvitals formats`)")
     _add_map(p)
     p.add_argument("--lang", choices=("en", "zh"), default=None, help="language of the report (default: from the locale)")
-    p.add_argument("--run", type=int, default=None, metavar="K",
+    p.add_argument("--run", type=_RUN, default=None, metavar="K",
                    help="a file holding several runs (the step counter restarted at 1): use run K "
                         "(1-based, -1 = the last; default: the last; `rlvitals vitals` lists them)")
 
@@ -57,10 +103,14 @@ def _add_map(p: argparse.ArgumentParser) -> None:
                         "e.g. --map 'reward=Average Reward'; --map goal=KEY: KEY says whether the run learns")
 
 
-def _emit(text: str) -> None:
-    """The command's output on stdout, flushed now so that a full disk is reported here."""
+def _emit(text: str, escaped: bool = False) -> None:
+    """The command's output on stdout, flushed now so that a full disk is reported here.  Control
+    characters (from a log's keys or values) are shown escaped; `escaped`: the renderer did it
+    already and what escape sequences remain are its own colours."""
     from .output import writing
 
+    if not escaped:
+        text = escape_controls(text)
     with writing("standard output"):
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -148,7 +198,8 @@ def cmd_diagnose(args) -> int:
 
         samples = read_samples(args.samples)
     diag = diagnose(run, samples=samples)
-    _emit(render_diagnosis(diag, fmt=args.format, lang=args.lang or default_lang(), width=None, run=run))
+    _emit(render_diagnosis(diag, fmt=args.format, lang=args.lang or default_lang(), width=None, run=run),
+          escaped=True)
     if args.fail_on:
         from .diagnose.model import SEVERITIES
 
@@ -183,7 +234,7 @@ def cmd_simulate(args) -> int:
         run = simulate(args.scenario, seed=args.seed, steps=200 if args.steps is None else args.steps,
                        profile=args.profile)
     out = write_simulated(run, args.output, fmt=fmt or "lesson", samples_path=args.samples)
-    print(f"→ {out}", file=sys.stderr)
+    print(escape_controls(f"→ {out}"), file=sys.stderr)
     return 0
 
 
@@ -223,7 +274,7 @@ def cmd_formats(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="rlvitals", description="Read RL fine-tuning curves like a practitioner: "
+    ap = _Parser(prog="rlvitals", description="Read RL fine-tuning curves like a practitioner: "
                                  "look at the curves before you change code.", epilog=EPILOG,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--version", action="version", version=f"rlvitals {__version__}")
@@ -234,7 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     _add_input(p)
     p.add_argument("-o", "--output", default="curves.png", help="PNG/SVG/PDF path; its directory must exist (default: curves.png)")
-    p.add_argument("--max-points", type=int, default=2000,
+    p.add_argument("--max-points", type=_number(int, 4, 10**9, "a number of points", "--max-points", zero=True), default=2000,
                    help="min/max-envelope decimation target per panel (0 = draw every point)")
     p.add_argument("--no-findings", action="store_true",
                    help="do not diagnose the run first (by default each finding's onset is marked on its panels)")
@@ -293,8 +344,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--knob", action="append", default=[], metavar="NAME=VALUE",
                    help="with --engine rl: set a knob (repeatable), e.g. --knob temperature=0.5 --knob onset=120")
     p.add_argument("--lang", choices=("en", "zh"), default=None, help="language of --list (default: from the locale)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--steps", type=int, default=None, help="number of training steps (default 200; --engine rl: 300)")
+    p.add_argument("--seed", type=_SEED, default=0, help="random seed (default 0)")
+    p.add_argument("--steps", type=_number(int, 20, 10**7, "a number of steps", "--steps"), default=None, help="number of training steps (default 200; --engine rl: 300)")
     p.add_argument("--log-format", "-F", dest="log_format", default=None, metavar="FMT",
                    help="log format to write (default: lesson; see `rlvitals formats`)")
     # the old spelling: `--format` is the report format everywhere else, so it is kept only as a
@@ -319,10 +370,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exec", dest="exec_cmd", metavar="CMD", default=None,
                    help="run CMD on each alert (RLVITALS_FINDING, RLVITALS_SEVERITY, RLVITALS_STEP, RLVITALS_JSON set)")
     p.add_argument("--webhook", metavar="URL", default=None, help="POST each alert as JSON to URL")
-    p.add_argument("--interval", type=float, default=1.0, help="seconds between polls (default 1)")
+    p.add_argument("--interval", type=_number(float, 0.01, 86400, "seconds", "--interval"), default=1.0,
+                   help="seconds between polls, 0.01 to 86400 (default 1)")
     p.add_argument("--tail", action="store_true", help="start at the end of the file instead of reading it all")
     p.add_argument("--once", action="store_true", help="read what is there, report, and exit (no following)")
-    p.add_argument("--run", type=int, default=None, metavar="K",
+    p.add_argument("--run", type=_RUN, default=None, metavar="K",
                    help="a log whose step counter restarts at 1 holds several runs: judge run K only (1-based; "
                         "exits 0 with its summary when run K+1 begins). Default (-1): the run being written, "
                         "each restart a new run whose alerts start afresh; -2.. from the end with --once")
@@ -333,7 +385,7 @@ def build_parser() -> argparse.ArgumentParser:
                               "  rlvitals lab --script answers.txt --plain\n  rlvitals lab --ref table",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--lang", choices=("en", "zh"), default=None)
-    p.add_argument("--seed", type=int, default=None, help="fresh variants of every set and pair")
+    p.add_argument("--seed", type=_SEED, default=None, help="fresh variants of every set and pair")
     p.add_argument("--reset", action="store_true", help="forget saved progress and start over")
     p.add_argument("--script", metavar="FILE", default=None, help="read commands from FILE (- for stdin)")
     p.add_argument("--state", metavar="PATH", default=None, help="progress file (default: user data dir)")
@@ -349,18 +401,57 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+class _Terminated(SystemExit):
+    """SIGTERM or SIGHUP: unwind (every `finally` runs, temp files go) and exit 128 + the signal."""
+
+
+def _on_signal(signum: int, frame: object) -> None:
+    raise _Terminated(128 + signum)
+
+
+def _trap_signals() -> dict[int, object]:
+    """SIGTERM and SIGHUP unwind like Ctrl-C, so that no temp byte outlives the run (only where
+    they would have killed us outright, and only in the main thread; watch installs its own)."""
+    import signal
+    import threading
+
+    old: dict[int, object] = {}
+    if threading.current_thread() is not threading.main_thread():
+        return old
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is not None and signal.getsignal(sig) == signal.SIG_DFL:
+            old[sig] = signal.signal(sig, _on_signal)
+    return old
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except _BadArgs:
+        return 2
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
+    old = _trap_signals()
+    try:
+        return _run(args)
+    finally:
+        import signal
+
+        for sig, handler in old.items():
+            signal.signal(sig, handler)  # type: ignore[arg-type]
+
+
+def _run(args) -> int:
     try:
         return args.func(args)
     except RlvitalsError as e:
         if isinstance(e, OutputError):
             _quiet_stdout()
-        print(f"rlvitals: error: {e.localized(getattr(args, 'lang', None) or default_lang())}", file=sys.stderr)
+        msg = escape_controls(e.localized(getattr(args, "lang", None) or default_lang()), keep_layout=False)
+        print(f"rlvitals: error: {msg}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
@@ -370,7 +461,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as e:              # the last net: an OS error we did not foresee is still one line
         _quiet_stdout()
         where = f" ({e.filename})" if e.filename else ""
-        print(f"rlvitals: error: {describe(e)}{where}", file=sys.stderr)
+        print(escape_controls(f"rlvitals: error: {describe(e)}{where}", keep_layout=False), file=sys.stderr)
         return 2
 
 

@@ -47,12 +47,20 @@ class RlvitalsError(Exception):
         err.key, err.fields = key, dict(fields)
         return err
 
+    def __str__(self) -> str:
+        # The sentence often quotes the input (a key, a line): its control characters are shown
+        # escaped, never emitted (safe_text.py), and it stays one line.
+        from .safe_text import escape_controls
+
+        return escape_controls(super().__str__(), keep_layout=False)
+
     def localized(self, lang: str = "en") -> str:
         if self.key is None:
             return str(self)
         from .i18n import t
+        from .safe_text import escape_controls
 
-        return t(self.key, lang, **self.fields)
+        return escape_controls(t(self.key, lang, **self.fields), keep_layout=False)
 
 
 class InputError(RlvitalsError):

@@ -9,7 +9,8 @@ thousand deep.  The property: a `Run` or an `RlvitalsError` (one line for the us
 exception; steps in range and ordered; every count in `Run.skipped` positive; and when only numbers
 were replaced in a one-row-per-line format, rows kept + lines/values skipped >= the rows before.
 
-Reproducible (derandomize=True: the same examples on every machine) and sized for CI.
+Reproducible (derandomize=True: the same examples on every machine) and sized for CI;
+RLVITALS_FUZZ_EXAMPLES=10000 makes it the long run (examples per target).
 A CLI pass runs `rlvitals diagnose` in a subprocess on a few nasty files: exit 0, or 2 with one
 line on stderr, never a traceback.
 """
@@ -17,6 +18,7 @@ line on stderr, never a traceback.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -34,7 +36,8 @@ from rlvitals.ingest import FORMATS, WRITABLE, example_path, open_parser, read, 
 from rlvitals.ingest.values import STEP_LIMIT
 from rlvitals.run import Run
 
-FUZZ = settings(max_examples=100, deadline=None, derandomize=True, database=None,
+FUZZ = settings(max_examples=int(os.environ.get("RLVITALS_FUZZ_EXAMPLES", "100")), deadline=None,
+                derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.function_scoped_fixture])
 TARGETS = [*sorted(FORMATS), None]          # None: the format is sniffed

@@ -25,10 +25,10 @@ def test_round_trip_and_levels_per_seed(tmp_path):
 
 def test_damaged_file_is_set_aside_not_lost(tmp_path):
     path = tmp_path / "p.json"
-    path.write_text("{not json")
+    path.write_text('{"version": 1, "levels": {"default": ')      # cut short
     prog, note = load_progress(path, None)
     assert prog == Progress() and "kept as" in note
-    assert (tmp_path / "p.json.bad").read_text() == "{not json"
+    assert (tmp_path / "p.json.bad").read_text() == '{"version": 1, "levels": {"default": '
     path.write_text(json.dumps({"levels": {"default": {"results": {"1": {"nonsense": 1}}}}}))
     prog, note = load_progress(path, None)
     assert prog == Progress() and note
@@ -36,7 +36,7 @@ def test_damaged_file_is_set_aside_not_lost(tmp_path):
 
 def test_damaged_file_is_reported_in_one_line(fake_content, tmp_path):
     path = tmp_path / "p.json"
-    path.write_text("[]")
+    path.write_text('{"levels": []}')
     out = io.StringIO()
     run_lab("en", None, False, "-", str(path), True, stdin=io.StringIO("score\n"), stdout=out, figures=False,
             content=fake_content)

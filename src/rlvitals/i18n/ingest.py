@@ -33,6 +33,11 @@ STRINGS: dict[str, dict[str, str]] = {
                              "or control bytes; formats: see `rlvitals formats`)",
         "ingest.err.not_utf8": "{path} is not UTF-8 text (undecodable byte at offset {offset})",
         "ingest.err.compressed": "{path}: the {kind} data cannot be decompressed ({error})",
+        "ingest.err.bomb": "{path}: the {kind} data decompresses to more than {cap}: refused as a decompression "
+                           "bomb, nothing read (the cap: {ratio}x the file, at least 1 GiB; "
+                           "RLVITALS_MAX_UNPACKED=20G sets it)",
+        "ingest.err.temp_full": "{path}: decompressing the {kind} data into {where} failed after {n} ({error}); "
+                                "nothing read (set TMPDIR to a folder with more room)",
         "ingest.err.zstd": "reading a .zst file needs the zstandard package: pip install zstandard",
         "ingest.err.unknown": "{path}: no supported log format recognised (tried: {formats}); "
                               "use --input-format to choose one",
@@ -141,6 +146,10 @@ STRINGS: dict[str, dict[str, str]] = {
                              "支持的格式见 `rlvitals formats`）",
         "ingest.err.not_utf8": "{path} 不是 UTF-8 文本（偏移 {offset} 处有无法解码的字节）",
         "ingest.err.compressed": "{path}：{kind} 数据无法解压（{error}）",
+        "ingest.err.bomb": "{path}：{kind} 数据解压后超过 {cap}：视为解压炸弹拒绝，未读取任何内容"
+                           "（上限：文件大小的 {ratio} 倍，至少 1 GiB；RLVITALS_MAX_UNPACKED=20G 可设定）",
+        "ingest.err.temp_full": "{path}：把 {kind} 数据解压到 {where} 时在 {n} 之后失败（{error}）；"
+                                "未读取任何内容（把 TMPDIR 设到空间更大的文件夹）",
         "ingest.err.zstd": "读取 .zst 文件需要 zstandard 包：pip install zstandard",
         "ingest.err.unknown": "{path}：没有认出任何支持的日志格式（试过：{formats}）；用 --input-format 指定一个",
         "ingest.err.no_metrics": "{path}：按 {format} 读取，但一个指标数值也没找到",

@@ -51,6 +51,12 @@ _EN: dict[str, str] = {
     "lab.err.quiz": "Answer with the number of an option, 1-{n}.",
     "lab.state.bad": "Saved progress could not be read ({note}); starting fresh.",
     "lab.state.nosave": "Progress cannot be saved to {path} ({err}); playing on without saving.",
+    "lab.state.is_dir": "--state {path} is a directory; give a file path (nothing was changed)",
+    "lab.state.special": "--state {path} is not a regular file (a device, FIFO or socket); give a file path "
+                         "(nothing was changed)",
+    "lab.state.not_ours": "--state {path} is not a progress file of rlvitals lab; give another path "
+                          "(nothing was changed)",
+    "lab.state.stuck": "--state {path} is damaged ({why}) and cannot be set aside ({err}); nothing was changed",
     "lab.png": "→ figure: {path}",
     "lab.png.none": "(no PNG: {err}; terminal charts only)",
     "lab.not_logged": "not logged",
@@ -386,6 +392,10 @@ _ZH: dict[str, str] = {
     "lab.err.quiz": "用选项的编号作答，1-{n}。",
     "lab.state.bad": "保存的进度读不了（{note}）；从头开始。",
     "lab.state.nosave": "进度无法保存到 {path}（{err}）；继续玩，但不保存。",
+    "lab.state.is_dir": "--state {path} 是一个目录；请给一个文件路径（什么都没有改动）",
+    "lab.state.special": "--state {path} 不是普通文件（设备、FIFO 或套接字）；请给一个文件路径（什么都没有改动）",
+    "lab.state.not_ours": "--state {path} 不是 rlvitals lab 的进度文件；请换一个路径（什么都没有改动）",
+    "lab.state.stuck": "--state {path} 已损坏（{why}），也无法移到一旁（{err}）；什么都没有改动",
     "lab.png": "→ 图：{path}",
     "lab.png.none": "（没有 PNG：{err}；只画终端图）",
     "lab.not_logged": "未记录",

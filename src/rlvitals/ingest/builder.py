@@ -44,6 +44,7 @@ MAX_RUNS = 100
 __all__ = ["RunBuilder"]
 
 _FLOATS = {float}
+COMPACT_ROWS = 1 << 18           # look for overridden duplicates every this many rows at least
 
 
 class _Column:
@@ -86,6 +87,7 @@ class RunBuilder:
         self._pend_steps: list[int] = []
         self._pend_vals: list[tuple[float, ...]] = []
         self._pend_lines: list[int] = []
+        self._compact_at = COMPACT_ROWS    # rows at which to look for duplicates to drop
 
     # -- feeding -------------------------------------------------------------------------------
     def _begin_row(self, step: int, lineno: int) -> int:
@@ -186,6 +188,34 @@ class RunBuilder:
                 col.steps.append(step)
                 col.values.append(value)
                 col.order.append(order)
+        if self._row >= self._compact_at:
+            self._compact()
+
+    def _compact(self) -> None:
+        """Memory by distinct steps: when the rows far outnumber the steps they span (a log that
+        repeats one step a million times), drop every value a later write of the same step in the
+        same segment overrides.  Nothing `build()` returns changes (later wins within a segment is
+        what it keeps anyway); a log of distinct steps never gets here (rows <= span)."""
+        span = sum(seg[1] - seg[0] + 1 for seg in self._segments)
+        if self._row <= 2 * span:
+            self._compact_at = self._row + max(COMPACT_ROWS, self._row)
+            return
+        seg_first = np.array([seg[4] for seg in self._segments], dtype=np.int64)
+        kept_max = 0
+        for key, col in self._cols.items():
+            steps, values, order = self._gather(key)
+            if steps.size < 2:
+                continue
+            seg = np.searchsorted(seg_first, order, side="right")
+            idx = np.lexsort((order, steps, seg))
+            s_, k_ = steps[idx], seg[idx]
+            last = np.ones(idx.size, dtype=bool)
+            last[:-1] = (s_[1:] != s_[:-1]) | (k_[1:] != k_[:-1])
+            keep = np.sort(idx[last])                      # back in row order
+            col.pieces = [(steps[keep], values[keep], order[keep])]
+            col.steps, col.values, col.order = array("q"), array("d"), array("q")
+            kept_max = max(kept_max, int(keep.size))
+        self._compact_at = self._row + max(COMPACT_ROWS, 2 * kept_max)
 
     def add_block(self, steps: np.ndarray, columns: dict[str, np.ndarray], first_line: int = 0,
                   present: dict[str, np.ndarray] | None = None, lines: np.ndarray | None = None) -> None:
@@ -242,6 +272,8 @@ class RunBuilder:
                 keep = np.asarray(mask, dtype=bool)
                 order = np.arange(first, first + steps.size, dtype=np.int64)
                 col.pieces.append((steps[keep], vals[keep], order[keep]))
+        if self._row >= self._compact_at:
+            self._compact()
 
     def add_parsed(self, step: int | float | str, row: dict[str, float], lineno: int, *, dropped: int = 0,
                    dropped_reason: str = "non-numeric values", empty_reason: str = "line without metrics") -> None:

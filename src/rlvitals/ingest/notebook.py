@@ -13,7 +13,10 @@ Two places hold them:
   text format, found by the same sniffer as a file.
 
 The table is preferred when it holds at least as many vitals as the printed text; a note names the
-one not used.  Parsing is the standard library's `html.parser` (linear, no new dependency).
+one not used.  The HTML is read by a small tokenizer of our own, linear on any input: the standard
+library's `html.parser` goes quadratic on an unclosed `<!--` or a run of unclosed `<a` (it searches
+again from the same place at every later `>`).  What it does not need (scripts, comments,
+declarations) it skips; an unclosed comment ends the fragment, as in a browser.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
+from html import unescape
 from pathlib import Path
 
 from ..errors import InputError, RlvitalsError
@@ -73,11 +76,17 @@ class Table:
         return len(canon & set(VITALS)), rewardish, len(self.rows)
 
 
-class _TableParser(HTMLParser):
+# A tag: its name, then anything but `<` and `>` (so a failed try stops at the next `<`: every
+# character is looked at a bounded number of times).
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)[^<>]*>")
+_DECL = re.compile(r"<[!?][^<>]*>")
+_RAW_END = {"script": re.compile(r"</script\s*>", re.I), "style": re.compile(r"</style\s*>", re.I)}
+
+
+class _TableParser:
     """Collects every `<table>`: `<th>` cells of the first header row, `<td>` rows of the body."""
 
     def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
         self.tables: list[Table] = []
         self._depth = 0
         self._row: list[str] | None = None
@@ -114,11 +123,48 @@ class _TableParser(HTMLParser):
             self._cell.append(data)
 
 
+    def feed(self, html: str) -> None:
+        """Tokenize `html` in one pass (each character looked at a bounded number of times)."""
+        i, n = 0, len(html)
+        while i < n:
+            lt = html.find("<", i)
+            if lt < 0:
+                self.handle_data(unescape(html[i:]))
+                return
+            if lt > i:
+                self.handle_data(unescape(html[i:lt]))
+            i = lt
+            if html.startswith("<!--", i):
+                end = html.find("-->", i + 4)
+                if end < 0:
+                    return                       # an unclosed comment runs to the end
+                i = end + 3
+                continue
+            m = _TAG.match(html, i)
+            if m is not None:
+                tag = m.group(2).lower()
+                if m.group(1):
+                    self.handle_endtag(tag)
+                else:
+                    self.handle_starttag(tag, [])
+                    if tag in _RAW_END:          # a script's or style's text is not HTML
+                        e = _RAW_END[tag].search(html, m.end())
+                        i = e.end() if e else n
+                        continue
+                i = m.end()
+                continue
+            d = _DECL.match(html, i)
+            if d is not None:
+                i = d.end()
+                continue
+            self.handle_data("<")                # a lone `<`: text
+            i += 1
+
+
 def html_tables(html: str) -> list[Table]:
     """Every top-level table in an HTML fragment that has a header row."""
     parser = _TableParser()
     parser.feed(html)
-    parser.close()
     return [t for t in parser.tables if t.header]
 
 

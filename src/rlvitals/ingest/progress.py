@@ -25,7 +25,9 @@ REDRAW = 0.25                    # seconds between redraws
 
 class _Progress:
     def __init__(self, label: str, total: int) -> None:
-        self.label, self.total = label, total
+        from ..safe_text import escape_controls
+
+        self.label, self.total = escape_controls(label, keep_layout=False), total   # a file name may hold anything
         self.start = time.monotonic()
         self.next_draw = self.start + (0.0 if total >= MIN_BYTES else MIN_SECONDS)
         self.drawn = False

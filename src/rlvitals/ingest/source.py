@@ -24,16 +24,17 @@ from __future__ import annotations
 
 import bz2
 import codecs
-import gzip
 import lzma
+import os
 import shutil
 import sys
 import tempfile
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from ..errors import BinaryInput, EmptyInput, InputError, MissingExtra
 from ..i18n import Msg
@@ -50,6 +51,8 @@ BINARY_SHARE = 0.3            # a larger share of lines with control bytes: not 
 BAD_LINE = "line with NUL or control bytes"
 MAX_LAYERS = 3                # nested compression layers undone at most
 MAX_LINE = 1 << 22            # a line is read in pieces of at most 4 MiB when blanking
+UNPACK_RATIO = 100            # decompressed output allowed per compressed byte (a bomb is refused) …
+UNPACK_FLOOR = 1 << 30        # … and at least this much (RLVITALS_MAX_UNPACKED overrides both)
 
 _MAGIC: tuple[tuple[bytes, str], ...] = (            # bzip2's "BZh" is followed by a block-size digit
     (b"\x1f\x8b\x08", "gzip"), *((b"BZh" + bytes([d]), "bzip2") for d in b"123456789"),
@@ -112,24 +115,93 @@ def _detect_encoding(head: bytes) -> str | None:
     return None
 
 
-def _zstd_reader(fh: IO[bytes]) -> Any:
+def _zstd_module() -> Any:
     try:
         import zstandard  # optional: not a dependency
     except ImportError:
         err = MissingExtra.of("ingest.err.zstd")
         err.package, err.extra = "zstandard", "zst"  # type: ignore[attr-defined]
         raise err from None
-    return zstandard.ZstdDecompressor().stream_reader(fh, read_across_frames=True)
+    return zstandard
 
 
-def _decompressor(kind: str, fh: IO[bytes]) -> Any:
-    if kind == "gzip":
-        return gzip.GzipFile(fileobj=fh)
-    if kind == "bzip2":
-        return bz2.BZ2File(fh)
-    if kind == "xz":
-        return lzma.LZMAFile(fh)
-    return _zstd_reader(fh)
+class _Inflater:
+    """One compressed stream, decompressed piece by piece with the output of every call bounded
+    (a bomb never sits in memory), member after member (`cat a.gz b.gz`), and told apart: the
+    end of the stream, a stream cut short, or damaged data."""
+
+    OUT = 1 << 16          # bytes of output per call at most
+    ZSTD_IN = 512          # zstd's decompressobj has no output bound: feed it little at a time
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self._zstd: Any = _zstd_module() if kind == "zstd" else None
+        self.errors: tuple[type[BaseException], ...] = (zlib.error, OSError, EOFError, lzma.LZMAError)
+        if self._zstd is not None:
+            self.errors += (self._zstd.ZstdError,)
+        self._d = self._new()
+        self.fed = False             # the current member has been given data
+
+    def _new(self) -> Any:
+        if self.kind == "gzip":
+            return zlib.decompressobj(16 + zlib.MAX_WBITS)
+        if self.kind == "bzip2":
+            return bz2.BZ2Decompressor()
+        if self.kind == "xz":
+            return lzma.LZMADecompressor()
+        return self._zstd.ZstdDecompressor().decompressobj()
+
+    def feed(self, data: bytes) -> Iterator[bytes]:
+        """The output of `data`, in pieces of at most OUT bytes (zstd: a few MB)."""
+        while data:
+            d = self._d
+            if self.kind == "zstd":
+                piece, data = data[:self.ZSTD_IN], data[self.ZSTD_IN:]
+                self.fed = True
+                out = d.decompress(piece)
+                if out:
+                    yield out
+            elif self.kind == "gzip":
+                self.fed = True
+                out = d.decompress(data, self.OUT)
+                data = b""
+                while True:
+                    if out:
+                        yield out
+                    if not d.unconsumed_tail or d.eof:
+                        break
+                    out = d.decompress(d.unconsumed_tail, self.OUT)
+            else:
+                self.fed = True
+                out = d.decompress(data, self.OUT)
+                data = b""
+                while True:
+                    if out:
+                        yield out
+                    if d.eof or d.needs_input:
+                        break
+                    out = d.decompress(b"", self.OUT)
+            if d.eof:                      # a member ended: what follows is the next one
+                rest = d.unused_data + (data if self.kind == "zstd" else b"")
+                data = b"" if not rest.strip(b"\x00") else rest   # gzip's zero padding
+                self._d, self.fed = self._new(), False
+
+    @property
+    def cut_short(self) -> bool:
+        return self.fed and not self._d.eof
+
+
+def _unpack_cap(size: int) -> int:
+    """Decompressed bytes allowed for an input of `size` compressed bytes: 100x it, at least
+    1 GiB; RLVITALS_MAX_UNPACKED (bytes, or with K/M/G) overrides."""
+    env = os.environ.get("RLVITALS_MAX_UNPACKED", "").strip().upper()
+    if env:
+        mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}.get(env[-1:], 1)
+        try:
+            return max(1, int(float(env.rstrip("KMGTB") or "0") * mult))
+        except (ValueError, OverflowError):
+            pass
+    return max(UNPACK_FLOOR, UNPACK_RATIO * size)
 
 
 class _Work:
@@ -155,30 +227,66 @@ def _head(path: Path, size: int = HEAD) -> bytes:
         return f.read(size)
 
 
-def _decompress(path: Path, kind: str, work: _Work, label: str, notes: list[str]) -> Path:
+def _decompress(path: Path, kind: str, work: _Work, label: str, notes: list[str], cap: int) -> Path:
+    """`path` decompressed into a temp file, streamed, never more than `cap` bytes (a bomb is refused
+    when it passes the cap, and at once when its first 64 KiB are binary); a full temp folder is an
+    error, never a silently partial read; a stream cut short or damaged keeps every byte that came
+    out before the cut, and says so."""
     out = work.new(f"un{kind}")
     written = 0
+    head = b""
+    inflater = _Inflater(kind)
     with open(path, "rb") as raw, open(out, "wb") as dst:
         try:
-            src = _decompressor(kind, raw)
-            while True:
-                block = src.read(1 << 16)          # small: a cut stream loses at most this much
-                if not block:
-                    break
-                dst.write(block)
-                written += len(block)
-        except MissingExtra:
+            while block := raw.read(1 << 16):
+                for piece in inflater.feed(block):
+                    if written + len(piece) > cap:
+                        raise InputError.of("ingest.err.bomb", path=label, kind=kind, cap=_size(cap),
+                                            ratio=UNPACK_RATIO)
+                    if len(head) < HEAD:
+                        head += piece[:HEAD - len(head)]
+                        if len(head) == HEAD:
+                            _refuse_binary_head(head, label)
+                    try:
+                        dst.write(piece)
+                    except OSError as e:
+                        raise InputError.of("ingest.err.temp_full", path=label, kind=kind, n=_size(written),
+                                            where=str(out.parent), error=e.strerror or type(e).__name__) from None
+                    written += len(piece)
+        except InputError:
             raise
-        except EOFError:                       # cut short: keep what came out
-            if not written:
-                raise InputError.of("ingest.err.compressed", path=label, kind=kind, error="cut short") from None
-            notes.append(Msg("ingest.note.cut_short", kind=kind, n=f"{written:,}"))
-        except Exception as e:
+        except inflater.errors as e:
             if not written:
                 raise InputError.of("ingest.err.compressed", path=label, kind=kind,
                                     error=f"{type(e).__name__}: {e}") from None
             notes.append(Msg("ingest.note.damaged", kind=kind, n=f"{written:,}"))
+            return out
+        try:
+            dst.flush()
+        except OSError as e:
+            raise InputError.of("ingest.err.temp_full", path=label, kind=kind, n=_size(written),
+                                where=str(out.parent), error=e.strerror or type(e).__name__) from None
+    if inflater.cut_short:                     # cut short: keep what came out
+        if not written:
+            raise InputError.of("ingest.err.compressed", path=label, kind=kind, error="cut short") from None
+        notes.append(Msg("ingest.note.cut_short", kind=kind, n=f"{written:,}"))
     return out
+
+
+def _refuse_binary_head(head: bytes, label: str) -> None:
+    """A decompressed stream whose first 64 KiB are binary is refused now, not after 10 GB."""
+    if sniff_compression(head[:8]) is not None or _detect_encoding(head) is not None:
+        return                                 # another layer, or UTF-16: judged later
+    bad, total = _bad_share(head.split(b"\n"))
+    if bad > BINARY_SHARE * total:
+        raise BinaryInput.of("ingest.err.binary", path=label, bad=bad, total=total)
+
+
+def _size(n: int) -> str:
+    for unit, k in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= k:
+            return f"{n / k:.1f} {unit}"
+    return f"{n} bytes"
 
 
 def _transcode(path: Path, enc: str, work: _Work) -> Path:
@@ -279,11 +387,13 @@ def _open(path: str | Path, work: _Work) -> Opened:
     else:
         current, label = Path(path), str(path)
         name = ""
+    cap = 0
     for _ in range(MAX_LAYERS):
         kind = sniff_compression(_head(current, 8))
         if kind is None:
             break
-        current = _decompress(current, kind, work, label, notes)
+        cap = cap or _unpack_cap(current.stat().st_size)     # every layer within the outermost's cap
+        current = _decompress(current, kind, work, label, notes, cap)
         layers.append(kind)
     head = _head(current)
     if not head.strip():

@@ -60,68 +60,81 @@ def _numeric(v: object) -> float | None:
     return as_float(v)            # a JSON integer beyond float64: OUT_OF_RANGE, dropped by the builder
 
 
-def _run(con: sqlite3.Connection, columns: list[str], run_id: str | None, name: str,
-         alerts: int) -> Run:
-    b = RunBuilder(name, "rlwatch-sqlite")
-    b.split_runs = False
-    cols = [c for c in columns if c not in _SKIP_COLUMNS]
-    extra = "extra_json" in columns
-    select = ", ".join(_quote(c) for c in ["step", *cols] + (["extra_json"] if extra else []))
-    where, args = ("WHERE run_id = ?", (run_id,)) if run_id is not None and "run_id" in columns else ("", ())
-    order = "ORDER BY id" if "id" in columns else ""
-    lineno = 0
-    nulls = 0
-    started: set[str] = set()
-    for rec in con.execute(f"SELECT {select} FROM metrics {where} {order}", args):  # column names quoted
-        lineno += 1
+class _RunRows:
+    """One run's rows, fed in the database's order, built into a Run at the end."""
+
+    def __init__(self, cols: list[str], extra: bool, run_id: str | None, name: str, alerts: int) -> None:
+        self.b = RunBuilder(name, "rlwatch-sqlite")
+        self.b.split_runs = False
+        self.cols, self.extra, self.run_id, self.alerts = cols, extra, run_id, alerts
+        self.lineno = 0
+        self.nulls = 0
+        self.started: set[str] = set()
+
+    def add(self, rec: tuple) -> None:
+        b = self.b
+        self.lineno += 1
         step = rec[0]
         if isinstance(step, bool) or not isinstance(step, (int, float)) or not math.isfinite(step):
             b.skip("row without a step")
-            continue
+            return
         if abs(step) >= _MAX_STEP:
             b.skip("step out of range")
-            continue
+            return
         row: dict[str, float] = {}
         dropped = 0
-        for key, v in zip(cols, rec[1:1 + len(cols)]):
+        for key, v in zip(self.cols, rec[1:1 + len(self.cols)]):
             if v is None:
-                if key in started:             # SQLite stores NaN as NULL: a gap in a logged metric
+                if key in self.started:        # SQLite stores NaN as NULL: a gap in a logged metric
                     row[key] = math.nan
-                    nulls += 1
+                    self.nulls += 1
                 continue                       # not logged (yet)
-            started.add(key)
+            self.started.add(key)
             x = _numeric(v)
             if x is None:
                 dropped += 1
             else:
                 row[key] = x
-        if extra and rec[-1]:
+        raw = rec[-1] if self.extra else None
+        if isinstance(raw, bytes):
+            raw = raw.decode("utf-8", "replace")
+        if raw:
+            more = None
             try:
-                more = json.loads(rec[-1])
+                if not isinstance(raw, str):
+                    raise TypeError("extra_json is not text")
+                more = json.loads(raw)
             except (ValueError, TypeError, RecursionError):
-                more = None
                 b.skip("malformed extra_json")
             if isinstance(more, dict):
                 for key, v in more.items():
                     x = _numeric(v)
-                    if x is not None and x in (math.inf, -math.inf) and "Infinity" not in rec[-1]:
+                    if x is not None and x in (math.inf, -math.inf) and "Infinity" not in raw:
                         x = OUT_OF_RANGE           # json reads `1e400` as inf: not an infinity that was logged
                     if x is None:
                         dropped += 1
                     elif key not in row:
                         row[key] = x
-        b.add_parsed(int(step), row, lineno, dropped=dropped, empty_reason="row without metrics")
-    if nulls:
-        b.note(f"{nulls} NULL cells of metrics already logged were read as NaN (SQLite stores a NaN as NULL)")
-    if run_id is not None:
-        b.meta["run_id"] = run_id
-    if alerts:
-        b.note(f"rlwatch raised {alerts} alert{'s' if alerts != 1 else ''} on this run (table alerts; not used)")
-    return b.build()
+        b.add_parsed(int(step), row, self.lineno, dropped=dropped, empty_reason="row without metrics")
+
+    def build(self) -> Run:
+        b = self.b
+        if self.nulls:
+            b.note(f"{self.nulls} NULL cells of metrics already logged were read as NaN (SQLite stores a NaN as NULL)")
+        if self.run_id is not None:
+            b.meta["run_id"] = self.run_id
+        if self.alerts:
+            b.note(f"rlwatch raised {self.alerts} alert{'s' if self.alerts != 1 else ''} on this run "
+                   "(table alerts; not used)")
+        return b.build()
+
+
+_LISTED = 12                   # runs named in the note at most (the note stays short with 10,000 runs)
 
 
 def read_sqlite_store(path: Path, name: str) -> Run:
-    """Every run of an rlwatch `metrics.db`; the last one started, with the others in `file_runs`."""
+    """Every run of an rlwatch `metrics.db`; the last one started, with the others in `file_runs`.
+    One pass over the table (rows dispatched to their run), so the cost is linear in rows + runs."""
     con = _connect(Path(path))
     try:
         tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -130,25 +143,40 @@ def read_sqlite_store(path: Path, name: str) -> Run:
         columns = [r[1] for r in con.execute("PRAGMA table_info(metrics)")]
         if "step" not in columns:
             raise InputError.of("ingest.err.sqlite_step", path=path)
-        run_ids: list[str | None] = [None]
-        if "run_id" in columns:
-            if "runs" in tables:
-                started = dict(con.execute("SELECT run_id, started_at FROM runs").fetchall())
-            else:
-                started = {}
-            seen = [r[0] for r in con.execute("SELECT run_id, MIN(rowid) FROM metrics GROUP BY run_id "
-                                              "ORDER BY MIN(rowid)")]
-            run_ids = sorted(seen, key=lambda r: (started.get(r) is None, started.get(r) or 0, seen.index(r))) or [None]
         n_alerts: dict[str | None, int] = {}
         if "alerts" in tables:
             n_alerts = dict(con.execute("SELECT run_id, COUNT(*) FROM alerts GROUP BY run_id").fetchall())
-        runs = [_run(con, columns, r, name, n_alerts.get(r, 0)) for r in run_ids]
+        cols = [c for c in columns if c not in _SKIP_COLUMNS]
+        extra = "extra_json" in columns
+        by_run = "run_id" in columns
+        select = ", ".join(_quote(c) for c in ["step", *cols] + (["extra_json"] if extra else [])
+                           + (["run_id"] if by_run else []))
+        order = "ORDER BY id" if "id" in columns else ""
+        readers: dict[object, _RunRows] = {}      # in order of first row
+        for rec in con.execute(f"SELECT {select} FROM metrics {order}"):  # column names quoted
+            rid = rec[-1] if by_run else None
+            reader = readers.get(rid)
+            if reader is None:
+                reader = readers[rid] = _RunRows(cols, extra, rid, name, n_alerts.get(rid, 0))
+            reader.add(rec[:-1] if by_run else rec)
+        seen = list(readers)
+        if by_run and "runs" in tables:
+            started = {r: t for r, t in con.execute("SELECT run_id, started_at FROM runs")}
+            first = {r: i for i, r in enumerate(seen)}
+            seen.sort(key=lambda r: (started.get(r) is None, _sortable(started.get(r)), first[r]))
+        if not seen:
+            readers[None] = _RunRows(cols, extra, None, name, 0)
+            seen = [None]
+        runs = [readers[r].build() for r in seen]
     except sqlite3.Error as e:
         raise InputError.of("ingest.err.sqlite_open", path=path, error=e) from None
     finally:
         con.close()
     if len(runs) > 1:
-        listing = "; ".join(f"run {i + 1}: {r.meta.get('run_id')} ({r.n_steps} steps)" for i, r in enumerate(runs))
+        listing = "; ".join(f"run {i + 1}: {r.meta.get('run_id')} ({r.n_steps} steps)"
+                            for i, r in enumerate(runs[:_LISTED]))
+        if len(runs) > _LISTED:
+            listing += f"; … ({len(runs) - _LISTED} more: `rlvitals vitals` with --run K)"
         for i, r in enumerate(runs):
             r.meta["run_index"] = i + 1
             r.meta["run_count"] = len(runs)
@@ -156,6 +184,13 @@ def read_sqlite_store(path: Path, name: str) -> Run:
             r.notes.append(f"the database holds {len(runs)} runs: {listing}. This is run {i + 1}; "
                            "choose another with --run K")
     return runs[-1]
+
+
+def _sortable(v: object) -> tuple[int, float, str]:
+    """A started_at of any type, comparable with any other (numbers before text)."""
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return (0, float(v), "")
+    return (1, 0.0, str(v))
 
 
 def sniff_path(path: Path) -> float:

@@ -23,9 +23,10 @@ def read_tensorboard(path: Path, name: str) -> Run:
     builder = RunBuilder(name, "tensorboard")
     builder.split_runs = False        # one event file after another (train/, eval/ ...): not new runs
     stats: dict[str, int] = {}
+    bad: list[str] = []
     cur_step: int | None = None
     row: dict[str, float] = {}
-    for tag, step, value in iter_scalars(path, stats=stats):
+    for tag, step, value in iter_scalars(path, stats=stats, bad=bad):
         # records of one step arrive together; a row is one step's scalars
         if step != cur_step or tag in row:
             if row and cur_step is not None:
@@ -38,6 +39,10 @@ def read_tensorboard(path: Path, name: str) -> Run:
         if reason != "files" and n:
             builder.skip(reason, n)
     builder.meta["event_files"] = stats.get("files", 0)
+    if bad:       # the healthy files are read; each bad one is named
+        builder.skip("unreadable TensorBoard event file", len(bad))
+        shown = "; ".join(bad[:5]) + (f"; … ({len(bad) - 5} more)" if len(bad) > 5 else "")
+        builder.note(f"{len(bad)} event file(s) left out, the others read: {shown}")
     return builder.build()
 
 

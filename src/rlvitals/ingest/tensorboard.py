@@ -263,21 +263,45 @@ def _scan(path: Path, stats: dict[str, int]) -> Iterator[tuple[str, int, float]]
         stats["non-scalar TensorBoard values"] = stats.get("non-scalar TensorBoard values", 0) + skipped
 
 
-def iter_scalars(path: str | os.PathLike, *, stats: dict[str, int] | None = None
-                 ) -> Iterator[tuple[str, int, float]]:
+def iter_scalars(path: str | os.PathLike, *, stats: dict[str, int] | None = None,
+                 bad: list[str] | None = None) -> Iterator[tuple[str, int, float]]:
     """Yield (tag, step, value) for every scalar in one event file or in every event file under a
     directory (sorted, recursive), in file order.  Values are float32 as stored, NaN/inf kept.
 
     `stats`, when given, receives counts of what was not yielded: "non-scalar TensorBoard values",
     "truncated TensorBoard record", and "files" read.
+
+    In a directory, one damaged or unreadable file does not spoil the others: it is left out whole
+    and, when `bad` is given, named there (its one-line reason); only when no file can be read is
+    the first file's error raised.  A single file's error is raised as it is.
     """
     stats = {} if stats is None else stats
     files = event_files(path)
-    if Path(path).is_dir() and not files:
+    if not Path(path).is_dir():
+        for f in files:
+            stats["files"] = stats.get("files", 0) + 1
+            yield from _scan(f, stats)
+        return
+    if not files:
         raise NotAFile(f"{path}: a directory with no TensorBoard event files ({PATTERN}).")
+    first: InputError | None = None
+    read = 0
     for f in files:
+        mine: dict[str, int] = {}
+        try:
+            records = list(_scan(f, mine))    # whole, or not at all
+        except InputError as e:
+            first = first or e
+            if bad is not None:      # named from the folder: "eval/events…: corrupted record at …"
+                bad.append(f"{f.relative_to(path)}: {str(e).replace(f'{f}: ', '', 1)}")
+            continue
+        read += 1
         stats["files"] = stats.get("files", 0) + 1
-        yield from _scan(f, stats)
+        for k, v in mine.items():
+            stats[k] = stats.get(k, 0) + v
+        yield from records
+    if not read and first is not None:
+        raise first
 
 
 # ---------------------------------------------------------------- writing

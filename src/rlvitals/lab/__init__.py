@@ -18,10 +18,11 @@ from typing import TextIO
 
 from ..errors import NotAFile, RlvitalsError
 from ..i18n import t
+from ..safe_text import escape_controls
 from .content import LabContent, build_content
 from .engine import Lab
 from .reference import reference, topic_of
-from .state import Progress, default_state_path, load_progress, save_progress
+from .state import Progress, StateRefused, default_state_path, load_progress, save_progress
 from .ui import LabUI
 
 __all__ = ["Lab", "LabContent", "LabUI", "Progress", "build_content", "run_lab", "show_reference"]
@@ -66,19 +67,20 @@ def run_lab(lang: str, seed: int | None, reset: bool, script: str | None, state_
         lines = p.read_text(encoding="utf-8", errors="replace").splitlines()
     scripted = script is not None or not _isatty(inp)
     path = Path(state_path) if state_path else default_state_path()
-    progress, note = load_progress(path, seed, reset)
+    progress, note = load_progress(path, seed, reset)   # StateRefused: one line, exit 2, nothing touched
     if note:
-        out.write(t("lab.state.bad", lang, note=note) + "\n")
+        out.write(escape_controls(t("lab.state.bad", lang, note=note)) + "\n")
 
     warned: list[bool] = []
 
     def save(p: Progress) -> None:
         try:
             save_progress(path, p)
-        except OSError as e:  # a read-only home must not end the session: say it once
+        except (OSError, StateRefused) as e:  # a read-only home must not end the session: say it once
             if not warned:
                 warned.append(True)
-                out.write(t("lab.state.nosave", lang, path=path, err=e.strerror or type(e).__name__) + "\n")
+                err = (e.strerror if isinstance(e, OSError) else None) or str(e) or type(e).__name__
+                out.write(escape_controls(t("lab.state.nosave", lang, path=path, err=err)) + "\n")
 
     lab = Lab(content or build_content(seed), progress, lang, on_change=save)
     ui = LabUI(lab, out, plain=plain or scripted, echo=scripted,

@@ -21,6 +21,7 @@ import numpy as np
 from ..diagnose.model import FINDING_IDS
 from ..i18n import t
 from ..render.charts import BLOCKS, NAN_MARK, clip_text, display_width, flat_range, fmt_value, pad, panel_grid
+from ..safe_text import escape_controls
 from ..shapes import ends as curve_ends
 from .aliases import EXTRA_ALIASES
 from .content import SAMPLE_PAIRS, PairItem
@@ -56,7 +57,7 @@ class LabUI:
         return self.lab.lang
 
     def write(self, text: str = "") -> None:
-        self.out.write(text + "\n")
+        self.out.write(escape_controls(text) + "\n")   # a script's echoed lines may hold anything
 
     def emit(self, items: Iterable[object]) -> None:
         for item in items:

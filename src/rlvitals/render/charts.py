@@ -61,6 +61,10 @@ def display_width(text: str) -> int:
     """Columns `text` takes in a terminal (East Asian Wide/Fullwidth count 2, colour codes 0)."""
     if "\x1b" in text:
         text = _ANSI.sub("", text)
+    if "\ufdd0" in text:                 # render.safe's colour marks take no column either
+        from ..safe_text import mark_width_free
+
+        text = mark_width_free(text)
     return sum(_char_width(ch) for ch in text)
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..diagnose.model import Diagnosis, Finding
 from ..run import VITALS
+from ..safe_text import escape_controls
 from .words import finding_summary, finding_title, ordered, shape_attr
 
 __all__ = ["SCHEMA", "clean", "diagnosis_dict", "render_json"]
@@ -88,4 +89,5 @@ def diagnosis_dict(diag: Diagnosis, lang: str = "en") -> dict[str, Any]:
 
 def render_json(diag: Diagnosis, lang: str = "en") -> str:
     """One JSON object, indented, keys in a fixed order, ending with a newline."""
-    return json.dumps(diagnosis_dict(diag, lang), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+    # json escapes C0 itself; DEL, C1 and the bidi controls become \\uXXXX too (same value, still JSON)
+    return escape_controls(json.dumps(diagnosis_dict(diag, lang), ensure_ascii=False, indent=2, allow_nan=False)) + "\n"

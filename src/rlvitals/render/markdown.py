@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..diagnose.model import Diagnosis, Finding
 from ..run import Run
+from ..safe_text import escape_controls
 from .charts import sparkline
 from .terminal import finding_meta
 from .words import (
@@ -101,4 +102,4 @@ def render_markdown(diag: Diagnosis, lang: str = "en", *, run: Run | None = None
     notes = run_notes(diag, lang)
     if notes:
         lines += ["", f"**{tr('ui.notes', lang)}**", ""] + [f"- {n}" for n in notes]
-    return "\n".join(lines) + "\n"
+    return escape_controls("\n".join(lines) + "\n")

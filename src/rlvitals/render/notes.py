@@ -142,6 +142,8 @@ _PATTERNS: list[tuple[re.Pattern[str], str, _Fields]] = [
     (re.compile(r"the database holds (?P<n>\d+) runs: (?P<listing>.*)\. This is run (?P<i>\d+); "
                 r"choose another with --run K"), "note.db_runs",
      lambda m, lang: {"n": m["n"], "i": m["i"], "listing": _listing(m["listing"], lang)}),
+    (re.compile(r"(?P<n>\d+) event file\(s\) left out, the others read: (?P<files>.+)"), "note.tb_left_out",
+     lambda m, lang: {"n": m["n"], "files": m["files"]}),
     (re.compile(r"reward components: (?P<listing>.+)"), "note.components",
      lambda m, lang: {"listing": _components(m["listing"], lang)}),
     (re.compile(r"val_acc from (?P<pick>\S+) \(the correctness-like eval metric of (?P<n>\d+)\)"), "note.val_pick",

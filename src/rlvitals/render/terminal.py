@@ -21,6 +21,8 @@ import sys
 
 from ..diagnose.model import Diagnosis, Finding
 from ..run import Run
+from ..safe_text import colours, escape_controls
+from ..safe_text import paint as safe_paint
 from .charts import clip_text, display_width, pad, sparkline
 from .words import (
     SPARK_FLOOR,
@@ -96,7 +98,7 @@ class _Out:
     def paint(self, text: str, code: str | None, bold: bool = False) -> str:
         if not self.color or not code:
             return text
-        return f"\x1b[{'1;' if bold else ''}{code}m{text}\x1b[0m"
+        return safe_paint(text, code, bold)
 
     def add(self, text: str = "") -> None:
         self.lines.append(text)
@@ -175,7 +177,7 @@ def summary_text(diag: Diagnosis, lang: str = "en") -> str:
         summary = finding_summary(f, lang)
         if summary:
             lines.append(f"     {summary}")
-    return "\n".join(lines)
+    return escape_controls("\n".join(lines))
 
 
 def render_text(diag: Diagnosis, lang: str = "en", width: int = 100, *, run: Run | None = None,
@@ -222,4 +224,5 @@ def render_text(diag: Diagnosis, lang: str = "en", width: int = 100, *, run: Run
         out.add(out.paint(tr("ui.notes", lang), "1"))
         for note in notes:
             out.para(note, "    ", "  - ")
-    return "\n".join(out.lines) + "\n"
+    # Text from the log (its name, keys in the notes) is escaped; only our own colours are real.
+    return colours("\n".join(out.lines) + "\n")

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..run import CANONICAL, Run, Series
+from ..safe_text import escape_controls
 from ..shapes import ends
 from .charts import clip_text, display_width, fmt_value, is_fraction, pad
 from .jsonout import clean
@@ -229,8 +230,8 @@ def _text(run: Run, lang: str, width: int) -> str:
 
 def render_vitals(run: Run, fmt: str = "text", lang: str = "en", width: int = 100) -> str:
     """What was read, for people (`text`, notes wrapped at `width`) or machines (`json`)."""
-    if fmt == "json":
-        return json.dumps(vitals_dict(run), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
-    if fmt == "text":
-        return _text(run, lang, max(60, int(width)))
+    if fmt == "json":   # DEL, C1 and bidi controls as \\uXXXX: the same JSON value, never a raw byte
+        return escape_controls(json.dumps(vitals_dict(run), ensure_ascii=False, indent=2, allow_nan=False)) + "\n"
+    if fmt == "text":   # keys and notes come from the log: control characters shown escaped
+        return escape_controls(_text(run, lang, max(60, int(width))))
     raise ValueError(f"unknown format {fmt!r}: choose text or json")

@@ -8,6 +8,7 @@ once, and following goes on.
 
 from __future__ import annotations
 
+import math
 import signal
 import sys
 import threading
@@ -21,6 +22,7 @@ from ..diagnose.model import SEVERITIES, Diagnosis
 from ..errors import InputError, NotAFile, UnknownFormat
 from ..i18n import t as tr
 from ..run import Run
+from ..safe_text import escape_controls
 from .alerts import Alert, alert_payload, format_alert
 from .follow import Follower, FollowEvent
 from .session import Watcher, default_diagnose
@@ -37,7 +39,7 @@ _lock = threading.RLock()
 def _say(stream: TextIO, text: str) -> None:
     with _lock:
         try:
-            stream.write(text + "\n")
+            stream.write(escape_controls(text) + "\n")   # keys and notes from the log: escaped
             stream.flush()
         except (OSError, ValueError):  # a closed pipe must not kill the watcher
             pass
@@ -121,6 +123,9 @@ class WatchConfig:
     def check(self, path: Path, record_run: bool = False) -> None:
         """Bad arguments raise an `RlvitalsError` (or ValueError) before anything is read.
         `record_run`: `path` is a W&B or SwanLab run (a folder is then what is followed)."""
+        iv = self.interval
+        if not isinstance(iv, (int, float)) or not math.isfinite(iv) or not 0 < iv <= 86400:
+            raise InputError(f"--interval must be a number of seconds from 0.01 to 86400, not {iv!r}")
         if self.until is not None and self.until not in SEVERITIES:
             raise ValueError(f"--until must be one of {', '.join(SEVERITIES)}")
         if self.webhook is not None:

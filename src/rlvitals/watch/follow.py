@@ -38,6 +38,8 @@ from typing import IO, Any
 
 __all__ = ["FINGERPRINT", "FollowEvent", "Follower", "split_records"]
 
+_PACKED = (".gz", ".bz2", ".xz", ".zst", ".zip", ".tmp", ".lock")   # siblings that are no log text
+
 # Read at most this much per poll: a huge backlog is consumed over several polls so that the
 # caller can interleave its own work, and memory stays bounded.
 CHUNK = 1 << 20
@@ -51,7 +53,8 @@ FINGERPRINT = 64
 class FollowEvent:
     """Something that happened to the file: kind is one of waiting, appeared, truncated, rewritten,
     rotated, vanished, unreadable, readable, overlong; old/new are byte sizes where they matter;
-    detail is the reason of `unreadable`."""
+    detail is the reason of `unreadable`; `unread`: a rotated file given up before its end (old:
+    bytes read, new: its size)."""
 
     kind: str
     old: int = 0
@@ -87,7 +90,17 @@ class _Handle:
         self.head = b""          # the file's first FINGERPRINT bytes (as far as read)
         self.mark = b""          # the last FINGERPRINT bytes read, ending at `pos`
         self.overlong = False
-        self.quiet_since: float | None = None   # draining after a rotation: when it last gave nothing
+        self.size = st.st_size                  # the size last seen (fstat), and when it last changed:
+        self.changed_at = 0.0                   # a rotated file is done once quiet for rotate_grace
+
+    def watch_size(self, now: float) -> None:
+        """Note whether the file grew since the last look (late writes to a rotated file)."""
+        try:
+            size = os.fstat(self.fh.fileno()).st_size
+        except (OSError, ValueError):
+            return
+        if size != self.size:
+            self.size, self.changed_at = size, now
 
     def seek_end(self) -> None:
         self.fh.seek(0, os.SEEK_END)
@@ -175,7 +188,14 @@ class Follower:
     from_start=False starts at the current end of the file (`--tail`): only lines written from now
     on are returned.  A file that appears later, or a new file after rotation or truncation, is
     always read from its start: everything in it is new.
-    rotate_grace: seconds the old file must stay quiet after a rotation before the new one is read.
+    rotate_grace: seconds a rotated file must stay quiet before the next one is read.
+
+    Rotation however fast: a new file at the path is opened at once (so it can be read to its end
+    even after it is rotated away in turn), and the files rotated away form a chain, read in order,
+    oldest first, each to its end.  A file rotated in and out between two polls (never seen at the
+    path) is found beside it (`train.log.1`, `train.log-2`, …: same directory, a name starting with
+    the log's, written since) and put in the chain by modification time.  More than `MAX_CHAIN`
+    files waiting: the oldest is given up and said (`unread`).
     """
 
     path: Path
@@ -188,11 +208,16 @@ class Follower:
     bytes_read: int = 0
     more_pending: bool = False  # the last poll stopped at its byte budget: call again at once
     _cur: _Handle | None = field(default=None, repr=False)
-    _old: _Handle | None = field(default=None, repr=False)   # rotated away, still being drained
+    _chain: list[_Handle] = field(default_factory=list, repr=False)   # rotated away, oldest first
+    _seen: dict[tuple[int, int], None] = field(default_factory=dict, repr=False)  # files opened (bounded)
+    _announce: bool = False   # `_cur` came by rotation: say "rotated" when its reading begins
+    _since: float = 0.0       # when the current file was opened (older siblings are history)
     _said: str = ""           # the last "where is the file" state reported: waiting/vanished/unreadable:<why>
     _ever_open: bool = False
     _polled: bool = False     # after the first poll, a file that appears is new: read from its start
     _first: bool = True
+
+    MAX_CHAIN = 64
 
     def __post_init__(self) -> None:
         self.path = Path(self.path)
@@ -204,48 +229,63 @@ class Follower:
         lines: list[str] = []
         self.more_pending = False
         self._first, self._polled = not self._polled, True
+        now = self.clock()
         st, why = self._stat()
+        ident = (st.st_dev, st.st_ino) if st is not None else None
         cur = self._cur
-        if cur is not None and (st is None or (st.st_dev, st.st_ino) != cur.ident):
+        if cur is not None and ident != cur.ident:
             # renamed away, removed or replaced: keep the handle and drain it (late lines too)
-            self._old, self._cur = cur, None
-            cur.quiet_since = None
+            cur.changed_at = now
+            self._chain.append(cur)
+            self._cur = None
             if st is None and why == "missing":
                 self._say(events, "vanished", FollowEvent("vanished"))
-        old = self._old
-        if old is not None and st is not None and (st.st_dev, st.st_ino) == old.ident:
-            self._cur, self._old = old, None      # moved back: the same file, go on where we were
-            old = None
-        if old is not None:
+        if self._cur is None and self._chain and ident == self._chain[-1].ident:
+            self._cur = self._chain.pop()        # moved back: the same file, go on where we were
+        if st is not None and self._cur is None and self._chain:
+            # a new file while older ones drain: open it now (it may be rotated away in turn),
+            # and pick up the files rotated in and out since the last poll
+            before = self._since
+            if self._open(st, events, rotated=True):
+                self._announce = True
+                self._find_siblings(now, before)
+        for h in self._chain:
+            h.watch_size(now)
+        if len(self._chain) > self.MAX_CHAIN:
+            for h in self._chain[:-self.MAX_CHAIN]:
+                events.append(FollowEvent("unread", old=h.pos, new=h.size))
+                h.close()
+            del self._chain[:-self.MAX_CHAIN]
+        while self._chain:
+            old = self._chain[0]
             got = self._read(old, events)
             lines += got
             if got or self.more_pending:
-                old.quiet_since = None
+                old.changed_at = now
                 return lines, events
-            now = self.clock()
-            if old.quiet_since is None:
-                old.quiet_since = now
-            if st is None or now - old.quiet_since < self.rotate_grace:
-                if st is None and why != "missing":
+            last = len(self._chain) == 1
+            if now - old.changed_at < self.rotate_grace or (last and self._cur is None):
+                if last and self._cur is None and st is None and why != "missing":
                     self._say(events, "unreadable:" + why, FollowEvent("unreadable", detail=why))
                 return lines, events
             lines += self._finish(old)   # the rotation ends its half-written last line
             old.close()
-            self._old = None
-            if not self._open(st, events, rotated=True):
-                return lines, events
+            self._chain.pop(0)
+        if self._cur is not None and self._announce:
+            self._announce = False
             events.append(FollowEvent("rotated"))
-        elif st is None:
-            if why == "missing":
-                self._say(events, self._said or "waiting", FollowEvent("waiting"))
-            else:
-                self._say(events, "unreadable:" + why, FollowEvent("unreadable", detail=why))
-            return lines, events
-        elif self._cur is None:
+        if self._cur is None:
+            if st is None:
+                if why == "missing":
+                    self._say(events, self._said or "waiting", FollowEvent("waiting"))
+                else:
+                    self._say(events, "unreadable:" + why, FollowEvent("unreadable", detail=why))
+                return lines, events
             if not self._open(st, events):
                 return lines, events
         else:
             cur = self._cur
+            assert st is not None
             if st.st_size < cur.pos:
                 events.append(FollowEvent("truncated", old=cur.pos, new=st.st_size))
                 cur.restart()
@@ -259,16 +299,17 @@ class Follower:
     def flush(self) -> list[str]:
         """The unfinished last line, as a line (at the very end, e.g. `--once`)."""
         out: list[str] = []
-        for h in (self._old, self._cur):
+        for h in (*self._chain, self._cur):
             if h is not None:
                 out += self._finish(h)
         return out
 
     def close(self) -> None:
-        for h in (self._old, self._cur):
+        for h in (*self._chain, self._cur):
             if h is not None:
                 h.close()
-        self._old = self._cur = None
+        self._chain.clear()
+        self._cur = None
 
     def __enter__(self) -> Follower:
         return self
@@ -313,6 +354,10 @@ class Follower:
             self._say(events, "unreadable:" + why, FollowEvent("unreadable", detail=why))
             return False
         h = _Handle(fh)
+        h.changed_at = self._since = self.clock()
+        self._seen[h.ident] = None
+        if len(self._seen) > 4 * self.MAX_CHAIN:
+            del self._seen[next(iter(self._seen))]
         if self._first and not self.from_start and not rotated:
             h.seek_end()
         if not rotated:
@@ -339,6 +384,47 @@ class Follower:
             events.append(FollowEvent("overlong", new=MAX_LINE))
             h.overlong = False
         return lines
+
+    def _find_siblings(self, now: float, since: float) -> None:
+        """Files rotated in and out between two polls: beside the log, named like it, written since
+        the file before them was opened, never seen; into the chain by modification time."""
+        stem = self.path.name.split(".")[0]
+        found: list[tuple[int, int, Path, os.stat_result]] = []
+        try:
+            entries = list(os.scandir(self.path.parent))
+        except OSError:
+            return
+        for e in entries:
+            if not e.name.startswith(stem) or e.name == self.path.name or e.name.endswith(_PACKED):
+                continue
+            try:
+                st = e.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            ident = (st.st_dev, st.st_ino)
+            if not stat_mod.S_ISREG(st.st_mode) or ident in self._seen or any(h.ident == ident for h in self._chain):
+                continue
+            if self._cur is not None and ident == self._cur.ident:
+                continue
+            if st.st_mtime < self._wall(since) - 1.0:
+                continue                     # history from before we followed: not ours to read
+            found.append((st.st_mtime_ns, st.st_ino, Path(e.path), st))
+        for _, _, path, st in sorted(found):
+            try:
+                fh = self.opener(path)
+            except OSError:
+                continue
+            h = _Handle(fh)
+            if h.ident != (st.st_dev, st.st_ino):
+                h.close()
+                continue
+            h.changed_at = now
+            self._seen[h.ident] = None
+            self._chain.append(h)
+
+    def _wall(self, t: float) -> float:
+        """A time of `clock` as wall-clock seconds (file times are wall-clock)."""
+        return time.time() - (self.clock() - t)
 
     def _finish(self, h: _Handle) -> list[str]:
         rest = h.flush()

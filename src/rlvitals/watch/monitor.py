@@ -32,6 +32,7 @@ from ..diagnose.model import Diagnosis, Finding
 from ..i18n import t as tr
 from ..ingest.values import parse_step
 from ..run import Run
+from ..safe_text import escape_controls
 from .alerts import CONFIRM, MIN_STEPS, Alert, AlertTracker, format_alert
 from .history import CAPACITY, History
 from .schedule import Scheduler, SpikeWatch
@@ -89,6 +90,11 @@ class Monitor:
                  returns in microseconds; alerts raised in the background are returned by the
                  next `log()` call, and `on_alert` is called from the worker thread.  With
                  background=False a due check runs inside `log()` (deterministic; tests, benchmarks).
+
+    `log()` may be called from several threads at once (each row is recorded whole, under a lock;
+    with step=None each call gets its own next step).  A Monitor can be pickled (a trainer that
+    pickles its callbacks): its locks and worker thread are rebuilt on unpickling, sys.stderr /
+    sys.stdout travel by name; `on_alert` and any other stream must be picklable themselves.
     """
 
     def __init__(self, lang: str = "en", on_alert: Callable[[Alert], Any] | None = None, check_every: int = 1,
@@ -154,49 +160,52 @@ class Monitor:
     def _log(self, metrics: Mapping[str, Any], step: Any) -> list[Alert]:
         if self.closed:
             return []
-        # no step: one more than the last; else the readers' own rule (ingest.values.parse_step)
-        got = self._last_step + 1 if step is None else parse_step(step)
-        if isinstance(got, str):
-            self.skipped_steps += 1
-            self._bad_step = self._bad_step or repr(step)[:40]
-            return []
-        k: int = got
-        row: dict[str, float] = {}
-        hard = False
-        spikes = self._spikes
-        for key, v in metrics.items():
+        values: list[tuple[str, float]] = []
+        bad_values, bad_key = 0, ""
+        for key, v in metrics.items():           # conversion needs no lock
             if key == "step":
                 continue
             x = _to_float(v)
             if x is None:
                 if v is not None:  # None is TRL's "no valid value this window": not an error
-                    self.skipped_values += 1
-                    self._bad_key = self._bad_key or str(key)
+                    bad_values += 1
+                    bad_key = bad_key or str(key)
                 continue
-            key = str(key)
-            row[key] = x
-            if spikes(key, x):
-                hard = True
-        if not self.background:
-            if not row:
-                return []
-            self.history.add(k, row)
-            self._last_step = k
-            self.steps_logged += 1
-            self.schedule.note(1, hard)
-            return self.check() if self.schedule.due() else []
+            values.append((str(key), x))
+        # Several threads may log at once: the step, the history, the spikes and the counters
+        # move together under the lock (no step recorded twice, no count lost).
         with self._lock:
+            if bad_values:
+                self.skipped_values += bad_values
+                self._bad_key = self._bad_key or bad_key
+            # no step: one more than the last; else the readers' own rule (ingest.values.parse_step)
+            got = self._last_step + 1 if step is None else parse_step(step)
+            if isinstance(got, str):
+                self.skipped_steps += 1
+                self._bad_step = self._bad_step or repr(step)[:40]
+                return []
+            k: int = got
+            row = dict(values)
+            hard = False
+            spikes = self._spikes
+            for key, x in row.items():
+                if spikes(key, x):
+                    hard = True
             if row:
                 self.history.add(k, row)
                 self._last_step = k
                 self.steps_logged += 1
                 self.schedule.note(1, hard)
-                if not self._busy and self.schedule.due():
+            if not self.background:
+                due = bool(row) and self.schedule.due()
+            else:
+                if row and not self._busy and self.schedule.due():
                     self._busy = True
                     self._start_worker()
                     self._wake.set()
-            fresh, self._fresh = self._fresh, []
-        return fresh
+                fresh, self._fresh = self._fresh, []
+                return fresh
+        return self.check() if due else []
 
     # -- checking --------------------------------------------------------------------------------
     def _start_worker(self) -> None:
@@ -299,6 +308,32 @@ class Monitor:
     def __enter__(self) -> Monitor:
         return self
 
+    # -- pickling (a trainer that pickles its callbacks) -----------------------------------------
+    _STREAMS = ("stderr", "stdout")
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Everything but the locks, the event and the worker thread (rebuilt on unpickling);
+        sys.stderr / sys.stdout travel by name."""
+        with self._lock:
+            state = dict(self.__dict__)
+        for name in ("_lock", "_checking", "_wake", "_worker"):
+            state.pop(name, None)
+        state["_busy"] = False
+        for name in self._STREAMS:
+            if state.get("stream") is getattr(sys, name) or state.get("stream") is getattr(sys, f"__{name}__"):
+                state["stream"] = f"<sys.{name}>"
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        stream = state.get("stream")
+        if isinstance(stream, str) and stream.startswith("<sys."):
+            state["stream"] = getattr(sys, stream[5:-1])
+        self.__dict__.update(state)
+        self._lock = threading.RLock()
+        self._checking = threading.Lock()
+        self._wake = threading.Event()
+        self._worker = None       # started again at the next check that is due
+
     def __exit__(self, *exc: object) -> None:
         self.close()
 
@@ -312,7 +347,7 @@ class Monitor:
         if self.stream is None:
             return
         try:
-            self.stream.write(text + "\n")
+            self.stream.write(escape_controls(text) + "\n")   # a metric's name may hold anything
             self.stream.flush()
         except Exception as e:
             self._error(e)

@@ -5,10 +5,13 @@ every two seconds), so neither ever runs on the loop that follows the file:
 
 - `Dispatcher` hands each alert to a background thread through a bounded queue; a full queue
   drops the alert and counts it (said at exit), it never blocks following.
-- `post_webhook` has a TOTAL deadline per request: a watchdog timer shuts the socket down when it
-  expires, so no sequence of slow reads can stretch a request past it.
-- `run_exec` starts the command in its own session (process group) and, on timeout, kills the whole
-  group (the shell and everything it started), then reaps it.
+- `post_webhook` goes through the standard library's `urllib.request` (so HTTPS_PROXY / HTTP_PROXY /
+  NO_PROXY are honoured, as every other tool on the machine does) with a TOTAL deadline per request:
+  a watchdog timer shuts the socket down when it expires, so no sequence of slow reads can stretch
+  a request past it.
+- `run_exec` starts the command in its own session (process group) and, on timeout, at its end and
+  at watch's exit, kills all it started: its process group, and every process carrying the run's
+  token in its environment — what it started under `setsid` or as a daemon too — then reaps it.
 - `validate_webhook` checks the URL once, at start-up: a bad one is a one-line error (exit 2), not a
   crash at the first alert.
 """
@@ -19,11 +22,14 @@ import http.client
 import json
 import os
 import queue
+import secrets
 import signal
 import socket
 import subprocess
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -63,21 +69,58 @@ def validate_webhook(url: str, lang: str = "en") -> tuple[str, str, int, str]:
     return parts.scheme, parts.hostname, port or (443 if parts.scheme == "https" else 80), path
 
 
+class _Watched(urllib.request.HTTPHandler):
+    """HTTP(S) handlers that remember each connection's socket, for the watchdog to shut down."""
+
+    def __init__(self, socks: list[socket.socket]) -> None:
+        super().__init__()
+        self.socks = socks
+
+    def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        socks = self.socks
+
+        class Conn(http.client.HTTPConnection):
+            def connect(self) -> None:
+                super().connect()
+                socks.append(self.sock)
+
+        return self.do_open(Conn, req)
+
+
+class _WatchedTLS(urllib.request.HTTPSHandler):
+    def __init__(self, socks: list[socket.socket]) -> None:
+        super().__init__()
+        self.socks = socks
+
+    def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        socks = self.socks
+
+        class Conn(http.client.HTTPSConnection):
+            def connect(self) -> None:
+                super().connect()
+                socks.append(self.sock)
+
+        return self.do_open(Conn, req, context=self._context)  # type: ignore[attr-defined]
+
+
 def post_webhook(url: str, payload: dict[str, Any], deadline: float = WEBHOOK_DEADLINE) -> str:
-    """POST the payload as JSON within `deadline` seconds in total; "" on success, else one line."""
+    """POST the payload as JSON within `deadline` seconds in total; "" on success, else one line.
+    Proxies from the environment (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) are honoured."""
     try:
-        scheme, host, port, path = validate_webhook(url)
+        validate_webhook(url)
     except BadWebhook as e:
         return str(e)
     body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
-    cls = http.client.HTTPSConnection if scheme == "https" else http.client.HTTPConnection
-    conn = cls(host, port, timeout=deadline)
+    socks: list[socket.socket] = []
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler(), _Watched(socks), _WatchedTLS(socks))
+    req = urllib.request.Request(url, data=body, method="POST",
+                                 headers={"Content-Type": "application/json; charset=utf-8",
+                                          "User-Agent": "rlvitals-watch"})
     expired = threading.Event()
 
     def expire() -> None:  # the watchdog: whatever the request is waiting for, it ends now
         expired.set()
-        sock = conn.sock
-        if sock is not None:
+        for sock in list(socks):
             try:
                 sock.shutdown(socket.SHUT_RDWR)
             except OSError:
@@ -87,36 +130,72 @@ def post_webhook(url: str, payload: dict[str, Any], deadline: float = WEBHOOK_DE
     dog.daemon = True
     dog.start()
     try:
-        conn.request("POST", path, body=body, headers={"Content-Type": "application/json; charset=utf-8",
-                                                       "User-Agent": "rlvitals-watch"})
-        resp = conn.getresponse()
-        resp.read(1 << 16)
-        if expired.is_set():
-            raise TimeoutError
-        if resp.status >= 300:
-            return f"HTTP {resp.status}"
+        with opener.open(req, timeout=deadline) as resp:
+            resp.read(1 << 16)
+            if expired.is_set():
+                raise TimeoutError
+    except urllib.error.HTTPError as e:
+        e.close()
+        return f"HTTP {e.code}"
     except (OSError, http.client.HTTPException, ValueError) as e:
-        if expired.is_set() or isinstance(e, TimeoutError):
+        if expired.is_set() or isinstance(e, TimeoutError) or isinstance(getattr(e, "reason", None), TimeoutError):
             return f"no complete answer within {deadline:g} s"
-        return (str(e) or type(e).__name__).splitlines()[0]
+        reason = getattr(e, "reason", None) or e
+        return (str(reason) or type(e).__name__).splitlines()[0]
     finally:
         dog.cancel()
-        conn.close()
     return ""
 
 
-def _kill_group(proc: subprocess.Popen[bytes], grace: float = 2.0) -> None:
-    """SIGTERM the command's whole process group, SIGKILL what is left after `grace`, reap."""
-    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5.0)):
+_TOKEN_VAR = "RLVITALS_EXEC_TOKEN"
+
+
+def _carriers(token: str) -> list[int]:
+    """Processes (of this user) whose environment holds `token`: everything a command started,
+    even under `setsid` or double-forked away from its process group.  Linux /proc; [] elsewhere."""
+    needle = f"{_TOKEN_VAR}={token}\0".encode()
+    me = os.getpid()
+    found: list[int] = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return found
+    for name in names:
+        if not name.isdigit() or int(name) == me:
+            continue
         try:
-            os.killpg(proc.pid, sig)
+            with open(f"/proc/{name}/environ", "rb") as f:
+                env = f.read()
+        except OSError:
+            continue
+        if needle in env:
+            found.append(int(name))
+    return found
+
+
+def _signal_all(proc: subprocess.Popen[bytes], token: str | None, sig: int) -> None:
+    try:
+        os.killpg(proc.pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+    for pid in _carriers(token) if token else ():
+        try:
+            os.kill(pid, sig)
         except (ProcessLookupError, PermissionError):
             pass
+
+
+def _kill_group(proc: subprocess.Popen[bytes], grace: float = 2.0) -> None:
+    """SIGTERM the command's whole process group and every process it started (its token), SIGKILL
+    what is left after `grace`, reap."""
+    token = getattr(proc, "rlvitals_token", None)
+    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5.0)):
+        _signal_all(proc, token, sig)
         try:
             proc.wait(wait)
-            # the shell is gone; children it started may linger in the group: end them too
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (subprocess.TimeoutExpired, ProcessLookupError, PermissionError):
+            # the shell is gone; children it started may linger: end them too
+            _signal_all(proc, token, signal.SIGKILL)
+        except subprocess.TimeoutExpired:
             continue
         return
 
@@ -125,9 +204,12 @@ def run_exec(cmd: str, alert: Alert, payload: dict[str, Any], timeout: float = E
              started: Callable[[subprocess.Popen[bytes] | None], None] | None = None) -> tuple[int | None, str]:
     """Run `cmd` through the shell with the finding in the environment; (exit status, error text).
 
-    The command gets its own process group; after `timeout` seconds the whole group is killed.
+    The command gets its own session; after `timeout` seconds all it started is killed (its process
+    group and every process carrying its token, `setsid` children included), and at its end what it
+    left running in the background too.
     started(proc) / started(None): told when the command starts and ends (to kill it at exit).
     """
+    token = secrets.token_hex(8)
     env = dict(os.environ)
     env.update({
         "RLVITALS_FINDING": alert.id,
@@ -135,11 +217,13 @@ def run_exec(cmd: str, alert: Alert, payload: dict[str, Any], timeout: float = E
         "RLVITALS_STEP": str(alert.step),
         "RLVITALS_ONSET_STEP": "" if alert.onset_step is None else str(alert.onset_step),
         "RLVITALS_JSON": json.dumps(payload, ensure_ascii=False),
+        _TOKEN_VAR: token,
     })
     try:
         proc = subprocess.Popen(cmd, shell=True, env=env, stdin=subprocess.DEVNULL, start_new_session=True)
     except OSError as e:
         return None, str(e)
+    proc.rlvitals_token = token  # type: ignore[attr-defined]
     if started is not None:
         started(proc)
     try:
@@ -150,10 +234,8 @@ def run_exec(cmd: str, alert: Alert, payload: dict[str, Any], timeout: float = E
     finally:
         if started is not None:
             started(None)
-    try:  # children the command left running in the background belong to it: none outlive it
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+    # children the command left running in the background belong to it: none outlive it
+    _signal_all(proc, token, signal.SIGKILL)
     return code, ""
 
 
