@@ -296,7 +296,7 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     _add_input(p)
     p.add_argument("-o", "--output", default="report.html", help="HTML path; its directory must exist (default: report.html)")
-    p.add_argument("--max-points", type=int, default=2000,
+    p.add_argument("--max-points", type=_number(int, 4, 10**9, "a number of points", "--max-points", zero=True), default=2000,
                    help="points kept per curve for display, a min/max envelope (0 = all; the diagnosis reads every point)")
     p.set_defaults(func=cmd_report)
 

@@ -27,7 +27,7 @@ from .base import Format
 from .builder import RunBuilder
 from .tfrecord import iter_fields, read_varint, skip_field
 from .wandb_runs import context
-from .wandb_store import READ_SIZE, Decoder, WandbRowParser, _read_rows
+from .wandb_store import READ_SIZE, Decoder, WandbRowParser, read_rows
 
 __all__ = ["FORMAT", "MAGIC", "SwanlabRowParser", "read_swanlab", "scalar_record", "swanlab_files"]
 
@@ -149,7 +149,7 @@ def _config(run_dir: Path) -> dict[str, object]:
 def read_swanlab(path: Path, name: str) -> Run:
     files = swanlab_files(path)
     if not files and Path(path).is_file() and not is_swanlab(Path(path)):
-        return _read_rows(Path(path), name, SwanlabRowParser)   # -F swanlab on text: watch's rows
+        return read_rows(Path(path), name, SwanlabRowParser)   # -F swanlab on text: watch's rows
     if not files:
         raise NotAFile.of("ingest.err.swanlab_none", path=path)
     runs = []

@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .wandb_history import _Odd, _varint, decode_history
+from .wandb_history import OddRecord, decode_history, read_varints
 
 if TYPE_CHECKING:
-    from .wandb_store import _Reader
+    from .wandb_store import RecordReader
 
 __all__ = ["BulkDecoder"]
 
@@ -37,10 +37,10 @@ _SEED = [zlib.crc32(bytes([t])) for t in range(5)]
 
 class BulkDecoder:
     """Feed whole blocks in file order (`feed(data)`, data starting at a block boundary), then
-    `finish()`.  Chunks are checked and records handed to the `_Reader`: history records decoded
+    `finish()`.  Chunks are checked and records handed to the `RecordReader`: history records decoded
     here, everything else (and anything odd) by the reader's Python path."""
 
-    def __init__(self, reader: _Reader) -> None:
+    def __init__(self, reader: RecordReader) -> None:
         self.r = reader
         self.base = 0                 # file offset of the next batch
         self.parts: list[bytes] = []  # a FIRST … waiting for its LAST (it may cross batches)
@@ -159,8 +159,8 @@ class BulkDecoder:
         if rs.size == 0:
             return
         try:
-            field, fa, fz = self._top(u, rs, re)
-        except _Odd:
+            field, fa, fz = self.top_record(u, rs, re)
+        except OddRecord:
             r.feed([buf[a:b] for a, b in zip(rs.tolist(), re.tolist())])
             return
         r.records += int(rs.size)
@@ -174,12 +174,12 @@ class BulkDecoder:
         if hist.size:
             try:
                 decode_history(r, buf, u, fa[hist], fz[hist])
-            except _Odd:
+            except OddRecord:
                 r.records -= int(hist.size)
                 r.feed([buf[int(rs[i]):int(re[i])] for i in hist.tolist()])
 
     @staticmethod
-    def _top(u: np.ndarray, rs: np.ndarray, re: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def top_record(u: np.ndarray, rs: np.ndarray, re: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(field, start, end) of each record's payload: 2, 3, 5, 17; 0 for any other record."""
         n = rs.size
         field = np.zeros(n, dtype=np.int64)
@@ -188,9 +188,9 @@ class BulkDecoder:
         q = rs.copy()
         act = np.arange(n)
         while act.size:
-            tag, after = _varint(u, q[act])
+            tag, after = read_varints(u, q[act])
             wt = tag & 7
-            size, start = _varint(u, after)
+            size, start = read_varints(u, after)
             nxt = np.where(wt == 2, start + size, 0)
             vint = wt == 0
             if vint.any():                                   # skip a varint field (num)
@@ -203,7 +203,7 @@ class BulkDecoder:
                 nxt[vint] = p + 1
             nxt = np.where(wt == 1, after + 8, np.where(wt == 5, after + 4, nxt))
             if ((wt == 3) | (wt == 4) | (wt > 5)).any() or (nxt > re[act]).any():
-                raise _Odd
+                raise OddRecord
             hit = (wt == 2) & np.isin(tag >> 3, (2, 3, 5, 17))
             field[act[hit]] = tag[hit] >> 3
             fa[act[hit]] = start[hit]

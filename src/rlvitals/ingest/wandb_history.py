@@ -8,7 +8,7 @@
 4. values: `_step` as digits in numpy, the metrics by `float()` (a C call each: numpy's bytes → float
    conversion is slower), JSON objects (old wandb's nested dicts) and text in Python.
 
-Anything else (a nested key path, another field) raises `_Odd`: `wandb_fast.py` then gives the
+Anything else (a nested key path, another field) raises `OddRecord`: `wandb_fast.py` then gives the
 batch's history to the Python decoder, so the result is the same either way.
 """
 
@@ -22,16 +22,16 @@ import numpy as np
 from .values import OUT_OF_RANGE
 
 if TYPE_CHECKING:
-    from .wandb_store import _Reader
+    from .wandb_store import RecordReader
 
 __all__ = ["decode_history"]
 
 
-class _Odd(Exception):
+class OddRecord(Exception):
     """Something the vectorised path does not handle: the batch goes the Python way."""
 
 
-def _varint(u: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def read_varints(u: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(value, position after) of a varint at each of `q`, at most 3 bytes (< 2**21)."""
     b0 = u[q].astype(np.int64)
     val = b0 & 0x7F
@@ -45,7 +45,7 @@ def _varint(u: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if more2.any():
             b2 = u[np.minimum(q + 2, u.size - 1)].astype(np.int64)
             if (more2 & (b2 >= 0x80)).any():
-                raise _Odd
+                raise OddRecord
             val = np.where(more2, val | (b2 << 14), val)
             size += more2
     return val, q + size
@@ -86,7 +86,7 @@ def _digits(u: np.ndarray, at: np.ndarray, size: np.ndarray) -> np.ndarray | Non
     return val.astype(np.float64)
 
 
-def decode_history(r: _Reader, buf: bytes, u: np.ndarray, ha: np.ndarray, hz: np.ndarray) -> None:
+def decode_history(r: RecordReader, buf: bytes, u: np.ndarray, ha: np.ndarray, hz: np.ndarray) -> None:
     """History records at buf[ha:hz] → rows of the reader's builder, in order."""
     nrec = ha.size
     # 1. the items of every record (field 1), one per round; a step { num } field noted
@@ -96,13 +96,13 @@ def decode_history(r: _Reader, buf: bytes, u: np.ndarray, ha: np.ndarray, hz: np
     q = ha.copy()
     act = np.arange(nrec)
     while act.size:
-        tag, after = _varint(u, q[act])
+        tag, after = read_varints(u, q[act])
         if ((tag & 7) != 2).any():
-            raise _Odd
-        size, start = _varint(u, after)
+            raise OddRecord
+        size, start = read_varints(u, after)
         end = start + size
         if (end > hz[act]).any():
-            raise _Odd
+            raise OddRecord
         item = tag == 0x0A
         it_rec.append(act[item])
         it_a.append(start[item])
@@ -130,17 +130,17 @@ def decode_history(r: _Reader, buf: bytes, u: np.ndarray, ha: np.ndarray, hz: np
         is_key = (t == 0x0A) | (t == 0x12)
         is_val = (t == 0x82) & (u[qa + 1] == 0x01)
         if not (is_key | is_val).all() or (is_key & (ka[act] >= 0)).any():
-            raise _Odd                                   # a nested key path, or another field
-        size, start = _varint(u, qa + np.where(is_val, 2, 1))
+            raise OddRecord                                   # a nested key path, or another field
+        size, start = read_varints(u, qa + np.where(is_val, 2, 1))
         ka[act[is_key]], kl[act[is_key]] = start[is_key], size[is_key]
         va[act[is_val]], vl[act[is_val]] = start[is_val], size[is_val]
         end = start + size
         if (end > iz[act]).any():
-            raise _Odd
+            raise OddRecord
         q[act] = end
         act = act[end < iz[act]]
     if n == 0 or (ka < 0).any() or (kl > _MAX_KEY).any():
-        raise _Odd
+        raise OddRecord
     # 3. keys: an item whose key bytes equal those of the item in the same place of the record
     #    before has the same key; only where they change is a key looked at in Python
     same = np.ones(n, dtype=bool)
@@ -197,11 +197,11 @@ def decode_history(r: _Reader, buf: bytes, u: np.ndarray, ha: np.ndarray, hz: np
         vals[idx] = got
     _rows(r, buf, rec, inv, names, vals, num, va, vl, (step_at, step_end), nrec)
 
-def _rows(r: _Reader, buf: bytes, rec: np.ndarray, inv: np.ndarray, names: list[str], vals: np.ndarray,
+def _rows(r: RecordReader, buf: bytes, rec: np.ndarray, inv: np.ndarray, names: list[str], vals: np.ndarray,
           num: np.ndarray, va: np.ndarray, vl: np.ndarray, step_field: tuple[np.ndarray, np.ndarray],
           nrec: int) -> None:
     from .tfrecord import iter_fields
-    from .wandb_records import _flat, _json, _number
+    from .wandb_records import flat_key, json_value, number_value
 
     b = r.b
     r.history += nrec
@@ -226,7 +226,7 @@ def _rows(r: _Reader, buf: bytes, rec: np.ndarray, inv: np.ndarray, names: list[
     # values the vectorised pass left: JSON objects (flattened), text, booleans, null
     for i in np.flatnonzero(metric & ~num).tolist():
         raw = buf[int(va[i]):int(va[i] + vl[i])] if va[i] >= 0 else b""
-        v = _number(raw) if raw[:1] not in (b"{", b"") else None
+        v = number_value(raw) if raw[:1] not in (b"{", b"") else None
         if v is OUT_OF_RANGE:
             b.drop("value out of range")
             continue
@@ -234,7 +234,7 @@ def _rows(r: _Reader, buf: bytes, rec: np.ndarray, inv: np.ndarray, names: list[
             vals[i], num[i] = v, True
             continue
         row: dict[str, float] = {}
-        dropped += _flat(names[inv[i]], _json(raw), row) if raw[:1] == b"{" else 1
+        dropped += flat_key(names[inv[i]], json_value(raw), row) if raw[:1] == b"{" else 1
         for key, x in row.items():
             if key not in cols:
                 cols[key], present[key] = np.full(nrec, np.nan), np.zeros(nrec, dtype=bool)

@@ -21,7 +21,7 @@ from .values import OUT_OF_RANGE
 __all__ = ["history_row", "record_kind"]
 
 
-def _items(buf: bytes, pos: int, end: int) -> Iterator[tuple[str, bytes]]:
+def history_items(buf: bytes, pos: int, end: int) -> Iterator[tuple[str, bytes]]:
     """(key, value_json) of each item of a History/Summary/ConfigRecord's repeated field 1."""
     while pos < end:
         tag = buf[pos]
@@ -61,7 +61,7 @@ def _items(buf: bytes, pos: int, end: int) -> Iterator[tuple[str, bytes]]:
 _INFS = (math.inf, -math.inf)
 
 
-def _number(value: bytes) -> float | None:
+def number_value(value: bytes) -> float | None:
     """A JSON number (NaN and ±Infinity as W&B writes them) as a float, else None."""
     try:
         v = float(value)
@@ -72,20 +72,20 @@ def _number(value: bytes) -> float | None:
     return v
 
 
-def _flat(key: str, obj: object, row: dict[str, float]) -> int:
+def flat_key(key: str, obj: object, row: dict[str, float]) -> int:
     """A nested dict logged by W&B <= 0.17 as one JSON object: its numbers under key/sub; the
     count of values that are not numbers (media objects, with `_type`, count as one)."""
     if isinstance(obj, dict):
         if "_type" in obj:
             return 1
-        return sum(_flat(f"{key}/{k}", v, row) for k, v in obj.items())
+        return sum(flat_key(f"{key}/{k}", v, row) for k, v in obj.items())
     if isinstance(obj, (int, float)) and not isinstance(obj, bool):
         row[key] = float(obj)
         return 0
     return 1
 
 
-def _top(payload: bytes) -> tuple[int, int, int]:
+def top_record(payload: bytes) -> tuple[int, int, int]:
     """(field, start, end) of the record's payload message: 2 history, 3 summary, 5 config, 17 run;
     (0, 0, 0) for any other record."""
     pos, n = 0, len(payload)
@@ -107,7 +107,7 @@ def _top(payload: bytes) -> tuple[int, int, int]:
     return 0, 0, 0
 
 
-def _fields(buf: bytes, pos: int, end: int) -> dict[int, tuple[int, int]]:
+def proto_fields(buf: bytes, pos: int, end: int) -> dict[int, tuple[int, int]]:
     """The length-delimited fields of a small message, field -> (start, end) (the last wins)."""
     out: dict[int, tuple[int, int]] = {}
     while pos < end:
@@ -121,7 +121,7 @@ def _fields(buf: bytes, pos: int, end: int) -> dict[int, tuple[int, int]]:
     return out
 
 
-def _json(value: bytes) -> object:
+def json_value(value: bytes) -> object:
     try:
         return json.loads(value)
     except (ValueError, RecursionError):
@@ -134,20 +134,20 @@ def history_row(buf: bytes, pos: int, end: int) -> tuple[int | float | None, dic
     row: dict[str, float] = {}
     step: float | int | None = None
     dropped = 0
-    for key, value in _items(buf, pos, end):
+    for key, value in history_items(buf, pos, end):
         if key[:1] == "_":
             if key == "_step":
-                step = _number(value)
+                step = number_value(value)
             continue
-        v = _number(value)
+        v = number_value(value)
         if v is not None:
             row[key] = v
         elif value[:1] == b"{":
-            dropped += _flat(key, _json(value), row)
+            dropped += flat_key(key, json_value(value), row)
         else:
             dropped += 1                           # a string, a boolean, a list, null
     if step is None:                               # HistoryRecord.step { num }: W&B >= 0.2x
-        f = _fields(buf, pos, end).get(2)
+        f = proto_fields(buf, pos, end).get(2)
         if f is not None:
             step = next((v for fn, wt, v, _ in iter_fields(buf, *f) if fn == 1 and wt == 0), 0)
     if isinstance(step, float) and step.is_integer():
@@ -157,5 +157,5 @@ def history_row(buf: bytes, pos: int, end: int) -> tuple[int | float | None, dic
 
 def record_kind(payload: bytes) -> tuple[str, int, int]:
     """("history" | "config" | "summary" | "run" | "", start, end) of a record's payload."""
-    field, a, z = _top(payload)
+    field, a, z = top_record(payload)
     return {2: "history", 3: "summary", 5: "config", 17: "run"}.get(field, ""), a, z

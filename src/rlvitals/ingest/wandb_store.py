@@ -40,7 +40,7 @@ from .builder import RunBuilder
 from .jsonl import JsonlParser
 from .progress import tick
 from .values import OUT_OF_RANGE
-from .wandb_records import _fields, _items, _json, _number, _top, history_row
+from .wandb_records import history_items, history_row, json_value, number_value, proto_fields, top_record
 from .wandb_runs import MAGIC, context, is_wandb, wandb_files
 
 __all__ = ["FORMAT", "MAGIC", "Decoder", "context", "is_wandb", "read_wandb", "wandb_files"]
@@ -136,7 +136,7 @@ class Decoder:
         return out
 
 
-class _Reader:
+class RecordReader:
     """Records -> a RunBuilder's rows, plus the run's config, summary and identity."""
 
     def __init__(self, name: str) -> None:
@@ -154,7 +154,7 @@ class _Reader:
         for payload in records:
             self.records += 1
             try:
-                field, a, z = _top(payload)
+                field, a, z = top_record(payload)
                 if field == 2:
                     self._history(payload, a, z)
                 elif field == 3:
@@ -177,20 +177,20 @@ class _Reader:
         self.b.add_parsed(step, row, self.history, dropped=dropped, empty_reason="W&B history row without metrics")
 
     def _config(self, buf: bytes, pos: int, end: int) -> None:
-        for key, value in _items(buf, pos, end):
+        for key, value in history_items(buf, pos, end):
             if key.startswith("_wandb") or (len(self.config) >= CONFIG_KEYS and key not in self.config):
                 continue
-            self.config[key] = _json(value)
+            self.config[key] = json_value(value)
 
     def _run(self, buf: bytes, pos: int, end: int) -> None:
-        f = _fields(buf, pos, end)
+        f = proto_fields(buf, pos, end)
         for num, name in ((1, "run_id"), (3, "project"), (8, "display_name")):
             if num in f:
                 self.info[name] = buf[f[num][0]:f[num][1]].decode("utf-8", "replace")
         if 4 in f:
             self._config(buf, *f[4])
         if 19 in f:                                # telemetry { cli_version=5 }
-            tel = _fields(buf, *f[19])
+            tel = proto_fields(buf, *f[19])
             if 5 in tel:
                 self.info["wandb_version"] = buf[tel[5][0]:tel[5][1]].decode("utf-8", "replace")
 
@@ -198,8 +198,8 @@ class _Reader:
         b = self.b
         summary: dict[str, float] = {}
         for buf, a, z in self.summary:
-            for key, value in _items(buf, a, z):
-                v = _number(value)
+            for key, value in history_items(buf, a, z):
+                v = number_value(value)
                 if key[:1] != "_" and v is not None and v is not OUT_OF_RANGE:
                     summary[key] = v
         if corrupt:
@@ -226,7 +226,7 @@ def read_one(path: Path, name: str) -> Run:
     decoder (wandb_fast.py), up to its last whole record."""
     from .wandb_fast import BulkDecoder
 
-    reader = _Reader(name)
+    reader = RecordReader(name)
     bulk = BulkDecoder(reader)
     try:
         with open(path, "rb") as f:
@@ -243,7 +243,7 @@ def read_one(path: Path, name: str) -> Run:
 
 def read_slow(path: Path, name: str) -> Run:
     """The same with the incremental Python decoder (what `watch` uses; tests compare the two)."""
-    dec, reader = Decoder(), _Reader(name)
+    dec, reader = Decoder(), RecordReader(name)
     with open(path, "rb") as f:
         while chunk := f.read(READ_SIZE):
             reader.feed(dec.feed(chunk))
@@ -255,7 +255,7 @@ def read_wandb(path: Path, name: str) -> Run:
     others in `file_runs` (`--run K`)."""
     files = wandb_files(path)
     if not files and Path(path).is_file() and not is_wandb(Path(path)):
-        return _read_rows(Path(path), name)        # -F wandb on text: the rows `watch` makes of a run
+        return read_rows(Path(path), name)        # -F wandb on text: the rows `watch` makes of a run
     if not files:
         raise NotAFile.of("ingest.err.wandb_none", path=path)
     runs = []
@@ -283,7 +283,7 @@ class WandbRowParser(JsonlParser):
 
     def parse(self, line: str, lineno: int) -> None:
         if line.startswith('{"_config": '):
-            cfg = _json(line.encode())
+            cfg = json_value(line.encode())
             cfg = cfg.get("_config") if isinstance(cfg, dict) else None
             if isinstance(cfg, dict):
                 self.builder.meta["config"] = cfg
@@ -294,7 +294,7 @@ class WandbRowParser(JsonlParser):
         super().parse(line, lineno)
 
 
-def _read_rows(path: Path, name: str, kind: type[WandbRowParser] | None = None) -> Run:
+def read_rows(path: Path, name: str, kind: type[WandbRowParser] | None = None) -> Run:
     parser = (kind or WandbRowParser)(name)
     with open(path, encoding="utf-8", errors="replace", newline="") as f:
         for line in f:

@@ -25,7 +25,7 @@ from ..ingest.swanlab_store import MAGIC as SWANLAB_MAGIC
 from ..ingest.swanlab_store import scalar_record, swanlab_files
 from ..ingest.values import OUT_OF_RANGE
 from ..ingest.wandb_records import history_row, record_kind
-from ..ingest.wandb_store import Decoder, _Reader, wandb_files
+from ..ingest.wandb_store import Decoder, RecordReader, wandb_files
 from .follow import CHUNK, FollowEvent
 
 __all__ = ["SwanlabFollower", "WandbFollower", "is_wandb_target", "record_follower"]
@@ -54,7 +54,7 @@ class WandbFollower:
 
     def _reset(self) -> None:
         self._dec = Decoder()
-        self._cfg = _Reader("")
+        self._cfg = RecordReader("")
         self._said_cfg: dict[str, object] = {}
 
     def _target(self) -> Path | None:
