@@ -16,7 +16,7 @@ import numpy as np
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-__all__ = ["CANONICAL", "EXTRAS", "PERCENT_METRICS", "VITALS", "Run", "Segment", "Series"]
+__all__ = ["CANONICAL", "EXTRAS", "FRACTION_SLACK", "PERCENT_METRICS", "VITALS", "Run", "Segment", "Series", "in_unit_range"]
 
 # The lesson's eight vitals, in the order its figure draws them.
 VITALS: tuple[str, ...] = ("reward", "acc", "entropy", "kl", "adv_std", "clip_frac", "ratio_mean", "len")
@@ -26,6 +26,15 @@ EXTRAS: tuple[str, ...] = ("gnorm", "trunc", "lr", "loss", "val_acc")
 CANONICAL: tuple[str, ...] = VITALS + EXTRAS
 # Stored as fractions in [0, 1]; shown as percentages.
 PERCENT_METRICS: frozenset[str] = frozenset({"acc", "clip_frac", "trunc", "val_acc"})
+# a fraction logged with a little noise (a mean of noisy estimates) may stray this far outside [0, 1]
+FRACTION_SLACK = 0.05
+
+
+def in_unit_range(values: np.ndarray) -> bool:
+    """Every finite value within [0, 1] (give or take FRACTION_SLACK): a fraction, not its own units."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    return not v.size or bool(v.min() >= -FRACTION_SLACK and v.max() <= 1.0 + FRACTION_SLACK)
 
 
 @dataclass(frozen=True)

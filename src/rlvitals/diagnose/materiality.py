@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..run import in_unit_range
 from .context import Ctx, rnd
 from .symptoms import goal, trend
 from .thresholds import get
@@ -57,9 +58,10 @@ class Effect:
 
 
 def bounded(ctx: Ctx, g: str) -> bool:
-    """A goal on a 0..1 scale: every value within [0, 1] (an "accuracy" summed over two checks is not)."""
+    """A goal on a 0..1 scale: every value within [0, 1], give or take run.FRACTION_SLACK of noise (an
+    "accuracy" summed over two checks is not)."""
     _, v = ctx.data(g)
-    return bool(v.size) and float(np.min(v)) >= 0.0 and float(np.max(v)) <= 1.0
+    return bool(v.size) and in_unit_range(v)
 
 
 def bounded_above_zero(ctx: Ctx, g: str) -> bool:

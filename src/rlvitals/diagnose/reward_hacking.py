@@ -27,7 +27,12 @@ ID = "reward_hacking"
 
 
 def _truths(ctx: Ctx) -> list[str]:
+    """The truths the reward is held against: the training accuracy and the correctness term (measured
+    on the same answers as the reward), else the eval accuracy.  With a training accuracy logged, an
+    eval that lags it is _by_eval's question (an eval gains less than the training reward it follows)."""
     out: list[str] = [m for m in ("val_acc", "acc") if m in ctx.shapes and ctx.shapes[m].word != "short"]
+    if "acc" in out and "val_acc" in out:
+        out.remove("val_acc")
     out += [f"component:{k}" for k, (kind, _) in components(ctx).items() if kind == "correctness"]
     return out
 
@@ -74,6 +79,9 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
     parted = gr - ga >= get("hack_gap") and ga <= 0.5 * gr
     if not parted and not (zr >= get("goal_z") and za <= 0.5):
         return None
+    ta0, ta1, _ = since(ctx, truth, onset)
+    if za >= get("goal_z") and ta1 - ta0 >= get("goal_material") * goal_scale(ctx, truth):
+        return None     # the truth rose since the parting, beyond its noise and by a material amount: 同向 = 真能力
     tt = trend(ctx, truth)
     rw = trend(ctx, "reward")
     if tt is None or rw is None:
@@ -162,8 +170,6 @@ def _by_points(ctx: Ctx, truth: str) -> Finding | None:
         return None
     if max(tt.start, tt.end) >= get("ceiling"):
         return None     # the truth is at its ceiling: it cannot follow the reward any higher
-    if tt.rose and tt.move >= get("rate_move"):
-        return None     # the truth rose for real, by points that count: it follows (the spread test judges how far)
     name = truth[10:] if truth.startswith("component:") else truth
     ev = {"reward_start": rnd(rw.start), "reward_end": rnd(rw.end), "acc_start": rnd(tt.start), "acc_end": rnd(tt.end),
           "acc_metric": name, "acc_constant": ctx.word(truth) == "constant", "reward_gain_share": rnd(r_share, 3)}

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..run import PERCENT_METRICS, VITALS, Run, Series
+from ..run import FRACTION_SLACK, PERCENT_METRICS, VITALS, Run, Series, in_unit_range
 from ..shapes import ends
 
 __all__ = [
@@ -92,7 +92,6 @@ def pad(text: str, width: int, align: str = "<") -> str:
 
 # a rate's noise around its bounds (a simulated or smoothed clip fraction dipping just below 0) is
 # still a rate; a stand-in on another scale (a correctness reward paying 2.0) reaches far beyond
-_FRACTION_SLACK = 0.05
 
 
 def is_fraction(metric: str, values: Any = None) -> bool:
@@ -102,9 +101,7 @@ def is_fraction(metric: str, values: Any = None) -> bool:
         return False
     if values is None:
         return True
-    v = np.asarray(values, dtype=float)
-    v = v[np.isfinite(v)]
-    return not v.size or bool(v.min() >= -_FRACTION_SLACK and v.max() <= 1.0 + _FRACTION_SLACK)
+    return in_unit_range(values)
 
 
 def fmt_value(metric: str, value: float | None, percent: bool | None = None) -> str:
@@ -118,7 +115,7 @@ def fmt_value(metric: str, value: float | None, percent: bool | None = None) -> 
         return "NaN"
     if math.isinf(v):
         return "inf" if v > 0 else "-inf"
-    if metric in PERCENT_METRICS and percent is not False and -_FRACTION_SLACK <= v <= 1.0 + _FRACTION_SLACK:
+    if metric in PERCENT_METRICS and percent is not False and -FRACTION_SLACK <= v <= 1.0 + FRACTION_SLACK:
         return f"{100 * v:.1f}%"
     if metric == "ratio_mean":
         return f"{v:.4f}"

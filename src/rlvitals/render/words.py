@@ -209,7 +209,7 @@ def verdict_gloss(diag: Diagnosis, lang: str) -> str:
     v = diag.verdict
     if unproven_goal(diag) is not None:
         return tr("ui.verdict_gloss.learning_unproven", lang)
-    if v == "learning" and not (diag.run or {}).get("goal"):
+    if v == "learning" and "goal" in (diag.run or {}) and not diag.run["goal"]:
         return tr("ui.verdict_gloss.learning_no_goal", lang)    # never "learning" from the absence of a goal
     return tr(f"verdict.{v}", lang, tr(f"ui.verdict_gloss.{v}", lang, ""))
 
