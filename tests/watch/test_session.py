@@ -245,7 +245,9 @@ def test_follow_truncate_and_refill_between_polls_is_a_new_run(kv_format, tmp_pa
     # the trainer restarts: same banner, more steps than before, all written between two polls
     with open(p, "w", encoding="utf-8") as f:
         f.write("".join(line + "\n" for line in ["trainer v1 starting", *kv_lines([1.4] * 30)]))
-    assert wait_for(lambda: "rewritten" in s.err.getvalue())
+    # open(.., "w") empties the file before it writes: a poll may land in between (a loaded machine)
+    # and see it truncated; either way the file started over
+    assert wait_for(lambda: "rewritten" in s.err.getvalue() or "truncated" in s.err.getvalue())
     assert s.end() == 0
     out = s.out.getvalue()
     assert "30 steps" in out  # the new run alone: not merged with the old one, nothing lost
