@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..i18n import t
 from .registry import SPECS
 
 __all__ = ["FINDING_IDS", "SEVERITIES", "VERDICTS", "Action", "Diagnosis", "Finding", "RuledOut"]
@@ -100,11 +101,38 @@ class Diagnosis:
     def worst_severity(self) -> str | None:
         return max((f.severity for f in self.findings), key=SEVERITIES.index, default=None)
 
-    def __str__(self) -> str:
-        """A readable summary: the run, the verdict, each finding with its one-line summary."""
-        from ..render.terminal import summary_text
+    def unproven_goal(self) -> dict | None:
+        """The goal summary when nothing warns but the goal did not improve beyond its noise: such a run
+        is not called healthy (learning is not shown yet), whatever the verdict word."""
+        g = self.run.get("goal") if isinstance(self.run, dict) else None
+        if not g or g.get("improved") or self.verdict != "learning":
+            return None
+        return g
 
-        return summary_text(self, "en")
+    def gloss_key(self) -> str:
+        """The i18n key of the sentence that glosses the verdict: "learning" is qualified when the goal
+        has not improved yet, or when the diagnosis looked for a goal and the log has none."""
+        if self.unproven_goal() is not None:
+            return "ui.verdict_gloss.learning_unproven"
+        if self.verdict == "learning" and isinstance(self.run, dict) and "goal" in self.run and not self.run["goal"]:
+            return "ui.verdict_gloss.learning_no_goal"      # never "learning" from the absence of a goal
+        return f"verdict.{self.verdict}"
+
+    def __str__(self) -> str:
+        """A readable summary in English: the run, the verdict and its gloss, one line per finding
+        (rlvitals.render.terminal.render_text is the whole report)."""
+        name = self.run.get("name", "?") if isinstance(self.run, dict) else "?"
+        lines = [f"{t('ui.diag.title', 'en')} · {name}",
+                 f"{t('ui.verdict_label', 'en')}: {t(f'ui.verdict.{self.verdict}', 'en')} — {t(self.gloss_key(), 'en')}"]
+        g = self.unproven_goal()
+        if g is not None and not any(f.severity != "info" for f in self.findings):
+            more = t("ui.unproven_short", "en", need=g["min_points"]) if g["points"] < g["min_points"] else ""
+            lines.append(t("ui.no_warnings_unproven", "en", metric=g["metric"], start=f"{g['start']:.4g}",
+                           end=f"{g['end']:.4g}", points=g["points"], span=g["span"], more=more))
+        for i, f in enumerate(self.findings, 1):
+            since = f" · since step {f.onset_step}" if f.onset_step is not None else ""
+            lines.append(f"  {i}. [{t(f'ui.severity.{f.severity}', 'en')}] {t(f'finding.{f.id}.title', 'en')} ({f.id}){since}")
+        return "\n".join(lines)
 
     def __repr__(self) -> str:
         tops = ", ".join(f"{f.id}:{f.severity}" for f in self.findings[:5])

@@ -21,7 +21,7 @@ import sys
 
 from ..diagnose.model import Diagnosis, Finding
 from ..run import Run
-from ..safe_text import colours, escape_controls
+from ..safe_text import colours
 from ..safe_text import paint as safe_paint
 from .charts import clip_text, display_width, pad, sparkline
 from .words import (
@@ -45,7 +45,7 @@ from .words import (
     vital_rows,
 )
 
-__all__ = ["finding_meta", "render_text", "summary_text", "use_color", "wrap"]
+__all__ = ["finding_meta", "render_text", "use_color", "wrap"]
 
 _COLORS = {"learning": "32", "cheating": "35", "dead": "31", "unstable": "33",
            "critical": "31", "warning": "33", "info": "36"}
@@ -161,23 +161,6 @@ def _finding(out: _Out, i: int, f: Finding, lang: str) -> None:
         for s in f.samples:
             quote = clip_text(" ".join(str(s).split()), out.width - len(ind) - 4)
             out.add(f"{ind}  “{quote}”")
-
-
-def summary_text(diag: Diagnosis, lang: str = "en") -> str:
-    """`str(diagnosis)`: the run line, the verdict, one heading and one sentence per finding."""
-    lines = [f"{tr('ui.diag.title', lang)} · {run_line(diag, lang)}"]
-    v = diag.verdict
-    gloss = verdict_gloss(diag, lang)
-    lines.append(label("ui.verdict_label", lang) + tr(f"ui.verdict.{v}", lang, v.upper()) + (f" — {gloss}" if gloss else ""))
-    if not any(f.severity != "info" for f in diag.findings):
-        lines.append(no_warnings_text(diag, lang))
-    for i, f in enumerate(ordered(diag), 1):
-        sev = tr(f"ui.severity.{f.severity}", lang, f.severity)
-        lines.append(f"  {i}. [{sev}] {finding_title(f.id, lang)} ({f.id}){finding_meta(f, lang)}")
-        summary = finding_summary(f, lang)
-        if summary:
-            lines.append(f"     {summary}")
-    return escape_controls("\n".join(lines))
 
 
 def render_text(diag: Diagnosis, lang: str = "en", width: int = 100, *, run: Run | None = None,

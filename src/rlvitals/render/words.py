@@ -197,21 +197,15 @@ def next_key(f: Finding) -> str:
 
 
 def unproven_goal(diag: Diagnosis) -> dict | None:
-    """The goal summary when nothing warns but the goal did not improve beyond its noise: such a run
-    is not called healthy (learning is not shown yet), whatever the verdict word."""
-    g = diag.run.get("goal") if isinstance(diag.run, dict) else None
-    if not g or g.get("improved") or diag.verdict != "learning":
-        return None
-    return g
+    """The goal summary when nothing warns but the goal did not improve (Diagnosis.unproven_goal)."""
+    return diag.unproven_goal()
 
 
 def verdict_gloss(diag: Diagnosis, lang: str) -> str:
-    v = diag.verdict
-    if unproven_goal(diag) is not None:
-        return tr("ui.verdict_gloss.learning_unproven", lang)
-    if v == "learning" and "goal" in (diag.run or {}) and not diag.run["goal"]:
-        return tr("ui.verdict_gloss.learning_no_goal", lang)    # never "learning" from the absence of a goal
-    return tr(f"verdict.{v}", lang, tr(f"ui.verdict_gloss.{v}", lang, ""))
+    key = diag.gloss_key()
+    if key.startswith("verdict."):
+        return tr(key, lang, tr(f"ui.verdict_gloss.{diag.verdict}", lang, ""))
+    return tr(key, lang)
 
 
 def no_warnings_text(diag: Diagnosis, lang: str) -> str:
