@@ -123,3 +123,12 @@ def test_nothing_is_unhurt_without_points_after_the_onset():
     ctx = _ctx(run)
     assert unhurt(ctx, N - 2) is None and at_ceiling(ctx, N - 2) is None
     assert unhurt(ctx, 1) is not None        # the whole healthy run after step 1: a material gain
+
+
+def test_a_reward_drifting_two_points_over_a_flat_accuracy_is_not_cheating():
+    # 256 samples a step: the drift is far beyond the noise, and 0.02 of a 0..1 reward is not material
+    rew = np.linspace(0.50, 0.52, N) + jitter(0.002, 17)
+    acc = 0.40 + jitter(0.002, 18)
+    d = diagnose(healthy(11, reward=rew, acc=acc))
+    assert not any(f.id in ("reward_hacking", "length_hacking") and f.severity != "info" for f in d.findings)
+    assert d.verdict != "cheating"

@@ -72,7 +72,10 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
     # the truth does, and the truth gains less than half as much (flat or falling, not rising along)
     # -- or, judged in each curve's own noise, the reward's gain since the onset is beyond goal_z
     # standard errors while the truth's is within one
-    zr, za = since(ctx, "reward", onset)[2], since(ctx, truth, onset)[2]
+    ra, rb, zr = since(ctx, "reward", onset)
+    za = since(ctx, truth, onset)[2]
+    if not rb - ra >= get("goal_material") * goal_scale(ctx, "reward"):
+        return None     # beyond noise is not enough: the reward's gain since the parting is not material in its range
     # a sparse truth (eval every N steps) must have points of its own after the onset
     if int(np.sum(ctx.data(truth)[0] >= onset)) < get("truth_min_after"):
         return None
