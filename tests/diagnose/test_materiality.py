@@ -132,3 +132,19 @@ def test_a_reward_drifting_two_points_over_a_flat_accuracy_is_not_cheating():
     d = diagnose(healthy(11, reward=rew, acc=acc))
     assert not any(f.id in ("reward_hacking", "length_hacking") and f.severity != "info" for f in d.findings)
     assert d.verdict != "cheating"
+
+
+def test_a_sparse_eval_goal_that_never_gains_beside_a_flat_reward_is_not_learning():
+    # 300 steps: the policy moves (KL climbs, entropy eases down) but the reward stays flat and the
+    # eval (the goal, every 25 steps: 12 points) never gains: not learning, never "learning"
+    steps = np.arange(1, 301)
+    r = np.random.default_rng(19)
+    from rlvitals.run import Series
+
+    cols = {"reward": 0.42 + r.normal(0, 0.04, 300), "kl": np.linspace(1e-3, 2e-2, 300) + np.abs(r.normal(0, 5e-4, 300)),
+            "entropy": np.linspace(1.2, 1.0, 300) + r.normal(0, 0.02, 300)}
+    run = Run.from_arrays("flat-goal", steps, cols)
+    ev = steps[24::25]
+    run.series["val_acc"] = Series("val_acc", ev, 0.31 + r.normal(0, 0.01, ev.size), "eval/acc")
+    d = diagnose(run)
+    assert d.verdict == "dead" and d.findings[0].id in ("stalled", "not_learning")

@@ -222,18 +222,26 @@ def _constant_goal(ctx: Ctx, g: str, n: int, span: int) -> bool:
     return not at_ceiling      # every answer right from the start is data_too_easy's reading
 
 
+def _no_material_gain(ctx: Ctx, m: str, tr, *, sparse_ok: bool = False) -> bool:
+    """After a fair number of points (twice min_points; points, not steps, unless `sparse_ok`: a
+    sparse log's few noisy points prove little on their own) a score that never gained a material
+    amount of its own range -- neither at the end nor at its peak -- and did not rise has not learned."""
+    enough = tr.n >= 2 * get("min_points") or (sparse_ok and tr.enough(2 * get("min_points")))
+    material = get("goal_material") * goal_scale(ctx, m)
+    return bool(enough and not tr.rose and tr.end - tr.start < material and tr.peak - tr.start < material)
+
+
 def _goal_failed(ctx: Ctx, g: str | None, tr) -> str | None:
     """How a goal with enough points failed to improve (fell, fell_back, flat, not_rising,
     no_material_gain), or None."""
     # "does not go up at all" must be shown, not drawn from a noisy stretch: the fitted change's
     # upper goal_z bound within one step-to-step noise (a short or noisy goal stays undecided)
     no_rise = tr.not_rising and tr.fit_move + get("goal_z") * tr.fit_se < tr.noise
-    # after a fair number of points (twice min_points, points not steps: a sparse log's few noisy
-    # points prove little) a goal that never gained a material amount of its own range -- neither
-    # at the end nor at its peak -- has not learned, however noisy
-    material = get("goal_material") * goal_scale(ctx, g) if g is not None else 0.0
-    stuck = (not tr.rose and tr.n >= 2 * get("min_points") and tr.end - tr.start < material
-             and tr.peak - tr.start < material)
+    others = [o for m in ("reward", "acc", "val_acc") if m != g and ctx.has(m) and (o := trend(ctx, m)) is not None]
+    # a sparse goal (an eval every N steps) covering those steps counts when every dense score
+    # beside it shows no material gain over as many points either
+    stuck = g is not None and _no_material_gain(ctx, g, tr, sparse_ok=bool(others) and all(
+        _no_material_gain(ctx, o.metric, o) for o in others))
     if tr.rose or not (tr.flat or tr.fell or tr.fell_back or no_rise or stuck):
         return None
     if tr.rate and tr.end >= get("ceiling") and not (tr.fell or tr.fell_back):
@@ -245,7 +253,8 @@ def _goal_failed(ctx: Ctx, g: str | None, tr) -> str | None:
         if (m == "reward" and other is not None and g != "reward" and (tr.flat or no_rise)
                 and pred(ctx, "reward_tracks_truth").holds):
             continue         # a still goal, and the reward only moves with it: the goal's judgement stands
-        if other is not None and (other.rose or not (other.still or other.fell or other.fell_back or other.not_rising)):
+        if other is not None and (other.rose or not (other.still or other.fell or other.fell_back or other.not_rising
+                                                     or (stuck and _no_material_gain(ctx, m, other)))):
             return None      # another score climbs (reward_hacking's question) or is still undecided
     return ("fell" if tr.fell else "fell_back" if tr.fell_back else "flat" if tr.flat
             else "not_rising" if no_rise else "no_material_gain")
