@@ -148,3 +148,14 @@ def test_a_sparse_eval_goal_that_never_gains_beside_a_flat_reward_is_not_learnin
     run.series["val_acc"] = Series("val_acc", ev, 0.31 + r.normal(0, 0.01, ev.size), "eval/acc")
     d = diagnose(run)
     assert d.verdict == "dead" and d.findings[0].id in ("stalled", "not_learning")
+
+
+def test_a_kl_below_zero_on_average_is_said_to_be_a_broken_estimator():
+    r = np.random.default_rng(20)
+    d = diagnose(healthy(12, kl=-0.01 + r.normal(0, 0.003, N)))
+    notes = [n for n in d.run["notes"] if "kl is below 0" in n]
+    assert len(notes) == 1 and "estimator" in notes[0]
+    from rlvitals.render.terminal import render_text
+
+    assert "估计量" in render_text(d, "zh")
+    assert not any("kl is below 0" in n for n in diagnose(healthy(12)).run["notes"])

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..i18n import Msg
 from ..run import CANONICAL, VITALS, Run
 from ..shapes import shapes_of
 from . import (
@@ -35,6 +36,7 @@ from . import (
 from .context import Ctx
 from .model import FINDING_IDS, Diagnosis, Finding
 from .registry import SPECS
+from .thresholds import get
 from .verdict import goal_summary, resolve, verdict_of
 
 __all__ = ["FINDING_IDS", "RULES", "Diagnosis", "Finding", "diagnose"]
@@ -52,6 +54,21 @@ RULES: tuple[tuple[str, Callable[[Ctx], Finding | None]], ...] = tuple((m.ID, m.
 # that does not improve.
 
 
+def _kl_sign(ctx: Ctx) -> list[Msg]:
+    """A KL logged below 0 on average (its mean beyond goal_z standard errors under 0, over at least
+    min_points points): KL(pi || ref) is never negative on average, so the estimator or its sign is
+    broken (a per-token k1 estimate averages to about 0 near the reference, not clearly below it)."""
+    _, v = ctx.data("kl")
+    if v.size < get("min_points"):
+        return []
+    mean, sd = float(np.mean(v)), float(np.std(v))
+    z = -mean / (sd / np.sqrt(v.size)) if sd > 0 else (np.inf if mean < 0 else 0.0)
+    if mean >= 0 or z < get("goal_z"):
+        return []
+    return [Msg("note.kl_negative", share=f"{float(np.mean(v < 0)):.0%}", mean=f"{mean:.3g}",
+                z=f"{min(z, 999.0):.0f}")]
+
+
 def _run_summary(run: Run, ctx: Ctx) -> dict:
     series = [s for s in run.series.values() if len(s)]
     # the union of steps costs a sort; skip it when every series shares one step array
@@ -66,7 +83,7 @@ def _run_summary(run: Run, ctx: Ctx) -> dict:
         "first_step": ctx.first_step() if series else None,
         "last_step": ctx.last_step() if series else None,
         "segments": len(run.segments),
-        "notes": list(run.notes),
+        "notes": list(run.notes) + _kl_sign(ctx),
         "skipped": dict(run.skipped),
         "dropped": dict(run.dropped),
         "missing_vitals": [m for m in VITALS if m not in run.series],
