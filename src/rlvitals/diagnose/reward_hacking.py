@@ -159,8 +159,8 @@ def _early(ctx: Ctx, truth: str) -> Finding | None:
 
 def _by_points(ctx: Ctx, truth: str) -> Finding | None:
     """Judged in each curve's own range, not its spread: the reward gains a material share of its
-    range (goal_material) while a truth on a 0..1 scale gains less than that many points and less
-    than half the reward's share -- a truth measured on the same answers as the reward (the training
+    range (goal_material) while a truth on a 0..1 scale gains less than that many points and at most
+    hack_share of the reward's share -- a truth measured on the same answers as the reward (the training
     accuracy, the correctness term).  Scaled by their spreads alone, a pass rate creeping 0.1% -> 0.5%
     "rises" as much as a reward going 0.2 -> 0.7; in points it has not moved."""
     if truth == "val_acc" or not bounded(ctx, truth):
@@ -169,7 +169,7 @@ def _by_points(ctx: Ctx, truth: str) -> Finding | None:
     if tt is None or rw is None or not tt.enough(get("min_points")) or not rw.enough(get("min_points")):
         return None
     r_share = rw.move / (goal_scale(ctx, "reward") or 1.0)
-    if not rw.rose or r_share < get("goal_material") or tt.move >= min(get("goal_material"), 0.5 * r_share):
+    if not rw.rose or r_share < get("goal_material") or tt.move >= min(get("goal_material"), get("hack_share") * r_share):
         return None
     if max(tt.start, tt.end) >= get("ceiling"):
         return None     # the truth is at its ceiling: it cannot follow the reward any higher
@@ -189,7 +189,9 @@ def _by_components(ctx: Ctx) -> Finding | None:
     if not correct or not soft:
         return None
     ct = [trend(ctx, f"component:{k}") for k in correct]
-    if any(t is None or t.rose for t in ct):
+    # a correctness term that rose by a material amount of its own range is learned (significant is
+    # not enough: at a few hundred samples a step a 2-point creep is "beyond noise")
+    if any(t is None or (t.rose and t.move >= get("goal_material") * goal_scale(ctx, t.metric)) for t in ct):
         return None
     rising = [(k, t) for k in soft if (t := trend(ctx, f"component:{k}")) is not None and t.rose]
     if not rising:
