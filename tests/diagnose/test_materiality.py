@@ -159,3 +159,13 @@ def test_a_kl_below_zero_on_average_is_said_to_be_a_broken_estimator():
 
     assert "估计量" in render_text(d, "zh")
     assert not any("kl is below 0" in n for n in diagnose(healthy(12)).run["notes"])
+
+
+def test_a_finding_kept_as_a_note_says_what_the_goal_did_after_it_in_both_languages():
+    from rlvitals.render.words import finding_summary
+
+    d = diagnose(healthy(1, kl=_spiked_kl(120, 4.0)))
+    f = {x.id: x for x in d.findings}["outlier_step"]
+    en, zh = finding_summary(f, "en"), finding_summary(f, "zh")
+    assert "did not hurt the goal" in en and "acc" in en and "→" in en
+    assert "没有伤到目标" in zh

@@ -120,7 +120,12 @@ def finding_summary(f: Finding, lang: str) -> str:
         out = tr(f"finding.{f.id}.summary_missing", lang, "", missing=", ".join(f.missing), **fields)
     if not out:
         out = tr(f"finding.{f.id}.summary", lang, "", **fields)
-    return "" if _PLACEHOLDER.search(out) else out
+    out = "" if _PLACEHOLDER.search(out) else out
+    if f.evidence.get("goal_unhurt"):       # materiality: kept as a note, with what the goal did after it
+        tail = tr("ui.goal_unhurt", lang, metric=str(f.evidence.get("goal_metric", "")).replace("component:", ""),
+                  a=fmt_num(f.evidence.get("goal_at_onset")), b=fmt_num(f.evidence.get("goal_end")))
+        out = f"{out} — {tail}" if out else tail
+    return out
 
 
 def shape_attr(shape: Any, name: str, default: Any = None) -> Any:
