@@ -25,23 +25,16 @@ import time
 import zlib
 from pathlib import Path
 
+from rlvitals.ingest.tfrecord import write_bytes_field, write_varint
+
 BLOCK, HEADER = 32768, 7
 KEYS = ("env/all/reward/total", "env/all/correct", "optim/entropy", "optim/kl_sample_train_v1",
         "env/all/ac_tokens_per_turn", "optim/lr", "env/all/frac_mixed", "time/total",
         "optim/grad_norm", "env/all/by_group/frac_all_good", "progress/done_frac", "optim/loss")
 
 
-def _varint(v: int) -> bytes:
-    out = bytearray()
-    while v >= 0x80:
-        out.append((v & 0x7F) | 0x80)
-        v >>= 7
-    out.append(v)
-    return bytes(out)
-
-
-def _ld(field: int, payload: bytes) -> bytes:
-    return _varint(field << 3 | 2) + _varint(len(payload)) + payload
+_ld = write_bytes_field      # a length-delimited protobuf field, as the TensorBoard writer makes them
+_varint = write_varint
 
 
 def _item(key: str, value: str) -> bytes:
