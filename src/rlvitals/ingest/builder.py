@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
+from collections.abc import Callable
 
 import numpy as np
 
@@ -41,7 +42,7 @@ from .values import STEP_LIMIT, OutOfRange, parse_step, steps_ok
 NEW_RUN_MAX_STEP = 1
 MAX_RUNS = 100
 
-__all__ = ["RunBuilder"]
+__all__ = ["RunBuilder", "link_runs"]
 
 _FLOATS = {float}
 COMPACT_ROWS = 1 << 18           # look for overridden duplicates every this many rows at least
@@ -448,3 +449,16 @@ class RunBuilder:
             run.notes.append(f"the file holds {len(runs)} runs (the step counter restarted at step "
                              f"<= {NEW_RUN_MAX_STEP}): {listing}. This is run {i + 1}; choose another with --run K")
         return runs[-1]
+
+
+def link_runs(runs: list[Run], holds: str, label: Callable[[Run], str]) -> Run:
+    """Several runs read from one place (a folder of W&B, SwanLab or MLflow runs): each knows the
+    others (`file_runs`, `run_index` / `run_count`) and says so in a note ("{holds}: run 1: … This is
+    run i; choose another with --run K"); the last is returned, as a file's last run is."""
+    if len(runs) > 1:
+        listing = "; ".join(f"run {i + 1}: {label(r)} ({r.n_steps} steps)" for i, r in enumerate(runs))
+        for i, r in enumerate(runs):
+            r.meta["run_index"], r.meta["run_count"] = i + 1, len(runs)
+            r.file_runs = runs
+            r.notes.append(f"{holds}: {listing}. This is run {i + 1}; choose another with --run K")
+    return runs[-1]

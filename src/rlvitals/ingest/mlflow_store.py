@@ -24,7 +24,7 @@ import numpy as np
 from ..errors import InputError, NotAFile
 from ..run import Run
 from .base import Format
-from .builder import RunBuilder
+from .builder import RunBuilder, link_runs
 from .sqlite_store import is_sqlite
 from .wandb_runs import context
 
@@ -239,14 +239,7 @@ def read_mlflow(path: Path, name: str) -> Run:
         except OSError:
             m = None
         runs.append(read_run(d, m.group(1).strip() if m else d.name))
-    if len(runs) > 1:
-        listing = "; ".join(f"run {i + 1}: {r.name} ({r.n_steps} steps)" for i, r in enumerate(runs))
-        for i, r in enumerate(runs):
-            r.meta["run_index"], r.meta["run_count"] = i + 1, len(runs)
-            r.file_runs = runs
-            r.notes.append(f"it holds {len(runs)} MLflow runs: {listing}. This is run {i + 1}; "
-                           "choose another with --run K")
-    return runs[-1]
+    return link_runs(runs, f"it holds {len(runs)} MLflow runs", lambda r: r.name)
 
 
 FORMAT = Format("mlflow", "MLflow runs: the file store (a run folder, an experiment or mlruns/) or the tracking "

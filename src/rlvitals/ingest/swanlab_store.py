@@ -24,7 +24,7 @@ from ..errors import NotAFile
 from ..i18n import Msg
 from ..run import Run
 from .base import Format
-from .builder import RunBuilder
+from .builder import RunBuilder, link_runs
 from .tfrecord import iter_fields, read_varint, skip_field
 from .wandb_runs import context
 from .wandb_store import READ_SIZE, Decoder, WandbRowParser, read_rows
@@ -162,14 +162,7 @@ def read_swanlab(path: Path, name: str) -> Run:
             if ctx:
                 run.meta["context"] = ctx
         runs.append(run)
-    if len(runs) > 1:
-        listing = "; ".join(f"run {i + 1}: {r.name} ({r.n_steps} steps)" for i, r in enumerate(runs))
-        for i, r in enumerate(runs):
-            r.meta["run_index"], r.meta["run_count"] = i + 1, len(runs)
-            r.file_runs = runs
-            r.notes.append(f"the folder holds {len(runs)} SwanLab runs: {listing}. This is run {i + 1}; "
-                           "choose another with --run K")
-    return runs[-1]
+    return link_runs(runs, f"the folder holds {len(runs)} SwanLab runs", lambda r: r.name)
 
 
 class SwanlabRowParser(WandbRowParser):

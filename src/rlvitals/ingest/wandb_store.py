@@ -36,7 +36,7 @@ from ..errors import NotAFile
 from ..i18n import Msg
 from ..run import Run
 from .base import Format
-from .builder import RunBuilder
+from .builder import RunBuilder, link_runs
 from .jsonl import JsonlParser
 from .progress import tick
 from .values import OUT_OF_RANGE
@@ -264,15 +264,8 @@ def read_wandb(path: Path, name: str) -> Run:
         run = read_one(f, f.stem if Path(path).is_file() else f.resolve().parent.name)
         run.meta["wandb"]["file"] = str(f)
         runs.append(run)
-    if len(runs) > 1:
-        listing = "; ".join(f"run {i + 1}: {r.meta['wandb'].get('run_id') or r.name} ({r.n_steps} steps)"
-                            for i, r in enumerate(runs))
-        for i, r in enumerate(runs):
-            r.meta["run_index"], r.meta["run_count"] = i + 1, len(runs)
-            r.file_runs = runs
-            r.notes.append(f"the folder holds {len(runs)} W&B runs: {listing}. This is run {i + 1}; "
-                           "choose another with --run K")
-    return runs[-1]
+    return link_runs(runs, f"the folder holds {len(runs)} W&B runs",
+                     lambda r: r.meta["wandb"].get("run_id") or r.name)
 
 
 class WandbRowParser(JsonlParser):
