@@ -19,6 +19,7 @@ import ctypes.util
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -28,10 +29,10 @@ from .fastnum import numeric_buffer, parse_numbers, token_bounds
 from .progress import tick
 from .values import steps_ok
 
-__all__ = ["BLOCK", "Layout", "Syntax", "read_blocks", "trim_heap"]
+__all__ = ["BLOCK", "Layout", "Syntax", "layout_ids", "read_blocks", "trim_heap"]
 
 BLOCK = 1 << 20
-_MAX_LAYOUTS = 4096
+MAX_LAYOUTS = 4096                  # skeletons remembered (learned or not); then the cache starts over
 _NUMBER = frozenset(b"0123456789.+-eE")
 
 
@@ -53,6 +54,33 @@ def trim_heap(blocks_read: int) -> None:
     if _TRIM is not None and blocks_read % TRIM_EVERY == 0:
         _TRIM(0)
 
+
+
+def layout_ids(layouts: dict[bytes, Any], skel: list[bytes],
+               learn: Callable[[bytes, int], Any]) -> tuple[dict[bytes, Any], np.ndarray, list[Any]]:
+    """Each line's layout number (0: none) and the layouts by number, for a block whose lines have
+    the skeletons `skel` (the line with its numbers taken out).  `layouts` remembers each skeleton's
+    layout, or how many tries to learn one failed (an int); it starts over past MAX_LAYOUTS and is
+    returned.  `learn(skeleton, i)` learns a layout from line i (None: no layout reads it).  One odd
+    line does not condemn its skeleton: two more tries, from its last line and one in the middle."""
+    if len(layouts) > MAX_LAYOUTS:
+        layouts = {}
+    number: dict[bytes, int] = {}
+    table: list[Any] = [None]
+    for k, count in Counter(skel).items():
+        lay = layouts.get(k, 0)
+        while isinstance(lay, int) and lay < 3 and (lay == 0 or count > lay):
+            at = skel.index(k) if lay == 0 else len(skel) - 1 - skel[::-1].index(k) if lay == 1 else (
+                skel.index(k, len(skel) // 2) if k in skel[len(skel) // 2:-1] else skel.index(k))
+            got = learn(k, at)
+            lay = layouts[k] = got if got is not None else lay + 1
+        lay = layouts[k]
+        if isinstance(lay, int):
+            number[k] = 0
+        else:
+            number[k] = len(table)
+            table.append(lay)
+    return layouts, np.fromiter(map(number.__getitem__, skel), dtype=np.int32, count=len(skel)), table
 
 class Layout:
     """Keys in order, the token of the step and of each value, tokens per line."""
@@ -111,29 +139,6 @@ class _Reader:
             np.float64(x).tobytes() == np.float64(row[k]).tobytes() for k, x in zip(lay.keys, v[1:].tolist()))
         return lay if same else None
 
-    def _ids(self, skel: list[bytes], line) -> tuple[np.ndarray, list[Layout | None]]:
-        if len(self.layouts) > _MAX_LAYOUTS:
-            self.layouts = {}
-        known = self.layouts
-        number: dict[bytes, int] = {}
-        table: list[Layout | None] = [None]
-        for k, count in Counter(skel).items():
-            lay = known.get(k, 0)
-            while isinstance(lay, int) and lay < 3 and (lay == 0 or count > lay):
-                # learn from a line of this skeleton; one odd line (a value no layout reads) does not
-                # condemn its skeleton: two more tries, from its last line and one in the middle
-                at = skel.index(k) if lay == 0 else len(skel) - 1 - skel[::-1].index(k) if lay == 1 else (
-                    skel.index(k, len(skel) // 2) if k in skel[len(skel) // 2:-1] else skel.index(k))
-                got = self._check(line(at))
-                lay = known[k] = got if got is not None else lay + 1
-            lay = known[k]
-            if isinstance(lay, int):
-                number[k] = 0
-            else:
-                number[k] = len(table)
-                table.append(lay)
-        return np.fromiter(map(number.__getitem__, skel), dtype=np.int32, count=len(skel)), table
-
     def block(self, data: bytes) -> None:
         """A block of whole lines (ends with a newline)."""
         nl = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
@@ -141,7 +146,7 @@ class _Reader:
         n = int(nl.size)
         line = lambda i: data[bounds[i]:bounds[i + 1] - 1]   # noqa: E731 - without its newline
         skel = data.translate(None, self.syntax.skeleton).split(b"\n")[:-1]
-        ids, table = self._ids(skel, line)
+        self.layouts, ids, table = layout_ids(self.layouts, skel, lambda k, at: self._check(line(at)))
         fast = np.flatnonzero(ids)
         rows: list[tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]] = []
         if fast.size * 4 >= n:                 # (mostly careful lines: all of them go the careful way)
@@ -152,7 +157,7 @@ class _Reader:
             before = np.searchsorted(starts, np.flatnonzero(nb == 10))
             first = np.concatenate(([0], before[:-1]))
             fid = ids[fast]
-            per_line = np.array([0] + [t.per_line for t in table[1:]], dtype=np.int64)  # type: ignore[union-attr]
+            per_line = np.array([0] + [t.per_line for t in table[1:]], dtype=np.int64)
             aligned = (before - first) == per_line[fid]
             want, picked = [], []
             for j in np.unique(fid).tolist():

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from pathlib import Path
 from typing import TextIO
 
@@ -29,7 +28,7 @@ import numpy as np
 
 from ..run import PERCENT_METRICS, Run
 from .base import Format, LineParser, clean_line
-from .blocks import trim_heap
+from .blocks import layout_ids, trim_heap
 from .fastnum import KEEP_NUMERIC, numeric_buffer, parse_numbers, token_bounds
 from .progress import tick
 from .values import OutOfRange, parse_step, parse_value, steps_ok
@@ -93,7 +92,6 @@ class LessonParser(LineParser):
 
 # ---------------------------------------------------------------- the block path
 
-_MAX_LAYOUTS = 4096                 # skeletons remembered (learned or not); then the cache starts over
 
 
 class _Layout:
@@ -141,31 +139,6 @@ class _BlockReader:
         self.lineno = 0                         # lines consumed before the current block
         self.blocks = 0
 
-    def _ids(self, skel: list[bytes], line) -> tuple[np.ndarray, list[_Layout | None]]:
-        """Each line's layout number (0: none) and the layouts by number."""
-        if len(self.layouts) > _MAX_LAYOUTS:
-            self.layouts = {}
-        known = self.layouts
-        number: dict[bytes, int] = {}
-        table: list[_Layout | None] = [None]
-        for k, count in Counter(skel).items():
-            lay = known.get(k, 0)
-            while isinstance(lay, int) and lay < 3 and (lay == 0 or count > lay):
-                # learn from a line of this skeleton; one odd line (a value no layout reads) does not
-                # condemn its skeleton: two more tries, from its last line and one in the middle
-                at = skel.index(k) if lay == 0 else len(skel) - 1 - skel[::-1].index(k) if lay == 1 else (
-                    skel.index(k, len(skel) // 2) if k in skel[len(skel) // 2:-1] else skel.index(k))
-                got = _learn(line(at).rstrip(b"\r")) if k.startswith(b"[") else None
-                lay = known[k] = got if got is not None else lay + 1
-            lay = known[k]
-            if isinstance(lay, int):
-                number[k] = 0
-            else:
-                number[k] = len(table)
-                table.append(lay)
-        ids = np.fromiter(map(number.__getitem__, skel), dtype=np.int32, count=len(skel))
-        return ids, table
-
     def block(self, data: bytes) -> None:
         """A block of whole lines (ends with a newline)."""
         nl = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
@@ -173,7 +146,8 @@ class _BlockReader:
         n = int(nl.size)
         line = lambda i: data[bounds[i]:bounds[i + 1] - 1]   # noqa: E731 - without its newline
         skel = data.translate(None, _DEL_SKELETON).split(b"\n")[:-1]
-        ids, table = self._ids(skel, line)
+        learn = lambda k, at: _learn(line(at).rstrip(b"\r")) if k.startswith(b"[") else None  # noqa: E731
+        self.layouts, ids, table = layout_ids(self.layouts, skel, learn)
         fast = np.flatnonzero(ids)
         other = np.flatnonzero(ids == 0).tolist()
         groups: list[tuple[_Layout, np.ndarray, np.ndarray, dict[str, np.ndarray]]] = []
@@ -185,7 +159,7 @@ class _BlockReader:
             before = np.searchsorted(starts, np.flatnonzero(nb == 10))
             first = np.concatenate(([0], before[:-1]))
             fid = ids[fast]
-            per_line = np.array([0] + [t.per_line for t in table[1:]], dtype=np.int64)  # type: ignore[union-attr]
+            per_line = np.array([0] + [t.per_line for t in table[1:]], dtype=np.int64)
             aligned = (before - first) == per_line[fid]
             want: list[np.ndarray] = []
             picked: list[tuple[_Layout, np.ndarray, np.ndarray]] = []
