@@ -42,7 +42,6 @@ __all__ = [
     "shape_attr",
     "shape_label",
     "tr",
-    "unproven_goal",
     "verdict_gloss",
     "vital_rows",
 ]
@@ -201,11 +200,6 @@ def next_key(f: Finding) -> str:
     return "ui.next_if" if f.severity == "info" else "ui.next"
 
 
-def unproven_goal(diag: Diagnosis) -> dict | None:
-    """The goal summary when nothing warns but the goal did not improve (Diagnosis.unproven_goal)."""
-    return diag.unproven_goal()
-
-
 def verdict_gloss(diag: Diagnosis, lang: str) -> str:
     key = diag.gloss_key()
     if key.startswith("verdict."):
@@ -214,7 +208,7 @@ def verdict_gloss(diag: Diagnosis, lang: str) -> str:
 
 
 def no_warnings_text(diag: Diagnosis, lang: str) -> str:
-    g = unproven_goal(diag)
+    g = diag.unproven_goal()
     if g is not None:
         short = g["points"] < g["min_points"]
         return tr("ui.no_warnings_unproven", lang, metric=g["metric"], start=fmt_num(g["start"]),
