@@ -38,6 +38,8 @@ def _early(ctx: Ctx, g: str | None) -> Finding | None:
         return None
     if int(np.searchsorted(ctx.data("len")[0], onset)) < get("min_points"):
         return None   # the length's course before the bend is too short to say it accelerated
+    if int(np.sum(ctx.data(g)[0] >= onset)) < get("truth_min_after"):
+        return None   # a sparse truth (an eval every N steps) with no points of its own since the bend says nothing
     # the truth neither gains (pair C1) nor falls (a policy breaking down: KL, entropy own that)
     if not (la > 0 and lb / la >= 1.1 and lz >= 2 * get("goal_z") and -get("goal_z") < tz <= 1.0):
         return None

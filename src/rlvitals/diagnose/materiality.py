@@ -27,10 +27,11 @@ import numpy as np
 
 from ..run import in_unit_range
 from .context import Ctx, rnd
-from .symptoms import goal, trend
+from .symptoms import components, goal, trend
 from .thresholds import get
 
-__all__ = ["Effect", "at_ceiling", "bounded", "bounded_above_zero", "goal_effect", "goal_scale", "solved", "unhurt"]
+__all__ = ["Effect", "at_ceiling", "bounded", "bounded_above_zero", "goal_effect", "goal_scale", "learned_first", "solved",
+           "unhurt"]
 
 
 @dataclass(frozen=True)
@@ -158,3 +159,71 @@ def unhurt(ctx: Ctx, onset: int | None, *, kind: str = "") -> Effect | None:
         learns = tr is not None and (tr.rose or tr.fit_move > get("goal_z") * tr.fit_se)
         return eff if learns and kept and eff.gain > -eff.material else None
     return eff if eff.gain >= eff.material and kept and tr is not None and not tr.fell_back else None
+
+
+def _fit(s: np.ndarray, v: np.ndarray) -> tuple[float, float]:
+    """Least-squares slope per step and its z (slope over its standard error)."""
+    x = s.astype(float) - float(np.mean(s))
+    sxx = float(x @ x)
+    if v.size < 3 or sxx <= 0:
+        return 0.0, 0.0
+    slope = float(x @ (v - v.mean())) / sxx
+    res = v - v.mean() - slope * x
+    se = float(np.sqrt(float(res @ res) / (v.size - 2) / sxx))
+    return slope, (slope / se if se > 0 else (np.inf if slope > 0 else 0.0))
+
+
+def learned_first(ctx: Ctx) -> dict | None:
+    """A format (length, style) term learned first, the truth following after: the normal course of a
+    run, not a reward parting from its truth.
+
+    A soft term of the reward that rose from the start of the run (it left its starting level within
+    the first `soft_first` share of the span) by a material amount of its range, while the truth
+    gained at most `hack_share` of that share, was learned first.  From its knee (the first block
+    within `soft_level` of its rise from its final level) the truth -- the correctness term, else the training accuracy -- is judged on its own:
+    with fewer than `min_points` points since the knee it has not had a fair chance yet ("waiting");
+    rising beyond `goal_z` standard errors at a pace that, over the run's span, is material in its
+    range, it follows ("following").  A soft term still rising has its knee near the end: the truth
+    waits until the term levels off, then has `min_points` points to show it follows.  Either way the reward's early lead is the soft term's and
+    says nothing of cheating.  A truth that fell is never waited for.  None when no soft term
+    was learned first, or the truth neither waits nor follows (the parting tests then judge the run).
+    Cached on the context."""
+    key = "materiality.learned_first"
+    if key in ctx._results:
+        return ctx._results[key]
+    out = None
+    comps = components(ctx)
+    truth = next((f"component:{k}" for k, (kind, _) in comps.items() if kind == "correctness"),
+                 "acc" if ctx.has("acc") else None)
+    tt = trend(ctx, truth) if truth else None
+    for k, (kind, _) in comps.items():
+        if kind not in ("format", "length", "style") or tt is None or tt.fell:
+            continue
+        t = trend(ctx, f"component:{k}")
+        if t is None or not t.rose:
+            continue
+        onset = ctx.crossing(f"component:{k}", get("soft_level"))
+        if onset is None or onset > ctx.first_step() + get("soft_first") * (ctx.last_step() - ctx.first_step()):
+            continue      # not learned first (it rose late, beside or after the truth): the parting tests judge it
+        c, x = ctx.blocks(f"component:{k}", 16)
+        knee = int(c[int(np.argmax(x >= x[-1] - get("soft_level") * (x[-1] - x[0])))])
+        s, v = ctx.data(truth)
+        before = v[s <= knee]
+        soft_gain = float(x[-1] - x[0]) / (goal_scale(ctx, f"component:{k}") or 1.0)
+        truth_gain = (float(before[-max(3, before.size // 5):].mean()) - tt.start) if before.size else 0.0
+        if soft_gain < get("goal_material") or truth_gain / (goal_scale(ctx, truth) or 1.0) > get("hack_share") * soft_gain:
+            continue      # the soft term gained little, or the truth rose with it: not learned *first*
+        after = s > knee
+        n_after = int(after.sum())
+        ev = {"soft_term": k, "soft_start": rnd(t.start), "soft_end": rnd(t.end), "soft_knee_step": knee,
+              "truth_metric": truth.removeprefix("component:"), "truth_points_since": n_after}
+        if n_after < get("min_points"):
+            out = {**ev, "truth_reading": "waiting"}
+            break
+        slope, z = _fit(s[after], v[after])
+        pace = slope * (ctx.last_step() - ctx.first_step())
+        if z >= get("goal_z") and pace >= get("goal_material") * goal_scale(ctx, truth):
+            out = {**ev, "truth_reading": "following", "truth_pace_over_run": rnd(pace)}
+            break
+    ctx._results[key] = out
+    return out

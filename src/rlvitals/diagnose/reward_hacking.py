@@ -18,7 +18,7 @@ from ..shapes import blocks, hinge_onset
 from .actions import action_for
 from .context import Ctx, rnd
 from .lengths import length_term_excess, paid_in_length
-from .materiality import bounded, goal_scale
+from .materiality import bounded, goal_scale, learned_first
 from .model import Finding
 from .symptoms import aligned, components, eval_lags, since, spread, trend
 from .thresholds import get
@@ -257,6 +257,8 @@ def check(ctx: Ctx) -> Finding | None:
     lagging = _by_eval(ctx)
     if lagging is not None:
         return lagging
+    if learned_first(ctx) is not None:
+        return None       # a format term learned first, the truth waiting its turn or following: no parting
     p = _parted(ctx)
     comp = _by_components(ctx)
     if p is not None:

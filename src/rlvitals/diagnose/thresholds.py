@@ -120,6 +120,14 @@ TABLE: dict[str, Threshold] = dict([
        "gained this much and kept it (or sat at its ceiling and lost less) did not hurt the goal and does not set the verdict",
        "ours; the lesson's healthy run gains 36 points of acc in 200 steps, its four broken sets none; chosen on every "
        "world (bench_worlds --calibrate, the real corpus per repository held out)", (0.03, 0.05, 0.1)),
+    _t("soft_level", 0.1, "a format / length / style term of the reward has left its starting level once it moved this "
+       "share of its rise, and reached its knee once it is within this share of its final level",
+       "ours: a format term learned in the first tens of steps, then flat within a few points, on the peers' scenario "
+       "files and the real runs with reward components"),
+    _t("soft_first", 0.25, "a soft term that left its starting level within this share of the run's span was learned "
+       "first (the normal course: format before correctness), not late beside or after the truth",
+       "ours: the peers' scenario files (format learned in the first tenth of their runs, or late in a format-gaming "
+       "run) and the real runs with reward components"),
     _t("hack_share_follow", 0.5, "a goal that gained at least this share of what the reward gained (each in its own range, "
        "since the parting) followed the reward: the parting did not hurt it (the lesson: acc 与 reward 同向 = 真能力)",
        "ours; the same half as hack_share and eval_follow's quarter (an eval lags its training accuracy)", (0.33, 0.5, 0.67)),

@@ -1,0 +1,52 @@
+"""A format term learned first is the normal course of a run, not cheating.
+
+Runs are written as TRL-style JSONL (reward, reward components, entropy, KL, lengths) and read
+back.  In each the format term is learned in the first tens of steps; what differs is what the
+correctness term does afterwards.  The diagnosis is read at growing prefixes, as `watch` would.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from rlvitals import diagnose
+from rlvitals.ingest import read_text
+
+N = 300
+
+
+def _run(correct: np.ndarray, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    s = np.arange(N)
+    fmt = np.clip(0.98 - 0.55 * np.exp(-s / 15.0) + rng.normal(0, 0.01, N), 0, 1)
+    corr = np.clip(correct + rng.normal(0, 0.02, N), 0, 1)
+    reward = 0.5 * corr + 0.5 * fmt
+    lines = [json.dumps({"step": int(i), "reward": float(reward[i]), "rewards/correctness/mean": float(corr[i]),
+                         "rewards/format/mean": float(fmt[i]), "entropy": float(0.8 - 0.1 * i / N + rng.normal(0, 0.01)),
+                         "kl": float(0.002 + 0.02 * i / N), "completions/mean_length": float(300 + rng.normal(0, 5)),
+                         "grad_norm": float(0.4 + rng.normal(0, 0.02))})
+             for i in range(N)]
+    return read_text("\n".join(lines) + "\n", "jsonl")
+
+
+def _verdicts(run, cuts=(30, 50, 80, 120, 160, 200, 250, 299)):
+    return [diagnose(run.upto(c)).verdict for c in cuts]
+
+
+def test_correctness_learned_after_the_format_is_never_called_cheating():
+    # correctness waits 60 steps, then climbs 0.2 -> 0.6: the reward's early lead is the format's
+    correct = np.where(np.arange(N) < 60, 0.2, 0.2 + 0.4 * (1 - np.exp(-(np.arange(N) - 60) / 120.0)))
+    seq = _verdicts(_run(correct))
+    assert "cheating" not in seq, seq
+    assert seq[-1] == "learning"
+
+
+def test_a_format_term_that_carries_the_whole_gain_is_still_cheating_once_the_truth_had_its_chance():
+    correct = np.full(N, 0.05)                      # correctness never moves
+    run = _run(correct)
+    d = diagnose(run)
+    assert d.verdict == "cheating" and d.findings[0].id == "reward_hacking"
+    # while the format term is still being learned the truth has had no fair chance: no alarm yet
+    assert diagnose(run.upto(30)).verdict != "cheating"
