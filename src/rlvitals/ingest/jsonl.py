@@ -25,6 +25,7 @@ from typing import TextIO
 
 import numpy as np
 
+from ..i18n import Msg
 from ..run import Run
 from .base import Format, LineParser
 from .blocks import Layout, Syntax, read_blocks
@@ -98,7 +99,7 @@ class JsonlParser(LineParser):
         if step is None or not isinstance(step, (int, float)) or isinstance(step, bool):
             step = self._row_no
             self.builder.meta["step_inferred"] = True
-            self.builder.note("no step field: the row number is used as the step")
+            self.builder.note(Msg("note.row_number_field"))
         row: dict[str, float] = {}
         dropped = 0
         for key, v in flat.items():

@@ -126,7 +126,7 @@ def read_log_dicts(path: Path, name: str) -> Run:
     b = log_dicts_run(history, name, "trl-state", step_keys=("step",) if key == "log_history" else STEP_KEYS,
                       spelled_inf=spelled_inf)
     if key != "log_history":
-        b.note(f"log dicts read from the document's `{key}` list")
+        b.note(Msg("ingest.note.dicts_from", key=key))
         if isinstance(doc.get("config"), dict):
             b.meta["config"] = doc["config"]
     for k in ("logging_steps", "global_step", "max_steps", "eval_steps"):

@@ -109,8 +109,7 @@ def apply_mapping(run: Run, mapping: Mapping[str, str], *, strict: bool = True, 
                                                       and getattr(n, "fields", {}).get("canon") == canon)]
         if old is not None and old.source != found and old.source and not old.proxy:
             run.extras.setdefault(old.source, Series(old.source, old.steps, old.values, old.source))
-        note = ("mapped by the user (--map)" if how == "user"
-                else "name matched by the generic reader (say otherwise with --map)")
+        note = Msg("note.alias.user" if how == "user" else "note.alias.guessed")
         run.series[canon] = Series(canon, src.steps, src.values, found, note=note)
         run.extras.pop(found, None)
         run.unrecognized.pop(found, None)

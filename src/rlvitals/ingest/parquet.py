@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError
+from ..i18n import Msg
 from ..run import Run
 from .base import Format
 from .builder import RunBuilder
@@ -69,7 +70,7 @@ def read_parquet(path: Path, name: str) -> Run:
     if step_key is None:
         steps = np.arange(n, dtype=np.int64)
         b.meta["step_inferred"] = True
-        b.note("no step column: the row number is used as the step")
+        b.note(Msg("note.row_number"))
         keep = np.ones(n, dtype=bool)
     else:
         raw = cols.pop(step_key)
@@ -92,10 +93,10 @@ def read_parquet(path: Path, name: str) -> Run:
                 if isinstance(doc, dict):
                     b.meta["manifest"] = {k: v for k, v in doc.items() if isinstance(v, (str, int, float))}
             except (ValueError, OSError, RecursionError):
-                b.note("manifest.json could not be read")
+                b.note(Msg("ingest.note.manifest_unread"))
         ranks = sorted(p.name for p in run_dir.glob("rank-*") if p.is_dir())
         if ranks:
-            b.note(f"rank 0's table read; {len(ranks)} other rank recording(s) left ({', '.join(ranks[:4])})")
+            b.note(Msg("ingest.note.ranks_left", n=len(ranks), names=", ".join(ranks[:4])))
     return b.build()
 
 
