@@ -50,7 +50,8 @@ def _sqrt_one_minus(x: np.ndarray) -> np.ndarray:
 
 
 def _sqrt_clip(x: np.ndarray) -> np.ndarray:
-    return np.sqrt(np.clip(x, 0.0, 1.0))
+    root: np.ndarray = np.sqrt(np.clip(x, 0.0, 1.0))
+    return root
 
 
 def _one_minus(x: np.ndarray) -> np.ndarray:
@@ -61,10 +62,9 @@ _ADV_FROM_ZERO_STD = Alias("adv_std", 5, transform=_sqrt_one_minus, proxy=True,
                            note=Msg("note.alias.adv_zero_std"))
 
 
-def _rows(canonical: str, keys: str, **kw) -> dict[str, Alias]:
+def _rows(canonical: str, keys: str, *, rank: int = 0, proxy: bool = False, note: str = "") -> dict[str, Alias]:
     """Keys listed in preference order get ranks 0, 1, 2, ... (plus `rank` offset)."""
-    base = kw.pop("rank", 0)
-    return {k: Alias(canonical, base + i, **kw) for i, k in enumerate(keys.split())}
+    return {k: Alias(canonical, rank + i, proxy=proxy, note=note) for i, k in enumerate(keys.split())}
 
 
 EXACT: dict[str, Alias] = {
@@ -220,7 +220,8 @@ def canonical_key(key: str) -> str | None:
     return alias.canonical if alias else None
 
 
-def resolve(raw: dict[str, tuple[np.ndarray, np.ndarray]]):
+def resolve(raw: dict[str, tuple[np.ndarray, np.ndarray]]
+            ) -> tuple[dict[str, Series], dict[str, Series], dict[str, int], list[Msg]]:
     """Map framework keys to canonical series.
 
     Returns (series, extras, unrecognized, notes): canonical name -> Series from the preferred key;

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
@@ -46,6 +46,8 @@ MAX_RUNS = 100
 __all__ = ["RunBuilder", "link_runs"]
 
 _FLOATS = {float}
+# step arrays already joined during one build, by the ids of the blocks they were joined from
+_Shared = dict[tuple[int, ...] | None, tuple[np.ndarray, bool]]
 COMPACT_ROWS = 1 << 18           # look for overridden duplicates every this many rows at least
 
 
@@ -79,7 +81,7 @@ class RunBuilder:
         self._row = 0                      # rows added so far
         self._last_step: int | None = None
         self._segments: list[list[int]] = []   # [first_step, last_step, first_line, rows, first_row]
-        self._last_keys: frozenset[str] | dict | None = None
+        self._last_keys: frozenset[str] | dict[str, float] | None = None
         self.partial = False               # the next line fed is a last line without a newline
         # False for readers that feed rows out of time order (slime maps train lines onto rollout
         # ids afterwards; TensorBoard reads one event file after another): restarts are then no
@@ -144,7 +146,7 @@ class RunBuilder:
         self._pend_lines.append(lineno)
         return True
 
-    def clean_row(self, row: dict) -> dict[str, float]:
+    def clean_row(self, row: Mapping[str, object]) -> dict[str, float]:
         """`row` with every value a float: numpy and int values converted; values beyond float64
         (`OUT_OF_RANGE`, a huge int) and non-numbers dropped and counted (the line is counted as
         skipped instead when nothing is left)."""
@@ -312,7 +314,7 @@ class RunBuilder:
         return list(self._cols)
 
     # -- building ------------------------------------------------------------------------------
-    def _parts(self, key: str) -> list:
+    def _parts(self, key: str) -> list[tuple[np.ndarray, np.ndarray, int | np.ndarray]]:
         """The (steps, values, order) blocks of one key: the sealed pieces, then the open buffer."""
         col = self._cols[key]
         parts = list(col.pieces)
@@ -321,7 +323,7 @@ class RunBuilder:
                           np.frombuffer(col.order, dtype=np.int64)))
         return parts
 
-    def _series(self, key: str, shared: dict | None = None, release: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    def _series(self, key: str, shared: _Shared | None = None, release: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """(steps, values) of one key, sorted, later writes winning.  `shared` caches the step
         arrays of blocks that several keys share (one array and one order check for all of them).
         `release` lets the key's blocks go as soon as they are joined (a last build: memory then
@@ -423,7 +425,7 @@ class RunBuilder:
         self._flush()
         groups = self.run_groups()
         if len(groups) <= 1:
-            shared: dict = {}
+            shared: _Shared = {}
             raw = {key: self._series(key, shared, release) for key in self._cols}
             run = self._make_run(raw, groups[0] if groups else [])
             if len(self._segments) > 1 and len(groups) == 1 and sum(s[0] <= NEW_RUN_MAX_STEP

@@ -39,7 +39,7 @@ _INFS = (math.inf, -math.inf)
 STEP_KEYS = ("step", "_step", "global_step", "train/global_step", "trainer/global_step", "iteration")
 
 
-def flatten(obj: dict, prefix: str = "", out: dict | None = None) -> dict:
+def flatten(obj: dict[str, object], prefix: str = "", out: dict[str, object] | None = None) -> dict[str, object]:
     """{"a": {"b": 1}} -> {"a/b": 1}."""
     out = {} if out is None else out
     for k, v in obj.items():
@@ -159,7 +159,7 @@ def json_numbers(a: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndar
     neg = a[starts] == 45
     lead = a[starts + neg]
     nxt = a[starts + neg + 1]
-    ok = ((lead - np.uint8(48)) < 10) & ~((lead == 48) & ((nxt - np.uint8(48)) < 10) & (starts + neg + 1 < ends))
+    ok: np.ndarray = ((lead - np.uint8(48)) < 10) & ~((lead == 48) & ((nxt - np.uint8(48)) < 10) & (starts + neg + 1 < ends))
     ok &= a[ends - 1] != 46
     dot_e = np.flatnonzero((a[:-1] == 46) & ((a[1:] | 32) == 101))      # "5.e3": rare, found at the byte level
     if dot_e.size:

@@ -15,11 +15,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from typing import Any
 
 from ..errors import InputError, NoVitals
 from ..i18n import Msg
 from ..run import CANONICAL, VITALS, Run, Series
 from . import components
+from .base import LineParser
 
 __all__ = ["DIAGNOSABLE", "GOAL", "MAPPABLE", "MappedParser", "apply_mapping", "key_notes", "keys_seen", "norm_key",
            "parse_map", "require_vitals", "suggest_maps", "unmapped_keys"]
@@ -255,7 +257,7 @@ def require_vitals(run: Run, label: object, *, strict: bool = False) -> None:
 class MappedParser:
     """A line parser whose snapshots apply a mapping (for `watch --map`); feeds pass through."""
 
-    def __init__(self, inner, mapping: Mapping[str, str]) -> None:
+    def __init__(self, inner: LineParser, mapping: Mapping[str, str]) -> None:
         self.inner = inner
         self.mapping = dict(mapping)
         for canon in self.mapping:
@@ -274,5 +276,5 @@ class MappedParser:
     def finish(self) -> Run:
         return apply_mapping(self.inner.finish(), self.mapping, strict=False)
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:     # whatever the inner parser has (its builder, lineno)
         return getattr(self.inner, name)

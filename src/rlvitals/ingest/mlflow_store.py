@@ -196,7 +196,7 @@ def _db_runs(path: Path) -> list[Run]:
             b.split_runs = False
             rows = con.execute(f"SELECT key, timestamp, value, step{', is_nan' if has_nan else ''} FROM metrics "
                                "WHERE run_uuid = ?", (run_id,)).fetchall()
-            by_key: dict[str, list[tuple]] = {}
+            by_key: dict[str, list[tuple[float | None, ...]]] = {}
             for r in rows:
                 by_key.setdefault(r[0], []).append(r[1:])
             cols = {}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -23,6 +24,9 @@ from ..run import Run
 from .base import Format
 from .builder import RunBuilder
 from .csvfile import STEP_COLUMNS
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 __all__ = ["FORMAT", "MAGIC", "is_run_dir", "read_parquet"]
 
@@ -36,7 +40,7 @@ def is_run_dir(path: Path) -> bool:
     return (path / STEPS_FILE).is_file()
 
 
-def _table(path: Path):
+def _table(path: Path) -> pa.Table:
     try:
         import pyarrow.parquet as pq
     except ImportError:

@@ -72,7 +72,7 @@ class _RunRows:
         self.nulls = 0
         self.started: set[str] = set()
 
-    def add(self, rec: tuple) -> None:
+    def add(self, rec: tuple[object, ...]) -> None:
         b = self.b
         self.lineno += 1
         step = rec[0]
@@ -110,7 +110,7 @@ class _RunRows:
             if isinstance(more, dict):
                 for key, v in more.items():
                     x = _numeric(v)
-                    if x is not None and x in (math.inf, -math.inf) and "Infinity" not in raw:
+                    if x is not None and x in (math.inf, -math.inf) and isinstance(raw, str) and "Infinity" not in raw:
                         x = OUT_OF_RANGE           # json reads `1e400` as inf: not an infinity that was logged
                     if x is None:
                         dropped += 1

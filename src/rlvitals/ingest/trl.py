@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 import re
 from array import array
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -63,7 +64,7 @@ _SNIFF = re.compile(r"(?:^|\r)[^\S\r\n]*(?:\[rank\d+\]:\s*)?\{'(?:loss|grad_norm
                     re.MULTILINE)
 
 
-def _is_eval(keys) -> bool:
+def _is_eval(keys: Iterable[str]) -> bool:
     ks = [k for k in keys if k not in ("epoch", "step")]
     return bool(ks) and all(k.startswith("eval_") for k in ks)
 
@@ -74,7 +75,7 @@ class _Row:
     its keys as one tuple shared by every row with the same keys, its numbers in a typed array."""
 
     keys: tuple[str, ...]
-    numbers: array | tuple
+    numbers: array[float] | tuple[float, ...]
     lineno: int
     epoch: float | None
     bar_items: tuple[tuple[int, tuple[int, int]], ...] = ()  # tqdm total -> (last counter, draw no.)
@@ -226,7 +227,7 @@ class TrlParser(LineParser):
                 every = DEFAULT_LOGGING_STEPS if DEFAULT_LOGGING_STEPS in fits else -(-fits.start // 100) * 100
                 how = Msg("note.how.fit", every=every, rows=n, total=whole)
             elif fits:
-                def roundness(k: int) -> tuple:
+                def roundness(k: int) -> tuple[bool, bool, bool, bool, bool, int]:
                     return (k == DEFAULT_LOGGING_STEPS, k % 100 == 0, k % 50 == 0, k % 10 == 0, k % 5 == 0, -k)
                 every = max(fits, key=roundness)
                 how = Msg("note.how.fit", every=every, rows=n, total=whole)
