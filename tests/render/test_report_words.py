@@ -153,6 +153,19 @@ def test_the_vitals_heading_does_not_count_the_rows():
 # every note a reader can write is a message with a Chinese rendering: tests/ingest/test_notes_i18n.py
 
 
+def test_values_a_rule_writes_as_words_are_chinese_in_a_chinese_report():
+    from rlvitals.i18n import Msg
+    from rlvitals.render.words import value_text
+
+    zh = catalogs()["ui"]["zh"]
+    assert value_text("finite", "zh") == zh["value.finite"] and value_text(True, "zh") == zh["value.true"]
+    assert value_text("256 (at the cap on 98% of late steps)", "zh") == zh["value.at_cap_late"].format(v="256", pct="98%")
+    msg = Msg("value.at_cap", v=256, pct="98%")          # a rule that writes its value as a message
+    assert value_text(msg, "en") == "256 (at the cap on 98% of steps)"
+    assert value_text(msg, "zh") == zh["value.at_cap"].format(v=256, pct="98%")
+    assert value_text(0.25, "zh") == 0.25 and value_text("other words", "zh") == "other words"
+
+
 def test_every_skip_and_drop_reason_has_a_chinese_rendering():
     import pathlib
 

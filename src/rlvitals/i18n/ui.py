@@ -125,13 +125,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "ui.vit.dropped": "Values dropped, their lines kept ({n})",
         "ui.vit.start_end_note": "start → end: the mean of the first and of the last tenth of the values, as in `rlvitals diagnose` (the JSON also has the raw first and last values).",
         "ui.dropped_note": "{count} unreadable value(s) dropped ({reason}); their lines were kept",
-        # the readers' notes, built as i18n.Msg where they are written (key + fields)
+        # values diagnose's rules write as words (render/words.py value_text)
         "value.finite": "finite",
         "value.not_applicable": "not applicable (constant)",
         "value.at_cap": "{v} (at the cap on {pct} of steps)",
         "value.at_cap_late": "{v} (at the cap on {pct} of late steps)",
         "value.true": "true",
         "value.false": "false",
+        # the run's notes, built as i18n.Msg where they are written (key + fields)
         "note.tb_left_out": "{n} event file(s) left out, the others read: {files}",
         "note.run_rows": "run {i}: steps {first}–{last}, {rows} rows",
         "note.run_db": "run {i}: {id} ({steps} steps)",
