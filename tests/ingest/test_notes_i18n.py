@@ -7,6 +7,7 @@ import json
 import pickle
 import re
 from pathlib import Path
+from string import Formatter
 
 import pytest
 
@@ -73,6 +74,10 @@ def noted_runs(tmp_path_factory: pytest.TempPathFactory) -> list[Run]:
     return [r for run in runs for r in (run.file_runs or [run])]
 
 
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in Formatter().parse(template) if name}
+
+
 def _keys_in_source() -> tuple[set[str], set[str]]:
     """Note keys named in the package (outside the catalogs): whole ones, and f-string prefixes."""
     whole: set[str] = set()
@@ -93,6 +98,7 @@ def test_every_note_key_the_package_writes_has_english_and_chinese():
     for key in whole:
         assert key in strings["en"], key
         assert key in strings["zh"] and strings["zh"][key] != strings["en"][key], key
+        assert _fields(strings["zh"][key]) == _fields(strings["en"][key]), key   # the same fields filled
     for prefix in prefixes:
         family = [k for k in strings["en"] if k.startswith(prefix)]
         assert family, prefix
@@ -106,6 +112,7 @@ def test_reader_notes_are_messages_and_read_in_chinese(noted_runs):
             assert isinstance(note, Msg), (run.name, note)
             zh = localize(note, "zh")
             assert zh != str(note) and CJK.search(zh), (run.name, note)
+            assert zh.count("{") == str(note).count("{"), (run.name, zh)   # every field filled in
             assert localize(note, "en") == str(note) == note
             seen.add(note.key)
     # the kinds these logs make a reader (or the simulator) say
