@@ -52,9 +52,6 @@ LAYERS: dict[str, int] = {
 
 # Imports from a higher layer, allowed for now (they may only shrink, like the lists below).
 KNOWN_UPWARD: dict[tuple[str, str], str] = {
-    # the notes' regex translator looks up a scenario's Chinese summary; it goes when notes are
-    # built as i18n messages (the notes work).
-    ("rlvitals.render.notes", "rlvitals.simulate.scenarios"): "render/notes.py: _scenario",
     # the report's footer names the version, which lives in the package root (one version source)
     ("rlvitals.render.html", "rlvitals"): "render/html.py: the footer's version",
 }

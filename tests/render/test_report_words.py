@@ -150,44 +150,20 @@ def test_the_vitals_heading_does_not_count_the_rows():
     assert "八条" not in zh and "8" not in zh
 
 
-# every note a reader can write has a Chinese rendering: one example per pattern, round-tripped
-NOTES = [
-    "simulated scenario healthy (seed 3): the lesson's healthy 200-step run",
-    "3 segments: the step counter went back at line 40 (step 1), line 90 (step 5); on steps logged more than "
-    "once the later segment wins",
-    "reward from Average Reward: the name read as reward (if it is not, say which key is with --map reward=KEY)",
-    "reward from rew: mapped by the user (--map reward=rew)",
-    "adv_std from frac_reward_zero_std: adv_std ≈ √(1 − frac_reward_zero_std): only groups with reward spread "
-    "carry advantage",
-    "no step column: the row number is used as the step",
-    "TRL prints no step number: steps inferred from the tqdm counter N/300 printed before each row",
-    "TRL prints no step number: steps inferred from line order × logging_steps=25, which gives 12 rows in 300 steps",
-    "4 eval dicts kept as extras at the step of the train row before them",
-    "the verl-console reader found no metric: read by the generic fallback",
-    "generic reader: metrics printed on lines without a step are attached to the step line before them",
-    "values written with % are read as fractions (45% → 0.45)",
-    "generic reader found no step counter: the row number is used as the step (a new row starts when a name repeats)",
-    "12 log dicts have no step key: their position in the array is used as the step",
-    "input decoded: gzip → utf-16",
-    "the gzip stream is cut short: read the 1,024 bytes before the cut",
-    "read from the Trainer's HTML table in cell 15, columns: Step, Training Loss, reward",
-    "the file holds 2 runs (the step counter restarted at step <= 1): run 1: steps 1–3, 3 rows; run 2: steps "
-    "1–165, 165 rows. This is run 2; choose another with --run K",
-    "the database holds 2 runs: run 1: abc (10 steps); run 2: def (12 steps). This is run 1; choose another with --run K",
-    "reward components: mc_idx_reward (correctness), think_format_reward (format), mdi_reward (other)",
-    "val_acc from eval/accuracy (the correctness-like eval metric of 3)",
-    "acc from rewards/correctness_reward_func: acc stands in from the correctness reward term "
-    "rewards/correctness_reward_func: its values reach 2, the reward function's scale, not a fraction",
-]
+# every note a reader can write is a message with a Chinese rendering: tests/ingest/test_notes_i18n.py
 
 
-@pytest.mark.parametrize("note", NOTES)
-def test_every_reader_note_has_a_chinese_rendering(note):
-    from rlvitals.render.notes import translate_note
+def test_values_a_rule_writes_as_words_are_chinese_in_a_chinese_report():
+    from rlvitals.i18n import Msg
+    from rlvitals.render.words import value_text
 
-    zh = translate_note(note, "zh")
-    assert zh != note and re.search(r"[\u4e00-\u9fff]", zh)
-    assert translate_note(note, "en") == note
+    zh = catalogs()["ui"]["zh"]
+    assert value_text("finite", "zh") == zh["value.finite"] and value_text(True, "zh") == zh["value.true"]
+    assert value_text("256 (at the cap on 98% of late steps)", "zh") == zh["value.at_cap_late"].format(v="256", pct="98%")
+    msg = Msg("value.at_cap", v=256, pct="98%")          # a rule that writes its value as a message
+    assert value_text(msg, "en") == "256 (at the cap on 98% of steps)"
+    assert value_text(msg, "zh") == zh["value.at_cap"].format(v=256, pct="98%")
+    assert value_text(0.25, "zh") == 0.25 and value_text("other words", "zh") == "other words"
 
 
 def test_every_skip_and_drop_reason_has_a_chinese_rendering():

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import locale
 import os
+from dataclasses import dataclass
 from importlib import import_module
 
-__all__ = ["LANGS", "Msg", "catalogs", "default_lang", "localize", "t"]
+__all__ = ["LANGS", "Listing", "Msg", "Text", "catalogs", "default_lang", "localize", "t"]
 
 LANGS: tuple[str, ...] = ("en", "zh")
 _DOMAINS: tuple[str, ...] = ("ui", "findings", "lab", "lab_ref", "plot", "watch", "ingest", "sim", "report")
@@ -52,17 +53,25 @@ def t(key: str, lang: str = "en", /, **fields: object) -> str:
 
 class Msg(str):
     """A sentence that remembers its i18n key: it *is* the English string (stored in `Run.notes`,
-    compared, written to JSON as such); `localize(msg, lang)` gives it in another language."""
+    compared, written to JSON as such); `localize(msg, lang)` gives it in another language.
+
+    A field may itself be a `Msg`, a `Text` (words given in each language where they are written)
+    or a `Listing` of such parts: each is put in the sentence's language, so a note is translated
+    from its key and fields, never by parsing its English back."""
 
     key: str
     fields: dict[str, object]
 
     def __new__(cls, key: str, /, **fields: object) -> Msg:
-        obj = super().__new__(cls, t(key, "en", **fields))
+        obj = super().__new__(cls, t(key, "en", **_in_lang(fields, "en")))
         obj.key, obj.fields = key, fields
         return obj
 
-    def __reduce__(self):                     # pickling (multiprocessing) keeps the key
+    def in_lang(self, lang: str) -> str:
+        """The sentence in `lang` (its fields too)."""
+        return str(self) if lang == "en" else t(self.key, lang, **_in_lang(self.fields, lang))
+
+    def __reduce__(self) -> tuple[object, tuple[str, dict[str, object]]]:   # pickling keeps the key
         return (_msg, (self.key, self.fields))
 
 
@@ -70,10 +79,44 @@ def _msg(key: str, fields: dict[str, object]) -> Msg:
     return Msg(key, **fields)
 
 
+@dataclass(frozen=True)
+class Text:
+    """Words that come with their own translation (a scenario's summary), not from a catalog."""
+
+    en: str
+    zh: str = ""
+
+    def __str__(self) -> str:
+        return self.en
+
+    def in_lang(self, lang: str) -> str:
+        return self.zh if lang == "zh" and self.zh else self.en
+
+
+@dataclass(frozen=True)
+class Listing:
+    """Parts of a sentence joined by the catalog's separator `sep` (a key: "; " in English, "；" in
+    Chinese), each part in the sentence's language."""
+
+    items: tuple[object, ...]
+    sep: str = "note.list_sep"
+
+    def __str__(self) -> str:
+        return self.in_lang("en")
+
+    def in_lang(self, lang: str) -> str:
+        return t(self.sep, lang).join(localize(x, lang) for x in self.items)
+
+
+def _in_lang(fields: dict[str, object], lang: str) -> dict[str, object]:
+    """`fields` with every part that has its own words (Msg, Text, Listing) in `lang`."""
+    return {k: localize(v, lang) if isinstance(v, (Msg, Text, Listing)) else v for k, v in fields.items()}
+
+
 def localize(text: object, lang: str = "en") -> str:
-    """`text` in `lang` when it is a `Msg`; any other text as it is."""
-    if isinstance(text, Msg):
-        return t(text.key, lang, **text.fields)
+    """`text` in `lang` when it is a `Msg`, `Text` or `Listing`; any other text as it is."""
+    if isinstance(text, (Msg, Text, Listing)):
+        return text.in_lang(lang)
     return str(text)
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 STRINGS: dict[str, dict[str, str]] = {
     "en": {
+        "sim.note.rl_scenario": "RL-loop scenario {name} (seed {seed}): {summary}",
+        "sim.note.knobs": "knobs changed ({knobs}): the truth is the scenario's and may no longer hold",
         "sim.rl.scenarios": "RL-loop scenarios (a GRPO loop on a toy task; each failure is a cause, not a drawn curve):",
         "sim.rl.truth": "truth",
         "sim.rl.healthy": "healthy",
@@ -22,6 +24,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "sim.verdict.unstable": "unstable",
     },
     "zh": {
+        "sim.note.rl_scenario": "RL 循环场景 {name}（seed {seed}）：{summary}",
+        "sim.note.knobs": "改动了旋钮（{knobs}）：标注的真实情况是原场景的，未必还成立",
         "sim.rl.scenarios": "RL 循环场景（在玩具任务上跑真实的 GRPO 循环；每种故障都来自一个成因，而不是画出来的曲线）：",
         "sim.rl.truth": "真值",
         "sim.rl.healthy": "健康",

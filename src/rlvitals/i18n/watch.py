@@ -9,6 +9,7 @@ from __future__ import annotations
 
 STRINGS: dict[str, dict[str, str]] = {
     "en": {
+        "watch.note.bounded": "bounded memory: of {arrived} logged steps, every {stride}th is kept ({n} rows, with every step that had a NaN/inf)",
         "watch.waiting": "waiting for {path} to appear…",
         "watch.wandb_run": "{path}: a newer W&B run began ({reason}); following it from its start as a new run",
         "watch.appeared": "{path} appeared; reading it",
@@ -69,6 +70,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "trl.stopping": "rlvitals: asking the trainer to stop: {id} reached {sev}",
     },
     "zh": {
+        "watch.note.bounded": "限定内存：记录的 {arrived} 步里每 {stride} 步保留一步（共 {n} 行，含每个出现 NaN/inf 的步）",
         "watch.waiting": "等待 {path} 出现…",
         "watch.wandb_run": "{path}：开始了一个更新的 W&B 运行（{reason}）；当作新的一次训练从头跟踪",
         "watch.appeared": "{path} 已出现，开始读取",

@@ -137,7 +137,7 @@ def select_run(run: Run, which: int | None) -> Run:
     return runs[which - 1 if which > 0 else which]
 
 
-def read_all(path, format: str | None = None, *, name: str | None = None,
+def read_all(path: str | Path, format: str | None = None, *, name: str | None = None,
              mapping: Mapping[str, str] | None = None) -> list[Run]:
     """Every run in a log file, in file order (one element unless the step counter restarted at
     step <= 1: concatenated runs; or an rlwatch database holding several run ids)."""
@@ -146,7 +146,7 @@ def read_all(path, format: str | None = None, *, name: str | None = None,
     return [apply_mapping(r, mapping) for r in runs] if mapping else runs
 
 
-def read(path, format: str | None = None, *, name: str | None = None,
+def read(path: str | Path, format: str | None = None, *, name: str | None = None,
          mapping: Mapping[str, str] | None = None, run: int | None = None) -> Run:
     """Read a log file (or a TensorBoard directory; `-` is stdin) into a Run; the format is sniffed
     unless given.  Compressed, UTF-16 and BOM-prefixed files are opened transparently (see source.py).
@@ -246,7 +246,7 @@ def _read_text(text: str, format: str | None, name: str) -> Run:
     return parser.finish()
 
 
-def _finish(run: Run, label, mapping: Mapping[str, str] | None = None) -> Run:
+def _finish(run: Run, label: object, mapping: Mapping[str, str] | None = None) -> Run:
     if not run.series and not run.extras:
         raise NoMetrics.of("ingest.err.no_metrics", path=label, format=run.format)
     if mapping:

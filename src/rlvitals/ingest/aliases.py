@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..i18n import Msg
 from ..run import CANONICAL, Series
 
 __all__ = ["EXACT", "PATTERNS", "Alias", "canonical_key", "describe", "lookup", "resolve"]
@@ -49,7 +50,8 @@ def _sqrt_one_minus(x: np.ndarray) -> np.ndarray:
 
 
 def _sqrt_clip(x: np.ndarray) -> np.ndarray:
-    return np.sqrt(np.clip(x, 0.0, 1.0))
+    root: np.ndarray = np.sqrt(np.clip(x, 0.0, 1.0))
+    return root
 
 
 def _one_minus(x: np.ndarray) -> np.ndarray:
@@ -57,13 +59,12 @@ def _one_minus(x: np.ndarray) -> np.ndarray:
 
 
 _ADV_FROM_ZERO_STD = Alias("adv_std", 5, transform=_sqrt_one_minus, proxy=True,
-                           note="adv_std ≈ √(1 − frac_reward_zero_std): only groups with reward spread carry advantage")
+                           note=Msg("note.alias.adv_zero_std"))
 
 
-def _rows(canonical: str, keys: str, **kw) -> dict[str, Alias]:
+def _rows(canonical: str, keys: str, *, rank: int = 0, proxy: bool = False, note: str = "") -> dict[str, Alias]:
     """Keys listed in preference order get ranks 0, 1, 2, ... (plus `rank` offset)."""
-    base = kw.pop("rank", 0)
-    return {k: Alias(canonical, base + i, **kw) for i, k in enumerate(keys.split())}
+    return {k: Alias(canonical, rank + i, proxy=proxy, note=note) for i, k in enumerate(keys.split())}
 
 
 EXACT: dict[str, Alias] = {
@@ -75,8 +76,8 @@ EXACT: dict[str, Alias] = {
     **_rows("reward", "reward_mean env/all/reward/total reward/overall reward/total avg_reward train_reward",
             rank=12),
     **_rows("reward", "critic/rewards/mean objective/rlhf_reward ppo_actor/final_reward/avg",
-            rank=20, note="KL-shaped reward (no raw score logged)"),
-    **_rows("reward", "rollout/rewards", rank=30, note="normalised reward (mean ≈ 0 by construction)"),
+            rank=20, note=Msg("note.alias.kl_shaped")),
+    **_rows("reward", "rollout/rewards", rank=30, note=Msg("note.alias.normalised")),
     # accuracy (training batches)
     **_rows("acc", "acc accuracy critic/correct/mean rewards/accuracy_reward/mean rewards/accuracy_reward "
             "successes passrate/pass@1 reward/avg_pass_at_1 metrics/exact_match_reward correct"),
@@ -90,7 +91,7 @@ EXACT: dict[str, Alias] = {
             "entropy/all/mean ppo/policy/entropy optim/entropy"),
     **_rows("entropy", "entropy_mean mean_entropy policy_entropy", rank=12),
     **_rows("entropy", "actor/entropy_loss entropy_loss train/entropy_loss", rank=10,
-            note="logged as entropy_loss (its value is the mean entropy)"),
+            note=Msg("note.alias.entropy_loss")),
     # KL to the reference
     **_rows("kl", "kl actor/kl_loss actor/reward_kl_penalty critic/kl objective/kl train/kl_loss kl_loss "
             "ref_kl kl_div train/kl_penalty policy/policy_kl loss/avg_kl ppo_actor/kl_rewards/avg"),
@@ -99,14 +100,12 @@ EXACT: dict[str, Alias] = {
     **_rows("adv_std", "adv_std advantages/std critic/advantages/std advantage_std advantages_std advantage/std"),
     "frac_reward_zero_std": _ADV_FROM_ZERO_STD,
     "zero_variance_group_frac": Alias("adv_std", 6, transform=_sqrt_one_minus, proxy=True,
-                                      note="adv_std ≈ √(1 − zero_variance_group_frac): only groups with reward "
-                                           "spread carry advantage"),
+                                      note=Msg("note.alias.adv_zero_variance")),
     "group/mixed_groups_ratio": Alias("adv_std", 7, transform=_sqrt_clip, proxy=True,
-                                      note="adv_std ≈ √(mixed_groups_ratio): only groups with both right and wrong "
-                                           "answers carry advantage (ROLL)"),
+                                      note=Msg("note.alias.adv_mixed_groups")),
     # Tinker cookbook: the share of groups whose reward has any spread ("the learnability signal")
     **{k: Alias("adv_std", 7, transform=_sqrt_clip, proxy=True,
-                note="adv_std ≈ √(frac_mixed): only groups with reward spread carry advantage (Tinker)")
+                note=Msg("note.alias.adv_frac_mixed"))
        for k in ("env/all/by_group/frac_mixed", "env/all/frac_mixed")},
     # clip fraction
     **_rows("clip_frac", "clip_frac clip clipfrac actor/pg_clipfrac clip_ratio/region_mean clip_ratio "
@@ -118,10 +117,9 @@ EXACT: dict[str, Alias] = {
             "ppo_actor/update/importance_weight/avg train/probs_ratio importance_ratio/mean"),
     **_rows("ratio_mean", "sampling/importance_sampling_ratio/mean rollout_corr/rollout_is_mean "
             "train/token_mult_prob_error", rank=10, proxy=True,
-            note="train/rollout importance ratio stands in for ratio_mean (mismatch drifts it from 1)"),
+            note=Msg("note.alias.ratio_is")),
     "training/rollout_probs_diff_mean": Alias("ratio_mean", 20, transform=_one_minus, proxy=True,
-                                              note="1 − training/rollout_probs_diff_mean stands in for ratio_mean "
-                                                   "(train/rollout probability gap; > 0.01 is a precision problem)"),
+                                              note=Msg("note.alias.ratio_diff")),
     # response length
     **_rows("len", "len response_length/mean completions/mean_length completion_length response_length "
             "rollout/response_len/mean rollout/response_lengths token/response_length/mean "
@@ -138,7 +136,7 @@ EXACT: dict[str, Alias] = {
             "is_truncated/mean truncated"),
     **_rows("trunc", "truncation_rate max_len_hit_frac rollout/truncated truncated_ratio", rank=12),
     "token/total_response_length/clip_rate": Alias(
-        "trunc", 13, note="ROLL: token/total_response_length/clip (answers at the cap) ÷ system/batch_size"),
+        "trunc", 13, note=Msg("note.alias.roll_trunc")),
     # learning rate, loss
     **_rows("lr", "lr learning_rate actor/lr actor_lr train/lr-pg_0 optim/lr ppo_actor/update/lr train/lr "
             "policy/policy_lr ppo/learning_rate"),
@@ -222,7 +220,8 @@ def canonical_key(key: str) -> str | None:
     return alias.canonical if alias else None
 
 
-def resolve(raw: dict[str, tuple[np.ndarray, np.ndarray]]):
+def resolve(raw: dict[str, tuple[np.ndarray, np.ndarray]]
+            ) -> tuple[dict[str, Series], dict[str, Series], dict[str, int], list[Msg]]:
     """Map framework keys to canonical series.
 
     Returns (series, extras, unrecognized, notes): canonical name -> Series from the preferred key;
@@ -242,7 +241,7 @@ def resolve(raw: dict[str, tuple[np.ndarray, np.ndarray]]):
         if cur is None or alias.rank < cur[0]:
             best[alias.canonical] = (alias.rank, key, alias)
     series: dict[str, Series] = {}
-    notes: list[str] = []
+    notes: list[Msg] = []
     used = set()
     for name in CANONICAL:
         if name not in best:
@@ -256,7 +255,7 @@ def resolve(raw: dict[str, tuple[np.ndarray, np.ndarray]]):
         series[name] = Series(name, steps, values, key, alias.proxy, alias.note)
         used.add(key)
         if alias.note:
-            notes.append(f"{name} from {key}: {alias.note}")
+            notes.append(Msg("note.alias", canon=name, key=key, note=alias.note))
     extras = {k: Series(k, s, v, k) for k, (s, v) in raw.items() if k not in used}
     return series, extras, unrecognized, notes
 

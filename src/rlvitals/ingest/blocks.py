@@ -144,7 +144,7 @@ class _Reader:
         nl = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
         bounds = np.concatenate(([0], nl + 1)).tolist()
         n = int(nl.size)
-        line = lambda i: data[bounds[i]:bounds[i + 1] - 1]   # noqa: E731 - without its newline
+        line: Callable[[int], bytes] = lambda i: data[bounds[i]:bounds[i + 1] - 1]   # noqa: E731 - without its newline
         skel = data.translate(None, self.syntax.skeleton).split(b"\n")[:-1]
         self.layouts, ids, table = layout_ids(self.layouts, skel, lambda k, at: self._check(line(at)))
         fast = np.flatnonzero(ids)
@@ -190,7 +190,8 @@ class _Reader:
         self.blocks += 1
         trim_heap(self.blocks)
 
-    def _emit(self, rows, careful: list[int], line) -> None:
+    def _emit(self, rows: list[tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]], careful: list[int],
+              line: Callable[[int], bytes]) -> None:
         """The block rows and the careful lines, in line order."""
         if rows:
             line_no = np.concatenate([r[0] for r in rows])

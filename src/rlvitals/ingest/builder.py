@@ -30,10 +30,11 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
+from ..i18n import Listing, Msg
 from ..run import Run, Segment
 from . import aliases, components
 from .values import STEP_LIMIT, OutOfRange, parse_step, steps_ok
@@ -45,6 +46,8 @@ MAX_RUNS = 100
 __all__ = ["RunBuilder", "link_runs"]
 
 _FLOATS = {float}
+# step arrays already joined during one build, by the ids of the blocks they were joined from
+_Shared = dict[tuple[int, ...] | None, tuple[np.ndarray, bool]]
 COMPACT_ROWS = 1 << 18           # look for overridden duplicates every this many rows at least
 
 
@@ -72,13 +75,13 @@ class RunBuilder:
         self.format = format
         self.skipped: Counter[str] = Counter()
         self.dropped: Counter[str] = Counter()
-        self.notes: list[str] = []
+        self.notes: list[Msg] = []
         self.meta: dict[str, object] = {}
         self._cols: dict[str, _Column] = {}
         self._row = 0                      # rows added so far
         self._last_step: int | None = None
         self._segments: list[list[int]] = []   # [first_step, last_step, first_line, rows, first_row]
-        self._last_keys: frozenset[str] | dict | None = None
+        self._last_keys: frozenset[str] | dict[str, float] | None = None
         self.partial = False               # the next line fed is a last line without a newline
         # False for readers that feed rows out of time order (slime maps train lines onto rollout
         # ids afterwards; TensorBoard reads one event file after another): restarts are then no
@@ -143,7 +146,7 @@ class RunBuilder:
         self._pend_lines.append(lineno)
         return True
 
-    def clean_row(self, row: dict) -> dict[str, float]:
+    def clean_row(self, row: Mapping[str, object]) -> dict[str, float]:
         """`row` with every value a float: numpy and int values converted; values beyond float64
         (`OUT_OF_RANGE`, a huge int) and non-numbers dropped and counted (the line is counted as
         skipped instead when nothing is left)."""
@@ -296,7 +299,8 @@ class RunBuilder:
         """Count values dropped from a line that is kept (the line is not a skipped line)."""
         self.dropped[reason] += n
 
-    def note(self, text: str) -> None:
+    def note(self, text: Msg) -> None:
+        """Say a choice the reader made, once (a `Msg`: the report words it in its language)."""
         if text not in self.notes:
             self.notes.append(text)
 
@@ -310,7 +314,7 @@ class RunBuilder:
         return list(self._cols)
 
     # -- building ------------------------------------------------------------------------------
-    def _parts(self, key: str) -> list:
+    def _parts(self, key: str) -> list[tuple[np.ndarray, np.ndarray, int | np.ndarray]]:
         """The (steps, values, order) blocks of one key: the sealed pieces, then the open buffer."""
         col = self._cols[key]
         parts = list(col.pieces)
@@ -319,7 +323,7 @@ class RunBuilder:
                           np.frombuffer(col.order, dtype=np.int64)))
         return parts
 
-    def _series(self, key: str, shared: dict | None = None, release: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    def _series(self, key: str, shared: _Shared | None = None, release: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """(steps, values) of one key, sorted, later writes winning.  `shared` caches the step
         arrays of blocks that several keys share (one array and one order check for all of them).
         `release` lets the key's blocks go as soon as they are joined (a last build: memory then
@@ -403,16 +407,16 @@ class RunBuilder:
         run.skipped = dict(self.skipped)
         run.dropped = dict(self.dropped)
         run.segments = [Segment(a, b, line, rows) for a, b, line, rows, _ in segs]
-        run.notes = list(self.notes) + notes + comp_notes
+        run.notes = [*self.notes, *notes, *comp_notes]
         run.meta = dict(self.meta)
         run.components = comps
         run.component_kinds = kinds
         run.evals = evals
         components.set_goal(run)
         if len(run.segments) > 1:
-            where = ", ".join(f"line {s.first_line} (step {s.first_step})" for s in run.segments[1:])
-            run.notes.append(f"{len(run.segments)} segments: the step counter went back at {where}; "
-                             "on steps logged more than once the later segment wins")
+            where = Listing(tuple(Msg("note.line_step", line=s.first_line, step=s.first_step)
+                                  for s in run.segments[1:]), "note.comma_sep")
+            run.notes.append(Msg("note.segments", n=len(run.segments), where=where))
         return run
 
     def build(self, release: bool = False) -> Run:
@@ -421,13 +425,12 @@ class RunBuilder:
         self._flush()
         groups = self.run_groups()
         if len(groups) <= 1:
-            shared: dict = {}
+            shared: _Shared = {}
             raw = {key: self._series(key, shared, release) for key in self._cols}
             run = self._make_run(raw, groups[0] if groups else [])
             if len(self._segments) > 1 and len(groups) == 1 and sum(s[0] <= NEW_RUN_MAX_STEP
                                                                      for s in self._segments) > MAX_RUNS:
-                run.notes.append(f"the step counter restarted at step <= {NEW_RUN_MAX_STEP} more than "
-                                 f"{MAX_RUNS} times: read as one run, not split")
+                run.notes.append(Msg("ingest.note.not_split", max=NEW_RUN_MAX_STEP, runs=MAX_RUNS))
             return run
         gathered = {key: self._gather(key) for key in self._cols}
         bounds = [g[0][4] for g in groups] + [self._row + 1]
@@ -440,25 +443,32 @@ class RunBuilder:
                 if b > a:
                     part[key] = self._later_wins(steps[a:b], values[a:b], order[a:b])
             runs.append(self._make_run(part, segs))
-        listing = "; ".join(f"run {i + 1}: steps {g[0][0]}–{max(s[1] for s in g)}, {sum(s[3] for s in g)} rows"
-                            for i, g in enumerate(groups))
-        for i, run in enumerate(runs):
-            run.meta["run_index"] = i + 1
-            run.meta["run_count"] = len(runs)
-            run.file_runs = runs
-            run.notes.append(f"the file holds {len(runs)} runs (the step counter restarted at step "
-                             f"<= {NEW_RUN_MAX_STEP}): {listing}. This is run {i + 1}; choose another with --run K")
-        return runs[-1]
+        entries = [Msg("note.run_rows", i=i + 1, first=g[0][0], last=max(s[1] for s in g), rows=sum(s[3] for s in g))
+                   for i, g in enumerate(groups)]
+        return link_runs(runs, Msg("note.file_holds", n=len(runs), max=NEW_RUN_MAX_STEP),
+                         entry=lambda i, _r: entries[i])
 
 
-def link_runs(runs: list[Run], holds: str, label: Callable[[Run], str]) -> Run:
-    """Several runs read from one place (a folder of W&B, SwanLab or MLflow runs): each knows the
-    others (`file_runs`, `run_index` / `run_count`) and says so in a note ("{holds}: run 1: … This is
-    run i; choose another with --run K"); the last is returned, as a file's last run is."""
+LISTED_RUNS = 12           # runs named in the note at most (the note stays short with 10,000 runs)
+
+
+def link_runs(runs: list[Run], holds: Msg, label: Callable[[Run], str] | None = None, *,
+              entry: Callable[[int, Run], Msg] | None = None) -> Run:
+    """Several runs read from one place (a file whose step counter restarted, a database, a folder
+    of W&B, SwanLab or MLflow runs): each knows the others (`file_runs`, `run_index` / `run_count`)
+    and says so in a note ("{holds}: run 1: … This is run i; choose another with --run K"); the last
+    is returned, as a file's last run is.  Each run is listed as `entry(i, run)` (0-based i), by
+    default "run i: {label(run)} ({n} steps)"; the first LISTED_RUNS are named."""
     if len(runs) > 1:
-        listing = "; ".join(f"run {i + 1}: {label(r)} ({r.n_steps} steps)" for i, r in enumerate(runs))
+        def by_label(i: int, r: Run) -> Msg:
+            return Msg("note.run_db", i=i + 1, id=label(r) if label is not None else r.name, steps=r.n_steps)
+
+        shown: list[object] = [(entry or by_label)(i, r) for i, r in enumerate(runs[:LISTED_RUNS])]
+        if len(runs) > LISTED_RUNS:
+            shown.append(Msg("note.runs_more", n=len(runs) - LISTED_RUNS))
+        listing = Listing(tuple(shown))
         for i, r in enumerate(runs):
             r.meta["run_index"], r.meta["run_count"] = i + 1, len(runs)
             r.file_runs = runs
-            r.notes.append(f"{holds}: {listing}. This is run {i + 1}; choose another with --run K")
+            r.notes.append(Msg("note.runs_listed", holds=holds, listing=listing, i=i + 1))
     return runs[-1]

@@ -27,7 +27,8 @@ import re
 
 import numpy as np
 
-from ..run import Series
+from ..i18n import Listing, Msg
+from ..run import Run, Series
 from . import aliases
 
 __all__ = ["KINDS", "choose_goal", "classify", "component_name", "is_correctness_name", "is_eval_key", "set_goal",
@@ -173,13 +174,13 @@ def val_acc_choice(keys: list[str]) -> str | None:
 
 
 def split(raw: dict[str, tuple[np.ndarray, np.ndarray]], series: dict[str, Series],
-          extras: dict[str, Series]) -> tuple[dict[str, Series], dict[str, str], dict[str, Series], list[str]]:
+          extras: dict[str, Series]) -> tuple[dict[str, Series], dict[str, str], dict[str, Series], list[Msg]]:
     """(components, component_kinds, evals, notes) of one run.  Mutates `series` only to add a
     `val_acc` chosen from the eval keys when no alias row gave one."""
     components: dict[str, Series] = {}
     kinds: dict[str, str] = {}
     evals: dict[str, Series] = {}
-    notes: list[str] = []
+    notes: list[Msg] = []
     for key, (steps, values) in raw.items():
         name = component_name(key)
         if name is not None and name not in components:
@@ -191,21 +192,21 @@ def split(raw: dict[str, tuple[np.ndarray, np.ndarray]], series: dict[str, Serie
     if acc is not None and not acc.proxy and component_name(acc.source) is not None and len(acc):
         top = float(np.nanmax(acc.values)) if np.isfinite(acc.values).any() else 0.0
         if top > 1.0 + 1e-9:       # Unsloth's correctness_reward_func pays 2.0: a reward, not a rate
-            note = (f"acc stands in from the correctness reward term {acc.source}: its values reach {top:.3g}, "
-                    "the reward function's scale, not a fraction")
+            note = Msg("note.acc_stands_in", src=acc.source, top=f"{top:.3g}")
             series["acc"] = Series("acc", acc.steps, acc.values, acc.source, True, note)
-            notes.append(f"acc from {acc.source}: {note}")
+            notes.append(Msg("note.alias", canon="acc", key=acc.source, note=note))
     if "val_acc" not in series and evals:
         pick = val_acc_choice(list(evals))
         if pick is not None:
             s = evals[pick]
             series["val_acc"] = Series("val_acc", s.steps, s.values, pick)
-            notes.append(f"val_acc from {pick} (the correctness-like eval metric of {len(evals)})")
+            notes.append(Msg("note.val_pick", pick=pick, n=len(evals)))
     elif "val_acc" in series and len(evals) > 1:
-        notes.append(f"val_acc from {series['val_acc'].source} ({len(evals)} eval metrics kept)")
+        notes.append(Msg("note.val_kept", src=series["val_acc"].source, n=len(evals)))
     if components:
-        listing = ", ".join(f"{n} ({kinds[n]})" for n in components)
-        notes.append(f"reward components: {listing}")
+        listing = Listing(tuple(Msg("note.component", name=n, kind=Msg(f"note.kind.{kinds[n]}")) for n in components),
+                          "note.comma_sep")
+        notes.append(Msg("note.components", listing=listing))
     return components, kinds, evals, notes
 
 
@@ -235,11 +236,9 @@ def choose_goal(series: dict[str, Series], components: dict[str, Series],
     return None
 
 
-def set_goal(run, *, metric: str | None = None, key: str = "", given: str = "") -> None:
+def set_goal(run: Run, *, metric: str | None = None, key: str = "", given: str = "") -> None:
     """Say which metric is the goal (a note, `run.meta["goal"]`): the reader's choice, or with
     `metric` the user's (`--map goal=KEY`), which diagnose then keeps."""
-    from ..i18n import Msg
-
     run.notes = [n for n in run.notes if not str(getattr(n, "key", "")).startswith("ingest.note.goal")]
     if metric is not None:
         run.meta["goal"] = {"metric": metric, "key": key, "by": "user", "why": "user"}

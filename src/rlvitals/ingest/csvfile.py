@@ -15,6 +15,7 @@ import math
 from pathlib import Path
 from typing import TextIO
 
+from ..i18n import Msg
 from ..run import Run
 from .aliases import lookup
 from .base import Format, LineParser
@@ -52,7 +53,7 @@ class CsvParser(LineParser):
                     self.step_col = self.header.index(name)
                     break
             if self.step_col is None:
-                self.builder.note("no step column: the row number is used as the step")
+                self.builder.note(Msg("note.row_number"))
                 self.builder.meta["step_inferred"] = True
             return
         try:

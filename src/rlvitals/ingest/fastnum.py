@@ -152,7 +152,7 @@ def _unpack(code: int, b: int) -> tuple[int, int, int, int, int]:
     return size, s, d, e, es
 
 
-def _shape(rows, size, s, d, e, es) -> tuple[np.ndarray, np.ndarray] | None:
+def _shape(rows: np.ndarray, size: int, s: int, d: int, e: int, es: int) -> tuple[np.ndarray, np.ndarray] | None:
     """(values, read) of the tokens of one shape (`rows`: their windows); None: all go to float()."""
     m_end = min(e, size)
     first = 1 if s else 0

@@ -25,6 +25,7 @@ from typing import TextIO
 
 import numpy as np
 
+from ..i18n import Msg
 from ..run import Run
 from .base import Format, LineParser
 from .blocks import Layout, Syntax, read_blocks
@@ -38,7 +39,7 @@ _INFS = (math.inf, -math.inf)
 STEP_KEYS = ("step", "_step", "global_step", "train/global_step", "trainer/global_step", "iteration")
 
 
-def flatten(obj: dict, prefix: str = "", out: dict | None = None) -> dict:
+def flatten(obj: dict[str, object], prefix: str = "", out: dict[str, object] | None = None) -> dict[str, object]:
     """{"a": {"b": 1}} -> {"a/b": 1}."""
     out = {} if out is None else out
     for k, v in obj.items():
@@ -98,7 +99,7 @@ class JsonlParser(LineParser):
         if step is None or not isinstance(step, (int, float)) or isinstance(step, bool):
             step = self._row_no
             self.builder.meta["step_inferred"] = True
-            self.builder.note("no step field: the row number is used as the step")
+            self.builder.note(Msg("note.row_number_field"))
         row: dict[str, float] = {}
         dropped = 0
         for key, v in flat.items():
@@ -158,7 +159,7 @@ def json_numbers(a: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndar
     neg = a[starts] == 45
     lead = a[starts + neg]
     nxt = a[starts + neg + 1]
-    ok = ((lead - np.uint8(48)) < 10) & ~((lead == 48) & ((nxt - np.uint8(48)) < 10) & (starts + neg + 1 < ends))
+    ok: np.ndarray = ((lead - np.uint8(48)) < 10) & ~((lead == 48) & ((nxt - np.uint8(48)) < 10) & (starts + neg + 1 < ends))
     ok &= a[ends - 1] != 46
     dot_e = np.flatnonzero((a[:-1] == 46) & ((a[1:] | 32) == 101))      # "5.e3": rare, found at the byte level
     if dot_e.size:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
@@ -144,9 +145,9 @@ class _BlockReader:
         nl = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
         bounds = np.concatenate(([0], nl + 1))            # line i is data[bounds[i]:bounds[i+1]]
         n = int(nl.size)
-        line = lambda i: data[bounds[i]:bounds[i + 1] - 1]   # noqa: E731 - without its newline
+        line: Callable[[int], bytes] = lambda i: data[bounds[i]:bounds[i + 1] - 1]   # noqa: E731 - without its newline
         skel = data.translate(None, _DEL_SKELETON).split(b"\n")[:-1]
-        learn = lambda k, at: _learn(line(at).rstrip(b"\r")) if k.startswith(b"[") else None  # noqa: E731
+        learn: Callable[[bytes, int], _Layout | None] = lambda k, at: _learn(line(at).rstrip(b"\r")) if k.startswith(b"[") else None  # noqa: E731
         self.layouts, ids, table = layout_ids(self.layouts, skel, learn)
         fast = np.flatnonzero(ids)
         other = np.flatnonzero(ids == 0).tolist()
@@ -246,12 +247,13 @@ class _BlockReader:
                 out.append((step, row))
         return out
 
-    def _slow(self, lines, idx) -> None:
+    def _slow(self, lines: list[bytes], idx: list[int]) -> None:
         for i in idx:
             for step, row in self._rows(lines[i]):
                 self.builder.add_row(step, row, self.lineno + i + 1)
 
-    def _merge(self, groups, fb_rows) -> None:
+    def _merge(self, groups: list[tuple[_Layout, np.ndarray, np.ndarray, dict[str, np.ndarray]]],
+               fb_rows: list[tuple[int, int, dict[str, float]]]) -> None:
         """Block rows (each layout's) and fallback rows, in line order, as one `add_block`."""
         if len(groups) == 1 and not fb_rows:
             _, rows, steps, cols = groups[0]

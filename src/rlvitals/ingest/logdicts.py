@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
@@ -45,7 +46,7 @@ def _json_doc(path: Path) -> tuple[object, int, bool]:
     return doc, deep, "Infinity" in text
 
 
-def _entry_step(entry: dict, keys: tuple[str, ...]) -> int | float | None:
+def _entry_step(entry: Mapping[str, object], keys: tuple[str, ...]) -> int | float | None:
     """The entry's step as logged (the builder checks its range), None when it has none."""
     for k in keys:
         v = entry.get(k)
@@ -54,7 +55,7 @@ def _entry_step(entry: dict, keys: tuple[str, ...]) -> int | float | None:
     return None
 
 
-def log_dicts_run(history: list, name: str, format: str, *, step_keys: tuple[str, ...] = ("step",),
+def log_dicts_run(history: list[object], name: str, format: str, *, step_keys: tuple[str, ...] = ("step",),
                   row_order: bool = False, spelled_inf: bool = True) -> RunBuilder:
     """A builder filled from a list of HF-style log dicts (`{"loss": …, "reward": …, "step": 10}`).
 
@@ -126,7 +127,7 @@ def read_log_dicts(path: Path, name: str) -> Run:
     b = log_dicts_run(history, name, "trl-state", step_keys=("step",) if key == "log_history" else STEP_KEYS,
                       spelled_inf=spelled_inf)
     if key != "log_history":
-        b.note(f"log dicts read from the document's `{key}` list")
+        b.note(Msg("ingest.note.dicts_from", key=key))
         if isinstance(doc.get("config"), dict):
             b.meta["config"] = doc["config"]
     for k in ("logging_steps", "global_step", "max_steps", "eval_steps"):

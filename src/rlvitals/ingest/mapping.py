@@ -15,11 +15,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from typing import Any
 
 from ..errors import InputError, NoVitals
 from ..i18n import Msg
 from ..run import CANONICAL, VITALS, Run, Series
 from . import components
+from .base import LineParser
 
 __all__ = ["DIAGNOSABLE", "GOAL", "MAPPABLE", "MappedParser", "apply_mapping", "key_notes", "keys_seen", "norm_key",
            "parse_map", "require_vitals", "suggest_maps", "unmapped_keys"]
@@ -109,8 +111,7 @@ def apply_mapping(run: Run, mapping: Mapping[str, str], *, strict: bool = True, 
                                                       and getattr(n, "fields", {}).get("canon") == canon)]
         if old is not None and old.source != found and old.source and not old.proxy:
             run.extras.setdefault(old.source, Series(old.source, old.steps, old.values, old.source))
-        note = ("mapped by the user (--map)" if how == "user"
-                else "name matched by the generic reader (say otherwise with --map)")
+        note = Msg("note.alias.user" if how == "user" else "note.alias.guessed")
         run.series[canon] = Series(canon, src.steps, src.values, found, note=note)
         run.extras.pop(found, None)
         run.unrecognized.pop(found, None)
@@ -256,7 +257,7 @@ def require_vitals(run: Run, label: object, *, strict: bool = False) -> None:
 class MappedParser:
     """A line parser whose snapshots apply a mapping (for `watch --map`); feeds pass through."""
 
-    def __init__(self, inner, mapping: Mapping[str, str]) -> None:
+    def __init__(self, inner: LineParser, mapping: Mapping[str, str]) -> None:
         self.inner = inner
         self.mapping = dict(mapping)
         for canon in self.mapping:
@@ -275,5 +276,5 @@ class MappedParser:
     def finish(self) -> Run:
         return apply_mapping(self.inner.finish(), self.mapping, strict=False)
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:     # whatever the inner parser has (its builder, lineno)
         return getattr(self.inner, name)

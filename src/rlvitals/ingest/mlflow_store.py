@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError, NotAFile
+from ..i18n import Msg
 from ..run import Run
 from .base import Format
 from .builder import RunBuilder, link_runs
@@ -195,7 +196,7 @@ def _db_runs(path: Path) -> list[Run]:
             b.split_runs = False
             rows = con.execute(f"SELECT key, timestamp, value, step{', is_nan' if has_nan else ''} FROM metrics "
                                "WHERE run_uuid = ?", (run_id,)).fetchall()
-            by_key: dict[str, list[tuple]] = {}
+            by_key: dict[str, list[tuple[float | None, ...]]] = {}
             for r in rows:
                 by_key.setdefault(r[0], []).append(r[1:])
             cols = {}
@@ -239,7 +240,7 @@ def read_mlflow(path: Path, name: str) -> Run:
         except OSError:
             m = None
         runs.append(read_run(d, m.group(1).strip() if m else d.name))
-    return link_runs(runs, f"it holds {len(runs)} MLflow runs", lambda r: r.name)
+    return link_runs(runs, Msg("ingest.note.mlflow_holds", n=len(runs)), lambda r: r.name)
 
 
 FORMAT = Format("mlflow", "MLflow runs: the file store (a run folder, an experiment or mlruns/) or the tracking "

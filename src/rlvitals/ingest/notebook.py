@@ -93,7 +93,7 @@ class _TableParser:
         self._row_is_header = False
         self._cell: list[str] | None = None
 
-    def handle_starttag(self, tag: str, attrs) -> None:
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "table":
             self._depth += 1
             if self._depth == 1:
@@ -174,10 +174,10 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _outputs(doc: dict) -> tuple[list[Table], list[str]]:
+def _outputs(cells: list[object]) -> tuple[list[Table], list[str]]:
     tables: list[Table] = []
     texts: list[str] = []
-    for i, cell in enumerate(doc.get("cells") or []):
+    for i, cell in enumerate(cells):
         if not isinstance(cell, dict):
             continue
         for out in cell.get("outputs") or []:
@@ -262,7 +262,7 @@ def read_notebook(path: Path, name: str) -> Run:
         raise InputError.of("ingest.err.notebook", path=path, error="nested too deeply") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("cells"), list):
         raise InputError.of("ingest.err.notebook", path=path, error="no list of cells")
-    tables, texts = _outputs(doc)
+    tables, texts = _outputs(doc["cells"])
     usable = [t for t in tables if t.score()[0] or t.step_col is not None]
     best = max(reversed(usable), key=Table.score) if usable else None   # max keeps the first: the later table
     table_run = _table_run(best, name) if best is not None else None

@@ -14,14 +14,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import InputError
+from ..i18n import Msg
 from ..run import Run
 from .base import Format
 from .builder import RunBuilder
 from .csvfile import STEP_COLUMNS
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 __all__ = ["FORMAT", "MAGIC", "is_run_dir", "read_parquet"]
 
@@ -35,7 +40,7 @@ def is_run_dir(path: Path) -> bool:
     return (path / STEPS_FILE).is_file()
 
 
-def _table(path: Path):
+def _table(path: Path) -> pa.Table:
     try:
         import pyarrow.parquet as pq
     except ImportError:
@@ -69,7 +74,7 @@ def read_parquet(path: Path, name: str) -> Run:
     if step_key is None:
         steps = np.arange(n, dtype=np.int64)
         b.meta["step_inferred"] = True
-        b.note("no step column: the row number is used as the step")
+        b.note(Msg("note.row_number"))
         keep = np.ones(n, dtype=bool)
     else:
         raw = cols.pop(step_key)
@@ -92,10 +97,10 @@ def read_parquet(path: Path, name: str) -> Run:
                 if isinstance(doc, dict):
                     b.meta["manifest"] = {k: v for k, v in doc.items() if isinstance(v, (str, int, float))}
             except (ValueError, OSError, RecursionError):
-                b.note("manifest.json could not be read")
+                b.note(Msg("ingest.note.manifest_unread"))
         ranks = sorted(p.name for p in run_dir.glob("rank-*") if p.is_dir())
         if ranks:
-            b.note(f"rank 0's table read; {len(ranks)} other rank recording(s) left ({', '.join(ranks[:4])})")
+            b.note(Msg("ingest.note.ranks_left", n=len(ranks), names=", ".join(ranks[:4])))
     return b.build()
 
 

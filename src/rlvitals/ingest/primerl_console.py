@@ -24,6 +24,7 @@ from typing import TextIO
 
 import numpy as np
 
+from ..i18n import Listing, Msg
 from ..run import Run
 from .base import Format, LineParser, clean_line
 from .pydict import KeyMap, rows_for_writer
@@ -119,17 +120,16 @@ class PrimeRLConsoleParser(LineParser):
 def precision_note(run: Run, decimals: int = 4) -> Run:
     """Say which vitals the console's fixed decimals left with at most two significant digits."""
     quantum = 10.0 ** -decimals
-    coarse = []
+    coarse: list[Msg] = []
     for name, s in run.series.items():
         v = s.values[np.isfinite(s.values)]
         if v.size < 5 or name == "lr":
             continue
         med = float(np.median(np.abs(v)))
         if 0 < med < 100 * quantum and np.allclose(v / quantum, np.round(v / quantum), rtol=0, atol=1e-6):
-            coarse.append(f"{name} (median {med:.{decimals}f})")
+            coarse.append(Msg("ingest.note.median", name=name, med=f"{med:.{decimals}f}"))
     if coarse:
-        run.notes.append(f"printed with {decimals} decimals, so {', '.join(coarse)} keep(s) at most two significant "
-                         "digits: prime-rl's <output_dir>/metrics.jsonl has them in full")
+        run.notes.append(Msg("ingest.note.coarse", decimals=decimals, names=Listing(tuple(coarse), "note.comma_sep")))
     return run
 
 

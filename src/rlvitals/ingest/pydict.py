@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 import numpy as np
 
@@ -166,7 +166,7 @@ _FLOAT = float
 _INF = math.inf
 
 
-def _flatten_json(obj: dict, prefix: str, out: dict[str, Value]) -> None:
+def _flatten_json(obj: dict[str, object], prefix: str, out: dict[str, Value]) -> None:
     for k, v in obj.items():
         key = f"{prefix}{k}"
         if isinstance(v, dict):
@@ -226,7 +226,7 @@ def parse_dict(text: str, start: int | None = None) -> dict[str, Value]:
 
 
 def marked_dict(line: str, marker: re.Pattern[str], skip: Callable[[str], None]
-                ) -> tuple[re.Match[str], dict] | None:
+                ) -> tuple[re.Match[str], dict[str, Value]] | None:
     """The dict printed after `marker` (a regex ending at its opening brace), on a cleaned line.
 
     Returns (the marker's match, the parsed dict), or None when the line has no marker; a dict cut
@@ -253,7 +253,7 @@ def find_dict(text: str, marker: str) -> int:
     return text.find("{", k + len(marker))
 
 
-def numeric(values: dict[str, Value], none_as_nan: bool = True) -> tuple[dict[str, float], int]:
+def numeric(values: Mapping[str, object], none_as_nan: bool = True) -> tuple[dict[str, float], int]:
     """Split a parsed dict into numeric values and a count of values that were not numbers.
 
     `None` becomes NaN when `none_as_nan` (TRL writes None when every value of a metric was NaN: a

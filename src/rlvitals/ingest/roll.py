@@ -36,7 +36,7 @@ CLIP_COUNT, BATCH, CLIP_RATE = "token/total_response_length/clip", "system/batch
 WRITE_BATCH = 512     # what the writer logs as system/batch_size (64 prompts x 8 answers)
 
 
-def _flatten(d: dict, prefix: str, out: dict) -> None:
+def _flatten(d: dict[str, object], prefix: str, out: dict[str, object]) -> None:
     for k, v in d.items():
         if isinstance(v, dict):
             _flatten(v, f"{prefix}{k}/", out)
@@ -78,7 +78,7 @@ class RollParser(LineParser):
         if not isinstance(obj, dict):
             self.builder.skip("truncated or malformed metrics_tag")
             return
-        flat: dict = {}
+        flat: dict[str, object] = {}
         if isinstance(obj.get("metrics"), dict):
             _flatten(obj["metrics"], "", flat)
         else:                                      # parse_dict flattened it already: metrics/…
@@ -106,7 +106,8 @@ def _count_of(rate: np.ndarray) -> np.ndarray:
 
 
 def _mixed_share(adv_std: np.ndarray) -> np.ndarray:
-    return np.clip(np.square(np.asarray(adv_std, dtype=float)), 0.0, 1.0)
+    share: np.ndarray = np.clip(np.square(np.asarray(adv_std, dtype=float)), 0.0, 1.0)
+    return share
 
 
 KEYS: KeyMap = {

@@ -26,6 +26,7 @@ import re
 from collections import Counter
 from typing import TextIO
 
+from ..i18n import Msg
 from ..run import Run
 from .base import Format, LineParser
 from .builder import RunBuilder
@@ -128,9 +129,9 @@ class SlimeParser(LineParser):
                 owner.update(own)
                 if role == "step" or "train_steps_per_rollout" not in b.meta:
                     b.meta.update(step_axis="rollout", train_steps_per_rollout=k)
-                way = ("train/step // k" if how == "arithmetic" else "the last rollout id printed before each line")
-                b.note(f"slime: steps are rollout ids; {role} lines mapped to rollouts by {way} "
-                       f"(k = {k} optimizer step{'s' if k != 1 else ''} per rollout{', averaged' if k > 1 else ''})")
+                way = "train/step // k" if how == "arithmetic" else Msg("ingest.note.slime_by_order")
+                b.note(Msg("ingest.note.slime_mapped", role=role, way=way,
+                           per=Msg("ingest.note.slime_per_one" if k == 1 else "ingest.note.slime_per_many", k=k)))
             pending: dict[int, list[dict[str, float]]] = {}
             for i, (group, n, row, lineno) in enumerate(self.records):
                 if group not in roles:
@@ -147,7 +148,7 @@ class SlimeParser(LineParser):
             for _group, n, row, lineno in self.records:
                 b.add_row(n, row, lineno)
             if self.records:
-                b.note(f"slime: steps are {'optimizer steps (train/step)' if axis == 'train' else 'rollout ids'}")
+                b.note(Msg("ingest.note.slime_train_steps" if axis == "train" else "ingest.note.slime_rollout_ids"))
         for reason, count in (*self.skipped.items(), *self.builder.skipped.items()):
             b.skip(reason, count)
         for reason, count in self.dropped.items():

@@ -20,9 +20,10 @@ import sqlite3
 from pathlib import Path
 
 from ..errors import InputError
+from ..i18n import Msg
 from ..run import Run
 from .base import Format
-from .builder import RunBuilder
+from .builder import RunBuilder, link_runs
 from .values import OUT_OF_RANGE, as_float
 
 __all__ = ["FORMAT", "read_sqlite_store"]
@@ -71,7 +72,7 @@ class _RunRows:
         self.nulls = 0
         self.started: set[str] = set()
 
-    def add(self, rec: tuple) -> None:
+    def add(self, rec: tuple[object, ...]) -> None:
         b = self.b
         self.lineno += 1
         step = rec[0]
@@ -109,7 +110,7 @@ class _RunRows:
             if isinstance(more, dict):
                 for key, v in more.items():
                     x = _numeric(v)
-                    if x is not None and x in (math.inf, -math.inf) and "Infinity" not in raw:
+                    if x is not None and x in (math.inf, -math.inf) and isinstance(raw, str) and "Infinity" not in raw:
                         x = OUT_OF_RANGE           # json reads `1e400` as inf: not an infinity that was logged
                     if x is None:
                         dropped += 1
@@ -120,16 +121,12 @@ class _RunRows:
     def build(self) -> Run:
         b = self.b
         if self.nulls:
-            b.note(f"{self.nulls} NULL cells of metrics already logged were read as NaN (SQLite stores a NaN as NULL)")
+            b.note(Msg("ingest.note.sqlite_nulls", n=self.nulls))
         if self.run_id is not None:
             b.meta["run_id"] = self.run_id
         if self.alerts:
-            b.note(f"rlwatch raised {self.alerts} alert{'s' if self.alerts != 1 else ''} on this run "
-                   "(table alerts; not used)")
+            b.note(Msg("ingest.note.sqlite_alert" if self.alerts == 1 else "ingest.note.sqlite_alerts", n=self.alerts))
         return b.build()
-
-
-_LISTED = 12                   # runs named in the note at most (the note stays short with 10,000 runs)
 
 
 def read_sqlite_store(path: Path, name: str) -> Run:
@@ -172,18 +169,7 @@ def read_sqlite_store(path: Path, name: str) -> Run:
         raise InputError.of("ingest.err.sqlite_open", path=path, error=e) from None
     finally:
         con.close()
-    if len(runs) > 1:
-        listing = "; ".join(f"run {i + 1}: {r.meta.get('run_id')} ({r.n_steps} steps)"
-                            for i, r in enumerate(runs[:_LISTED]))
-        if len(runs) > _LISTED:
-            listing += f"; … ({len(runs) - _LISTED} more: `rlvitals vitals` with --run K)"
-        for i, r in enumerate(runs):
-            r.meta["run_index"] = i + 1
-            r.meta["run_count"] = len(runs)
-            r.file_runs = runs
-            r.notes.append(f"the database holds {len(runs)} runs: {listing}. This is run {i + 1}; "
-                           "choose another with --run K")
-    return runs[-1]
+    return link_runs(runs, Msg("note.db_holds", n=len(runs)), lambda r: str(r.meta.get("run_id")))
 
 
 def _sortable(v: object) -> tuple[int, float, str]:

@@ -162,7 +162,7 @@ def read_swanlab(path: Path, name: str) -> Run:
             if ctx:
                 run.meta["context"] = ctx
         runs.append(run)
-    return link_runs(runs, f"the folder holds {len(runs)} SwanLab runs", lambda r: r.name)
+    return link_runs(runs, Msg("ingest.note.folder_holds", n=len(runs), kind="SwanLab"), lambda r: r.name)
 
 
 class SwanlabRowParser(WandbRowParser):

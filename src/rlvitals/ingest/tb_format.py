@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..i18n import Listing, Msg
 from ..run import Run
 from .base import Format
 from .builder import RunBuilder
@@ -41,8 +42,8 @@ def read_tensorboard(path: Path, name: str) -> Run:
     builder.meta["event_files"] = stats.get("files", 0)
     if bad:       # the healthy files are read; each bad one is named
         builder.skip("unreadable TensorBoard event file", len(bad))
-        shown = "; ".join(bad[:5]) + (f"; … ({len(bad) - 5} more)" if len(bad) > 5 else "")
-        builder.note(f"{len(bad)} event file(s) left out, the others read: {shown}")
+        more = [Msg("note.more", n=len(bad) - 5)] if len(bad) > 5 else []
+        builder.note(Msg("note.tb_left_out", n=len(bad), files=Listing((*bad[:5], *more))))
     return builder.build()
 
 

@@ -105,7 +105,7 @@ def _tensor_scalar(buf: bytes, pos: int, end: int) -> float | None:
 # ---------------------------------------------------------------- reading
 
 
-def event_files(path: str | os.PathLike) -> list[Path]:
+def event_files(path: str | os.PathLike[str]) -> list[Path]:
     """The event files at `path`: the file itself, or every events.out.tfevents.* below a
     directory, sorted by path (one run's files then sort by their timestamp)."""
     p = Path(path)
@@ -116,7 +116,7 @@ def event_files(path: str | os.PathLike) -> list[Path]:
     raise NotAFile(f"{p}: no such file or directory.")
 
 
-def is_event_file(path: str | os.PathLike) -> bool:
+def is_event_file(path: str | os.PathLike[str]) -> bool:
     """True when `path` is a file that starts with a valid TFRecord frame (whatever its name)."""
     try:
         with open(path, "rb") as fh:
@@ -263,7 +263,7 @@ def _scan(path: Path, stats: dict[str, int]) -> Iterator[tuple[str, int, float]]
         stats["non-scalar TensorBoard values"] = stats.get("non-scalar TensorBoard values", 0) + skipped
 
 
-def iter_scalars(path: str | os.PathLike, *, stats: dict[str, int] | None = None,
+def iter_scalars(path: str | os.PathLike[str], *, stats: dict[str, int] | None = None,
                  bad: list[str] | None = None) -> Iterator[tuple[str, int, float]]:
     """Yield (tag, step, value) for every scalar in one event file or in every event file under a
     directory (sorted, recursive), in file order.  Values are float32 as stored, NaN/inf kept.
@@ -329,7 +329,7 @@ def encode_event(wall_time: float, step: int, summary: bytes | None = None,
     return out
 
 
-def write_scalars(logdir: str | os.PathLike, records: Iterable[tuple[str, int, float]], *,
+def write_scalars(logdir: str | os.PathLike[str], records: Iterable[tuple[str, int, float]], *,
                   filename: str | None = None, wall_time: float | None = None, append: bool = False) -> Path:
     """Write (tag, step, value) records as a TensorBoard event file under `logdir`; return its path.
 

@@ -60,7 +60,8 @@ WRITE_ANSWERS = 16      # answers per step on rank 0 in dev/3B_full_grpo.yaml (b
 
 def _stopped(trunc: np.ndarray) -> np.ndarray:
     """num_stop_tokens: the answers on rank 0 that ended with a stop token (the others hit the cap)."""
-    return np.round((1.0 - np.clip(np.asarray(trunc, dtype=float), 0.0, 1.0)) * WRITE_ANSWERS)
+    stopped: np.ndarray = np.round((1.0 - np.clip(np.asarray(trunc, dtype=float), 0.0, 1.0)) * WRITE_ANSWERS)
+    return stopped
 
 
 # What the GRPO recipe's log_metrics writes (recipes/dev/grpo_full_finetune_distributed.py): rewards,

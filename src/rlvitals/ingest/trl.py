@@ -34,11 +34,13 @@ from __future__ import annotations
 import math
 import re
 from array import array
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TextIO
 
 import numpy as np
 
+from ..i18n import Msg
 from ..run import Run
 from .base import Format, LineParser, clean_line
 from .builder import RunBuilder
@@ -62,7 +64,7 @@ _SNIFF = re.compile(r"(?:^|\r)[^\S\r\n]*(?:\[rank\d+\]:\s*)?\{'(?:loss|grad_norm
                     re.MULTILINE)
 
 
-def _is_eval(keys) -> bool:
+def _is_eval(keys: Iterable[str]) -> bool:
     ks = [k for k in keys if k not in ("epoch", "step")]
     return bool(ks) and all(k.startswith("eval_") for k in ks)
 
@@ -73,7 +75,7 @@ class _Row:
     its keys as one tuple shared by every row with the same keys, its numbers in a typed array."""
 
     keys: tuple[str, ...]
-    numbers: array | tuple
+    numbers: array[float] | tuple[float, ...]
     lineno: int
     epoch: float | None
     bar_items: tuple[tuple[int, tuple[int, int]], ...] = ()  # tqdm total -> (last counter, draw no.)
@@ -205,17 +207,17 @@ class TrlParser(LineParser):
             from_zero = counts[0] == 0 and all(b > a for a, b in zip(counts, counts[1:]))
             if (min(counts) >= 1 or from_zero) and all(b != a for a, b in zip(draws, draws[1:])):
                 every = _every(counts)
-                return counts, f"the tqdm counter N/{total} printed before each row", every
+                return counts, Msg("note.how.tqdm", total=total), every
         epochs = [r.epoch for r in train if r.epoch is not None]
         if self.per_epoch and n and len(epochs) == n:
             steps = [int(round(e * self.per_epoch)) for e in epochs]
             if min(steps) >= 1 and max(steps) < STEP_LIMIT and all(b != a for a, b in zip(steps, steps[1:])):
                 every = _every(steps)
-                return steps, f"epoch × {self.per_epoch} update steps per epoch (from the header)", every
+                return steps, Msg("note.how.epoch", n=self.per_epoch), every
         marked = self._marked(n)
         if marked is not None:
             return marked
-        every, how = DEFAULT_LOGGING_STEPS, f"TRL's default logging_steps={DEFAULT_LOGGING_STEPS}"
+        every, how = DEFAULT_LOGGING_STEPS, Msg("note.how.default", every=DEFAULT_LOGGING_STEPS)
         whole = self.total or (max(self.bars) if self.bars else None)
         if self.finished and whole and n:
             # logging every k steps gives ⌊T/k⌋ rows: k in (T/(n+1), T/n]; when several fit, prefer
@@ -223,13 +225,13 @@ class TrlParser(LineParser):
             fits = range(whole // (n + 1) + 1, whole // n + 1)
             if len(fits) > 100:             # (any 100 consecutive numbers hold a multiple of 100)
                 every = DEFAULT_LOGGING_STEPS if DEFAULT_LOGGING_STEPS in fits else -(-fits.start // 100) * 100
-                how = f"logging_steps={every}, which gives {n} rows in {whole} steps"
+                how = Msg("note.how.fit", every=every, rows=n, total=whole)
             elif fits:
-                def roundness(k: int) -> tuple:
+                def roundness(k: int) -> tuple[bool, bool, bool, bool, bool, int]:
                     return (k == DEFAULT_LOGGING_STEPS, k % 100 == 0, k % 50 == 0, k % 10 == 0, k % 5 == 0, -k)
                 every = max(fits, key=roundness)
-                how = f"logging_steps={every}, which gives {n} rows in {whole} steps"
-        return [every * (i + 1) for i in range(n)], f"line order × {how}", every
+                how = Msg("note.how.fit", every=every, rows=n, total=whole)
+        return [every * (i + 1) for i in range(n)], how, every
 
     def _marked(self, n: int) -> tuple[list[int], str, int | None] | None:
         """Steps from the bar's redraws (rule 4), or None when they do not cover the rows."""
@@ -239,9 +241,9 @@ class TrlParser(LineParser):
             every = marks[0]
             if all(m == every * (i + 1) for i, m in enumerate(marks)):
                 return ([every * (i + 1) for i in range(n)],
-                        f"line order × logging_steps={every} (the N/{total} bar redrawn at each logged row)", every)
+                        Msg("note.how.bar_every", every=every, total=total), every)
             if len(marks) >= n:
-                return marks[:n], f"the N/{total} bar redrawn at each logged row", _every(marks[:n])
+                return marks[:n], Msg("note.how.bar", total=total), _every(marks[:n])
         return None
 
     def snapshot(self) -> Run:
@@ -265,12 +267,12 @@ class TrlParser(LineParser):
         b.meta["step_inferred"] = bool(how)
         if how:
             b.meta["step_source"] = how
-            b.note(f"TRL prints no step number: steps inferred from {how}")
+            b.note(Msg("note.trl_steps", how=how))
         if every:
             b.meta["logging_steps"] = every
         evals = sum(r.is_eval for r in self.rows)
         if evals:
-            b.note(f"{evals} eval dicts kept as extras at the step of the train row before them")
+            b.note(Msg("note.trl_evals", n=evals))
         run = pinned_length_note(b.build())
         self._cache = (key, run)
         return run
@@ -299,9 +301,7 @@ def pinned_length_note(run: Run) -> Run:
     at = int(np.sum(v == top))
     if top > 0 and at >= 0.8 * v.size:
         run.meta["len_at_max"] = {"value": top, "steps": at, "of": int(v.size)}
-        run.notes.append(f"no truncation rate logged ({s.source} only): the mean length equals its maximum "
-                         f"{top:g} at {at} of {v.size} steps, as when every answer is cut at a length cap; "
-                         "trunc is not inferred")
+        run.notes.append(Msg("note.len_at_max", src=s.source, top=f"{top:g}", at=at, of=v.size))
     return run
 
 

@@ -147,5 +147,6 @@ def steps_ok(steps: np.ndarray) -> np.ndarray:
         return (steps >= 0) & (steps < STEP_LIMIT)
     if steps.dtype.kind == "f":
         with np.errstate(invalid="ignore"):
-            return (steps >= 0) & (steps < STEP_LIMIT) & (steps == np.floor(steps))
+            whole: np.ndarray = (steps >= 0) & (steps < STEP_LIMIT) & (steps == np.floor(steps))
+            return whole
     return np.fromiter((not isinstance(parse_step(s), str) for s in steps.tolist()), dtype=bool, count=steps.size)

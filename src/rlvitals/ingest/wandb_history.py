@@ -68,7 +68,8 @@ def _words(u: np.ndarray, at: np.ndarray) -> np.ndarray:
     """The 8 bytes at each offset of `at` as a little-endian uint64 (`u` padded by 8 bytes): one
     gather from a view whose elements overlap, one byte apart."""
     view = np.ndarray(shape=(u.size - 7,), dtype="<u8", buffer=u.data, offset=0, strides=(1,))
-    return view[at]
+    words: np.ndarray = view[at]
+    return words
 
 
 def _digits(u: np.ndarray, at: np.ndarray, size: np.ndarray) -> np.ndarray | None:

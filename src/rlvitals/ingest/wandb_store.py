@@ -264,7 +264,7 @@ def read_wandb(path: Path, name: str) -> Run:
         run = read_one(f, f.stem if Path(path).is_file() else f.resolve().parent.name)
         run.meta["wandb"]["file"] = str(f)
         runs.append(run)
-    return link_runs(runs, f"the folder holds {len(runs)} W&B runs",
+    return link_runs(runs, Msg("ingest.note.folder_holds", n=len(runs), kind="W&B"),
                      lambda r: r.meta["wandb"].get("run_id") or r.name)
 
 

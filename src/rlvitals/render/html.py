@@ -19,6 +19,7 @@ from typing import Any
 
 from ..diagnose.model import Diagnosis, Finding
 from ..errors import RlvitalsError
+from ..i18n import localize
 from ..output import check_output, writing
 from ..run import PERCENT_METRICS, Run
 from .htmlkit import chart_spec, esc, page
@@ -101,9 +102,7 @@ def _chart_notes(run: Run, name: str, lang: str) -> list[str]:
     elif s.is_constant and s.values[0] == 0:
         notes.append(tr("plot.clip_na" if name == "clip_frac" else "plot.all_zero", lang))
     if s.proxy and s.note:
-        from .notes import translate_proxy
-
-        notes.append(translate_proxy(s.note, lang))
+        notes.append(localize(s.note, lang))
     return notes
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import MissingExtra, RlvitalsError
-from ..i18n import t
+from ..i18n import localize, t
 from ..output import check_output, writing
 from ..run import CANONICAL, PERCENT_METRICS, Run, Series
 from .charts import is_fraction
@@ -284,9 +284,7 @@ def _panel(ax, run: Run, name: str, words: str, fp: dict, max_points: int, resta
             # Elsewhere (grad norm, kl, reward ≡ 0) it may be the symptom itself, so just say it.
             notes.append(t("plot.clip_na" if name == "clip_frac" else "plot.all_zero", words))
         if s.proxy and s.note:
-            from .notes import translate_proxy
-
-            notes.append(translate_proxy(s.note, words))
+            notes.append(localize(s.note, words))
         _references(ax, name, s, scale, words)
     if val is not None and len(val):
         vx, vy = envelope(val.steps, val.values * scale, max_points)

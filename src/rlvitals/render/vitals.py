@@ -13,12 +13,12 @@ from typing import Any
 
 import numpy as np
 
+from ..i18n import localize
 from ..run import CANONICAL, Run, Series
 from ..safe_text import escape_controls
 from ..shapes import ends
 from .charts import clip_text, display_width, fmt_value, is_fraction, pad
 from .jsonout import clean
-from .notes import translate_note, translate_proxy
 from .terminal import wrap
 from .words import fmt_num, reason_text, tr
 
@@ -184,7 +184,7 @@ def _text(run: Run, lang: str, width: int) -> str:
         rows.append([m, source, str(info["count"]), f"{f(info['start'])} → {f(info['end'])}",
                      f(info["min"]), f(info["max"]), str(info["nan"]) if info["nan"] else "", flag])
         if info["proxy"]:
-            proxies += wrap(tr("ui.vit.proxy", lang, note=translate_proxy(info["note"] or info["source"], lang)), width,
+            proxies += wrap(tr("ui.vit.proxy", lang, note=localize(info["note"] or info["source"], lang)), width,
                             "      ",
                             f"    * {m}: ")
     out += _table(rows, "<<><>>><")
@@ -224,7 +224,7 @@ def _text(run: Run, lang: str, width: int) -> str:
     if d["notes"]:
         out += ["", tr("ui.notes", lang)]
         for n in d["notes"]:
-            out += wrap(translate_note(n, lang), width, "    ", "  - ")
+            out += wrap(localize(n, lang), width, "    ", "  - ")
     return "\n".join(out) + "\n"
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..diagnose import BY_CONSTRUCTION
 from ..diagnose.model import Action, Diagnosis, Finding, RuledOut
-from ..i18n import t
+from ..i18n import Msg, localize, t
 from ..run import EXTRAS, PERCENT_METRICS, VITALS, Run
 from .charts import fmt_value, is_fraction
 
@@ -149,11 +149,9 @@ def ruled_out_text(r: RuledOut, lang: str) -> str:
     """ "entropy collapse — entropy = 1.774: <why that rules it out>" (or "... is normal")."""
     # Units only where they cannot mislead (a rate as %, ratio to 4 places); anything else as a
     # plain number, since a rule may pass a derived value (a fraction of steps) under a metric name.
-    from .notes import translate_value
-
     v = r.value
     if isinstance(v, str):
-        v = str(translate_value(v, lang))
+        v = str(value_text(v, lang))
     numeric = isinstance(v, (int, float)) and not isinstance(v, bool)
     value = fmt_value(r.metric, v) if isinstance(v, (int, float)) and numeric and r.metric in _UNIT_METRICS \
         else fmt_num(v)
@@ -232,9 +230,30 @@ def label(key: str, lang: str) -> str:
 def evidence_text(f: Finding, lang: str = "en") -> str:
     # "key=value" pairs joined by ", " so a line never breaks inside a pair or starts with a separator;
     # keys stay as they are (they are the JSON's), values a rule wrote as words are translated
-    from .notes import translate_value
+    return ", ".join(f"{k}={fmt_num(value_text(v, lang))}" for k, v in f.evidence.items())
 
-    return ", ".join(f"{k}={fmt_num(translate_value(v, lang))}" for k, v in f.evidence.items())
+
+# Values diagnose's rules write as English words (evidence, ruled-out values): a rule that writes a
+# `Msg` ("value.at_cap", v=…, pct=…) is rendered from its key; these patterns read the plain ones.
+_VALUE_WORDS = {"finite": "value.finite", "not applicable (constant)": "value.not_applicable"}
+_AT_CAP = re.compile(r"(?P<v>\S+) \(at the cap on (?P<pct>\d+%) of (?P<late>late )?steps\)")
+
+
+def value_text(value: object, lang: str) -> object:
+    """An evidence or ruled-out value in `lang` ("finite", "256 (at the cap on 98% of steps)",
+    true/false, a `Msg`); numbers unchanged."""
+    if lang == "en" or isinstance(value, Msg):
+        return localize(value, lang) if isinstance(value, Msg) else value
+    if isinstance(value, bool):
+        return t("value.true" if value else "value.false", lang)
+    if not isinstance(value, str):
+        return value
+    if value in _VALUE_WORDS:
+        return t(_VALUE_WORDS[value], lang)
+    m = _AT_CAP.fullmatch(value)
+    if m is not None:
+        return t("value.at_cap_late" if m["late"] else "value.at_cap", lang, v=m["v"], pct=m["pct"])
+    return value
 
 
 @dataclass(frozen=True)
@@ -270,13 +289,11 @@ def vital_rows(diag: Diagnosis, lang: str, run: Run | None = None) -> list[Vital
 
 def run_notes(diag: Diagnosis, lang: str) -> list[str]:
     """The run's notes, then each proxy and each reason lines were skipped (nothing hidden)."""
-    from .notes import translate_note, translate_proxy
-
     raw = [str(n) for n in diag.run.get("notes", []) or []]
-    notes = [translate_note(n, lang) for n in diag.run.get("notes", []) or []]
+    notes = [localize(n, lang) for n in diag.run.get("notes", []) or []]
     for m, note in (diag.run.get("proxies") or {}).items():
         if not any(str(note) in n for n in raw):
-            notes.append(tr("ui.proxy_note", lang, metric=m, note=translate_proxy(str(note), lang)))
+            notes.append(tr("ui.proxy_note", lang, metric=m, note=localize(note, lang)))
     for reason, count in (diag.run.get("skipped") or {}).items():
         notes.append(tr("ui.skipped_note", lang, count=count, reason=reason_text(reason, lang)))
     for reason, count in (diag.run.get("dropped") or {}).items():

@@ -19,6 +19,7 @@ import zlib
 import numpy as np
 
 from ..errors import RlvitalsError
+from ..i18n import Msg, Text
 from ..output import check_output, writing
 from ..run import Run, Series
 from .engine import Latent, moving_mean, roll_dice
@@ -131,7 +132,7 @@ def simulate(name: str, *, seed: int | None = 0, steps: int = 200, profile: str 
         "simulated": True, "seed": seed, "steps": T, "profile": profile, "batch_prompts": lat.B, "group_size": 8,
         "effective_batch": lat.B, "max_response_length": int(lat.cap), "format_score": lat.w,
     })
-    run.notes.append(f"simulated scenario {name} (seed {seed}): {sc.summary}")
+    run.notes.append(Msg("note.simulated", name=name, seed=seed, summary=Text(sc.summary, sc.summary_zh)))
     return run
 
 

@@ -30,6 +30,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from ..i18n import Msg
 from ..ingest.builder import RunBuilder
 from ..run import Run
 
@@ -165,6 +166,5 @@ class History:
             b.add_block(steps, cols, present=present)
         run = b.build()
         if self.stride > 1:
-            run.notes.append(f"bounded memory: of {self.arrived} logged steps, every {self.stride}th is kept "
-                             f"({n} rows, with every step that had a NaN/inf)")
+            run.notes.append(Msg("watch.note.bounded", arrived=self.arrived, stride=self.stride, n=n))
         return run

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import RlvitalsError
+from ...i18n import Listing, Msg, Text
 from ...run import Run, Series
 from .knobs import KNOB_HELP, RUN_LEVEL, BadKnob, Knobs, check_knobs
 from .loop import Trace, train
@@ -154,10 +155,10 @@ def to_run(sc: RLScenario, tr: Trace, kn: Knobs, seed: int, onset: int | None, g
         "batch_prompts": kn.batch, "group_size": kn.group, "max_response_length": kn.cap,
         "knobs": {k: v for k, v in given.items()},
     })
-    run.notes.append(f"RL-loop scenario {sc.name} (seed {seed}): {sc.summary}")
+    run.notes.append(Msg("sim.note.rl_scenario", name=sc.name, seed=seed, summary=Text(sc.summary, sc.summary_zh)))
     if given:
-        run.notes.append("knobs changed (" + ", ".join(f"{k}={v}" for k, v in given.items()) +
-                         "): the truth is the scenario's and may no longer hold")
+        run.notes.append(Msg("sim.note.knobs", knobs=Listing(tuple(f"{k}={v}" for k, v in given.items()),
+                                                             "note.comma_sep")))
     return run
 
 
