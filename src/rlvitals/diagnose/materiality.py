@@ -195,8 +195,10 @@ def learned_first(ctx: Ctx) -> dict | None:
     comps = components(ctx)
     truth = next((f"component:{k}" for k, (kind, _) in comps.items() if kind == "correctness"),
                  "acc" if ctx.has("acc") else None)
-    tt = trend(ctx, truth) if truth else None
-    for k, (kind, _) in comps.items() if truth is not None else ():
+    tt = trend(ctx, truth) if truth is not None else None
+    for k, (kind, _) in comps.items():
+        if truth is None:
+            break
         if kind not in ("format", "length", "style") or tt is None or tt.fell:
             continue
         t = trend(ctx, f"component:{k}")
