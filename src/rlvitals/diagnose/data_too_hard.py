@@ -42,7 +42,8 @@ def check(ctx: Ctx) -> Finding | None:
     near = get("near_zero")
     # a rate creeping from 0.0003 to 0.004 is "x13" but still all-wrong: near-zero gains are
     # judged in absolute terms (acc is a fraction), or by a steady trend
-    if tr.end > near or tr.peak > 2 * near or tr.end - tr.start > near / 2 or _leaving(ctx, g, tr):
+    # (a climb from below 0 -- penalties fading -- up to 0 has not left the all-wrong zone: judged from 0)
+    if tr.end > near or tr.peak > 2 * near or tr.end - max(tr.start, 0.0) > near / 2 or _leaving(ctx, g, tr):
         return None
     if g != "reward" and ctx.has("reward"):
         rw = trend(ctx, "reward")

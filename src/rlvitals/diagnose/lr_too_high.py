@@ -19,7 +19,7 @@ from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
 from .predicates import holds
-from .symptoms import tail_excess
+from .symptoms import WINDOW, tail_excess
 from .thresholds import get
 from .updates import assess
 
@@ -88,4 +88,9 @@ def check(ctx: Ctx) -> Finding | None:
     onset = ctx.crossing("clip_frac", 0.15) if u.clip is not None else ctx.crossing("gnorm", 0.15, log=True)
     if u.clip is not None and ctx.start("clip_frac") >= get("clip_high"):
         onset = ctx.first_step()   # too big from the first step (no ramp to find)
+    span = ctx.last_step() - ctx.first_step()
+    if u.clip is None and onset is not None and onset > ctx.last_step() - WINDOW * span:
+        # a jittering grad norm "leaving its level" only in the last window has not left it for good:
+        # the jitter is the run's own, from its first step
+        onset = ctx.first_step()
     return Finding(ID, "warning", onset if onset is not None else ctx.first_step(), ev, (), tuple(missing), action_for(ID), round(conf, 3))

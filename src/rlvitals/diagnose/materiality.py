@@ -144,11 +144,13 @@ def unhurt(ctx: Ctx, onset: int | None, *, kind: str = "") -> Effect | None:
     if eff is None:
         return None
     tr = trend(ctx, eff.goal)
-    kept = eff.end >= eff.peak_after - eff.material        # did not give back a material part of its gains
+    # a fall counts when it is material and beyond the noise of two window means: a noisy goal's last
+    # window dipping under its best block is not a gain given back
+    se = (tr.noise if tr is not None else 0.0) * float(np.sqrt(2.0 / max(3, eff.points_after // 10 or 1)))
+    slack = max(eff.material, get("goal_z") * se)
+    kept = eff.end >= eff.peak_after - slack        # did not give back a material part of its gains
     if kind == "step":
-        # hurt only by a fall that is material and beyond the noise of two window means
-        se = (tr.noise if tr is not None else 0.0) * float(np.sqrt(2.0 / max(3, eff.points_after // 10 or 1)))
-        return eff if eff.gain > -max(eff.material, get("goal_z") * se) else None
+        return eff if eff.gain > -slack else None
     if kind == "cheat":
         # the reward parted from the goal only if the goal's share of its range fell behind the reward's
         rw = goal_effect(ctx, onset, 2, "reward")

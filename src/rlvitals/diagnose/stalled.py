@@ -27,7 +27,9 @@ def _still(t: Trend, n_min: float) -> bool:
     (start, end and peak), or (KL) a level that never left the reference (below kl_floor / 100)."""
     if t.still_over(n_min) or max(abs(t.end - t.start), abs(t.peak - t.start), abs(t.start - t.trough)) < 0.01 * abs(t.start):
         return True
-    return t.metric == "kl" and max(abs(t.start), abs(t.end), abs(t.peak)) < 0.01 * get("kl_floor")
+    # (a KL rising beyond its noise is the policy leaving the reference, however small its level: a
+    # LoRA run's KL goes 1e-5 -> 1e-4 in its first tens of steps)
+    return t.metric == "kl" and not t.rose and max(abs(t.start), abs(t.end), abs(t.peak)) < 0.01 * get("kl_floor")
 
 
 def _dust(ctx: Ctx, trs: list[Trend]) -> Finding | None:
