@@ -30,7 +30,7 @@ from .context import Ctx, rnd
 from .symptoms import components, goal, trend
 from .thresholds import get
 
-__all__ = ["Effect", "at_ceiling", "bounded", "bounded_above_zero", "goal_effect", "goal_scale", "learned_first", "solved",
+__all__ = ["Effect", "at_ceiling", "bounded", "bounded_above_zero", "goal_effect", "goal_scale", "learned_first", "settled_level", "solved",
            "unhurt"]
 
 
@@ -71,6 +71,17 @@ def bounded_above_zero(ctx: Ctx, g: str) -> bool:
     return bounded(ctx, g) and ctx.peak(g) >= get("near_zero")
 
 
+def settled_level(ctx: Ctx, m: str) -> float:
+    """The metric's level at the end, over its last min_points points (at least its last tenth): a
+    claim that a task sits at its ceiling needs a sustained level, not a lucky last window of a few
+    noisy points."""
+    _, v = ctx.data(m)
+    if not v.size:
+        return float("nan")
+    k = int(min(v.size, max(3, v.size // 10, get("min_points"))))
+    return float(np.mean(v[-k:]))
+
+
 def solved(ctx: Ctx) -> str | None:
     """A training score on a 0..1 scale (the goal, acc, or the reward) that ends at its ceiling: the
     task is solved and nothing is left to learn ("平掉" of a run that converged, or one resumed at its
@@ -78,7 +89,7 @@ def solved(ctx: Ctx) -> str | None:
     for m in dict.fromkeys([goal(ctx), "acc", "reward"]):
         if m and ctx.has(m) and bounded(ctx, m):
             tr = trend(ctx, m)
-            if tr is not None and tr.end >= get("ceiling"):
+            if tr is not None and tr.end >= get("ceiling") and settled_level(ctx, m) >= get("ceiling"):
                 return m
     return None
 
@@ -126,7 +137,7 @@ def at_ceiling(ctx: Ctx, onset: int | None, *, by_reward: bool = True) -> Effect
     eff = goal_effect(ctx, onset, 1)
     if eff is None:
         return None
-    at_top = bounded(ctx, eff.goal) and eff.end >= get("ceiling")
+    at_top = bounded(ctx, eff.goal) and eff.end >= get("ceiling") and settled_level(ctx, eff.goal) >= get("ceiling")
     if not at_top and not (by_reward and solved(ctx)):
         return None
     return eff if eff.gain > -eff.material else None

@@ -34,12 +34,12 @@ def _deviation(ctx: Ctx) -> tuple[float, float, str]:
     r0, r1 = ctx.start("ratio_mean"), ctx.end("ratio_mean")
     if s is not None and s.proxy and abs(ctx.window("ratio_mean", 0, 1)) < 0.5:
         return abs(r0), abs(r1), "diff"      # a difference/KL-like proxy: healthy is 0
-    # no further from 1 than the median of its last 3 points: an importance ratio knocked off 1 for a
-    # single step by one huge update (a KL blow-up's step) is an excursion, not the lesson's monotonic
-    # departure
+    # no further from 1 than the nearest of its last 3 points: an importance ratio knocked off 1 for a
+    # step or two by huge updates (a KL blow-up's step, a bad batch) is an excursion, not the lesson's
+    # monotonic departure, which holds
     _, v = ctx.data("ratio_mean")
-    now = float(np.median(v[-3:])) if v.size >= 3 else r1
-    return abs(r0 - 1.0), min(abs(r1 - 1.0), abs(now - 1.0)), "ratio"
+    now = float(np.min(np.abs(v[-3:] - 1.0))) if v.size >= 3 else abs(r1 - 1.0)
+    return abs(r0 - 1.0), min(abs(r1 - 1.0), now), "ratio"
 
 
 def _leaving(ctx: Ctx, d0: float, d1: float) -> bool:
