@@ -96,18 +96,17 @@ def test_length_paid_reward_is_named_length_hacking_first(seed):
 
 
 def test_answers_running_into_the_cap_with_the_reward_rising_are_length_hacking():
-    """Seed 1000: a few steps after the length term is switched on, the truncation rate already
-    climbs above its own line (the answers reach the cap).  That is the lesson's pair with
+    """Seed 1000: a few steps after the length term is switched on, the first answers reach the cap
+    (a truncation rate of a few tenths of a percent).  That is the lesson's pair with
     truncation_starvation, and the reward decides it: since it parted from the truth it rose with
-    the length (a cut answer's reward collapses instead), so length_hacking speaks at once instead
-    of standing back until the cap has had its say."""
-    from rlvitals.diagnose.length_hacking import _into_the_cap
+    the length (a cut answer's reward collapses instead), so length_hacking speaks within a few
+    steps and keeps speaking, instead of standing back until the cap has had its say."""
     run = _lesson(simulate_rl("length_hacking", seed=1000, steps=200))
     onset = run.meta["truth"]["onset_step"]
-    capped = [s for s in range(onset, onset + 16) if _into_the_cap(_ctx(run.upto(s)))]
-    assert capped, "the truncation rate should climb within 16 steps of the onset"
-    named = {s: [f.id for f in diagnose(run.upto(s)).findings if f.severity in WARN] for s in capped}
-    assert all(ids[:1] == ["length_hacking"] for ids in named.values()), named
+    named = {s: [f.id for f in diagnose(run.upto(s)).findings if f.severity in WARN] for s in range(onset, onset + 16)}
+    first = next((s for s, ids in named.items() if ids[:1] == ["length_hacking"]), None)
+    assert first is not None and first - onset <= 10, named
+    assert all(ids[:1] == ["length_hacking"] for s, ids in named.items() if s >= first), named
 
 
 @pytest.mark.parametrize("seed", [1000, 1001])

@@ -25,8 +25,8 @@ ID = "length_hacking"
 
 
 def _early(ctx: Ctx, g: str | None) -> Finding | None:
-    """On the way up: since the length bent upward (its growth rate at least doubled) it grew
-    beyond 2 x goal_z standard errors and by a tenth, and the truth did not gain."""
+    """On the way up: since the length bent upward it grew beyond 2 x goal_z standard errors and by a
+    tenth, no slower than before the bend, and the truth did not gain."""
     if g is None or g == "reward" or ctx.word("len") not in ("rising", "spike"):
         return None
     if ctx.end("len") < 1.2 * ctx.start("len"):
@@ -43,14 +43,15 @@ def _early(ctx: Ctx, g: str | None) -> Finding | None:
     # the truth neither gains (pair C1) nor falls (a policy breaking down: KL, entropy own that)
     if not (la > 0 and lb / la >= 1.1 and lz >= 2 * get("goal_z") and -get("goal_z") < tz <= 1.0):
         return None
-    # and the growth accelerated at the bend: its log-rate after is at least twice the rate before
+    # and the growth did not slow at the bend: its log-rate after is at least the rate before (asking
+    # for a doubling, or for half again, made the verdict flip with each new point of a steady run-away)
     s, v = ctx.data("len")
     l0 = ctx.start("len")
     before = max(float(onset - s[0]), 1.0)
     after = max(float(s[-1] - onset), 1.0)
     rate_before = np.log(max(la, 1e-9) / max(l0, 1e-9)) / before
     rate_after = np.log(lb / la) / after
-    if rate_after < 1.5 * max(rate_before, 0.0) or rate_after <= 0:
+    if rate_after < max(rate_before, 0.0) or rate_after <= 0:
         return None
     ev = {"len_start": rnd(la), "len_end": rnd(lb), "len_growth": rnd(lb / la, 3), "acc_metric": g,
           "acc_start": rnd(ta), "acc_end": rnd(tb), "since_step": onset}
@@ -170,13 +171,19 @@ def _length_term(ctx: Ctx) -> Finding | None:
 def _into_the_cap(ctx: Ctx) -> bool:
     """Over the last stretch (len_tail of the steps) the truncation rate's mean climbs above its own
     line (beyond goal_z standard errors; the mean, since the rate lags the length by a step or two
-    and rises inside the stretch): the growing answers are already running into the cap.  That is
+    and rises inside the stretch), with at least trunc_cap_floor of the answers cut there: the growing
+    answers are already running into the cap.  That is
     the lesson's confusable pair -- length hacking or truncation starvation -- and what decides it
     is whether the reward collapses with the cut answers or rises with the length, which has not
     shown yet on the way up.  The on-the-way tests stand back (the whole-run test, and
     truncation_starvation's, read the reward)."""
     te = tail_excess(ctx, "trunc", get("len_tail"), mean=True) if ctx.has("trunc") else None
-    return te is not None and te[1] > 0 and te[2] >= get("goal_z")
+    if te is None or not (te[1] > 0 and te[2] >= get("goal_z")):
+        return False
+    # and the stretch cuts answers at all: a rate climbing from 0.0% to 0.2% is beyond its noise, not
+    # yet into the cap
+    s, v = ctx.data("trunc")
+    return float(v[s >= te[0]].mean()) >= get("trunc_cap_floor")
 
 
 def _policy_breaking(ctx: Ctx) -> bool:

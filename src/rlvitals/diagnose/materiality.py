@@ -194,10 +194,11 @@ def learned_first(ctx: Ctx) -> dict | None:
     the first `soft_first` share of the span) by a material amount of its range, while the truth
     gained at most `hack_share` of that share, was learned first.  From its knee (the first block
     within `soft_level` of its rise from its final level) the truth -- the correctness term, else the training accuracy -- is judged on its own:
-    with fewer than `min_points` points since the knee it has not had a fair chance yet ("waiting");
+    with fewer points since the knee than the soft term took to reach it (and than `min_points`), and
+    fewer than `fair_steps` steps since the soft term began, it has not had a fair chance yet ("waiting");
     rising beyond `goal_z` standard errors at a pace that, over the run's span, is material in its
     range, it follows ("following").  A soft term still rising has its knee near the end: the truth
-    waits until the term levels off, then has `min_points` points to show it follows.  Either way the reward's early lead is the soft term's and
+    waits until the term levels off, then has as many points again to show it follows.  Either way the reward's early lead is the soft term's and
     says nothing of cheating.  A truth that fell is never waited for.  None when no soft term
     was learned first, or the truth neither waits nor follows (the parting tests then judge the run).
     Cached on the context."""
@@ -232,7 +233,7 @@ def learned_first(ctx: Ctx) -> dict | None:
         n_after = int(after.sum())
         ev = {"soft_term": k, "soft_start": rnd(t.start), "soft_end": rnd(t.end), "soft_knee_step": knee,
               "truth_metric": truth.removeprefix("component:"), "truth_points_since": n_after}
-        if n_after < get("min_points"):
+        if n_after < max(get("min_points"), before.size) and float(s[-1]) - onset < get("fair_steps"):
             out = {**ev, "truth_reading": "waiting"}
             break
         slope, z = _fit(s[after], v[after])

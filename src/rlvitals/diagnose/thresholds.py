@@ -124,10 +124,14 @@ TABLE: dict[str, Threshold] = dict([
        "share of its rise, and reached its knee once it is within this share of its final level",
        "ours: a format term learned in the first tens of steps, then flat within a few points, on the peers' scenario "
        "files and the real runs with reward components"),
-    _t("soft_first", 0.25, "a soft term that left its starting level within this share of the run's span was learned "
+    _t("soft_first", 0.4, "a soft term that left its starting level within this share of the run's span was learned "
        "first (the normal course: format before correctness), not late beside or after the truth",
-       "ours: the peers' scenario files (format learned in the first tenth of their runs, or late in a format-gaming "
-       "run) and the real runs with reward components"),
+       "ours: the peers' scenario files (format leaving its start within the first tenth of their runs, a third of "
+       "a 25-step prefix, or half-way through a format-gaming run) and the real runs with reward components"),
+    _t("fair_steps", 100.0, "steps a run is given, from when a format term began to be learned, to show its truth "
+       "moving: past them a truth still flat beside a reward carried by format is judged, however slowly the format came",
+       "ours: the peers' healthy runs start on correctness 80-100 steps in, after a format learned in 40; the lesson's "
+       "format-only rise is read as cheating over a 200-step run"),
     _t("hack_share_follow", 0.5, "a goal that gained at least this share of what the reward gained (each in its own range, "
        "since the parting) followed the reward: the parting did not hurt it (the lesson: acc 与 reward 同向 = 真能力)",
        "ours; the same half as hack_share and eval_follow's quarter (an eval lags its training accuracy)", (0.33, 0.5, 0.67)),
@@ -205,6 +209,10 @@ TABLE: dict[str, Threshold] = dict([
        "ours; the length's own step noise is 2-4% (a mean of hundreds of answers)", (0.05, 0.08, 0.12)),
     _t("len_accel_z", 5.0, "and beyond this many standard errors (residual noise and the line's extrapolation error)",
        "ours (one-sided, beyond the 3-sigma goal_z: a healthy prefix must never warn)"),
+    _t("trunc_cap_floor", 0.01, "length_hacking on the way up stands back for the cap only once the last stretch cuts at "
+       "least this share of the answers (a truncation rate climbing from 0.0% to 0.2% is beyond its noise, not a cap)",
+       "ours: the simulator's truncation runs cut 3-5% within a few steps of their onset; its length-hacking runs "
+       "stay under 1% until their answers are several times longer"),
     _t("trunc_rise", 0.05, "truncation rising by this many points is rising", OURS_SIM),
     _t("trunc_tail", 0.05, "truncation_starvation on the way in: the last stretch of the trunc rate tested against its line before, "
        "as a share of the step span (at least 6 points; the z bar is len_accel_z)", "ours; the simulated cap bites within 3-8% of the run"),
