@@ -105,7 +105,7 @@ def test_a_ragged_but_large_rise_is_rising_not_flat():
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_near_zero_noise_is_not_a_fall_to_zero(seed):
     # data too hard: a reward that is 0 on almost every step, with rare blips, is not a trend
-    from rlvitals import simulate
+    from rlvitals.simulate import simulate
 
     run = simulate("data_too_hard", seed=seed)
     for m in ("reward", "acc"):

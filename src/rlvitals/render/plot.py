@@ -359,7 +359,7 @@ def _references(ax, name: str, s: Series, scale: float, words: str) -> None:
 def plot(run: Run, path: str | os.PathLike = "curves.png", *, lang: str = "en", max_points: int = 2000,
          diagnosis=None) -> Path:
     """Draw the lesson's figure of `run` to `path` (.png, .svg or .pdf) and return the path.
-    With a `diagnosis` (rlvitals.diagnose(run)) the findings' onsets are marked."""
+    With a `diagnosis` (rlvitals.diagnose_run(run)) the findings' onsets are marked."""
     out = check_output(path)          # before the work: a bad path fails fast, no folder is made
     if out.suffix.lower() not in SUFFIXES:
         raise RlvitalsError(f"Cannot plot to {out.name}: the file name must end in .png, .svg or .pdf.")

@@ -202,7 +202,7 @@ def write_simulated(run: Run, path: str, fmt: str = "lesson", samples_path: str 
     return out
 
 
-# `rlvitals.simulate(name)` calls simulate() while `rlvitals.simulate.scenarios` stays importable
-from .._callable import make_callable  # noqa: E402
+# deprecated: `rlvitals.simulate(name)` still calls simulate() and warns, until 0.3 (rlvitals._deprecated)
+from .._deprecated import warn_when_called  # noqa: E402
 
-make_callable(__name__)
+warn_when_called(__name__)
