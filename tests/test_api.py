@@ -75,3 +75,30 @@ def test_import_and_cli_startup_load_nothing_heavy():
             "print(diagnose_run.__module__, Finding.__module__)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True).stdout
     assert out.splitlines()[1:] == ["[]", "rlvitals.diagnose rlvitals.diagnose.model"]
+
+
+def test_nothing_here_calls_a_subpackage_as_0_1_did():
+    """The package, tests, benchmarks and scripts call `diagnose_run` / `simulate_run` (or the
+    function from its subpackage), never the deprecated `rlvitals.diagnose(run)` or
+    `from rlvitals import diagnose` (read with ast, so comments and docs may still name them)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    deprecated = {"diagnose", "simulate"}
+    found = []
+    for folder in ("src", "tests", "benchmarks", "scripts"):
+        for path in sorted((root / folder).rglob("*.py")):
+            if path.name == "test_api_objects.py" or "fixtures" in path.parts:   # it tests the deprecation
+                continue
+            text = path.read_text(encoding="utf-8")
+            if not any(s in text for s in ("rlvitals.diagnose(", "rlvitals.simulate(", "rv.", "from rlvitals import")):
+                continue   # cannot hold such a call: skip parsing it
+            for node in ast.walk(ast.parse(text)):
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and isinstance(node.func.value, ast.Name) and node.func.value.id in ("rlvitals", "rv")
+                        and node.func.attr in deprecated) or (
+                        isinstance(node, ast.ImportFrom) and node.module == "rlvitals"
+                        and deprecated & {a.name for a in node.names}):
+                    found.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert found == [], "call rlvitals.diagnose_run / simulate_run instead: " + ", ".join(found)
