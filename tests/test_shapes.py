@@ -13,6 +13,14 @@ S = np.arange(1, N + 1)
 RNG = np.random.default_rng(11)
 
 
+@pytest.fixture(autouse=True)
+def _own_rng():
+    """Every test draws its noise from a fresh generator: what it sees does not depend on which
+    tests ran before it in the same process (xdist deals tests to workers in any order)."""
+    global RNG
+    RNG = np.random.default_rng(11)
+
+
 def sh(values, name="x", steps=None):
     v = np.asarray(values, float)
     return classify(Series(name, S[: v.size] if steps is None else steps, v))
