@@ -44,8 +44,8 @@ _NOISE = [b"Training Progress:  12%|##        | 120/1000 [00:59<07:11,  2.04it/s
 def generate(steps: int, out: Path, formats: list[str], spellings: list[str]) -> None:
     """Write `{fmt}.{spelling}` logs of one simulated healthy run into `out` (run in a child process,
     so the parent stays small and each reader's peak is its own)."""
-    from rlvitals import simulate
     from rlvitals.ingest import write_run
+    from rlvitals.simulate import simulate
 
     run = simulate("healthy", seed=0, steps=steps)
     for fmt in formats:

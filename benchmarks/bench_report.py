@@ -33,7 +33,7 @@ def main() -> int:
 
     run = long_run(args.steps)
     with Clock() as dclock:
-        diag = rlvitals.diagnose(run)
+        diag = rlvitals.diagnose_run(run)
     out = Path(args.output) if args.output else Path(tempfile.mkdtemp(prefix="rlvitals-bench-")) / "report.html"
     with Clock() as clock:
         write_report(run, out, diagnosis=diag)

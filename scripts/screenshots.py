@@ -35,9 +35,9 @@ def main() -> int:
     out_dir.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix="rlvitals-shots-"))
     run = rlvitals.read(ROOT / "tests" / "fixtures" / "real" / "unsloth-mistral-7b-grpo-gsm8k.ipynb")
-    diag = rlvitals.diagnose(run)
+    diag = rlvitals.diagnose_run(run)
     pair = lesson_pairs(None)["A"]
-    rows = [summarize(c.run, rlvitals.diagnose(c.run), c.key) for c in (pair.left, pair.right)]
+    rows = [summarize(c.run, rlvitals.diagnose_run(c.run), c.key) for c in (pair.left, pair.right)]
     b = Browser()
     try:
         for lang in ("en", "zh"):

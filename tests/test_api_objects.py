@@ -1,6 +1,6 @@
 """The Python API as a newcomer meets it in a REPL: short reprs, a readable str(diagnosis),
-run["reward"], the main classes at the top level, and `rlvitals.diagnose` / `rlvitals.simulate`
-callable while their subpackages stay importable."""
+run["reward"], the main classes at the top level, `rlvitals.diagnose_run` / `rlvitals.simulate_run`
+beside their subpackages, and 0.1's call of the subpackages still working with a warning."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def test_getitem_gives_metrics_and_extras_and_a_useful_key_error(big_run):
 
 
 def test_str_of_a_diagnosis_is_a_readable_summary():
-    diag = rlvitals.diagnose(rlvitals.simulate("entropy_collapse", seed=1))
+    diag = rlvitals.diagnose_run(rlvitals.simulate_run("entropy_collapse", seed=1))
     text = str(diag)
     assert text.splitlines()[1].startswith("Verdict: DEAD")
     assert "1. [critical] entropy collapse (entropy_collapse)" in text
@@ -56,10 +56,10 @@ def test_main_classes_are_exported_at_the_top_level():
     from rlvitals import Diagnosis, Finding, Run, Series  # noqa: F401
 
     assert {"Diagnosis", "Finding", "Run", "Series"} <= set(rlvitals.__all__)
-    assert isinstance(rlvitals.diagnose(rlvitals.simulate("healthy", seed=2)), rlvitals.Diagnosis)
+    assert isinstance(rlvitals.diagnose_run(rlvitals.simulate_run("healthy", seed=2)), rlvitals.Diagnosis)
 
 
-def test_diagnose_and_simulate_are_callable_and_their_subpackages_importable():
+def test_diagnose_run_and_simulate_run_sit_beside_their_subpackages():
     model = importlib.import_module("rlvitals.diagnose.model")
     import rlvitals.diagnose.model
     import rlvitals.simulate.scenarios
@@ -67,7 +67,21 @@ def test_diagnose_and_simulate_are_callable_and_their_subpackages_importable():
 
     assert rlvitals.diagnose.model is model and Finding is model.Finding
     assert "kl_blowup" in rlvitals.simulate.scenarios.SCENARIOS
-    run = rlvitals.simulate("kl_blowup", seed=2)
-    assert rlvitals.diagnose(run).top.id == "kl_blowup"
-    # calling the module is calling its function (keyword arguments pass through)
-    assert rlvitals.diagnose(run, samples=None).verdict == rlvitals.diagnose.diagnose(run).verdict
+    run = rlvitals.simulate_run("kl_blowup", seed=2)
+    assert rlvitals.diagnose_run(run).top.id == "kl_blowup"
+    assert rlvitals.diagnose_run(run, samples=None).verdict == rlvitals.diagnose.diagnose(run).verdict
+
+
+def test_calling_the_subpackages_as_0_1_did_still_works_and_warns():
+    """0.1's `rlvitals.diagnose(run)` / `from rlvitals import simulate; simulate(name)`: the same
+    result as the plain functions, with a DeprecationWarning that names them (until 0.3)."""
+    from rlvitals import simulate
+
+    with pytest.warns(DeprecationWarning, match=r"rlvitals\.simulate is deprecated .* rlvitals\.simulate_run\(") as got:
+        run = simulate("kl_blowup", seed=2, steps=120)
+    assert got[0].filename == __file__   # the warning points at the caller's line
+    assert np.array_equal(run["kl"].values, rlvitals.simulate_run("kl_blowup", seed=2, steps=120)["kl"].values)
+    with pytest.warns(DeprecationWarning, match=r"stops working in rlvitals 0\.3: call rlvitals\.diagnose_run\("):
+        old = rlvitals.diagnose(run, samples=None)
+    new = rlvitals.diagnose_run(run)
+    assert (old.verdict, [f.id for f in old.findings]) == (new.verdict, [f.id for f in new.findings])

@@ -35,7 +35,7 @@ def test_pair_a_other_draws_part_near_the_first_onset(seed):
 
 
 def test_a_run_does_not_part_from_itself_nor_from_an_offset_copy_and_a_spike_is_not_parting():
-    run = rlvitals.simulate("healthy", seed=0)
+    run = rlvitals.simulate_run("healthy", seed=0)
     assert part_ways(run, run).step is None
     shifted = Run(run.name, run.format, {k: type(s)(k, s.steps, s.values + 0.3, s.source) for k, s in run.series.items()})
     assert part_ways(run, shifted).step is None
@@ -49,14 +49,14 @@ def test_runs_with_no_common_steps_say_so():
     b = Run.from_arrays("b", np.arange(100, 150), {"reward": np.ones(50)})
     p = part_ways(a, b)
     assert p.step is None and p.common_steps == 0
-    assert "no common steps" in compare_text([summarize(a, rlvitals.diagnose(a)), summarize(b, rlvitals.diagnose(b))])
+    assert "no common steps" in compare_text([summarize(a, rlvitals.diagnose_run(a)), summarize(b, rlvitals.diagnose_run(b))])
 
 
 def test_twenty_simulated_runs_rank_dead_and_unstable_first():
-    runs = [rlvitals.simulate(name, seed=i) for i, name in enumerate(SCENARIOS)]
-    runs += [rlvitals.simulate(name, seed=7) for name in ("healthy", "lr_too_high")][: 20 - len(runs)]
+    runs = [rlvitals.simulate_run(name, seed=i) for i, name in enumerate(SCENARIOS)]
+    runs += [rlvitals.simulate_run(name, seed=7) for name in ("healthy", "lr_too_high")][: 20 - len(runs)]
     assert len(runs) == 20
-    rows = ranked([summarize(r, rlvitals.diagnose(r)) for r in runs])
+    rows = ranked([summarize(r, rlvitals.diagnose_run(r)) for r in runs])
     order = [VERDICT_ORDER[r.diag.verdict] for r in rows]
     assert order == sorted(order)
     bad = {r.name for r in runs if r.meta["truth"]["verdict"] in ("dead", "unstable")}
@@ -88,7 +88,7 @@ def test_cli_compare_text_markdown_html(tmp_path, capsys):
 
 def test_markdown_has_both_runs_side_by_side():
     pair = lesson_pairs(None)["A"]
-    rows = [summarize(c.run, rlvitals.diagnose(c.run), c.key) for c in (pair.left, pair.right)]
+    rows = [summarize(c.run, rlvitals.diagnose_run(c.run), c.key) for c in (pair.left, pair.right)]
     md = compare_markdown(rows, "en")
     assert "| | A: `A1` | B: `A2` |" in md and "entropy collapse" in md and "sync failure" in md
 
@@ -99,7 +99,7 @@ def test_a_sweep_folder_of_tensorboard_runs_and_an_unexpanded_glob(tmp_path, cap
 
     sweep = tmp_path / "sweep"
     for i, name in enumerate(("healthy", "entropy_collapse", "stalled")):
-        run = rlvitals.simulate(name, seed=i)
+        run = rlvitals.simulate_run(name, seed=i)
         write_scalars(sweep / name, [(f"train/{m}", int(st), float(v)) for m, s in run.series.items()
                                      for st, v in zip(s.steps, s.values)])
     assert main(["compare", str(sweep), "--lang", "en"]) == 0
@@ -109,6 +109,6 @@ def test_a_sweep_folder_of_tensorboard_runs_and_an_unexpanded_glob(tmp_path, cap
     logs = tmp_path / "logs"
     logs.mkdir()
     for name in ("healthy", "lr_too_high"):
-        write_simulated(rlvitals.simulate(name, seed=0), logs / f"{name}.log")
+        write_simulated(rlvitals.simulate_run(name, seed=0), logs / f"{name}.log")
     assert main(["compare", str(logs / "*.log")]) == 0
     assert "lr_too_high.log" in capsys.readouterr().out

@@ -35,7 +35,7 @@ KNOWN_PRIVATE_IMPORTS: set[tuple[str, str, str]] = set()
 # ingest -> run -> shapes -> diagnose -> render; simulate and watch use them, lab and the TRL
 # integration use those, the CLI and the package's root sit on top.
 LAYERS: dict[str, int] = {
-    "rlvitals.errors": 0, "rlvitals.i18n": 0, "rlvitals.output": 0, "rlvitals._callable": 0,
+    "rlvitals.errors": 0, "rlvitals.i18n": 0, "rlvitals.output": 0, "rlvitals._deprecated": 0,
     "rlvitals.run": 1,
     "rlvitals.ingest": 2, "rlvitals.samples": 2,
     "rlvitals.shapes": 3,

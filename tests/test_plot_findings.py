@@ -26,8 +26,8 @@ def vlines_at(ax, step) -> list:
 
 
 def test_finding_onsets_are_marked_on_the_panels_they_rest_on():
-    run = rlvitals.simulate("entropy_collapse", seed=1)
-    diag = rlvitals.diagnose(run)
+    run = rlvitals.simulate_run("entropy_collapse", seed=1)
+    diag = rlvitals.diagnose_run(run)
     top = diag.top
     assert top is not None and top.id == "entropy_collapse" and top.onset_step is not None
     fig = build_figure(run, diagnosis=diag)
@@ -42,7 +42,7 @@ def test_finding_onsets_are_marked_on_the_panels_they_rest_on():
 
 def test_a_metric_a_finding_rests_on_gets_a_panel():
     run = read(REAL_LOGS["rookworld_blowup"])
-    diag = rlvitals.diagnose(run)
+    diag = rlvitals.diagnose_run(run)
     assert any(f.id == "numeric_instability" and "loss" in finding_metrics(f) for f in diag.findings)
     assert "loss" not in {m for row in layout(run) for m in row}
     fig = build_figure(run, diagnosis=diag)

@@ -13,6 +13,14 @@ S = np.arange(1, N + 1)
 RNG = np.random.default_rng(11)
 
 
+@pytest.fixture(autouse=True)
+def _own_rng():
+    """Every test draws its noise from a fresh generator: what it sees does not depend on which
+    tests ran before it in the same process (xdist deals tests to workers in any order)."""
+    global RNG
+    RNG = np.random.default_rng(11)
+
+
 def sh(values, name="x", steps=None):
     v = np.asarray(values, float)
     return classify(Series(name, S[: v.size] if steps is None else steps, v))
@@ -105,7 +113,7 @@ def test_a_ragged_but_large_rise_is_rising_not_flat():
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_near_zero_noise_is_not_a_fall_to_zero(seed):
     # data too hard: a reward that is 0 on almost every step, with rare blips, is not a trend
-    from rlvitals import simulate
+    from rlvitals.simulate import simulate
 
     run = simulate("data_too_hard", seed=seed)
     for m in ("reward", "acc"):

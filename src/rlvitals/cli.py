@@ -21,12 +21,17 @@ import os
 import re
 import sys
 import typing
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .errors import OutputError, RlvitalsError
 from .i18n import default_lang
 from .output import describe
 from .safe_text import escape_controls
+
+if TYPE_CHECKING:
+    from .run import Run
 
 EPILOG = """examples:
   rlvitals diagnose                       # the bundled healthy example run
@@ -59,8 +64,8 @@ class _Parser(argparse.ArgumentParser):
         raise _BadArgs(2)
 
 
-def _number(kind: type, lo: float, hi: float, what: str, flag: str, *, zero: bool = False,
-            nonzero: bool = False):
+def _number(kind: type[int] | type[float], lo: float, hi: float, what: str, flag: str, *, zero: bool = False,
+            nonzero: bool = False) -> Callable[[str], int | float]:
     """An argparse `type`: a finite `kind` (int or float) in [lo, hi] (`zero`: 0 allowed too;
     `nonzero`: 0 refused), checked when the command line is parsed, never later as a traceback."""
 
@@ -72,7 +77,9 @@ def _number(kind: type, lo: float, hi: float, what: str, flag: str, *, zero: boo
         if zero and value == 0:
             return value
         if not math.isfinite(value) or not lo <= value <= hi or (nonzero and value == 0):
-            show = (lambda x: str(int(x))) if kind is int else (lambda x: f"{x:g}")
+            def show(x: float) -> str:
+                return str(int(x)) if kind is int else f"{x:g}"
+
             span = f"{show(lo)} to {show(hi)}" + (" except 0" if nonzero else "") + (", or 0" if zero else "")
             raise argparse.ArgumentTypeError(f"{flag} {text}: expected {what} from {span}")
         return value
@@ -83,6 +90,7 @@ def _number(kind: type, lo: float, hi: float, what: str, flag: str, *, zero: boo
 
 _RUN = _number(int, -10**9, 10**9, "a run number", "--run", nonzero=True)
 _SEED = _number(int, 0, 2**63 - 1, "a seed (an integer)", "--seed")
+_MAX_POINTS = _number(int, 4, 10**9, "a number of points", "--max-points", zero=True)
 
 
 def _add_input(p: argparse.ArgumentParser) -> None:
@@ -95,6 +103,13 @@ def _add_input(p: argparse.ArgumentParser) -> None:
     p.add_argument("--run", type=_RUN, default=None, metavar="K",
                    help="a file holding several runs (the step counter restarted at 1): use run K "
                         "(1-based, -1 = the last; default: the last; `rlvitals vitals` lists them)")
+
+
+def _add_drawing(p: argparse.ArgumentParser, output: str, output_help: str, points_help: str) -> None:
+    """`plot` and `report`: a log in (as `_add_input`), a file out, and the points kept per curve."""
+    _add_input(p)
+    p.add_argument("-o", "--output", default=output, help=output_help)
+    p.add_argument("--max-points", type=_MAX_POINTS, default=2000, help=points_help)
 
 
 def _add_map(p: argparse.ArgumentParser) -> None:
@@ -126,7 +141,7 @@ def _quiet_stdout() -> None:
         pass
 
 
-def _read(args):
+def _read(args: argparse.Namespace) -> Run:
     from .ingest import example_path, read
     from .ingest.mapping import parse_map
 
@@ -134,7 +149,7 @@ def _read(args):
     return read(path, format=args.input_format, mapping=parse_map(args.mapping), run=getattr(args, "run", None))
 
 
-def cmd_plot(args) -> int:
+def cmd_plot(args: argparse.Namespace) -> int:
     from .render.plot import plot
 
     run = _read(args)
@@ -156,7 +171,7 @@ def cmd_plot(args) -> int:
     return 0
 
 
-def cmd_report(args) -> int:
+def cmd_report(args: argparse.Namespace) -> int:
     from .diagnose import diagnose
     from .ingest.mapping import require_vitals
     from .render.html import write_report
@@ -169,7 +184,7 @@ def cmd_report(args) -> int:
     return 0
 
 
-def cmd_compare(args) -> int:
+def cmd_compare(args: argparse.Namespace) -> int:
     """`rlvitals compare`: read each log, diagnose it, write the comparison (see render/compare.py)."""
     from .render.compare import load_rows, render_compare
 
@@ -177,7 +192,7 @@ def cmd_compare(args) -> int:
     return render_compare(rows, skipped, fmt=args.format, lang=args.lang, output=args.output)
 
 
-def cmd_vitals(args) -> int:
+def cmd_vitals(args: argparse.Namespace) -> int:
     from .render.vitals import render_vitals
 
     run = _read(args)
@@ -185,7 +200,7 @@ def cmd_vitals(args) -> int:
     return 0
 
 
-def cmd_diagnose(args) -> int:
+def cmd_diagnose(args: argparse.Namespace) -> int:
     from .diagnose import diagnose
     from .ingest.mapping import require_vitals
     from .render import render_diagnosis
@@ -209,7 +224,7 @@ def cmd_diagnose(args) -> int:
     return 0
 
 
-def cmd_simulate(args) -> int:
+def cmd_simulate(args: argparse.Namespace) -> int:
     from .simulate import simulate, write_simulated
 
     fmt = args.log_format
@@ -238,7 +253,7 @@ def cmd_simulate(args) -> int:
     return 0
 
 
-def cmd_watch(args) -> int:
+def cmd_watch(args: argparse.Namespace) -> int:
     from .ingest.mapping import parse_map
     from .watch import WatchConfig, watch_file
 
@@ -249,7 +264,7 @@ def cmd_watch(args) -> int:
     return watch_file(args.log, config)
 
 
-def cmd_lab(args) -> int:
+def cmd_lab(args: argparse.Namespace) -> int:
     from .lab import run_lab, show_reference
 
     if args.ref is not None:
@@ -258,7 +273,7 @@ def cmd_lab(args) -> int:
                    script=args.script, state_path=args.state, plain=args.plain)
 
 
-def cmd_formats(args) -> int:
+def cmd_formats(args: argparse.Namespace) -> int:
     from .ingest import FORMATS
 
     if getattr(args, "keys", False):
@@ -283,10 +298,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("plot", help="draw the eight vitals (+gnorm, trunc) as the lesson asks",
                        epilog="example:\n  rlvitals plot run.log -o curves.png",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    _add_input(p)
-    p.add_argument("-o", "--output", default="curves.png", help="PNG/SVG/PDF path; its directory must exist (default: curves.png)")
-    p.add_argument("--max-points", type=_number(int, 4, 10**9, "a number of points", "--max-points", zero=True), default=2000,
-                   help="min/max-envelope decimation target per panel (0 = draw every point)")
+    _add_drawing(p, "curves.png", "PNG/SVG/PDF path; its directory must exist (default: curves.png)",
+                 "min/max-envelope decimation target per panel (0 = draw every point)")
     p.add_argument("--no-findings", action="store_true",
                    help="do not diagnose the run first (by default each finding's onset is marked on its panels)")
     p.set_defaults(func=cmd_plot)
@@ -294,10 +307,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="one offline HTML file: verdict, next knob, every logged vital (zoom, hover), findings",
                        epilog="examples:\n  rlvitals report run.log -o report.html\n  rlvitals report run.log --lang zh",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    _add_input(p)
-    p.add_argument("-o", "--output", default="report.html", help="HTML path; its directory must exist (default: report.html)")
-    p.add_argument("--max-points", type=_number(int, 4, 10**9, "a number of points", "--max-points", zero=True), default=2000,
-                   help="points kept per curve for display, a min/max envelope (0 = all; the diagnosis reads every point)")
+    _add_drawing(p, "report.html", "HTML path; its directory must exist (default: report.html)",
+                 "points kept per curve for display, a min/max envelope (0 = all; the diagnosis reads every point)")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("compare", help="runs side by side: where two runs part ways, or a table of many, worst first",
@@ -444,9 +455,10 @@ def main(argv: list[str] | None = None) -> int:
             signal.signal(sig, handler)  # type: ignore[arg-type]
 
 
-def _run(args) -> int:
+def _run(args: argparse.Namespace) -> int:
+    func: Callable[[argparse.Namespace], int] = args.func
     try:
-        return args.func(args)
+        return func(args)
     except RlvitalsError as e:
         if isinstance(e, OutputError):
             _quiet_stdout()

@@ -49,7 +49,8 @@ def _smooth(y: np.ndarray, w: int) -> np.ndarray:
     n, h = y.size, w // 2
     lo = np.clip(np.arange(n) - h, 0, n)
     hi = np.clip(np.arange(n) + h + 1, 0, n)
-    return (c[hi] - c[lo]) / (hi - lo)
+    out: np.ndarray = (c[hi] - c[lo]) / (hi - lo)
+    return out
 
 
 def _noise(y: np.ndarray) -> float:

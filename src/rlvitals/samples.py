@@ -21,6 +21,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -57,7 +58,8 @@ class StepDiversity:
     reward: float         # mean reward
 
 
-def _grams(text: str) -> tuple[set, int]:
+def _grams(text: str) -> tuple[set[str | tuple[str, ...]], int]:
+    """The response's word trigrams (its words when it has fewer than three) and their count."""
     w = _WORD.findall(text.lower())
     if len(w) < 3:
         return set(w), len(w)
@@ -139,7 +141,7 @@ def _clip(text: str, width: int) -> str:
     return text[:head] + "…" + text[-tail:]
 
 
-def _first(rec: dict, keys: tuple[str, ...]):
+def _first(rec: dict[str, Any], keys: tuple[str, ...]) -> Any:
     for k in keys:
         if k in rec:
             return rec[k]
@@ -185,7 +187,7 @@ def _load_lines(path: Path, step: int | None, records: list[tuple[int, str, str,
             _take(rec, step, records, skipped)
 
 
-def samples_from_records(recs: list[dict], name: str = "records") -> Samples:
+def samples_from_records(recs: list[dict[str, Any]], name: str = "records") -> Samples:
     """`Samples` from in-memory rollout records `{step, group|prompt, response, reward}` (simulator, lab)."""
     records: list[tuple[int, str, str, float]] = []
     skipped: dict[str, int] = {}

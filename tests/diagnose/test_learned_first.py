@@ -11,7 +11,7 @@ import json
 
 import numpy as np
 
-from rlvitals import diagnose
+from rlvitals.diagnose import diagnose
 from rlvitals.ingest import read_text
 
 N = 300

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from diag_curves import N, S, healthy, jitter, ramp
 
-from rlvitals import diagnose
+from rlvitals.diagnose import diagnose
 from rlvitals.diagnose.context import Ctx
 from rlvitals.diagnose.materiality import at_ceiling, bounded, goal_scale, unhurt
 from rlvitals.run import CANONICAL, Run

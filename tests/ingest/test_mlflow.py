@@ -4,31 +4,18 @@ written during the test."""
 
 from __future__ import annotations
 
-import gzip
 import importlib.util
 import shutil
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from trackers import CONTEXT, JSONL, MLFLOW, gunzip, load_maker, same_series
 
 from rlvitals.errors import NotAFile
 from rlvitals.ingest import read, read_all
 
-FIX = Path(__file__).resolve().parent.parent / "fixtures"
-MLRUNS = FIX / "mlflow" / "mlruns"
-JSONL = FIX / "wandb" / "metrics.jsonl.gz"
-
-
-def same_series(a, b) -> None:
-    for part in ("series", "extras", "components", "evals"):
-        da, db = getattr(a, part), getattr(b, part)
-        assert set(da) == set(db), (part, set(da) ^ set(db))
-        for k in da:
-            assert da[k].source == db[k].source, k
-            assert np.array_equal(da[k].steps, db[k].steps), k
-            assert np.array_equal(da[k].values, db[k].values, equal_nan=True), k
+MLRUNS = MLFLOW / "mlruns"
 
 
 def test_an_mlflow_run_reads_like_the_same_rows_as_metrics_jsonl():
@@ -38,7 +25,7 @@ def test_an_mlflow_run_reads_like_the_same_rows_as_metrics_jsonl():
         run = read(path)
         assert run.format == "mlflow" and run.name == "tinker-style"
         same_series(ref, run)
-    assert run.meta["context"] == {"lr": 4e-5, "batch_size": 128.0, "group_size": 16.0, "max_response_length": 1024.0}
+    assert run.meta["context"] == CONTEXT
     assert not run.skipped and not run.dropped
 
 
@@ -81,24 +68,17 @@ def test_a_folder_without_mlflow_runs_is_a_one_line_error(tmp_path):
 
 
 @pytest.mark.skipif(importlib.util.find_spec("mlflow") is None, reason="mlflow is not installed (pip install mlflow-skinny)")
-def test_a_run_written_now_by_mlflow_reads_back(tmp_path, monkeypatch):
-    monkeypatch.syspath_prepend(str(FIX / "mlflow"))
-    monkeypatch.syspath_prepend(str(FIX / "wandb"))
-    sys.modules.pop("make", None)
-    spec = importlib.util.spec_from_file_location("mlflow_make", FIX / "mlflow" / "make.py")
-    make = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(make)
+def test_a_run_written_now_by_mlflow_reads_back(tmp_path):
+    make = load_maker("mlflow")
     logged = make.rows(120)
     run_dir = make.log_run(tmp_path / "mlruns", logged)
     run = read(run_dir)
     assert run.n_steps == 120
     assert np.array_equal(run["reward"].values, [r["env/all/reward/total"] for r in logged])
-    sys.modules.pop("make", None)
 
 
 def test_an_mlflow_database_reads_like_the_same_rows_and_is_not_taken_for_rlwatch(tmp_path):
-    db = tmp_path / "mlflow.db"
-    db.write_bytes(gzip.decompress((FIX / "mlflow" / "mlflow.db.gz").read_bytes()))
+    db = gunzip(MLFLOW / "mlflow.db.gz", tmp_path / "mlflow.db")
     ref = read(JSONL)
     steps = np.array([*range(60), 137])
     for path in (db, tmp_path):

@@ -6,8 +6,8 @@ import io
 
 import pytest
 
-from rlvitals import simulate
 from rlvitals.ingest import progress, read, write_run
+from rlvitals.simulate import simulate
 
 
 class TTY(io.StringIO):

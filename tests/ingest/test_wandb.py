@@ -4,43 +4,23 @@ a run written during the test."""
 
 from __future__ import annotations
 
-import gzip
 import importlib.util
-import shutil
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from trackers import CONTEXT, JSONL, WANDB, gunzip, load_maker, same_series
+from trackers import WANDB_VERSIONS as VERSIONS
 
 from rlvitals.errors import NotAFile
 from rlvitals.ingest import read, read_all
 from rlvitals.ingest.wandb_store import BLOCK, Decoder, read_one, read_slow, wandb_files
 
-HERE = Path(__file__).resolve().parent.parent / "fixtures" / "wandb"
-VERSIONS = sorted(p.parent.parent.name for p in HERE.glob("*/offline-run-*/run-*.wandb.gz"))
-JSONL = HERE / "metrics.jsonl.gz"
-
 
 def unpack(version: str, dest: Path) -> Path:
     """The fixture run of one wandb version as wandb left it: dest/wandb/offline-run-…/run-….wandb."""
-    (gz,) = HERE.glob(f"{version}/*/run-*.wandb.gz")
-    folder = dest / "wandb" / gz.parent.name
-    folder.mkdir(parents=True, exist_ok=True)
-    with gzip.open(gz) as f, open(folder / gz.name[:-3], "wb") as out:
-        shutil.copyfileobj(f, out)
-    return folder / gz.name[:-3]
-
-
-def same_series(a, b) -> None:
-    """Every canonical series, extra, reward component and eval: same keys, steps and values."""
-    for part in ("series", "extras", "components", "evals"):
-        da, db = getattr(a, part), getattr(b, part)
-        assert set(da) == set(db), (part, set(da) ^ set(db))
-        for k in da:
-            assert da[k].source == db[k].source, k
-            assert np.array_equal(da[k].steps, db[k].steps), k
-            assert np.array_equal(da[k].values, db[k].values, equal_nan=True), k
+    (gz,) = WANDB.glob(f"{version}/*/run-*.wandb.gz")
+    return gunzip(gz, dest / "wandb" / gz.parent.name / gz.name[:-3])
 
 
 def test_two_wandb_versions_are_fixtures():
@@ -58,7 +38,7 @@ def test_run_reads_back_from_folder_file_and_wandb_dir_like_its_metrics_jsonl(ve
         assert run.n_steps == 300 and int(run.steps[0]) == 0 and int(run.steps[-1]) == 299
         same_series(ref, run)
     # what reading kept besides the curves: the config as context, the summary, the run's identity
-    assert run.meta["context"] == {"lr": 4e-5, "batch_size": 128.0, "group_size": 16.0, "max_response_length": 1024.0}
+    assert run.meta["context"] == CONTEXT
     assert run.meta["config"]["model_name"] == "Qwen/Qwen3-4B"
     assert run.meta["summary"]["best_correct"] == max(ref.components["correct"].values)
     assert run.meta["wandb"]["run_id"] in file.name and run.meta["wandb"]["wandb_version"] == version
@@ -141,13 +121,9 @@ def test_the_decoder_fed_in_pieces_finds_the_same_records(version, tmp_path):
 @pytest.mark.skipif(importlib.util.find_spec("wandb") is None, reason="wandb is not installed (pip install wandb)")
 def test_a_run_written_now_by_wandb_offline_reads_back(tmp_path, monkeypatch):
     monkeypatch.setenv("WANDB_MODE", "offline")
-    monkeypatch.syspath_prepend(str(HERE))
-    make = __import__("make")
-    try:
-        logged = make.rows(300)
-        file = make.log_run(tmp_path, logged)
-    finally:
-        sys.modules.pop("make", None)
+    make = load_maker("wandb")
+    logged = make.rows(300)
+    file = make.log_run(tmp_path, logged)
     run = read(file.parent)
     assert run.n_steps == 300
     reward = run.series["reward"]
@@ -214,9 +190,8 @@ def test_the_cli_lists_and_picks_the_runs_of_a_wandb_folder(tmp_path, capsys):
 
 def test_records_longer_than_a_block_are_joined_by_both_decoders(tmp_path):
     # wandb wrote each of these two rows (1800 keys) as FIRST, MIDDLE, LAST chunks
-    (gz,) = HERE.glob("wide/*/run-*.wandb.gz")
-    file = tmp_path / gz.name[:-3]
-    file.write_bytes(gzip.decompress(gz.read_bytes()))
+    (gz,) = WANDB.glob("wide/*/run-*.wandb.gz")
+    file = gunzip(gz, tmp_path / gz.name[:-3])
     kinds = {k for _, _, k in _chunk_kinds(file.read_bytes())}
     assert {2, 3, 4} <= kinds
     fast, slow = read_one(file, "x"), read_slow(file, "x")

@@ -15,7 +15,7 @@ from rlvitals.simulate import lesson_pairs
 @pytest.fixture(scope="module")
 def pair_rows():
     pair = lesson_pairs(None)["A"]
-    return [summarize(c.run, rlvitals.diagnose(c.run), c.key) for c in (pair.left, pair.right)]
+    return [summarize(c.run, rlvitals.diagnose_run(c.run), c.key) for c in (pair.left, pair.right)]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -26,8 +26,8 @@ def test_pair_a_compared_in_text_markdown_and_html(pair_rows, lang):
 
 
 def test_a_small_sweep_is_one_table_worst_first():
-    runs = [rlvitals.simulate(name, seed=i) for i, name in enumerate(("healthy", "kl_blowup", "lr_too_high", "reward_hacking"))]
-    text = compare_text([summarize(r, rlvitals.diagnose(r)) for r in runs], "en")
+    runs = [rlvitals.simulate_run(name, seed=i) for i, name in enumerate(("healthy", "kl_blowup", "lr_too_high", "reward_hacking"))]
+    text = compare_text([summarize(r, rlvitals.diagnose_run(r)) for r in runs], "en")
     check("compare-sweep.en.txt", text)
     order = [ln.split()[0] for ln in text.splitlines() if "-seed" in ln]
     assert order[0].startswith("kl_blowup") and order[-1].startswith("healthy")

@@ -62,7 +62,7 @@ def test_report_of_each_real_log_opens_without_error(browser, tmp_path, log):
 
 
 def test_drag_zooms_every_chart_and_double_click_resets(browser, tmp_path):
-    run = rlvitals.simulate("entropy_collapse", seed=3)
+    run = rlvitals.simulate_run("entropy_collapse", seed=3)
     out = write_report(run, tmp_path / "report.html", lang="zh")
     page = _check_page(browser, out, "report-sim-zh")
     full = page.eval_on_selector_all(".rlv-chart", "els => els.map(e => +e.getAttribute('data-drawn'))")
@@ -103,9 +103,9 @@ def compared():
     from rlvitals.simulate import SCENARIOS, lesson_pairs
 
     pair = lesson_pairs(None)["A"]
-    two = [summarize(c.run, rlvitals.diagnose(c.run), c.key) for c in (pair.left, pair.right)]
-    runs = [rlvitals.simulate(n, seed=i, steps=120) for i, n in enumerate(list(SCENARIOS)[4:9])]
-    return two, [summarize(r, rlvitals.diagnose(r)) for r in runs]
+    two = [summarize(c.run, rlvitals.diagnose_run(c.run), c.key) for c in (pair.left, pair.right)]
+    runs = [rlvitals.simulate_run(n, seed=i, steps=120) for i, n in enumerate(list(SCENARIOS)[4:9])]
+    return two, [summarize(r, rlvitals.diagnose_run(r)) for r in runs]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -25,8 +25,8 @@ def _data(html: str) -> dict:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_report_text_of_a_simulated_collapse_is_golden(lang):
-    run = rlvitals.simulate("entropy_collapse", seed=3)
-    html = render_report(run, rlvitals.diagnose(run), lang)
+    run = rlvitals.simulate_run("entropy_collapse", seed=3)
+    html = render_report(run, rlvitals.diagnose_run(run), lang)
     check(f"report-sim-entropy_collapse.{lang}.txt", page_text(html))
 
 
@@ -34,7 +34,7 @@ def test_report_text_of_a_real_notebook_is_golden(real_logs):
     from realdata import REAL
 
     run = rlvitals.read(REAL / "unsloth-mistral-7b-grpo-gsm8k.ipynb")
-    check("report-unsloth-mistral.en.txt", page_text(render_report(run, rlvitals.diagnose(run), "en")))
+    check("report-unsloth-mistral.en.txt", page_text(render_report(run, rlvitals.diagnose_run(run), "en")))
 
 
 def test_only_logged_panels_reward_beside_the_goal_components_and_reward_std(real_logs):
@@ -44,20 +44,20 @@ def test_only_logged_panels_reward_beside_the_goal_components_and_reward_std(rea
     names = panel_names(run)
     assert names[:4] == ["reward", "acc", "components", "reward_std"]
     assert not {"entropy", "adv_std", "clip_frac", "ratio_mean"} & set(names)
-    html = render_report(run, rlvitals.diagnose(run), "en")
+    html = render_report(run, rlvitals.diagnose_run(run), "en")
     charts = _data(html)["charts"]
     assert len(charts) == len(names) == html.count('class="rlv-chart"')
     comp = charts[names.index("components")]
     assert len(comp["s"]) == len(run.components) and "xmlcount_reward_func (format)" in [s["n"] for s in comp["s"]]
     # the reward-hacking onset is marked on reward, acc and the components it cites
     for i in (0, 1, 2):
-        assert [v["x"] for v in charts[i]["v"]] == [rlvitals.diagnose(run).findings[0].onset_step]
+        assert [v["x"] for v in charts[i]["v"]] == [rlvitals.diagnose_run(run).findings[0].onset_step]
     assert "Not logged (a missing tool for ruling things out): entropy, adv_std, clip_frac, ratio_mean" in page_text(html)
 
 
 def test_reference_marks_ratio_line_and_adv_std_band():
-    run = rlvitals.simulate("sync_failure", seed=1)
-    charts = {c["t"]: c for c in _data(render_report(run, rlvitals.diagnose(run), "en"))["charts"]}
+    run = rlvitals.simulate_run("sync_failure", seed=1)
+    charts = {c["t"]: c for c in _data(render_report(run, rlvitals.diagnose_run(run), "en"))["charts"]}
     assert charts["ratio_mean"]["h"][0]["y"] == 1.0
     assert charts["adv_std"]["b"][0]["lo"] == 0.8 and charts["adv_std"]["b"][0]["hi"] == 1.2
     assert any(v["l"] == "sync failure" for v in charts["ratio_mean"]["v"])
@@ -71,7 +71,7 @@ def test_everything_from_the_file_is_escaped():
               notes=[f"note {evil}"])
     run.components[evil] = Series(evil, steps, np.linspace(0, 1, 50), source=evil)
     run.component_kinds[evil] = "other"
-    html = render_report(run, rlvitals.diagnose(run), "en")
+    html = render_report(run, rlvitals.diagnose_run(run), "en")
     assert "<script>alert" not in html and "\x1b" not in html
     assert html.count("<script") == 2                       # the data block and our own script
     assert "&lt;script&gt;alert(1)&lt;/script&gt;\\x1b[31m" in html
@@ -86,7 +86,7 @@ def test_a_long_run_is_decimated_for_display_and_keeps_its_spike():
     reward = 0.5 + 0.01 * rng.standard_normal(n)
     reward[123_456] = 9.0
     run = Run.from_arrays("long", steps, {"reward": reward, "kl": np.full(n, 0.01)})
-    charts = _data(render_report(run, rlvitals.diagnose(run), "en", max_points=1000))["charts"]
+    charts = _data(render_report(run, rlvitals.diagnose_run(run), "en", max_points=1000))["charts"]
     assert all(len(s["x"]) <= 1000 for c in charts for s in c["s"])
     assert 9.0 in charts[0]["s"][0]["y"] and 123_457 in charts[0]["s"][0]["x"]
 
@@ -95,7 +95,7 @@ def test_write_report_checks_the_name_and_the_cli_writes_one(tmp_path, capsys):
     from rlvitals.cli import main
 
     with pytest.raises(RlvitalsError, match=r"must end in \.html"):
-        write_report(rlvitals.simulate("healthy", seed=0), tmp_path / "r.png")
+        write_report(rlvitals.simulate_run("healthy", seed=0), tmp_path / "r.png")
     out = tmp_path / "r.html"
     assert main(["report", "-o", str(out), "--lang", "zh"]) == 0
     text = out.read_text(encoding="utf-8")
@@ -106,7 +106,7 @@ def test_write_report_checks_the_name_and_the_cli_writes_one(tmp_path, capsys):
 def test_a_resumed_run_shows_where_it_restarted():
     from rlvitals.run import Segment
 
-    run = rlvitals.simulate("healthy", seed=2)
+    run = rlvitals.simulate_run("healthy", seed=2)
     run.segments = [Segment(1, 80), Segment(60, 200)]
-    charts = _data(render_report(run, rlvitals.diagnose(run), "en"))["charts"]
+    charts = _data(render_report(run, rlvitals.diagnose_run(run), "en"))["charts"]
     assert all({"x": 60, "l": "restart", "c": "#555555"} in c["v"] for c in charts)

@@ -11,14 +11,14 @@ from functools import cache
 import pytest
 from realdata import REAL_LOGS
 
-from rlvitals import diagnose, simulate
+from rlvitals.diagnose import diagnose
 from rlvitals.diagnose.actions import ACTIONS
 from rlvitals.diagnose.model import FINDING_IDS
 from rlvitals.i18n import catalogs
 from rlvitals.ingest import FORMATS, read
 from rlvitals.render import render_diagnosis, render_vitals
 from rlvitals.run import CANONICAL, Run
-from rlvitals.simulate import SCENARIOS
+from rlvitals.simulate import SCENARIOS, simulate
 
 
 @cache

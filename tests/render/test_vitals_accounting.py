@@ -9,12 +9,13 @@ import json
 import numpy as np
 import pytest
 
-from rlvitals import diagnose, simulate
+from rlvitals.diagnose import diagnose
 from rlvitals.errors import NoMetrics
 from rlvitals.ingest import read, read_text
 from rlvitals.render import render_diagnosis, render_vitals
 from rlvitals.render.jsonout import render_json
 from rlvitals.shapes import classify
+from rlvitals.simulate import simulate
 
 
 def _log_with_text_values(n: int = 30) -> str:

@@ -11,7 +11,7 @@ import threading
 import numpy as np
 import pytest
 
-from rlvitals import simulate
+from rlvitals.simulate import simulate
 from rlvitals.watch import Monitor
 
 THREADS, PER = 16, 4000

@@ -6,22 +6,20 @@ from __future__ import annotations
 import gzip
 import io
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from trackers import SWANLAB, WANDB
+from trackers import WANDB_VERSIONS as VERSIONS
 
 from rlvitals.ingest import read
 from rlvitals.ingest.wandb_store import WandbRowParser
 from rlvitals.watch import watch_file
 from rlvitals.watch.wandb_follow import WandbFollower
 
-FIX = Path(__file__).resolve().parent.parent / "fixtures" / "wandb"
-VERSIONS = sorted(p.parent.parent.name for p in FIX.glob("*/offline-run-*/run-*.wandb.gz"))
-
 
 def fixture_bytes(version: str) -> tuple[str, bytes]:
-    (gz,) = FIX.glob(f"{version}/*/run-*.wandb.gz")
+    (gz,) = WANDB.glob(f"{version}/*/run-*.wandb.gz")
     return gz.parent.name, gzip.decompress(gz.read_bytes())
 
 
@@ -126,7 +124,7 @@ def test_a_growing_swanlab_file_is_followed_to_the_same_run(tmp_path):
     from rlvitals.ingest.swanlab_store import SwanlabRowParser
     from rlvitals.watch.wandb_follow import SwanlabFollower, record_follower
 
-    (gz,) = (FIX.parent / "swanlab" / "swanlog").glob("*/run-*.swanlab.gz")
+    (gz,) = (SWANLAB / "swanlog").glob("*/run-*.swanlab.gz")
     data = gzip.decompress(gz.read_bytes())
     run_dir = tmp_path / "swanlog" / gz.parent.name
     run_dir.mkdir(parents=True)

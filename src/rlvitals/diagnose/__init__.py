@@ -107,7 +107,7 @@ def diagnose(run: Run, samples=None) -> Diagnosis:
     return Diagnosis(verdict_of(findings, ctx), findings, shapes, _run_summary(run, ctx))
 
 
-# `rlvitals.diagnose(run)` calls diagnose() while `rlvitals.diagnose.model` stays importable
-from .._callable import make_callable  # noqa: E402
+# deprecated: `rlvitals.diagnose(run)` still calls diagnose() and warns, until 0.3 (rlvitals._deprecated)
+from .._deprecated import warn_when_called  # noqa: E402
 
-make_callable(__name__)
+warn_when_called(__name__)

@@ -17,7 +17,7 @@ first time it is asked for, as a real `transformers.TrainerCallback` subclass.
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, TextIO
 
 from ..errors import MissingExtra
 from ..i18n import t as tr
@@ -34,7 +34,8 @@ def _base() -> type:
         from transformers import TrainerCallback
     except ImportError:
         raise MissingExtra("transformers", "trl", "The TRL callback") from None
-    return TrainerCallback
+    base: type = TrainerCallback
+    return base
 
 
 def _build() -> type:
@@ -54,7 +55,7 @@ def _build() -> type:
         """
 
         def __init__(self, lang: str = "en", *, stop_on: str | None = None, check_every: int = 1,
-                     stream=sys.stderr, persist: int = 1, monitor: Monitor | None = None,
+                     stream: TextIO | None = sys.stderr, persist: int = 1, monitor: Monitor | None = None,
                      name: str = "trl", max_overhead: float = 0.01, step_budget: float | None = None,
                      background: bool = True) -> None:
             if stop_on not in (None, "warning", "critical"):
@@ -74,7 +75,8 @@ def _build() -> type:
             if self.stop_on is not None and alert.at_least(self.stop_on):
                 self._stop_requested = True
 
-        def on_log(self, args: Any, state: Any, control: Any, logs: dict | None = None, **kwargs: Any):
+        def on_log(self, args: Any, state: Any, control: Any, logs: dict[str, Any] | None = None,
+                   **kwargs: Any) -> Any:
             try:
                 if not logs or not getattr(state, "is_world_process_zero", True):
                     return control
@@ -92,7 +94,7 @@ def _build() -> type:
                 self.monitor._error(e)
             return control
 
-        def on_train_end(self, args: Any, state: Any, control: Any, **kwargs: Any):
+        def on_train_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> Any:
             if getattr(state, "is_world_process_zero", True):
                 self.monitor.close()
             return control
@@ -101,7 +103,7 @@ def _build() -> type:
     return RlvitalsCallback
 
 
-def make_callback(**kwargs: Any):
+def make_callback(**kwargs: Any) -> Any:
     """`RlvitalsCallback(**kwargs)`; raises `MissingExtra` when transformers is not installed."""
     return _callback_class()(**kwargs)
 
@@ -113,7 +115,7 @@ def _callback_class() -> type:
     return _CLASS
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> type:
     if name == "RlvitalsCallback":
         return _callback_class()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -131,7 +131,8 @@ class Lab(KnobMixin, ExperimentMixin, StandingMixin):
             cmd = COMMANDS.get(head)
             if cmd is None:
                 return self._shortcut(head, args, line)
-            return getattr(self, f"cmd_{cmd}")(args)
+            handler: Callable[[list[str]], list[object]] = getattr(self, f"cmd_{cmd}")
+            return handler(args)
         except Exception as e:  # a bug must not end a learner's session; say so in one line
             return [self._t("lab.err.internal", err=f"{type(e).__name__}: {e}")]
 
@@ -258,7 +259,7 @@ class Lab(KnobMixin, ExperimentMixin, StandingMixin):
 
     def cmd_is(self, args: list[str]) -> list[object]:
         cur = self.current
-        if cur not in self.content.pairs:
+        if cur is None or cur not in self.content.pairs:
             return [self._t("lab.err.is_nopair")]
         pair = self.content.pairs[cur]
         if len(args) < 2:
@@ -298,7 +299,7 @@ class Lab(KnobMixin, ExperimentMixin, StandingMixin):
 
     def cmd_diff(self, args: list[str]) -> list[object]:
         cur = self.current
-        if cur not in self.content.pairs:
+        if cur is None or cur not in self.content.pairs:
             return [self._t("lab.err.diff")]
         pair = self.content.pairs[cur]
         if cur not in self.progress.results and self._diff_armed != cur:
@@ -318,6 +319,7 @@ class Lab(KnobMixin, ExperimentMixin, StandingMixin):
             return [self._t("lab.err.nothing")]
         answered = cur in self.progress.results
         used = self.progress.hints.get(cur, 0)
+        fn: Callable[[int], list[str]]
         if cur in self._sets:
             level_max, fn = MAX_HINTS, (lambda lvl: hint_set(self._sets[cur], lvl, self.lang))
         elif cur in self.content.pairs:

@@ -212,12 +212,12 @@ def sample_group(case: Any) -> tuple[int, str, list[str]] | None:
     if not recs or not isinstance(recs, (list, tuple)) or not isinstance(recs[0], dict):
         return None
     last = max(int(r.get("step", 0)) for r in recs)
-    groups: dict[str, list[dict]] = {}
+    groups: dict[str, list[dict[str, Any]]] = {}
     for r in recs:
         if int(r.get("step", 0)) == last:
             groups.setdefault(str(r.get("group", "")), []).append(r)
 
-    def rank(item: tuple[str, list[dict]]) -> tuple[int, float]:
+    def rank(item: tuple[str, list[dict[str, Any]]]) -> tuple[int, float]:
         rewards = [float(r.get("reward", 0.0)) for r in item[1]]
         alike = max(rewards) - min(rewards) < 1e-9
         return (0 if alike else 1, -max(rewards))

@@ -18,7 +18,7 @@ from ..i18n import t
 from .aliases import name_of
 from .content import HEALTHY, SetItem
 from .explain import shape_line
-from .state import StageResult
+from .state import Progress, StageResult
 
 __all__ = ["FIX_OF", "KNOBS", "PAIR_FIX", "KnobMixin", "knob_menu", "knob_verdict", "pick_knob", "why_not_cause",
            "why_not_verdict"]
@@ -137,7 +137,7 @@ class KnobMixin:
     into `engine.Lab`, whose state (content, progress, current stage, `_t`, `_save`) it uses."""
 
     content: Any
-    progress: Any
+    progress: Progress
     lang: str
     _sets: dict[str, Any]
     _knob: tuple[str, str, str, Any] | None

@@ -12,6 +12,7 @@ import glob
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from ..compare import Parting, Row, part_ways, ranked, summarize
 from ..errors import RlvitalsError
@@ -168,10 +169,10 @@ def compare_markdown(rows: list[Row], lang: str = "en") -> str:
 
 def compare_html(rows: list[Row], lang: str = "en", *, max_points: int = 1000) -> str:
     words = chart_words(lang)
-    charts: list[dict] = []
+    charts: list[dict[str, Any]] = []
     body = [f"<h1>{esc(tr('compare.title', lang))}</h1>"]
 
-    def chart(spec: dict, cls: str = "card") -> str:
+    def chart(spec: dict[str, Any], cls: str = "card") -> str:
         charts.append(spec)
         return f'<div class="{cls}"><div class="rlv-chart" data-chart="{len(charts) - 1}"></div></div>'
 
@@ -231,7 +232,7 @@ def compare_html(rows: list[Row], lang: str = "en", *, max_points: int = 1000) -
 
 
 def render_compare(rows: list[Row], skipped: list[tuple[str, str]], *, fmt: str | None = None, lang: str | None = None,
-                   output: str | os.PathLike | None = None) -> int:
+                   output: str | os.PathLike[str] | None = None) -> int:
     lang = lang or default_lang()
     out = check_output(output) if output else None
     if fmt is None:

@@ -210,7 +210,7 @@ def _shapes(diag: Diagnosis, lang: str, run: Run) -> str:
             f"{extra}</section>")
 
 
-def write_report(run: Run, path: str | os.PathLike = "report.html", *, lang: str = "en",
+def write_report(run: Run, path: str | os.PathLike[str] = "report.html", *, lang: str = "en",
                  diagnosis: Diagnosis | None = None, max_points: int = MAX_POINTS) -> Path:
     """Write the report of `run` to `path` (.html/.htm) and return the path."""
     out = check_output(path)

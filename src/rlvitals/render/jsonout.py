@@ -75,7 +75,7 @@ def _shape(s: Any) -> dict[str, Any]:
 
 def diagnosis_dict(diag: Diagnosis, lang: str = "en") -> dict[str, Any]:
     """The JSON object as a Python dict (already cleaned)."""
-    return clean({
+    out: dict[str, Any] = clean({
         "schema": SCHEMA,
         "lang": lang,
         "verdict": diag.verdict,
@@ -85,6 +85,7 @@ def diagnosis_dict(diag: Diagnosis, lang: str = "en") -> dict[str, Any]:
         "not_logged": [m for m in VITALS if m not in diag.shapes],
         "run": dict(diag.run),
     })
+    return out
 
 
 def render_json(diag: Diagnosis, lang: str = "en") -> str:

@@ -24,6 +24,7 @@ import functools
 import os
 import textwrap
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -33,6 +34,12 @@ from ..output import check_output, writing
 from ..run import CANONICAL, PERCENT_METRICS, Run, Series
 from .charts import is_fraction
 from .panels import COMPONENTS, REWARD_STD, missing_vitals, panel_names, reward_std
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+    from ..diagnose.model import Diagnosis, Finding
 
 __all__ = ["build_figure", "cjk_font", "envelope", "finding_metrics", "layout", "plot"]
 
@@ -112,7 +119,7 @@ def layout(run: Run, more: tuple[str, ...] | list[str] = ()) -> list[list[str | 
     return [names[r * ncols:(r + 1) * ncols] for r in range(nrows)]
 
 
-def finding_metrics(finding) -> list[str]:
+def finding_metrics(finding: Finding) -> list[str]:
     """The metrics a finding rests on: those its evidence keys are about (`loss_peak_over_median`
     -> loss, `acc_metric` -> its value), in evidence order."""
     names = sorted(CANONICAL, key=len, reverse=True)   # "ratio_mean_end" is ratio_mean, not ratio
@@ -176,7 +183,7 @@ def cjk_font() -> str | None:
 # ---------------------------------------------------------------- the figure
 
 
-def build_figure(run: Run, *, lang: str = "en", max_points: int = 2000, diagnosis=None):
+def build_figure(run: Run, *, lang: str = "en", max_points: int = 2000, diagnosis: Diagnosis | None = None) -> Figure:
     """The figure (a matplotlib Figure on the Agg canvas), not yet saved.  With a `diagnosis`,
     each warning or critical finding is marked where it began (a vertical line and its name) on
     the panels of the metrics it rests on, and those metrics get a panel when they have none."""
@@ -187,7 +194,7 @@ def build_figure(run: Run, *, lang: str = "en", max_points: int = 2000, diagnosi
         raise MissingExtra("matplotlib", "plot", "Plotting") from None
     font = cjk_font() if lang == "zh" else None
     words = "zh" if font else "en"  # no CJK font: English words rather than boxes
-    fp = {"fontfamily": [font, "DejaVu Sans"]} if font else {}
+    fp: dict[str, Any] = {"fontfamily": [font, "DejaVu Sans"]} if font else {}
 
     marks: dict[str, list[tuple[int, str, str]]] = {}    # metric -> (onset, title, severity)
     for f in getattr(diagnosis, "findings", ()) or ():
@@ -245,7 +252,7 @@ def _extent(run: Run) -> tuple[int, int, int]:
     return int(n), int(allsteps[0]), int(allsteps[-1])
 
 
-def _panel(ax, run: Run, name: str, words: str, fp: dict, max_points: int, restarts: list[int],
+def _panel(ax: Axes, run: Run, name: str, words: str, fp: dict[str, Any], max_points: int, restarts: list[int],
            first: bool) -> None:
     ax.grid(alpha=0.3)
     ax.tick_params(labelsize=9)
@@ -293,7 +300,7 @@ def _panel(ax, run: Run, name: str, words: str, fp: dict, max_points: int, resta
     _restarts(ax, restarts, words, fp, first)
 
 
-def _restarts(ax, restarts: list[int], words: str, fp: dict, first: bool) -> None:
+def _restarts(ax: Axes, restarts: list[int], words: str, fp: dict[str, Any], first: bool) -> None:
     for step in restarts:
         ax.axvline(step, color="#444444", ls="-.", lw=0.8, alpha=0.7)
         if first:
@@ -301,7 +308,7 @@ def _restarts(ax, restarts: list[int], words: str, fp: dict, first: bool) -> Non
                     fontsize=8, color="#444444", va="bottom", **fp)
 
 
-def _onsets(ax, marks: list[tuple[int, str, str]], fp: dict) -> None:
+def _onsets(ax: Axes, marks: list[tuple[int, str, str]], fp: dict[str, Any]) -> None:
     """A finding's onset: a dashed vertical line above the curve and the finding's name at its top."""
     for step, title, severity in marks:
         color = _ONSET_COLORS.get(severity, "#b8860b")
@@ -311,7 +318,7 @@ def _onsets(ax, marks: list[tuple[int, str, str]], fp: dict) -> None:
                 **fp)
 
 
-def _legend(ax, fp: dict, notes: list[str]) -> None:
+def _legend(ax: Axes, fp: dict[str, Any], notes: list[str]) -> None:
     """One box per panel, placed where it covers least of the curve, band and reference line: the
     reference marks and curves by name, then the panel's notes (NaN count, proxy, not applicable) as
     lines of text.  A note never sits on the adv_std band or the ratio's y = 1 line."""
@@ -336,7 +343,7 @@ def _legend(ax, fp: dict, notes: list[str]) -> None:
         txt.set_color("#7a4a00")
 
 
-def _references(ax, name: str, s: Series, scale: float, words: str) -> None:
+def _references(ax: Axes, name: str, s: Series, scale: float, words: str) -> None:
     """The lesson's reference marks, drawn above the curve and named in a small legend."""
     finite = s.values[s.finite]
     if name == "ratio_mean":
@@ -356,10 +363,10 @@ def _references(ax, name: str, s: Series, scale: float, words: str) -> None:
             ax.axhline(20.0, color=_REF_RED, ls=":", lw=0.9, alpha=0.7, zorder=_REF_Z, label=t("plot.clip_ref", words))
 
 
-def plot(run: Run, path: str | os.PathLike = "curves.png", *, lang: str = "en", max_points: int = 2000,
-         diagnosis=None) -> Path:
+def plot(run: Run, path: str | os.PathLike[str] = "curves.png", *, lang: str = "en", max_points: int = 2000,
+         diagnosis: Diagnosis | None = None) -> Path:
     """Draw the lesson's figure of `run` to `path` (.png, .svg or .pdf) and return the path.
-    With a `diagnosis` (rlvitals.diagnose(run)) the findings' onsets are marked."""
+    With a `diagnosis` (rlvitals.diagnose_run(run)) the findings' onsets are marked."""
     out = check_output(path)          # before the work: a bad path fails fast, no folder is made
     if out.suffix.lower() not in SUFFIXES:
         raise RlvitalsError(f"Cannot plot to {out.name}: the file name must end in .png, .svg or .pdf.")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from typing import TextIO
 
 from ..diagnose.model import Diagnosis, Finding
 from ..run import Run
@@ -53,7 +54,7 @@ _COLORS = {"learning": "32", "cheating": "35", "dead": "31", "unstable": "33",
 
 # ---------------------------------------------------------------- text layout
 
-def use_color(stream=None) -> bool:
+def use_color(stream: TextIO | None = None) -> bool:
     """Colour only on a TTY and only when NO_COLOR is unset (https://no-color.org)."""
     stream = stream or sys.stdout
     return "NO_COLOR" not in os.environ and hasattr(stream, "isatty") and stream.isatty()

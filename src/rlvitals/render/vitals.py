@@ -8,6 +8,7 @@ for, and nothing dropped is hidden: unrecognised keys and skipped lines are coun
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -98,7 +99,7 @@ def _goal(run: Run) -> dict[str, Any] | None:
 def vitals_dict(run: Run) -> dict[str, Any]:
     """The JSON object as a cleaned dict.  Absent canonical metrics map to null."""
     steps = _union_steps(run)
-    return clean({
+    out: dict[str, Any] = clean({
         "schema": SCHEMA,
         "name": run.name,
         "format": run.format,
@@ -120,6 +121,7 @@ def vitals_dict(run: Run) -> dict[str, Any]:
         "goal": _goal(run),
         **_opening(run),
     })
+    return out
 
 
 def _table(rows: list[list[str]], aligns: str) -> list[str]:
@@ -176,7 +178,7 @@ def _text(run: Run, lang: str, width: int) -> str:
             rows.append([m, "—", "", tr("ui.not_logged", lang), "", "", "", ""])
             continue
         pct = is_fraction(m, [x for x in (info["min"], info["max"]) if x is not None])
-        f = lambda v, m=m, pct=pct: fmt_value(m, v, pct)  # noqa: E731 - local formatter bound to this metric
+        f = functools.partial(fmt_value, m, percent=pct)   # this metric's formatter
         flag = tr("ui.vit.constant", lang) if info["constant"] else ""
         source = clip_text(info["source"] or "?", 34) + (" *" if info["proxy"] else "")
         # start → end as `diagnose` shows it (shapes.ends: the first and last tenth), so the two

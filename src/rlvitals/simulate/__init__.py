@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import sys
 import zlib
+from typing import Any
 
 import numpy as np
 
@@ -137,7 +138,7 @@ def simulate(name: str, *, seed: int | None = 0, steps: int = 200, profile: str 
 
 
 def simulate_samples(name: str, *, seed: int | None = 0, steps: int = 200, every: int = 10,
-                     prompts: int = 4, profile: str = "default") -> list[dict]:
+                     prompts: int = 4, profile: str = "default") -> list[dict[str, Any]]:
     """Rollout records {step, group, prompt, response, reward}, 8 per group, every `every` steps."""
     from .samples import make_samples
 
@@ -202,7 +203,7 @@ def write_simulated(run: Run, path: str, fmt: str = "lesson", samples_path: str 
     return out
 
 
-# `rlvitals.simulate(name)` calls simulate() while `rlvitals.simulate.scenarios` stays importable
-from .._callable import make_callable  # noqa: E402
+# deprecated: `rlvitals.simulate(name)` still calls simulate() and warns, until 0.3 (rlvitals._deprecated)
+from .._deprecated import warn_when_called  # noqa: E402
 
-make_callable(__name__)
+warn_when_called(__name__)

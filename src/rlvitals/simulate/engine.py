@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -58,7 +59,7 @@ class Latent:
     bad: float = 0.0                    # share of prompts no policy can solve (wrong keys, missing facts)
     noise: float = 1.0                  # multiplier on the metric noise
     nan_from: int | None = None         # index where numeric_instability turns values to NaN/inf
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def norm_cdf(z: np.ndarray) -> np.ndarray:
@@ -68,7 +69,8 @@ def norm_cdf(z: np.ndarray) -> np.ndarray:
     t = 1.0 / (1.0 + 0.3275911 * x)
     poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
     erf = 1.0 - poly * np.exp(-x * x)
-    return 0.5 * (1.0 + np.sign(z) * erf)
+    cdf: np.ndarray = 0.5 * (1.0 + np.sign(z) * erf)
+    return cdf
 
 
 def trunc_prob(length: np.ndarray, cap: float, sigma: float) -> np.ndarray:
@@ -187,4 +189,5 @@ def moving_mean(x: np.ndarray, w: int) -> np.ndarray:
     h = w // 2
     pad = np.concatenate([np.full(h, x[:h].mean()), x, np.full(h, x[-h:].mean())])
     c = np.concatenate([[0.0], np.cumsum(pad)])
-    return (c[w:] - c[:-w]) / w
+    mean: np.ndarray = (c[w:] - c[:-w]) / w
+    return mean

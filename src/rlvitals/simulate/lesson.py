@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -156,8 +157,8 @@ class LabCase:
 
     key: str
     run: Run
-    truth: dict
-    samples: list[dict] | None = None
+    truth: dict[str, Any]
+    samples: list[dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True)

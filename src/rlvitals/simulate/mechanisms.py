@@ -10,12 +10,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 
 from .engine import Latent
 
 __all__ = ["Draw", "build"]
+
+T_ = TypeVar("T_")
+Fields = dict[str, Any]             # a scenario's latent fields by name (arrays over the run, and scalars)
+Built = tuple[Fields, int | None]   # a builder's fields and its onset index (None: no failure)
 
 
 class Draw:
@@ -30,7 +35,7 @@ class Draw:
         x = float(self.rng.uniform(lo, hi))   # always consume, so lesson mode shares the stream
         return (lesson if lesson is not None else (lo + hi) / 2) if self.lesson else x
 
-    def choice(self, options: list, lesson=None):
+    def choice(self, options: list[T_], lesson: T_ | None = None) -> T_:
         x = options[int(self.rng.integers(len(options)))]
         return (lesson if lesson is not None else options[0]) if self.lesson else x
 
@@ -57,9 +62,9 @@ def degen_from_entropy(h: np.ndarray, h_ref: float, c_max: float = 0.95) -> np.n
     return c_max * np.clip(1 - (h / h_ref) / 0.3, 0.0, 1.0)
 
 
-def _healthy(dr: Draw, T: int) -> dict:
+def _healthy(dr: Draw, T: int) -> Fields:
     u = np.arange(T) / max(T - 1, 1)
-    d: dict = {"T": T, "u": u}
+    d: Fields = {"T": T, "u": u}
     d["B"] = dr.choice([32, 64], 64)
     if dr.stage:   # a lab stage: a flat curve must read flat (平掉), not as 32 prompts' sampling noise
         d["B"] = 256
@@ -109,11 +114,11 @@ def _freeze(a: np.ndarray, t0: int) -> None:
 
 
 # Each builder: (Draw, T) -> (latent fields, onset index or None).
-def healthy(dr, T):
+def healthy(dr: Draw, T: int) -> Built:
     return _healthy(dr, T), None
 
 
-def healthy_long(dr, T):
+def healthy_long(dr: Draw, T: int) -> Built:
     d = _healthy(dr, T)
     l0 = dr.u(140, 260, 180)
     d["length"] = l0 + l0 * (dr.u(2.4, 3.6, 3.0) - 1) * d["prog"]
@@ -121,7 +126,7 @@ def healthy_long(dr, T):
     return d, None
 
 
-def healthy_grad_spike(dr, T):
+def healthy_grad_spike(dr: Draw, T: int) -> Built:
     d = _healthy(dr, T)
     n = dr.choice([2, 3, 4], 3)
     where = dr.rng.choice(np.arange(int(0.1 * T), max(int(0.95 * T), int(0.1 * T) + n)), size=n, replace=False)
@@ -130,7 +135,7 @@ def healthy_grad_spike(dr, T):
     return d, None
 
 
-def healthy_reasoning(dr, T):
+def healthy_reasoning(dr: Draw, T: int) -> Built:
     d = _healthy(dr, T)
     h0, h1 = dr.u(0.4, 0.5, 0.45), dr.u(0.13, 0.18, 0.15)
     d["entropy"] = h0 - (h0 - h1) * ease(d["u"], 0.45)
@@ -146,7 +151,7 @@ def healthy_reasoning(dr, T):
     return d, None
 
 
-def batch_noise(dr, T):
+def batch_noise(dr: Draw, T: int) -> Built:
     d = _healthy(dr, T)
     d["B"] = dr.choice([4, 8], 8)                 # few prompts: the mean of 32-64 answers jitters
     d["clip"] = dr.u(0.007, 0.015, 0.011) * ease(d["u"], 0.2)
@@ -154,7 +159,7 @@ def batch_noise(dr, T):
     return d, 0
 
 
-def lr_too_high(dr, T):
+def lr_too_high(dr: Draw, T: int) -> Built:
     d = _healthy(dr, T)
     d["B"] = 64
     t0 = _onset(dr, T)
@@ -177,7 +182,7 @@ def lr_too_high(dr, T):
     return d, t0
 
 
-def entropy_collapse(dr, T):
+def entropy_collapse(dr: Draw, T: int) -> Built:
     d = _healthy(dr, T)
     t0 = _onset(dr, T)
     idx = np.arange(T)
@@ -198,7 +203,7 @@ def entropy_collapse(dr, T):
     return d, t0
 
 
-def sync_failure(dr, T):
+def sync_failure(dr: Draw, T: int) -> Built:
     d = _healthy(dr, T)
     t0 = _onset(dr, T)
     for k in ("skill", "fmt", "entropy", "length"):
@@ -214,7 +219,7 @@ def sync_failure(dr, T):
     return d, t0
 
 
-def data_too_easy(dr, T):
+def data_too_easy(dr: Draw, T: int) -> Built:
     d = _healthy(dr, T)
     d["bad"] = dr.u(0.05, 0.4, 0.4)                # some prompts nobody solves (bad keys)
     d["sigma_d"] = dr.u(1.0, 1.6, 1.2)
@@ -226,7 +231,7 @@ def data_too_easy(dr, T):
     return d, None                                 # onset derived from the dice
 
 
-def data_too_hard(dr, T):
+def data_too_hard(dr: Draw, T: int) -> Built:
     d = _healthy(dr, T)
     d["bad"], d["w"] = 0.3, 0.0                    # pure correctness reward
     d["skill"] = np.full(T, skill_for(dr.u(0.002, 0.012, 0.005), d["sigma_d"], 0.3))
@@ -238,7 +243,7 @@ def data_too_hard(dr, T):
     return d, 0
 
 
-def reward_hacking(dr, T):
+def reward_hacking(dr: Draw, T: int) -> Built:
     d = _healthy(dr, T)
     t0 = _onset(dr, T)
     span = dr.u(0.15, 0.3, 0.2) * T
@@ -256,7 +261,7 @@ def reward_hacking(dr, T):
     return d, t0
 
 
-def length_hacking(dr, T):
+def length_hacking(dr: Draw, T: int) -> Built:
     d = _healthy(dr, T)
     t0 = _onset(dr, T)
     r = ramp(T, t0, T - 1 - t0)
@@ -275,7 +280,7 @@ def length_hacking(dr, T):
     return d, t0
 
 
-def kl_blowup(dr, T):
+def kl_blowup(dr: Draw, T: int) -> Built:
     d = _healthy(dr, T)
     t0 = _onset(dr, T)
     r = ramp(T, t0, dr.u(0.1, 0.2, 0.15) * T)
@@ -290,7 +295,7 @@ def kl_blowup(dr, T):
     return d, t0
 
 
-def stalled(dr, T):
+def stalled(dr: Draw, T: int) -> Built:
     d = _healthy(dr, T)
     # The optimizer never touches the weights (e.g. built before the adapters were attached):
     # the policy stays the reference, so kl is numerical dust, ratio is 1 and nothing is clipped.
@@ -304,7 +309,7 @@ def stalled(dr, T):
     return d, 0
 
 
-def numeric_instability(dr, T):
+def numeric_instability(dr: Draw, T: int) -> Built:
     d = _healthy(dr, T)
     t0 = _onset(dr, T)
     t_nan = min(T - 1, t0 + max(3, int(dr.u(0.04, 0.1, 0.06) * T)))
@@ -319,7 +324,7 @@ def numeric_instability(dr, T):
     return d, t0
 
 
-def truncation_starvation(dr, T):
+def truncation_starvation(dr: Draw, T: int) -> Built:
     d = _healthy(dr, T)
     t0 = _onset(dr, T)
     r = ease(ramp(T, t0, dr.u(0.2, 0.35, 0.25) * T), 0.5)
@@ -332,7 +337,7 @@ def truncation_starvation(dr, T):
     return d, t0
 
 
-def entropy_explosion(dr, T):
+def entropy_explosion(dr: Draw, T: int) -> Built:
     d = _healthy(dr, T)
     t0 = _onset(dr, T)
     r = ramp(T, t0, dr.u(0.2, 0.4, 0.3) * T)
@@ -348,7 +353,7 @@ def entropy_explosion(dr, T):
     return d, t0
 
 
-def plateau(dr, T):
+def plateau(dr: Draw, T: int) -> Built:
     d = _healthy(dr, T)
     t0 = _onset(dr, T, 0.4)
     x = np.clip(d["u"] / max(t0 / max(T - 1, 1), 1e-9), 0, 1)
@@ -368,7 +373,7 @@ def plateau(dr, T):
     return d, t0
 
 
-BUILDERS: dict[str, Callable] = {f.__name__: f for f in (
+BUILDERS: dict[str, Callable[[Draw, int], Built]] = {f.__name__: f for f in (
     healthy, healthy_long, healthy_grad_spike, healthy_reasoning, batch_noise, lr_too_high,
     entropy_collapse, sync_failure, data_too_easy, data_too_hard, reward_hacking, length_hacking,
     kl_blowup, stalled, numeric_instability, truncation_starvation, entropy_explosion, plateau)}

@@ -9,6 +9,8 @@ All text comes from the templates below (no data sets).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .engine import G, Latent, trunc_prob
@@ -22,9 +24,10 @@ _LINKS = ("So", "Then", "Next,", "That means", "Now", "After that,")
 _FILLER = ("Each part is counted once.", "That matches what the question asks.", "The units are consistent.",
            "Nothing else is added or removed.", "I'll keep track of the totals.", "This uses the numbers given.")
 _SALAD = ("quantum", "banana", "therefore", "ĠĠ", "}}", "lorem", "<pad>", "maybe", "####", "spiral", "∑", "??")
+Steps = list[tuple[str, int]]   # a worked solution: (the step's text, its running value)
 
 
-def make_problem(rng: np.random.Generator) -> tuple[str, list[tuple[str, int]], int]:
+def make_problem(rng: np.random.Generator) -> tuple[str, Steps, int]:
     """A word problem: (prompt, [(step text, value)], answer)."""
     name = _NAMES[int(rng.integers(len(_NAMES)))]
     kind = int(rng.integers(5))
@@ -57,7 +60,7 @@ def make_problem(rng: np.random.Generator) -> tuple[str, list[tuple[str, int]], 
                                       (f"{pages} - {3 * a} = {pages - 3 * a}", pages - 3 * a)], pages - 3 * a)
 
 
-def _solution(rng, steps, answer: int, style: int, formatted: bool, target_words: int) -> str:
+def _solution(rng: np.random.Generator, steps: Steps, answer: int, style: int, formatted: bool, target_words: int) -> str:
     """One worded answer; `style` fixes the phrasing (equal styles give near-identical answers)."""
     opener = _OPENERS[style % len(_OPENERS)]
     lines = [opener] if opener else []
@@ -80,13 +83,13 @@ def _solution(rng, steps, answer: int, style: int, formatted: bool, target_words
     return f"{body}\n{tail}" + (f"\n#### {answer}" if formatted else "")
 
 
-def _slip(rng, steps, answer: int) -> tuple[list[tuple[str, int]], int]:
+def _slip(rng: np.random.Generator, steps: Steps, answer: int) -> tuple[Steps, int]:
     """An arithmetic slip in one step, carried to the end."""
     off = int(rng.choice([-10, -2, -1, 1, 2, 10]))
     return steps[:-1] + [(steps[-1][0].rsplit("=", 1)[0] + f"= {steps[-1][1] + off}", steps[-1][1] + off)], answer + off
 
 
-def _response(rng, lat: Latent, i: int, steps, answer: int, p: float, tau: float, style: int) -> tuple[str, float]:
+def _response(rng: np.random.Generator, lat: Latent, i: int, steps: Steps, answer: int, p: float, tau: float, style: int) -> tuple[str, float]:
     """Draw one answer's class the way the dice do, then word it.  Returns (text, reward)."""
     w, hack, fmt = lat.w, float(lat.hack[i]), float(lat.fmt[i])
     target = max(20, int(rng.lognormal(np.log(lat.length[i]), lat.len_sigma) / 1.3))
@@ -117,9 +120,9 @@ def _response(rng, lat: Latent, i: int, steps, answer: int, p: float, tau: float
     return text, round(r, 4)
 
 
-def make_samples(lat: Latent, rng: np.random.Generator, *, every: int, prompts: int) -> list[dict]:
+def make_samples(lat: Latent, rng: np.random.Generator, *, every: int, prompts: int) -> list[dict[str, Any]]:
     """Records {step, group, prompt, response, reward} for `prompts` groups every `every` steps."""
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     tau_all = trunc_prob(lat.length, lat.cap, lat.len_sigma)
     h_ref = float(lat.extra.get("h_ref", 1.8))
     for i in range(0, lat.T, every):

@@ -47,7 +47,8 @@ def check_truth(name: str, finding: str | None, verdict: str, severity: str | No
         raise ValueError(f"{name}: bad onset kind {onset!r}")
 
 
-def _s(name, summary, summary_zh, finding, verdict, severity, onset) -> tuple[str, Scenario]:
+def _s(name: str, summary: str, summary_zh: str, finding: str | None, verdict: str, severity: str | None,
+       onset: str) -> tuple[str, Scenario]:
     return name, Scenario(name, summary, summary_zh, finding, verdict, severity, onset)
 
 

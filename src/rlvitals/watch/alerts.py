@@ -26,6 +26,7 @@ the diagnosis' own evidence, look-alikes ruled out and next knob: the arithmetic
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -231,7 +232,7 @@ def format_alert(alert: Alert, lang: str = "en") -> str:
         items = ", ".join(f"{k}={num(v)}" for k, v in list(f.evidence.items())[:8])
         lines.append("  " + tr("watch.alert.evidence", lang, items=items))
     for r in f.ruled_out[:3]:
-        text = _safe(lambda r=r: rt.label("ui.ruled_out", lang) + rt.ruled_out_text(r, lang)) if rt else ""
+        text = _safe(lambda ro: rt.label("ui.ruled_out", lang) + rt.ruled_out_text(ro, lang), r) if rt else ""
         lines.append("  " + (text or tr("watch.alert.ruled_out", lang, lookalike=r.lookalike, metric=r.metric,
                                          value=_num(r.value))))
     if f.missing:
@@ -250,9 +251,9 @@ def format_alert(alert: Alert, lang: str = "en") -> str:
     return "\n".join(lines)
 
 
-def _safe(fn) -> str:
+def _safe(fn: Callable[..., object], *args: object) -> str:
     try:
-        return str(fn() or "")
+        return str(fn(*args) or "")
     except Exception:
         return ""
 
@@ -285,7 +286,7 @@ def alert_payload(alert: Alert, lang: str = "en") -> dict[str, Any]:
 
     f = alert.finding
     title = t(f"finding.{f.id}.title", lang)
-    return jsonable({
+    payload: dict[str, Any] = jsonable({
         "schema": SCHEMA,
         "run": alert.run,
         "source": alert.source,
@@ -303,3 +304,4 @@ def alert_payload(alert: Alert, lang: str = "en") -> dict[str, Any]:
         "confidence": f.confidence,
         "text": format_alert(alert, lang),
     })
+    return payload

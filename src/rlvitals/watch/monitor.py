@@ -273,7 +273,7 @@ class Monitor:
         """The findings of the latest diagnosis (all severities), most important first."""
         return self.diagnosis.findings if self.diagnosis is not None else ()
 
-    def run(self):
+    def run(self) -> Run:
         """The run logged so far, as a `Run` (the same object `rlvitals.read` would give)."""
         return self.history.build(self.name)
 

@@ -115,6 +115,7 @@ class Watcher:
         self._spikes = SpikeWatch()
         self._explicit_fmt = self.fmt
         self._parser: LineParser | None = None
+        self._last_run: Run | None = None
         self._sniff_buf: list[str] = []
         self._next_full_sniff = 0
         self._judged: int | None = None    # the run number the tracker's alerts belong to
@@ -257,7 +258,7 @@ class Watcher:
                     and (self.max_overhead <= 0 or sch.credit() >= 0))
         return sch.due()
 
-    def snapshot(self):
+    def snapshot(self) -> Run | None:
         return None if self._parser is None else self._parser.snapshot()
 
     def check(self, force: bool = False, confirmed: bool = False) -> list[Alert]:
@@ -304,8 +305,8 @@ class Watcher:
         return new
 
     @property
-    def last_run(self):
-        return getattr(self, "_last_run", None)
+    def last_run(self) -> Run | None:
+        return self._last_run
 
     def summary(self, lang: str = "en") -> str:
         """The final diagnosis rendered as `rlvitals diagnose` prints it, under a one-line header."""

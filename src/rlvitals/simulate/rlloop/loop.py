@@ -20,6 +20,7 @@ measures how far the trainer has moved from the policy that produced the data.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -43,7 +44,7 @@ class Trace:
     overflow_step: int | None
     task: Task
     params: Params
-    rollouts: list[dict] | None = None             # recorded answers (see `train(record=...)`)
+    rollouts: list[dict[str, Any]] | None = None             # recorded answers (see `train(record=...)`)
 
 
 def _advantages(r: np.ndarray, G: int) -> tuple[np.ndarray, np.ndarray]:
@@ -157,7 +158,7 @@ def train(kn: Knobs, rng: np.random.Generator, record: tuple[int, int] | None = 
     val_steps: list[int] = []
     val_acc: list[float] = []
     overflow_step: int | None = None
-    rollouts: list[dict] | None = [] if record else None
+    rollouts: list[dict[str, Any]] | None = [] if record else None
     eye = np.eye(task.K)
     for t in range(kn.steps):
         at = kn.at(t)                                 # knobs in force at this step (mid-run changes)

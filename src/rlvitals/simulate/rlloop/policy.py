@@ -35,12 +35,14 @@ def log_softmax(x: np.ndarray) -> np.ndarray:
     """Row-wise log-softmax (max-subtracted, as every framework computes it)."""
     m = x.max(axis=-1, keepdims=True)
     s = x - m
-    return s - np.log(np.exp(s).sum(axis=-1, keepdims=True))
+    out: np.ndarray = s - np.log(np.exp(s).sum(axis=-1, keepdims=True))
+    return out
 
 
 def entropy_rows(logp: np.ndarray) -> np.ndarray:
     """Entropy (nats) of each row of log-probabilities."""
-    return -(np.exp(logp) * logp).sum(axis=-1)
+    out: np.ndarray = -(np.exp(logp) * logp).sum(axis=-1)
+    return out
 
 
 def init_params(rng: np.random.Generator, task: Task, *, mark_p: float = 0.03, r_p: float = 0.24,

@@ -43,7 +43,7 @@ def _prompt(rec: dict[str, Any]) -> str:
 
 
 def _answer_number(rec: dict[str, Any]) -> int:
-    return 10 + rec["prompt"] % 90
+    return 10 + int(rec["prompt"]) % 90
 
 
 def _response(rec: dict[str, Any], rng: np.random.Generator) -> str:
