@@ -24,6 +24,8 @@ __all__ = ["TABLE", "Threshold", "calibrated", "get", "using"]
 
 LESSON = "the lesson (lesson-read-your-first-curves)"
 OURS_SIM = "ours, checked on the simulator and the six real logs"
+OURS_WORLDS = ("ours, scored on every world of bench_worlds (both simulators, the peers' files, the real corpus) "
+               "and on their growing prefixes (bench_stability)")
 
 
 @dataclass(frozen=True)
@@ -240,6 +242,35 @@ TABLE: dict[str, Threshold] = dict([
     _t("plateau_slope", 0.2, "slope after the knee below this share of the slope before: flat", OURS_SIM),
     _t("len_shrink", 0.5, "answers ending below this share of their start length shrank", OURS_SIM),
     _t("diversity_low", 0.15, "sample diversity below this: near-identical answers", OURS_SIM),
+    # -- the rules' own numbers (ours): each once, however many rules read it --------------------------
+    _t("onset_share", 0.15, "a ramp (a reward or its term, the accuracy, the clip fraction, the grad norm at a too-high "
+       "learning rate) is dated where it made this share of its way from its first tenth's level to its last (ctx.crossing)",
+       OURS_WORLDS + "; context.crossing's default"),
+    _t("rise_start", 0.1, "a truncation rate or a grad norm climbing to a failure is dated where it made this share of its "
+       "way up: the earliest the cap (or the precision) began to bite", OURS_WORLDS),
+    _t("judge_from_max", 0.8, "a score's gain since an onset is judged from at most this share of the run: the last "
+       "fifth always stays to judge it on", OURS_WORLDS),
+    _t("bend_rise", 1.1, "since a bend, a length (length_hacking) or an entropy (entropy_explosion) must have grown at "
+       "least this many times its level at the bend (besides 2 x goal_z standard errors): a tenth, not float dust",
+       OURS_WORLDS),
+    _t("len_grown", 1.2, "answers at least this many times their start length have grown over the run: below it no "
+       "on-the-way length test fires (a rebound after a collapse, a wobble after shrinking) and a length term is "
+       "not known to pay for length rather than brevity", OURS_WORLDS),
+    _t("len_bend_accel", 1.5, "length_hacking on the way up: the length's log-growth rate after its bend at least this "
+       "many times its rate before (the growth sped up; a steady healthy climb does not)", OURS_WORLDS),
+    _t("len_truth_gain", 0.05, "a truth gaining this share of its level from where the answers began to grow (or still "
+       "rising) is more right with them: the lesson's pair C1 (写详细带来了更高正确率), not length hacking", OURS_WORLDS),
+    _t("kl_breaking", 2.0, "a KL whose last stretch is this many times its own line before (beyond len_accel_z "
+       "standard errors) is breaking away: growing answers are then the policy's break-up, not a length exploit",
+       OURS_WORLDS + "; PTT (3x baseline unstable): two thirds of it"),
+    _t("trunc_rise_exploding", 0.4, "with the answers exploding (len_explode), a truncation rate rising by this share of "
+       "trunc_rise already counts as running into the cap", OURS_WORLDS),
+    _t("hack_truth_share", 0.5, "reward_hacking: since the parting the truth gained less than this share of what the "
+       "reward gained (each in its own 10-90% spread): flat or falling, not rising along", OURS_WORLDS),
+    _t("hack_truth_z", 0.5, "or, read in each curve's own noise, the truth's gain since the parting within this many "
+       "standard errors while the reward's is beyond goal_z", OURS_WORLDS),
+    _t("length_term_carries", 0.5, "a logged length term whose excess is at least this share of the reward's excess "
+       "carries the parting: length_hacking's question, not reward_hacking's", OURS_WORLDS),
 ])
 
 
