@@ -271,6 +271,34 @@ TABLE: dict[str, Threshold] = dict([
        "standard errors while the reward's is beyond goal_z", OURS_WORLDS),
     _t("length_term_carries", 0.5, "a logged length term whose excess is at least this share of the reward's excess "
        "carries the parting: length_hacking's question, not reward_hacking's", OURS_WORLDS),
+    _t("len_at_max", 0.98, "a length within this share of its maximum is at the cap (truncation_starvation's pinned "
+       "steps when no truncation rate is logged)", OURS_WORLDS),
+    _t("pinned_from", 0.7, "answers that grew into the cap are judged pinned over the run after this share of it "
+       "(the late part, where the reward died with them)", OURS_WORLDS),
+    _t("trunc_early_level", 0.5, "truncation_starvation on the way in: the last stretch's truncation rate past this "
+       "share of trunc_high", OURS_WORLDS),
+    _t("score_drop", 0.1, "a score has given ground when it lost at least this share of its own level (and goal_z "
+       "standard errors): a reward starved by the cap, a goal falling under an entropy run-up", OURS_WORLDS),
+    _t("reward_died", 0.1, "a reward ending at or below this share of its peak died (with the answers grown into the "
+       "cap and no truncation rate logged)", OURS_WORLDS),
+    _t("entropy_onset", 0.25, "an entropy collapse is dated where the entropy made this share of its way from its first "
+       "tenth's level to its last", OURS_WORLDS),
+    _t("entropy_steady_first", 0.15, "an early collapse warning needs a steady stretch first: the fall began after at "
+       "least this share of the run", OURS_WORLDS),
+    _t("entropy_still_falling", 0.85, "the entropy's last tenth at or below this share of the tenth before it: the fall "
+       "is still under way (a low entropy that settled -- a converged run -- is heading nowhere)", OURS_WORLDS),
+    _t("entropy_late_fall", 0.3, "an entropy gone to 0 after this share of the run is a late, abrupt fall: a warning even "
+       "while the goal still improves", OURS_WORLDS),
+    _t("explode_recent", 0.1, "one point at gnorm_blowup x its median counts as an explosion when it is within the last "
+       "this share of the run (a prefix catching the explosion as it starts); earlier, three are needed", OURS_WORLDS),
+    _t("proxy_diff_level", 0.5, "a sync proxy logged below this at its start is a difference (probs_diff_mean: healthy "
+       "0), at or above it a ratio (healthy 1): halfway between the two", "arithmetic (between 0 and 1)"),
+    _t("ratio_leaving", 0.5, "sync_failure on the way out: the ratio at least this share of ratio_tol from 1 now",
+       OURS_WORLDS),
+    _t("ratio_leaving_drift", 0.25, "... or this share of it once the ratio's shape is already a monotonic drift",
+       OURS_WORLDS),
+    _t("mismatch_start", 0.2, "a mismatch proxy must end at twice its start, the start floored at this share of "
+       "mismatch_high (a proxy starting at 0 is no doubling of nothing)", OURS_WORLDS),
 ])
 
 

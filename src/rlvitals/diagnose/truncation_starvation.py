@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import confidence as C
 from .actions import action_for
+from .arith import EPS, TINY, pair_se
 from .context import Ctx, rnd
 from .model import Finding
 from .symptoms import around, goal, since, tail_excess, trend
@@ -24,7 +26,7 @@ def _pinned(ctx: Ctx, a: float = 0.0) -> float:
     _, v = ctx.data("len")
     if v.size < 5:
         return 0.0
-    return float(np.mean(v[int(a * v.size):] >= 0.98 * float(np.max(v))))
+    return float(np.mean(v[int(a * v.size):] >= get("len_at_max") * float(np.max(v))))
 
 
 def _cutting_fast(ctx: Ctx, g: str) -> bool:
@@ -36,13 +38,13 @@ def _cutting_fast(ctx: Ctx, g: str) -> bool:
     if te is None or te[1] < get("trunc_jump") or te[2] < get("len_accel_z"):
         return False
     st, vt = ctx.data("trunc")
-    if float(np.mean(vt[int(np.searchsorted(st, te[0])):])) < 0.5 * get("trunc_high"):
+    if float(np.mean(vt[int(np.searchsorted(st, te[0])):])) < get("trunc_early_level") * get("trunc_high"):
         return False
     cut = around(ctx, g, te[0])
     if cut is None:
         return False
     ta, tb, m, tr = cut
-    return tb - ta <= (tr.noise or 1e-12) * float(np.sqrt(2.0 / m))
+    return tb - ta <= (tr.noise or EPS) * pair_se(m)
 
 
 def _cut_step(ctx: Ctx) -> int | None:
@@ -55,7 +57,7 @@ def _cut_step(ctx: Ctx) -> int | None:
     top = float(np.max(x))
     if not top > tt.start:
         return None
-    return int(st[int(np.argmax(vt >= tt.start + 0.1 * (top - tt.start)))])
+    return int(st[int(np.argmax(vt >= tt.start + get("rise_start") * (top - tt.start)))])
 
 
 def _medians_around(ctx: Ctx, m: str, step: int | None, after: int = 0) -> tuple[float, float] | None:
@@ -110,8 +112,8 @@ def _struck(ctx: Ctx, g: str, rise: int | None) -> dict | None:
     if i < k:
         return None
     before = float(v[i - k:i].mean())
-    se = (tr.noise or 1e-12) * float(np.sqrt(1.0 / k + 1.0 / max(3, v.size // 10)))
-    if not (before - tr.end > get("goal_z") * se and before - tr.end > 0.1 * abs(before)):
+    se = (tr.noise or EPS) * float(np.sqrt(1.0 / k + 1.0 / max(3, v.size // 10)))
+    if not (before - tr.end > get("goal_z") * se and before - tr.end > get("score_drop") * abs(before)):
         return None
     return {"trunc_peak": rnd(top), f"{g}_before_cut": rnd(before), "cut_from_step": rise}
 
@@ -134,7 +136,7 @@ def _unlogged_cut(ctx: Ctx, g: str, g_end: float) -> Finding:
     that would decide; it never warns on its own."""
     ev = {f"{g}_end": rnd(g_end), "len_start": rnd(ctx.start("len")), "len_end": rnd(ctx.end("len"))}
     onset = ctx.onset("len", "bend", log=True, until_peak=True)
-    return Finding(ID, "info", onset, ev, (), ("trunc",), action_for(ID), 0.4)
+    return Finding(ID, "info", onset, ev, (), ("trunc",), action_for(ID), C.LOW)
 
 
 def check(ctx: Ctx) -> Finding | None:
@@ -157,7 +159,7 @@ def check(ctx: Ctx) -> Finding | None:
         t1 = ctx.end("trunc")
         if t1 < get("trunc_starve") or improving:
             # early: past trunc_high and climbing, the reward falling since truncation took off
-            on = ctx.crossing("trunc", 0.1)
+            on = ctx.crossing("trunc", get("rise_start"))
             _, _, tz = since(ctx, "trunc", on)
             _, _, rz = since(ctx, g, on)
             early = (t1 >= get("trunc_high") and tz >= 2 * get("goal_z") and rz <= -get("goal_z")
@@ -190,11 +192,11 @@ def check(ctx: Ctx) -> Finding | None:
         len_ok = ctx.has("len") or ctx.word("len") == "constant" or (still_const and ctx.data("len")[1].size >= 5)
         if not len_ok or improving or not (tr.enough(get("min_points")) or still_const):
             return None
-        if ctx.word(g) == "constant" and abs(tr.end) < 1e-9:
+        if ctx.word(g) == "constant" and abs(tr.end) < TINY:
             pinned = _pinned(ctx)            # zero reward from step one: pinned most of the run
             from_start = True
-        elif ctx.word("len") in ("rising", "spike") and (tr.end <= 0.1 * abs(tr.peak) or tr.fell or tr.fell_back):
-            pinned = _pinned(ctx, 0.7)        # grew into the cap and the reward died with it
+        elif ctx.word("len") in ("rising", "spike") and (tr.end <= get("reward_died") * abs(tr.peak) or tr.fell or tr.fell_back):
+            pinned = _pinned(ctx, get("pinned_from"))        # grew into the cap and the reward died with it
         elif tr.still or tr.fell:
             pinned = _pinned(ctx)             # at the cap all along and nothing learned
             from_start = True
@@ -213,6 +215,6 @@ def check(ctx: Ctx) -> Finding | None:
              else int(ev["cut_from_step"]) if "cut_from_step" in ev
              else cut if cut is not None and _cap_came_down(ctx, cut)
              else ctx.onset("len", "bend", log=True, until_peak=True) if ctx.has("len") and ctx.word("len") != "constant"
-             else ctx.crossing("trunc", 0.1) if ctx.has("trunc") else ctx.first_step())
-    conf = 0.9 if "trunc_end" in ev else 0.75
+             else ctx.crossing("trunc", get("rise_start")) if ctx.has("trunc") else ctx.first_step())
+    conf = C.SURE if "trunc_end" in ev else C.SOLID
     return Finding(ID, sev, onset, ev, (), tuple(missing), action_for(ID), conf)
