@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import confidence as C
 from .actions import action_for
+from .arith import TENTH
 from .context import Ctx, rnd, ro
 from .materiality import bounded_above_zero
 from .model import Finding
@@ -82,7 +84,7 @@ def _easy_from_start(ctx: Ctx, g: str | None, a0: float) -> bool:
     ta = trend(ctx, "adv_std")
     if tg is None or ta is None or not tg.rate or tg.start < get("ceiling") or ta.rose:
         return False
-    n0 = max(3, int(round(ta.n * 0.1)))
+    n0 = max(3, int(round(ta.n * TENTH)))
     return get("adv_std_healthy") - a0 > get("goal_z") * ta.noise / float(np.sqrt(n0))
 
 
@@ -101,12 +103,12 @@ def check(ctx: Ctx) -> Finding | None:
     from_start = sev is not None and grp is None and _easy_from_start(ctx, g, a0)
     if from_start and sev == "info":
         sev = "warning"   # below the healthy band before anything was learned: not "normal late in a run"
-    if sev is None or (a1 > a0 - 0.05 and not from_start):
+    if sev is None or (a1 > a0 - get("adv_std_fall") and not from_start):
         return None
     if g is None or tr is None:
         return None
     g1 = tr.end
-    if g1 < 0.5 and not tr.rose:
+    if g1 < get("mostly_right") and not tr.rose:
         return None  # groups neither mostly right nor getting right: easy data cannot be the cause
     if abs(g1) < get("near_zero") and not bounded_above_zero(ctx, g):
         return None  # groups uniform at a score of ~0 are all wrong, not all right (data_too_hard's reading)
@@ -146,5 +148,5 @@ def check(ctx: Ctx) -> Finding | None:
     else:
         onset = ctx.crossing("adv_std", below={"info": get("adv_std_healthy"), "warning": get("adv_std_watch"),
                                                "critical": get("adv_std_stop")}[sev], first=True)
-    conf = 0.7 + 0.1 * (g1 >= 0.5) + 0.1 * bool(quotes)
+    conf = C.FIRM + C.SIGN * (g1 >= get("mostly_right")) + C.SIGN * bool(quotes)
     return Finding(ID, sev, onset, ev, tuple(ruled), tuple(missing), action_for(ID), round(conf, 3), quotes)

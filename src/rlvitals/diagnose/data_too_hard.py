@@ -12,6 +12,7 @@ within another stretch as long as the run (the run's own steps are the horizon).
 
 from __future__ import annotations
 
+from . import confidence as C
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
@@ -55,11 +56,11 @@ def check(ctx: Ctx) -> Finding | None:
     if ctx.has("adv_std"):
         a1 = ctx.end("adv_std")
         ev["adv_std_end"] = rnd(a1)
-        if a1 > get("adv_std_healthy") - 0.2:
+        if a1 > get("adv_std_healthy") - get("adv_std_margin"):
             return None
     else:
         missing.append("adv_std")
     if holds(ctx, "answers_cut") or holds(ctx, "entropy_to_zero"):
         return None
-    conf = 0.85 + 0.1 * (tr.end < 0.03)
+    conf = C.VERY_STRONG + C.SIGN * (tr.end < C.ALL_WRONG)
     return Finding(ID, "critical", ctx.first_step(), ev, (), tuple(missing), action_for(ID), round(conf, 3))

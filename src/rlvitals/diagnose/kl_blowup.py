@@ -20,7 +20,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..shapes import blocks
+from . import confidence as C
 from .actions import action_for
+from .arith import MICRO
 from .context import Ctx, rnd
 from .model import Finding
 from .predicates import holds
@@ -50,7 +52,7 @@ def check(ctx: Ctx) -> Finding | None:
     top = float(np.max(after)) if after.size else end
     sev = "critical"
     # fast (an order of magnitude within a fifth of the run) or slower but far past any sane KL
-    if surge < get("kl_surge") and not (end >= get("kl_danger") and end >= 10 * max(pre, 1e-6)):
+    if surge < get("kl_surge") and not (end >= get("kl_danger") and end >= 10 * max(pre, MICRO)):
         lifted = (holds(ctx, "clip_high") or holds(ctx, "gnorm_high") or assess(ctx).growing
                   or any(_tenths(ctx.data(m)[1]) >= get("update_growth") for m in ("clip_frac", "gnorm") if ctx.applicable(m)))
         if not _multiplying(ctx) and (not _taking_off(v) or lifted):
@@ -65,13 +67,13 @@ def check(ctx: Ctx) -> Finding | None:
     if end < get("kl_high"):
         sev = "warning"   # an order of magnitude up, but still at a level PTT calls normal: not dead yet
     ev = {"kl_start": rnd(float(np.mean(v[:k]))), "kl_before": rnd(pre), "kl_end": rnd(end),
-          "kl_surge": rnd(max(top, end) / max(abs(pre), 1e-6), 3), "kl_window_rise": rnd(surge, 3), "kl_max": rnd(top)}
+          "kl_surge": rnd(max(top, end) / max(abs(pre), MICRO), 3), "kl_window_rise": rnd(surge, 3), "kl_max": rnd(top)}
     missing = []
     if ctx.has("entropy"):
         ev["entropy_start"], ev["entropy_end"] = rnd(ctx.start("entropy")), rnd(ctx.end("entropy"))
     else:
         missing.append("entropy")
-    conf = min(1.0, 0.8 + 0.05 * np.log10(surge))
+    conf = min(1.0, C.STRONG + C.DECADE * np.log10(surge))
     since = _jumped_at(s, v, gap(ctx, "kl")) or onset
     return Finding(ID, sev, since, ev, (), tuple(missing), action_for(ID), round(float(conf), 3))
 
@@ -151,7 +153,7 @@ def _onset(s: np.ndarray, v: np.ndarray) -> int | None:
     t, y, a, b = _log_blocks(s, v)
     if b <= a:
         return None
-    below = np.nonzero(y < a + 0.2 * (b - a))[0]
+    below = np.nonzero(y < a + get("kl_onset_share") * (b - a))[0]
     first_peak = int(np.argmax(y))
     below = below[below < first_peak]
     j = int(below[-1]) + 1 if below.size else 0

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import confidence as C
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
@@ -83,9 +84,9 @@ def check(ctx: Ctx) -> Finding | None:
         sr = ctx.series(m)
         if sr is not None and (~sr.finite).any():
             return None  # NaNs: numeric_instability owns the run
-    conf = min(1.0, 0.7 + (u.clip or 0) + 0.1 * u.gnorm_high)
+    conf = min(1.0, C.FIRM + (u.clip or 0) + C.SIGN * u.gnorm_high)
     # onset: where clip_frac (else the grad norm) left its normal level for good
-    onset = ctx.crossing("clip_frac", 0.15) if u.clip is not None else ctx.crossing("gnorm", 0.15, log=True)
+    onset = ctx.crossing("clip_frac", get("onset_share")) if u.clip is not None else ctx.crossing("gnorm", get("onset_share"), log=True)
     if u.clip is not None and ctx.start("clip_frac") >= get("clip_high"):
         onset = ctx.first_step()   # too big from the first step (no ramp to find)
     return Finding(ID, "warning", onset if onset is not None else ctx.first_step(), ev, (), tuple(missing), action_for(ID), round(conf, 3))

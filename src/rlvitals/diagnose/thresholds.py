@@ -299,6 +299,23 @@ TABLE: dict[str, Threshold] = dict([
        OURS_WORLDS),
     _t("mismatch_start", 0.2, "a mismatch proxy must end at twice its start, the start floored at this share of "
        "mismatch_high (a proxy starting at 0 is no doubling of nothing)", OURS_WORLDS),
+    _t("adv_std_fall", 0.05, "data_too_easy: adv_std must have fallen at least this much over the run (unless the "
+       "groups were uniform from the start)", OURS_WORLDS),
+    _t("mostly_right", 0.5, "a score at or above this: most answers right (groups uniform because all-right, the "
+       "lesson's pair B1); below it and not rising, easy data cannot be the cause", OURS_WORLDS),
+    _t("adv_std_margin", 0.2, "data_too_hard: adv_std must end at least this far below adv_std_healthy (most groups "
+       "without spread)", OURS_WORLDS + "; the lesson's adv_std table (0.5-0.8 watch)"),
+    _t("still_move", 0.01, "a policy metric (entropy, KL) moving less than this share of its level -- start, end and peak "
+       "-- did not move (stalled)", OURS_WORLDS),
+    _t("kl_dust", 0.01, "a KL below this share of kl_floor at every point never left numerical dust: the weights do "
+       "not move", "ours; dust is below 1e-4 (a hundredth of kl_floor), which real LoRA runs pass within three logged "
+       "points (the real logs)"),
+    _t("stall_drift_z", 2.5, "with the policy demonstrably still, a score whose fitted change stays below this many of "
+       "its standard errors (and does not rise) is quiet", OURS_WORLDS + "; between 2 and goal_z"),
+    _t("kl_onset_share", 0.2, "a KL blow-up is dated where log(kl + kl_floor) made this share of its whole rise (a "
+       "fifth; kl_jump_share re-dates a jump)", OURS_WORLDS),
+    _t("plateau_gain", 0.1, "a plateau needs a goal that gained (ctx.gained) at least this share of its level first: "
+       "learned, then flattened", OURS_WORLDS),
 ])
 
 
