@@ -20,7 +20,7 @@ import numpy as np
 from .context import Ctx, rnd
 from .symptoms import aligned, goal, kl_clean, spread, trend
 from .thresholds import get
-from .timing import entropy_jump, entropy_led_kl, kl_jump, kl_surge
+from .timing import entropy_flattening, entropy_jump, entropy_led_kl, entropy_sharpening, kl_jump, kl_surge
 
 __all__ = ["PREDICATES", "Pred", "holds", "pred"]
 
@@ -238,6 +238,43 @@ def kl_follows_entropy(ctx: Ctx) -> Pred:
     return Pred(leapt, "kl", shown)
 
 
+def kl_sharpening(ctx: Ctx) -> Pred:
+    """The entropy fell and slid rather than dropped at once, and the KL never ran more than `kl_sharpen` times
+    ahead of the entropy lost (`timing.entropy_sharpening`): the KL is what the narrowing costs."""
+    if not ctx.has("kl") or not ctx.has("entropy"):
+        return Pred(False, "kl", None, False)
+    return Pred(entropy_sharpening(ctx), "kl")
+
+
+def kl_flattening(ctx: Ctx) -> Pred:
+    """The entropy rose and the KL never gained more than `kl_flatten` times the entropy's gain
+    (`timing.entropy_flattening`): the KL is what the run-up costs."""
+    if not ctx.has("kl") or not ctx.has("entropy"):
+        return Pred(False, "kl", None, False)
+    return Pred(entropy_flattening(ctx), "kl")
+
+
+def _tenths(v: np.ndarray) -> float:
+    """Median of the last tenth (at least 3 points) over the median of the tenth before (1.0 when too short)."""
+    k = max(3, v.size // 10)
+    if v.size < 2 * k:
+        return 1.0
+    before = float(np.median(v[-2 * k:-k]))
+    return float(np.median(v[-k:])) / before if before > 0 else 1.0
+
+
+def kl_lifted_by_updates(ctx: Ctx) -> Pred:
+    """The KL is only taking off (`kl_blowup.only_taking_off`: no surge, not past `kl_danger`, not multiplying
+    with the entropy) while the step size is up -- the clip fraction or the grad norm high, the updates growing
+    (`updates.growing`), or either's last tenth `update_growth` times the tenth before: the learning rate's."""
+    from .kl_blowup import only_taking_off
+    if not ctx.has("kl"):
+        return Pred(False, "kl", None, False)
+    lifted = (holds(ctx, "clip_high") or holds(ctx, "gnorm_high") or _updates(ctx).growing
+              or any(_tenths(ctx.data(m)[1]) >= get("update_growth") for m in ("clip_frac", "gnorm") if ctx.applicable(m)))
+    return Pred(lifted and only_taking_off(ctx), "kl")
+
+
 def kl_moved_with_entropy(ctx: Ctx) -> Pred:
     """The KL did move (not `kl_steady`) but `kl_follows_entropy`: the ruler a report shows for kl_blowup then
     (a steady KL is ruled out by kl_steady already; one line, not two)."""
@@ -302,6 +339,7 @@ PREDICATES: dict[str, Callable[[Ctx], Pred]] = {
     "all_finite": all_finite, "kl_steady": kl_steady, "adv_std_normal": adv_std_normal, "trunc_low": trunc_low,
     "answers_cut": answers_cut, "len_not_exploding": len_not_exploding,
     "kl_follows_entropy": kl_follows_entropy, "kl_moved_with_entropy": kl_moved_with_entropy,
+    "kl_sharpening": kl_sharpening, "kl_flattening": kl_flattening, "kl_lifted_by_updates": kl_lifted_by_updates,
 }
 
 

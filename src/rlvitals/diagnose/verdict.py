@@ -1,6 +1,8 @@
 """Precedence, materiality and the verdict -- in one place, read from the registry's two tables.
 
-1. `resolve`: of two look-alikes that cause one another (CHAINS: a KL blow-up and an entropy
+1. `resolve`: first a finding that defers to another while a named predicate holds (DEFERS: a KL
+   that only costs what the entropy's slide costs is entropy_collapse's) is dropped; of two
+   look-alikes that cause one another (CHAINS: a KL blow-up and an entropy
    collapse or explosion, or a ratio leaving 1), the one that began first is the cause and the
    other is dropped; then a finding at warning or above *owns* the run against the look-alikes it
    explains (SUPPRESSES: numeric_instability outranks reward_hacking once NaNs appear, ...); owned
@@ -35,7 +37,7 @@ from .symptoms import goal, trend
 from .thresholds import get
 from .timing import kl_jump
 
-__all__ = ["CHAINS", "PRIORITY", "SUPPRESSES", "goal_summary", "not_learning", "order", "resolve", "verdict_of"]
+__all__ = ["CHAINS", "DEFERS", "PRIORITY", "SUPPRESSES", "goal_summary", "not_learning", "order", "resolve", "verdict_of"]
 
 # Most specific cause first; used after severity (the registry's order).
 PRIORITY: tuple[str, ...] = tuple(sp.id for sp in SPECS)
@@ -55,6 +57,11 @@ SUPPRESSES: dict[str, frozenset[str]] = {
 CHAINS: tuple[frozenset[str], ...] = tuple(frozenset(r.other.split("|")) for r in RELATIONS if r.kind == "chain")
 UPSTREAM: dict[frozenset[str], str] = {frozenset(r.other.split("|")): r.owner for r in RELATIONS
                                        if r.kind == "chain" and r.owner}
+
+# finding -> the predicates while which it stands back for another (registry.RELATIONS "defers")
+DEFERS: dict[str, tuple[str, ...]] = {
+    o: tuple(r.when for r in RELATIONS if r.kind == "defers" and r.other == o)
+    for o in dict.fromkeys(r.other for r in RELATIONS if r.kind == "defers")}
 
 # What a finding did to the goal decides whether it sets the verdict (materiality; registry.HARM_KINDS).
 # 1. At its ceiling: a goal that sits at its ceiling (or, but for a cheating finding, a training
@@ -277,6 +284,7 @@ def goal_summary(ctx: Ctx) -> dict | None:
 def resolve(found: list[Finding], ctx: Ctx) -> tuple[Finding, ...]:
     """Apply precedence, add not_learning when nothing explains a goal that does not improve,
     recompute every ruled-out line from the shared predicates, and order."""
+    found = [f for f in found if not any(pred(ctx, p).holds for p in DEFERS.get(f.id, ()))]
     losers = _chain_losers(found, ctx)
     found = [f for f in found if f.id not in losers]
     owners = {f.id for f in found if _warns(f)}
