@@ -80,10 +80,6 @@ def check(ctx: Ctx) -> Finding | None:
         missing.append("gnorm")
     if u.jitter_metric:
         ev[f"{u.jitter_metric}_jitter"] = rnd(u.jitter, 3)
-    for m in ("reward", "kl", "loss", "gnorm"):
-        sr = ctx.series(m)
-        if sr is not None and (~sr.finite).any():
-            return None  # NaNs: numeric_instability owns the run
     conf = min(1.0, C.FIRM + (u.clip or 0) + C.SIGN * u.gnorm_high)
     # onset: where clip_frac (else the grad norm) left its normal level for good
     onset = ctx.crossing("clip_frac", get("onset_share")) if u.clip is not None else ctx.crossing("gnorm", get("onset_share"), log=True)

@@ -140,6 +140,41 @@ def reward_tracks_truth(ctx: Ctx) -> Pred:
     return Pred(False, "reward", None, False)
 
 
+def reward_climbs_alone(ctx: Ctx) -> Pred:
+    """The goal is not the reward, and the reward climbs clearly -- it rose, by more than three step-to-step
+    noises and `reward_climb` of its start, still rising -- without only moving with the truth
+    (`reward_tracks_truth`): something is being learned or gamed."""
+    g = goal(ctx)
+    if g is None or g == "reward" or not ctx.has("reward"):
+        return Pred(False, "reward", None, ctx.has("reward"))
+    rw = trend(ctx, "reward")
+    ok = (rw is not None and rw.rose and rw.move > 3 * rw.noise and ctx.gained("reward", rel=get("reward_climb"))
+          and ctx.still_rising("reward", 0.0) and not holds(ctx, "reward_tracks_truth"))
+    return Pred(ok, "reward", f"{rw.start:.4g} → {rw.end:.4g}" if rw is not None else None)
+
+
+def reward_paid_in_length(ctx: Ctx) -> Pred:
+    """Since the reward parted from the truth, the answers grew while the truth gained nothing
+    (`reward_hacking.parted_through_length`): the reward is paid through length."""
+    from .reward_hacking import parted_through_length
+    return Pred(parted_through_length(ctx), "len", None, ctx.has("len"))
+
+
+def entropy_gone_no_progress(ctx: Ctx) -> Pred:
+    """`entropy_to_zero` holds and the goal is not improving (it did not rise, or fell back from its peak)."""
+    g = goal(ctx)
+    tr = trend(ctx, g) if g else None
+    ok = holds(ctx, "entropy_to_zero") and not (tr is not None and tr.rose and not tr.fell_back)
+    return Pred(ok, "entropy", pred(ctx, "entropy_to_zero").value, ctx.has("entropy"))
+
+
+def policy_narrowing(ctx: Ctx) -> Pred:
+    """The entropy fell, relatively, at least as far as adv_std with the answers below their ceiling
+    (`data_too_easy.narrowing`): the groups turn uniform because the policy narrows (pair B)."""
+    from .data_too_easy import narrowing
+    return Pred(narrowing(ctx), "entropy", None, ctx.has("entropy"))
+
+
 def goal_not_zero(ctx: Ctx) -> Pred:
     """The goal (an accuracy) ends or peaks above `near_zero`: the questions are solvable.  A goal
     that peaked and then fell to near 0 shows its peak ("peaked at 48%"), never its end ("0%: is not
@@ -275,6 +310,14 @@ def kl_lifted_by_updates(ctx: Ctx) -> Pred:
     return Pred(lifted and only_taking_off(ctx), "kl")
 
 
+def kl_jumped_at_cut(ctx: Ctx) -> Pred:
+    """The KL's median over the twentieth of the run after the truncation rate began its rise is `kl_fast`
+    times (+ `kl_floor`) its median before (`truncation_starvation.kl_jumped_at_cut`): the policy broke away
+    as the answers ran long."""
+    from .truncation_starvation import kl_jumped_at_cut as jumped
+    return Pred(jumped(ctx), "kl", None, ctx.has("kl"))
+
+
 def kl_moved_with_entropy(ctx: Ctx) -> Pred:
     """The KL did move (not `kl_steady`) but `kl_follows_entropy`: the ruler a report shows for kl_blowup then
     (a steady KL is ruled out by kl_steady already; one line, not two)."""
@@ -340,6 +383,9 @@ PREDICATES: dict[str, Callable[[Ctx], Pred]] = {
     "answers_cut": answers_cut, "len_not_exploding": len_not_exploding,
     "kl_follows_entropy": kl_follows_entropy, "kl_moved_with_entropy": kl_moved_with_entropy,
     "kl_sharpening": kl_sharpening, "kl_flattening": kl_flattening, "kl_lifted_by_updates": kl_lifted_by_updates,
+    "kl_jumped_at_cut": kl_jumped_at_cut, "reward_climbs_alone": reward_climbs_alone,
+    "reward_paid_in_length": reward_paid_in_length, "entropy_gone_no_progress": entropy_gone_no_progress,
+    "policy_narrowing": policy_narrowing,
 }
 
 

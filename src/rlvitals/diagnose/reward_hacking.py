@@ -250,6 +250,20 @@ def parting(ctx: Ctx) -> tuple[str, int | None] | None:
     return (p[0], p[1].onset_step) if p is not None else None
 
 
+def parted_through_length(ctx: Ctx) -> bool:
+    """The reward climbs and parted from a truth (`parting`) with no eval lagging behind it and no logged soft
+    term rising alone, and since the parting the answers grew while the truth gained nothing
+    (`lengths.paid_in_length`, at one standard error): length is the channel.  Who names that case is a
+    relation (registry.RELATIONS), not this rule's call."""
+    rw = trend(ctx, "reward") if ctx.has("reward") else None
+    if rw is None or not rw.rose or _by_eval(ctx) is not None:
+        return False
+    p = _parted(ctx)
+    if p is None or _by_components(ctx) is not None:
+        return False
+    return paid_in_length(ctx, p[1].onset_step, p[0], z=1.0) is not None
+
+
 def check(ctx: Ctx) -> Finding | None:
     if not ctx.has("reward"):
         return None
@@ -263,8 +277,6 @@ def check(ctx: Ctx) -> Finding | None:
     comp = _by_components(ctx)
     if p is not None:
         truth, f = p
-        if comp is None and paid_in_length(ctx, f.onset_step, truth, z=1.0) is not None:
-            return None   # the answers grow with the parting, the truth gains nothing: length decides the channel
         if comp is not None and f.severity == "critical":
             f.evidence["rising_component"] = comp.evidence["rising_component"]
         elif comp is not None:

@@ -93,13 +93,20 @@ def _kl_jumped_at(ctx: Ctx, step: int | None) -> bool:
     return (max(post, 0.0) + get("kl_floor")) / (max(pre, 0.0) + get("kl_floor")) >= get("kl_fast")
 
 
+def kl_jumped_at_cut(ctx: Ctx) -> bool:
+    """The KL jumped kl_fast-fold across the step the truncation rate began its rise (`_kl_jumped_at` at
+    `_cut_step`): garbage answers running into the cap.  Who names that case is a relation
+    (registry.RELATIONS), not this rule's call."""
+    return ctx.has("trunc") and _kl_jumped_at(ctx, _cut_step(ctx))
+
+
 def _struck(ctx: Ctx, g: str, rise: int | None) -> dict | None:
     """Starvation that struck and was not recovered from: the truncation rate rose from below
     trunc_high (from `rise`, `_cut_step`) to a peak (the highest of 16 block medians) past trunc_starve, and the score now sits
     below its level over the tenth of the run before that rise by more than goal_z standard errors
     and by a tenth of its own level -- the cut answers took the reward with them, and whatever the
     policy has relearned since (shorter answers, a format term) has not brought it back.  (A KL that
-    jumped kl_fast-fold across the cut makes it the blow-up's: `check` stands back before asking.)
+    jumped kl_fast-fold across the cut makes it the blow-up's: a relation, `kl_jumped_at_cut`.)
     Evidence: the truncation peak and the score before the rise and now."""
     tt = trend(ctx, "trunc")
     tr = trend(ctx, g)
@@ -153,8 +160,6 @@ def check(ctx: Ctx) -> Finding | None:
     from_start = False
     sev = "critical"
     cut = _cut_step(ctx) if ctx.has("trunc") else None
-    if _kl_jumped_at(ctx, cut):
-        return None
     if ctx.has("trunc"):
         t1 = ctx.end("trunc")
         if t1 < get("trunc_starve") or improving:
