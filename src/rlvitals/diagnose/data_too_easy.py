@@ -20,6 +20,8 @@ too easy for this model (a warning: change the data), read as soon as the levels
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from . import confidence as C
@@ -138,7 +140,7 @@ def check(ctx: Ctx) -> Finding | None:
         return None  # groups neither mostly right nor getting right: easy data cannot be the cause
     if abs(g1) < get("near_zero") and not bounded_above_zero(ctx, g):
         return None  # groups uniform at a score of ~0 are all wrong, not all right (data_too_hard's reading)
-    ev: dict = {"adv_std_start": rnd(a0), "adv_std_end": rnd(a1), f"{g}_end": rnd(g1)}
+    ev: dict[str, Any] = {"adv_std_start": rnd(a0), "adv_std_end": rnd(a1), f"{g}_end": rnd(g1)}
     ruled, missing = [], []
     if ctx.has("entropy"):
         ev["entropy_end"] = rnd(ctx.end("entropy"))

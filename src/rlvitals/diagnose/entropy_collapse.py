@@ -19,6 +19,8 @@ score not gaining over those steps is a warning on its own.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from . import confidence as C
@@ -80,7 +82,7 @@ def check(ctx: Ctx) -> Finding | None:
     if not (full or early or sharp):
         return _plunging(ctx)
     drop = 1.0 - e.end / e.start
-    ev: dict = {"entropy_start": rnd(e.start), "entropy_end": rnd(e.end), "entropy_drop": rnd(drop, 3)}
+    ev: dict[str, Any] = {"entropy_start": rnd(e.start), "entropy_end": rnd(e.end), "entropy_drop": rnd(drop, 3)}
     consequences = 0
     g = goal(ctx)
     tr = trend(ctx, g) if g else None

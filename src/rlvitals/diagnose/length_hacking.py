@@ -10,6 +10,8 @@ wrong answers longer: the action names both fixes.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..shapes import step_noise
@@ -231,7 +233,7 @@ def _whole(ctx: Ctx) -> Finding | None:
         return None
     onset = ctx.onset("len", "bend", log=True)
     truth = g if g is not None and g != "reward" else None
-    ev: dict = {"len_start": rnd(l0), "len_end": rnd(l1), "len_growth": rnd(growth, 3)}
+    ev: dict[str, Any] = {"len_start": rnd(l0), "len_end": rnd(l1), "len_growth": rnd(growth, 3)}
     missing: list[str] = []
     trunc_up = None
     if ctx.has("trunc"):

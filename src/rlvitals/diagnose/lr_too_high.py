@@ -13,6 +13,8 @@ lifts both in the same steps: the entropy's rise then says whose the big steps a
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from . import confidence as C
@@ -64,7 +66,7 @@ def check(ctx: Ctx) -> Finding | None:
         fired = fired and not _entropy_leaving(ctx)
     if not fired:
         return None
-    ev: dict = {}
+    ev: dict[str, Any] = {}
     missing = []
     if u.clip is not None:
         ev["clip_frac_late"] = rnd(u.clip, 3)

@@ -22,6 +22,7 @@ without evidence, so a live run is still alerted at once.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -52,7 +53,7 @@ class Effect:
     def material(self) -> float:
         return get("goal_material") * self.scale
 
-    def evidence(self) -> dict:
+    def evidence(self) -> dict[str, Any]:
         return {"goal_metric": self.goal, "goal_at_onset": rnd(self.at_onset), "goal_end": rnd(self.end),
                 "goal_material_move": rnd(self.material)}
 

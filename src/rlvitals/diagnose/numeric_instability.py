@@ -23,6 +23,8 @@ sigmas out, gone the next step, is a spike: named as info (the run recovered; th
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..run import VITALS
@@ -164,7 +166,7 @@ def _general_finding(ctx: Ctx) -> Finding | None:
         if div is not None:
             return Finding(ID, "warning", div[0], {"loss_end_over_lowest": rnd(div[1], 3), "loss_turned_at": div[0]}, (), ("gnorm",) if not ctx.has("gnorm") else (),
                            action_for(ID), C.FIRM)
-    ev: dict = {}
+    ev: dict[str, Any] = {}
     onset = None
     for m in ("loss", "gnorm"):
         got = _one_step_spikes(ctx, m) if ctx.has(m) else None
@@ -175,7 +177,7 @@ def _general_finding(ctx: Ctx) -> Finding | None:
 
 
 def check(ctx: Ctx) -> Finding | None:
-    ev: dict = {}
+    ev: dict[str, Any] = {}
     onset = None
     nonfinite = {}
     for m in WATCH:

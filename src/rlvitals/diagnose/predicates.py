@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -393,7 +393,7 @@ def pred(ctx: Ctx, name: str) -> Pred:
     key = f"pred:{name}"
     if key not in ctx._results:
         ctx._results[key] = PREDICATES[name](ctx)
-    return ctx._results[key]
+    return cast(Pred, ctx._results[key])
 
 
 def holds(ctx: Ctx, name: str) -> bool:

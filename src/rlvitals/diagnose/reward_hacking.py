@@ -12,6 +12,8 @@ Precedence (length_hacking, data_too_hard, numeric_instability own it first) is 
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from ..shapes import blocks, hinge_onset
@@ -241,7 +243,7 @@ def _parted(ctx: Ctx) -> tuple[str, Finding] | None:
                 if out is not None:
                     break
         ctx._results[key] = out
-    return ctx._results[key]
+    return cast("tuple[str, Finding] | None", ctx._results[key])
 
 
 def parting(ctx: Ctx) -> tuple[str, int | None] | None:

@@ -11,6 +11,8 @@ a KL that never left numerical dust says early (a warning) that the weights do n
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from . import confidence as C
@@ -48,7 +50,7 @@ def _dust(ctx: Ctx, trs: list[Trend]) -> Finding | None:
         return None
     if any(t.rose or t.fit_move > 2 * t.fit_se for t in trs):
         return None
-    ev: dict = {t.metric + "_start": rnd(t.start) for t in trs}
+    ev: dict[str, Any] = {t.metric + "_start": rnd(t.start) for t in trs}
     ev.update({t.metric + "_end": rnd(t.end) for t in trs})
     ev["kl_max"] = rnd(float(np.max(np.abs(kl))))
     if e is not None:
@@ -98,7 +100,7 @@ def _full(ctx: Ctx) -> Finding | None:
         return None      # the policy changes while the score does not: not "nothing moves" (not_learning)
     if not policy and not all(t.flat or ctx.word(t.metric) == "constant" for t in trs if t is not None):
         return None
-    ev: dict = {}
+    ev: dict[str, Any] = {}
     for t in trs:
         if t is not None:
             ev[f"{t.metric}_start"], ev[f"{t.metric}_end"] = rnd(t.start), rnd(t.end)

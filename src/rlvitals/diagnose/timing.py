@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import numpy as np
 
@@ -33,7 +33,7 @@ def _once(measure: Callable[[Ctx], R]) -> Callable[[Ctx], R]:
     def cached(ctx: Ctx) -> R:
         if measure.__name__ not in ctx._results:
             ctx._results[measure.__name__] = measure(ctx)
-        return ctx._results[measure.__name__]
+        return cast(R, ctx._results[measure.__name__])
     return cached
 
 

@@ -8,6 +8,8 @@ the stand-in, and the finding says trunc was missing.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from . import confidence as C
@@ -100,7 +102,7 @@ def kl_jumped_at_cut(ctx: Ctx) -> bool:
     return ctx.has("trunc") and _kl_jumped_at(ctx, _cut_step(ctx))
 
 
-def _struck(ctx: Ctx, g: str, rise: int | None) -> dict | None:
+def _struck(ctx: Ctx, g: str, rise: int | None) -> dict[str, Any] | None:
     """Starvation that struck and was not recovered from: the truncation rate rose from below
     trunc_high (from `rise`, `_cut_step`) to a peak (the highest of 16 block medians) past trunc_starve, and the score now sits
     below its level over the tenth of the run before that rise by more than goal_z standard errors
@@ -155,7 +157,7 @@ def check(ctx: Ctx) -> Finding | None:
     if tr is None:
         return None
     improving = tr.rose and not tr.fell_back
-    ev: dict = {f"{g}_end": rnd(tr.end)}
+    ev: dict[str, Any] = {f"{g}_end": rnd(tr.end)}
     missing = []
     from_start = False
     sev = "critical"

@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
@@ -33,7 +34,7 @@ from .materiality import at_ceiling, goal_scale, solved, unhurt
 from .model import FINDING_IDS, SEVERITIES, Finding
 from .predicates import pred
 from .registry import RELATIONS, SPECS
-from .symptoms import goal, trend
+from .symptoms import Trend, goal, trend
 from .thresholds import get
 from .timing import kl_jump
 
@@ -198,7 +199,7 @@ def not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
         if found is None:
             return None
         how = found
-    ev: dict = {"goal_metric": g, "goal_start": rnd(tr.start), "goal_end": rnd(tr.end), "goal_peak": rnd(tr.peak),
+    ev: dict[str, Any] = {"goal_metric": g, "goal_start": rnd(tr.start), "goal_end": rnd(tr.end), "goal_peak": rnd(tr.peak),
                 "goal_move_in_se": rnd(tr.z, 3), "goal_trend": how}
     if how == "constant":
         ev["goal_points"] = tr.n
@@ -229,7 +230,7 @@ def _constant_goal(ctx: Ctx, g: str, n: int, span: int) -> bool:
     return not at_ceiling      # every answer right from the start is data_too_easy's reading
 
 
-def _no_material_gain(ctx: Ctx, m: str, tr, *, sparse_ok: bool = False) -> bool:
+def _no_material_gain(ctx: Ctx, m: str, tr: Trend, *, sparse_ok: bool = False) -> bool:
     """After a fair number of points (twice min_points; points, not steps, unless `sparse_ok`: a
     sparse log's few noisy points prove little on their own) a score that never gained a material
     amount of its own range -- neither at the end nor at its peak -- and did not rise has not learned."""
@@ -238,7 +239,7 @@ def _no_material_gain(ctx: Ctx, m: str, tr, *, sparse_ok: bool = False) -> bool:
     return bool(enough and not tr.rose and tr.end - tr.start < material and tr.peak - tr.start < material)
 
 
-def _goal_failed(ctx: Ctx, g: str | None, tr) -> str | None:
+def _goal_failed(ctx: Ctx, g: str | None, tr: Trend) -> str | None:
     """How a goal with enough points failed to improve (fell, fell_back, flat, not_rising,
     no_material_gain), or None."""
     # "does not go up at all" must be shown, not drawn from a noisy stretch: the fitted change's
@@ -267,7 +268,7 @@ def _goal_failed(ctx: Ctx, g: str | None, tr) -> str | None:
             else "not_rising" if no_rise else "no_material_gain")
 
 
-def goal_summary(ctx: Ctx) -> dict | None:
+def goal_summary(ctx: Ctx) -> dict[str, Any] | None:
     """What the verdict "learning" rests on: the goal metric, its start and end, how many points over
     how many steps, and whether it improved beyond its noise (`improved`).  A report with no warning
     whose goal did not improve must not call the run healthy: it says learning is not shown yet."""
