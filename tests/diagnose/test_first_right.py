@@ -7,7 +7,7 @@ look-alike before it names the failure:
   its level, the KL (0.3-0.6) is already at a level a blow-up reaches.  A policy that only sharpened
   is no further from the reference than the entropy it lost (KL(pi||ref) <= H(ref) - H(pi) for
   pi = ref^b/Z, b >= 1), so a KL within kl_sharpen of the entropy lost, with an entropy that slid
-  rather than dropped at once, is not a blow-up (kl_blowup.sharpening_ratio);
+  rather than dropped at once, is not a blow-up (timing.sharpening_ratio);
 - a length term added to the reward lifts the reward at once and the answers grow after it, while
   the accuracy stays: the reward parting from the truth is paid through length, and the specific
   exploit (length_hacking) is named, not the generic one (length_hacking.paid_in_length), also when
@@ -24,10 +24,11 @@ import io
 
 import pytest
 
-from rlvitals.diagnose import diagnose
+from rlvitals.diagnose import diagnose, kl_blowup, verdict
 from rlvitals.diagnose.context import Ctx
-from rlvitals.diagnose.kl_blowup import sharpening_ratio
+from rlvitals.diagnose.predicates import pred
 from rlvitals.diagnose.thresholds import get
+from rlvitals.diagnose.timing import sharpening_ratio
 from rlvitals.ingest import read_text, write_run
 from rlvitals.shapes import shapes_of
 from rlvitals.simulate.rlloop import simulate_rl
@@ -84,6 +85,20 @@ def test_a_sharpening_kl_stays_within_the_entropy_lost(seed):
     # the blow-up's KL jumps before the entropy follows: it runs ahead of the entropy lost
     assert r_blowup is not None and r_blowup > get("kl_sharpen"), r_blowup
     assert [f.id for f in diagnose(blowup).findings if f.severity in WARN][:1] == ["kl_blowup"]
+
+
+def test_the_kl_a_collapse_drags_is_dropped_by_the_relation_table_not_by_its_detector(monkeypatch):
+    run = simulate_rl("entropy_collapse", seed=1000, steps=200)
+    ctx = _ctx(run)
+    f = kl_blowup.check(ctx)
+    # the detector reports its own evidence (the KL did surge) and decides nothing for the collapse
+    assert f is not None and f.severity in WARN, f
+    assert pred(ctx, "kl_sharpening").holds and "kl_sharpening" in verdict.DEFERS["kl_blowup"]
+    assert "kl_blowup" not in {x.id for x in diagnose(run).findings}
+    # resolve drops it while the predicate holds: alone, without the relation, it would stand
+    assert "kl_blowup" not in {x.id for x in verdict.resolve([f], ctx)}
+    monkeypatch.setattr(verdict, "DEFERS", {})
+    assert "kl_blowup" in {x.id for x in verdict.resolve([f], _ctx(run))}
 
 
 @pytest.mark.parametrize("seed", [1000, 1001, 1002])

@@ -9,6 +9,7 @@ from pathlib import Path
 import rlvitals.diagnose as dg
 from rlvitals.diagnose import actions, differential, verdict
 from rlvitals.diagnose.model import FINDING_IDS, VERDICTS
+from rlvitals.diagnose.predicates import PREDICATES
 from rlvitals.diagnose.registry import HARM_KINDS, RELATIONS, SPECS
 from rlvitals.i18n import t
 
@@ -30,12 +31,18 @@ def test_every_finding_has_a_spec_a_module_an_action_and_words_in_both_languages
 
 
 def test_relations_name_known_findings_and_the_tables_are_derived_from_them():
+    rules = {sp.id for sp in SPECS if sp.rule}
     for r in RELATIONS:
-        assert r.kind in ("explains", "chain")
+        assert r.kind in ("explains", "chain", "defers")
         names = r.other.split("|") + ([r.owner] if r.owner else [])
         assert all(n in FINDING_IDS for n in names), r
         if r.kind == "chain" and r.owner:
             assert r.owner in r.other.split("|")
+        # a deferral names the predicate it holds back while, and both sides are detectors' findings
+        assert (r.when in PREDICATES and r.other in rules and r.owner in rules and r.why) if r.kind == "defers" \
+            else not r.when, r
+    defers = {(r.other, r.when) for r in RELATIONS if r.kind == "defers"}
+    assert defers == {(o, p) for o, ps in verdict.DEFERS.items() for p in ps}
     explains = {(r.owner, r.other) for r in RELATIONS if r.kind == "explains"}
     assert explains == {(o, x) for o, xs in verdict.SUPPRESSES.items() for x in xs}
     assert tuple(FINDING_IDS) == verdict.PRIORITY

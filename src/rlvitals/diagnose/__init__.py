@@ -10,11 +10,13 @@ shapes do one O(n) pass per metric and the rules read their cached numbers.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from ..i18n import Msg
 from ..run import CANONICAL, VITALS, Run
+from ..samples import Samples
 from ..shapes import shapes_of
 from . import (
     batch_noise,
@@ -69,7 +71,7 @@ def _kl_sign(ctx: Ctx) -> list[Msg]:
                 z=f"{min(z, 999.0):.0f}")]
 
 
-def _run_summary(run: Run, ctx: Ctx) -> dict:
+def _run_summary(run: Run, ctx: Ctx) -> dict[str, Any]:
     series = [s for s in run.series.values() if len(s)]
     # the union of steps costs a sort; skip it when every series shares one step array
     if series and all(s.steps is series[0].steps or np.array_equal(s.steps, series[0].steps) for s in series):
@@ -94,7 +96,7 @@ def _run_summary(run: Run, ctx: Ctx) -> dict:
     }
 
 
-def diagnose(run: Run, samples=None) -> Diagnosis:
+def diagnose(run: Run, samples: Samples | None = None) -> Diagnosis:
     """The verdict, findings most important first, each curve's shape, and a run summary."""
     shapes = shapes_of(Run(run.name, run.format, {k: s for k, s in run.series.items() if k in CANONICAL}))
     ctx = Ctx(run, dict(shapes), samples)

@@ -6,6 +6,7 @@ to say *why* the jitter is harmless: clip_frac and grad norm are normal.
 
 from __future__ import annotations
 
+from . import confidence as C
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
@@ -26,5 +27,5 @@ def check(ctx: Ctx) -> Finding | None:
     if u.clip_na:
         ev["clip_frac"] = "not applicable (constant)"
     known = (u.clip is not None) + (u.gnorm is not None)
-    conf = 0.6 + 0.2 * known
+    conf = C.FAIR + 2 * C.SIGN * known
     return Finding(ID, "info", ctx.first_step(), ev, (), (), action_for(ID), round(min(conf, 1.0), 3))

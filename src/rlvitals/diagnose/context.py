@@ -147,7 +147,7 @@ class Ctx:
         last = float(v[-tenth:].mean())
         scale = max(abs(first), 0.05 * max(float(np.max(np.abs(v))), 1e-12), 1e-9)
         se = self.noise(name) * 3.0 / np.sqrt(tenth)
-        return (last - first) > max(rel * scale, se)
+        return bool((last - first) > max(rel * scale, se))
 
     def still_rising(self, name: str, a: float = 0.5) -> bool:
         """Is the metric still climbing over the part of the run after fraction a?

@@ -5,7 +5,9 @@ The lesson's adv_std table sets the severity: 0.8-1.2 healthy (silent), 0.5-0.8 
 The cause is told apart from entropy collapse by entropy (still far from 0 -- and, while accuracy
 is below its ceiling, not falling faster, relatively, than adv_std itself: groups turning uniform
 because the policy narrows are a collapse under way, pair B's 单调趋近 0) and accuracy (high), and
--- the lesson's most practical check -- by samples that differ but are all right.
+-- the lesson's most practical check -- by samples that differ but are all right.  The two entropy
+readings are relations (registry.RELATIONS: data_too_easy defers to entropy_collapse while
+`entropy_gone_no_progress` or `policy_narrowing` holds), not this detector's call.
 When the run also logs the share of groups with zero reward spread (the mechanism itself), that
 share read as adv_std ≈ √(1 − share) decides the band when the logged adv_std reads healthy (a
 batch-normalised adv_std stays near 1 whatever the groups do).
@@ -18,13 +20,16 @@ too easy for this model (a warning: change the data), read as soon as the levels
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
+from . import confidence as C
 from .actions import action_for
+from .arith import TENTH
 from .context import Ctx, rnd, ro
 from .materiality import bounded_above_zero
 from .model import Finding
-from .predicates import holds
 from .symptoms import goal, trend
 from .thresholds import get
 
@@ -82,46 +87,63 @@ def _easy_from_start(ctx: Ctx, g: str | None, a0: float) -> bool:
     ta = trend(ctx, "adv_std")
     if tg is None or ta is None or not tg.rate or tg.start < get("ceiling") or ta.rose:
         return False
-    n0 = max(3, int(round(ta.n * 0.1)))
+    n0 = max(3, int(round(ta.n * TENTH)))
     return get("adv_std_healthy") - a0 > get("goal_z") * ta.noise / float(np.sqrt(n0))
+
+
+def _reading(ctx: Ctx) -> tuple[float, float, tuple[str, float, float, float, int | None] | None, str | None, bool]:
+    """(adv_std at the start and the end -- or the zero-spread share's equivalents when adv_std reads healthy
+    and the share says the groups degenerated --, that share's reading (`_groups`), the band the end is in
+    (`band`), and whether the set was too easy from the first steps (`_easy_from_start`))."""
+    a0, a1 = ctx.start("adv_std"), ctx.end("adv_std")
+    grp = _groups(ctx) if band(a1) is None else None
+    if grp is not None:
+        a0, a1 = grp[2], grp[3]      # adv_std reads healthy, the direct measure says the groups degenerated
+    sev = band(a1)
+    from_start = sev is not None and grp is None and _easy_from_start(ctx, goal(ctx), a0)
+    return a0, a1, grp, sev, from_start
+
+
+def narrowing(ctx: Ctx) -> bool:
+    """The groups turn uniform because the policy narrows (pair B, 单调趋近 0), not because the set is easy:
+    the entropy fell, relatively, at least as far as adv_std did, while the answers (the training accuracy,
+    else the goal) are below their `ceiling` and the set was not too easy from the first steps.  Who names
+    that case is a relation (registry.RELATIONS), not this rule's call."""
+    if not (ctx.has("adv_std") and ctx.has("entropy")):
+        return False
+    a0, a1, _, _, from_start = _reading(ctx)
+    g = goal(ctx)
+    tr = trend(ctx, g) if g else None
+    et = trend(ctx, "entropy")
+    ta = trend(ctx, "acc") if ctx.has("acc") else None    # the groups are training answers: their accuracy
+    if tr is None:
+        return False
+    right = ta.end if ta is not None else tr.end
+    return bool(not from_start and et is not None and et.fell and et.start > 0 and a0 > 0 and right < get("ceiling")
+                and 1 - et.end / et.start >= 1 - a1 / a0)
 
 
 def check(ctx: Ctx) -> Finding | None:
     if not ctx.has("adv_std"):
         return None
-    a0, a1 = ctx.start("adv_std"), ctx.end("adv_std")
-    grp = _groups(ctx) if band(a1) is None else None
-    if grp is not None:
-        a0, a1 = grp[2], grp[3]      # adv_std reads healthy, the direct measure says the groups degenerated
-    else:
-        grp = None
-    sev = band(a1)
+    a0, a1, grp, sev, from_start = _reading(ctx)
     g = goal(ctx)
     tr = trend(ctx, g) if g else None
-    from_start = sev is not None and grp is None and _easy_from_start(ctx, g, a0)
     if from_start and sev == "info":
         sev = "warning"   # below the healthy band before anything was learned: not "normal late in a run"
-    if sev is None or (a1 > a0 - 0.05 and not from_start):
+    if sev is None or (a1 > a0 - get("adv_std_fall") and not from_start):
         return None
     if g is None or tr is None:
         return None
     g1 = tr.end
-    if g1 < 0.5 and not tr.rose:
+    if g1 < get("mostly_right") and not tr.rose:
         return None  # groups neither mostly right nor getting right: easy data cannot be the cause
     if abs(g1) < get("near_zero") and not bounded_above_zero(ctx, g):
         return None  # groups uniform at a score of ~0 are all wrong, not all right (data_too_hard's reading)
-    ev: dict = {"adv_std_start": rnd(a0), "adv_std_end": rnd(a1), f"{g}_end": rnd(g1)}
+    ev: dict[str, Any] = {"adv_std_start": rnd(a0), "adv_std_end": rnd(a1), f"{g}_end": rnd(g1)}
     ruled, missing = [], []
     if ctx.has("entropy"):
         ev["entropy_end"] = rnd(ctx.end("entropy"))
-        if holds(ctx, "entropy_to_zero") and not (tr.rose and not tr.fell_back):
-            return None  # entropy gone and no progress: that is a collapse
-        et = trend(ctx, "entropy")
-        ta = trend(ctx, "acc") if ctx.has("acc") else None    # the groups are training answers: their accuracy
-        right = ta.end if ta is not None else g1
-        if (not from_start and et is not None and et.fell and et.start > 0 and a0 > 0 and right < get("ceiling")
-                and 1 - et.end / et.start >= 1 - a1 / a0):
-            return None  # entropy falls faster than adv_std, answers not mostly right: the policy narrows (pair B)
     else:
         missing.append("entropy")
     quotes: tuple[str, ...] = ()
@@ -146,5 +168,5 @@ def check(ctx: Ctx) -> Finding | None:
     else:
         onset = ctx.crossing("adv_std", below={"info": get("adv_std_healthy"), "warning": get("adv_std_watch"),
                                                "critical": get("adv_std_stop")}[sev], first=True)
-    conf = 0.7 + 0.1 * (g1 >= 0.5) + 0.1 * bool(quotes)
+    conf = C.FIRM + C.SIGN * (g1 >= get("mostly_right")) + C.SIGN * bool(quotes)
     return Finding(ID, sev, onset, ev, tuple(ruled), tuple(missing), action_for(ID), round(conf, 3), quotes)

@@ -109,7 +109,10 @@ def _thresholds() -> list[str]:
     out = ["## Thresholds (`diagnose/thresholds.py`)", "",
            "Every number the rules decide on, read through `thresholds.get(name)` at call time "
            "(`thresholds.using({...})` overrides them for a calibration).  A threshold with a grid may be "
-           "calibrated (chosen on some worlds, scored on the others); one without is fixed by its source.", "",
+           "calibrated (chosen on some worlds, scored on the others); one without is fixed by its source.  The rule "
+           "modules hold no decimals of their own: the arithmetic around these numbers (division guards, the "
+           "constants of robust statistics) is named once in `diagnose/arith.py`, and a finding's confidence "
+           "level (shown, never deciding) comes from `diagnose/confidence.py`.", "",
            "| name | value | meaning | source | grid |", "|---|---|---|---|---|"]
     for t in TABLE.values():
         grid = ", ".join(f"{g:g}" for g in t.grid) if t.grid else "—"

@@ -19,9 +19,13 @@ score not gaining over those steps is a warning on its own.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
+from . import confidence as C
 from .actions import action_for
+from .arith import HALF
 from .context import Ctx, rnd
 from .model import Finding
 from .predicates import holds
@@ -39,7 +43,7 @@ def _still_falling(ctx: Ctx) -> bool:
     k = max(3, v.size // 10)
     if v.size < 2 * k:
         return False
-    return float(np.mean(v[-k:])) <= 0.85 * float(np.mean(v[-2 * k:-k]))
+    return float(np.mean(v[-k:])) <= get("entropy_still_falling") * float(np.mean(v[-2 * k:-k]))
 
 
 def _plunging(ctx: Ctx) -> Finding | None:
@@ -56,16 +60,16 @@ def _plunging(ctx: Ctx) -> Finding | None:
     _, v = ctx.data("entropy")
     ev = {"entropy_start": rnd(ctx.start("entropy")), "entropy_now": rnd(float(np.median(v[-3:]))),
           "entropy_below_trend": f"{np.expm1(t[1]):.0%}", f"{score}_vs_trend": rnd(g[1])}
-    return Finding(ID, "warning", t[0], ev, (), (), action_for(ID), 0.6)
+    return Finding(ID, "warning", t[0], ev, (), (), action_for(ID), C.FAIR)
 
 
 def check(ctx: Ctx) -> Finding | None:
     e = trend(ctx, "entropy")
     if e is None or not ctx.has("entropy"):
         return None
-    onset = ctx.crossing("entropy", 0.25)
+    onset = ctx.crossing("entropy", get("entropy_onset"))
     s, _ = ctx.data("entropy")
-    a = min(float(np.searchsorted(s, onset)) / max(s.size, 1), 0.8) if onset is not None else 0.5
+    a = min(float(np.searchsorted(s, onset)) / max(s.size, 1), get("judge_from_max")) if onset is not None else HALF
     full = holds(ctx, "entropy_to_zero")
     # sharpening: past half its level, with the KL climbing in step to a level that matters -- the
     # policy has left the reference by narrowing (the KL is the collapse's consequence, not a blow-up)
@@ -73,31 +77,31 @@ def check(ctx: Ctx) -> Finding | None:
              and holds(ctx, "kl_follows_entropy") and ctx.end("kl") >= get("kl_high"))
     # early: flat for a while, then more than half the level gone -- heading to 0 now
     early = (not full and not sharp and e.start > 0 and e.end >= 0 and 1.0 - e.end / e.start >= get("entropy_half")
-             and a >= 0.15 and e.fell and ctx.word("entropy") in ("falling", "to_zero", "spike")
+             and a >= get("entropy_steady_first") and e.fell and ctx.word("entropy") in ("falling", "to_zero", "spike")
              and e.n >= get("min_points") and _still_falling(ctx))
     if not (full or early or sharp):
         return _plunging(ctx)
     drop = 1.0 - e.end / e.start
-    ev: dict = {"entropy_start": rnd(e.start), "entropy_end": rnd(e.end), "entropy_drop": rnd(drop, 3)}
+    ev: dict[str, Any] = {"entropy_start": rnd(e.start), "entropy_end": rnd(e.end), "entropy_drop": rnd(drop, 3)}
     consequences = 0
     g = goal(ctx)
     tr = trend(ctx, g) if g else None
     adv_low = ctx.has("adv_std") and ctx.end("adv_std") < get("adv_std_degraded")
     if tr is not None and g is not None:
         ev["goal_metric"] = g
-        ev[f"{g}_late_gain"] = rnd(ctx.late_gain(g, 0.5), 3)
+        ev[f"{g}_late_gain"] = rnd(ctx.late_gain(g, HALF), 3)
         # learning *now*: a score gaining (or still climbing) from where entropy began to fall --
         # or, once entropy is at 0 (entropy_zero), over the second half -- and the goal not fallen
         # back (the verl baseline's validation accuracy converges while its reward still climbs)
         scores = [m for m in dict.fromkeys((g, "val_acc", "acc", "reward")) if ctx.has(m)]
         deep = e.start > 0 and e.end / e.start <= 1 - get("entropy_zero")
-        since = max(a, 0.5) if deep else a
+        since = max(a, HALF) if deep else a
         if sharp:
             # sharpening: the goal is judged from where the entropy passed half its start (the policy
             # has narrowed; a gain made while it was narrowing does not show it still explores)
             half = ctx.crossing("entropy", below=(1 - get("entropy_half")) * e.start, first=True)
             if half is not None:
-                since = max(since, min(float(np.searchsorted(s, half)) / max(s.size, 1), 0.8))
+                since = max(since, min(float(np.searchsorted(s, half)) / max(s.size, 1), get("judge_from_max")))
         # (a slow climb counts only beyond the score's noise: a sparse eval's drift of a few points
         # reads as "still rising" by its rank order alone)
         improving = any(ctx.gained(m, a=since) or (ctx.still_rising(m, since) and ctx.gained(m, rel=0.0, a=since))
@@ -106,7 +110,7 @@ def check(ctx: Ctx) -> Finding | None:
             # still learning: low entropy here is convergence, not collapse -- unless the groups
             # have turned uniform anyway, or the fall came late and abruptly after a steady stretch
             # (a strong signal on its own: a warning)
-            if not adv_low and not (full and a >= 0.3):
+            if not adv_low and not (full and a >= get("entropy_late_fall")):
                 return None
             ev["still_rising"] = g
         else:
@@ -141,5 +145,5 @@ def check(ctx: Ctx) -> Finding | None:
     if (early or sharp) and not full and not consequences:
         return None     # an early fall alone is not yet the strong signal: wait for it to finish
     sev = "critical" if consequences and (full or sharp) else "warning"
-    conf = min(1.0, 0.55 + 0.1 * consequences + 0.2 * (drop - get("entropy_drop")) / (1 - get("entropy_drop")))
+    conf = min(1.0, C.MODEST + C.SIGN * consequences + 2 * C.SIGN * (drop - get("entropy_drop")) / (1 - get("entropy_drop")))
     return Finding(ID, sev, onset, ev, (), tuple(missing), action_for(ID), round(conf, 3), quotes)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import confidence as C
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
@@ -43,7 +44,7 @@ def _running_up(ctx: Ctx) -> Finding | None:
     assert e is not None
     ev = {"entropy_now": rnd(float(np.median(ctx.data("entropy")[1][-6:]))),
           "entropy_over_trend": pred(ctx, "entropy_running_up").value, f"{score}_vs_trend": rnd(t[1])}
-    return Finding(ID, "warning", e[0], ev, (), (), action_for(ID), 0.6)
+    return Finding(ID, "warning", e[0], ev, (), (), action_for(ID), C.FAIR)
 
 
 def _early(ctx: Ctx) -> Finding | None:
@@ -55,11 +56,11 @@ def _early(ctx: Ctx) -> Finding | None:
     onset = ctx.onset("entropy", "bend", until_peak=True)
     ea, eb, ez = since(ctx, "entropy", onset)
     ga, gb, gz = since(ctx, g, onset)
-    if not (ea > 0 and eb / ea >= 1.1 and ez >= 2 * get("goal_z") and gz <= -get("goal_z")):
+    if not (ea > 0 and eb / ea >= get("bend_rise") and ez >= 2 * get("goal_z") and gz <= -get("goal_z")):
         return _running_up(ctx)
     ev = {"entropy_start": rnd(ea), "entropy_end": rnd(eb), "entropy_rise": rnd(eb / ea, 3),
           f"{g}_peak": rnd(ga), f"{g}_end": rnd(gb)}
-    return Finding(ID, "warning", onset, ev, (), (), action_for(ID), 0.6)
+    return Finding(ID, "warning", onset, ev, (), (), action_for(ID), C.FAIR)
 
 
 def check(ctx: Ctx) -> Finding | None:
@@ -79,7 +80,7 @@ def check(ctx: Ctx) -> Finding | None:
         p, e = ctx.peak(g), ctx.end(g)
         # the score gave ground: the tenth-of-run mean sits well below the best block
         se = get("goal_z") * ctx.noise(g) / np.sqrt(max(1, len(ctx.data(g)[1]) // 10))
-        if p - e > max(0.1 * abs(p), se):
+        if p - e > max(get("score_drop") * abs(p), se):
             goal, peak, g1 = g, p, e
             break
     if goal is None:
@@ -92,4 +93,4 @@ def check(ctx: Ctx) -> Finding | None:
     onset = ctx.onset("entropy", "bend", until_peak=True)
     # below entropy_rise the run-away is real (the goal gave ground) but smaller: a warning
     sev = "critical" if e1 / e0 >= get("entropy_rise") else "warning"
-    return Finding(ID, sev, onset, ev, (), (), action_for(ID), 0.85 if sev == "critical" else 0.7)
+    return Finding(ID, sev, onset, ev, (), (), action_for(ID), C.VERY_STRONG if sev == "critical" else C.FIRM)

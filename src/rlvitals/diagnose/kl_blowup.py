@@ -10,9 +10,11 @@ Critical needs the KL to end at `kl_high` or above (PTT: kl > 0.3 high); an orde
 to a modest level (0.03 -> 0.14 while a hack drags the policy along) is a warning, so the cause it
 follows ranks first.  Early (a prefix, as `watch` sees it) the KL is multiplying now: its last stretch `kl_fast` times
 above its own line before, at a level that matters (kl_min), with the entropy rising beyond its
-noise over the same steps (the lesson: "entropy 上升 = 可能 KL 跑飞") -- a warning.  A KL taking off
+noise over the same steps (the lesson: "entropy 上升 = 可能 KL 跑飞") -- a warning.  Whose the case is
+when the KL only follows something else is declared in registry.RELATIONS, not here: a KL taking off
 while the step size grows (clip fraction, grad norm: updates.growing) and the entropy holds is the
-learning rate's (lr_too_high), not a blow-up.
+learning rate's (lr_too_high); a KL that only costs what the entropy's slide or run-up costs
+(predicates.kl_sharpening, kl_flattening) is the entropy finding's.
 """
 
 from __future__ import annotations
@@ -20,16 +22,44 @@ from __future__ import annotations
 import numpy as np
 
 from ..shapes import blocks
+from . import confidence as C
 from .actions import action_for
+from .arith import MICRO
 from .context import Ctx, rnd
 from .model import Finding
-from .predicates import holds
 from .symptoms import gap, kl_clean, tail_excess
 from .thresholds import get
-from .timing import entropy_dropped_at_once, entropy_flattening, first_entropy, jump_window, kl_surge, rolled
-from .updates import assess
+from .timing import jump_window, kl_surge
 
 ID = "kl_blowup"
+
+
+def _levels(s: np.ndarray, v: np.ndarray) -> tuple[float, int | None, float]:
+    """(the KL's end level: its last tenth's mean, its onset (`_onset`), its level just before the onset)."""
+    k = max(1, v.size // 10)
+    end = float(np.mean(v[-k:]))
+    onset = _onset(s, v)
+    before = v[s < onset] if onset is not None else v[:0]
+    pre = float(np.median(before[-max(3, before.size // 3):])) if before.size else float(np.mean(v[:k]))
+    return end, onset, pre
+
+
+def _slow(ctx: Ctx, end: float, pre: float) -> bool:
+    """Neither fast (an order of magnitude within a fifth of the run) nor far past any sane KL."""
+    return kl_surge(ctx) < get("kl_surge") and not (end >= get("kl_danger") and end >= 10 * max(pre, MICRO))
+
+
+def only_taking_off(ctx: Ctx) -> bool:
+    """The KL's only evidence is the early kind: slow (no surge, not past kl_danger), not multiplying with the
+    entropy (`_multiplying`), its last tenth taking off (`_taking_off`).  Whether that is the learning rate's
+    is a relation (registry.RELATIONS, predicates.kl_lifted_by_updates), not this rule's call."""
+    if not ctx.has("kl"):
+        return False
+    s, v, _ = kl_clean(ctx)
+    if v.size < 10:
+        return False
+    end, _, pre = _levels(s, v)
+    return _slow(ctx, end, pre) and not _multiplying(ctx) and _taking_off(v)
 
 
 def check(ctx: Ctx) -> Finding | None:
@@ -43,74 +73,28 @@ def check(ctx: Ctx) -> Finding | None:
     if end < get("kl_min"):
         return None
     surge = kl_surge(ctx)
-    onset = _onset(s, v)
-    before = v[s < onset] if onset is not None else v[:0]
-    pre = float(np.median(before[-max(3, before.size // 3):])) if before.size else float(np.mean(v[:k]))
+    end, onset, pre = _levels(s, v)
     after = v[s >= onset] if onset is not None else v
     top = float(np.max(after)) if after.size else end
     sev = "critical"
-    # fast (an order of magnitude within a fifth of the run) or slower but far past any sane KL
-    if surge < get("kl_surge") and not (end >= get("kl_danger") and end >= 10 * max(pre, 1e-6)):
-        lifted = (holds(ctx, "clip_high") or holds(ctx, "gnorm_high") or assess(ctx).growing
-                  or any(_tenths(ctx.data(m)[1]) >= get("update_growth") for m in ("clip_frac", "gnorm") if ctx.applicable(m)))
-        if not _multiplying(ctx) and (not _taking_off(v) or lifted):
-            return None     # (a KL lifted with clip and grad norm is the learning rate's: lr_too_high)
+    if _slow(ctx, end, pre):
+        if not _multiplying(ctx) and not _taking_off(v):
+            return None
         sev = "warning"                      # early: multiplying now, not yet an order of magnitude
     if end < 3 * max(pre, get("kl_floor")):
         return None   # it surged and came back down: not a run-away now
-    if _sharpening(ctx):
-        return None   # the KL is what the entropy's slide costs: entropy_collapse's to name, not a blow-up
-    if entropy_flattening(ctx):
-        return None   # the KL is what the entropy's run-up costs: entropy_explosion's to name
     if end < get("kl_high"):
         sev = "warning"   # an order of magnitude up, but still at a level PTT calls normal: not dead yet
     ev = {"kl_start": rnd(float(np.mean(v[:k]))), "kl_before": rnd(pre), "kl_end": rnd(end),
-          "kl_surge": rnd(max(top, end) / max(abs(pre), 1e-6), 3), "kl_window_rise": rnd(surge, 3), "kl_max": rnd(top)}
+          "kl_surge": rnd(max(top, end) / max(abs(pre), MICRO), 3), "kl_window_rise": rnd(surge, 3), "kl_max": rnd(top)}
     missing = []
     if ctx.has("entropy"):
         ev["entropy_start"], ev["entropy_end"] = rnd(ctx.start("entropy")), rnd(ctx.end("entropy"))
     else:
         missing.append("entropy")
-    conf = min(1.0, 0.8 + 0.05 * np.log10(surge))
+    conf = min(1.0, C.STRONG + C.DECADE * np.log10(surge))
     since = _jumped_at(s, v, gap(ctx, "kl")) or onset
     return Finding(ID, sev, since, ev, (), tuple(missing), action_for(ID), round(float(conf), 3))
-
-
-def sharpening_ratio(ctx: Ctx) -> float | None:
-    """The most the KL ran ahead of the entropy lost: max, over the KL's points at kl_high or more (a
-    level that matters; below it the entropy's own step noise is a fair share of what it lost), of
-    kl / (entropy at the first points - entropy then), both as trailing 5-point medians (one-step KL
-    spikes removed), the entropy interpolated onto the KL's steps.  None without entropy or a KL that
-    never reached kl_high; inf when the KL was high while the entropy had lost nothing.
-
-    A policy that only sharpened is no further from the reference than the entropy it lost: for
-    pi = ref^b / Z with b >= 1, KL(pi||ref) = CE(pi, ref) - H(pi) <= H(ref) - H(pi) (the mass moves
-    to tokens the reference already favoured, so CE(pi, ref) <= H(ref)).  A blow-up leaves the
-    reference first and by more (the KL jumps before the entropy follows: RL loop x2-4 at the steps
-    it jumps, sim x300); the rolled levels keep that lead visible for a few steps, where block
-    medians over a long run would average it away."""
-    if not ctx.has("entropy"):
-        return None
-    s, v, _ = kl_clean(ctx)
-    k = rolled(v)
-    m = k >= get("kl_high")
-    se, ve = ctx.data("entropy")
-    if not m.any() or ve.size == 0:
-        return None
-    lost = first_entropy(ctx) - np.interp(s[m], se, rolled(ve))
-    if (lost <= 0).any():
-        return float("inf")
-    return float(np.max(k[m] / lost))
-
-
-def _sharpening(ctx: Ctx) -> bool:
-    """The entropy fell, the KL never ran more than kl_sharpen times ahead of the entropy lost
-    (sharpening_ratio), and the entropy slid rather than dropped at once (timing.entropy_dropped_at_once): the KL
-    is what the narrowing costs, entropy_collapse's to name (谁先动谁是因), whether or not the entropy
-    has passed half its level yet."""
-    r = sharpening_ratio(ctx)
-    return (r is not None and r <= get("kl_sharpen") and ctx.end("entropy") < first_entropy(ctx)
-            and not entropy_dropped_at_once(ctx))
 
 
 def _multiplying(ctx: Ctx) -> bool:
@@ -124,15 +108,6 @@ def _multiplying(ctx: Ctx) -> bool:
         return False
     e = tail_excess(ctx, "entropy", get("clip_tail"))
     return e is not None and e[1] > 0 and e[2] >= get("len_accel_z")
-
-
-def _tenths(v: np.ndarray) -> float:
-    """Median of the last tenth (at least 3 points) over the median of the tenth before (1.0 when too short)."""
-    k = max(3, v.size // 10)
-    if v.size < 2 * k:
-        return 1.0
-    before = float(np.median(v[-2 * k:-k]))
-    return float(np.median(v[-k:])) / before if before > 0 else 1.0
 
 
 def _taking_off(v: np.ndarray) -> bool:
@@ -151,7 +126,7 @@ def _onset(s: np.ndarray, v: np.ndarray) -> int | None:
     t, y, a, b = _log_blocks(s, v)
     if b <= a:
         return None
-    below = np.nonzero(y < a + 0.2 * (b - a))[0]
+    below = np.nonzero(y < a + get("kl_onset_share") * (b - a))[0]
     first_peak = int(np.argmax(y))
     below = below[below < first_peak]
     j = int(below[-1]) + 1 if below.size else 0

@@ -10,10 +10,14 @@ wrong answers longer: the action names both fixes.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..shapes import step_noise
+from . import confidence as C
 from .actions import action_for
+from .arith import EPS, TINY, pair_se
 from .context import Ctx, rnd
 from .lengths import length_term_excess, ln_points, paid_in_length
 from .model import Finding
@@ -29,7 +33,7 @@ def _early(ctx: Ctx, g: str | None) -> Finding | None:
     tenth, no slower than before the bend, and the truth did not gain."""
     if g is None or g == "reward" or ctx.word("len") not in ("rising", "spike"):
         return None
-    if ctx.end("len") < 1.2 * ctx.start("len"):
+    if ctx.end("len") < get("len_grown") * ctx.start("len"):
         return None   # over the whole run the answers did not grow (a rebound after a collapse is not it)
     onset = ctx.onset("len", "bend", log=True)
     la, lb, lz = since(ctx, "len", onset)
@@ -41,7 +45,7 @@ def _early(ctx: Ctx, g: str | None) -> Finding | None:
     if int(np.sum(ctx.data(g)[0] >= onset)) < get("truth_min_after"):
         return None   # a sparse truth (an eval every N steps) with no points of its own since the bend says nothing
     # the truth neither gains (pair C1) nor falls (a policy breaking down: KL, entropy own that)
-    if not (la > 0 and lb / la >= 1.1 and lz >= 2 * get("goal_z") and -get("goal_z") < tz <= 1.0):
+    if not (la > 0 and lb / la >= get("bend_rise") and lz >= 2 * get("goal_z") and -get("goal_z") < tz <= 1.0):
         return None
     # and the growth did not slow at the bend: its log-rate after is at least the rate before (asking
     # for a doubling, or for half again, made the verdict flip with each new point of a steady run-away)
@@ -49,14 +53,14 @@ def _early(ctx: Ctx, g: str | None) -> Finding | None:
     l0 = ctx.start("len")
     before = max(float(onset - s[0]), 1.0)
     after = max(float(s[-1] - onset), 1.0)
-    rate_before = np.log(max(la, 1e-9) / max(l0, 1e-9)) / before
+    rate_before = np.log(max(la, TINY) / max(l0, TINY)) / before
     rate_after = np.log(lb / la) / after
-    if rate_after < max(rate_before, 0.0) or rate_after <= 0:
+    if rate_after < get("len_bend_accel") * max(rate_before, 0.0) or rate_after <= 0:
         return None
     ev = {"len_start": rnd(la), "len_end": rnd(lb), "len_growth": rnd(lb / la, 3), "acc_metric": g,
           "acc_start": rnd(ta), "acc_end": rnd(tb), "since_step": onset}
     missing = [] if ctx.has("trunc") else ["trunc"]
-    return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), 0.6)
+    return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), C.FAIR)
 
 
 def check(ctx: Ctx) -> Finding | None:
@@ -98,7 +102,7 @@ def _paid_by_length(ctx: Ctx) -> Finding | None:
     if ctx.has("reward"):
         ev["reward_start"], ev["reward_end"] = rnd(ctx.start("reward")), rnd(ctx.end("reward"))
     missing = [] if ctx.has("trunc") else ["trunc"]
-    return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), 0.6)
+    return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), C.FAIR)
 
 
 def _paid_term(ctx: Ctx) -> Finding | None:
@@ -107,7 +111,7 @@ def _paid_term(ctx: Ctx) -> Finding | None:
     reward rose through what it pays for length, not for being right."""
     comps = components(ctx)
     correct = [k for k, (kind, _) in comps.items() if kind == "correctness"]
-    if not ctx.has("len") or not ctx.end("len") >= 1.2 * ctx.start("len"):
+    if not ctx.has("len") or not ctx.end("len") >= get("len_grown") * ctx.start("len"):
         return None              # a length term is a bonus or a penalty: only growing answers say which
     for k, (kind, _) in comps.items():
         if kind != "length" or not correct:
@@ -115,7 +119,7 @@ def _paid_term(ctx: Ctx) -> Finding | None:
         t = trend(ctx, f"component:{k}")
         if t is None or not t.rose or t.n < 2 * get("hack_min_after"):
             continue
-        onset = ctx.crossing(f"component:{k}", 0.15)
+        onset = ctx.crossing(f"component:{k}", get("onset_share"))
         la, lb, _ = since(ctx, f"component:{k}", onset)
         ca, cb, _ = since(ctx, f"component:{correct[0]}", onset)
         if not (lb - la > 0 and cb - ca <= get("hack_share") * (lb - la)):
@@ -124,7 +128,7 @@ def _paid_term(ctx: Ctx) -> Finding | None:
               "acc_metric": correct[0], "acc_start": rnd(ca), "acc_end": rnd(cb), "since_step": onset}
         if ctx.has("len"):
             ev["len_start"], ev["len_end"] = rnd(ctx.start("len")), rnd(ctx.end("len"))
-        return Finding(ID, "warning", onset, ev, (), (), action_for(ID), 0.7)
+        return Finding(ID, "warning", onset, ev, (), (), action_for(ID), C.FIRM)
     return None
 
 
@@ -146,7 +150,7 @@ def _length_term(ctx: Ctx) -> Finding | None:
     if j < get("min_points"):
         return None
     q = np.percentile(vr[:j], [10, 90])
-    if excess < get("hack_shift") * float(q[1] - q[0] or 1e-12):
+    if excess < get("hack_shift") * float(q[1] - q[0] or EPS):
         return None
     truth = next((f"component:{c}" for c, (kind, _) in components(ctx).items() if kind == "correctness"), None)
     truth = truth or ("acc" if ctx.has("acc") else None)
@@ -159,13 +163,13 @@ def _length_term(ctx: Ctx) -> Finding | None:
     # a correctness term is in the reward's units: it may keep its pace, but gain at most hack_share
     # of what the length term gained; an accuracy (other units) must gain nothing
     same_units = truth.startswith("component:")
-    if tb - ta > (get("hack_share") * excess if same_units else (tr.noise or 1e-12) * float(np.sqrt(2.0 / m))):
+    if tb - ta > (get("hack_share") * excess if same_units else (tr.noise or EPS) * pair_se(m)):
         return None
     ev = {"length_term": key, "length_term_excess": rnd(excess), "acc_metric": truth.split(":")[-1],
           "acc_start": rnd(ta), "acc_end": rnd(tb), "since_step": onset}
     if ctx.has("len"):
         ev["len_end"] = rnd(ctx.end("len"))
-    return Finding(ID, "warning", onset, ev, (), (), action_for(ID), 0.5)
+    return Finding(ID, "warning", onset, ev, (), (), action_for(ID), C.WEAK)
 
 
 def _into_the_cap(ctx: Ctx) -> bool:
@@ -191,7 +195,7 @@ def _policy_breaking(ctx: Ctx) -> bool:
     its trend, entropy len_accel above it, each beyond len_accel_z standard errors): the answers
     grow because the policy is breaking (kl_blowup's, entropy_explosion's), not because a term pays
     for length.  Used by the on-the-way tests only; the whole-run test has the full picture."""
-    for m, size in (("kl", float(np.log(2.0))), ("entropy", get("len_accel"))):
+    for m, size in (("kl", float(np.log(get("kl_breaking")))), ("entropy", get("len_accel"))):
         te = tail_excess(ctx, m, get("len_tail"), log=True) if ctx.has(m) else None
         if te is not None and te[1] >= size and te[2] >= get("len_accel_z"):
             return True
@@ -203,7 +207,7 @@ def _tail(ctx: Ctx, g: str | None) -> Finding | None:
     before by len_accel (relative) and len_accel_z standard errors, while over the same stretch
     the truth neither gains on the stretch before it nor rises above its own line (the growth
     comes without its gain) nor falls (a breaking policy is KL's and entropy's)."""
-    if g is None or g == "reward" or ctx.end("len") < 1.2 * ctx.start("len"):
+    if g is None or g == "reward" or ctx.end("len") < get("len_grown") * ctx.start("len"):
         return None   # the answers must have grown over the prefix (a wobble after shrinking is not it)
     te = tail_excess(ctx, "len", get("len_tail"), log=True)
     if te is None or te[1] < get("len_accel") or te[2] < get("len_accel_z"):
@@ -213,7 +217,7 @@ def _tail(ctx: Ctx, g: str | None) -> Finding | None:
     if cut is None:
         return None
     ta, tb, m, tr = cut
-    se = (tr.noise or float(np.std(ctx.data(g)[1])) or 1e-12) * float(np.sqrt(2.0 / m))
+    se = (tr.noise or float(np.std(ctx.data(g)[1])) or EPS) * pair_se(m)
     own = tail_excess(ctx, g, get("len_tail"))
     if tb - ta > se or tb - ta < -get("goal_z") * se or (own is not None and own[2] > 1.0):
         return None
@@ -224,7 +228,7 @@ def _tail(ctx: Ctx, g: str | None) -> Finding | None:
           "len_above_trend": rnd(float(np.expm1(te[1])), 3), "acc_metric": g, "acc_start": rnd(ta), "acc_end": rnd(tb),
           "since_step": onset}
     missing = [] if ctx.has("trunc") else ["trunc"]
-    return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), 0.5)
+    return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), C.WEAK)
 
 
 def _whole(ctx: Ctx) -> Finding | None:
@@ -238,25 +242,25 @@ def _whole(ctx: Ctx) -> Finding | None:
         return None
     onset = ctx.onset("len", "bend", log=True)
     truth = g if g is not None and g != "reward" else None
-    ev: dict = {"len_start": rnd(l0), "len_end": rnd(l1), "len_growth": rnd(growth, 3)}
+    ev: dict[str, Any] = {"len_start": rnd(l0), "len_end": rnd(l1), "len_growth": rnd(growth, 3)}
     missing: list[str] = []
     trunc_up = None
     if ctx.has("trunc"):
         t0, t1 = ctx.start("trunc"), ctx.end("trunc")
         ev["trunc_start"], ev["trunc_end"] = rnd(t0), rnd(t1)
-        trunc_up = t1 >= t0 + get("trunc_rise") or (t1 >= t0 + 0.4 * get("trunc_rise") and growth >= get("len_explode"))
+        trunc_up = t1 >= t0 + get("trunc_rise") or (t1 >= t0 + get("trunc_rise_exploding") * get("trunc_rise") and growth >= get("len_explode"))
     else:
         missing.append("trunc")
     if truth is not None:
         s, _ = ctx.data(truth)
-        a = min(float(np.searchsorted(s, onset)) / max(s.size, 1), 0.8) if onset is not None else 0.0
+        a = min(float(np.searchsorted(s, onset)) / max(s.size, 1), get("judge_from_max")) if onset is not None else 0.0
         tt = trend(ctx, truth)
         ev["acc_metric"] = truth
         ev["acc_start"], ev["acc_end"] = rnd(tt.start) if tt else None, rnd(tt.end) if tt else None
         lag = eval_lags(ctx)
         if lag is not None:
             ev["train_acc_gain"], ev["eval_acc_gain"] = rnd(lag[0]), rnd(lag[1])
-        elif ctx.gained(truth, rel=0.05, a=a) or ctx.still_rising(truth, a):
+        elif ctx.gained(truth, rel=get("len_truth_gain"), a=a) or ctx.still_rising(truth, a):
             return None  # pair C1: longer and more right (judged from where the growth began)
         clear = lag is not None and growth >= get("len_explode")   # exploding, and eval does not follow
         if trunc_up is False and not clear:
@@ -276,7 +280,7 @@ def _whole(ctx: Ctx) -> Finding | None:
         fresh = onset is None or sr.size - int(np.searchsorted(sr, onset)) < get("min_points")
         if fresh and _into_the_cap(ctx):
             return None
-    conf = min(1.0, 0.7 + 0.1 * (growth - get("len_growth_healthy")) + 0.1 * bool(truth))
+    conf = min(1.0, C.FIRM + C.SIGN * (growth - get("len_growth_healthy")) + C.SIGN * bool(truth))
     return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), round(conf, 3))
 
 
@@ -302,10 +306,10 @@ def _paid(ctx: Ctx) -> Finding | None:
         total = total + np.nan_to_num(cs.values)
     u = vr - total
     k = max(3, u.size // 10)
-    noise = step_noise(u) or 1e-12
+    noise = step_noise(u) or EPS
     gain = float(u[-k:].mean() - u[:k].mean())
     q = np.percentile(vr, [10, 90])
-    if (u.size < 2 * get("min_points") or gain <= get("goal_z") * noise * np.sqrt(2.0 / k)
+    if (u.size < 2 * get("min_points") or gain <= get("goal_z") * noise * pair_se(k)
             or gain < get("hack_shift") * float(q[1] - q[0])):
         return None              # (a size too: hack_shift of the reward's 10-90% spread, not float dust)
     from ..shapes import blocks
@@ -337,4 +341,4 @@ def _paid(ctx: Ctx) -> Finding | None:
           "acc_metric": correct[0], "acc_rate_before_per100": rnd(100 * before, 3),
           "acc_rate_after_per100": rnd(100 * after, 3), "since_step": onset}
     missing = [] if ctx.has("trunc") else ["trunc"]
-    return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), 0.7)
+    return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), C.FIRM)

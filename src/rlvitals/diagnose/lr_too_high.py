@@ -13,8 +13,11 @@ lifts both in the same steps: the entropy's rise then says whose the big steps a
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
+from . import confidence as C
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
@@ -63,7 +66,7 @@ def check(ctx: Ctx) -> Finding | None:
         fired = fired and not _entropy_leaving(ctx)
     if not fired:
         return None
-    ev: dict = {}
+    ev: dict[str, Any] = {}
     missing = []
     if u.clip is not None:
         ev["clip_frac_late"] = rnd(u.clip, 3)
@@ -79,13 +82,9 @@ def check(ctx: Ctx) -> Finding | None:
         missing.append("gnorm")
     if u.jitter_metric:
         ev[f"{u.jitter_metric}_jitter"] = rnd(u.jitter, 3)
-    for m in ("reward", "kl", "loss", "gnorm"):
-        sr = ctx.series(m)
-        if sr is not None and (~sr.finite).any():
-            return None  # NaNs: numeric_instability owns the run
-    conf = min(1.0, 0.7 + (u.clip or 0) + 0.1 * u.gnorm_high)
+    conf = min(1.0, C.FIRM + (u.clip or 0) + C.SIGN * u.gnorm_high)
     # onset: where clip_frac (else the grad norm) left its normal level for good
-    onset = ctx.crossing("clip_frac", 0.15) if u.clip is not None else ctx.crossing("gnorm", 0.15, log=True)
+    onset = ctx.crossing("clip_frac", get("onset_share")) if u.clip is not None else ctx.crossing("gnorm", get("onset_share"), log=True)
     if u.clip is not None and ctx.start("clip_frac") >= get("clip_high"):
         onset = ctx.first_step()   # too big from the first step (no ramp to find)
     span = ctx.last_step() - ctx.first_step()

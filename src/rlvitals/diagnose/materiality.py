@@ -22,6 +22,7 @@ without evidence, so a live run is still alerted at once.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -53,7 +54,7 @@ class Effect:
     def material(self) -> float:
         return get("goal_material") * self.scale
 
-    def evidence(self) -> dict:
+    def evidence(self) -> dict[str, Any]:
         return {"goal_metric": self.goal, "goal_at_onset": rnd(self.at_onset), "goal_end": rnd(self.end),
                 "goal_material_move": rnd(self.material)}
 
@@ -186,7 +187,7 @@ def _fit(s: np.ndarray, v: np.ndarray) -> tuple[float, float]:
     return slope, (slope / se if se > 0 else (np.inf if slope > 0 else 0.0))
 
 
-def learned_first(ctx: Ctx) -> dict | None:
+def learned_first(ctx: Ctx) -> dict[str, object] | None:
     """A format (length, style) term learned first, the truth following after: the normal course of a
     run, not a reward parting from its truth.
 
@@ -198,14 +199,15 @@ def learned_first(ctx: Ctx) -> dict | None:
     fewer than `fair_steps` steps since the soft term began, it has not had a fair chance yet ("waiting");
     rising beyond `goal_z` standard errors at a pace that, over the run's span, is material in its
     range, it follows ("following").  A soft term still rising has its knee near the end: the truth
-    waits until the term levels off, then has as many points again to show it follows.  Either way the reward's early lead is the soft term's and
-    says nothing of cheating.  A truth that fell is never waited for.  None when no soft term
+    waits until the term levels off, then has as many points again to show it follows.  Either way
+    the reward's early lead is the soft term's and says nothing of cheating.  A truth that fell is never waited for.  None when no soft term
     was learned first, or the truth neither waits nor follows (the parting tests then judge the run).
     Cached on the context."""
     key = "materiality.learned_first"
     if key in ctx._results:
-        return ctx._results[key]
-    out = None
+        cached: dict[str, object] | None = ctx._results[key]
+        return cached
+    out: dict[str, object] | None = None
     comps = components(ctx)
     truth = next((f"component:{k}" for k, (kind, _) in comps.items() if kind == "correctness"),
                  "acc" if ctx.has("acc") else None)

@@ -101,10 +101,10 @@ class Diagnosis:
     def worst_severity(self) -> str | None:
         return max((f.severity for f in self.findings), key=SEVERITIES.index, default=None)
 
-    def unproven_goal(self) -> dict | None:
+    def unproven_goal(self) -> dict[str, Any] | None:
         """The goal summary when nothing warns but the goal did not improve beyond its noise: such a run
         is not called healthy (learning is not shown yet), whatever the verdict word."""
-        g = self.run.get("goal") if isinstance(self.run, dict) else None
+        g: dict[str, Any] | None = self.run.get("goal") if isinstance(self.run, dict) else None
         if not g or g.get("improved") or self.verdict != "learning":
             return None
         return g

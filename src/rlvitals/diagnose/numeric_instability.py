@@ -23,10 +23,14 @@ sigmas out, gone the next step, is a spike: named as info (the run recovered; th
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..run import VITALS
+from . import confidence as C
 from .actions import action_for
+from .arith import EPS, robust_sd
 from .context import Ctx, rnd
 from .model import Finding
 from .symptoms import excursions, tail_excess
@@ -115,7 +119,7 @@ def _explodes(ctx: Ctx, m: str) -> tuple[int, float, int | None]:
     n = int(big.sum())
     # once an explosion is confirmed, it began where the magnitude first left its range (10x)
     first = int(s[np.argmax(a >= 10 * med)]) if n else None
-    return n, float(a.max() / max(med, 1e-12)), first
+    return n, float(a.max() / max(med, EPS)), first
 
 
 def _general(ctx: Ctx) -> bool:
@@ -147,7 +151,7 @@ def _one_step_spikes(ctx: Ctx, m: str) -> tuple[int, int, float] | None:
         return None
     level = np.maximum(v[:-2], v[2:])
     d = np.diff(v)
-    mad = float(1.4826 * np.median(np.abs(d - np.median(d)))) or 1e-12
+    mad = robust_sd(d) or EPS
     hit = (v[1:-1] >= get("gnorm_rise") * level) & (v[1:-1] - level > get("spike_z") * mad)
     if not hit.any():
         return None
@@ -161,19 +165,19 @@ def _general_finding(ctx: Ctx) -> Finding | None:
         div = _diverging(ctx)
         if div is not None:
             return Finding(ID, "warning", div[0], {"loss_end_over_lowest": rnd(div[1], 3), "loss_turned_at": div[0]}, (), ("gnorm",) if not ctx.has("gnorm") else (),
-                           action_for(ID), 0.7)
-    ev: dict = {}
+                           action_for(ID), C.FIRM)
+    ev: dict[str, Any] = {}
     onset = None
     for m in ("loss", "gnorm"):
         got = _one_step_spikes(ctx, m) if ctx.has(m) else None
         if got is not None:
             ev.update({f"{m}_spikes": got[0], f"{m}_spike_over_level": rnd(got[2], 3)})
             onset = got[1] if onset is None else min(onset, got[1])
-    return Finding(ID, "info", onset, ev, (), (), action_for(ID), 0.6) if ev else None
+    return Finding(ID, "info", onset, ev, (), (), action_for(ID), C.FAIR) if ev else None
 
 
 def check(ctx: Ctx) -> Finding | None:
-    ev: dict = {}
+    ev: dict[str, Any] = {}
     onset = None
     nonfinite = {}
     for m in WATCH:
@@ -189,7 +193,7 @@ def check(ctx: Ctx) -> Finding | None:
     for m in ("loss", "gnorm"):
         n, ratio, st = _explodes(ctx, m)
         # st is None exactly when n == 0
-        if st is not None and (n >= 3 or st >= ctx.last_step() - 0.1 * (ctx.last_step() - ctx.first_step())):
+        if st is not None and (n >= 3 or st >= ctx.last_step() - get("explode_recent") * (ctx.last_step() - ctx.first_step())):
             ev[f"{m}_peak_over_median"] = rnd(ratio, 3)
             ev[f"{m}_points_100x"] = n
             onset = st if onset is None else min(onset, st)
@@ -216,7 +220,7 @@ def check(ctx: Ctx) -> Finding | None:
         if counted and ctx.has("gnorm"):
             # the grad-norm spikes that came with them (gnorm_explode x its median): where the trouble began
             gs, gv = ctx.data("gnorm")
-            spikes = np.abs(gv) >= get("gnorm_explode") * max(float(np.median(np.abs(gv))), 1e-12)
+            spikes = np.abs(gv) >= get("gnorm_explode") * max(float(np.median(np.abs(gv))), EPS)
             if spikes.any():
                 ev["gnorm_spikes_10x"] = int(spikes.sum())
                 onset = min(onset if onset is not None else int(gs[-1]), int(gs[np.argmax(spikes)]))
@@ -226,7 +230,7 @@ def check(ctx: Ctx) -> Finding | None:
             onset = boom[0] if onset is None else min(onset, boom[0])
         sev = "warning"
     if ctx.has("gnorm"):  # the grad norm starts to climb before the first NaN: that is the onset
-        g = ctx.crossing("gnorm", 0.1, log=True)
+        g = ctx.crossing("gnorm", get("rise_start"), log=True)
         if g is not None and (onset is None or g < onset) and ctx.end("gnorm") > 10 * ctx.start("gnorm"):
             onset = g
     if len(ctx.run.segments) > 1:
@@ -236,5 +240,5 @@ def check(ctx: Ctx) -> Finding | None:
         missing.append("gnorm")
     if ctx.has("reward"):
         ev["reward_end"] = rnd(ctx.end("reward"))
-    conf = 0.95 if nonfinite else 0.9 if sev == "critical" else 0.7
+    conf = C.CERTAIN if nonfinite else C.SURE if sev == "critical" else C.FIRM
     return Finding(ID, sev, onset, ev, (), tuple(missing), action_for(ID), conf)

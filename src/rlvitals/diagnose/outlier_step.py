@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import confidence as C
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
@@ -31,4 +32,4 @@ def check(ctx: Ctx) -> Finding | None:
     sev = "warning" if peak >= get("kl_high") else "info"
     ev = {"kl_spike_max": rnd(peak), "kl_level_around": rnd(level), "kl_spike_steps": ", ".join(map(str, spikes[:5])),
           "kl_spikes": len(spikes)}
-    return Finding(ID, sev, spikes[0], ev, (), (), action_for(ID), 0.7)
+    return Finding(ID, sev, spikes[0], ev, (), (), action_for(ID), C.FIRM)

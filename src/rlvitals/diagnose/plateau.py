@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..shapes import theil_sen
+from . import confidence as C
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
@@ -70,7 +71,7 @@ def _knees(ctx: Ctx, goal: str) -> list[int]:
 
 def check(ctx: Ctx) -> Finding | None:
     goal = goal_of(ctx)
-    if goal is None or not ctx.has(goal) or not ctx.gained(goal, rel=0.1):
+    if goal is None or not ctx.has(goal) or not ctx.gained(goal, rel=get("plateau_gain")):
         return None
     first, last = ctx.first_step(), ctx.last_step()
     for onset in _knees(ctx, goal):
@@ -85,6 +86,6 @@ def check(ctx: Ctx) -> Finding | None:
         ev = {f"{goal}_start": rnd(ctx.start(goal)), f"{goal}_end": rnd(ctx.end(goal)),
               "slope_before_per100": rnd(pre * 100, 3), "slope_after_per100": rnd(post * 100, 3),
               "flat_since": onset}
-        conf = float(np.clip(0.8 - 2 * max(post, 0.0) / pre, 0.4, 0.8))
+        conf = float(np.clip(C.STRONG - 2 * max(post, 0.0) / pre, C.LOW, C.STRONG))
         return Finding(ID, "info", onset, ev, (), (), action_for(ID), round(conf, 3))
     return None

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from .context import Ctx, rnd
 from .symptoms import aligned, goal, kl_clean, spread, trend
 from .thresholds import get
-from .timing import entropy_jump, entropy_led_kl, kl_jump, kl_surge
+from .timing import entropy_flattening, entropy_jump, entropy_led_kl, entropy_sharpening, kl_jump, kl_surge
 
 __all__ = ["PREDICATES", "Pred", "holds", "pred"]
 
@@ -140,6 +140,41 @@ def reward_tracks_truth(ctx: Ctx) -> Pred:
     return Pred(False, "reward", None, False)
 
 
+def reward_climbs_alone(ctx: Ctx) -> Pred:
+    """The goal is not the reward, and the reward climbs clearly -- it rose, by more than three step-to-step
+    noises and `reward_climb` of its start, still rising -- without only moving with the truth
+    (`reward_tracks_truth`): something is being learned or gamed."""
+    g = goal(ctx)
+    if g is None or g == "reward" or not ctx.has("reward"):
+        return Pred(False, "reward", None, ctx.has("reward"))
+    rw = trend(ctx, "reward")
+    ok = (rw is not None and rw.rose and rw.move > 3 * rw.noise and ctx.gained("reward", rel=get("reward_climb"))
+          and ctx.still_rising("reward", 0.0) and not holds(ctx, "reward_tracks_truth"))
+    return Pred(ok, "reward", f"{rw.start:.4g} → {rw.end:.4g}" if rw is not None else None)
+
+
+def reward_paid_in_length(ctx: Ctx) -> Pred:
+    """Since the reward parted from the truth, the answers grew while the truth gained nothing
+    (`reward_hacking.parted_through_length`): the reward is paid through length."""
+    from .reward_hacking import parted_through_length
+    return Pred(parted_through_length(ctx), "len", None, ctx.has("len"))
+
+
+def entropy_gone_no_progress(ctx: Ctx) -> Pred:
+    """`entropy_to_zero` holds and the goal is not improving (it did not rise, or fell back from its peak)."""
+    g = goal(ctx)
+    tr = trend(ctx, g) if g else None
+    ok = holds(ctx, "entropy_to_zero") and not (tr is not None and tr.rose and not tr.fell_back)
+    return Pred(ok, "entropy", pred(ctx, "entropy_to_zero").value, ctx.has("entropy"))
+
+
+def policy_narrowing(ctx: Ctx) -> Pred:
+    """The entropy fell, relatively, at least as far as adv_std with the answers below their ceiling
+    (`data_too_easy.narrowing`): the groups turn uniform because the policy narrows (pair B)."""
+    from .data_too_easy import narrowing
+    return Pred(narrowing(ctx), "entropy", None, ctx.has("entropy"))
+
+
 def goal_not_zero(ctx: Ctx) -> Pred:
     """The goal (an accuracy) ends or peaks above `near_zero`: the questions are solvable.  A goal
     that peaked and then fell to near 0 shows its peak ("peaked at 48%"), never its end ("0%: is not
@@ -238,6 +273,51 @@ def kl_follows_entropy(ctx: Ctx) -> Pred:
     return Pred(leapt, "kl", shown)
 
 
+def kl_sharpening(ctx: Ctx) -> Pred:
+    """The entropy fell and slid rather than dropped at once, and the KL never ran more than `kl_sharpen` times
+    ahead of the entropy lost (`timing.entropy_sharpening`): the KL is what the narrowing costs."""
+    if not ctx.has("kl") or not ctx.has("entropy"):
+        return Pred(False, "kl", None, False)
+    return Pred(entropy_sharpening(ctx), "kl")
+
+
+def kl_flattening(ctx: Ctx) -> Pred:
+    """The entropy rose and the KL never gained more than `kl_flatten` times the entropy's gain
+    (`timing.entropy_flattening`): the KL is what the run-up costs."""
+    if not ctx.has("kl") or not ctx.has("entropy"):
+        return Pred(False, "kl", None, False)
+    return Pred(entropy_flattening(ctx), "kl")
+
+
+def _tenths(v: np.ndarray) -> float:
+    """Median of the last tenth (at least 3 points) over the median of the tenth before (1.0 when too short)."""
+    k = max(3, v.size // 10)
+    if v.size < 2 * k:
+        return 1.0
+    before = float(np.median(v[-2 * k:-k]))
+    return float(np.median(v[-k:])) / before if before > 0 else 1.0
+
+
+def kl_lifted_by_updates(ctx: Ctx) -> Pred:
+    """The KL is only taking off (`kl_blowup.only_taking_off`: no surge, not past `kl_danger`, not multiplying
+    with the entropy) while the step size is up -- the clip fraction or the grad norm high, the updates growing
+    (`updates.growing`), or either's last tenth `update_growth` times the tenth before: the learning rate's."""
+    from .kl_blowup import only_taking_off
+    if not ctx.has("kl"):
+        return Pred(False, "kl", None, False)
+    lifted = (holds(ctx, "clip_high") or holds(ctx, "gnorm_high") or _updates(ctx).growing
+              or any(_tenths(ctx.data(m)[1]) >= get("update_growth") for m in ("clip_frac", "gnorm") if ctx.applicable(m)))
+    return Pred(lifted and only_taking_off(ctx), "kl")
+
+
+def kl_jumped_at_cut(ctx: Ctx) -> Pred:
+    """The KL's median over the twentieth of the run after the truncation rate began its rise is `kl_fast`
+    times (+ `kl_floor`) its median before (`truncation_starvation.kl_jumped_at_cut`): the policy broke away
+    as the answers ran long."""
+    from .truncation_starvation import kl_jumped_at_cut as jumped
+    return Pred(jumped(ctx), "kl", None, ctx.has("kl"))
+
+
 def kl_moved_with_entropy(ctx: Ctx) -> Pred:
     """The KL did move (not `kl_steady`) but `kl_follows_entropy`: the ruler a report shows for kl_blowup then
     (a steady KL is ruled out by kl_steady already; one line, not two)."""
@@ -302,6 +382,10 @@ PREDICATES: dict[str, Callable[[Ctx], Pred]] = {
     "all_finite": all_finite, "kl_steady": kl_steady, "adv_std_normal": adv_std_normal, "trunc_low": trunc_low,
     "answers_cut": answers_cut, "len_not_exploding": len_not_exploding,
     "kl_follows_entropy": kl_follows_entropy, "kl_moved_with_entropy": kl_moved_with_entropy,
+    "kl_sharpening": kl_sharpening, "kl_flattening": kl_flattening, "kl_lifted_by_updates": kl_lifted_by_updates,
+    "kl_jumped_at_cut": kl_jumped_at_cut, "reward_climbs_alone": reward_climbs_alone,
+    "reward_paid_in_length": reward_paid_in_length, "entropy_gone_no_progress": entropy_gone_no_progress,
+    "policy_narrowing": policy_narrowing,
 }
 
 
@@ -309,7 +393,7 @@ def pred(ctx: Ctx, name: str) -> Pred:
     key = f"pred:{name}"
     if key not in ctx._results:
         ctx._results[key] = PREDICATES[name](ctx)
-    return ctx._results[key]
+    return cast(Pred, ctx._results[key])
 
 
 def holds(ctx: Ctx, name: str) -> bool:

@@ -87,12 +87,16 @@ class Relation:
               KL and the reward that follow it).
     chain:    they cause one another: the one that began first owns the pair (verdict._chain_losers);
               when they began together, `owner` (if given) is the one upstream.
+    defers:   `other` stands back while the named predicate `when` (predicates.PREDICATES) holds: the
+              case is `owner`'s to name, whether or not `owner` fires.  verdict.resolve drops it before
+              anything else reads the findings, so its detector reports its own evidence only.
     """
 
     kind: str
     owner: str
     other: str
     why: str = ""
+    when: str = ""
 
 
 _AFTERMATH = ("stalled", "not_learning")
@@ -100,6 +104,10 @@ _AFTERMATH = ("stalled", "not_learning")
 
 def _explains(owner: str, *others: str, why: str = "") -> tuple[Relation, ...]:
     return tuple(Relation("explains", owner, o, why) for o in others)
+
+
+def _defers(other: str, owner: str, when: str, why: str) -> Relation:
+    return Relation("defers", owner, other, why, when)
 
 
 RELATIONS: tuple[Relation, ...] = (
@@ -119,6 +127,24 @@ RELATIONS: tuple[Relation, ...] = (
     *_explains("reward_hacking", *_AFTERMATH, why="the reward is learned, the goal is not"),
     *_explains("stalled", "not_learning", why="nothing moves: the named cause of a goal that does not"),
     *_explains("lr_too_high", "batch_noise", why="the jitter comes from the updates (the lesson's pair D)"),
+    _defers("kl_blowup", "entropy_collapse", "kl_sharpening",
+            "the KL is what the entropy's slide costs (谁先动谁是因), not a blow-up"),
+    _defers("kl_blowup", "entropy_explosion", "kl_flattening", "the KL is what the entropy's run-up costs"),
+    _defers("kl_blowup", "lr_too_high", "kl_lifted_by_updates",
+            "a KL taking off while the clip fraction and the grad norm are up is the learning rate's"),
+    _defers("reward_hacking", "length_hacking", "reward_paid_in_length",
+            "the answers grow with the parting and the truth gains nothing: length is the channel"),
+    _defers("data_too_easy", "entropy_collapse", "entropy_gone_no_progress",
+            "entropy gone and no progress: the groups are uniform because the samples are identical"),
+    _defers("data_too_easy", "entropy_collapse", "policy_narrowing",
+            "the entropy falls faster than adv_std, the answers not mostly right: the policy narrows (pair B)"),
+    _defers("truncation_starvation", "kl_blowup", "kl_jumped_at_cut",
+            "the KL jumped as the answers ran long: garbage answers fill the cap after the break"),
+    _defers("data_too_hard", "truncation_starvation", "answers_cut", "cut answers score 0 and look all wrong"),
+    _defers("data_too_hard", "entropy_collapse", "entropy_to_zero",
+            "identical samples make every group uniform, right or wrong"),
+    _defers("data_too_hard", "reward_hacking", "reward_climbs_alone",
+            "a reward climbing over an all-wrong accuracy is being learned or gamed, not starved"),
     Relation("chain", "", "kl_blowup|entropy_explosion", "the KL drags the entropy, or the entropy drags the KL"),
     Relation("chain", "", "kl_blowup|entropy_collapse", "a collapse pulls the KL along with it"),
     Relation("chain", "", "kl_blowup|sync_failure",

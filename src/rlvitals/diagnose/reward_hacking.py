@@ -12,10 +12,14 @@ Precedence (length_hacking, data_too_hard, numeric_instability own it first) is 
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from ..shapes import blocks, hinge_onset
+from . import confidence as C
 from .actions import action_for
+from .arith import MEDIAN_SE, pair_se, robust_sd
 from .context import Ctx, rnd
 from .lengths import length_term_excess, paid_in_length
 from .materiality import bounded, goal_scale, learned_first
@@ -63,7 +67,7 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
     s, v = ctx.data("reward")
     if s.size - int(np.searchsorted(s, onset)) < get("hack_min_after"):
         return None
-    a = min(float(np.searchsorted(s, onset)) / max(s.size, 1), 0.8)
+    a = min(float(np.searchsorted(s, onset)) / max(s.size, 1), get("judge_from_max"))
     if not ctx.gained("reward", rel=0.0, a=a):
         return None
     common, r, t = aligned(ctx, truth)
@@ -79,8 +83,8 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
     # a sparse truth (eval every N steps) must have points of its own after the onset
     if int(np.sum(ctx.data(truth)[0] >= onset)) < get("truth_min_after"):
         return None
-    parted = gr - ga >= get("hack_gap") and ga <= 0.5 * gr
-    if not parted and not (zr >= get("goal_z") and za <= 0.5):
+    parted = gr - ga >= get("hack_gap") and ga <= get("hack_truth_share") * gr
+    if not parted and not (zr >= get("goal_z") and za <= get("hack_truth_z")):
         return None
     ta0, ta1, _ = since(ctx, truth, onset)
     if za >= get("goal_z") and ta1 - ta0 >= get("goal_material") * goal_scale(ctx, truth):
@@ -102,7 +106,7 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
           "acc_at_onset": rnd(at_onset), "acc_metric": name, "acc_constant": ctx.word(truth) == "constant"}
     drop = max(0.0, at_onset - tt.end)
     sev = "critical"
-    conf = min(1.0, 0.75 + 0.5 * drop + 0.1 * (ctx.word(truth) in ("constant", "flat", "falling", "to_zero")))
+    conf = min(1.0, C.SOLID + C.LOST_WEIGHT * drop + C.SIGN * (ctx.word(truth) in ("constant", "flat", "falling", "to_zero")))
     missing = tuple(m for m in ("len",) if not ctx.has(m))
     return Finding(ID, sev, onset, ev, (), missing, action_for(ID), round(conf, 3))
 
@@ -131,20 +135,20 @@ def _early(ctx: Ctx, truth: str) -> Finding | None:
         return None
     beta, alpha = np.polyfit(ap, rp, 1)
     res = rp - (alpha + beta * ap)
-    sd = float(1.4826 * np.median(np.abs(res - np.median(res)))) or float(np.std(res))
+    sd = robust_sd(res) or float(np.std(res))
     if not sd > 0:
         return None
     tail = r[j:] - (alpha + beta * a[j:])
     shift = float(np.median(tail))
-    if shift < get("hack_z") * sd * 1.253 / np.sqrt(m) or shift < get("hack_shift") * (spread(rp) or 1.0):
+    if shift < get("hack_z") * sd * MEDIAN_SE / np.sqrt(m) or shift < get("hack_shift") * (spread(rp) or 1.0):
         return None
     lt = length_term_excess(ctx)
-    if lt is not None and lt[2] >= 0.5 * shift:
+    if lt is not None and lt[2] >= get("length_term_carries") * shift:
         return None     # a logged length term carries the excess: length_hacking's question
     # the truth gained nothing over the stretch (against the stretch of equal length before it)
     ta, tb = float(a[j - m:j].mean()), float(a[j:].mean())
     tr = trend(ctx, truth)
-    if tr is None or tb - ta > tr.noise * np.sqrt(2.0 / m):
+    if tr is None or tb - ta > tr.noise * pair_se(m):
         return None
     if max(ta, tb) >= get("ceiling") and tr.rate:
         return None
@@ -154,7 +158,7 @@ def _early(ctx: Ctx, truth: str) -> Finding | None:
           "acc_start": rnd(ta), "acc_end": rnd(tb), "acc_at_onset": rnd(ta), "acc_metric": name,
           "acc_constant": ctx.word(truth) == "constant", "reward_excess": rnd(shift)}
     missing = tuple(mm for mm in ("len",) if not ctx.has(mm))
-    return Finding(ID, "warning", onset, ev, (), missing, action_for(ID), 0.6)
+    return Finding(ID, "warning", onset, ev, (), missing, action_for(ID), C.FAIR)
 
 
 def _by_points(ctx: Ctx, truth: str) -> Finding | None:
@@ -177,8 +181,8 @@ def _by_points(ctx: Ctx, truth: str) -> Finding | None:
     ev = {"reward_start": rnd(rw.start), "reward_end": rnd(rw.end), "acc_start": rnd(tt.start), "acc_end": rnd(tt.end),
           "acc_metric": name, "acc_constant": ctx.word(truth) == "constant", "reward_gain_share": rnd(r_share, 3)}
     missing = tuple(m for m in ("len",) if not ctx.has(m))
-    onset = divergence_onset(ctx, truth) or ctx.crossing("reward", 0.15)
-    return Finding(ID, "critical", onset, ev, (), missing, action_for(ID), 0.8)
+    onset = divergence_onset(ctx, truth) or ctx.crossing("reward", get("onset_share"))
+    return Finding(ID, "critical", onset, ev, (), missing, action_for(ID), C.STRONG)
 
 
 def _by_components(ctx: Ctx) -> Finding | None:
@@ -204,12 +208,12 @@ def _by_components(ctx: Ctx) -> Finding | None:
     # what the soft term gains
     if c.n < 2 * get("hack_min_after") or c.move > get("hack_share") * t.move:
         return None
-    onset = ctx.crossing(f"component:{k}", 0.15)
+    onset = ctx.crossing(f"component:{k}", get("onset_share"))
     ev = {"reward_start": rnd(ctx.start("reward")) if ctx.has("reward") else None,
           "reward_end": rnd(ctx.end("reward")) if ctx.has("reward") else None,
           "acc_start": rnd(c.start), "acc_end": rnd(c.end), "acc_metric": correct[0], "acc_constant": c.n > 0 and c.peak == c.trough,
           "rising_component": k, "rising_component_start": rnd(t.start), "rising_component_end": rnd(t.end)}
-    return Finding(ID, "critical", onset, ev, (), (), action_for(ID), 0.85)
+    return Finding(ID, "critical", onset, ev, (), (), action_for(ID), C.VERY_STRONG)
 
 
 def _by_eval(ctx: Ctx) -> Finding | None:
@@ -223,8 +227,8 @@ def _by_eval(ctx: Ctx) -> Finding | None:
     ev = {"reward_start": rnd(rw.start), "reward_end": rnd(rw.end), "acc_start": rnd(ev_t.start),
           "acc_end": rnd(ev_t.end), "acc_metric": "val_acc", "acc_constant": False,
           "train_acc_gain": rnd(lag[0]), "eval_acc_gain": rnd(lag[1])}
-    onset = ctx.crossing("acc", 0.15)
-    return Finding(ID, "critical", onset, ev, (), (), action_for(ID), 0.8)
+    onset = ctx.crossing("acc", get("onset_share"))
+    return Finding(ID, "critical", onset, ev, (), (), action_for(ID), C.STRONG)
 
 
 def _parted(ctx: Ctx) -> tuple[str, Finding] | None:
@@ -239,13 +243,27 @@ def _parted(ctx: Ctx) -> tuple[str, Finding] | None:
                 if out is not None:
                     break
         ctx._results[key] = out
-    return ctx._results[key]
+    return cast("tuple[str, Finding] | None", ctx._results[key])
 
 
 def parting(ctx: Ctx) -> tuple[str, int | None] | None:
     """(truth, onset) where the reward parted from the truth (length_hacking asks whether length paid for it)."""
     p = _parted(ctx)
     return (p[0], p[1].onset_step) if p is not None else None
+
+
+def parted_through_length(ctx: Ctx) -> bool:
+    """The reward climbs and parted from a truth (`parting`) with no eval lagging behind it and no logged soft
+    term rising alone, and since the parting the answers grew while the truth gained nothing
+    (`lengths.paid_in_length`, at one standard error): length is the channel.  Who names that case is a
+    relation (registry.RELATIONS), not this rule's call."""
+    rw = trend(ctx, "reward") if ctx.has("reward") else None
+    if rw is None or not rw.rose or _by_eval(ctx) is not None:
+        return False
+    p = _parted(ctx)
+    if p is None or _by_components(ctx) is not None:
+        return False
+    return paid_in_length(ctx, p[1].onset_step, p[0], z=1.0) is not None
 
 
 def check(ctx: Ctx) -> Finding | None:
@@ -263,8 +281,6 @@ def check(ctx: Ctx) -> Finding | None:
     comp = _by_components(ctx)
     if p is not None:
         truth, f = p
-        if comp is None and paid_in_length(ctx, f.onset_step, truth, z=1.0) is not None:
-            return None   # the answers grow with the parting, the truth gains nothing: length decides the channel
         if comp is not None and f.severity == "critical":
             f.evidence["rising_component"] = comp.evidence["rising_component"]
         elif comp is not None:

@@ -11,8 +11,11 @@ a KL that never left numerical dust says early (a warning) that the weights do n
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
+from . import confidence as C
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
@@ -25,11 +28,11 @@ ID = "stalled"
 def _still(t: Trend, n_min: float) -> bool:
     """A policy metric that did not move: no evidence of a move, or a move under 1% of its level
     (start, end and peak), or (KL) a level that never left the reference (below kl_floor / 100)."""
-    if t.still_over(n_min) or max(abs(t.end - t.start), abs(t.peak - t.start), abs(t.start - t.trough)) < 0.01 * abs(t.start):
+    if t.still_over(n_min) or max(abs(t.end - t.start), abs(t.peak - t.start), abs(t.start - t.trough)) < get("still_move") * abs(t.start):
         return True
     # (a KL rising beyond its noise is the policy leaving the reference, however small its level: a
     # LoRA run's KL goes 1e-5 -> 1e-4 in its first tens of steps)
-    return t.metric == "kl" and not t.rose and max(abs(t.start), abs(t.end), abs(t.peak)) < 0.01 * get("kl_floor")
+    return t.metric == "kl" and not t.rose and max(abs(t.start), abs(t.end), abs(t.peak)) < get("kl_dust") * get("kl_floor")
 
 
 def _dust(ctx: Ctx, trs: list[Trend]) -> Finding | None:
@@ -41,21 +44,21 @@ def _dust(ctx: Ctx, trs: list[Trend]) -> Finding | None:
     warning: the full test below makes it critical once stall_points points agree."""
     _, kl = ctx.data("kl")
     kl = kl[np.isfinite(kl)]
-    if kl.size < get("stall_dust_points") or not np.any(kl != 0) or not float(np.max(np.abs(kl))) < 0.01 * get("kl_floor"):
+    if kl.size < get("stall_dust_points") or not np.any(kl != 0) or not float(np.max(np.abs(kl))) < get("kl_dust") * get("kl_floor"):
         return None      # (a KL exactly 0 at every step is not computed at all: not applicable)
     e = trend(ctx, "entropy")
     if e is not None and not (e.start > 0 and (e.still_over(get("stall_dust_points")) or max(
-            abs(e.end - e.start), abs(e.peak - e.start), abs(e.start - e.trough)) < 0.01 * e.start)):
+            abs(e.end - e.start), abs(e.peak - e.start), abs(e.start - e.trough)) < get("still_move") * e.start)):
         return None
     if any(t.rose or t.fit_move > 2 * t.fit_se for t in trs):
         return None
-    ev: dict = {t.metric + "_start": rnd(t.start) for t in trs}
+    ev: dict[str, Any] = {t.metric + "_start": rnd(t.start) for t in trs}
     ev.update({t.metric + "_end": rnd(t.end) for t in trs})
     ev["kl_max"] = rnd(float(np.max(np.abs(kl))))
     if e is not None:
         ev["entropy_end"] = rnd(e.end)
     missing = [m for m in ("entropy", "ratio_mean") if ctx.data(m)[1].size == 0]
-    return Finding(ID, "warning", ctx.first_step(), ev, (), tuple(missing), action_for(ID), 0.5)
+    return Finding(ID, "warning", ctx.first_step(), ev, (), tuple(missing), action_for(ID), C.WEAK)
 
 
 def check(ctx: Ctx) -> Finding | None:
@@ -88,7 +91,7 @@ def _full(ctx: Ctx) -> Finding | None:
     held = bool(policy) and ctx.has("entropy") and all(p is not None and _still(p, n_min) for p in policy)
 
     def quiet(t: Trend) -> bool:   # no evidence of a move, or at most a slight drift down
-        if held and t.n >= n_min and not t.rose and t.fit_move < 2.5 * t.fit_se:
+        if held and t.n >= n_min and not t.rose and t.fit_move < get("stall_drift_z") * t.fit_se:
             return True
         return t.still_over(n_min) or (t.not_rising and abs(t.fit_move) < 4 * t.fit_se
                                        and abs(t.move) < get("goal_z") * t.se)
@@ -99,7 +102,7 @@ def _full(ctx: Ctx) -> Finding | None:
         return None      # the policy changes while the score does not: not "nothing moves" (not_learning)
     if not policy and not all(t.flat or ctx.word(t.metric) == "constant" for t in trs if t is not None):
         return None
-    ev: dict = {}
+    ev: dict[str, Any] = {}
     for t in trs:
         if t is not None:
             ev[f"{t.metric}_start"], ev[f"{t.metric}_end"] = rnd(t.start), rnd(t.end)
@@ -107,4 +110,4 @@ def _full(ctx: Ctx) -> Finding | None:
         if ctx.has(m):
             ev[f"{m}_end"] = rnd(ctx.end(m))
     missing = [m for m in ("entropy", "ratio_mean") if not ctx.has(m)]
-    return Finding(ID, "critical", ctx.first_step(), ev, (), tuple(missing), action_for(ID), 0.6)
+    return Finding(ID, "critical", ctx.first_step(), ev, (), tuple(missing), action_for(ID), C.FAIR)

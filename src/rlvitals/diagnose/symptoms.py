@@ -17,7 +17,7 @@ named predicates every rule shares (`predicates.py`) are built on these trends.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -147,7 +147,7 @@ def gap(ctx: Ctx, name: str) -> float:
         s, _ = ctx.data(name)
         d = np.diff(s[:: max(1, s.size // 65536)])
         ctx._results[key] = max(1.0, float(np.median(d))) if d.size else 1.0
-    return ctx._results[key]
+    return cast(float, ctx._results[key])
 
 
 def per_point(ctx: Ctx, name: str, ratio: float) -> float:
@@ -237,7 +237,7 @@ def trend(ctx: Ctx, name: str) -> Trend | None:
     """The Trend of a metric (canonical, component or eval), cached on the context."""
     key = f"trend:{name}"
     if key in ctx._results:
-        return ctx._results[key]
+        return cast("Trend | None", ctx._results[key])
     s, v = ctx.data(name)
     out = None
     if v.size >= 3:
@@ -278,7 +278,7 @@ def goal(ctx: Ctx) -> str | None:
     chosen = (getattr(ctx.run, "meta", None) or {}).get("goal")
     if isinstance(chosen, dict) and chosen.get("by") == "user" and isinstance(chosen.get("metric"), str):
         if trend(ctx, chosen["metric"]) is not None:
-            return chosen["metric"]
+            return str(chosen["metric"])
     for m in ("val_acc", "acc"):
         if ctx.has(m) or (m in ctx.shapes and ctx.word(m) == "constant"):
             tr = trend(ctx, m)
@@ -300,7 +300,7 @@ def kl_clean(ctx: Ctx) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """
     key = "kl_clean"
     if key in ctx._results:
-        return ctx._results[key]
+        return cast("tuple[np.ndarray, np.ndarray, list[int]]", ctx._results[key])
     s, v = ctx.data("kl")
     spikes: list[int] = []
     if v.size >= 5:
@@ -401,7 +401,8 @@ def tail_excess(ctx: Ctx, name: str, tail: float, *, log: bool = False,
     xm = float(x.mean())
     sxx = float(((x - xm) ** 2).sum()) or 1.0
     slope = float(((x - xm) * (y - y.mean())).sum()) / sxx
-    line = lambda t: float(y.mean()) + slope * (t - xm)   # noqa: E731
+    def line(t: np.ndarray) -> np.ndarray:
+        return float(y.mean()) + slope * (t - xm)
     res = y - line(x)
     sd = float(1.4826 * np.median(np.abs(res - np.median(res)))) or float(np.std(res)) or 1e-12
     xt = s[j:].astype(float)

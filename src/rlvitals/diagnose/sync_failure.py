@@ -18,7 +18,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..shapes import kendall_tau, step_noise
+from . import confidence as C
 from .actions import action_for
+from .arith import HALF, MAD_SIGMA, SQRT2, TINY
 from .context import Ctx, rnd
 from .model import Finding
 from .symptoms import trend
@@ -32,7 +34,7 @@ def _deviation(ctx: Ctx) -> tuple[float, float, str]:
     """(start deviation, end deviation, kind) of the ratio or its proxy from its healthy value."""
     s = ctx.series("ratio_mean")
     r0, r1 = ctx.start("ratio_mean"), ctx.end("ratio_mean")
-    if s is not None and s.proxy and abs(ctx.window("ratio_mean", 0, 1)) < 0.5:
+    if s is not None and s.proxy and abs(ctx.window("ratio_mean", 0, 1)) < get("proxy_diff_level"):
         return abs(r0), abs(r1), "diff"      # a difference/KL-like proxy: healthy is 0
     # no further from 1 than the nearest of its last 3 points: an importance ratio knocked off 1 for a
     # step or two by huge updates (a KL blow-up's step, a bad batch) is an excursion, not the lesson's
@@ -47,7 +49,7 @@ def _leaving(ctx: Ctx, d0: float, d1: float) -> bool:
     (2 x goal_z standard errors), more than 3x where it started, and further out than it ever was."""
     tr = trend(ctx, "ratio_mean")
     # half the steady band -- or a quarter of it when the shape is already a monotonic drift
-    floor = 0.25 * get("ratio_tol") if ctx.word("ratio_mean") == "drift" else 0.5 * get("ratio_tol")
+    floor = (get("ratio_leaving_drift") if ctx.word("ratio_mean") == "drift" else get("ratio_leaving")) * get("ratio_tol")
     if tr is None or d1 < floor or abs(tr.z) < 2 * get("goal_z") or d1 < 3 * max(d0, tr.noise):
         return False
     # further out than every block before the end window (the last tenth of the points the end level
@@ -112,7 +114,7 @@ def check(ctx: Ctx) -> Finding | None:
         if not fired and (_leaving(ctx, d0, d1) or _drifting(ctx) is not None):
             fired, sev = True, "warning"     # early: a steady move away from 1, not yet far
     else:
-        fired = d1 > get("mismatch_high") and d1 > 2 * max(d0, 0.2 * get("mismatch_high"))
+        fired = d1 > get("mismatch_high") and d1 > 2 * max(d0, get("mismatch_start") * get("mismatch_high"))
     if not fired:
         return None
     ev = {"ratio_start": rnd(ctx.start("ratio_mean"), 5), "ratio_end": rnd(ctx.end("ratio_mean"), 5),
@@ -121,11 +123,11 @@ def check(ctx: Ctx) -> Finding | None:
         ev["entropy_end"] = rnd(ctx.end("entropy"))
     for g in ("reward", "acc"):
         if ctx.has(g):
-            ev[f"{g}_late_gain"] = rnd(ctx.late_gain(g, 0.5), 3)
+            ev[f"{g}_late_gain"] = rnd(ctx.late_gain(g, HALF), 3)
     onset = _left_one(ctx) if kind == "ratio" else None
     if onset is None:
         onset = sh.onset_step if sh.onset_step is not None else ctx.onset("ratio_mean")
-    conf = float(np.clip(0.7 + d1, 0.7, 1.0))
+    conf = float(np.clip(C.FIRM + d1, C.FIRM, 1.0))
     return Finding(ID, sev, onset, ev, (), (), action_for(ID), round(conf, 3))
 
 
@@ -140,7 +142,7 @@ def _left_one(ctx: Ctx) -> int | None:
     if d.size < 2 * n:
         return None
     base = float(np.median(d[:n]))
-    noise = float(1.4826 * np.median(np.abs(np.diff(d[:n])))) / np.sqrt(2.0) or 1e-9
+    noise = float(MAD_SIGMA * np.median(np.abs(np.diff(d[:n])))) / SQRT2 or TINY
     # centred 5-point median (3 and 4 points at the ends): the trailing one shifted by two steps
     med = np.concatenate((rolled(d)[2:], [np.median(d[-4:]), np.median(d[-3:])]))
     inside = np.nonzero(med <= base + get("goal_z") * noise)[0]

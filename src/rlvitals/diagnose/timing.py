@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import numpy as np
 
@@ -20,7 +20,8 @@ from .symptoms import covers, gap, kl_clean, trend
 from .thresholds import get
 
 __all__ = ["entropy_dropped_at_once", "entropy_flattening", "entropy_jump", "entropy_led_kl", "entropy_plunge_share",
-           "first_entropy", "flattening_ratio", "jump_window", "kl_jump", "kl_rise_step", "kl_surge", "rolled"]
+           "entropy_sharpening", "first_entropy", "flattening_ratio", "jump_window", "kl_jump", "kl_rise_step", "kl_surge",
+           "rolled", "sharpening_ratio"]
 
 R = TypeVar("R")
 
@@ -32,7 +33,7 @@ def _once(measure: Callable[[Ctx], R]) -> Callable[[Ctx], R]:
     def cached(ctx: Ctx) -> R:
         if measure.__name__ not in ctx._results:
             ctx._results[measure.__name__] = measure(ctx)
-        return ctx._results[measure.__name__]
+        return cast(R, ctx._results[measure.__name__])
     return cached
 
 
@@ -195,3 +196,39 @@ def entropy_flattening(ctx: Ctx) -> bool:
     """The entropy rose and the KL never ran ahead of its gain (`flattening_ratio` <= `kl_flatten`)."""
     r = flattening_ratio(ctx)
     return r is not None and r <= get("kl_flatten")
+
+
+def sharpening_ratio(ctx: Ctx) -> float | None:
+    """The most the KL ran ahead of the entropy lost: max, over the KL's points at kl_high or more (a
+    level that matters; below it the entropy's own step noise is a fair share of what it lost), of
+    kl / (entropy at the first points - entropy then), both as trailing 5-point medians (one-step KL
+    spikes removed), the entropy interpolated onto the KL's steps.  None without entropy or a KL that
+    never reached kl_high; inf when the KL was high while the entropy had lost nothing.
+
+    A policy that only sharpened is no further from the reference than the entropy it lost: for
+    pi = ref^b / Z with b >= 1, KL(pi||ref) = CE(pi, ref) - H(pi) <= H(ref) - H(pi) (the mass moves
+    to tokens the reference already favoured, so CE(pi, ref) <= H(ref)).  A blow-up leaves the
+    reference first and by more (the KL jumps before the entropy follows: RL loop x2-4 at the steps
+    it jumps, sim x300); the rolled levels keep that lead visible for a few steps, where block
+    medians over a long run would average it away."""
+    if not ctx.has("entropy"):
+        return None
+    s, v, _ = kl_clean(ctx)
+    k = rolled(v)
+    m = k >= get("kl_high")
+    se, ve = ctx.data("entropy")
+    if not m.any() or ve.size == 0:
+        return None
+    lost = first_entropy(ctx) - np.interp(s[m], se, rolled(ve))
+    if (lost <= 0).any():
+        return float("inf")
+    return float(np.max(k[m] / lost))
+
+
+def entropy_sharpening(ctx: Ctx) -> bool:
+    """The entropy fell, the KL never ran more than kl_sharpen times ahead of the entropy lost
+    (sharpening_ratio), and the entropy slid rather than dropped at once (entropy_dropped_at_once): the KL
+    is what the narrowing costs (谁先动谁是因), whether or not the entropy has passed half its level yet."""
+    r = sharpening_ratio(ctx)
+    return (r is not None and r <= get("kl_sharpen") and ctx.end("entropy") < first_entropy(ctx)
+            and not entropy_dropped_at_once(ctx))

@@ -8,9 +8,13 @@ the stand-in, and the finding says trunc was missing.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
+from . import confidence as C
 from .actions import action_for
+from .arith import EPS, TINY, pair_se
 from .context import Ctx, rnd
 from .model import Finding
 from .symptoms import around, goal, since, tail_excess, trend
@@ -24,7 +28,7 @@ def _pinned(ctx: Ctx, a: float = 0.0) -> float:
     _, v = ctx.data("len")
     if v.size < 5:
         return 0.0
-    return float(np.mean(v[int(a * v.size):] >= 0.98 * float(np.max(v))))
+    return float(np.mean(v[int(a * v.size):] >= get("len_at_max") * float(np.max(v))))
 
 
 def _cutting_fast(ctx: Ctx, g: str) -> bool:
@@ -36,13 +40,13 @@ def _cutting_fast(ctx: Ctx, g: str) -> bool:
     if te is None or te[1] < get("trunc_jump") or te[2] < get("len_accel_z"):
         return False
     st, vt = ctx.data("trunc")
-    if float(np.mean(vt[int(np.searchsorted(st, te[0])):])) < 0.5 * get("trunc_high"):
+    if float(np.mean(vt[int(np.searchsorted(st, te[0])):])) < get("trunc_early_level") * get("trunc_high"):
         return False
     cut = around(ctx, g, te[0])
     if cut is None:
         return False
     ta, tb, m, tr = cut
-    return tb - ta <= (tr.noise or 1e-12) * float(np.sqrt(2.0 / m))
+    return tb - ta <= (tr.noise or EPS) * pair_se(m)
 
 
 def _cut_step(ctx: Ctx) -> int | None:
@@ -55,7 +59,7 @@ def _cut_step(ctx: Ctx) -> int | None:
     top = float(np.max(x))
     if not top > tt.start:
         return None
-    return int(st[int(np.argmax(vt >= tt.start + 0.1 * (top - tt.start)))])
+    return int(st[int(np.argmax(vt >= tt.start + get("rise_start") * (top - tt.start)))])
 
 
 def _medians_around(ctx: Ctx, m: str, step: int | None, after: int = 0) -> tuple[float, float] | None:
@@ -91,13 +95,20 @@ def _kl_jumped_at(ctx: Ctx, step: int | None) -> bool:
     return (max(post, 0.0) + get("kl_floor")) / (max(pre, 0.0) + get("kl_floor")) >= get("kl_fast")
 
 
-def _struck(ctx: Ctx, g: str, rise: int | None) -> dict | None:
+def kl_jumped_at_cut(ctx: Ctx) -> bool:
+    """The KL jumped kl_fast-fold across the step the truncation rate began its rise (`_kl_jumped_at` at
+    `_cut_step`): garbage answers running into the cap.  Who names that case is a relation
+    (registry.RELATIONS), not this rule's call."""
+    return ctx.has("trunc") and _kl_jumped_at(ctx, _cut_step(ctx))
+
+
+def _struck(ctx: Ctx, g: str, rise: int | None) -> dict[str, Any] | None:
     """Starvation that struck and was not recovered from: the truncation rate rose from below
     trunc_high (from `rise`, `_cut_step`) to a peak (the highest of 16 block medians) past trunc_starve, and the score now sits
     below its level over the tenth of the run before that rise by more than goal_z standard errors
     and by a tenth of its own level -- the cut answers took the reward with them, and whatever the
     policy has relearned since (shorter answers, a format term) has not brought it back.  (A KL that
-    jumped kl_fast-fold across the cut makes it the blow-up's: `check` stands back before asking.)
+    jumped kl_fast-fold across the cut makes it the blow-up's: a relation, `kl_jumped_at_cut`.)
     Evidence: the truncation peak and the score before the rise and now."""
     tt = trend(ctx, "trunc")
     tr = trend(ctx, g)
@@ -110,8 +121,8 @@ def _struck(ctx: Ctx, g: str, rise: int | None) -> dict | None:
     if i < k:
         return None
     before = float(v[i - k:i].mean())
-    se = (tr.noise or 1e-12) * float(np.sqrt(1.0 / k + 1.0 / max(3, v.size // 10)))
-    if not (before - tr.end > get("goal_z") * se and before - tr.end > 0.1 * abs(before)):
+    se = (tr.noise or EPS) * float(np.sqrt(1.0 / k + 1.0 / max(3, v.size // 10)))
+    if not (before - tr.end > get("goal_z") * se and before - tr.end > get("score_drop") * abs(before)):
         return None
     return {"trunc_peak": rnd(top), f"{g}_before_cut": rnd(before), "cut_from_step": rise}
 
@@ -134,7 +145,7 @@ def _unlogged_cut(ctx: Ctx, g: str, g_end: float) -> Finding:
     that would decide; it never warns on its own."""
     ev = {f"{g}_end": rnd(g_end), "len_start": rnd(ctx.start("len")), "len_end": rnd(ctx.end("len"))}
     onset = ctx.onset("len", "bend", log=True, until_peak=True)
-    return Finding(ID, "info", onset, ev, (), ("trunc",), action_for(ID), 0.4)
+    return Finding(ID, "info", onset, ev, (), ("trunc",), action_for(ID), C.LOW)
 
 
 def check(ctx: Ctx) -> Finding | None:
@@ -146,18 +157,16 @@ def check(ctx: Ctx) -> Finding | None:
     if tr is None:
         return None
     improving = tr.rose and not tr.fell_back
-    ev: dict = {f"{g}_end": rnd(tr.end)}
+    ev: dict[str, Any] = {f"{g}_end": rnd(tr.end)}
     missing = []
     from_start = False
     sev = "critical"
     cut = _cut_step(ctx) if ctx.has("trunc") else None
-    if _kl_jumped_at(ctx, cut):
-        return None
     if ctx.has("trunc"):
         t1 = ctx.end("trunc")
         if t1 < get("trunc_starve") or improving:
             # early: past trunc_high and climbing, the reward falling since truncation took off
-            on = ctx.crossing("trunc", 0.1)
+            on = ctx.crossing("trunc", get("rise_start"))
             _, _, tz = since(ctx, "trunc", on)
             _, _, rz = since(ctx, g, on)
             early = (t1 >= get("trunc_high") and tz >= 2 * get("goal_z") and rz <= -get("goal_z")
@@ -190,11 +199,11 @@ def check(ctx: Ctx) -> Finding | None:
         len_ok = ctx.has("len") or ctx.word("len") == "constant" or (still_const and ctx.data("len")[1].size >= 5)
         if not len_ok or improving or not (tr.enough(get("min_points")) or still_const):
             return None
-        if ctx.word(g) == "constant" and abs(tr.end) < 1e-9:
+        if ctx.word(g) == "constant" and abs(tr.end) < TINY:
             pinned = _pinned(ctx)            # zero reward from step one: pinned most of the run
             from_start = True
-        elif ctx.word("len") in ("rising", "spike") and (tr.end <= 0.1 * abs(tr.peak) or tr.fell or tr.fell_back):
-            pinned = _pinned(ctx, 0.7)        # grew into the cap and the reward died with it
+        elif ctx.word("len") in ("rising", "spike") and (tr.end <= get("reward_died") * abs(tr.peak) or tr.fell or tr.fell_back):
+            pinned = _pinned(ctx, get("pinned_from"))        # grew into the cap and the reward died with it
         elif tr.still or tr.fell:
             pinned = _pinned(ctx)             # at the cap all along and nothing learned
             from_start = True
@@ -213,6 +222,6 @@ def check(ctx: Ctx) -> Finding | None:
              else int(ev["cut_from_step"]) if "cut_from_step" in ev
              else cut if cut is not None and _cap_came_down(ctx, cut)
              else ctx.onset("len", "bend", log=True, until_peak=True) if ctx.has("len") and ctx.word("len") != "constant"
-             else ctx.crossing("trunc", 0.1) if ctx.has("trunc") else ctx.first_step())
-    conf = 0.9 if "trunc_end" in ev else 0.75
+             else ctx.crossing("trunc", get("rise_start")) if ctx.has("trunc") else ctx.first_step())
+    conf = C.SURE if "trunc_end" in ev else C.SOLID
     return Finding(ID, sev, onset, ev, (), tuple(missing), action_for(ID), conf)

@@ -9,6 +9,7 @@ and the curves' own jitter can decide, and the finding says clip_frac was not ap
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -59,7 +60,7 @@ def assess(ctx: Ctx) -> Violence:
     """How violent the updates are (computed once per diagnosis)."""
     if "updates" not in ctx._results:
         ctx._results["updates"] = _assess(ctx)
-    return ctx._results["updates"]
+    return cast(Violence, ctx._results["updates"])
 
 
 def _held(ctx: Ctx, noise: float) -> float | None:

@@ -1,6 +1,8 @@
 """Precedence, materiality and the verdict -- in one place, read from the registry's two tables.
 
-1. `resolve`: of two look-alikes that cause one another (CHAINS: a KL blow-up and an entropy
+1. `resolve`: first a finding that defers to another while a named predicate holds (DEFERS: a KL
+   that only costs what the entropy's slide costs is entropy_collapse's) is dropped; of two
+   look-alikes that cause one another (CHAINS: a KL blow-up and an entropy
    collapse or explosion, or a ratio leaving 1), the one that began first is the cause and the
    other is dropped; then a finding at warning or above *owns* the run against the look-alikes it
    explains (SUPPRESSES: numeric_instability outranks reward_hacking once NaNs appear, ...); owned
@@ -21,6 +23,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
@@ -31,11 +34,11 @@ from .materiality import at_ceiling, goal_scale, solved, unhurt
 from .model import FINDING_IDS, SEVERITIES, Finding
 from .predicates import pred
 from .registry import RELATIONS, SPECS
-from .symptoms import goal, trend
+from .symptoms import Trend, goal, trend
 from .thresholds import get
 from .timing import kl_jump
 
-__all__ = ["CHAINS", "PRIORITY", "SUPPRESSES", "goal_summary", "not_learning", "order", "resolve", "verdict_of"]
+__all__ = ["CHAINS", "DEFERS", "PRIORITY", "SUPPRESSES", "goal_summary", "not_learning", "order", "resolve", "verdict_of"]
 
 # Most specific cause first; used after severity (the registry's order).
 PRIORITY: tuple[str, ...] = tuple(sp.id for sp in SPECS)
@@ -55,6 +58,11 @@ SUPPRESSES: dict[str, frozenset[str]] = {
 CHAINS: tuple[frozenset[str], ...] = tuple(frozenset(r.other.split("|")) for r in RELATIONS if r.kind == "chain")
 UPSTREAM: dict[frozenset[str], str] = {frozenset(r.other.split("|")): r.owner for r in RELATIONS
                                        if r.kind == "chain" and r.owner}
+
+# finding -> the predicates while which it stands back for another (registry.RELATIONS "defers")
+DEFERS: dict[str, tuple[str, ...]] = {
+    o: tuple(r.when for r in RELATIONS if r.kind == "defers" and r.other == o)
+    for o in dict.fromkeys(r.other for r in RELATIONS if r.kind == "defers")}
 
 # What a finding did to the goal decides whether it sets the verdict (materiality; registry.HARM_KINDS).
 # 1. At its ceiling: a goal that sits at its ceiling (or, but for a cheating finding, a training
@@ -191,7 +199,7 @@ def not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
         if found is None:
             return None
         how = found
-    ev: dict = {"goal_metric": g, "goal_start": rnd(tr.start), "goal_end": rnd(tr.end), "goal_peak": rnd(tr.peak),
+    ev: dict[str, Any] = {"goal_metric": g, "goal_start": rnd(tr.start), "goal_end": rnd(tr.end), "goal_peak": rnd(tr.peak),
                 "goal_move_in_se": rnd(tr.z, 3), "goal_trend": how}
     if how == "constant":
         ev["goal_points"] = tr.n
@@ -222,7 +230,7 @@ def _constant_goal(ctx: Ctx, g: str, n: int, span: int) -> bool:
     return not at_ceiling      # every answer right from the start is data_too_easy's reading
 
 
-def _no_material_gain(ctx: Ctx, m: str, tr, *, sparse_ok: bool = False) -> bool:
+def _no_material_gain(ctx: Ctx, m: str, tr: Trend, *, sparse_ok: bool = False) -> bool:
     """After a fair number of points (twice min_points; points, not steps, unless `sparse_ok`: a
     sparse log's few noisy points prove little on their own) a score that never gained a material
     amount of its own range -- neither at the end nor at its peak -- and did not rise has not learned."""
@@ -231,7 +239,7 @@ def _no_material_gain(ctx: Ctx, m: str, tr, *, sparse_ok: bool = False) -> bool:
     return bool(enough and not tr.rose and tr.end - tr.start < material and tr.peak - tr.start < material)
 
 
-def _goal_failed(ctx: Ctx, g: str | None, tr) -> str | None:
+def _goal_failed(ctx: Ctx, g: str | None, tr: Trend) -> str | None:
     """How a goal with enough points failed to improve (fell, fell_back, flat, not_rising,
     no_material_gain), or None."""
     # "does not go up at all" must be shown, not drawn from a noisy stretch: the fitted change's
@@ -260,7 +268,7 @@ def _goal_failed(ctx: Ctx, g: str | None, tr) -> str | None:
             else "not_rising" if no_rise else "no_material_gain")
 
 
-def goal_summary(ctx: Ctx) -> dict | None:
+def goal_summary(ctx: Ctx) -> dict[str, Any] | None:
     """What the verdict "learning" rests on: the goal metric, its start and end, how many points over
     how many steps, and whether it improved beyond its noise (`improved`).  A report with no warning
     whose goal did not improve must not call the run healthy: it says learning is not shown yet."""
@@ -277,6 +285,7 @@ def goal_summary(ctx: Ctx) -> dict | None:
 def resolve(found: list[Finding], ctx: Ctx) -> tuple[Finding, ...]:
     """Apply precedence, add not_learning when nothing explains a goal that does not improve,
     recompute every ruled-out line from the shared predicates, and order."""
+    found = [f for f in found if not any(pred(ctx, p).holds for p in DEFERS.get(f.id, ()))]
     losers = _chain_losers(found, ctx)
     found = [f for f in found if f.id not in losers]
     owners = {f.id for f in found if _warns(f)}
