@@ -75,9 +75,16 @@ def check(ctx: Ctx) -> Finding | None:
     g = goal(ctx)
     if _policy_breaking(ctx):
         return None
-    if _into_the_cap(ctx):
+    cap = _into_the_cap(ctx)
+    if cap is not None:
         # the pair with truncation_starvation is decided by the reward: since it parted from the
-        # truth it rose with the length (`_paid_by_length`), where a cut answer's reward collapses
+        # truth it rose with the length (`_paid_by_length`), where a cut answer's reward collapses --
+        # unless the answers had been growing past a flat truth for min_points points before they
+        # reached the cap: the earliest failure owns the run, the cap is its aftermath
+        early = _early(ctx, g)
+        sl = ctx.data("len")[0]
+        if early is not None and int(np.sum((sl >= early.onset_step) & (sl < cap))) >= get("min_points"):
+            return early
         return _paid_by_length(ctx)
     return _early(ctx, g) or _tail(ctx, g) or _length_term(ctx) or _paid_by_length(ctx)
 
@@ -172,7 +179,7 @@ def _length_term(ctx: Ctx) -> Finding | None:
     return Finding(ID, "warning", onset, ev, (), (), action_for(ID), C.WEAK)
 
 
-def _into_the_cap(ctx: Ctx) -> bool:
+def _into_the_cap(ctx: Ctx) -> int | None:
     """Over the last stretch (len_tail of the steps) the truncation rate's mean climbs above its own
     line (beyond goal_z standard errors; the mean, since the rate lags the length by a step or two
     and rises inside the stretch), with at least trunc_cap_floor of the answers cut there: the growing
@@ -180,14 +187,14 @@ def _into_the_cap(ctx: Ctx) -> bool:
     the lesson's confusable pair -- length hacking or truncation starvation -- and what decides it
     is whether the reward collapses with the cut answers or rises with the length, which has not
     shown yet on the way up.  The on-the-way tests stand back (the whole-run test, and
-    truncation_starvation's, read the reward)."""
+    truncation_starvation's, read the reward).  Returns the first step of that stretch, or None."""
     te = tail_excess(ctx, "trunc", get("len_tail"), mean=True) if ctx.has("trunc") else None
     if te is None or not (te[1] > 0 and te[2] >= get("goal_z")):
-        return False
+        return None
     # and the stretch cuts answers at all: a rate climbing from 0.0% to 0.2% is beyond its noise, not
     # yet into the cap
     s, v = ctx.data("trunc")
-    return float(v[s >= te[0]].mean()) >= get("trunc_cap_floor")
+    return te[0] if float(v[s >= te[0]].mean()) >= get("trunc_cap_floor") else None
 
 
 def _policy_breaking(ctx: Ctx) -> bool:
@@ -278,7 +285,7 @@ def _whole(ctx: Ctx) -> Finding | None:
         # points since the growth began (min_points) to say the reward did not collapse with them
         sr, _ = ctx.data("reward")
         fresh = onset is None or sr.size - int(np.searchsorted(sr, onset)) < get("min_points")
-        if fresh and _into_the_cap(ctx):
+        if fresh and _into_the_cap(ctx) is not None:
             return None
     conf = min(1.0, C.FIRM + C.SIGN * (growth - get("len_growth_healthy")) + C.SIGN * bool(truth))
     return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), round(conf, 3))
