@@ -191,17 +191,17 @@ def learned_first(ctx: Ctx) -> dict[str, object] | None:
     """A format (length, style) term learned first, the truth following after: the normal course of a
     run, not a reward parting from its truth.
 
-    A soft term of the reward that rose from the start of the run (it left its starting level within
-    the first `soft_first` share of the span) by a material amount of its range, while the truth
-    gained at most `hack_share` of that share, was learned first.  From its knee (the first block
+    A soft term of the reward that rose by a material amount of its range before the truth had gained
+    a material amount of its own (by the step the term left its starting level), and while the truth
+    gained at most `hack_share` of the term's share, was learned first.  From its knee (the first block
     within `soft_level` of its rise from its final level) the truth -- the correctness term, else the training accuracy -- is judged on its own:
     with fewer points since the knee than the soft term took to reach it (and than `min_points`), and
     fewer than `fair_steps` steps since the soft term began, it has not had a fair chance yet ("waiting");
     rising beyond `goal_z` standard errors at a pace that, over the run's span, is material in its
     range, it follows ("following").  A soft term still rising has its knee near the end: the truth
     waits until the term levels off, then has as many points again to show it follows.  Either way
-    the reward's early lead is the soft term's and says nothing of cheating.  A truth that fell is never waited for.  None when no soft term
-    was learned first, or the truth neither waits nor follows (the parting tests then judge the run).
+    the reward's early lead is the soft term's and says nothing of cheating.  A truth that fell is
+    never waited for.  None when no soft term was learned first, or the truth neither waits nor follows (the parting tests then judge the run).
     Cached on the context."""
     key = "materiality.learned_first"
     if key in ctx._results:
@@ -221,11 +221,15 @@ def learned_first(ctx: Ctx) -> dict[str, object] | None:
         if t is None or not t.rose:
             continue
         onset = ctx.crossing(f"component:{k}", get("soft_level"))
-        if onset is None or onset > ctx.first_step() + get("soft_first") * (ctx.last_step() - ctx.first_step()):
-            continue      # not learned first (it rose late, beside or after the truth): the parting tests judge it
+        s, v = ctx.data(truth)
+        if onset is None or not v.size:
+            continue
+        w = max(3, v.size // 10)
+        head = v[s <= onset]
+        if head.size and float(head[-w:].mean()) - tt.start >= get("goal_material") * (goal_scale(ctx, truth) or 1.0):
+            continue      # the truth had risen before the soft term began: not learned first (the parting tests judge it)
         c, x = ctx.blocks(f"component:{k}", 16)
         knee = int(c[int(np.argmax(x >= x[-1] - get("soft_level") * (x[-1] - x[0])))])
-        s, v = ctx.data(truth)
         before = v[s <= knee]
         soft_gain = float(x[-1] - x[0]) / (goal_scale(ctx, f"component:{k}") or 1.0)
         truth_gain = (float(before[-max(3, before.size // 5):].mean()) - tt.start) if before.size else 0.0

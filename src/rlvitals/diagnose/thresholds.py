@@ -126,10 +126,6 @@ TABLE: dict[str, Threshold] = dict([
        "share of its rise, and reached its knee once it is within this share of its final level",
        "ours: a format term learned in the first tens of steps, then flat within a few points, on the peers' scenario "
        "files and the real runs with reward components"),
-    _t("soft_first", 0.4, "a soft term that left its starting level within this share of the run's span was learned "
-       "first (the normal course: format before correctness), not late beside or after the truth",
-       "ours: the peers' scenario files (format leaving its start within the first tenth of their runs, a third of "
-       "a 25-step prefix, or half-way through a format-gaming run) and the real runs with reward components"),
     _t("fair_steps", 100.0, "steps a run is given, from when a format term began to be learned, to show its truth "
        "moving: past them a truth still flat beside a reward carried by format is judged, however slowly the format came",
        "ours: the peers' healthy runs start on correctness 80-100 steps in, after a format learned in 40; the lesson's "
