@@ -149,6 +149,8 @@ RELATIONS: tuple[Relation, ...] = (
             "answers growing while the KL breaks away are the break-up's, not a term paying for length"),
     _defers("length_hacking", "entropy_explosion", "len_with_entropy_breaking",
             "answers growing while the entropy runs up are a flat policy rambling"),
+    _defers("entropy_explosion", "kl_blowup", "entropy_with_kl_leaving",
+            "an entropy running up while the KL leaves its line may follow a blow-up (entropy 上升 = 可能 KL 跑飞)"),
     Relation("chain", "", "kl_blowup|entropy_explosion", "the KL drags the entropy, or the entropy drags the KL"),
     Relation("chain", "", "kl_blowup|entropy_collapse", "a collapse pulls the KL along with it"),
     Relation("chain", "", "kl_blowup|sync_failure",
