@@ -65,3 +65,20 @@ def test_no_rule_module_imports_another_rule_module_except_through_a_declared_me
     # length_hacking asks reward_hacking where the reward parted from the truth (a measure it reads,
     # not a decision); every other cross-rule question goes through the relation table
     assert found == ["length_hacking imports reward_hacking"]
+
+
+def test_no_rule_module_asks_a_deferral_predicate_itself():
+    """A predicate a finding defers on (RELATIONS "defers") is read by verdict.resolve only: a rule that
+    asked it in its own code would be standing back for another again.  (Another rule may read it as
+    its own evidence: entropy_collapse reads entropy_to_zero, on which data_too_hard defers.)"""
+    asked = []
+    for sp in SPECS:
+        if not sp.rule:
+            continue
+        deferrals = {r.when for r in RELATIONS if r.kind == "defers" and r.other == sp.id}
+        path = PKG / f"{sp.id}.py"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("holds", "pred")
+                    and len(node.args) > 1 and isinstance(node.args[1], ast.Constant) and node.args[1].value in deferrals):
+                asked.append(f"{path.name}:{node.lineno}: {node.args[1].value}")
+    assert not asked, asked

@@ -7,9 +7,13 @@ prefix): the entropy running up now (predicates.entropy_running_up) while the tr
 gain over those steps is a warning.  When KL surges
 first, kl_blowup owns the run (verdict.SUPPRESSES); when the entropy leapt with the KL, or the KL
 climbed in step with it, the KL is its consequence (predicates.kl_follows_entropy, verdict.CHAINS).
+An entropy running up on the way while the KL leaves its own line defers to kl_blowup
+(registry.RELATIONS, `kl_left_with_run_up`): the detector reports the run-up only.
 """
 
 from __future__ import annotations
+
+from typing import cast
 
 import numpy as np
 
@@ -27,19 +31,14 @@ ID = "entropy_explosion"
 
 def _running_up(ctx: Ctx) -> Finding | None:
     """Running up now (predicates.entropy_running_up) while the training score (acc, else the reward:
-    dense, unlike a sparse eval) does not gain over the same stretch (not goal_z above its own line),
-    and the KL has not left its own line upward (len_accel_z) in those steps (then the entropy may be
-    following a KL blow-up: the lesson's "entropy 上升 = 可能 KL 跑飞", kl_blowup's call)."""
+    dense, unlike a sparse eval) does not gain over the same stretch (not goal_z above its own line).
+    A KL that left its own line with it is a relation (`kl_left_with_run_up`), not this test's call."""
     if not holds(ctx, "entropy_running_up"):
         return None
     score = next((m for m in ("acc", "reward") if ctx.has(m)), None)
     t = tail_excess(ctx, score, get("clip_tail")) if score is not None else None
     if t is None or t[2] >= get("goal_z"):
         return None
-    k = tail_excess(ctx, "kl", get("clip_tail"), log=True) if ctx.has("kl") else None
-    if k is not None and k[2] >= get("len_accel_z") and not entropy_flattening(ctx):
-        return None   # the KL left its line with it and by more than the entropy gained: the entropy may be
-        #               following a blow-up (kl_blowup decides); within it, the KL is the run-up's cost
     e = tail_excess(ctx, "entropy", get("clip_tail"), log=True)
     assert e is not None
     ev = {"entropy_now": rnd(float(np.median(ctx.data("entropy")[1][-6:]))),
@@ -47,30 +46,56 @@ def _running_up(ctx: Ctx) -> Finding | None:
     return Finding(ID, "warning", e[0], ev, (), (), action_for(ID), C.FAIR)
 
 
-def _early(ctx: Ctx) -> Finding | None:
+def _early(ctx: Ctx) -> tuple[Finding | None, bool]:
     """On the way up: since entropy bent upward it rose beyond 2 x goal_z standard errors and by
-    a tenth, while the goal fell beyond goal_z standard errors over the same steps."""
+    a tenth, while the goal fell beyond goal_z standard errors over the same steps.  (The finding,
+    whether the run-up test is asked instead.)"""
     g = goal(ctx)
     if g is None or ctx.data("entropy")[1].size < get("min_points"):
-        return None
+        return None, False
     onset = ctx.onset("entropy", "bend", until_peak=True)
     ea, eb, ez = since(ctx, "entropy", onset)
     ga, gb, gz = since(ctx, g, onset)
     if not (ea > 0 and eb / ea >= get("bend_rise") and ez >= 2 * get("goal_z") and gz <= -get("goal_z")):
-        return _running_up(ctx)
+        return None, True
     ev = {"entropy_start": rnd(ea), "entropy_end": rnd(eb), "entropy_rise": rnd(eb / ea, 3),
           f"{g}_peak": rnd(ga), f"{g}_end": rnd(gb)}
-    return Finding(ID, "warning", onset, ev, (), (), action_for(ID), C.FAIR)
+    return Finding(ID, "warning", onset, ev, (), (), action_for(ID), C.FAIR), False
 
 
 def check(ctx: Ctx) -> Finding | None:
+    f, ask = _settled(ctx)
+    return _running_up(ctx) if ask else f
+
+
+def _settled(ctx: Ctx) -> tuple[Finding | None, bool]:
+    """The whole-run or since-the-bend test's finding, and whether the on-the-way run-up test is asked
+    instead (`_whole`), once per diagnosis."""
+    key = "entropy_explosion.whole"
+    if key not in ctx._results:
+        ctx._results[key] = _whole(ctx)
+    return cast("tuple[Finding | None, bool]", ctx._results[key])
+
+
+def kl_left_with_run_up(ctx: Ctx) -> bool:
+    """Only the on-the-way run-up test is asked (no whole-run or since-the-bend evidence), and over the
+    same last stretch the KL left its own line upward (len_accel_z) by more than the run-up costs (not
+    timing.entropy_flattening): the entropy may be following a KL blow-up (the lesson's "entropy 上升 =
+    可能 KL 跑飞").  Who names that case is a relation (registry.RELATIONS), not this rule's call."""
+    if not ctx.has("kl") or not ctx.has("entropy") or not _settled(ctx)[1]:
+        return False
+    k = tail_excess(ctx, "kl", get("clip_tail"), log=True)
+    return k is not None and k[2] >= get("len_accel_z") and not entropy_flattening(ctx)
+
+
+def _whole(ctx: Ctx) -> tuple[Finding | None, bool]:
     if not ctx.has("entropy"):
-        return None
+        return None, False
     e0, e1 = ctx.start("entropy"), ctx.end("entropy")
     if not (e0 > 0) or e1 < get("entropy_ok"):
-        return None   # (rising but still below entropy_ok: an entropy bonus at work, not noise)
+        return None, False   # (rising but still below entropy_ok: an entropy bonus at work, not noise)
     if ctx.word("entropy") not in ("rising", "spike"):
-        return _running_up(ctx)
+        return None, True
     if e1 / e0 < get("entropy_rise_fail"):
         return _early(ctx)
     goal, peak, g1 = None, float("nan"), float("nan")
@@ -85,7 +110,7 @@ def check(ctx: Ctx) -> Finding | None:
             break
     if goal is None:
         # (between entropy_rise_fail and entropy_rise the rise alone is no explosion: the goal must give ground)
-        return _early(ctx) if e1 / e0 < get("entropy_rise") else None
+        return _early(ctx) if e1 / e0 < get("entropy_rise") else (None, False)
     ev = {"entropy_start": rnd(e0), "entropy_end": rnd(e1), "entropy_rise": rnd(e1 / e0, 3),
           f"{goal}_peak": rnd(peak), f"{goal}_end": rnd(g1)}
     if ctx.has("kl"):
@@ -93,4 +118,4 @@ def check(ctx: Ctx) -> Finding | None:
     onset = ctx.onset("entropy", "bend", until_peak=True)
     # below entropy_rise the run-away is real (the goal gave ground) but smaller: a warning
     sev = "critical" if e1 / e0 >= get("entropy_rise") else "warning"
-    return Finding(ID, sev, onset, ev, (), (), action_for(ID), C.VERY_STRONG if sev == "critical" else C.FIRM)
+    return Finding(ID, sev, onset, ev, (), (), action_for(ID), C.VERY_STRONG if sev == "critical" else C.FIRM), False

@@ -5,12 +5,14 @@ silent.  With an accuracy (or eval accuracy, or a correctness term) to judge by,
 come without its gain.  With no accuracy at all the strong signal decides on its own: length
 exploding (len_explode) while the truncation rate climbs past trunc_high -- more and more answers
 cut at the cap -- even while the reward still rises.  GRPO's length bias (Dr. GRPO) also makes
-wrong answers longer: the action names both fixes.
+wrong answers longer: the action names both fixes.  Answers growing on the way up while the KL or
+the entropy breaks away are the break-up's, not a length exploit: a relation (registry.RELATIONS,
+`breaking_away`), not this detector's call.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -69,12 +71,10 @@ def check(ctx: Ctx) -> Finding | None:
     wait for the cap (truncation) to speak."""
     if not ctx.has("len"):
         return None
-    f = _whole(ctx) or _paid(ctx) or _paid_term(ctx)
+    f = _whole_run(ctx)
     if f is not None:
         return f
     g = goal(ctx)
-    if _policy_breaking(ctx):
-        return None
     cap = _into_the_cap(ctx)
     if cap is not None:
         # the pair with truncation_starvation is decided by the reward: since it parted from the
@@ -197,16 +197,25 @@ def _into_the_cap(ctx: Ctx) -> int | None:
     return te[0] if float(v[s >= te[0]].mean()) >= get("trunc_cap_floor") else None
 
 
-def _policy_breaking(ctx: Ctx) -> bool:
-    """Over the same last stretch KL or entropy runs away from its own line (KL more than doubles
-    its trend, entropy len_accel above it, each beyond len_accel_z standard errors): the answers
-    grow because the policy is breaking (kl_blowup's, entropy_explosion's), not because a term pays
-    for length.  Used by the on-the-way tests only; the whole-run test has the full picture."""
-    for m, size in (("kl", float(np.log(get("kl_breaking")))), ("entropy", get("len_accel"))):
-        te = tail_excess(ctx, m, get("len_tail"), log=True) if ctx.has(m) else None
-        if te is not None and te[1] >= size and te[2] >= get("len_accel_z"):
-            return True
-    return False
+def _whole_run(ctx: Ctx) -> Finding | None:
+    """The whole-run tests (`_whole`, `_paid`, `_paid_term`: the first that fires), once per diagnosis."""
+    key = "length_hacking.whole"
+    if key not in ctx._results:
+        ctx._results[key] = _whole(ctx) or _paid(ctx) or _paid_term(ctx)
+    return cast("Finding | None", ctx._results[key])
+
+
+def breaking_away(ctx: Ctx, m: str) -> bool:
+    """No whole-run test fired (they have the full picture), and over the last stretch (len_tail of the
+    steps) the KL (m="kl": kl_breaking times its own line) or the entropy (m="entropy": len_accel above
+    it) runs away, beyond len_accel_z standard errors: answers growing now may be the policy breaking,
+    not a term paying for length.  Who names that case is a relation (registry.RELATIONS), not this
+    rule's call."""
+    if not ctx.has("len") or not ctx.has(m) or _whole_run(ctx) is not None:
+        return False
+    size = float(np.log(get("kl_breaking"))) if m == "kl" else get("len_accel")
+    te = tail_excess(ctx, m, get("len_tail"), log=True)
+    return te is not None and te[1] >= size and te[2] >= get("len_accel_z")
 
 
 def _tail(ctx: Ctx, g: str | None) -> Finding | None:

@@ -318,6 +318,27 @@ def kl_jumped_at_cut(ctx: Ctx) -> Pred:
     return Pred(jumped(ctx), "kl", None, ctx.has("kl"))
 
 
+def len_with_kl_breaking(ctx: Ctx) -> Pred:
+    """No whole-run length test fired and the KL's last stretch runs `kl_breaking` times above its own line
+    (`length_hacking.breaking_away`): growing answers are the policy's break-up."""
+    from .length_hacking import breaking_away
+    return Pred(breaking_away(ctx, "kl"), "kl", None, ctx.has("kl"))
+
+
+def len_with_entropy_breaking(ctx: Ctx) -> Pred:
+    """No whole-run length test fired and the entropy's last stretch runs `len_accel` above its own line
+    (`length_hacking.breaking_away`): growing answers are a flattening policy's rambling."""
+    from .length_hacking import breaking_away
+    return Pred(breaking_away(ctx, "entropy"), "entropy", None, ctx.has("entropy"))
+
+
+def entropy_with_kl_leaving(ctx: Ctx) -> Pred:
+    """Only entropy_explosion's on-the-way run-up test is asked, and the KL left its own line upward with it by
+    more than the run-up costs (`entropy_explosion.kl_left_with_run_up`): the entropy may follow a blow-up."""
+    from .entropy_explosion import kl_left_with_run_up
+    return Pred(kl_left_with_run_up(ctx), "kl", None, ctx.has("kl"))
+
+
 def kl_moved_with_entropy(ctx: Ctx) -> Pred:
     """The KL did move (not `kl_steady`) but `kl_follows_entropy`: the ruler a report shows for kl_blowup then
     (a steady KL is ruled out by kl_steady already; one line, not two)."""
@@ -385,7 +406,8 @@ PREDICATES: dict[str, Callable[[Ctx], Pred]] = {
     "kl_sharpening": kl_sharpening, "kl_flattening": kl_flattening, "kl_lifted_by_updates": kl_lifted_by_updates,
     "kl_jumped_at_cut": kl_jumped_at_cut, "reward_climbs_alone": reward_climbs_alone,
     "reward_paid_in_length": reward_paid_in_length, "entropy_gone_no_progress": entropy_gone_no_progress,
-    "policy_narrowing": policy_narrowing,
+    "policy_narrowing": policy_narrowing, "len_with_kl_breaking": len_with_kl_breaking,
+    "len_with_entropy_breaking": len_with_entropy_breaking, "entropy_with_kl_leaving": entropy_with_kl_leaving,
 }
 
 
