@@ -7,8 +7,9 @@ A run is diagnosed at K prefixes (its first 1/K, 2/K, ..., all of its step span)
 sequence read.  A change is counted between consecutive prefixes; the first prefixes, before the
 goal has min_points points, say "learning, not shown yet" and are counted like any other.  The
 issue's bar: at least 95% of the runs of every world change verdict at most once, none more than
-twice.  Prints, per world, the share changing at most once, the most changes seen, and (--show)
-the runs with more than one change and their verdict sequence.
+twice.  Prints, per world, the share changing at most once, the most changes seen, how many healthy
+runs warned at any of their prefixes (a live run alarmed for nothing), and (--show) the runs with
+more than one change and their verdict sequence.
 """
 
 from __future__ import annotations
@@ -28,20 +29,26 @@ import worlds as W
 _CASES: list = []
 
 
-def _sequence(i: int, k: int) -> tuple[str, str, list[str]]:
+def _sequence(i: int, k: int) -> tuple[str, str, list[str], bool | None]:
+    """(world, run, the verdict at each prefix, whether a healthy run warned at any prefix -- None
+    when the run is not healthy)."""
     from rlvitals.diagnose import diagnose
 
     c = _CASES[i]
     try:
         run = c.load()
     except Exception as exc:  # an unreadable file is reported, not scored
-        return c.label, c.name, [f"error:{type(exc).__name__}"]
+        return c.label, c.name, [f"error:{type(exc).__name__}"], None
+    if c.truth_from_run:
+        c = W.with_truth(c, run.meta["truth"])
     s = run.steps
     if not len(s):
-        return c.label, c.name, []
+        return c.label, c.name, [], None
     first, last = int(s[0]), int(s[-1])
     cuts = sorted({first + round((last - first) * j / k) for j in range(1, k + 1)})
-    return c.label, c.name, [diagnose(run.upto(step)).verdict for step in cuts]
+    ds = [diagnose(run.upto(step)) for step in cuts]
+    warned = any(f.severity in W.SEVERE for d in ds for f in d.findings) if c.healthy else None
+    return c.label, c.name, [d.verdict for d in ds], warned
 
 
 def changes(seq: list[str]) -> int:
@@ -67,16 +74,17 @@ def main(argv: list[str] | None = None) -> int:
     work = [(i, a.prefixes) for i in range(len(_CASES))]
     with ctx.Pool(a.jobs) as pool:
         rows = pool.starmap(_sequence, work, chunksize=2)
-    by: dict[str, list[tuple[str, list[str]]]] = defaultdict(list)
-    for label, name, seq in rows:
-        by[label].append((name, seq))
+    by: dict[str, list[tuple[str, list[str], bool | None]]] = defaultdict(list)
+    for label, name, seq, warned in rows:
+        by[label].append((name, seq, warned))
     print(f"verdict changes over {a.prefixes} growing prefixes ({len(rows)} runs, {time.perf_counter() - t0:.0f} s)")
-    print(f"  {'world':<10} {'runs':>5} {'<=1 change':>11} {'max':>4}")
+    print(f"  {'world':<10} {'runs':>5} {'<=1 change':>11} {'max':>4} {'healthy warned at a prefix':>27}")
     for label, items in by.items():
-        n = [changes(seq) for _, seq in items]
-        print(f"  {label:<10} {len(n):>5} {sum(x <= 1 for x in n) / len(n):>11.1%} {max(n):>4}")
+        n = [changes(seq) for _, seq, _ in items]
+        h = [w for _, _, w in items if w is not None]
+        print(f"  {label:<10} {len(n):>5} {sum(x <= 1 for x in n) / len(n):>11.1%} {max(n):>4} {f'{sum(h)} / {len(h)}':>27}")
     for label, items in by.items():
-        many = [(name, seq) for name, seq in items if changes(seq) > 1][: a.show]
+        many = [(name, seq) for name, seq, _ in items if changes(seq) > 1][: a.show]
         for name, seq in many:
             print(f"  {label}/{name}: " + " → ".join(seq))
     return 0

@@ -21,19 +21,19 @@ from . import confidence as C
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
-from .predicates import holds, pred
 from .symptoms import goal, since, tail_excess
 from .thresholds import get
-from .timing import entropy_flattening
+from .timing import entropy_flattening, entropy_run_up
 
 ID = "entropy_explosion"
 
 
 def _running_up(ctx: Ctx) -> Finding | None:
-    """Running up now (predicates.entropy_running_up) while the training score (acc, else the reward:
+    """Running up now (timing.entropy_run_up) while the training score (acc, else the reward:
     dense, unlike a sparse eval) does not gain over the same stretch (not goal_z above its own line).
     A KL that left its own line with it is a relation (`kl_left_with_run_up`), not this test's call."""
-    if not holds(ctx, "entropy_running_up"):
+    up = entropy_run_up(ctx)
+    if up is None:
         return None
     score = next((m for m in ("acc", "reward") if ctx.has(m)), None)
     t = tail_excess(ctx, score, get("clip_tail")) if score is not None else None
@@ -42,7 +42,7 @@ def _running_up(ctx: Ctx) -> Finding | None:
     e = tail_excess(ctx, "entropy", get("clip_tail"), log=True)
     assert e is not None
     ev = {"entropy_now": rnd(float(np.median(ctx.data("entropy")[1][-6:]))),
-          "entropy_over_trend": pred(ctx, "entropy_running_up").value, f"{score}_vs_trend": rnd(t[1])}
+          "entropy_over_trend": f"+{up:.0%} over its trend", f"{score}_vs_trend": rnd(t[1])}
     return Finding(ID, "warning", e[0], ev, (), (), action_for(ID), C.FAIR)
 
 

@@ -18,9 +18,18 @@ from typing import Any, cast
 import numpy as np
 
 from .context import Ctx, rnd
-from .symptoms import aligned, goal, kl_clean, spread, trend
+from .materiality import learned_first
+from .symptoms import aligned, goal, kl_clean, spread, tail_excess, trend
 from .thresholds import get
-from .timing import entropy_flattening, entropy_jump, entropy_led_kl, entropy_sharpening, kl_jump, kl_surge
+from .timing import (
+    entropy_flattening,
+    entropy_jump,
+    entropy_led_kl,
+    entropy_run_up,
+    entropy_sharpening,
+    kl_jump,
+    kl_surge,
+)
 
 __all__ = ["PREDICATES", "Pred", "holds", "pred"]
 
@@ -81,13 +90,15 @@ def entropy_rising(ctx: Ctx) -> Pred:
 
 def entropy_running_up(ctx: Ctx) -> Pred:
     """entropy's last stretch (`clip_tail` of the span, at least 6 points) sits `entropy_bend` (relative)
-    above its own line before, beyond `len_accel_z` standard errors: it is running up now."""
-    from .symptoms import tail_excess
+    above its own line before, beyond `len_accel_z` standard errors: it is running up now
+    (`timing.entropy_run_up`)."""
     if not ctx.has("entropy"):
         return Pred(False, "entropy", None, False)
+    up = entropy_run_up(ctx)
+    if up is not None:
+        return Pred(True, "entropy", f"+{up:.0%} over its trend")
     t = tail_excess(ctx, "entropy", get("clip_tail"), log=True)
-    ok = t is not None and t[2] >= get("len_accel_z") and float(np.exp(t[1])) - 1 >= get("entropy_bend")
-    return Pred(ok, "entropy", f"+{np.expm1(t[1]):.0%} over its trend" if t is not None else None)
+    return Pred(False, "entropy", f"+{np.expm1(t[1]):.0%} over its trend" if t is not None else None)
 
 
 # -- ratio ----------------------------------------------------------------------------------------
@@ -143,13 +154,15 @@ def reward_tracks_truth(ctx: Ctx) -> Pred:
 def reward_climbs_alone(ctx: Ctx) -> Pred:
     """The goal is not the reward, and the reward climbs clearly -- it rose, by more than three step-to-step
     noises and `reward_climb` of its start, still rising -- without only moving with the truth
-    (`reward_tracks_truth`): something is being learned or gamed."""
+    (`reward_tracks_truth`), and not through a format term learned first while the truth waits its
+    turn (`materiality.learned_first`): something is being learned or gamed."""
     g = goal(ctx)
     if g is None or g == "reward" or not ctx.has("reward"):
         return Pred(False, "reward", None, ctx.has("reward"))
     rw = trend(ctx, "reward")
     ok = (rw is not None and rw.rose and rw.move > 3 * rw.noise and ctx.gained("reward", rel=get("reward_climb"))
-          and ctx.still_rising("reward", 0.0) and not holds(ctx, "reward_tracks_truth"))
+          and ctx.still_rising("reward", 0.0) and not holds(ctx, "reward_tracks_truth")
+          and learned_first(ctx) is None)     # a format term learned first carries it: no gaming yet
     return Pred(ok, "reward", f"{rw.start:.4g} → {rw.end:.4g}" if rw is not None else None)
 
 

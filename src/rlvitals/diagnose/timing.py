@@ -16,12 +16,26 @@ from typing import TypeVar, cast
 import numpy as np
 
 from .context import Ctx
-from .symptoms import covers, gap, kl_clean, trend
+from .symptoms import covers, gap, kl_clean, tail_excess, trend
 from .thresholds import get
 
-__all__ = ["entropy_dropped_at_once", "entropy_flattening", "entropy_jump", "entropy_led_kl", "entropy_plunge_share",
-           "entropy_sharpening", "first_entropy", "flattening_ratio", "jump_window", "kl_jump", "kl_rise_step", "kl_surge",
-           "rolled", "sharpening_ratio"]
+__all__ = [
+    "entropy_dropped_at_once",
+    "entropy_flattening",
+    "entropy_jump",
+    "entropy_led_kl",
+    "entropy_plunge_share",
+    "entropy_run_up",
+    "entropy_sharpening",
+    "first_entropy",
+    "flattening_ratio",
+    "jump_window",
+    "kl_jump",
+    "kl_rise_step",
+    "kl_surge",
+    "rolled",
+    "sharpening_ratio",
+]
 
 R = TypeVar("R")
 
@@ -232,3 +246,16 @@ def entropy_sharpening(ctx: Ctx) -> bool:
     r = sharpening_ratio(ctx)
     return (r is not None and r <= get("kl_sharpen") and ctx.end("entropy") < first_entropy(ctx)
             and not entropy_dropped_at_once(ctx))
+
+
+def entropy_run_up(ctx: Ctx) -> float | None:
+    """The entropy's last stretch (`clip_tail` of the span, at least 6 points) sits `entropy_bend`
+    (relative) above its own line before, beyond `len_accel_z` standard errors: it is running up now.
+    Returns that excess (0.25 = 25% over its trend), else None."""
+    if not ctx.has("entropy"):
+        return None
+    t = tail_excess(ctx, "entropy", get("clip_tail"), log=True)
+    if t is None or t[2] < get("len_accel_z") or float(np.expm1(t[1])) < get("entropy_bend"):
+        return None
+    return float(np.expm1(t[1]))
+
