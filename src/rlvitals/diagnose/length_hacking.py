@@ -22,6 +22,7 @@ from .actions import action_for
 from .arith import EPS, TINY, pair_se
 from .context import Ctx, rnd
 from .lengths import length_term_excess, ln_points, paid_in_length
+from .materiality import goal_scale
 from .model import Finding
 from .reward_hacking import parting
 from .symptoms import around, components, eval_lags, goal, since, tail_excess, trend
@@ -49,6 +50,8 @@ def _early(ctx: Ctx, g: str | None) -> Finding | None:
     # the truth neither gains (pair C1) nor falls (a policy breaking down: KL, entropy own that)
     if not (la > 0 and lb / la >= get("bend_rise") and lz >= 2 * get("goal_z") and -get("goal_z") < tz <= 1.0):
         return None
+    if tb - ta >= get("goal_material") * goal_scale(ctx, g):
+        return None   # the truth gained a material amount of its range since the bend, however noisy: pair C1
     # and the growth did not slow at the bend: its log-rate after is at least the rate before (asking
     # for a doubling, or for half again, made the verdict flip with each new point of a steady run-away)
     s, v = ctx.data("len")
