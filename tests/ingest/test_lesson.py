@@ -207,13 +207,16 @@ def test_block_path_reads_every_spelling_and_equals_the_line_parser(tmp_path_fac
              f"kl={cols['kl'][i]} lr={cols['lr'][i]}" for i in range(n)]
     path = tmp_path_factory.mktemp("spell") / "s.log"
     path.write_text("\n".join(lines) + "\n")
-    careful = []
-    orig = lesson._BlockReader._rows
+    careful, loaded = [], []
+    orig, orig_rows = lesson._BlockReader._rows, lesson.read_rows
     try:
         lesson._BlockReader._rows = lambda self, raw: careful.append(raw) or orig(self, raw)  # type: ignore[method-assign]
+        lesson.read_rows = lambda *a: loaded.append(orig_rows(*a)) or loaded[-1]  # type: ignore[assignment]
         fast = read(path)
     finally:
         lesson._BlockReader._rows = orig  # type: ignore[method-assign]
+        lesson.read_rows = orig_rows  # type: ignore[assignment]
     assert careful == []
+    assert loaded and all(v is not None for v in loaded)      # read in one pass, not token by token
     _same(fast, _by_line(path))
     assert fast.series["lr"].values.tolist() == [float(v) for v in cols["lr"]]
