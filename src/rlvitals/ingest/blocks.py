@@ -25,7 +25,7 @@ import numpy as np
 
 from ..run import Run
 from .base import LineParser
-from .fastnum import numeric_buffer, parse_numbers, token_bounds
+from .fastnum import numeric_buffer, parse_numbers, read_rows, token_bounds
 from .progress import tick
 from .values import steps_ok
 
@@ -97,9 +97,11 @@ class Syntax:
 
     def __init__(self, table: bytes, delete: bytes, skeleton: bytes,
                  learn: Callable[[bytes, LineParser], tuple[Layout, dict[str, float], float] | None],
-                 check: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None) -> None:
+                 check: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None,
+                 check_text: Callable[[bytes], bool] | None = None) -> None:
         self.table, self.delete, self.skeleton, self.learn = table, delete, skeleton, learn
         self.check = check        # (buffer, starts, ends) -> the tokens the format's own grammar allows
+        self.check_text = check_text    # (a block's tokens) -> False when some token may break it
 
     def tokens(self, raw: bytes) -> list[bytes]:
         return raw.translate(self.table, self.delete).split()
@@ -149,7 +151,10 @@ class _Reader:
         self.layouts, ids, table = layout_ids(self.layouts, skel, lambda k, at: self._check(line(at)))
         fast = np.flatnonzero(ids)
         rows: list[tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]] = []
-        if fast.size * 4 >= n:                 # (mostly careful lines: all of them go the careful way)
+        loaded = self._loaded(data, ids, table, fast) if fast.size * 4 >= n else None
+        if loaded is not None:
+            rows = loaded
+        elif fast.size * 4 >= n:                 # (mostly careful lines: all of them go the careful way)
             other = np.flatnonzero(ids == 0).tolist()
             clean = data if not other else b"".join(line(i) + b"\n" for i in fast.tolist())
             nb = numeric_buffer(clean, self.syntax.table, self.syntax.delete)
@@ -189,6 +194,33 @@ class _Reader:
         self.lineno += n
         self.blocks += 1
         trim_heap(self.blocks)
+
+    def _loaded(self, data: bytes, ids: np.ndarray, table: list, fast: np.ndarray
+                ) -> list[tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]] | None:
+        """Every line with a layout, read at once per kind of layout (`fastnum.read_rows`); None when
+        one of them is not as its layout says (then the token-by-token path below sorts them out)."""
+        text = data.translate(self.syntax.table, self.syntax.delete)
+        if self.syntax.check_text is not None and not self.syntax.check_text(text):
+            return None
+        lines = text.split(b"\n")
+        kinds: dict[tuple, int] = {}
+        kind_of = np.zeros(len(table), dtype=np.int64)
+        for j, lay in enumerate(table[1:], 1):
+            kind_of[j] = kinds.setdefault((tuple(lay.keys), lay.step_pos, tuple(lay.value_pos), lay.per_line),
+                                          len(kinds))
+        kind = kind_of[ids[fast]]
+        rows = []
+        for j in kinds.values():
+            sel = fast if len(kinds) == 1 else fast[kind == j]
+            if not sel.size:
+                continue
+            lay = table[1 + int(np.flatnonzero(kind_of[1:] == j)[0])]
+            part = lines[:-1] if sel.size == len(lines) - 1 else [lines[i] for i in sel.tolist()]
+            got = read_rows(part, lay.per_line, lay.step_pos, lay.value_pos)
+            if got is None or not steps_ok(got[0]).all():
+                return None
+            rows.append((sel, got[0], dict(zip(lay.keys, got[1]))))
+        return rows
 
     def _emit(self, rows, careful: list[int], line) -> None:
         """The block rows and the careful lines, in line order."""

@@ -53,32 +53,34 @@ def numeric_buffer(text: bytes, table: bytes | None = None, delete: bytes = b"")
     return np.frombuffer(text.translate(table, delete) + b" " * PAD, dtype=np.uint8)
 
 
-def read_rows(lines: list[bytes], per_line: int, cols: list[int]) -> np.ndarray | None:
-    """The numbers at token positions `cols` of `lines`, as columns (`out[j]`: token `cols[j]` of
-    every line), when every line has exactly `per_line` blank-separated tokens, each of `cols` a
-    finite number; else None (the caller's careful path decides, line by line).
+def read_rows(lines: list[bytes], per_line: int, step: int, cols: list[int]
+              ) -> tuple[np.ndarray, np.ndarray] | None:
+    """(steps, values) of `lines`: the integer at token `step` of each line, and the numbers at token
+    positions `cols` as columns (`values[j]`: token `cols[j]` of every line), when every line has
+    exactly `per_line` blank-separated tokens, its step an integer and each of `cols` a finite
+    number; else None (the caller's careful path decides, line by line).
 
     `lines` hold number characters and blanks only (a `numeric_buffer` split at its newlines), so
     numpy's C text reader (`np.loadtxt`) splits them as `token_bounds` does, and reads each number
     with Python's own correctly rounded conversion: the float64 `float()` gives, bit for bit, in
-    ~50 ns a value, one pass over the text.  A structured dtype makes it check every line's token
-    count; the tokens not in `cols` (what a key's letters leave behind) are stored as one byte."""
+    ~30-60 ns a value, one pass over the text.  A structured dtype makes it check every line's
+    token count; the tokens read by no one (what a key's letters leave behind) take one byte."""
     if not lines:
-        return np.zeros((len(cols), 0))
-    want = set(cols)
-    dt = np.dtype([(f"t{i}", np.float64 if i in want else "S1") for i in range(per_line)])
+        return np.zeros(0, np.int64), np.zeros((len(cols), 0))
+    kind = {c: np.float64 for c in cols} | {step: np.int64}
+    dt = np.dtype([(f"t{i}", kind.get(i, "S1")) for i in range(per_line)])
     try:
         got = np.loadtxt(lines, dtype=dt, comments=None, ndmin=1, encoding="latin1")
-    except ValueError:              # a token count or a token the line parser must see
+    except (ValueError, OverflowError):     # a token count, or a token the line parser must see
         return None
     if got.shape != (len(lines),):
         return None
-    out = np.empty((len(cols), len(lines)))
+    values = np.empty((len(cols), len(lines)))
     for j, c in enumerate(cols):
-        out[j] = got[f"t{c}"]
-    if not np.isfinite(out).all():     # 1e400 is inf for both: values.py counts it, line by line
+        values[j] = got[f"t{c}"]
+    if not np.isfinite(values).all():     # 1e400 is inf for both: values.py counts it, line by line
         return None
-    return out
+    return np.ascontiguousarray(got[f"t{step}"]), values
 
 
 def token_bounds(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -166,9 +166,26 @@ def json_numbers(a: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndar
     return ok
 
 
+def json_text(text: bytes) -> bool:
+    """False when some token of a block (number characters and blanks) may be a number `float()`
+    reads and JSON does not (`+1`, `.5`, `-.5`, `5.`, `5.e3`, `007`, `-007`): that block is read token
+    by token (`json_numbers`).  A key's own leftovers (`x.y` leaves `.`) may trigger it too: a slower
+    read, never another value."""
+    a = np.frombuffer(b" " + text + b"   ", dtype=np.uint8)
+    head = np.flatnonzero((a[:-1] <= 32) & (a[1:] > 32)) + 1       # the first byte of every token
+    first = a[head]
+    signed = (first == 45).view(np.int8)
+    lead = a[head + signed]
+    after = a[head + signed + 1]
+    if bool(((first == 43) | (lead == 46) | ((lead == 48) & ((after - np.uint8(48)) < 10))).any()):
+        return False
+    nxt = a[np.flatnonzero(a == 46) + 1]
+    return not bool(((nxt <= 32) | ((nxt | 32) == 101)).any())
+
+
 _SYNTAX = Syntax(bytes.maketrans(b'{}":,[]\t\r', b" " * 9),
                  bytes(c for c in range(256) if c not in b'0123456789.+-eE{}":,[] \t\r\n'),
-                 b"0123456789.+- \t", _learn, json_numbers)
+                 b"0123456789.+- \t", _learn, json_numbers, json_text)
 
 
 def read_jsonl(path: Path, name: str) -> Run:

@@ -232,11 +232,14 @@ class _BlockReader:
                 continue
             lay = table[1 + int(np.flatnonzero(kind_of[1:] == j)[0])]
             rows = lines[:-1] if sel.size == len(lines) - 1 else [lines[i] for i in sel.tolist()]
-            v = read_rows(rows, lay.per_line, [0, *lay.value_pos])
-            if v is None or not steps_ok(v[0]).all():
+            got = read_rows(rows, lay.per_line, 0, lay.value_pos)
+            if got is None or not steps_ok(got[0]).all():
                 return None
-            cols = {key: (v[c + 1] / 100.0 if pct else v[c + 1]) for c, (key, pct) in enumerate(zip(lay.keys, lay.pct))}
-            groups.append((lay, sel, v[0].astype(np.int64), cols))
+            steps, v = got
+            for c, pct in enumerate(lay.pct):
+                if pct:
+                    v[c] /= 100.0               # in place: no second copy of a percent column
+            groups.append((lay, sel, steps, dict(zip(lay.keys, v))))
         return groups
 
     @staticmethod
