@@ -98,8 +98,9 @@ class Syntax:
     def __init__(self, table: bytes, delete: bytes, skeleton: bytes,
                  learn: Callable[[bytes, LineParser], tuple[Layout, dict[str, float], float] | None],
                  check: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None,
-                 check_text: Callable[[bytes], bool] | None = None) -> None:
+                 check_text: Callable[[bytes], bool] | None = None, rows_need: bytes | None = None) -> None:
         self.table, self.delete, self.skeleton, self.learn = table, delete, skeleton, learn
+        self.rows_need = rows_need      # a line without these bytes adds no row and numbers none
         self.check = check        # (buffer, starts, ends) -> the tokens the format's own grammar allows
         self.check_text = check_text    # (a block's tokens) -> False when some token may break it
 
@@ -239,9 +240,13 @@ class _Reader:
                     present[key] = np.concatenate([np.full(r[0].size, key in r[2]) for r in rows])[order]
         at = 0
         cuts = np.searchsorted(line_no, careful).tolist() if rows else [0] * len(careful)
+        need = self.syntax.rows_need
         for i, cut in zip([*careful, None], [*cuts, None]):
             hi = int(line_no.size) if cut is None and rows else (cut or 0)
-            if rows and hi > at:
+            # a line that cannot add a row (a tqdm bar, a warning) is only counted: the block's
+            # rows need not stop for it, so they go on in one add_block
+            quiet = i is not None and need is not None and need not in line(i)
+            if rows and hi > at and not quiet:
                 sl = slice(at, hi)
                 self.builder.add_block(steps[sl], {k: v[sl] for k, v in cols.items()},
                                        present={k: p[sl] for k, p in present.items()} or None,

@@ -185,7 +185,7 @@ def json_text(text: bytes) -> bool:
 
 _SYNTAX = Syntax(bytes.maketrans(b'{}":,[]\t\r', b" " * 9),
                  bytes(c for c in range(256) if c not in b'0123456789.+-eE{}":,[] \t\r\n'),
-                 b"0123456789.+- \t", _learn, json_numbers, json_text)
+                 b"0123456789.+- \t", _learn, json_numbers, json_text, rows_need=b"{")
 
 
 def read_jsonl(path: Path, name: str) -> Run:
