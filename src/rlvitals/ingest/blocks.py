@@ -4,8 +4,9 @@ A format's lines that share a *skeleton* (the line with its number characters re
 the same keys in the same order, each value in the same blank-separated token once the separators
 are turned into blanks.  A layout is learned from one line (`learn`) and checked there: the numbers
 the layout reads must be exactly the row the format's own line parser makes of that line, or the
-layout is not used.  Then every line of that skeleton, and of the same token count, is read at once
-(`fastnum.parse_numbers`, whatever the spelling of its numbers).
+layout is not used.  Then every line of that skeleton, and of the same token count, is read at once:
+by numpy's C text reader (`fastnum.read_rows`), or, in a block it refuses, token by token
+(`fastnum.parse_numbers`); either way whatever the spelling of its numbers, as `float()` reads it.
 
 Every other line -- noise, a `nan`, a line with a blank cell or a string, a tqdm `\\r` repaint, a
 value the block path cannot read -- goes to the format's `LineParser.feed`, in line order, between
@@ -93,7 +94,10 @@ class Syntax:
     """How one format's bytes become tokens: `table`/`delete` for `bytes.translate` (separators to
     blanks, letters dropped), `skeleton` the bytes a skeleton drops, `learn(raw, parser)` a layout
     with the row the line parser makes of that line, or None; `check` narrows what a number may be
-    where the format is stricter than `float()` (JSON: no `+1`, `.5`, `5.` or `007`)."""
+    where the format is stricter than `float()` (JSON: no `+1`, `.5`, `5.` or `007`), token by
+    token, and `check_text` the same for a whole block's tokens at once (False: read it token by
+    token); `rows_need`: bytes without which a line can add no row (a careful line without them
+    does not split the block's rows)."""
 
     def __init__(self, table: bytes, delete: bytes, skeleton: bytes,
                  learn: Callable[[bytes, LineParser], tuple[Layout, dict[str, float], float] | None],

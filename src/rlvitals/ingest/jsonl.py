@@ -170,17 +170,20 @@ def json_text(text: bytes) -> bool:
     """False when some token of a block (number characters and blanks) may be a number `float()`
     reads and JSON does not (`+1`, `.5`, `-.5`, `5.`, `5.e3`, `007`, `-007`): that block is read token
     by token (`json_numbers`).  A key's own leftovers (`x.y` leaves `.`) may trigger it too: a slower
-    read, never another value."""
+    read, never another value.  Only the rare bytes are looked at: `+`, `.` and `0`."""
     a = np.frombuffer(b" " + text + b"   ", dtype=np.uint8)
-    head = np.flatnonzero((a[:-1] <= 32) & (a[1:] > 32)) + 1       # the first byte of every token
-    first = a[head]
-    signed = (first == 45).view(np.int8)
-    lead = a[head + signed]
-    after = a[head + signed + 1]
-    if bool(((first == 43) | (lead == 46) | ((lead == 48) & ((after - np.uint8(48)) < 10))).any()):
+    plus = np.flatnonzero(a == 43)
+    if plus.size and bool((a[plus - 1] <= 32).any()):                  # a sign first: +1
         return False
-    nxt = a[np.flatnonzero(a == 46) + 1]
-    return not bool(((nxt <= 32) | ((nxt | 32) == 101)).any())
+    dot = np.flatnonzero(a == 46)
+    if dot.size and bool((((a[dot - 1] - np.uint8(48)) > 9) | ((a[dot + 1] - np.uint8(48)) > 9)).any()):
+        return False                                                   # .5, -.5, 5., 5.e3
+    zero = np.flatnonzero(a == 48)
+    if not zero.size:
+        return True
+    before = a[zero - 1]
+    first = (before <= 32) | ((before == 45) & (a[zero - 2] <= 32))   # the token's first digit
+    return not bool((first & ((a[zero + 1] - np.uint8(48)) <= 9)).any())    # 007, -007
 
 
 _SYNTAX = Syntax(bytes.maketrans(b'{}":,[]\t\r', b" " * 9),

@@ -10,8 +10,9 @@ Two paths, one result (a test holds them equal):
 - `read_lesson` reads a file in big blocks.  It learns line layouts (the keys, their order and which
   carry `%`) from the lines themselves, recognises lines of one layout by their "skeleton" (the line
   with digits, signs, dots and blanks removed: `lr=3.3e-10` and `lr=0.0001` are two skeletons, both
-  learned), checks each line's token count, and turns all of them into numbers at once with numpy
-  (`fastnum.parse_numbers`, the same float64 whatever the spelling).  Every other line (noise, a
+  learned), and turns all of them into numbers at once with numpy's C text reader, which checks
+  each line's token count too (`fastnum.read_rows`; in a block it refuses, token by token with
+  `fastnum.parse_numbers`: the same float64 whatever the spelling, `float()`'s).  Every other line (noise, a
   `nan`, a line no layout reads) goes through `LessonParser`, and its row is merged back in line
   order, so no line is lost and "later wins" still holds.  Memory is bounded by the block size plus
   the values kept.
