@@ -220,3 +220,14 @@ def test_block_path_reads_every_spelling_and_equals_the_line_parser(tmp_path_fac
     assert loaded and all(v is not None for v in loaded)      # read in one pass, not token by token
     _same(fast, _by_line(path))
     assert fast.series["lr"].values.tolist() == [float(v) for v in cols["lr"]]
+
+
+def test_a_step_that_is_no_integer_is_not_read_as_one(tmp_path):
+    """`[1.5]` has the skeleton of `[15]`: the block path must leave it to the line parser."""
+    path = tmp_path / "s.log"
+    lines = [f"[{i:>4}] reward=0.{i % 10} acc={i % 50}.5%" for i in range(1, 300)]
+    lines[100] = "[1.5] reward=0.9 acc=1.5%"
+    path.write_text("\n".join(lines) + "\n")
+    fast = read(path)
+    _same(fast, _by_line(path))
+    assert len(fast.series["reward"]) == 298 and fast.skipped["not a metric line"] == 1

@@ -224,7 +224,7 @@ class _Reader:
             got = read_rows(part, lay.per_line, lay.step_pos, lay.value_pos)
             if got is None or not steps_ok(got[0]).all():
                 return None
-            rows.append((sel, got[0], dict(zip(lay.keys, got[1]))))
+            rows.append((sel, got[0].astype(np.int64), dict(zip(lay.keys, got[1]))))
         return rows
 
     def _emit(self, rows, careful: list[int], line) -> None:

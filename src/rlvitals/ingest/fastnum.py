@@ -55,10 +55,10 @@ def numeric_buffer(text: bytes, table: bytes | None = None, delete: bytes = b"")
 
 def read_rows(lines: list[bytes], per_line: int, step: int, cols: list[int]
               ) -> tuple[np.ndarray, np.ndarray] | None:
-    """(steps, values) of `lines`: the integer at token `step` of each line, and the numbers at token
+    """(steps, values) of `lines`: the number at token `step` of each line, and the numbers at token
     positions `cols` as columns (`values[j]`: token `cols[j]` of every line), when every line has
-    exactly `per_line` blank-separated tokens, its step an integer and each of `cols` a finite
-    number; else None (the caller's careful path decides, line by line).
+    exactly `per_line` blank-separated tokens and each of `cols` a finite number (the caller
+    checks the steps: `values.steps_ok`); else None (the caller's careful path decides, line by line).
 
     `lines` hold number characters and blanks only (a `numeric_buffer` split at its newlines), so
     numpy's C text reader (`np.loadtxt`) splits them as `token_bounds` does, and reads each number
@@ -67,7 +67,8 @@ def read_rows(lines: list[bytes], per_line: int, step: int, cols: list[int]
     token count; the tokens read by no one (what a key's letters leave behind) take one byte."""
     if not lines:
         return np.zeros(0, np.int64), np.zeros((len(cols), 0))
-    kind = {c: np.float64 for c in cols} | {step: np.int64}
+    # (the step as a float: numpy < 2 reads "1.5" as the integer 1; the caller checks it is whole)
+    kind = {c: np.float64 for c in cols} | {step: np.float64}
     dt = np.dtype([(f"t{i}", kind.get(i, "S1")) for i in range(per_line)])
     try:
         got = np.loadtxt(lines, dtype=dt, comments=None, ndmin=1, encoding="latin1")

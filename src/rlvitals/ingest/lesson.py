@@ -236,7 +236,7 @@ class _BlockReader:
             got = read_rows(rows, lay.per_line, 0, lay.value_pos)
             if got is None or not steps_ok(got[0]).all():
                 return None
-            steps, v = got
+            steps, v = got[0].astype(np.int64), got[1]
             for c, pct in enumerate(lay.pct):
                 if pct:
                     v[c] /= 100.0               # in place: no second copy of a percent column
