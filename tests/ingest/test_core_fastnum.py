@@ -66,20 +66,20 @@ def test_read_rows_equals_float_bit_for_bit():
     tokens += ["1"] * (-len(tokens) % 3)
     lines = [" ".join([str(i), "e", *tokens[i:i + 3]]).encode() for i in range(0, len(tokens), 3)]
     got = read_rows(lines, 5, 0, [2, 3, 4])
-    assert got is not None and got[1].shape == (3, len(lines))
+    assert got is not None and np.array(got[1]).shape == (3, len(lines))
     assert got[0].tolist() == list(range(0, len(tokens), 3))
     expect = np.array([float(t) for t in tokens])
-    assert np.array_equal(got[1].T.ravel().view(np.int64), expect.view(np.int64))
+    assert np.array_equal(np.array(got[1]).T.ravel().view(np.int64), expect.view(np.int64))
 
 
 def test_read_rows_refuses_what_the_careful_path_must_see():
     good = [b"1 e 2.5", b"2 ee 3e-5"]
     steps, values = read_rows(good, 3, 0, [2])
-    assert steps.tolist() == [1, 2] and values.tolist() == [[2.5, 3e-5]]
+    assert steps.tolist() == [1, 2] and [v.tolist() for v in values] == [[2.5, 3e-5]]
     assert read_rows([*good, b"3 e 1 2"], 3, 0, [2]) is None          # a token too many
     assert read_rows([*good, b"3 e"], 3, 0, [2]) is None              # one too few
     for bad in (b"1.2.3", b"1e", b"--1", b"e", b"1e400", b"-1e999"):
         assert read_rows([*good, b"3 e " + bad], 3, 0, [2]) is None
     assert read_rows([*good, b"x e 1"], 3, 0, [2]) is None
     assert read_rows([*good, b"1.5 e 1"], 3, 0, [2])[0].tolist() == [1, 2, 1.5]    # steps_ok refuses it
-    assert read_rows([], 3, 0, [2])[1].shape == (1, 0)
+    assert [v.size for v in read_rows([], 3, 0, [2])[1]] == [0]

@@ -15,8 +15,6 @@ the block rows around it: skip counts, notes, "later wins" and run splits are th
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -26,6 +24,7 @@ import numpy as np
 
 from ..run import Run
 from .base import LineParser
+from .builder import release_heap
 from .fastnum import numeric_buffer, parse_numbers, read_rows, token_bounds
 from .progress import tick
 from .values import steps_ok
@@ -37,14 +36,6 @@ MAX_LAYOUTS = 4096                  # skeletons remembered (learned or not); the
 _NUMBER = frozenset(b"0123456789.+-eE")
 
 
-def _malloc_trim() -> Callable[[int], int] | None:
-    try:
-        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
-    except (OSError, AttributeError, TypeError):     # not glibc (macOS, Windows, musl): nothing to do
-        return None
-
-
-_TRIM = _malloc_trim()
 TRIM_EVERY = 16          # blocks
 
 
@@ -52,8 +43,8 @@ def trim_heap(blocks_read: int) -> None:
     """Every TRIM_EVERY blocks, hand the heap's free pages back (glibc's malloc_trim).  Each block's
     temporaries are freed between the small arrays the builder keeps, and glibc keeps the holes:
     at 5M steps that was ~10% of the peak (1,087 -> 976 MiB), at no measurable CPU cost."""
-    if _TRIM is not None and blocks_read % TRIM_EVERY == 0:
-        _TRIM(0)
+    if blocks_read % TRIM_EVERY == 0:
+        release_heap()
 
 
 

@@ -54,7 +54,7 @@ def numeric_buffer(text: bytes, table: bytes | None = None, delete: bytes = b"")
 
 
 def read_rows(lines: list[bytes], per_line: int, step: int, cols: list[int]
-              ) -> tuple[np.ndarray, np.ndarray] | None:
+              ) -> tuple[np.ndarray, list[np.ndarray]] | None:
     """(steps, values) of `lines`: the number at token `step` of each line, and the numbers at token
     positions `cols` as columns (`values[j]`: token `cols[j]` of every line), when every line has
     exactly `per_line` blank-separated tokens and each of `cols` a finite number (the caller
@@ -66,7 +66,7 @@ def read_rows(lines: list[bytes], per_line: int, step: int, cols: list[int]
     ~30-60 ns a value, one pass over the text.  A structured dtype makes it check every line's
     token count; the tokens read by no one (what a key's letters leave behind) take one byte."""
     if not lines:
-        return np.zeros(0, np.int64), np.zeros((len(cols), 0))
+        return np.zeros(0), [np.zeros(0) for _ in cols]
     # (the step as a float: numpy < 2 reads "1.5" as the integer 1; the caller checks it is whole)
     kind = {c: np.float64 for c in cols} | {step: np.float64}
     dt = np.dtype([(f"t{i}", kind.get(i, "S1")) for i in range(per_line)])
@@ -76,10 +76,9 @@ def read_rows(lines: list[bytes], per_line: int, step: int, cols: list[int]
         return None
     if got.shape != (len(lines),):
         return None
-    values = np.empty((len(cols), len(lines)))
-    for j, c in enumerate(cols):
-        values[j] = got[f"t{c}"]
-    if not np.isfinite(values).all():     # 1e400 is inf for both: values.py counts it, line by line
+    # one array per column: a key's blocks are freed on their own when the run is built
+    values = [np.ascontiguousarray(got[f"t{c}"]) for c in cols]
+    if not all(np.isfinite(v).all() for v in values):   # 1e400 is inf for both: values.py counts it
         return None
     return np.ascontiguousarray(got[f"t{step}"]), values
 
