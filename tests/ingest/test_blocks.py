@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from test_core_fastnum import _spellings
 
-from rlvitals.ingest import blocks, csvfile, fastnum, jsonl, open_parser, read, verl_console
+from rlvitals.ingest import blocks, csvfile, jsonl, open_parser, read, verl_console
 
 READERS = {"verl-console": (verl_console._SYNTAX, verl_console.VerlConsoleParser),
            "jsonl": (jsonl._SYNTAX, jsonl.JsonlParser)}
@@ -126,7 +126,6 @@ def test_clean_blocks_are_read_in_one_pass(tmp_path, monkeypatch, fmt, make):
     """Lines their layouts read (repr and %g spellings, a noise line between them) go through
     `read_rows` whole, and give what the line parser gives."""
     monkeypatch.setattr(blocks, "BLOCK", 4096)
-    monkeypatch.setattr(fastnum, "SHORT", 1000)        # the C reader even for 17-digit reprs
     rng = np.random.default_rng(5)
     lines = [x.replace("+", "") for x in make(rng, 400) if "nan" not in x.lower() and "run-a" not in x
              and '"tag"' not in x and "@1" not in x and ".0," not in x and ",," not in x]
@@ -138,20 +137,3 @@ def test_clean_blocks_are_read_in_one_pass(tmp_path, monkeypatch, fmt, make):
     _same(fast, _by_line(fmt, path))
     assert got and all(g is not None for g in got)
     assert sum(g[0].size for g in got) >= 0.9 * sum(s.rows for s in fast.segments)
-
-
-def test_long_reprs_go_token_by_token(tmp_path, monkeypatch):
-    """17-digit reprs are read by the shape reader (as fast, there), short numbers by the C reader;
-    the same values either way."""
-    calls = []
-    orig = blocks.read_rows
-    monkeypatch.setattr(blocks, "read_rows", lambda *a: calls.append(1) or orig(*a))
-    path = tmp_path / "r.jsonl"
-    path.write_text("".join(f'{{"step": {i}, "reward": {i / 7!r}}}\n' for i in range(1, 500)))
-    long = read(path, "jsonl")
-    assert not calls
-    short = tmp_path / "s.jsonl"
-    short.write_text("".join(f'{{"step": {i}, "reward": {i / 7:.6g}}}\n' for i in range(1, 500)))
-    assert read(short, "jsonl").series["reward"].values.tolist() == [float(f"{i / 7:.6g}") for i in range(1, 500)]
-    assert calls
-    assert long.series["reward"].values.tolist() == [i / 7 for i in range(1, 500)]

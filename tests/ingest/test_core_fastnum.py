@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rlvitals.ingest.fastnum import numeric_buffer, parse_tokens, read_rows, short_numbers, token_bounds
+from rlvitals.ingest.fastnum import numeric_buffer, parse_tokens, read_rows, token_bounds
 
 
 def _parse(tokens: list[str]):
@@ -83,9 +83,3 @@ def test_read_rows_refuses_what_the_careful_path_must_see():
     assert read_rows([*good, b"x e 1"], 3, 0, [2]) is None
     assert read_rows([*good, b"1.5 e 1"], 3, 0, [2])[0].tolist() == [1, 2, 1.5]    # steps_ok refuses it
     assert [v.size for v in read_rows([], 3, 0, [2])[1]] == [0]
-
-
-def test_short_numbers_picks_the_reader_by_length():
-    assert short_numbers(b"12 e 0.364258 3.33333e-10", [2, 3])
-    assert not short_numbers(b"12 e 0.36425781249999994 3.333333333333333e-10", [2, 3])
-    assert not short_numbers(b"12 e", [2])                 # no such token: the careful path decides

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rlvitals.ingest import fastnum, lesson, open_parser, read, read_text, write_run
+from rlvitals.ingest import lesson, open_parser, read, read_text, write_run
 from rlvitals.run import Run
 
 
@@ -208,8 +208,7 @@ def test_block_path_reads_every_spelling_and_equals_the_line_parser(tmp_path_fac
     path = tmp_path_factory.mktemp("spell") / "s.log"
     path.write_text("\n".join(lines) + "\n")
     careful, loaded = [], []
-    orig, orig_rows, short = lesson._BlockReader._rows, lesson.read_rows, fastnum.SHORT
-    fastnum.SHORT = 1000                          # the C reader even for the long spellings
+    orig, orig_rows = lesson._BlockReader._rows, lesson.read_rows
     try:
         lesson._BlockReader._rows = lambda self, raw: careful.append(raw) or orig(self, raw)  # type: ignore[method-assign]
         lesson.read_rows = lambda *a: loaded.append(orig_rows(*a)) or loaded[-1]  # type: ignore[assignment]
@@ -217,7 +216,6 @@ def test_block_path_reads_every_spelling_and_equals_the_line_parser(tmp_path_fac
     finally:
         lesson._BlockReader._rows = orig  # type: ignore[method-assign]
         lesson.read_rows = orig_rows  # type: ignore[assignment]
-        fastnum.SHORT = short
     assert careful == []
     assert loaded and all(v is not None for v in loaded)      # read in one pass, not token by token
     _same(fast, _by_line(path))

@@ -25,7 +25,7 @@ import numpy as np
 from ..run import Run
 from .base import LineParser
 from .builder import release_heap
-from .fastnum import numeric_buffer, parse_numbers, read_rows, short_numbers, token_bounds
+from .fastnum import numeric_buffer, parse_numbers, read_rows, token_bounds
 from .progress import tick
 from .values import steps_ok
 
@@ -212,8 +212,6 @@ class _Reader:
                 continue
             lay = table[1 + int(np.flatnonzero(kind_of[1:] == j)[0])]
             part = lines[:-1] if sel.size == len(lines) - 1 else [lines[i] for i in sel.tolist()]
-            if not short_numbers(part[0], lay.value_pos):
-                return None
             got = read_rows(part, lay.per_line, lay.step_pos, lay.value_pos)
             if got is None or not steps_ok(got[0]).all():
                 return None

@@ -34,7 +34,6 @@ __all__ = [
     "parse_numbers",
     "parse_tokens",
     "read_rows",
-    "short_numbers",
     "token_bounds",
 ]
 
@@ -52,20 +51,6 @@ _TINY = 2.2250738585072014e-308     # smallest normal float64: below it, double 
 def numeric_buffer(text: bytes, table: bytes | None = None, delete: bytes = b"") -> np.ndarray:
     """`text.translate(table, delete)` as a uint8 array, padded with PAD blanks (the parsers need them)."""
     return np.frombuffer(text.translate(table, delete) + b" " * PAD, dtype=np.uint8)
-
-
-SHORT = 12      # mean characters of a value up to which the C reader is the faster one
-
-
-def short_numbers(line: bytes, cols: list[int]) -> bool:
-    """Whether the numbers at token positions `cols` of one line (a block's first) are short.
-    CPython's conversion is fast up to 15 digits (`%g`'s 6: ~30 ns) and leaves its fast path past
-    them: on 17-digit `repr`s the shape reader (`parse_numbers`) is as fast or faster (measured at
-    1M steps: CSV 3.7 vs 4.5 s, JSONL 4.6 vs 4.8 s), so those blocks are read token by token."""
-    toks = line.split()
-    if not cols or max(cols) >= len(toks):
-        return False
-    return sum(len(toks[c]) for c in cols) <= SHORT * len(cols)
 
 
 def read_rows(lines: list[bytes], per_line: int, step: int, cols: list[int]

@@ -30,7 +30,7 @@ import numpy as np
 from ..run import PERCENT_METRICS, Run
 from .base import Format, LineParser, clean_line
 from .blocks import layout_ids, trim_heap
-from .fastnum import KEEP_NUMERIC, numeric_buffer, parse_numbers, read_rows, short_numbers, token_bounds
+from .fastnum import KEEP_NUMERIC, numeric_buffer, parse_numbers, read_rows, token_bounds
 from .progress import tick
 from .values import OutOfRange, parse_step, parse_value, steps_ok
 
@@ -233,8 +233,6 @@ class _BlockReader:
                 continue
             lay = table[1 + int(np.flatnonzero(kind_of[1:] == j)[0])]
             rows = lines[:-1] if sel.size == len(lines) - 1 else [lines[i] for i in sel.tolist()]
-            if not short_numbers(rows[0], lay.value_pos):
-                return None
             got = read_rows(rows, lay.per_line, 0, lay.value_pos)
             if got is None or not steps_ok(got[0]).all():
                 return None
