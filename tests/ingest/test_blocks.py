@@ -121,7 +121,7 @@ def test_block_path_equals_the_line_parser(tmp_path, monkeypatch, fmt, make, see
     assert taken >= 0.8 * rows               # the block path read most rows, whatever their spelling
 
 
-@pytest.mark.parametrize("fmt, make", [("verl-console", _verl), ("jsonl", _jsonl), ("csv", _csv)])
+@pytest.mark.parametrize("fmt, make", [("verl-console", _verl), ("csv", _csv)])
 def test_clean_blocks_are_read_in_one_pass(tmp_path, monkeypatch, fmt, make):
     """Lines their layouts read (repr and %g spellings, a noise line between them) go through
     `read_rows` whole, and give what the line parser gives."""

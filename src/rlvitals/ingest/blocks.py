@@ -86,18 +86,18 @@ class Syntax:
     blanks, letters dropped), `skeleton` the bytes a skeleton drops, `learn(raw, parser)` a layout
     with the row the line parser makes of that line, or None; `check` narrows what a number may be
     where the format is stricter than `float()` (JSON: no `+1`, `.5`, `5.` or `007`), token by
-    token, and `check_text` the same for a whole block's tokens at once (False: read it token by
-    token); `rows_need`: bytes without which a line can add no row (a careful line without them
+    token (so such a format sets `c_reader=False`: its blocks are read token by token, where
+    `check` runs, not by numpy's C reader); `rows_need`: bytes without which a line can add no row (a careful line without them
     does not split the block's rows)."""
 
     def __init__(self, table: bytes, delete: bytes, skeleton: bytes,
                  learn: Callable[[bytes, LineParser], tuple[Layout, dict[str, float], float] | None],
                  check: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None,
-                 check_text: Callable[[bytes], bool] | None = None, rows_need: bytes | None = None) -> None:
+                 c_reader: bool = True, rows_need: bytes | None = None) -> None:
         self.table, self.delete, self.skeleton, self.learn = table, delete, skeleton, learn
         self.rows_need = rows_need      # a line without these bytes adds no row and numbers none
         self.check = check        # (buffer, starts, ends) -> the tokens the format's own grammar allows
-        self.check_text = check_text    # (a block's tokens) -> False when some token may break it
+        self.c_reader = c_reader
 
     def tokens(self, raw: bytes) -> list[bytes]:
         return raw.translate(self.table, self.delete).split()
@@ -195,10 +195,9 @@ class _Reader:
                 ) -> list[tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]] | None:
         """Every line with a layout, read at once per kind of layout (`fastnum.read_rows`); None when
         one of them is not as its layout says (then the token-by-token path below sorts them out)."""
-        text = data.translate(self.syntax.table, self.syntax.delete)
-        if self.syntax.check_text is not None and not self.syntax.check_text(text):
+        if not self.syntax.c_reader:
             return None
-        lines = text.split(b"\n")
+        lines = data.translate(self.syntax.table, self.syntax.delete).split(b"\n")
         kinds: dict[tuple, int] = {}
         kind_of = np.zeros(len(table), dtype=np.int64)
         for j, lay in enumerate(table[1:], 1):
