@@ -4,6 +4,7 @@
     python benchmarks/bench_read.py --steps 100000 --formats lesson,jsonl --spellings sci
     python benchmarks/bench_read.py --with-5m                # adds 5,000,000 steps (minutes, GBs of disk)
     python benchmarks/bench_read.py --skip-baseline          # not the (slow) lesson parser
+    python benchmarks/bench_read.py --repeat 3 --logs /tmp/logs --json out.json   # medians; logs kept
 
 The logs are the simulator's healthy run written by rlvitals' own writers, as each framework
 prints it (`rlvitals simulate -F FMT`): the lesson's `%g` numbers (`lr=3.33333e-10`, `kl=9.5e-05`),
@@ -13,7 +14,10 @@ the format has noise (lesson, verl). `--spellings plain` writes the same numbers
 (`%.12f`), so the two rows show whether speed depends on the spelling.
 
 Each measurement is its own process (peak memory is that reader's alone); CPU seconds are the
-figure (the machine is shared; wall time is printed too). Two yardsticks per row:
+figure (the machine is shared; wall time is printed too), the median of `--repeat` runs, each
+run of a row taken in turn with its yardsticks (so a change of the machine's load hits all three).
+`--logs DIR` writes the logs there once and reuses them (to measure two versions of rlvitals on
+the very same files: run it again with another PYTHONPATH). Two yardsticks per row:
 
 - naive: the lesson's own parser (`lesson_baseline.py`) on the lesson log of the same run and
   spelling -- what reading these steps costs the naive way (it reads only the lesson format);
@@ -28,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -102,6 +107,13 @@ def measure(kind: str, path: Path, arg: str = "") -> dict:
     return json.loads(out.strip().splitlines()[-1])
 
 
+def median_of(runs: list[dict]) -> dict:
+    """Each figure's median over the runs (the peak is the largest: memory is not noisy)."""
+    out = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+    out["peak_mb"] = max(r["peak_mb"] for r in runs)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--steps", default="100000,1000000", help="comma-separated step counts")
@@ -110,28 +122,35 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--spellings", default="sci,plain", help="sci (as the writers print), plain (%%.12f)")
     ap.add_argument("--skip-baseline", action="store_true", help="do not run the lesson's (slow) parser")
     ap.add_argument("--md", action="store_true", help="print the table as Markdown too")
+    ap.add_argument("--repeat", type=int, default=1, help="runs per measurement; the median is shown")
+    ap.add_argument("--logs", type=Path, default=None, help="write the logs here once and reuse them")
+    ap.add_argument("--json", type=Path, default=None, help="write the rows here as JSON")
     args = ap.parse_args(argv)
     counts = [int(s) for s in args.steps.split(",")] + ([5_000_000] if args.with_5m else [])
     formats, spellings = args.formats.split(","), args.spellings.split(",")
     rows = []
     for steps in counts:
-        with tempfile.TemporaryDirectory() as tmp:
+        with tempfile.TemporaryDirectory() as scratch:
+            tmp = str(args.logs / str(steps)) if args.logs else scratch
+            Path(tmp).mkdir(parents=True, exist_ok=True)
             t = time.perf_counter()
             need = sorted(set(formats) | ({"lesson"} if not args.skip_baseline else set()))
-            code = (f"import sys; sys.path.insert(0, {str(HERE)!r}); import bench_read as b; "
-                    f"b.generate({steps}, b.Path({tmp!r}), {need!r}, {spellings!r})")
-            subprocess.run([sys.executable, "-c", code], check=True)
-            print(f"# {steps:,} steps: logs written in {time.perf_counter() - t:.0f} s", flush=True)
+            need = [f for f in need if not all((Path(tmp) / f"{f}.{sp}").exists() for sp in spellings)]
+            if need:
+                code = (f"import sys; sys.path.insert(0, {str(HERE)!r}); import bench_read as b; "
+                        f"b.generate({steps}, b.Path({tmp!r}), {need!r}, {spellings!r})")
+                subprocess.run([sys.executable, "-c", code], check=True)
+                print(f"# {steps:,} steps: logs written in {time.perf_counter() - t:.0f} s", flush=True)
             for spelling in spellings:
                 naive = None
                 if not args.skip_baseline:
-                    naive = measure("naive", Path(tmp) / f"lesson.{spelling}")
+                    naive = median_of([measure("naive", Path(tmp) / f"lesson.{spelling}") for _ in range(args.repeat)])
                     print(f"  naive    lesson {spelling:5s}: {naive['cpu']:.2f} s CPU, peak {naive['peak_mb']:.0f} MB",
                           flush=True)
                 for fmt in formats:
                     path = Path(tmp) / f"{fmt}.{spelling}"
-                    floor = measure("floor", path)
-                    ours = measure("read", path, fmt)
+                    pairs = [(measure("floor", path), measure("read", path, fmt)) for _ in range(args.repeat)]
+                    floor, ours = median_of([p[0] for p in pairs]), median_of([p[1] for p in pairs])
                     row = {"steps": steps, "format": fmt, "spelling": spelling, "mb": path.stat().st_size / 1e6,
                            "cpu": ours["cpu"], "wall": ours["wall"], "peak": ours["peak_mb"], "read": ours["rows"],
                            "floor": floor["cpu"], "naive": naive["cpu"] if naive else None}
@@ -141,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
                           f"({row['wall']:.2f} wall), peak {row['peak']:5.0f} MB, {ratio}, "
                           f"{row['cpu'] / row['floor']:4.1f}x floor ({row['floor']:.2f} s), {row['read']:,} steps",
                           flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1))
     if args.md:
         print("\n| steps | format | numbers | MB | rlvitals CPU s | peak MB | × naive | × floor |")
         print("|---|---|---|---|---|---|---|---|")

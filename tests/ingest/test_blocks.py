@@ -119,3 +119,21 @@ def test_block_path_equals_the_line_parser(tmp_path, monkeypatch, fmt, make, see
         _, taken = blocks.read_blocks(path, parser("run"), syntax)
     rows = sum(s.rows for r in (slow.file_runs or [slow]) for s in r.segments)
     assert taken >= 0.8 * rows               # the block path read most rows, whatever their spelling
+
+
+@pytest.mark.parametrize("fmt, make", [("verl-console", _verl), ("csv", _csv)])
+def test_clean_blocks_are_read_in_one_pass(tmp_path, monkeypatch, fmt, make):
+    """Lines their layouts read (repr and %g spellings, a noise line between them) go through
+    `read_rows` whole, and give what the line parser gives."""
+    monkeypatch.setattr(blocks, "BLOCK", 4096)
+    rng = np.random.default_rng(5)
+    lines = [x.replace("+", "") for x in make(rng, 400) if "nan" not in x.lower() and "run-a" not in x
+             and '"tag"' not in x and "@1" not in x and ".0," not in x and ",," not in x]
+    path = tmp_path / "run.log"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    got, orig = [], blocks.read_rows
+    monkeypatch.setattr(blocks, "read_rows", lambda *a: got.append(orig(*a)) or got[-1])
+    fast = read(path, fmt)
+    _same(fast, _by_line(fmt, path))
+    assert got and all(g is not None for g in got)
+    assert sum(g[0].size for g in got) >= 0.9 * sum(s.rows for s in fast.segments)

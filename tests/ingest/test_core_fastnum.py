@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rlvitals.ingest.fastnum import numeric_buffer, parse_tokens, token_bounds
+from rlvitals.ingest.fastnum import numeric_buffer, parse_tokens, read_rows, token_bounds
 
 
 def _parse(tokens: list[str]):
@@ -57,3 +57,29 @@ def test_exponent_shapes_that_are_not_numbers_are_flagged():
     vals, ok = _parse(["1e", "e5", "1e-", "1e+-5", "1.5e5.5", "1" + "0" * 20, "1e400", "1.5e-7"])
     assert ok.tolist() == [False] * 5 + [True, False, True]
     assert vals[5] == 1e20 and vals[-1] == 1.5e-7
+
+
+def test_read_rows_equals_float_bit_for_bit():
+    rng = np.random.default_rng(2)
+    x = rng.normal(0, 1, 3000) * 10.0 ** rng.integers(-30, 30, 3000)
+    tokens = _spellings(x, rng) + ["+5", "-.5", "5.", "007", "-0", "2.5e-320", "1e-400"]
+    tokens += ["1"] * (-len(tokens) % 3)
+    lines = [" ".join([str(i), "e", *tokens[i:i + 3]]).encode() for i in range(0, len(tokens), 3)]
+    got = read_rows(lines, 5, 0, [2, 3, 4])
+    assert got is not None and np.array(got[1]).shape == (3, len(lines))
+    assert got[0].tolist() == list(range(0, len(tokens), 3))
+    expect = np.array([float(t) for t in tokens])
+    assert np.array_equal(np.array(got[1]).T.ravel().view(np.int64), expect.view(np.int64))
+
+
+def test_read_rows_refuses_what_the_careful_path_must_see():
+    good = [b"1 e 2.5", b"2 ee 3e-5"]
+    steps, values = read_rows(good, 3, 0, [2])
+    assert steps.tolist() == [1, 2] and [v.tolist() for v in values] == [[2.5, 3e-5]]
+    assert read_rows([*good, b"3 e 1 2"], 3, 0, [2]) is None          # a token too many
+    assert read_rows([*good, b"3 e"], 3, 0, [2]) is None              # one too few
+    for bad in (b"1.2.3", b"1e", b"--1", b"e", b"1e400", b"-1e999"):
+        assert read_rows([*good, b"3 e " + bad], 3, 0, [2]) is None
+    assert read_rows([*good, b"x e 1"], 3, 0, [2]) is None
+    assert read_rows([*good, b"1.5 e 1"], 3, 0, [2])[0].tolist() == [1, 2, 1.5]    # steps_ok refuses it
+    assert [v.size for v in read_rows([], 3, 0, [2])[1]] == [0]

@@ -69,3 +69,4 @@ def test_round_trip_exact():
     for k, s in run.series.items():
         assert np.array_equal(back.series[k].steps, s.steps)
         assert np.array_equal(back.series[k].values, s.values, equal_nan=True)
+

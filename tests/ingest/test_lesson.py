@@ -207,13 +207,27 @@ def test_block_path_reads_every_spelling_and_equals_the_line_parser(tmp_path_fac
              f"kl={cols['kl'][i]} lr={cols['lr'][i]}" for i in range(n)]
     path = tmp_path_factory.mktemp("spell") / "s.log"
     path.write_text("\n".join(lines) + "\n")
-    careful = []
-    orig = lesson._BlockReader._rows
+    careful, loaded = [], []
+    orig, orig_rows = lesson._BlockReader._rows, lesson.read_rows
     try:
         lesson._BlockReader._rows = lambda self, raw: careful.append(raw) or orig(self, raw)  # type: ignore[method-assign]
+        lesson.read_rows = lambda *a: loaded.append(orig_rows(*a)) or loaded[-1]  # type: ignore[assignment]
         fast = read(path)
     finally:
         lesson._BlockReader._rows = orig  # type: ignore[method-assign]
+        lesson.read_rows = orig_rows  # type: ignore[assignment]
     assert careful == []
+    assert loaded and all(v is not None for v in loaded)      # read in one pass, not token by token
     _same(fast, _by_line(path))
     assert fast.series["lr"].values.tolist() == [float(v) for v in cols["lr"]]
+
+
+def test_a_step_that_is_no_integer_is_not_read_as_one(tmp_path):
+    """`[1.5]` has the skeleton of `[15]`: the block path must leave it to the line parser."""
+    path = tmp_path / "s.log"
+    lines = [f"[{i:>4}] reward=0.{i % 10} acc={i % 50}.5%" for i in range(1, 300)]
+    lines[100] = "[1.5] reward=0.9 acc=1.5%"
+    path.write_text("\n".join(lines) + "\n")
+    fast = read(path)
+    _same(fast, _by_line(path))
+    assert len(fast.series["reward"]) == 298 and fast.skipped["not a metric line"] == 1

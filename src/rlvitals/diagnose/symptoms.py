@@ -384,33 +384,57 @@ def tail_excess(ctx: Ctx, name: str, tail: float, *, log: bool = False,
     stretch's excess instead of its median (most of the stretch must then sit above the line: a jump
     one or two steps old does not count yet).  None when there are too few points.
     """
-    s, v = ctx.data(name)
-    if log:
-        keep = v > 0
-        s, v = s[keep], np.log(v[keep])
-    n = v.size
-    if n < 2 * get("min_points"):
+    fit = _tail_fit(ctx, name, tail, log)
+    if fit is None:
         return None
-    cut = float(s[-1]) - tail * float(s[-1] - s[0])
-    j = min(int(np.searchsorted(s, cut, side="right")), n - 6)
-    m = n - j
-    i = max(0, min(j // 2, j - int(get("min_points"))))
-    if j - i < get("min_points") or j < 2 * m:
-        return None
-    x, y = s[i:j].astype(float), v[i:j]
-    xm = float(x.mean())
-    sxx = float(((x - xm) ** 2).sum()) or 1.0
-    slope = float(((x - xm) * (y - y.mean())).sum()) / sxx
+    s, v, i, j, xm, sxx, slope, ym, sd = fit
+    m = v.size - j
+
     def line(t: np.ndarray) -> np.ndarray:
-        return float(y.mean()) + slope * (t - xm)
-    res = y - line(x)
-    sd = float(1.4826 * np.median(np.abs(res - np.median(res)))) or float(np.std(res)) or 1e-12
+        out: np.ndarray = ym + slope * (t - xm)
+        return out
+
     xt = s[j:].astype(float)
     d = v[j:] - line(xt)
     excess = float(np.mean(d) if mean else np.median(d) if q == 0.5 else np.quantile(d, q))
     eff = 1.0 if mean else 1.253 ** 2   # the variance of a mean, or of a median (x pi/2), of m points
     se = sd * float(np.sqrt(eff / m + 1.0 / (j - i) + (float(xt.mean()) - xm) ** 2 / sxx))
     return int(s[j]), excess, excess / se
+
+
+_TailFit = tuple[np.ndarray, np.ndarray, int, int, float, float, float, float, float]
+
+
+def _tail_fit(ctx: Ctx, name: str, tail: float, log: bool) -> _TailFit | None:
+    """tail_excess's line before the stretch and its residual noise, once per (metric, tail, log):
+    several rules ask the same question of a curve, and at a million points the two medians of
+    the residuals are most of its cost."""
+    key = f"tail_fit:{name}:{tail!r}:{log}"
+    if key in ctx._results:
+        cached: _TailFit | None = ctx._results[key]
+        return cached
+    s, v = ctx.data(name)
+    if log:
+        keep = v > 0
+        s, v = s[keep], np.log(v[keep])
+    n = v.size
+    out: _TailFit | None = None
+    if n >= 2 * get("min_points"):
+        cut = float(s[-1]) - tail * float(s[-1] - s[0])
+        j = min(int(np.searchsorted(s, cut, side="right")), n - 6)
+        m = n - j
+        i = max(0, min(j // 2, j - int(get("min_points"))))
+        if not (j - i < get("min_points") or j < 2 * m):
+            x, y = s[i:j].astype(float), v[i:j]
+            xm = float(x.mean())
+            sxx = float(((x - xm) ** 2).sum()) or 1.0
+            slope = float(((x - xm) * (y - y.mean())).sum()) / sxx
+            ym = float(y.mean())
+            res = y - (ym + slope * (x - xm))
+            sd = float(1.4826 * np.median(np.abs(res - np.median(res)))) or float(np.std(res)) or 1e-12
+            out = (s, v, i, j, xm, sxx, slope, ym, sd)
+    ctx._results[key] = out
+    return out
 
 
 def spread(v: np.ndarray) -> float:

@@ -4,8 +4,9 @@ A format's lines that share a *skeleton* (the line with its number characters re
 the same keys in the same order, each value in the same blank-separated token once the separators
 are turned into blanks.  A layout is learned from one line (`learn`) and checked there: the numbers
 the layout reads must be exactly the row the format's own line parser makes of that line, or the
-layout is not used.  Then every line of that skeleton, and of the same token count, is read at once
-(`fastnum.parse_numbers`, whatever the spelling of its numbers).
+layout is not used.  Then every line of that skeleton, and of the same token count, is read at once:
+by numpy's C text reader (`fastnum.read_rows`), or, in a block it refuses, token by token
+(`fastnum.parse_numbers`); either way whatever the spelling of its numbers, as `float()` reads it.
 
 Every other line -- noise, a `nan`, a line with a blank cell or a string, a tqdm `\\r` repaint, a
 value the block path cannot read -- goes to the format's `LineParser.feed`, in line order, between
@@ -14,8 +15,6 @@ the block rows around it: skip counts, notes, "later wins" and run splits are th
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -25,7 +24,8 @@ import numpy as np
 
 from ..run import Run
 from .base import LineParser
-from .fastnum import numeric_buffer, parse_numbers, token_bounds
+from .builder import release_heap
+from .fastnum import numeric_buffer, parse_numbers, read_rows, token_bounds
 from .progress import tick
 from .values import steps_ok
 
@@ -36,14 +36,6 @@ MAX_LAYOUTS = 4096                  # skeletons remembered (learned or not); the
 _NUMBER = frozenset(b"0123456789.+-eE")
 
 
-def _malloc_trim() -> Callable[[int], int] | None:
-    try:
-        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
-    except (OSError, AttributeError, TypeError):     # not glibc (macOS, Windows, musl): nothing to do
-        return None
-
-
-_TRIM = _malloc_trim()
 TRIM_EVERY = 16          # blocks
 
 
@@ -51,8 +43,8 @@ def trim_heap(blocks_read: int) -> None:
     """Every TRIM_EVERY blocks, hand the heap's free pages back (glibc's malloc_trim).  Each block's
     temporaries are freed between the small arrays the builder keeps, and glibc keeps the holes:
     at 5M steps that was ~10% of the peak (1,087 -> 976 MiB), at no measurable CPU cost."""
-    if _TRIM is not None and blocks_read % TRIM_EVERY == 0:
-        _TRIM(0)
+    if blocks_read % TRIM_EVERY == 0:
+        release_heap()
 
 
 
@@ -93,13 +85,19 @@ class Syntax:
     """How one format's bytes become tokens: `table`/`delete` for `bytes.translate` (separators to
     blanks, letters dropped), `skeleton` the bytes a skeleton drops, `learn(raw, parser)` a layout
     with the row the line parser makes of that line, or None; `check` narrows what a number may be
-    where the format is stricter than `float()` (JSON: no `+1`, `.5`, `5.` or `007`)."""
+    where the format is stricter than `float()` (JSON: no `+1`, `.5`, `5.` or `007`), token by
+    token (so such a format sets `c_reader=False`: its blocks are read token by token, where
+    `check` runs, not by numpy's C reader); `rows_need`: bytes without which a line can add no row (a careful line without them
+    does not split the block's rows)."""
 
     def __init__(self, table: bytes, delete: bytes, skeleton: bytes,
                  learn: Callable[[bytes, LineParser], tuple[Layout, dict[str, float], float] | None],
-                 check: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None) -> None:
+                 check: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None,
+                 c_reader: bool = True, rows_need: bytes | None = None) -> None:
         self.table, self.delete, self.skeleton, self.learn = table, delete, skeleton, learn
+        self.rows_need = rows_need      # a line without these bytes adds no row and numbers none
         self.check = check        # (buffer, starts, ends) -> the tokens the format's own grammar allows
+        self.c_reader = c_reader
 
     def tokens(self, raw: bytes) -> list[bytes]:
         return raw.translate(self.table, self.delete).split()
@@ -149,7 +147,10 @@ class _Reader:
         self.layouts, ids, table = layout_ids(self.layouts, skel, lambda k, at: self._check(line(at)))
         fast = np.flatnonzero(ids)
         rows: list[tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]] = []
-        if fast.size * 4 >= n:                 # (mostly careful lines: all of them go the careful way)
+        loaded = self._loaded(data, ids, table, fast) if fast.size * 4 >= n else None
+        if loaded is not None:
+            rows = loaded
+        elif fast.size * 4 >= n:                 # (mostly careful lines: all of them go the careful way)
             other = np.flatnonzero(ids == 0).tolist()
             clean = data if not other else b"".join(line(i) + b"\n" for i in fast.tolist())
             nb = numeric_buffer(clean, self.syntax.table, self.syntax.delete)
@@ -190,6 +191,32 @@ class _Reader:
         self.blocks += 1
         trim_heap(self.blocks)
 
+    def _loaded(self, data: bytes, ids: np.ndarray, table: list[Layout], fast: np.ndarray
+                ) -> list[tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]] | None:
+        """Every line with a layout, read at once per kind of layout (`fastnum.read_rows`); None when
+        one of them is not as its layout says (then the token-by-token path below sorts them out)."""
+        if not self.syntax.c_reader:
+            return None
+        lines = data.translate(self.syntax.table, self.syntax.delete).split(b"\n")
+        kinds: dict[tuple[object, ...], int] = {}
+        kind_of = np.zeros(len(table), dtype=np.int64)
+        for j, lay in enumerate(table[1:], 1):
+            kind_of[j] = kinds.setdefault((tuple(lay.keys), lay.step_pos, tuple(lay.value_pos), lay.per_line),
+                                          len(kinds))
+        kind = kind_of[ids[fast]]
+        rows = []
+        for j in kinds.values():
+            sel = fast if len(kinds) == 1 else fast[kind == j]
+            if not sel.size:
+                continue
+            lay = table[1 + int(np.flatnonzero(kind_of[1:] == j)[0])]
+            part = lines[:-1] if sel.size == len(lines) - 1 else [lines[i] for i in sel.tolist()]
+            got = read_rows(part, lay.per_line, lay.step_pos, lay.value_pos)
+            if got is None or not steps_ok(got[0]).all():
+                return None
+            rows.append((sel, got[0].astype(np.int64), dict(zip(lay.keys, got[1]))))
+        return rows
+
     def _emit(self, rows: list[tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]], careful: list[int],
               line: Callable[[int], bytes]) -> None:
         """The block rows and the careful lines, in line order."""
@@ -208,9 +235,13 @@ class _Reader:
                     present[key] = np.concatenate([np.full(r[0].size, key in r[2]) for r in rows])[order]
         at = 0
         cuts = np.searchsorted(line_no, careful).tolist() if rows else [0] * len(careful)
+        need = self.syntax.rows_need
         for i, cut in zip([*careful, None], [*cuts, None]):
             hi = int(line_no.size) if cut is None and rows else (cut or 0)
-            if rows and hi > at:
+            # a line that cannot add a row (a tqdm bar, a warning) is only counted: the block's
+            # rows need not stop for it, so they go on in one add_block
+            quiet = i is not None and need is not None and need not in line(i)
+            if rows and hi > at and not quiet:
                 sl = slice(at, hi)
                 self.builder.add_block(steps[sl], {k: v[sl] for k, v in cols.items()},
                                        present={k: p[sl] for k, p in present.items()} or None,

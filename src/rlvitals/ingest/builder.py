@@ -28,6 +28,8 @@ Memory is O(values kept): typed arrays, no per-row dicts.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 from array import array
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -426,7 +428,14 @@ class RunBuilder:
         groups = self.run_groups()
         if len(groups) <= 1:
             shared: _Shared = {}
-            raw = {key: self._series(key, shared, release) for key in self._cols}
+            raw = {}
+            for key in self._cols:
+                raw[key] = self._series(key, shared, release)
+                if release:
+                    # the key's blocks are freed between the others' small arrays: hand their pages
+                    # back before the next key's column is joined, or each column lands on fresh
+                    # memory and the read peaks at twice its values (1M steps: 223 -> ~150 MiB)
+                    release_heap()
             run = self._make_run(raw, groups[0] if groups else [])
             if len(self._segments) > 1 and len(groups) == 1 and sum(s[0] <= NEW_RUN_MAX_STEP
                                                                      for s in self._segments) > MAX_RUNS:
@@ -447,6 +456,22 @@ class RunBuilder:
                    for i, g in enumerate(groups)]
         return link_runs(runs, Msg("note.file_holds", n=len(runs), max=NEW_RUN_MAX_STEP),
                          entry=lambda i, _r: entries[i])
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError, TypeError):     # not glibc (macOS, Windows, musl): nothing to do
+        return None
+
+
+_TRIM = _malloc_trim()
+
+
+def release_heap() -> None:
+    """Hand the heap's free pages back to the system (glibc's malloc_trim; nothing elsewhere)."""
+    if _TRIM is not None:
+        _TRIM(0)
 
 
 LISTED_RUNS = 12           # runs named in the note at most (the note stays short with 10,000 runs)

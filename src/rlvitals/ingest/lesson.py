@@ -10,8 +10,9 @@ Two paths, one result (a test holds them equal):
 - `read_lesson` reads a file in big blocks.  It learns line layouts (the keys, their order and which
   carry `%`) from the lines themselves, recognises lines of one layout by their "skeleton" (the line
   with digits, signs, dots and blanks removed: `lr=3.3e-10` and `lr=0.0001` are two skeletons, both
-  learned), checks each line's token count, and turns all of them into numbers at once with numpy
-  (`fastnum.parse_numbers`, the same float64 whatever the spelling).  Every other line (noise, a
+  learned), and turns all of them into numbers at once with numpy's C text reader, which checks
+  each line's token count too (`fastnum.read_rows`; in a block it refuses, token by token with
+  `fastnum.parse_numbers`: the same float64 whatever the spelling, `float()`'s).  Every other line (noise, a
   `nan`, a line no layout reads) goes through `LessonParser`, and its row is merged back in line
   order, so no line is lost and "later wins" still holds.  Memory is bounded by the block size plus
   the values kept.
@@ -30,7 +31,7 @@ import numpy as np
 from ..run import PERCENT_METRICS, Run
 from .base import Format, LineParser, clean_line
 from .blocks import layout_ids, trim_heap
-from .fastnum import KEEP_NUMERIC, numeric_buffer, parse_numbers, token_bounds
+from .fastnum import KEEP_NUMERIC, numeric_buffer, parse_numbers, read_rows, token_bounds
 from .progress import tick
 from .values import OutOfRange, parse_step, parse_value, steps_ok
 
@@ -152,7 +153,13 @@ class _BlockReader:
         fast = np.flatnonzero(ids)
         other = np.flatnonzero(ids == 0).tolist()
         groups: list[tuple[_Layout, np.ndarray, np.ndarray, dict[str, np.ndarray]]] = []
-        if fast.size:
+        loaded = self._loaded(data, ids, table, fast) if fast.size else None
+        if loaded is not None:
+            groups = loaded
+            taken = np.zeros(n, dtype=bool)
+            taken[fast] = True
+            other = np.flatnonzero(~taken).tolist()
+        elif fast.size:
             clean = data if not other else self._without(data, bounds, other)
             nb = numeric_buffer(clean, _NB_TABLE, _NB_DELETE)
             starts, ends = token_bounds(nb)
@@ -206,6 +213,36 @@ class _BlockReader:
         self.lineno += n
         self.blocks += 1
         trim_heap(self.blocks)
+
+    @staticmethod
+    def _loaded(data: bytes, ids: np.ndarray, table: list[_Layout], fast: np.ndarray
+                ) -> list[tuple[_Layout, np.ndarray, np.ndarray, dict[str, np.ndarray]]] | None:
+        """Every line with a layout, read at once per kind of layout (`fastnum.read_rows`); None when
+        one of them is not as its layout says (then the token-by-token path sorts them out)."""
+        lines = data.translate(_NB_TABLE, _NB_DELETE).split(b"\n")
+        # layouts that differ only in how their numbers are spelled read alike: one call for them all
+        kinds: dict[tuple[object, ...], int] = {}
+        kind_of = np.zeros(len(table), dtype=np.int64)
+        for j, lay in enumerate(table[1:], 1):
+            kind_of[j] = kinds.setdefault((tuple(lay.keys), tuple(lay.pct), tuple(lay.value_pos), lay.per_line),
+                                          len(kinds))
+        kind = kind_of[ids[fast]]
+        groups = []
+        for j in kinds.values():
+            sel = fast if len(kinds) == 1 else fast[kind == j]
+            if not sel.size:
+                continue
+            lay = table[1 + int(np.flatnonzero(kind_of[1:] == j)[0])]
+            rows = lines[:-1] if sel.size == len(lines) - 1 else [lines[i] for i in sel.tolist()]
+            got = read_rows(rows, lay.per_line, 0, lay.value_pos)
+            if got is None or not steps_ok(got[0]).all():
+                return None
+            steps, v = got[0].astype(np.int64), got[1]
+            for c, pct in enumerate(lay.pct):
+                if pct:
+                    v[c] /= 100.0               # in place: no second copy of a percent column
+            groups.append((lay, sel, steps, dict(zip(lay.keys, v))))
+        return groups
 
     @staticmethod
     def _without(data: bytes, bounds: np.ndarray, drop: list[int]) -> bytes:

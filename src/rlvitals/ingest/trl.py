@@ -109,7 +109,8 @@ class TrlParser(LineParser):
         self.skipped: dict[str, int] = {}
         self.dropped: dict[str, int] = {}
         self._cache: tuple[int, Run] | None = None
-        self._keys: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self._keys: dict[tuple[str, ...], tuple[tuple[str, ...], bool]] = {}
+        self._bar_items: tuple[tuple[int, tuple[int, int]], ...] | None = ()
 
     def _skip(self, reason: str, n: int = 1) -> None:
         if self.builder.partial:                # the file's last line, without its newline
@@ -125,10 +126,11 @@ class TrlParser(LineParser):
         line = clean_line(line)
         if "/" in line and "[" in line:
             for m in _TQDM.finditer(line):
-                n, total = parse_step(m.group(1)), parse_step(m.group(2))
-                if isinstance(n, int) and isinstance(total, int) and total > 0 and n <= total:
+                n, total = _count(m.group(1)), _count(m.group(2))
+                if n is not None and total is not None and total > 0 and n <= total:
                     self.draws += 1
                     self.bars[total] = (n, self.draws)
+                    self._bar_items = None
                     drawn = (n, m.group(3))
                     if self.drawn.get(total) == drawn and n >= 1:      # a redraw: the Trainer logged here
                         marks = self.marks.setdefault(total, [])
@@ -142,8 +144,8 @@ class TrlParser(LineParser):
                 self.per_epoch = per_epoch if isinstance(per_epoch, int) else self.per_epoch
             tot = _TOTAL.search(line)
             if tot:
-                total = parse_step(tot.group(1).replace(",", ""))
-                self.total = total if isinstance(total, int) else self.total
+                steps = parse_step(tot.group(1).replace(",", ""))
+                self.total = steps if isinstance(steps, int) else self.total
         if "{" not in line:
             return
         start = _DICT_START.search(line)
@@ -180,11 +182,16 @@ class TrlParser(LineParser):
         if dropped:
             self.dropped["non-numeric values"] = self.dropped.get("non-numeric values", 0) + dropped
         keys = tuple(row)
-        keys = self._keys.setdefault(keys, keys)
+        known = self._keys.get(keys)
+        if known is None:                   # one tuple (and one eval test) per distinct key set
+            known = self._keys[keys] = (keys, _is_eval(keys))
         vals = row.values()
         # plain floats in a typed array; a marker (values.OUT_OF_RANGE) or an int keeps its object
         numbers = array("d", vals) if all(type(v) is float for v in vals) else tuple(vals)
-        self.rows.append(_Row(keys, numbers, lineno, epoch, tuple(self.bars.items()), step, _is_eval(row)))
+        bars = self._bar_items
+        if bars is None:                    # the bars as they stand, shared by the rows until one moves
+            bars = self._bar_items = tuple(self.bars.items())
+        self.rows.append(_Row(known[0], numbers, lineno, epoch, bars, step, known[1]))
 
     # -- step inference ------------------------------------------------------------------------
     def _steps(self) -> tuple[list[int], str, int | None]:
@@ -279,6 +286,18 @@ class TrlParser(LineParser):
 
     def finish(self) -> Run:
         return self.snapshot()
+
+
+def _count(digits: str) -> int | None:
+    """A tqdm counter (a digit run) as parse_step reads it, None where parse_step refuses it."""
+    if digits.isascii():
+        s = digits.lstrip("0") or "0"
+        if len(s) > 16:
+            return None
+        n = int(s)
+        return n if n < STEP_LIMIT else None
+    got = parse_step(digits)
+    return got if isinstance(got, int) else None
 
 
 def _every(steps: list[int]) -> int | None:

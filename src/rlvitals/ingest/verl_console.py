@@ -186,7 +186,7 @@ def _learn(raw: bytes, parser: LineParser) -> tuple[Layout, dict[str, float], fl
 
 _SYNTAX = Syntax(bytes.maketrans(b":()\t\r", b"     "),
                  bytes(c for c in range(256) if c not in b"0123456789.+-eE:()\t\r \n"),
-                 b"0123456789.+- \t", _learn)
+                 b"0123456789.+- \t", _learn, rows_need=b"step:")
 
 
 def read_verl(path: Path, name: str) -> Run:
