@@ -47,13 +47,25 @@ def score_run(run: Run, truth: dict) -> dict:
     else:
         ok_find = got == want
     onset_err = None
-    if want and truth.get("onset_step") is not None and top is not None and top.id == want and top.onset_step is not None:
+    if (
+        want
+        and truth.get("onset_step") is not None
+        and top is not None
+        and top.id == want
+        and top.onset_step is not None
+    ):
         span = max(int(run.steps[-1] - run.steps[0]), 1)
         onset_err = abs(top.onset_step - truth["onset_step"]) / span
     warn = want is None and d.worst_severity() in ("warning", "critical")
     label = "-" if top is None else top.id + ("·i" if top.severity == "info" else "")
-    return {"got": label, "ok_find": ok_find, "ok_verdict": d.verdict == truth["verdict"], "onset_err": onset_err,
-            "healthy_warning": warn, "verdict": d.verdict}
+    return {
+        "got": label,
+        "ok_find": ok_find,
+        "ok_verdict": d.verdict == truth["verdict"],
+        "onset_err": onset_err,
+        "healthy_warning": warn,
+        "verdict": d.verdict,
+    }
 
 
 def accuracy(seeds: int, steps: int, formats: list[str] | None = None) -> bool:
@@ -94,16 +106,21 @@ def accuracy(seeds: int, steps: int, formats: list[str] | None = None) -> bool:
                 if r["onset_err"] is not None:
                     onset_errs.append(r["onset_err"])
     dt = time.perf_counter() - t0
-    print(f"\n== simulated scenarios × {seeds} seeds × {steps} steps"
-          + (f" × formats {fmts}" if formats else "") + f"  ({total} runs, {dt:.1f} s)")
+    print(
+        f"\n== simulated scenarios × {seeds} seeds × {steps} steps"
+        + (f" × formats {fmts}" if formats else "")
+        + f"  ({total} runs, {dt:.1f} s)"
+    )
     width = max(len(n) for n in rows) + 2
     for name, c in rows.items():
         ok, vok, n = per[name]
         cells = ", ".join(f"{k}:{v}" for k, v in c.most_common())
         print(f"  {name:<{width}} finding {ok:>3}/{n:<3} verdict {vok:>3}/{n:<3}  → {cells}")
     if formats:
-        print("  per format (finding and verdict right / runs scored): " + ", ".join(
-            f"{f} {ok}/{n}" for f, (ok, n) in fmt_score.items()))
+        print(
+            "  per format (finding and verdict right / runs scored): "
+            + ", ".join(f"{f} {ok}/{n}" for f, (ok, n) in fmt_score.items())
+        )
         by_fmt: dict = defaultdict(list)
         for (f, what), c in sorted(skipped.items()):
             by_fmt[f].append(f"{what}×{c}")
@@ -112,8 +129,10 @@ def accuracy(seeds: int, steps: int, formats: list[str] | None = None) -> bool:
     fa, va = find_ok / max(total, 1), verdict_ok / max(total, 1)
     oe = np.array(onset_errs) if onset_errs else np.array([0.0])
     print(f"  top finding right: {fa:.1%}   verdict right: {va:.1%}   healthy-run warnings: {warnings}")
-    print(f"  onset error (% of run): median {100 * np.median(oe):.1f}%, p95 {100 * np.percentile(oe, 95):.1f}%, "
-          f"max {100 * oe.max():.1f}%, within 10%: {np.mean(oe <= 0.10):.1%} of {len(onset_errs)}")
+    print(
+        f"  onset error (% of run): median {100 * np.median(oe):.1f}%, p95 {100 * np.percentile(oe, 95):.1f}%, "
+        f"max {100 * oe.max():.1f}%, within 10%: {np.mean(oe <= 0.10):.1%} of {len(onset_errs)}"
+    )
     return fa >= 0.95 and va >= 0.95 and warnings == 0
 
 
@@ -168,8 +187,10 @@ def speed(n: int = 1_000_000) -> float:
     t0 = time.perf_counter()
     d = diagnose(run)
     dt = time.perf_counter() - t0
-    print(f"\n== speed: diagnose a {n:,}-step run with {len(cols)} metrics: {dt:.2f} s "
-          f"(target < 3 s) → {d.verdict}, {[f.id for f in d.findings]}")
+    print(
+        f"\n== speed: diagnose a {n:,}-step run with {len(cols)} metrics: {dt:.2f} s "
+        f"(target < 3 s) → {d.verdict}, {[f.id for f in d.findings]}"
+    )
     return dt
 
 
@@ -178,8 +199,12 @@ def main() -> int:
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--steps", type=int, default=200)
     ap.add_argument("--formats", action="store_true", help="also round-trip through every writable format")
-    ap.add_argument("--format-seeds", type=int, default=None,
-                    help="seeds per scenario for the format round trips (default: a quarter of --seeds)")
+    ap.add_argument(
+        "--format-seeds",
+        type=int,
+        default=None,
+        help="seeds per scenario for the format round trips (default: a quarter of --seeds)",
+    )
     ap.add_argument("--quick", action="store_true", help="5 seeds, no speed run")
     args = ap.parse_args()
     seeds = 5 if args.quick else args.seeds

@@ -36,10 +36,18 @@ def long_run(steps: int, seed: int = 0):
 
     rng = np.random.default_rng(seed)
     f = np.linspace(0.0, 1.0, steps)
-    trend = {"reward": 0.4 + 0.4 * (1 - np.exp(-3 * f)), "acc": 0.2 + 0.37 * f, "entropy": 1.8 - 0.4 * f,
-             "kl": 0.002 + 0.05 * f ** 1.5, "adv_std": 1.03 - 0.4 * f, "clip_frac": 0.04 * f,
-             "ratio_mean": np.ones(steps), "len": 78 + 74 * f, "gnorm": np.full(steps, 0.8),
-             "trunc": 0.02 + 0.01 * f}
+    trend = {
+        "reward": 0.4 + 0.4 * (1 - np.exp(-3 * f)),
+        "acc": 0.2 + 0.37 * f,
+        "entropy": 1.8 - 0.4 * f,
+        "kl": 0.002 + 0.05 * f**1.5,
+        "adv_std": 1.03 - 0.4 * f,
+        "clip_frac": 0.04 * f,
+        "ratio_mean": np.ones(steps),
+        "len": 78 + 74 * f,
+        "gnorm": np.full(steps, 0.8),
+        "trunc": 0.02 + 0.01 * f,
+    }
     noise = {"ratio_mean": 1e-4, "len": 5.0, "kl": 0.002}
     cols = {}
     for m in METRICS:
@@ -79,8 +87,9 @@ def main_one(name: str, steps: int) -> str:
     if name == "plot":
         clock = measure_plot(steps, 2000, tmp / "curves.png")
         verdict = "ok" if clock.wall < 5 or steps < 1_000_000 else "SLOW (target < 5 s)"
-        return (f"plot: {steps:,} steps x 10 metrics, max_points=2000: {clock}, "
-                f"peak RSS {peak_mib():.0f} MiB  [{verdict}]")
+        return (
+            f"plot: {steps:,} steps x 10 metrics, max_points=2000: {clock}, peak RSS {peak_mib():.0f} MiB  [{verdict}]"
+        )
     if name == "exact":
         from matplotlib.image import imread
 
@@ -88,8 +97,10 @@ def main_one(name: str, steps: int) -> str:
         measure_plot(steps, 2000, tmp / "decimated.png")
         a, b = imread(tmp / "exact.png"), imread(tmp / "decimated.png")
         differ = 100.0 * float(np.mean(np.any(a != b, axis=-1)))
-        return (f"exact: {steps:,} steps x 10 metrics, no decimation: {clock}, peak RSS {peak_mib():.0f} MiB; "
-                f"min/max envelope changes {differ:.2f}% of pixels")
+        return (
+            f"exact: {steps:,} steps x 10 metrics, no decimation: {clock}, peak RSS {peak_mib():.0f} MiB; "
+            f"min/max envelope changes {differ:.2f}% of pixels"
+        )
     if name == "envelope":
         from rlvitals.render.plot import envelope
 
@@ -110,8 +121,10 @@ def main_one(name: str, steps: int) -> str:
         with Clock() as read:
             got = sum(1 for _ in iter_scalars(path))
         assert got == n, (got, n)
-        return (f"tensorboard: {n:,} scalars ({path.stat().st_size / 2**20:.1f} MiB): read {read} "
-                f"(bar 0.58 s), write {write}, peak RSS {peak_mib():.0f} MiB")
+        return (
+            f"tensorboard: {n:,} scalars ({path.stat().st_size / 2**20:.1f} MiB): read {read} "
+            f"(bar 0.58 s), write {write}, peak RSS {peak_mib():.0f} MiB"
+        )
     raise SystemExit(f"unknown measurement {name!r}; one of {', '.join(MEASUREMENTS)}")
 
 

@@ -61,7 +61,7 @@ def scan(run, every: float) -> dict:
         d = diagnose(run.upto(step))
         out["prefixes"] += 1
         warned = [f for f in d.findings if f.severity in WARN]
-        if info:    # a learning run (small-batch noise, a plateau): any warning that turns the verdict
+        if info:  # a learning run (small-batch noise, a plateau): any warning that turns the verdict
             bad = [f for f in warned if d.verdict != "learning"]
             out["healthy_warns"] += bool(bad)
             if bad and out["wrong_first"] is None:
@@ -91,7 +91,7 @@ def main() -> int:
     t0 = time.perf_counter()
     delays: list[float] = []
     per: dict[tuple[str, str], list] = defaultdict(list)
-    kinds: dict[tuple[str, str], bool] = {}      # (engine, name) -> scored for delay
+    kinds: dict[tuple[str, str], bool] = {}  # (engine, name) -> scored for delay
     healthy_warns = 0
     missed = 0
     for eng, (make, scenarios) in engines(args.engine).items():
@@ -112,8 +112,10 @@ def main() -> int:
                     delays.append(r["delay"])
                     per[eng, name].append(("delay", r["delay"], r["wrong_first"]))
     dt = time.perf_counter() - t0
-    print(f"== prefix delays ({args.engine}): {len(kinds)} scenarios x {args.seeds} seeds x {args.steps} steps, "
-          f"prefixes every {args.every:.0%} ({dt:.1f} s)")
+    print(
+        f"== prefix delays ({args.engine}): {len(kinds)} scenarios x {args.seeds} seeds x {args.steps} steps, "
+        f"prefixes every {args.every:.0%} ({dt:.1f} s)"
+    )
     for (eng, name), rows in per.items():
         label = f"{eng}/{name}"
         if not kinds[eng, name]:
@@ -124,13 +126,18 @@ def main() -> int:
             ds = [r[1] for r in rows if r[0] == "delay"]
             miss = sum(r[0] == "missed" for r in rows)
             wrong = [r[2] for r in rows if r[2]]
-            txt = (f"median {100 * np.median(ds):.1f}% worst {100 * max(ds):.1f}%" if ds else "never named")
-            print(f"  {label:<26} {txt}" + (f", missed {miss}" if miss else "")
-                  + (f", wrong early alarms {len(wrong)} e.g. {wrong[0]}" if wrong else ""))
+            txt = f"median {100 * np.median(ds):.1f}% worst {100 * max(ds):.1f}%" if ds else "never named"
+            print(
+                f"  {label:<26} {txt}"
+                + (f", missed {miss}" if miss else "")
+                + (f", wrong early alarms {len(wrong)} e.g. {wrong[0]}" if wrong else "")
+            )
     med = float(np.median(delays)) if delays else float("nan")
     worst = float(max(delays)) if delays else float("nan")
-    print(f"  delay onset -> first warning naming the failure: median {100 * med:.1f}%, worst {100 * worst:.1f}% "
-          f"of the run; missed {missed}; healthy prefixes that warn: {healthy_warns}")
+    print(
+        f"  delay onset -> first warning naming the failure: median {100 * med:.1f}%, worst {100 * worst:.1f}% "
+        f"of the run; missed {missed}; healthy prefixes that warn: {healthy_warns}"
+    )
     ok = delays and med <= 0.05 and worst <= 0.15 and missed == 0 and healthy_warns == 0
     print("targets met" if ok else "targets NOT met")
     return 0 if ok else 1

@@ -42,8 +42,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 FORMATS = ("lesson", "verl-console", "trl-console", "jsonl", "csv")
 _SCI = re.compile(rb"(?<![\w.])(-?\d+(?:\.\d+)?[eE][-+]?\d+)")
-_NOISE = [b"Training Progress:  12%|##        | 120/1000 [00:59<07:11,  2.04it/s]",
-          b"WARNING: rank 3 grad_norm is not finite, skipping", b"Saving checkpoint to ckpt/global_step"]
+_NOISE = [
+    b"Training Progress:  12%|##        | 120/1000 [00:59<07:11,  2.04it/s]",
+    b"WARNING: rank 3 grad_norm is not finite, skipping",
+    b"Saving checkpoint to ckpt/global_step",
+]
 
 
 def generate(steps: int, out: Path, formats: list[str], spellings: list[str]) -> None:
@@ -73,7 +76,7 @@ def _add_noise(path: Path, colour: bool) -> None:
             if i % 20 == 7:
                 dst.write(_NOISE[i % 3] + b"\n")
             if colour and line.startswith(b"(TaskRunner"):
-                line = b"\x1b[36m(TaskRunner pid=46086)\x1b[0m" + line[len(b"(TaskRunner pid=46086)"):]
+                line = b"\x1b[36m(TaskRunner pid=46086)\x1b[0m" + line[len(b"(TaskRunner pid=46086)") :]
             dst.write(line)
     tmp.replace(path)
 
@@ -102,8 +105,9 @@ print(json.dumps({"wall": dt, "cpu": cpu, "rows": n,
 
 
 def measure(kind: str, path: Path, arg: str = "") -> dict:
-    out = subprocess.run([sys.executable, "-c", _CHILD, kind, str(path), arg or str(HERE)], check=True,
-                         capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD, kind, str(path), arg or str(HERE)], check=True, capture_output=True, text=True
+    ).stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -137,29 +141,44 @@ def main(argv: list[str] | None = None) -> int:
             need = sorted(set(formats) | ({"lesson"} if not args.skip_baseline else set()))
             need = [f for f in need if not all((Path(tmp) / f"{f}.{sp}").exists() for sp in spellings)]
             if need:
-                code = (f"import sys; sys.path.insert(0, {str(HERE)!r}); import bench_read as b; "
-                        f"b.generate({steps}, b.Path({tmp!r}), {need!r}, {spellings!r})")
+                code = (
+                    f"import sys; sys.path.insert(0, {str(HERE)!r}); import bench_read as b; "
+                    f"b.generate({steps}, b.Path({tmp!r}), {need!r}, {spellings!r})"
+                )
                 subprocess.run([sys.executable, "-c", code], check=True)
                 print(f"# {steps:,} steps: logs written in {time.perf_counter() - t:.0f} s", flush=True)
             for spelling in spellings:
                 naive = None
                 if not args.skip_baseline:
                     naive = median_of([measure("naive", Path(tmp) / f"lesson.{spelling}") for _ in range(args.repeat)])
-                    print(f"  naive    lesson {spelling:5s}: {naive['cpu']:.2f} s CPU, peak {naive['peak_mb']:.0f} MB",
-                          flush=True)
+                    print(
+                        f"  naive    lesson {spelling:5s}: {naive['cpu']:.2f} s CPU, peak {naive['peak_mb']:.0f} MB",
+                        flush=True,
+                    )
                 for fmt in formats:
                     path = Path(tmp) / f"{fmt}.{spelling}"
                     pairs = [(measure("floor", path), measure("read", path, fmt)) for _ in range(args.repeat)]
                     floor, ours = median_of([p[0] for p in pairs]), median_of([p[1] for p in pairs])
-                    row = {"steps": steps, "format": fmt, "spelling": spelling, "mb": path.stat().st_size / 1e6,
-                           "cpu": ours["cpu"], "wall": ours["wall"], "peak": ours["peak_mb"], "read": ours["rows"],
-                           "floor": floor["cpu"], "naive": naive["cpu"] if naive else None}
+                    row = {
+                        "steps": steps,
+                        "format": fmt,
+                        "spelling": spelling,
+                        "mb": path.stat().st_size / 1e6,
+                        "cpu": ours["cpu"],
+                        "wall": ours["wall"],
+                        "peak": ours["peak_mb"],
+                        "read": ours["rows"],
+                        "floor": floor["cpu"],
+                        "naive": naive["cpu"] if naive else None,
+                    }
                     rows.append(row)
                     ratio = f"{row['naive'] / row['cpu']:5.1f}x naive" if naive else "   -  naive"
-                    print(f"  rlvitals {fmt:12s} {spelling:5s} {row['mb']:6.0f} MB: {row['cpu']:6.2f} s CPU "
-                          f"({row['wall']:.2f} wall), peak {row['peak']:5.0f} MB, {ratio}, "
-                          f"{row['cpu'] / row['floor']:4.1f}x floor ({row['floor']:.2f} s), {row['read']:,} steps",
-                          flush=True)
+                    print(
+                        f"  rlvitals {fmt:12s} {spelling:5s} {row['mb']:6.0f} MB: {row['cpu']:6.2f} s CPU "
+                        f"({row['wall']:.2f} wall), peak {row['peak']:5.0f} MB, {ratio}, "
+                        f"{row['cpu'] / row['floor']:4.1f}x floor ({row['floor']:.2f} s), {row['read']:,} steps",
+                        flush=True,
+                    )
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
     if args.md:
@@ -167,8 +186,10 @@ def main(argv: list[str] | None = None) -> int:
         print("|---|---|---|---|---|---|---|---|")
         for r in rows:
             nv = f"{r['naive'] / r['cpu']:.1f}×" if r["naive"] else "—"
-            print(f"| {r['steps']:,} | {r['format']} | {r['spelling']} | {r['mb']:.0f} | {r['cpu']:.2f} | "
-                  f"{r['peak']:.0f} | {nv} | {r['cpu'] / r['floor']:.1f}× |")
+            print(
+                f"| {r['steps']:,} | {r['format']} | {r['spelling']} | {r['mb']:.0f} | {r['cpu']:.2f} | "
+                f"{r['peak']:.0f} | {nv} | {r['cpu'] / r['floor']:.1f}× |"
+            )
     return 0
 
 

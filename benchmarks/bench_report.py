@@ -39,8 +39,10 @@ def main() -> int:
         write_report(run, out, diagnosis=diag)
     size = out.stat().st_size
     print(f"diagnose {args.steps:,} steps: {dclock}")
-    print(f"report   {args.steps:,} steps × {len(run.series)} metrics: {clock}, {size / 1e6:.2f} MB, peak {peak_mib():.0f} MiB"
-          f"  [targets: < 5 s, < 3 MB] {'OK' if clock.wall < 5 and size < 3e6 else 'MISSED'}")
+    print(
+        f"report   {args.steps:,} steps × {len(run.series)} metrics: {clock}, {size / 1e6:.2f} MB, peak {peak_mib():.0f} MiB"
+        f"  [targets: < 5 s, < 3 MB] {'OK' if clock.wall < 5 and size < 3e6 else 'MISSED'}"
+    )
     if args.open:
         sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
         from browser import Browser, why_no_browser
@@ -53,8 +55,10 @@ def main() -> int:
             with Clock() as oclock:
                 page, errors = b.open(out)
             drawn = page.eval_on_selector_all(".rlv-chart", "els => els.map(e => +e.getAttribute('data-drawn'))")
-            print(f"open in chromium: {oclock}, {len(drawn)} charts drawn ({min(drawn)}–{max(drawn)} points), "
-                  f"console errors: {len(errors)}")
+            print(
+                f"open in chromium: {oclock}, {len(drawn)} charts drawn ({min(drawn)}–{max(drawn)} points), "
+                f"console errors: {len(errors)}"
+            )
         finally:
             b.close()
     return 0

@@ -30,7 +30,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     a = ap.parse_args()
     jobs = [(n, a.seed, a.steps) for n in SCENARIOS]
-    one(jobs[0])                                   # warm the imports
+    one(jobs[0])  # warm the imports
     tw = tc = 0.0
     for job in jobs:
         name, w, c = one(job)
@@ -41,8 +41,10 @@ def main() -> None:
     t0 = time.perf_counter()
     with ProcessPoolExecutor(max_workers=a.workers) as ex:
         list(ex.map(one, jobs))
-    print(f"{'total (' + str(a.workers) + ' processes)':24s} wall {time.perf_counter() - t0:6.3f} s   "
-          f"(load average {os.getloadavg()[0]:.1f})")
+    print(
+        f"{'total (' + str(a.workers) + ' processes)':24s} wall {time.perf_counter() - t0:6.3f} s   "
+        f"(load average {os.getloadavg()[0]:.1f})"
+    )
 
 
 if __name__ == "__main__":

@@ -82,7 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     for label, items in by.items():
         n = [changes(seq) for _, seq, _ in items]
         h = [w for _, _, w in items if w is not None]
-        print(f"  {label:<10} {len(n):>5} {sum(x <= 1 for x in n) / len(n):>11.1%} {max(n):>4} {f'{sum(h)} / {len(h)}':>27}")
+        print(
+            f"  {label:<10} {len(n):>5} {sum(x <= 1 for x in n) / len(n):>11.1%} {max(n):>4} {f'{sum(h)} / {len(h)}':>27}"
+        )
     for label, items in by.items():
         many = [(name, seq) for name, seq, _ in items if changes(seq) > 1][: a.show]
         for name, seq in many:

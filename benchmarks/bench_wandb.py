@@ -28,12 +28,23 @@ from pathlib import Path
 from rlvitals.ingest.tfrecord import write_bytes_field, write_varint
 
 BLOCK, HEADER = 32768, 7
-KEYS = ("env/all/reward/total", "env/all/correct", "optim/entropy", "optim/kl_sample_train_v1",
-        "env/all/ac_tokens_per_turn", "optim/lr", "env/all/frac_mixed", "time/total",
-        "optim/grad_norm", "env/all/by_group/frac_all_good", "progress/done_frac", "optim/loss")
+KEYS = (
+    "env/all/reward/total",
+    "env/all/correct",
+    "optim/entropy",
+    "optim/kl_sample_train_v1",
+    "env/all/ac_tokens_per_turn",
+    "optim/lr",
+    "env/all/frac_mixed",
+    "time/total",
+    "optim/grad_norm",
+    "env/all/by_group/frac_all_good",
+    "progress/done_frac",
+    "optim/loss",
+)
 
 
-_ld = write_bytes_field      # a length-delimited protobuf field, as the TensorBoard writer makes them
+_ld = write_bytes_field  # a length-delimited protobuf field, as the TensorBoard writer makes them
 _varint = write_varint
 
 
@@ -82,7 +93,9 @@ def write_run(path: Path, steps: int, keys: int, digits: int = 6) -> None:
             vals = (0.2 + 0.5 * x + 0.01 * ((s * 7 + j) % 13) / 13 + 1e-9 * s for j in range(len(names)))
             items = b"".join(_item(k, repr(round(v, digits) if digits else v)) for k, v in zip(names, vals))
             items += _item("_timestamp", repr(t0 + s * 0.5)) + _item("_runtime", repr(s * 0.5)) + _item("_step", str(s))
-            w.record(_varint(1 << 3) + _varint(s + 2) + _ld(2, items + _ld(2, _varint(1 << 3) + _varint(s) if s else b"")))
+            w.record(
+                _varint(1 << 3) + _varint(s + 2) + _ld(2, items + _ld(2, _varint(1 << 3) + _varint(s) if s else b""))
+            )
             w.record(_varint(1 << 3) + _varint(s + 3) + _ld(3, items))
 
 
@@ -90,8 +103,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=1_000_000)
     ap.add_argument("--keys", type=int, default=8)
-    ap.add_argument("--digits", type=int, default=6,
-                    help="decimals the values are rounded to (0: full precision, 17 digits as a float mean prints)")
+    ap.add_argument(
+        "--digits",
+        type=int,
+        default=6,
+        help="decimals the values are rounded to (0: full precision, 17 digits as a float mean prints)",
+    )
     ap.add_argument("--keep", type=Path, help="write the file here and keep it")
     ap.add_argument("--read-only", type=Path, help=argparse.SUPPRESS)
     a = ap.parse_args()
@@ -102,16 +119,20 @@ def main() -> None:
         run = read(a.read_only)
         wall, cpu = time.perf_counter() - t, time.process_time() - c
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"read {run.n_steps:,} steps, {len(run.series)} vitals + {len(run.extras)} extras: "
-              f"{wall:.2f} s wall, {cpu:.2f} s CPU, peak {peak:.0f} MB")
+        print(
+            f"read {run.n_steps:,} steps, {len(run.series)} vitals + {len(run.extras)} extras: "
+            f"{wall:.2f} s wall, {cpu:.2f} s CPU, peak {peak:.0f} MB"
+        )
         return
     with tempfile.TemporaryDirectory() as tmp:
         path = a.keep or Path(tmp) / "run-bench1m.wandb"
         t = time.perf_counter()
         write_run(path, a.steps, a.keys, a.digits)
-        print(f"wrote {path.name}: {a.steps:,} steps × {a.keys} metrics ({a.digits or 'all'} digits), "
-              f"{os.path.getsize(path) / 1e6:.0f} MB "
-              f"in {time.perf_counter() - t:.1f} s")
+        print(
+            f"wrote {path.name}: {a.steps:,} steps × {a.keys} metrics ({a.digits or 'all'} digits), "
+            f"{os.path.getsize(path) / 1e6:.0f} MB "
+            f"in {time.perf_counter() - t:.1f} s"
+        )
         subprocess.run([sys.executable, __file__, "--read-only", str(path)], check=True)
 
 

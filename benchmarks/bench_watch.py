@@ -69,7 +69,7 @@ def silent_expected(truth: dict) -> bool:
     return truth.get("finding") is None or truth.get("severity") in (None, "info")
 
 
-LOSS = 0.5   # --entropy-loss: the share of its level the entropy may lose before the alert (issue 17: half)
+LOSS = 0.5  # --entropy-loss: the share of its level the entropy may lose before the alert (issue 17: half)
 
 
 def step80(run, onset: int | None) -> int | None:
@@ -81,13 +81,14 @@ def step80(run, onset: int | None) -> int | None:
     before = s.values[s.steps < onset]
     level = float(np.nanmedian(before[-20:] if before.size else s.values[:10]))
     v = s.values
-    med = np.array([np.nanmedian(v[max(0, i - 4):i + 1]) for i in range(v.size)])
+    med = np.array([np.nanmedian(v[max(0, i - 4) : i + 1]) for i in range(v.size)])
     hit = np.flatnonzero((s.steps >= onset) & (med <= (1.0 - LOSS) * level))
     return int(s.steps[hit[0]]) if hit.size else None
 
 
-def stream_watch(text: str, name: str, step_seconds: float, persist: int, min_steps: int, confirm: int,
-                 truth: str | None = None) -> tuple[list, int, float, int | None]:
+def stream_watch(
+    text: str, name: str, step_seconds: float, persist: int, min_steps: int, confirm: int, truth: str | None = None
+) -> tuple[list, int, float, int | None]:
     """Stream `text` line by line through a Watcher; its alerts, checks, CPU, and the first step at
     which one of its checks' diagnosis named `truth` at warning or above (the diagnosis' own delay
     on the prefixes the watcher saw: what the alert policy adds is the difference)."""
@@ -102,25 +103,37 @@ def stream_watch(text: str, name: str, step_seconds: float, persist: int, min_st
         return d
 
     now = [0.0]
-    w = Watcher(name=name, clock=lambda: now[0], persist=persist, min_steps=min_steps, confirm=confirm,
-                diagnose_fn=diag)
+    w = Watcher(
+        name=name, clock=lambda: now[0], persist=persist, min_steps=min_steps, confirm=confirm, diagnose_fn=diag
+    )
     alerts = []
     t0 = time.process_time()
     for line in text.splitlines():
         now[0] += step_seconds
         w.feed([line])
         alerts += w.check()
-    now[0] += w.max_wait          # the log goes quiet: a last look
+    now[0] += w.max_wait  # the log goes quiet: a last look
     alerts += w.check()
-    return ([(a.id, a.severity, a.step) for a in alerts], w.checks, time.process_time() - t0,
-            named[0] if named else None)
+    return (
+        [(a.id, a.severity, a.step) for a in alerts],
+        w.checks,
+        time.process_time() - t0,
+        named[0] if named else None,
+    )
 
 
 def stream_monitor(run, step_seconds: float, persist: int, min_steps: int, confirm: int) -> tuple[list, int, float]:
     now = [0.0]
     # checks inside log() (not on the worker thread), so the simulated clock decides like watch's
-    mon = Monitor(stream=None, clock=lambda: now[0], step_budget=0, background=False, persist=persist,
-                  min_steps=min_steps, confirm=confirm)
+    mon = Monitor(
+        stream=None,
+        clock=lambda: now[0],
+        step_budget=0,
+        background=False,
+        persist=persist,
+        min_steps=min_steps,
+        confirm=confirm,
+    )
     names = [c for c in CANONICAL if c in run.series]
     steps = sorted(set().union(*(run.series[c].steps.tolist() for c in names)))
     lookup = {c: dict(zip(run.series[c].steps.tolist(), run.series[c].values.tolist())) for c in names}
@@ -129,8 +142,8 @@ def stream_monitor(run, step_seconds: float, persist: int, min_steps: int, confi
     for step in steps:
         now[0] += step_seconds
         alerts += mon.log({c: lookup[c][step] for c in names if step in lookup[c]}, step)
-    mon.close()                   # the run is over: a last look, like watch's when the log goes quiet
-    alerts += mon.alerts[len(alerts):]
+    mon.close()  # the run is over: a last look, like watch's when the log goes quiet
+    alerts += mon.alerts[len(alerts) :]
     return [(a.id, a.severity, a.step) for a in alerts], mon.checks, time.process_time() - t0
 
 
@@ -141,15 +154,29 @@ def one_case(args: tuple[str, str, int, int, float, bool, int, int, int]) -> dic
     truth = dict(run.meta["truth"])
     buf = io.StringIO()
     write_run(run, FORMAT, buf)
-    w_alerts, checks, cpu, named = stream_watch(buf.getvalue(), name, step_seconds, persist, min_steps,
-                                                confirm, truth.get("finding"))
-    m_alerts, m_checks, m_cpu = (stream_monitor(run, step_seconds, persist, min_steps, confirm) if with_monitor
-                                 else ([], 0, 0.0))
+    w_alerts, checks, cpu, named = stream_watch(
+        buf.getvalue(), name, step_seconds, persist, min_steps, confirm, truth.get("finding")
+    )
+    m_alerts, m_checks, m_cpu = (
+        stream_monitor(run, step_seconds, persist, min_steps, confirm) if with_monitor else ([], 0, 0.0)
+    )
     onset = truth.get("onset_step")
-    return {"world": world, "scenario": name, "seed": seed, "truth": truth, "n_steps": run.n_steps,
-            "first_step": int(run.steps[0]), "watch": w_alerts, "monitor": m_alerts, "checks": checks,
-            "m_checks": m_checks, "cpu": cpu, "m_cpu": m_cpu, "named": named,
-            "step80": step80(run, onset) if truth.get("finding") == "entropy_collapse" else None}
+    return {
+        "world": world,
+        "scenario": name,
+        "seed": seed,
+        "truth": truth,
+        "n_steps": run.n_steps,
+        "first_step": int(run.steps[0]),
+        "watch": w_alerts,
+        "monitor": m_alerts,
+        "checks": checks,
+        "m_checks": m_checks,
+        "cpu": cpu,
+        "m_cpu": m_cpu,
+        "named": named,
+        "step80": step80(run, onset) if truth.get("finding") == "entropy_collapse" else None,
+    }
 
 
 def score(r: dict, key: str) -> dict:
@@ -179,10 +206,16 @@ def table(results: list[dict], keys: tuple[str, ...], label: str) -> None:
     for r in results:
         by.setdefault((r["world"], r["scenario"]), []).append(r)
     who = " / ".join({"watch": "watch", "monitor": "Monitor"}[k] for k in keys)
-    print(f"\n## {label}: first alert vs the true onset" + (f" (cells: {who} where they differ)" if len(keys) > 1 else "") + "\n")
-    print("| world | scenario | runs | first alert right | alerted it | diagnosis named it: median delay | "
-          f"first alert: median delay (steps) | worst | median % of run | worst % | before {LOSS:.0%} entropy loss | "
-          "later alerts naming another failure |")
+    print(
+        f"\n## {label}: first alert vs the true onset"
+        + (f" (cells: {who} where they differ)" if len(keys) > 1 else "")
+        + "\n"
+    )
+    print(
+        "| world | scenario | runs | first alert right | alerted it | diagnosis named it: median delay | "
+        f"first alert: median delay (steps) | worst | median % of run | worst % | before {LOSS:.0%} entropy loss | "
+        "later alerts naming another failure |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     silent: list[tuple] = []
     pcts: dict[str, list[float]] = {k: [] for k in keys}
@@ -199,12 +232,17 @@ def table(results: list[dict], keys: tuple[str, ...], label: str) -> None:
             silent.append((world, name, len(rs), _both([str(c[0]) for c in cells]), _both([c[1] for c in cells])))
             continue
         total += len(rs)
-        onset = [r["truth"].get("onset_step") if r["truth"].get("onset_step") is not None else r["first_step"]
-                 for r in rs]
+        onset = [
+            r["truth"].get("onset_step") if r["truth"].get("onset_step") is not None else r["first_step"] for r in rs
+        ]
         nd = [r["named"] - o for r, o in zip(rs, onset) if r.get("named") is not None]
-        named_pcts += [100.0 * (r["named"] - o) / r["n_steps"] if r.get("named") is not None else float("inf")
-                       for r, o in zip(rs, onset)]
-        cols: dict[str, list[str]] = {c: [] for c in ("right", "alerted", "med", "worst", "medp", "worstp", "e80", "other")}
+        named_pcts += [
+            100.0 * (r["named"] - o) / r["n_steps"] if r.get("named") is not None else float("inf")
+            for r, o in zip(rs, onset)
+        ]
+        cols: dict[str, list[str]] = {
+            c: [] for c in ("right", "alerted", "med", "worst", "medp", "worstp", "e80", "other")
+        }
         for k in keys:
             sc = [score(r, k) for r in rs]
             d = [s["delay"] for s in sc if s["delay"] is not None]
@@ -223,32 +261,49 @@ def table(results: list[dict], keys: tuple[str, ...], label: str) -> None:
             cols["worstp"].append(f"{max(p):.1f}%" if p else "—")
             e80 = "—"
             if rs[0]["truth"]["finding"] == "entropy_collapse":
-                ok = sum(1 for r, s in zip(rs, sc) if s["delay"] is not None and r["step80"] is not None
-                         and s["delay"] + (r["truth"]["onset_step"] or 0) < r["step80"])
+                ok = sum(
+                    1
+                    for r, s in zip(rs, sc)
+                    if s["delay"] is not None
+                    and r["step80"] is not None
+                    and s["delay"] + (r["truth"]["onset_step"] or 0) < r["step80"]
+                )
                 e80 = f"{ok}/{len(rs)}"
             cols["e80"].append(e80)
             # after the first alert: warnings or criticals naming something else than the truth
             other = [sorted({a[0] for a in r[k][1:] if a[0] != r["truth"]["finding"]}) for r in rs]
             names = sorted({x for o in other for x in o})
-            cols["other"].append(f"{sum(1 for o in other if o)}/{len(rs)}" + (f" ({', '.join(names)})" if names else ""))
-        named = f"{statistics.median(nd):g}" + (f" ({len(rs) - len(nd)} never)" if len(nd) < len(rs) else "") if nd else "never"
-        print(f"| {world} | {name} | {len(rs)} | {_both(cols['right'])} | {_both(cols['alerted'])} | {named} | "
-              f"{_both(cols['med'])} | {_both(cols['worst'])} | {_both(cols['medp'])} | {_both(cols['worstp'])} | "
-              f"{_both(cols['e80'])} | {_both(cols['other'])} |")
+            cols["other"].append(
+                f"{sum(1 for o in other if o)}/{len(rs)}" + (f" ({', '.join(names)})" if names else "")
+            )
+        named = (
+            f"{statistics.median(nd):g}" + (f" ({len(rs) - len(nd)} never)" if len(nd) < len(rs) else "")
+            if nd
+            else "never"
+        )
+        print(
+            f"| {world} | {name} | {len(rs)} | {_both(cols['right'])} | {_both(cols['alerted'])} | {named} | "
+            f"{_both(cols['med'])} | {_both(cols['worst'])} | {_both(cols['medp'])} | {_both(cols['worstp'])} | "
+            f"{_both(cols['e80'])} | {_both(cols['other'])} |"
+        )
     for k in keys:
         if not pcts[k]:
             continue
         fin = [x for x in pcts[k] if x != float("inf")]
-        print(f"\n{k}: first alert right {right[k]}/{total}; delay median {statistics.median(pcts[k]):.1f}% of the run, "
-              f"mean {statistics.mean(fin) if fin else float('nan'):.2f}% (of those alerted), worst {max(pcts[k]):.1f}% "
-              f"(target: median ≤ 5%, worst ≤ 15%; never alerted = ∞: {len(pcts[k]) - len(fin)})")
+        print(
+            f"\n{k}: first alert right {right[k]}/{total}; delay median {statistics.median(pcts[k]):.1f}% of the run, "
+            f"mean {statistics.mean(fin) if fin else float('nan'):.2f}% (of those alerted), worst {max(pcts[k]):.1f}% "
+            f"(target: median ≤ 5%, worst ≤ 15%; never alerted = ∞: {len(pcts[k]) - len(fin)})"
+        )
         for (world, kk), wp in per_world.items():
             if kk == k:
                 print(f"  {world}: median {statistics.median(wp):.1f}%, worst {max(wp):.1f}% over {len(wp)} runs")
     if named_pcts:
         fin = [x for x in named_pcts if x != float("inf")]
-        print(f"the diagnosis on the same prefixes: named it median {statistics.median(named_pcts):.1f}% of the run after "
-              f"the onset, mean {statistics.mean(fin) if fin else float('nan'):.2f}% (of those named), never {len(named_pcts) - len(fin)}")
+        print(
+            f"the diagnosis on the same prefixes: named it median {statistics.median(named_pcts):.1f}% of the run after "
+            f"the onset, mean {statistics.mean(fin) if fin else float('nan'):.2f}% (of those named), never {len(named_pcts) - len(fin)}"
+        )
     print("\nnothing to say (no alert expected):\n")
     print("| world | scenario | runs | runs with any alert | alerted ids |")
     print("|---|---|---|---|---|")
@@ -268,10 +323,13 @@ def cpu_follow(seconds: int, preload: int = 5) -> None:
         path.write_text("".join(lines[:preload]))
         # SIGINT back to default in the child: a benchmark started in the background (`cmd &`)
         # has it ignored, and the child would inherit that
-        proc = subprocess.Popen([sys.executable, "-m", "rlvitals", "watch", str(path), "--interval", "1"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
-                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "rlvitals", "watch", str(path), "--interval", "1"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
         tick = os.sysconf("SC_CLK_TCK")
 
         def cpu() -> float:
@@ -295,28 +353,40 @@ def cpu_follow(seconds: int, preload: int = 5) -> None:
             print("(the watch did not exit within 30 s of SIGINT; killed)")
             proc.kill()
             proc.wait(10)
-    print(f"\n## CPU of `rlvitals watch` following a file growing by one line a second\n\n"
-          f"{k - preload} lines (after {preload} already there) over {t1 - t0:.0f} s: {c1 - c0:.2f} s CPU = {100 * (c1 - c0) / (t1 - t0):.2f}% of one core "
-          f"(target < 1%; /proc resolution {1 / tick:.2f} s)")
+    print(
+        f"\n## CPU of `rlvitals watch` following a file growing by one line a second\n\n"
+        f"{k - preload} lines (after {preload} already there) over {t1 - t0:.0f} s: {c1 - c0:.2f} s CPU = {100 * (c1 - c0) / (t1 - t0):.2f}% of one core "
+        f"(target < 1%; /proc resolution {1 / tick:.2f} s)"
+    )
 
 
 def monitor_cost(steps: int, mem_steps: int, real_step: float) -> None:
     import tracemalloc
 
     run = simulate("healthy", seed=0, steps=steps)
-    keys = {"reward": "reward", "acc": "rewards/accuracy_reward/mean", "entropy": "entropy", "kl": "kl",
-            "clip_frac": "clip_ratio/region_mean", "len": "completions/mean_length", "gnorm": "grad_norm",
-            "trunc": "completions/clipped_ratio", "lr": "learning_rate"}
+    keys = {
+        "reward": "reward",
+        "acc": "rewards/accuracy_reward/mean",
+        "entropy": "entropy",
+        "kl": "kl",
+        "clip_frac": "clip_ratio/region_mean",
+        "len": "completions/mean_length",
+        "gnorm": "grad_norm",
+        "trunc": "completions/clipped_ratio",
+        "lr": "learning_rate",
+    }
     rows = [{fw: float(run.series[c].values[i]) for c, fw in keys.items() if c in run.series} for i in range(steps)]
     print(f"\n## Monitor cost ({steps} steps, {len(keys)} TRL keys, real diagnose)\n")
     print("`in log()`: time the training loop spends inside `Monitor.log`; `checks CPU`: CPU of the")
     print("diagnoses wherever they ran (the worker thread by default), as a share of the loop's wall time.\n")
     print("| setting | step time | checks | in log() per step | slowest log() | checks CPU per step | share of wall |")
     print("|---|---|---|---|---|---|---|")
-    cases = (("background (default), real clock", {}, real_step, True),
-             ("in log(): background=False, step_budget 0.5 ms", {"background": False}, real_step, True),
-             ("in log(): background=False, no step budget", {"background": False, "step_budget": 0}, 10.0, False),
-             ("no checks (log only)", {"background": False, "check_every": 10 ** 9}, 10.0, False))
+    cases = (
+        ("background (default), real clock", {}, real_step, True),
+        ("in log(): background=False, step_budget 0.5 ms", {"background": False}, real_step, True),
+        ("in log(): background=False, no step budget", {"background": False, "step_budget": 0}, 10.0, False),
+        ("no checks (log only)", {"background": False, "check_every": 10**9}, 10.0, False),
+    )
     for label, kw, step_s, real in cases:
         now = [0.0]
         clock = time.monotonic if real else (lambda now=now: now[0])
@@ -325,7 +395,7 @@ def monitor_cost(steps: int, mem_steps: int, real_step: float) -> None:
         w0 = time.monotonic()
         for i, row in enumerate(rows):
             if real:
-                time.sleep(step_s)      # the training step
+                time.sleep(step_s)  # the training step
             else:
                 now[0] += step_s
             t0 = time.perf_counter()
@@ -335,9 +405,11 @@ def monitor_cost(steps: int, mem_steps: int, real_step: float) -> None:
             worst = max(worst, dt)
         wall = time.monotonic() - w0 if real else steps * step_s
         mon.close() if mon.background else None
-        print(f"| {label} | {step_s:g} s{'' if real else ' (simulated)'} | {mon.checks} | {1e3 * total / steps:.3f} ms | "
-              f"{1e3 * worst:.1f} ms | {1e3 * mon.check_cpu / steps:.2f} ms | {100 * mon.check_cpu / wall:.2f}% |")
-    mon = Monitor(stream=None, check_every=10 ** 9, background=False)
+        print(
+            f"| {label} | {step_s:g} s{'' if real else ' (simulated)'} | {mon.checks} | {1e3 * total / steps:.3f} ms | "
+            f"{1e3 * worst:.1f} ms | {1e3 * mon.check_cpu / steps:.2f} ms | {100 * mon.check_cpu / wall:.2f}% |"
+        )
+    mon = Monitor(stream=None, check_every=10**9, background=False)
     tracemalloc.start()
     base = tracemalloc.get_traced_memory()[0]
     t0 = time.perf_counter()
@@ -346,15 +418,25 @@ def monitor_cost(steps: int, mem_steps: int, real_step: float) -> None:
     cur, peak = tracemalloc.get_traced_memory()
     dt = time.perf_counter() - t0
     tracemalloc.stop()
-    print(f"\nmemory: {mem_steps:,} steps logged → {(cur - base) / 1e6:.2f} MB held (peak {(peak - base) / 1e6:.2f} MB), "
-          f"{len(mon.history):,} rows kept (stride {mon.history.stride}); {1e6 * dt / mem_steps:.1f} µs per log "
-          f"under tracemalloc")
+    print(
+        f"\nmemory: {mem_steps:,} steps logged → {(cur - base) / 1e6:.2f} MB held (peak {(peak - base) / 1e6:.2f} MB), "
+        f"{len(mon.history):,} rows kept (stride {mon.history.stride}); {1e6 * dt / mem_steps:.1f} µs per log "
+        f"under tracemalloc"
+    )
 
 
 def diagnosis_commit() -> str:
     try:
-        return subprocess.run(["git", "log", "-1", "--format=%h %cs", "--", "src/rlvitals/diagnose"], cwd=ROOT,
-                              capture_output=True, text=True, timeout=10).stdout.strip() or "?"
+        return (
+            subprocess.run(
+                ["git", "log", "-1", "--format=%h %cs", "--", "src/rlvitals/diagnose"],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                timeout=10,
+            ).stdout.strip()
+            or "?"
+        )
     except (OSError, subprocess.SubprocessError):
         return "?"
 
@@ -363,49 +445,90 @@ def main() -> None:
     global LOSS
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seeds", type=int, default=5)
-    ap.add_argument("--seed-offset", type=int, default=0,
-                    help="seeds from N on (5: seeds 5-9, held out of every choice made on 0-4)")
+    ap.add_argument(
+        "--seed-offset",
+        type=int,
+        default=0,
+        help="seeds from N on (5: seeds 5-9, held out of every choice made on 0-4)",
+    )
     ap.add_argument("--steps", type=int, default=200, help="steps per simulated run (both simulators)")
     ap.add_argument("--worlds", default="sim,rl")
     ap.add_argument("--scenarios", default=None, help="comma-separated subset")
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
-    ap.add_argument("--step-seconds", type=float, default=10.0,
-                    help="simulated seconds per step (the 1%% CPU cap acts on this clock)")
+    ap.add_argument(
+        "--step-seconds",
+        type=float,
+        default=10.0,
+        help="simulated seconds per step (the 1%% CPU cap acts on this clock)",
+    )
     ap.add_argument("--no-monitor", action="store_true", help="stream through Watcher only")
     ap.add_argument("--persist", type=int, default=1, help="checks a finding must hold before it alerts")
     ap.add_argument("--min-steps", type=int, default=MIN_STEPS, help="steps before a trend finding may alert")
-    ap.add_argument("--confirm", type=int, default=CONFIRM,
-                    help="checks (two steps apart or more) a warning must be named at before it alerts")
+    ap.add_argument(
+        "--confirm",
+        type=int,
+        default=CONFIRM,
+        help="checks (two steps apart or more) a warning must be named at before it alerts",
+    )
     ap.add_argument("--cpu-seconds", type=int, default=30)
     ap.add_argument("--mem-steps", type=int, default=200_000)
     ap.add_argument("--monitor-steps", type=int, default=1000)
-    ap.add_argument("--real-step", type=float, default=0.02,
-                    help="seconds the cost table's training loop sleeps per step (a fast loop)")
+    ap.add_argument(
+        "--real-step",
+        type=float,
+        default=0.02,
+        help="seconds the cost table's training loop sleeps per step (a fast loop)",
+    )
     ap.add_argument("--skip-cost", action="store_true")
-    ap.add_argument("--entropy-loss", type=float, default=LOSS,
-                    help="share of its level the entropy may lose before a collapse is alerted (default 0.5)")
+    ap.add_argument(
+        "--entropy-loss",
+        type=float,
+        default=LOSS,
+        help="share of its level the entropy may lose before a collapse is alerted (default 0.5)",
+    )
     ap.add_argument("--skip-delay", action="store_true")
     args = ap.parse_args()
     LOSS = args.entropy_loss
-    print(f"# bench_watch: diagnosis at commit {diagnosis_commit()}; {args.seeds} seeds from {args.seed_offset} x {args.steps} steps, "
-          f"format {FORMAT}, one step per {args.step_seconds:g} simulated s, persist {args.persist}, min_steps {args.min_steps}, confirm {args.confirm}")
+    print(
+        f"# bench_watch: diagnosis at commit {diagnosis_commit()}; {args.seeds} seeds from {args.seed_offset} x {args.steps} steps, "
+        f"format {FORMAT}, one step per {args.step_seconds:g} simulated s, persist {args.persist}, min_steps {args.min_steps}, confirm {args.confirm}"
+    )
     if not args.skip_delay:
         jobs = []
         for world, (_, scen) in worlds(args.worlds.split(",")).items():
             names = [n for n in scen if not args.scenarios or n in args.scenarios.split(",")]
-            jobs += [(world, n, s, args.steps, args.step_seconds, not args.no_monitor, args.persist,
-                      args.min_steps, args.confirm)
-                     for n in names for s in range(args.seed_offset, args.seed_offset + args.seeds)]
+            jobs += [
+                (
+                    world,
+                    n,
+                    s,
+                    args.steps,
+                    args.step_seconds,
+                    not args.no_monitor,
+                    args.persist,
+                    args.min_steps,
+                    args.confirm,
+                )
+                for n in names
+                for s in range(args.seed_offset, args.seed_offset + args.seeds)
+            ]
         t0 = time.perf_counter()
         with ProcessPoolExecutor(max_workers=args.jobs) as ex:
             results = list(ex.map(one_case, jobs, chunksize=1))
         keys = ("watch",) if args.no_monitor else ("watch", "monitor")
-        table(results, keys, "rlvitals watch (Watcher, line by line)" + ("" if args.no_monitor else
-                             " and Monitor (the same steps as dicts, the same simulated clock)"))
+        table(
+            results,
+            keys,
+            "rlvitals watch (Watcher, line by line)"
+            + ("" if args.no_monitor else " and Monitor (the same steps as dicts, the same simulated clock)"),
+        )
         checks = sum(r["checks"] for r in results)
         cpu = sum(r["cpu"] for r in results)
-        print(f"\n{len(results)} runs, {checks} Watcher checks, {1000 * cpu / max(checks, 1):.1f} ms CPU per check "
-              f"(parse + diagnose)", end="")
+        print(
+            f"\n{len(results)} runs, {checks} Watcher checks, {1000 * cpu / max(checks, 1):.1f} ms CPU per check "
+            f"(parse + diagnose)",
+            end="",
+        )
         if not args.no_monitor:
             m_checks = sum(r["m_checks"] for r in results)
             m_cpu = sum(r["m_cpu"] for r in results)

@@ -63,7 +63,7 @@ import worlds as W  # noqa: E402
 from worlds import WORLDS, Case, Score, cases, peer_cases, score  # noqa: E402
 
 _CASES: list[Case] = []
-_RUNS: list = []          # filled only for --calibrate (the runs are re-diagnosed many times)
+_RUNS: list = []  # filled only for --calibrate (the runs are re-diagnosed many times)
 
 
 def _noload():  # a case sent back from a worker carries no closure
@@ -118,8 +118,9 @@ def objective(summary: dict[str, dict[str, float]]) -> float:
     return acc - 2.0 * fa
 
 
-def calibrate(idx: list[int], grid: dict[str, tuple[float, ...]], start: dict[str, float], passes: int,
-              pool) -> tuple[dict[str, float], float]:
+def calibrate(
+    idx: list[int], grid: dict[str, tuple[float, ...]], start: dict[str, float], passes: int, pool
+) -> tuple[dict[str, float], float]:
     """Coordinate descent over the grid thresholds on the cases `idx`; returns (values, objective)."""
     current = dict(start)
     best = objective(summarise(evaluate(idx, current, pool)))
@@ -148,9 +149,13 @@ def with_groups(summary: dict[str, dict[str, float]]) -> dict[str, dict[str, flo
     out = dict(summary)
     for g, rows in groups.items():
         n = sum(r["n"] for r in rows)
-        out[f"{g} (all)"] = {"n": n, "skipped": sum(r["skipped"] for r in rows),
-                             **{k: sum(r[k] * r["n"] for r in rows) / max(n, 1) for k in ("right", "finding", "verdict")},
-                             "healthy": sum(r["healthy"] for r in rows), "healthy_warn": sum(r["healthy_warn"] for r in rows)}
+        out[f"{g} (all)"] = {
+            "n": n,
+            "skipped": sum(r["skipped"] for r in rows),
+            **{k: sum(r[k] * r["n"] for r in rows) / max(n, 1) for k in ("right", "finding", "verdict")},
+            "healthy": sum(r["healthy"] for r in rows),
+            "healthy_warn": sum(r["healthy_warn"] for r in rows),
+        }
     return out
 
 
@@ -160,11 +165,18 @@ def table(title: str, summary: dict[str, dict[str, float]]) -> None:
     width = max([7, *(len(w) for w in summary)])
     print(f"  {'world':<{width}} {'runs':>5} {'right':>7} {'finding':>8} {'verdict':>8} {'healthy warned':>15}")
     for w, v in summary.items():
-        skip = (f"   ({int(v['skipped'])} not scored: a format lacks a needed metric, cannot carry the run, "
-                "or drops the metric the diagnosis names as deciding)") \
-            if v.get("skipped") else ""
-        print(f"  {w:<{width}} {int(v['n']):>5} {v['right']:>7.1%} {v['finding']:>8.1%} {v['verdict']:>8.1%} "
-              f"{int(v['healthy_warn']):>7} / {int(v['healthy']):<5}{skip}")
+        skip = (
+            (
+                f"   ({int(v['skipped'])} not scored: a format lacks a needed metric, cannot carry the run, "
+                "or drops the metric the diagnosis names as deciding)"
+            )
+            if v.get("skipped")
+            else ""
+        )
+        print(
+            f"  {w:<{width}} {int(v['n']):>5} {v['right']:>7.1%} {v['finding']:>8.1%} {v['verdict']:>8.1%} "
+            f"{int(v['healthy_warn']):>7} / {int(v['healthy']):<5}{skip}"
+        )
 
 
 def miss_line(s: Score) -> str:
@@ -186,10 +198,12 @@ def grouped_misses(scores: list[Score]) -> list[str]:
     for s in misses(scores):
         base = s.case.name.split("#")[0].split("@")[0].split("~")[0]
         want = "/".join(s.case.verdicts) + " " + "/".join(str(f) for f in s.case.findings)
-        where = (s.case.variant or s.case.world) + s.case.name[len(base):]
+        where = (s.case.variant or s.case.world) + s.case.name[len(base) :]
         groups[(f"{s.case.world}/{base}", want, f"{s.got_verdict} {s.got_finding}")].append(where)
-    return [f"{len(w):>4}  {k[0]}: want {k[1]}, got {k[2]}  <- {', '.join(w[:12])}{' …' if len(w) > 12 else ''}"
-            for k, w in sorted(groups.items(), key=lambda kv: -len(kv[1]))]
+    return [
+        f"{len(w):>4}  {k[0]}: want {k[1]}, got {k[2]}  <- {', '.join(w[:12])}{' …' if len(w) > 12 else ''}"
+        for k, w in sorted(groups.items(), key=lambda kv: -len(kv[1]))
+    ]
 
 
 def per_format(scores: list[Score]) -> dict[str, dict[str, list[int]]]:
@@ -207,14 +221,21 @@ def per_format(scores: list[Score]) -> dict[str, dict[str, list[int]]]:
 
 
 def markdown(summary: dict[str, dict[str, float]], scores: list[Score]) -> str:
-    lines = ["| variant | runs | right | finding | verdict | healthy warned | not scored |", "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| variant | runs | right | finding | verdict | healthy warned | not scored |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for w, v in summary.items():
-        lines.append(f"| {w} | {int(v['n'])} | {v['right']:.1%} | {v['finding']:.1%} | {v['verdict']:.1%} | "
-                     f"{int(v['healthy_warn'])} / {int(v['healthy'])} | {int(v.get('skipped', 0))} |")
+        lines.append(
+            f"| {w} | {int(v['n'])} | {v['right']:.1%} | {v['finding']:.1%} | {v['verdict']:.1%} | "
+            f"{int(v['healthy_warn'])} / {int(v['healthy'])} | {int(v.get('skipped', 0))} |"
+        )
     for label, fm in per_format(scores).items():
         lines.append("")
-        lines.append(f"{label}, per format (right / scored): " + ", ".join(
-            f"{f} {ok}/{n}" + (f" (+{sk} not scored)" if sk else "") for f, (ok, n, sk) in fm.items()))
+        lines.append(
+            f"{label}, per format (right / scored): "
+            + ", ".join(f"{f} {ok}/{n}" + (f" (+{sk} not scored)" if sk else "") for f, (ok, n, sk) in fm.items())
+        )
     lines += ["", "Misses:", ""] + [f"- {miss_line(s)}" for s in misses(scores)]
     return "\n".join(lines) + "\n"
 
@@ -236,16 +257,22 @@ class Variant:
         if self.world not in ("sim", "rl"):
             got = cases(self.world, variant=self.label, transform=self.transform)
             return W.through_formats(got, self.fmts) if self.fmts else got
-        kw: dict[str, Any] = {"seeds": self.seeds, "steps": self.steps, "first_seed": self.first, "variant": self.label,
-              "transform": self.transform}
+        kw: dict[str, Any] = {
+            "seeds": self.seeds,
+            "steps": self.steps,
+            "first_seed": self.first,
+            "variant": self.label,
+            "transform": self.transform,
+        }
         if not self.fmts:
             return cases(self.world, **kw)
         per = [cases(self.world, fmt=f, **kw) for f in self.fmts]
-        return [c for group in zip(*per) for c in group]     # each run's formats side by side
+        return [c for group in zip(*per) for c in group]  # each run's formats side by side
 
 
-def _sim_label(world: str, seeds: int, first: int, steps: int, fmts: tuple[str, ...],
-               transform: tuple | None = None) -> str:
+def _sim_label(
+    world: str, seeds: int, first: int, steps: int, fmts: tuple[str, ...], transform: tuple | None = None
+) -> str:
     via = f" x{len(fmts)} formats" if len(fmts) > 1 else (f" via {fmts[0]}" if fmts else "")
     how = f" {W.transform_tag(transform)}" if transform else ""
     return f"{world} s{first}-{first + seeds - 1} {steps}st{how}{via}"
@@ -269,8 +296,14 @@ def variants(a: argparse.Namespace) -> list[Variant]:
                 out.append(Variant(_sim_label(w, seeds, first, n, ()), w, seeds, first, n))
             fs = fmts or tuple(WRITABLE)
             out.append(Variant(_sim_label(w, 2, first, usual[w], fs), w, 2, first, usual[w], fs))
-            for n, tr in ((1000, ("every", 10)), (usual[w], ("every", 10)), (usual[w], ("every", 5)), (usual[w], ("affine", 2.0, -1.0)),
-                          (usual[w], ("affine", 1.0, 3.0)), (usual[w], ("offset", 5000))):
+            for n, tr in (
+                (1000, ("every", 10)),
+                (usual[w], ("every", 10)),
+                (usual[w], ("every", 5)),
+                (usual[w], ("affine", 2.0, -1.0)),
+                (usual[w], ("affine", 1.0, 3.0)),
+                (usual[w], ("offset", 5000)),
+            ):
                 out.append(Variant(_sim_label(w, seeds, first, n, (), tr), w, seeds, first, n, transform=tr))
         for w in ("peers", "real"):
             for tr in (("every", 10), ("affine", 2.0, -1.0)):
@@ -291,15 +324,25 @@ def variants(a: argparse.Namespace) -> list[Variant]:
             if w in base and not plain:
                 first = base[w] + a.seed_offset
                 for n in steps or [usual[w] if w == "sim" else (a.rl_steps or usual[w])]:
-                    out.append(Variant(_sim_label(w, a.seeds or 5, first, n, fmts, transform), w, a.seeds or 5,
-                                       first, n, fmts, transform=transform))
+                    out.append(
+                        Variant(
+                            _sim_label(w, a.seeds or 5, first, n, fmts, transform),
+                            w,
+                            a.seeds or 5,
+                            first,
+                            n,
+                            fmts,
+                            transform=transform,
+                        )
+                    )
             elif w in base:
                 n = usual[w] if w == "sim" else (a.rl_steps or usual[w])
                 out.append(Variant(w, w, a.seeds or 5, None, n))
             elif transform or fmts:
                 via = f" x{len(fmts)} formats" if len(fmts) > 1 else (f" via {fmts[0]}" if fmts else "")
-                out.append(Variant(f"{w} {W.transform_tag(transform)}".rstrip() + via, w, transform=transform,
-                                   fmts=fmts))
+                out.append(
+                    Variant(f"{w} {W.transform_tag(transform)}".rstrip() + via, w, transform=transform, fmts=fmts)
+                )
             else:
                 out.append(Variant(w, w))
     for pattern in a.peers_dir:
@@ -313,9 +356,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--worlds", default=",".join(WORLDS))
     ap.add_argument("--seeds", type=int, default=None, help="seeds per simulator (default 5; --holdout 10)")
-    ap.add_argument("--steps", default=None,
-                    help="a comma list of lengths: one variant per length for both simulators (a single "
-                         "number without other variant flags keeps the old meaning: the RL loop's length)")
+    ap.add_argument(
+        "--steps",
+        default=None,
+        help="a comma list of lengths: one variant per length for both simulators (a single "
+        "number without other variant flags keeps the old meaning: the RL loop's length)",
+    )
     ap.add_argument("--seed-offset", type=int, default=0)
     ap.add_argument("--formats", nargs="?", const="all", default=None)
     ap.add_argument("--peers-dir", action="append", default=[])
@@ -326,16 +372,28 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=None)
     ap.add_argument("--md", type=Path, default=None)
     ap.add_argument("--calibrate", action="store_true")
-    ap.add_argument("--grid", default="", help="with --calibrate: only these thresholds (comma-separated; default every one with a grid)")
+    ap.add_argument(
+        "--grid",
+        default="",
+        help="with --calibrate: only these thresholds (comma-separated; default every one with a grid)",
+    )
     ap.add_argument("--passes", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--show-misses", action="store_true")
     ap.add_argument("--group-misses", action="store_true", help="the misses grouped by scenario and mistake")
     a = ap.parse_args(argv)
     a.rl_steps = None
-    if (a.steps and "," not in a.steps and a.seed_offset == 0 and a.formats is None and not a.holdout
-            and not a.every and not a.reward_affine and not a.step_offset):
-        a.rl_steps, a.steps = int(a.steps), None       # the old --steps N: the RL loop's length
+    if (
+        a.steps
+        and "," not in a.steps
+        and a.seed_offset == 0
+        and a.formats is None
+        and not a.holdout
+        and not a.every
+        and not a.reward_affine
+        and not a.step_offset
+    ):
+        a.rl_steps, a.steps = int(a.steps), None  # the old --steps N: the RL loop's length
     W.CACHE = a.cache
 
     t0 = time.perf_counter()
@@ -344,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
         if not got:
             print(f"{v.label}: not available here (no runs found) — not scored")
         _CASES.extend(got)
-    if a.calibrate:                  # calibration re-diagnoses every run many times: build them once
+    if a.calibrate:  # calibration re-diagnoses every run many times: build them once
         for c in _CASES:
             try:
                 _RUNS.append(c.load())
@@ -362,8 +420,10 @@ def main(argv: list[str] | None = None) -> int:
     summary = summarise(shipped)
     table("As shipped (the table's own values)", summary)
     for label, fm in per_format(shipped).items():
-        print(f"  {label}, per format (right / scored): " + ", ".join(
-            f"{f} {ok}/{n}" + (f" (+{sk} not scored)" if sk else "") for f, (ok, n, sk) in fm.items()))
+        print(
+            f"  {label}, per format (right / scored): "
+            + ", ".join(f"{f} {ok}/{n}" + (f" (+{sk} not scored)" if sk else "") for f, (ok, n, sk) in fm.items())
+        )
     if a.show_misses:
         for s in misses(shipped):
             print(f"  miss {miss_line(s)}")

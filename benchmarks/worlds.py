@@ -42,8 +42,8 @@ from rlvitals.run import Run, Series
 ROOT = Path(__file__).resolve().parents[1]
 SEVERE = ("warning", "critical")
 PEERS = ROOT / "tests" / "fixtures" / "peers"
-SIM_STEPS, RL_STEPS = 200, 300          # each simulator's usual length (the tuned-on worlds)
-SIM_SEED0, RL_SEED0 = 0, 1000           # each simulator's usual first seed
+SIM_STEPS, RL_STEPS = 200, 300  # each simulator's usual length (the tuned-on worlds)
+SIM_SEED0, RL_SEED0 = 0, 1000  # each simulator's usual first seed
 
 
 @dataclass
@@ -56,9 +56,9 @@ class Case:
     onset_step: int | None = None
     info_truth: bool = False  # the truth is an info-level note (plateau, batch_noise): no warning allowed
     meta: dict = field(default_factory=dict)
-    variant: str = ""             # the variant it was built for (bench_worlds groups the scores by it)
+    variant: str = ""  # the variant it was built for (bench_worlds groups the scores by it)
     truth_from_run: bool = False  # a simulated run: the truth is the run's own meta["truth"] (set on load)
-    fmt: str | None = None        # written in this format and read back before it is diagnosed
+    fmt: str | None = None  # written in this format and read back before it is diagnosed
 
     @property
     def healthy(self) -> bool:
@@ -86,14 +86,20 @@ def with_truth(case: Case, truth: dict) -> Case:
         verdicts, findings = ("learning", sc.verdict), (None, sc.finding)
     info = truth.get("severity") == "info"
     if truth.get("finding") == "batch_noise" and (case.meta.get("transform") or ("",))[0] == "every":
-        findings, info = (None,), False   # a logger that averages each window hides the step-to-step noise
-    return replace(case, verdicts=verdicts, findings=findings,
-                   onset_step=truth.get("onset_step"), info_truth=info, truth_from_run=False)
+        findings, info = (None,), False  # a logger that averages each window hides the step-to-step noise
+    return replace(
+        case,
+        verdicts=verdicts,
+        findings=findings,
+        onset_step=truth.get("onset_step"),
+        info_truth=info,
+        truth_from_run=False,
+    )
 
 
 # -- simulated runs, built lazily (in the worker that scores them) and optionally cached on disk ----------
 
-CACHE: Path | None = None       # bench_worlds --cache DIR: simulated runs pickled, keyed by the simulator's source
+CACHE: Path | None = None  # bench_worlds --cache DIR: simulated runs pickled, keyed by the simulator's source
 _MEMO: dict[tuple, Run] = {}
 
 
@@ -126,7 +132,7 @@ def _simulated(engine: str, name: str, seed: int, steps: int) -> Run:
             fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
             with os.fdopen(fd, "wb") as f:
                 pickle.dump(run, f)
-            os.replace(tmp, path)        # atomic: two workers may build the same run
+            os.replace(tmp, path)  # atomic: two workers may build the same run
     if len(_MEMO) > 64:
         _MEMO.clear()
     _MEMO[key] = run
@@ -143,7 +149,7 @@ def round_trip(run: Run, fmt: str) -> Run:
         back = read(str(dest), format=fmt)
     if "truth" in run.meta:
         back.meta["truth"] = run.meta["truth"]
-    back.meta["source_series"] = tuple(run.series)      # what the run had before the format (see score)
+    back.meta["source_series"] = tuple(run.series)  # what the run had before the format (see score)
     return back
 
 
@@ -219,8 +225,9 @@ def _load_sim(engine: str, name: str, seed: int, steps: int, fmt: str | None, tr
     return round_trip(run, fmt) if fmt else run
 
 
-def _sim_cases(engine: str, seeds: int, steps: int, first: int, fmt: str | None, variant: str,
-               transform: tuple | None = None) -> Iterator[Case]:
+def _sim_cases(
+    engine: str, seeds: int, steps: int, first: int, fmt: str | None, variant: str, transform: tuple | None = None
+) -> Iterator[Case]:
     if engine == "sim":
         from rlvitals.simulate import SCENARIOS
     else:
@@ -231,13 +238,21 @@ def _sim_cases(engine: str, seeds: int, steps: int, first: int, fmt: str | None,
     for name in SCENARIOS:
         for seed in range(first, first + seeds):
             tag = f"{name}#{seed}" + (f"@{fmt}" if fmt else "") + (f"~{transform_tag(transform)}" if transform else "")
-            yield Case(engine, tag, partial(_load_sim, engine, name, seed, steps, fmt, transform),
-                       ("?",), ("?",), truth_from_run=True, fmt=fmt, variant=variant,
-                       meta={"engine": engine, "scenario": name, "seed": seed, "steps": steps,
-                             "transform": transform})
+            yield Case(
+                engine,
+                tag,
+                partial(_load_sim, engine, name, seed, steps, fmt, transform),
+                ("?",),
+                ("?",),
+                truth_from_run=True,
+                fmt=fmt,
+                variant=variant,
+                meta={"engine": engine, "scenario": name, "seed": seed, "steps": steps, "transform": transform},
+            )
 
 
 # -- files with a truth table -----------------------------------------------------------------------------
+
 
 def _file_cases(world: str, truth_path: Path, base: Path, variant: str = "") -> Iterator[Case]:
     if not truth_path.exists():
@@ -255,8 +270,17 @@ def _file_case(world: str, entry: dict, base: Path, variant: str = "") -> Iterat
         return
     verdicts = entry.get("verdicts") or [entry["verdict"]]
     findings = entry["findings"] if "findings" in entry else [entry.get("finding")]
-    yield Case(world, entry["path"], partial(read, str(path)), tuple(verdicts), tuple(findings),
-               entry.get("onset_step"), info_truth=bool(entry.get("info_truth")), meta=entry, variant=variant)
+    yield Case(
+        world,
+        entry["path"],
+        partial(read, str(path)),
+        tuple(verdicts),
+        tuple(findings),
+        entry.get("onset_step"),
+        info_truth=bool(entry.get("info_truth")),
+        meta=entry,
+        variant=variant,
+    )
 
 
 def peer_cases(base: Path = PEERS, variant: str = "") -> list[Case]:
@@ -269,8 +293,11 @@ def peer_cases(base: Path = PEERS, variant: str = "") -> list[Case]:
 def _real_cases() -> Iterator[Case]:
     # tests/fixtures/real, else the shared fixtures beside the checkout (/work/main -> /work/shared) or
     # beside a worktree's parent (/work/wt/<name> -> /work/shared); a labelled log found nowhere is said
-    places = [ROOT / "tests" / "fixtures" / "real", ROOT.parent / "shared" / "fixtures" / "real",
-              ROOT.parent.parent / "shared" / "fixtures" / "real"]
+    places = [
+        ROOT / "tests" / "fixtures" / "real",
+        ROOT.parent / "shared" / "fixtures" / "real",
+        ROOT.parent.parent / "shared" / "fixtures" / "real",
+    ]
     truth = json.loads((ROOT / "benchmarks" / "real_truth.json").read_text(encoding="utf-8"))
     for entry in truth:
         where = next((d for d in places if (d / entry["path"]).exists()), None)
@@ -281,7 +308,10 @@ def _real_cases() -> Iterator[Case]:
 
 
 def _corpus_dir() -> Path | None:
-    for d in (ROOT.parent / "shared" / "fixtures" / "real-corpus", ROOT.parent.parent / "shared" / "fixtures" / "real-corpus"):
+    for d in (
+        ROOT.parent / "shared" / "fixtures" / "real-corpus",
+        ROOT.parent.parent / "shared" / "fixtures" / "real-corpus",
+    ):
         if (d / "labels.json").exists():
             return d
     return None
@@ -309,9 +339,17 @@ def corpus_cases(variant: str = "") -> list[Case]:
         if name.startswith("_") or not path.exists():
             continue
         found = tuple(f or None for f in lab["findings_ok"])
-        out.append(Case("corpus", name, partial(read, str(path)), tuple(lab["verdict"]), found,
-                        meta={"findings_bad": tuple(lab.get("findings_bad", ())), "repo": repository(lab.get("source", ""))},
-                        variant=f"{variant or 'corpus'}:{repository(lab.get('source', ''))}"))
+        out.append(
+            Case(
+                "corpus",
+                name,
+                partial(read, str(path)),
+                tuple(lab["verdict"]),
+                found,
+                meta={"findings_bad": tuple(lab.get("findings_bad", ())), "repo": repository(lab.get("source", ""))},
+                variant=f"{variant or 'corpus'}:{repository(lab.get('source', ''))}",
+            )
+        )
     return out
 
 
@@ -328,21 +366,36 @@ def _load_round_trip(load: Callable[[], Run], fmt: str) -> Run:
 
 def through_formats(cs: list[Case], fmts: tuple[str, ...]) -> list[Case]:
     """Files (peers, real) read, written in each format and read back: one case per file and format."""
-    return [replace(c, name=f"{c.name}@{f}", load=partial(_load_round_trip, c.load, f), fmt=f)
-            for c in cs for f in fmts]
+    return [
+        replace(c, name=f"{c.name}@{f}", load=partial(_load_round_trip, c.load, f), fmt=f) for c in cs for f in fmts
+    ]
 
 
 def with_transform(cs: list[Case], transform: tuple | None) -> list[Case]:
     """Files (peers, real) seen through a transform: loaded, then transformed (the truth is the file's)."""
     if not transform:
         return cs
-    return [replace(c, name=f"{c.name}~{transform_tag(transform)}",
-                    load=partial(_load_transformed, c.load, transform),
-                    meta={**c.meta, "transform": transform}) for c in cs]
+    return [
+        replace(
+            c,
+            name=f"{c.name}~{transform_tag(transform)}",
+            load=partial(_load_transformed, c.load, transform),
+            meta={**c.meta, "transform": transform},
+        )
+        for c in cs
+    ]
 
 
-def cases(world: str, *, seeds: int = 5, steps: int | None = None, first_seed: int | None = None,
-          fmt: str | None = None, variant: str = "", transform: tuple | None = None) -> list[Case]:
+def cases(
+    world: str,
+    *,
+    seeds: int = 5,
+    steps: int | None = None,
+    first_seed: int | None = None,
+    fmt: str | None = None,
+    variant: str = "",
+    transform: tuple | None = None,
+) -> list[Case]:
     """Every labelled case of one world.  For the simulators: `seeds` seeds from `first_seed` (each
     simulator's usual first seed by default), `steps` steps (each one's usual length by default),
     with `transform` (see transformed()) logged every N steps or with the reward moved, and, with
@@ -350,8 +403,17 @@ def cases(world: str, *, seeds: int = 5, steps: int | None = None, first_seed: i
     loaded (Case.load), so a pool of workers builds them in parallel."""
     if world in ("sim", "rl"):
         default_steps, default_seed = (SIM_STEPS, SIM_SEED0) if world == "sim" else (RL_STEPS, RL_SEED0)
-        return list(_sim_cases(world, seeds, steps or default_steps,
-                               default_seed if first_seed is None else first_seed, fmt, variant, transform))
+        return list(
+            _sim_cases(
+                world,
+                seeds,
+                steps or default_steps,
+                default_seed if first_seed is None else first_seed,
+                fmt,
+                variant,
+                transform,
+            )
+        )
     if world == "peers":
         return with_transform(peer_cases(variant=variant), transform)
     if world == "real":
@@ -386,9 +448,9 @@ NEEDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 # tests/fixtures/peers/truth.json names it): a format that does not log it is not scored on them.
 # `name=` means the metric as logged, not read through a proxy.
 PEER_NEEDS: dict[str, tuple[str, ...]] = {
-    "rldoctor/reward_hacking": ("val_acc",),   # the train pass rate rises with the reward; eval/accuracy falls
-    "rldoctor/length_hacking": ("val_acc",),   # length x3.6 while eval/accuracy stays flat
-    "rlprobe/adv_collapse": ("adv_std=",),     # adv_std 1.0 -> 0.02 while the zero-spread share stays ~5%
+    "rldoctor/reward_hacking": ("val_acc",),  # the train pass rate rises with the reward; eval/accuracy falls
+    "rldoctor/length_hacking": ("val_acc",),  # length x3.6 while eval/accuracy stays flat
+    "rlprobe/adv_collapse": ("adv_std=",),  # adv_std 1.0 -> 0.02 while the zero-spread share stays ~5%
 }
 
 
@@ -441,8 +503,8 @@ class Score:
     got_finding: str
     got_verdict: str
     error: str = ""
-    skipped: str = ""      # not scored: the format does not carry what the truth needs (or cannot be written)
-    others: str = ""       # the other findings, for the misses list
+    skipped: str = ""  # not scored: the format does not carry what the truth needs (or cannot be written)
+    others: str = ""  # the other findings, for the misses list
 
     @property
     def ok(self) -> bool:
@@ -456,7 +518,7 @@ def score(case: Case, run: Run | None = None) -> Score:
     try:
         run = run if run is not None else case.load()
     except Exception as exc:  # a world's file that cannot be read (or a run no format can carry) is a miss
-        if case.fmt:        # a run this format cannot carry (a writer's refusal) is counted, not scored
+        if case.fmt:  # a run this format cannot carry (a writer's refusal) is counted, not scored
             return Score(case, False, False, False, "-", "-", skipped=f"unwritable: {type(exc).__name__}: {exc}"[:120])
         return Score(case, False, False, False, "error", "error", f"{type(exc).__name__}: {exc}"[:120])
     if case.truth_from_run:
@@ -480,8 +542,16 @@ def score(case: Case, run: Run | None = None) -> Score:
     others = ", ".join(f"{f.id}({f.severity[0]})" for f in d.findings[:4])
     lost = _lost_to_format(case, run, severe[0] if severe else None, ok_f, d.verdict in case.verdicts)
     if lost:
-        return Score(case, False, False, False, label, d.verdict, others=others,
-                     skipped=f"undetermined: the format drops {', '.join(lost)}, which the diagnosis names as deciding")
+        return Score(
+            case,
+            False,
+            False,
+            False,
+            label,
+            d.verdict,
+            others=others,
+            skipped=f"undetermined: the format drops {', '.join(lost)}, which the diagnosis names as deciding",
+        )
     bad = case.meta.get("findings_bad")
     false_alarm = any(f.id in bad for f in severe) if bad else case.healthy and top is not None
     return Score(case, ok_f, d.verdict in case.verdicts, false_alarm, label, d.verdict, others=others)

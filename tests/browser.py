@@ -11,8 +11,16 @@ import shutil
 import tempfile
 from pathlib import Path
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 # screenshots are kept here as artefacts of the run (never committed)
 ARTEFACTS = Path(os.environ.get("RLVITALS_ARTEFACTS", Path(tempfile.gettempdir()) / "rlvitals-artefacts"))
 
@@ -45,15 +53,23 @@ class Browser:
         self._profile = tempfile.mkdtemp(prefix="rlvitals-chromium-")
         self._pw = sync_playwright().start()
         self._ctx = self._pw.chromium.launch_persistent_context(
-            self._profile, executable_path=chromium_path(), headless=True, args=FLAGS,
-            viewport={"width": 1280, "height": 900}, offline=True)
+            self._profile,
+            executable_path=chromium_path(),
+            headless=True,
+            args=FLAGS,
+            viewport={"width": 1280, "height": 900},
+            offline=True,
+        )
 
     def open(self, path: Path):
         page = self._ctx.new_page()
         errors: list[str] = []
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.on("request", lambda r: errors.append(f"request {r.url}") if not r.url.startswith(("file:", "data:", "about:")) else None)
+        page.on(
+            "request",
+            lambda r: errors.append(f"request {r.url}") if not r.url.startswith(("file:", "data:", "about:")) else None,
+        )
         page.goto(Path(path).resolve().as_uri())
         page.wait_for_selector("html[data-rlv-ready]", timeout=10_000)
         return page, errors

@@ -12,17 +12,19 @@ from realdata import REAL_LOGS, TESTS
 # marked `slow`, so `pytest -m "not slow"` (or `bash scripts/test -m "not slow"`) is the quick
 # loop; CI and a plain `bash scripts/test` run every test.  A module moves here when its tests
 # average over a second on a loaded 2-core machine (`--durations` shows them).
-SLOW_MODULES = frozenset({
-    "tests/ingest/test_fuzz.py",
-    "tests/simulate/test_rlloop.py",
-    "tests/diagnose/test_aftermath.py",
-    "tests/diagnose/test_prefix_updates.py",
-    "tests/diagnose/test_prefix_slow.py",
-    "tests/diagnose/test_family_b.py",
-    "tests/diagnose/test_first_right.py",
-    "tests/diagnose/test_collapse_prefix.py",
-    "tests/lab/test_distinct_runs.py",
-})
+SLOW_MODULES = frozenset(
+    {
+        "tests/ingest/test_fuzz.py",
+        "tests/simulate/test_rlloop.py",
+        "tests/diagnose/test_aftermath.py",
+        "tests/diagnose/test_prefix_updates.py",
+        "tests/diagnose/test_prefix_slow.py",
+        "tests/diagnose/test_family_b.py",
+        "tests/diagnose/test_first_right.py",
+        "tests/diagnose/test_collapse_prefix.py",
+        "tests/lab/test_distinct_runs.py",
+    }
+)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

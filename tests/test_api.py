@@ -5,8 +5,21 @@ from __future__ import annotations
 import rlvitals
 from rlvitals.ingest import example_path
 
-PUBLIC = ["Diagnosis", "Finding", "Monitor", "Run", "Series", "__version__", "diagnose", "diagnose_run", "plot", "read",
-          "read_all", "simulate", "simulate_run"]
+PUBLIC = [
+    "Diagnosis",
+    "Finding",
+    "Monitor",
+    "Run",
+    "Series",
+    "__version__",
+    "diagnose",
+    "diagnose_run",
+    "plot",
+    "read",
+    "read_all",
+    "simulate",
+    "simulate_run",
+]
 
 
 def test_all_is_exactly_the_public_api():
@@ -66,13 +79,15 @@ def test_import_and_cli_startup_load_nothing_heavy():
     import subprocess
     import sys
 
-    code = ("import sys, rlvitals, rlvitals.cli\n"
-            "try:\n    rlvitals.cli.main(['--version'])\nexcept SystemExit:\n    pass\n"
-            "heavy = sorted(m for m in sys.modules if m == 'numpy' or m.startswith(('rlvitals.ingest', "
-            "'rlvitals.diagnose', 'rlvitals.simulate', 'rlvitals.watch')))\n"
-            "print(heavy)\n"
-            "from rlvitals import Finding, diagnose_run\n"
-            "print(diagnose_run.__module__, Finding.__module__)\n")
+    code = (
+        "import sys, rlvitals, rlvitals.cli\n"
+        "try:\n    rlvitals.cli.main(['--version'])\nexcept SystemExit:\n    pass\n"
+        "heavy = sorted(m for m in sys.modules if m == 'numpy' or m.startswith(('rlvitals.ingest', "
+        "'rlvitals.diagnose', 'rlvitals.simulate', 'rlvitals.watch')))\n"
+        "print(heavy)\n"
+        "from rlvitals import Finding, diagnose_run\n"
+        "print(diagnose_run.__module__, Finding.__module__)\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True).stdout
     assert out.splitlines()[1:] == ["[]", "rlvitals.diagnose rlvitals.diagnose.model"]
 
@@ -89,16 +104,22 @@ def test_nothing_here_calls_a_subpackage_as_0_1_did():
     found = []
     for folder in ("src", "tests", "benchmarks", "scripts"):
         for path in sorted((root / folder).rglob("*.py")):
-            if path.name == "test_api_objects.py" or "fixtures" in path.parts:   # it tests the deprecation
+            if path.name == "test_api_objects.py" or "fixtures" in path.parts:  # it tests the deprecation
                 continue
             text = path.read_text(encoding="utf-8")
             if not any(s in text for s in ("rlvitals.diagnose(", "rlvitals.simulate(", "rv.", "from rlvitals import")):
-                continue   # cannot hold such a call: skip parsing it
+                continue  # cannot hold such a call: skip parsing it
             for node in ast.walk(ast.parse(text)):
-                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                        and isinstance(node.func.value, ast.Name) and node.func.value.id in ("rlvitals", "rv")
-                        and node.func.attr in deprecated) or (
-                        isinstance(node, ast.ImportFrom) and node.module == "rlvitals"
-                        and deprecated & {a.name for a in node.names}):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id in ("rlvitals", "rv")
+                    and node.func.attr in deprecated
+                ) or (
+                    isinstance(node, ast.ImportFrom)
+                    and node.module == "rlvitals"
+                    and deprecated & {a.name for a in node.names}
+                ):
                     found.append(f"{path.relative_to(root)}:{node.lineno}")
     assert found == [], "call rlvitals.diagnose_run / simulate_run instead: " + ", ".join(found)

@@ -18,8 +18,7 @@ def big_run() -> Run:
     n = 1000
     cols = {m: np.random.default_rng(0).random(n) for m in ("reward", "acc", "entropy", "kl", "adv_std")}
     cols.update({f"extra/key_{i}": np.arange(n, dtype=float) for i in range(40)})
-    run = Run.from_arrays("csv-run", np.arange(1, n + 1), {k: v for k, v in cols.items() if "/" not in k},
-                          format="csv")
+    run = Run.from_arrays("csv-run", np.arange(1, n + 1), {k: v for k, v in cols.items() if "/" not in k}, format="csv")
     run.extras.update({k: Series(k, np.arange(1, n + 1), v, k) for k, v in cols.items() if "/" in k})
     return run
 
@@ -79,7 +78,7 @@ def test_calling_the_subpackages_as_0_1_did_still_works_and_warns():
 
     with pytest.warns(DeprecationWarning, match=r"rlvitals\.simulate is deprecated .* rlvitals\.simulate_run\(") as got:
         run = simulate("kl_blowup", seed=2, steps=120)
-    assert got[0].filename == __file__   # the warning points at the caller's line
+    assert got[0].filename == __file__  # the warning points at the caller's line
     assert np.array_equal(run["kl"].values, rlvitals.simulate_run("kl_blowup", seed=2, steps=120)["kl"].values)
     with pytest.warns(DeprecationWarning, match=r"stops working in rlvitals 0\.3: call rlvitals\.diagnose_run\("):
         old = rlvitals.diagnose(run, samples=None)

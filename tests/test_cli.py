@@ -66,8 +66,14 @@ def _bad_inputs(tmp_path):
     prose.write_text("this is not a training log\njust words\n" * 20)
     latin = tmp_path / "latin.log"
     latin.write_bytes(b"caf\xe9 " * 400)
-    return {"missing": tmp_path / "nope.log", "directory": tmp_path, "empty": empty, "binary": binary,
-            "no metrics": prose, "encoding": latin}
+    return {
+        "missing": tmp_path / "nope.log",
+        "directory": tmp_path,
+        "empty": empty,
+        "binary": binary,
+        "no metrics": prose,
+        "encoding": latin,
+    }
 
 
 @pytest.mark.parametrize("command", ["diagnose", "vitals", "plot"])

@@ -12,9 +12,17 @@ from rlvitals.errors import InputError
 from rlvitals.watch import watch_file
 
 BAD = ["-1", "nan", "inf", "-inf", "1e308", "abc", "", "99999999999999999999999999"]
-FLAGS = [("watch", "x.log", "--interval"), ("simulate", "healthy", "--steps"), ("simulate", "healthy", "--seed"),
-         ("plot", "-", "--max-points"), ("vitals", "-", "--run"), ("diagnose", "-", "--run"),
-         ("plot", "-", "--run"), ("watch", "x.log", "--run"), ("lab", None, "--seed")]
+FLAGS = [
+    ("watch", "x.log", "--interval"),
+    ("simulate", "healthy", "--steps"),
+    ("simulate", "healthy", "--seed"),
+    ("plot", "-", "--max-points"),
+    ("vitals", "-", "--run"),
+    ("diagnose", "-", "--run"),
+    ("plot", "-", "--run"),
+    ("watch", "x.log", "--run"),
+    ("lab", None, "--seed"),
+]
 
 
 def _numeric_actions():
@@ -37,7 +45,7 @@ def test_no_option_takes_a_bare_int_or_float():
 @pytest.mark.parametrize("command,arg,flag", FLAGS)
 def test_bad_numbers_are_one_line(capsys, command, arg, flag, value):
     if flag == "--run" and value == "-1":
-        value = "0"                     # -1 is the last run: a valid choice
+        value = "0"  # -1 is the last run: a valid choice
     argv = [command] + ([arg] if arg else []) + [flag, value]
     assert main(argv) == 2
     err = capsys.readouterr().err

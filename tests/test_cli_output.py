@@ -32,8 +32,14 @@ def test_plot_into_a_missing_directory_is_an_error_and_creates_nothing(capsys, t
     assert not target.parent.exists()
 
 
-@pytest.mark.parametrize("argv", [["plot", "-o", "{dir}"], ["simulate", "healthy", "-o", "{dir}"],
-                                  ["simulate", "healthy", "-o", "{file}", "--samples", "{dir}"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["plot", "-o", "{dir}"],
+        ["simulate", "healthy", "-o", "{dir}"],
+        ["simulate", "healthy", "-o", "{file}", "--samples", "{dir}"],
+    ],
+)
 def test_output_naming_a_directory(capsys, tmp_path, argv):
     argv = [a.format(dir=tmp_path, file=tmp_path / "x.log") for a in argv]
     assert "is a directory" in one_line_error(capsys, *argv)
@@ -49,13 +55,20 @@ def test_unwritable_place(capsys, argv):
 
 def _cli(argv: list[str], stdout) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": SRC}
-    return subprocess.run([sys.executable, "-m", "rlvitals", *argv], stdout=stdout, stderr=subprocess.PIPE,
-                          text=True, env=env, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "rlvitals", *argv],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        timeout=120,
+    )
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
-@pytest.mark.parametrize("argv", [["diagnose"], ["vitals"], ["simulate", "healthy", "--steps", "20"], ["formats"],
-                                  ["simulate", "--list"]])
+@pytest.mark.parametrize(
+    "argv", [["diagnose"], ["vitals"], ["simulate", "healthy", "--steps", "20"], ["formats"], ["simulate", "--list"]]
+)
 def test_full_disk_on_stdout(argv):
     with open("/dev/full", "w") as full:
         proc = _cli(argv, full)
@@ -67,8 +80,12 @@ def test_full_disk_on_stdout(argv):
 def test_closed_pipe_is_quiet():
     """`rlvitals diagnose | head -1`: the reader left on purpose; no traceback, no error line."""
     env = {**os.environ, "PYTHONPATH": SRC}
-    proc = subprocess.Popen([sys.executable, "-m", "rlvitals", "simulate", "healthy", "--steps", "3000"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rlvitals", "simulate", "healthy", "--steps", "3000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.readline()
     proc.stdout.close()

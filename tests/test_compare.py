@@ -16,7 +16,7 @@ from rlvitals.simulate import SCENARIOS, lesson_pairs, write_simulated
 
 def test_pair_a_parts_near_the_first_onset_and_names_a_deciding_metric():
     pair = lesson_pairs(None)["A"]
-    a, b = pair.left.run, pair.right.run            # entropy collapse vs broken weight sync
+    a, b = pair.left.run, pair.right.run  # entropy collapse vs broken weight sync
     p = part_ways(a, b)
     first = min(a.meta["truth"]["onset_step"], b.meta["truth"]["onset_step"])
     # the first metric to leave the other run's is one of the two failures' own: the collapse's
@@ -37,9 +37,13 @@ def test_pair_a_other_draws_part_near_the_first_onset(seed):
 def test_a_run_does_not_part_from_itself_nor_from_an_offset_copy_and_a_spike_is_not_parting():
     run = rlvitals.simulate_run("healthy", seed=0)
     assert part_ways(run, run).step is None
-    shifted = Run(run.name, run.format, {k: type(s)(k, s.steps, s.values + 0.3, s.source) for k, s in run.series.items()})
+    shifted = Run(
+        run.name, run.format, {k: type(s)(k, s.steps, s.values + 0.3, s.source) for k, s in run.series.items()}
+    )
     assert part_ways(run, shifted).step is None
-    spiked = Run(run.name, run.format, {k: type(s)(k, s.steps, s.values.copy(), s.source) for k, s in run.series.items()})
+    spiked = Run(
+        run.name, run.format, {k: type(s)(k, s.steps, s.values.copy(), s.source) for k, s in run.series.items()}
+    )
     spiked.series["kl"].values[120] *= 50
     assert part_ways(run, spiked).step is None
 
@@ -49,7 +53,9 @@ def test_runs_with_no_common_steps_say_so():
     b = Run.from_arrays("b", np.arange(100, 150), {"reward": np.ones(50)})
     p = part_ways(a, b)
     assert p.step is None and p.common_steps == 0
-    assert "no common steps" in compare_text([summarize(a, rlvitals.diagnose_run(a)), summarize(b, rlvitals.diagnose_run(b))])
+    assert "no common steps" in compare_text(
+        [summarize(a, rlvitals.diagnose_run(a)), summarize(b, rlvitals.diagnose_run(b))]
+    )
 
 
 def test_twenty_simulated_runs_rank_dead_and_unstable_first():
@@ -61,7 +67,7 @@ def test_twenty_simulated_runs_rank_dead_and_unstable_first():
     assert order == sorted(order)
     bad = {r.name for r in runs if r.meta["truth"]["verdict"] in ("dead", "unstable")}
     top = {r.run.name for r in rows[: len(bad)]}
-    assert top == bad and len(bad) == 10           # 8 dead, 2 unstable: every one above every other run
+    assert top == bad and len(bad) == 10  # 8 dead, 2 unstable: every one above every other run
     assert rows[-1].diag.verdict == "learning"
 
 
@@ -100,8 +106,10 @@ def test_a_sweep_folder_of_tensorboard_runs_and_an_unexpanded_glob(tmp_path, cap
     sweep = tmp_path / "sweep"
     for i, name in enumerate(("healthy", "entropy_collapse", "stalled")):
         run = rlvitals.simulate_run(name, seed=i)
-        write_scalars(sweep / name, [(f"train/{m}", int(st), float(v)) for m, s in run.series.items()
-                                     for st, v in zip(s.steps, s.values)])
+        write_scalars(
+            sweep / name,
+            [(f"train/{m}", int(st), float(v)) for m, s in run.series.items() for st, v in zip(s.steps, s.values)],
+        )
     assert main(["compare", str(sweep), "--lang", "en"]) == 0
     lines = capsys.readouterr().out.splitlines()
     rows = [ln.split()[0] for ln in lines if ln.split() and ln.split()[0] in ("healthy", "entropy_collapse", "stalled")]

@@ -35,15 +35,23 @@ KNOWN_PRIVATE_IMPORTS: set[tuple[str, str, str]] = set()
 # ingest -> run -> shapes -> diagnose -> render; simulate and watch use them, lab and the TRL
 # integration use those, the CLI and the package's root sit on top.
 LAYERS: dict[str, int] = {
-    "rlvitals.errors": 0, "rlvitals.i18n": 0, "rlvitals.output": 0, "rlvitals._deprecated": 0,
+    "rlvitals.errors": 0,
+    "rlvitals.i18n": 0,
+    "rlvitals.output": 0,
+    "rlvitals._deprecated": 0,
     "rlvitals.run": 1,
-    "rlvitals.ingest": 2, "rlvitals.samples": 2,
+    "rlvitals.ingest": 2,
+    "rlvitals.samples": 2,
     "rlvitals.shapes": 3,
     "rlvitals.diagnose": 4,
     "rlvitals.render": 5,
-    "rlvitals.simulate": 6, "rlvitals.watch": 6,
-    "rlvitals.lab": 7, "rlvitals.integrations": 7,
-    "rlvitals.cli": 8, "rlvitals.__main__": 8, "rlvitals": 8,
+    "rlvitals.simulate": 6,
+    "rlvitals.watch": 6,
+    "rlvitals.lab": 7,
+    "rlvitals.integrations": 7,
+    "rlvitals.cli": 8,
+    "rlvitals.__main__": 8,
+    "rlvitals": 8,
     # modules other branches are adding (an entry for a module that does not exist is harmless)
     "rlvitals.safe_text": 0,
     # runs compared: diagnoses side by side (render/compare.py words them)
@@ -80,7 +88,8 @@ MODULES: dict[str, Path] = {_module_name(p): p for p in sorted((SRC / PACKAGE).r
 def _type_checking(node: ast.If) -> bool:
     test = node.test
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _nodes(tree: ast.AST) -> Iterator[ast.AST]:
@@ -108,7 +117,7 @@ def scan(module: str) -> tuple[dict[str, int], list[tuple[str, str, int]]]:
     tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
     edges: dict[str, int] = {}
     private: list[tuple[str, str, int]] = []
-    bound: dict[str, str] = {}      # local name -> package module it is bound to (for `mod._name`)
+    bound: dict[str, str] = {}  # local name -> package module it is bound to (for `mod._name`)
     nodes = list(_nodes(tree))
     for node in nodes:
         if isinstance(node, ast.Import):
@@ -131,9 +140,14 @@ def scan(module: str) -> tuple[dict[str, int], list[tuple[str, str, int]]]:
                 if alias.name.startswith("_") and not alias.name.startswith("__") and target != module:
                     private.append((target, alias.name, node.lineno))
     for node in nodes:
-        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in bound
-                and node.attr.startswith("_") and not node.attr.startswith("__")
-                and bound[node.value.id] != module):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in bound
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+            and bound[node.value.id] != module
+        ):
             private.append((bound[node.value.id], node.attr, node.lineno))
     edges.pop(module, None)
     return edges, private
@@ -196,9 +210,9 @@ def _edges_without_known() -> dict[str, set[str]]:
 def test_the_walk_sees_the_package():
     """The walk reads every module, sees imports inside functions, and resolves relative ones."""
     assert len(MODULES) > 100 and "rlvitals.diagnose.model" in MODULES
-    assert "rlvitals.run" in GRAPH["rlvitals.shapes"]                  # from .run import ...
-    assert "rlvitals.render.plot" in GRAPH["rlvitals"]                 # inside plot()
-    assert "rlvitals.diagnose" in GRAPH["rlvitals.watch.session"]      # inside default_diagnose()
+    assert "rlvitals.run" in GRAPH["rlvitals.shapes"]  # from .run import ...
+    assert "rlvitals.render.plot" in GRAPH["rlvitals"]  # inside plot()
+    assert "rlvitals.diagnose" in GRAPH["rlvitals.watch.session"]  # inside default_diagnose()
     # imports under `if TYPE_CHECKING:` never run: rlvitals/__init__ names diagnose.model only there
     assert "rlvitals.diagnose.model" not in GRAPH["rlvitals"]
 
@@ -212,13 +226,14 @@ def test_cycle_finder_finds_cycles():
 def test_no_import_cycle():
     found = cycles(_edges_without_known())
     assert not found, "import cycle(s) between modules (break them; see KNOWN_CYCLE_EDGES):\n" + "\n".join(
-        " <-> ".join(c) for c in found)
+        " <-> ".join(c) for c in found
+    )
 
 
 def test_known_cycle_edges_still_exist_and_still_close_a_cycle():
     """An entry that was fixed is removed from the list (it may only shrink)."""
     full = {m: set(t) for m, t in GRAPH.items()}
-    for (src, dst) in KNOWN_CYCLE_EDGES:
+    for src, dst in KNOWN_CYCLE_EDGES:
         assert dst in GRAPH.get(src, {}), f"{src} no longer imports {dst}: remove it from KNOWN_CYCLE_EDGES"
         assert any(src in c and dst in c for c in cycles(full)), f"{src} -> {dst} closes no cycle: remove it"
 
@@ -226,7 +241,8 @@ def test_known_cycle_edges_still_exist_and_still_close_a_cycle():
 def test_no_private_name_imported_across_modules():
     new = {k: v for k, v in PRIVATE.items() if k not in KNOWN_PRIVATE_IMPORTS}
     assert not new, "`_` names taken from another module (make them public where they live):\n" + "\n".join(
-        f"{m}:{line} takes {t}.{n}" for (m, t, n), line in sorted(new.items()))
+        f"{m}:{line} takes {t}.{n}" for (m, t, n), line in sorted(new.items())
+    )
     gone = KNOWN_PRIVATE_IMPORTS - set(PRIVATE)
     assert not gone, f"fixed, remove from KNOWN_PRIVATE_IMPORTS: {sorted(gone)}"
 
@@ -237,10 +253,10 @@ def test_every_module_has_a_layer():
 
 
 def test_no_import_from_a_higher_layer():
-    upward = {(m, t): line for m, targets in GRAPH.items() for t, line in targets.items()
-              if layer_of(t) > layer_of(m)}
+    upward = {(m, t): line for m, targets in GRAPH.items() for t, line in targets.items() if layer_of(t) > layer_of(m)}
     new = {k: v for k, v in upward.items() if k not in KNOWN_UPWARD}
     assert not new, "imports from a higher layer (see LAYERS):\n" + "\n".join(
-        f"{m}:{line} imports {t}" for (m, t), line in sorted(new.items()))
+        f"{m}:{line} imports {t}" for (m, t), line in sorted(new.items())
+    )
     gone = set(KNOWN_UPWARD) - set(upward)
     assert not gone, f"fixed, remove from KNOWN_UPWARD: {sorted(gone)}"

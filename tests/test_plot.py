@@ -23,9 +23,19 @@ def make_run(n: int = 200, *, metrics=VITALS, seed: int = 0, name: str = "run-01
     rng = np.random.default_rng(seed)
     steps = np.arange(1, n + 1)
     f = steps / n
-    base = {"reward": 0.4 + 0.4 * f, "acc": 0.2 + 0.37 * f, "entropy": 1.8 - 0.3 * f, "kl": 0.002 + 0.04 * f,
-            "adv_std": 1.03 - 0.37 * f, "clip_frac": 0.04 * f, "ratio_mean": np.ones(n), "len": 78 + 74 * f,
-            "gnorm": np.full(n, 0.8), "trunc": np.full(n, 0.02), "val_acc": 0.2 + 0.3 * f}
+    base = {
+        "reward": 0.4 + 0.4 * f,
+        "acc": 0.2 + 0.37 * f,
+        "entropy": 1.8 - 0.3 * f,
+        "kl": 0.002 + 0.04 * f,
+        "adv_std": 1.03 - 0.37 * f,
+        "clip_frac": 0.04 * f,
+        "ratio_mean": np.ones(n),
+        "len": 78 + 74 * f,
+        "gnorm": np.full(n, 0.8),
+        "trunc": np.full(n, 0.02),
+        "val_acc": 0.2 + 0.3 * f,
+    }
     cols = {m: base[m] + rng.normal(0, 0.01, n) * (0.01 if m == "ratio_mean" else 1) for m in metrics}
     return Run.from_arrays(name, steps, cols, format="lesson")
 
@@ -101,8 +111,16 @@ def test_eight_vitals_are_a_two_by_four_grid_with_reward_and_acc_adjacent():
     rows = layout(make_run())
     assert rows == [["reward", "acc", "entropy", "kl"], ["adv_std", "clip_frac", "ratio_mean", "len"]]
     fig = build_figure(make_run())
-    assert [ax.get_title() for ax in fig.axes] == ["reward", "acc (%)", "entropy", "kl", "adv_std",
-                                                   "clip_frac (%)", "ratio_mean", "len"]
+    assert [ax.get_title() for ax in fig.axes] == [
+        "reward",
+        "acc (%)",
+        "entropy",
+        "kl",
+        "adv_std",
+        "clip_frac (%)",
+        "ratio_mean",
+        "len",
+    ]
     r, a = panels(fig)["reward"], panels(fig)["acc"]
     assert r.get_position().y0 == pytest.approx(a.get_position().y0) and r.get_position().x1 < a.get_position().x0
     assert tuple(fig.get_size_inches()) == (18.0, 9.0) and fig.dpi == 120
@@ -110,8 +128,10 @@ def test_eight_vitals_are_a_two_by_four_grid_with_reward_and_acc_adjacent():
 
 def test_gnorm_and_trunc_make_a_two_by_five_grid():
     run = make_run(metrics=VITALS + ("gnorm", "trunc"))
-    assert layout(run) == [["reward", "acc", "entropy", "kl", "adv_std"],
-                           ["clip_frac", "gnorm", "ratio_mean", "len", "trunc"]]
+    assert layout(run) == [
+        ["reward", "acc", "entropy", "kl", "adv_std"],
+        ["clip_frac", "gnorm", "ratio_mean", "len", "trunc"],
+    ]
     only_trunc = make_run(metrics=VITALS + ("trunc",))
     fig = build_figure(only_trunc)
     assert len(panels(fig)) == 9 and len(fig.axes) == 10  # one empty slot, hidden
@@ -134,8 +154,14 @@ def test_ratio_mean_has_the_red_dashed_line_at_one():
 
 def test_ratio_proxy_on_another_scale_gets_no_unit_line():
     run = make_run()
-    s = Series("ratio_mean", run.series["len"].steps, np.full(200, 0.004), "rollout_probs_diff_mean",
-               proxy=True, note="from training/rollout_probs_diff_mean")
+    s = Series(
+        "ratio_mean",
+        run.series["len"].steps,
+        np.full(200, 0.004),
+        "rollout_probs_diff_mean",
+        proxy=True,
+        note="from training/rollout_probs_diff_mean",
+    )
     run.series["ratio_mean"] = s
     ax = panels(build_figure(run))["ratio_mean"]
     assert not any(list(ln.get_ydata()) == [1.0, 1.0] for ln in ax.get_lines())
@@ -205,8 +231,9 @@ def test_clip_frac_exactly_zero_is_not_applicable_but_a_zero_grad_norm_is_only_s
 def test_long_notes_are_wrapped_inside_the_panel():
     run = make_run()
     note = "adv_std ≈ √(1 − frac_reward_zero_std): only groups with some variance in reward carry signal"
-    run.series["adv_std"] = Series("adv_std", run.series["kl"].steps, run.series["adv_std"].values,
-                                   "frac_reward_zero_std", proxy=True, note=note)
+    run.series["adv_std"] = Series(
+        "adv_std", run.series["kl"].steps, run.series["adv_std"].values, "frac_reward_zero_std", proxy=True, note=note
+    )
     fig = build_figure(run)
     ax = panels(fig)["adv_std"]
     (text,) = [t for t in ax.get_legend().get_texts() if t.get_gid() == "note"]
@@ -286,7 +313,7 @@ def test_zh_with_a_cjk_font_writes_chinese(tmp_path):
 def test_plot_writes_by_suffix(tmp_path, suffix, magic):
     out = plot(make_run(300), tmp_path / f"curves{suffix}")
     assert out == tmp_path / f"curves{suffix}"
-    assert out.read_bytes()[:len(magic)] == magic
+    assert out.read_bytes()[: len(magic)] == magic
 
 
 def test_bad_suffix_and_max_points_are_one_line_errors(tmp_path):

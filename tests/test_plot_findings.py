@@ -65,8 +65,9 @@ def test_layout_gives_loss_a_slot_in_the_grid_not_a_row_of_its_own():
 
 def test_ratio_reference_line_is_drawn_above_a_ratio_of_exactly_one():
     n = 100
-    run = Run.from_arrays("r", np.arange(1, n + 1), {m: np.ones(n) if m == "ratio_mean" else np.linspace(0.1, 1, n)
-                                                      for m in VITALS})
+    run = Run.from_arrays(
+        "r", np.arange(1, n + 1), {m: np.ones(n) if m == "ratio_mean" else np.linspace(0.1, 1, n) for m in VITALS}
+    )
     ax = panels(build_figure(run))["ratio_mean"]
     ref = next(ln for ln in ax.get_lines() if list(ln.get_ydata()) == [1.0, 1.0])
     data = next(ln for ln in ax.get_lines() if len(ln.get_xdata()) == n)

@@ -9,8 +9,12 @@ import pytest
 from rlvitals.errors import InputError, NotAFile
 from rlvitals.samples import diversity, read_samples
 
-DIVERSE = ["First add 3 and 4 to get 7, then double it: 14.", "Seven times two is fourteen, so 14.",
-           "We compute (3+4)*2 = 14 directly.", "Sum is 7; twice 7 gives the answer 14."]
+DIVERSE = [
+    "First add 3 and 4 to get 7, then double it: 14.",
+    "Seven times two is fourteen, so 14.",
+    "We compute (3+4)*2 = 14 directly.",
+    "Sum is 7; twice 7 gives the answer 14.",
+]
 SAME = ["The answer is 14."] * 4
 
 
@@ -75,4 +79,4 @@ def test_samples_from_records_equals_reading_the_same_records_from_a_file(tmp_pa
     a, b = samples_from_records(recs), read_samples(path)
     assert [s.step for s in a.steps] == [s.step for s in b.steps]
     assert [s.diversity for s in a.steps] == [s.diversity for s in b.steps]
-    assert a.late_diversity() < a.early_diversity()       # collapse: groups become one answer
+    assert a.late_diversity() < a.early_diversity()  # collapse: groups become one answer

@@ -84,6 +84,7 @@ def test_fast_entropy_fall_to_near_zero_is_to_zero_not_a_spike_or_a_slow_fall():
 
 # -- magnitude: a large relative change is never "slowly" or "flat" (issue 11) -----------------
 
+
 def test_kl_growing_by_three_orders_of_magnitude_smoothly_is_a_surge():
     # kl 0.004 → 18.6 over the run, exponential all the way (no late acceleration, no step)
     kl = 0.004 * np.exp(np.log(18.6 / 0.004) * (S - 1) / (N - 1)) * (1 + noise(0.02))
@@ -157,7 +158,7 @@ def test_hinge_finds_the_change():
 def test_blocks_keep_every_point():
     st = np.arange(1000)
     t, x = blocks(st, st.astype(float), 64)
-    assert t.size == 64 and x[-1] > 980 and x[0] < 10   # no point dropped, no block swallows the tail
+    assert t.size == 64 and x[-1] > 980 and x[0] < 10  # no point dropped, no block swallows the tail
 
 
 def test_shapes_of_covers_every_series_and_uses_known_words():
@@ -193,7 +194,7 @@ def test_a_large_early_move_that_levels_off_is_named_by_its_direction_not_flat()
     t = np.arange(1000)
     x = 18 + 160 * np.exp(-t / 40) + rng.normal(0, 1.5, t.size)
     sh = classify(Series("len", t, x))
-    assert sh.word == "falling" and sh.rel_change < -0.5   # start = mean of the first tenth
+    assert sh.word == "falling" and sh.rel_change < -0.5  # start = mean of the first tenth
     assert classify(Series("len", t, 200 - x)).word == "rising"
     # a flat noisy line stays flat
     assert classify(Series("len", t, 18 + rng.normal(0, 1.5, t.size))).word == "flat"

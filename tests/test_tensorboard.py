@@ -47,8 +47,14 @@ def f32(x: float) -> float:
     return struct.unpack("<f", struct.pack("<f", x))[0]
 
 
-def value(tag: str, *, simple: float | None = None, tensor: bytes | None = None,
-          histo: bool = False, plugin: str | None = None) -> bytes:
+def value(
+    tag: str,
+    *,
+    simple: float | None = None,
+    tensor: bytes | None = None,
+    histo: bool = False,
+    plugin: str | None = None,
+) -> bytes:
     """A serialized Summary.Value (field numbers from TensorFlow's summary.proto)."""
     out = wire.write_bytes_field(1, tag.encode())
     if simple is not None:
@@ -62,8 +68,14 @@ def value(tag: str, *, simple: float | None = None, tensor: bytes | None = None,
     return out
 
 
-def tensor(dtype: int, dims: tuple[int, ...] = (), *, content: bytes | None = None,
-           field: int | None = None, packed: bytes | None = None) -> bytes:
+def tensor(
+    dtype: int,
+    dims: tuple[int, ...] = (),
+    *,
+    content: bytes | None = None,
+    field: int | None = None,
+    packed: bytes | None = None,
+) -> bytes:
     """A serialized TensorProto."""
     out = wire.field_key(1, 0) + wire.write_varint(dtype)
     shape = b"".join(wire.write_bytes_field(2, wire.field_key(1, 0) + wire.write_varint(d)) for d in dims)
@@ -88,13 +100,21 @@ def test_crc32c_matches_the_standard_check_value_and_the_batch_path():
     buf = rng.integers(0, 256, int(lengths.sum()), dtype=np.uint8)
     starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
     batch = wire.masked_many(buf, starts, lengths)
-    single = [tb.masked_crc32c(buf[s:s + n].tobytes()) for s, n in zip(starts, lengths)]
+    single = [tb.masked_crc32c(buf[s : s + n].tobytes()) for s, n in zip(starts, lengths)]
     assert batch.tolist() == single
 
 
 def test_round_trip_keeps_nan_negative_tiny_and_large_steps(tmp_path):
-    records = [("reward", 0, 0.5), ("reward", 1, -2.25), ("kl", 1, 1e-6), ("kl", 2, float("nan")),
-               ("len", 2**40, 152.0), ("gnorm", 3, float("inf")), ("gnorm", 4, 1e39), ("neg", -5, 1.0)]
+    records = [
+        ("reward", 0, 0.5),
+        ("reward", 1, -2.25),
+        ("kl", 1, 1e-6),
+        ("kl", 2, float("nan")),
+        ("len", 2**40, 152.0),
+        ("gnorm", 3, float("inf")),
+        ("gnorm", 4, 1e39),
+        ("neg", -5, 1.0),
+    ]
     path = write_scalars(tmp_path, records)
     assert path.name.startswith("events.out.tfevents.")
     got = list(iter_scalars(path))
@@ -113,7 +133,7 @@ def test_first_event_is_file_version(tmp_path):
     path = write_scalars(tmp_path, [("a", 1, 1.0)])
     data = path.read_bytes()
     (n,) = struct.unpack_from("<Q", data)
-    assert b"brain.Event:2" in data[12:12 + n]
+    assert b"brain.Event:2" in data[12 : 12 + n]
 
 
 def test_reads_a_file_written_by_tensorboard_itself(tmp_path):
@@ -122,9 +142,15 @@ def test_reads_a_file_written_by_tensorboard_itself(tmp_path):
     assert is_event_file(path)
     stats: dict[str, int] = {}
     got = list(iter_scalars(path, stats=stats))
-    assert [(t, s) for t, s, _ in got] == [("train/reward", 1), ("train/reward", 2), ("actor/entropy", 3),
-                                           ("actor/entropy", 4), ("count", 5), ("train/reward", 2**40),
-                                           ("half", 2**40)]
+    assert [(t, s) for t, s, _ in got] == [
+        ("train/reward", 1),
+        ("train/reward", 2),
+        ("actor/entropy", 3),
+        ("actor/entropy", 4),
+        ("count", 5),
+        ("train/reward", 2**40),
+        ("half", 2**40),
+    ]
     values = [v for _, _, v in got]
     assert values[0] == 0.5 and math.isnan(values[1])
     assert values[2:5] == [1.25, -0.75, -3.0] and values[5] == f32(1e-6) and values[6] == 0.5
@@ -133,24 +159,39 @@ def test_reads_a_file_written_by_tensorboard_itself(tmp_path):
 
 def test_tf2_tensor_scalars_are_read_and_non_scalars_skipped_and_counted(tmp_path):
     path = tmp_path / "events.out.tfevents.1.host"
-    write_events(path, [
-        (1, [value("loss", tensor=tensor(1, content=struct.pack("<f", 0.25)), plugin="scalars")]),
-        (2, [value("loss", tensor=tensor(2, field=6, packed=struct.pack("<d", -1.5)))]),
-        (3, [value("count", tensor=tensor(9, field=10, packed=wire.write_varint(-7)))]),
-        (4, [value("half", tensor=tensor(19, field=13, packed=wire.write_varint(0x3C00)))]),   # 1.0 as float16
-        (5, [value("bf16", tensor=tensor(14, content=struct.pack("<H", 0x4040)))]),         # 3.0 as bfloat16
-        (6, [value("vec", tensor=tensor(1, (3,), content=struct.pack("<3f", 1, 2, 3)))]),   # shape [3]
-        (7, [value("hist", histo=True)]),
-        (8, [value("img", tensor=tensor(1, content=struct.pack("<f", 9.0)), plugin="images")]),
-        (9, [value("img", tensor=tensor(1, content=struct.pack("<f", 9.0)))]),  # plugin named once per tag
-        (10, [value("txt", tensor=tensor(7, content=b"hello"))]),
-        (11, [value("one", tensor=tensor(1, (1, 1), field=5, packed=struct.pack("<f", 4.0))),
-              value("also", simple=5.0)]),
-    ])
+    write_events(
+        path,
+        [
+            (1, [value("loss", tensor=tensor(1, content=struct.pack("<f", 0.25)), plugin="scalars")]),
+            (2, [value("loss", tensor=tensor(2, field=6, packed=struct.pack("<d", -1.5)))]),
+            (3, [value("count", tensor=tensor(9, field=10, packed=wire.write_varint(-7)))]),
+            (4, [value("half", tensor=tensor(19, field=13, packed=wire.write_varint(0x3C00)))]),  # 1.0 as float16
+            (5, [value("bf16", tensor=tensor(14, content=struct.pack("<H", 0x4040)))]),  # 3.0 as bfloat16
+            (6, [value("vec", tensor=tensor(1, (3,), content=struct.pack("<3f", 1, 2, 3)))]),  # shape [3]
+            (7, [value("hist", histo=True)]),
+            (8, [value("img", tensor=tensor(1, content=struct.pack("<f", 9.0)), plugin="images")]),
+            (9, [value("img", tensor=tensor(1, content=struct.pack("<f", 9.0)))]),  # plugin named once per tag
+            (10, [value("txt", tensor=tensor(7, content=b"hello"))]),
+            (
+                11,
+                [
+                    value("one", tensor=tensor(1, (1, 1), field=5, packed=struct.pack("<f", 4.0))),
+                    value("also", simple=5.0),
+                ],
+            ),
+        ],
+    )
     stats: dict[str, int] = {}
     got = list(iter_scalars(path, stats=stats))
-    assert got == [("loss", 1, 0.25), ("loss", 2, -1.5), ("count", 3, -7.0), ("half", 4, 1.0),
-                   ("bf16", 5, 3.0), ("one", 11, 4.0), ("also", 11, 5.0)]
+    assert got == [
+        ("loss", 1, 0.25),
+        ("loss", 2, -1.5),
+        ("count", 3, -7.0),
+        ("half", 4, 1.0),
+        ("bf16", 5, 3.0),
+        ("one", 11, 4.0),
+        ("also", 11, 5.0),
+    ]
     assert stats["non-scalar TensorBoard values"] == 5
     assert stats["files"] == 1
 
@@ -160,7 +201,7 @@ def test_a_file_cut_mid_record_stops_cleanly(tmp_path):
     whole = path.read_bytes()
     last = len(frame_records([encode_event(0.0, 9, wire.write_bytes_field(1, value("r", simple=9.0)))]))
     for keep in (last - 3, 20, 12, 5):  # bytes of the last record written: data cut, header cut
-        path.write_bytes(whole[:len(whole) - last + keep])
+        path.write_bytes(whole[: len(whole) - last + keep])
         stats: dict[str, int] = {}
         got = list(iter_scalars(path, stats=stats))
         assert [s for _, s, _ in got] == list(range(9))
@@ -176,7 +217,10 @@ def test_directory_reads_every_run_sorted_and_recursive(tmp_path):
     write_scalars(tmp_path / "run_a" / "nested", [("kl", 5, 0.5)], filename="events.out.tfevents.3.h")
     (tmp_path / "notes.txt").write_text("not an event file\n")
     assert [p.relative_to(tmp_path).as_posix() for p in event_files(tmp_path)] == [
-        "run_a/events.out.tfevents.1.h", "run_a/nested/events.out.tfevents.3.h", "run_b/events.out.tfevents.2.h"]
+        "run_a/events.out.tfevents.1.h",
+        "run_a/nested/events.out.tfevents.3.h",
+        "run_b/events.out.tfevents.2.h",
+    ]
     stats: dict[str, int] = {}
     got = list(iter_scalars(tmp_path, stats=stats))
     assert got == [("acc", 1, f32(0.1)), ("acc", 2, f32(0.3)), ("kl", 5, 0.5), ("acc", 1, f32(0.2))]
@@ -250,19 +294,24 @@ def test_fuzzed_payloads_decode_or_fail_cleanly(tmp_path):
     rng = np.random.default_rng(7)
     path = tmp_path / "events.out.tfevents.fuzz"
     for _ in range(150):
-        events = [encode_event(1.0, int(rng.integers(-2**62, 2**62)),
-                               wire.write_bytes_field(1, value("t" * int(rng.integers(0, 9)), simple=float(rng.normal()))))
-                  for _ in range(int(rng.integers(0, 4)))]
+        events = [
+            encode_event(
+                1.0,
+                int(rng.integers(-(2**62), 2**62)),
+                wire.write_bytes_field(1, value("t" * int(rng.integers(0, 9)), simple=float(rng.normal()))),
+            )
+            for _ in range(int(rng.integers(0, 4)))
+        ]
         if events:
             i = int(rng.integers(len(events)))
             ev = bytearray(events[i])
             for _ in range(int(rng.integers(1, 5))):
                 ev[int(rng.integers(len(ev)))] = int(rng.integers(256))
-            events[i] = bytes(ev[:int(rng.integers(len(ev) + 1))])
+            events[i] = bytes(ev[: int(rng.integers(len(ev) + 1))])
         events.append(rng.bytes(int(rng.integers(0, 40))))
         path.write_bytes(frame_records(events))
         try:
             for tag, step, x in iter_scalars(path):
-                assert isinstance(tag, str) and -2**63 <= step < 2**63 and isinstance(x, float)
+                assert isinstance(tag, str) and -(2**63) <= step < 2**63 and isinstance(x, float)
         except InputError as e:
             assert "malformed TensorBoard event" in str(e)

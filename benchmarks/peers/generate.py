@@ -66,7 +66,7 @@ def rldoctor(out: Path, seed: int = 0, steps: int | None = None, eval_every: int
     d.mkdir(parents=True, exist_ok=True)
     for name in SCENARIOS:
         kw = {"seed": seed, "eval_every": eval_every, **({"n_steps": steps} if steps else {})}
-        records, config = simulate(name, **kw)     # defaults: n_steps=400, seed=0, eval_every=25
+        records, config = simulate(name, **kw)  # defaults: n_steps=400, seed=0, eval_every=25
         with open(d / f"{name}.jsonl", "w", encoding="utf-8") as f:
             f.write(json.dumps({"config": config}) + "\n")
             for r in records:
@@ -84,8 +84,14 @@ def rldoctor(out: Path, seed: int = 0, steps: int | None = None, eval_every: int
     return made
 
 
-def rlprobe(out: Path, scratch: Path, seed: int = 0, steps: int | None = None, onset_frac: float = 0.5,
-            algorithm: str | None = None) -> list[str]:
+def rlprobe(
+    out: Path,
+    scratch: Path,
+    seed: int = 0,
+    steps: int | None = None,
+    onset_frac: float = 0.5,
+    algorithm: str | None = None,
+) -> list[str]:
     from rlprobe.storage import RunReader
     from rlprobe.testing.synth import PATHOLOGIES, generate_run
 
@@ -94,9 +100,13 @@ def rlprobe(out: Path, scratch: Path, seed: int = 0, steps: int | None = None, o
         label = pathology or "healthy"
         run_dir = scratch / "rlprobe" / label
         shutil.rmtree(run_dir, ignore_errors=True)
-        kw = {"seed": seed, "onset_frac": onset_frac, **({"n_steps": steps} if steps else {}),
-              **({"algorithm": algorithm} if algorithm else {})}
-        generate_run(run_dir, pathology, **kw)     # defaults: n_steps=500, onset_frac=0.5, seed=0
+        kw = {
+            "seed": seed,
+            "onset_frac": onset_frac,
+            **({"n_steps": steps} if steps else {}),
+            **({"algorithm": algorithm} if algorithm else {}),
+        }
+        generate_run(run_dir, pathology, **kw)  # defaults: n_steps=500, onset_frac=0.5, seed=0
         dest = out / "rlprobe" / label
         dest.mkdir(parents=True, exist_ok=True)
         rows = RunReader(run_dir).steps_table().to_pylist()
@@ -106,7 +116,7 @@ def rlprobe(out: Path, scratch: Path, seed: int = 0, steps: int | None = None, o
         for name in ("manifest.json", "events.jsonl"):
             if (run_dir / name).exists():
                 shutil.copyfile(run_dir / name, dest / name)
-        if label == "healthy":      # one native table kept as it is (tests/ingest/test_parquet.py; needs pyarrow)
+        if label == "healthy":  # one native table kept as it is (tests/ingest/test_parquet.py; needs pyarrow)
             shutil.copyfile(run_dir / "steps.parquet", dest / "steps.parquet")
         made.append(f"rlprobe/{label}/steps.jsonl")
     return made
@@ -175,20 +185,28 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--scratch", type=Path, default=Path("/tmp/rlvitals-peers"))
-    ap.add_argument("--rlwatch-src", type=Path, default=None,
-                    help="a checkout of the rlwatch repository (its scenario generators are not in the wheel)")
+    ap.add_argument(
+        "--rlwatch-src",
+        type=Path,
+        default=None,
+        help="a checkout of the rlwatch repository (its scenario generators are not in the wheel)",
+    )
     ap.add_argument("--seed", type=int, default=0, help="the peers' generators' seed (held-out sets: not 0)")
     ap.add_argument("--steps", type=int, default=None, help="run length for rldoctor and rlprobe (default theirs)")
     ap.add_argument("--onset-frac", type=float, default=0.5, help="rlprobe's onset as a fraction of the run")
     ap.add_argument("--eval-every", type=int, default=25, help="rldoctor's eval cadence")
     ap.add_argument("--rlprobe-algorithm", default=None, help="rlprobe's algorithm (grpo; ppo adds a value head)")
     args = ap.parse_args()
-    if args.out.resolve() == OUT.resolve() and (args.seed or args.steps or args.onset_frac != 0.5
-                                                 or args.eval_every != 25 or args.rlprobe_algorithm):
-        ap.error("a held-out set (another seed, length, onset or cadence) goes to --out elsewhere, "
-                 "not into tests/fixtures/peers (its truth.json describes the seed-0 files)")
-    made = (rldoctor(args.out, args.seed, args.steps, args.eval_every)
-            + rlprobe(args.out, args.scratch, args.seed, args.steps, args.onset_frac, args.rlprobe_algorithm))
+    if args.out.resolve() == OUT.resolve() and (
+        args.seed or args.steps or args.onset_frac != 0.5 or args.eval_every != 25 or args.rlprobe_algorithm
+    ):
+        ap.error(
+            "a held-out set (another seed, length, onset or cadence) goes to --out elsewhere, "
+            "not into tests/fixtures/peers (its truth.json describes the seed-0 files)"
+        )
+    made = rldoctor(args.out, args.seed, args.steps, args.eval_every) + rlprobe(
+        args.out, args.scratch, args.seed, args.steps, args.onset_frac, args.rlprobe_algorithm
+    )
     if args.rlwatch_src:
         made += rlwatch(args.out, args.rlwatch_src, args.seed)
     else:

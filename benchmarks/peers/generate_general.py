@@ -37,7 +37,7 @@ def main() -> None:
     lint_dir = args.out / "losslint"
     lint_dir.mkdir(parents=True, exist_ok=True)
     for path in write_demo_logs(lint_dir):
-        if path.name not in DEMO_FILES:            # the TensorBoard demo, when tensorboard is installed
+        if path.name not in DEMO_FILES:  # the TensorBoard demo, when tensorboard is installed
             path.unlink()
     import gradsnitch
 

@@ -1,13 +1,13 @@
 """rlvitals: read the training curves of RL fine-tuning of LLMs the way a practitioner does.
 
-    import rlvitals
-    run = rlvitals.read("train.log")          # any supported format, sniffed (the last run of the file)
-    runs = rlvitals.read_all("train.log")     # every run, when the step counter restarted at 1
-    run["reward"]                             # a Series (KeyError lists what the run has)
-    diag = rlvitals.diagnose_run(run)         # verdict, findings, shapes; print(diag) for a summary
-    rlvitals.plot(run, "curves.png")          # the lesson's figure (needs rlvitals[plot])
-    sim = rlvitals.simulate_run("entropy_collapse", seed=1)
-    mon = rlvitals.Monitor()                  # inside a training loop: mon.log(metrics, step)
+import rlvitals
+run = rlvitals.read("train.log")          # any supported format, sniffed (the last run of the file)
+runs = rlvitals.read_all("train.log")     # every run, when the step counter restarted at 1
+run["reward"]                             # a Series (KeyError lists what the run has)
+diag = rlvitals.diagnose_run(run)         # verdict, findings, shapes; print(diag) for a summary
+rlvitals.plot(run, "curves.png")          # the lesson's figure (needs rlvitals[plot])
+sim = rlvitals.simulate_run("entropy_collapse", seed=1)
+mon = rlvitals.Monitor()                  # inside a training loop: mon.log(metrics, step)
 """
 
 from __future__ import annotations
@@ -16,8 +16,21 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
-__all__ = ["Diagnosis", "Finding", "Monitor", "Run", "Series", "__version__", "diagnose", "diagnose_run", "plot", "read",
-           "read_all", "simulate", "simulate_run"]
+__all__ = [
+    "Diagnosis",
+    "Finding",
+    "Monitor",
+    "Run",
+    "Series",
+    "__version__",
+    "diagnose",
+    "diagnose_run",
+    "plot",
+    "read",
+    "read_all",
+    "simulate",
+    "simulate_run",
+]
 
 # Everything is imported on first use (PEP 562), so `import rlvitals` and `rlvitals --version`
 # do not pay for numpy and every reader and rule.  `diagnose` and `simulate` are the subpackages;
@@ -51,8 +64,13 @@ if TYPE_CHECKING:
     from .watch import Monitor
 
 
-def plot(run: Run, path: str | PathLike[str] = "curves.png", lang: str = "en", max_points: int = 2000,
-         diagnosis: Diagnosis | None = None) -> Path:
+def plot(
+    run: Run,
+    path: str | PathLike[str] = "curves.png",
+    lang: str = "en",
+    max_points: int = 2000,
+    diagnosis: Diagnosis | None = None,
+) -> Path:
     """Draw the lesson's figure of `run` to `path` (PNG/SVG/PDF; needs matplotlib: rlvitals[plot]).
 
     max_points: min/max-envelope decimation target per panel (0 = draw every point).

@@ -25,9 +25,12 @@ class _WarnWhenCalled(types.ModuleType):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         short = self.__name__.rsplit(".", 1)[-1]
-        warnings.warn(f"calling the module rlvitals.{short} is deprecated and stops working in rlvitals {REMOVED_IN}: "
-                      f"call rlvitals.{short}_run(...) (or rlvitals.{short}.{short}(...)) instead.",
-                      DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            f"calling the module rlvitals.{short} is deprecated and stops working in rlvitals {REMOVED_IN}: "
+            f"call rlvitals.{short}_run(...) (or rlvitals.{short}.{short}(...)) instead.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return getattr(self, short)(*args, **kwargs)
 
 

@@ -29,7 +29,7 @@ __all__ = ["VERDICT_ORDER", "Parting", "Row", "part_ways", "ranked", "summarize"
 VERDICT_ORDER = {"dead": 0, "unstable": 1, "cheating": 2, "learning": 3}
 _BAND_NOISE = 4.0
 _BAND_RANGE = 0.2
-_SKIP = frozenset({"lr"})          # a schedule is set, not measured: it parts by design
+_SKIP = frozenset({"lr"})  # a schedule is set, not measured: it parts by design
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ def _metric_parting(xa: np.ndarray, ya: np.ndarray, xb: np.ndarray, yb: np.ndarr
         return None, 0.0, int(n)
     w = max(5, n // 50) | 1
     d = _smooth(a, w) - _smooth(b, w)
-    d = d - float(np.median(d[: max(w, n // 10)]))    # an offset held from the start is not parting
+    d = d - float(np.median(d[: max(w, n // 10)]))  # an offset held from the start is not parting
     both = np.concatenate((a, b))
     spread = float(np.percentile(both, 97.5) - np.percentile(both, 2.5))
     band = max(_BAND_NOISE * float(np.hypot(_noise(a), _noise(b))) / np.sqrt(w), _BAND_RANGE * spread, 1e-12)
@@ -160,8 +160,15 @@ def summarize(run: Run, diag: Diagnosis, label: str | None = None) -> Row:
     def num(v: Any) -> float | None:
         return float(v) if isinstance(v, (int, float)) else None
 
-    return Row(label or run.name, run, diag, (goal or {}).get("metric"), num((goal or {}).get("start")),
-               num((goal or {}).get("end")), top)
+    return Row(
+        label or run.name,
+        run,
+        diag,
+        (goal or {}).get("metric"),
+        num((goal or {}).get("start")),
+        num((goal or {}).get("end")),
+        top,
+    )
 
 
 def ranked(rows: list[Row]) -> list[Row]:

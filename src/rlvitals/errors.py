@@ -1,15 +1,15 @@
 """Errors the library raises.  The CLI turns each into one line on stderr and exit status 2.
 
-    RlvitalsError
-     ├── InputError           the input cannot be read at all
-     │    ├── NotAFile        a directory, a missing path, a device
-     │    ├── EmptyInput      nothing in it
-     │    ├── BinaryInput     not text (and not a TensorBoard event file)
-     │    └── UnknownFormat   text, but no supported format recognised (names the formats tried)
-     ├── NoMetrics            a format was recognised but no metric could be read
-     │    └── NoVitals        metrics were read, but none of them is a vital (lists the keys seen)
-     ├── OutputError          an output path cannot be written (a directory, a missing folder, a full disk)
-     └── MissingExtra         an optional dependency is needed ("pip install 'rlvitals[plot]'")
+RlvitalsError
+ ├── InputError           the input cannot be read at all
+ │    ├── NotAFile        a directory, a missing path, a device
+ │    ├── EmptyInput      nothing in it
+ │    ├── BinaryInput     not text (and not a TensorBoard event file)
+ │    └── UnknownFormat   text, but no supported format recognised (names the formats tried)
+ ├── NoMetrics            a format was recognised but no metric could be read
+ │    └── NoVitals        metrics were read, but none of them is a vital (lists the keys seen)
+ ├── OutputError          an output path cannot be written (a directory, a missing folder, a full disk)
+ └── MissingExtra         an optional dependency is needed ("pip install 'rlvitals[plot]'")
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class RlvitalsError(Exception):
     def of(cls, key: str, /, **fields: object) -> RlvitalsError:
         from .i18n import t
 
-        err = cls.__new__(cls)                 # subclasses may take other constructor arguments
+        err = cls.__new__(cls)  # subclasses may take other constructor arguments
         Exception.__init__(err, t(key, "en", **fields))
         err.key, err.fields = key, dict(fields)
         return err

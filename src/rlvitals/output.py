@@ -38,6 +38,6 @@ def writing(what: str | os.PathLike[str]) -> Iterator[None]:
     try:
         yield
     except BrokenPipeError:
-        raise                         # the reader went away: the CLI stays quiet about it
+        raise  # the reader went away: the CLI stays quiet about it
     except OSError as e:
         raise OutputError(f"cannot write {what}: {describe(e)}") from None

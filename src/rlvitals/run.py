@@ -16,7 +16,17 @@ import numpy as np
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-__all__ = ["CANONICAL", "EXTRAS", "FRACTION_SLACK", "PERCENT_METRICS", "VITALS", "Run", "Segment", "Series", "in_unit_range"]
+__all__ = [
+    "CANONICAL",
+    "EXTRAS",
+    "FRACTION_SLACK",
+    "PERCENT_METRICS",
+    "VITALS",
+    "Run",
+    "Segment",
+    "Series",
+    "in_unit_range",
+]
 
 # The lesson's eight vitals, in the order its figure draws them.
 VITALS: tuple[str, ...] = ("reward", "acc", "entropy", "kl", "adv_std", "clip_frac", "ratio_mean", "len")
@@ -74,8 +84,10 @@ class Series:
             return f"Series({self.name!r}, n=0)"
         tail = f", source={self.source!r}" if self.source and self.source != self.name else ""
         tail += ", proxy" if self.proxy else ""
-        return (f"Series({self.name!r}, n={n}, steps {int(self.steps[0])}→{int(self.steps[-1])}, "
-                f"{float(self.values[0]):.4g}→{float(self.values[-1]):.4g}{tail})")
+        return (
+            f"Series({self.name!r}, n={n}, steps {int(self.steps[0])}→{int(self.steps[-1])}, "
+            f"{float(self.values[0]):.4g}→{float(self.values[-1]):.4g}{tail})"
+        )
 
     @property
     def finite(self) -> np.ndarray:
@@ -136,7 +148,7 @@ class Run:
     dropped: dict[str, int] = field(default_factory=dict)
     segments: list[Segment] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    meta: dict[str, Any] = field(default_factory=dict)   # heterogeneous by design (see above)
+    meta: dict[str, Any] = field(default_factory=dict)  # heterogeneous by design (see above)
     components: dict[str, Series] = field(default_factory=dict)
     component_kinds: dict[str, str] = field(default_factory=dict)
     evals: dict[str, Series] = field(default_factory=dict)
@@ -187,6 +199,7 @@ class Run:
 
     def upto(self, step: int) -> Run:
         """A copy holding only what was logged at or before `step`."""
+
         def cut(d: dict[str, Series]) -> dict[str, Series]:
             out = {k: s.upto(step) for k, s in d.items()}
             return {k: s for k, s in out.items() if len(s)}
@@ -209,8 +222,15 @@ class Run:
         )
 
     @classmethod
-    def from_arrays(cls, name: str, steps: ArrayLike, columns: Mapping[str, object], *, format: str = "memory",
-                    source: str = "simulated") -> Run:
+    def from_arrays(
+        cls,
+        name: str,
+        steps: ArrayLike,
+        columns: Mapping[str, object],
+        *,
+        format: str = "memory",
+        source: str = "simulated",
+    ) -> Run:
         """Build a run from one step array and equal-length columns, every value kept (NaN too).
 
         A column that is logged on its own cadence should be passed as a ready `Series` instead.

@@ -42,7 +42,7 @@ def escape_controls(text: str, *, keep_layout: bool = True) -> str:
     """`text` with every control character written as its ``\\uXXXX`` escape.  TAB and LF are kept
     unless `keep_layout` is False (a single-line field: a key, a file name in an error line)."""
     pattern = _UNSAFE if keep_layout else _UNSAFE_ALL
-    if pattern.search(text) is None:      # the common case: nothing to do, no copy
+    if pattern.search(text) is None:  # the common case: nothing to do, no copy
         return text
     return pattern.sub(_esc, text)
 
@@ -63,7 +63,7 @@ def colours(text: str) -> str:
     out: list[str] = []
     pos = 0
     for m in _MARK.finditer(text):
-        out.append(escape_controls(text[pos:m.start()]))
+        out.append(escape_controls(text[pos : m.start()]))
         out.append(f"\x1b[{m.group(1)}m")
         pos = m.end()
     out.append(escape_controls(text[pos:]))

@@ -30,7 +30,7 @@ from .errors import EmptyInput, InputError, NotAFile
 __all__ = ["Group", "Samples", "StepDiversity", "diversity", "read_samples", "samples_from_records"]
 
 MAX_GROUP = 16
-RIGHT = 0.5          # a reward above this counts as a right answer (0/1 verifiable rewards)
+RIGHT = 0.5  # a reward above this counts as a right answer (0/1 verifiable rewards)
 _WORD = re.compile(r"\w+|[^\w\s]")
 _GROUP_KEYS = ("group", "prompt_id", "uid", "prompt", "input")
 _TEXT_KEYS = ("response", "output", "completion")
@@ -51,11 +51,11 @@ class Group:
 class StepDiversity:
     step: int
     groups: int
-    diversity: float      # mean over groups of the mean pairwise Jaccard distance
-    distinct: float       # distinct 3-grams / all 3-grams, pooled within groups then averaged
-    all_right: float      # fraction of groups whose every answer is right
-    all_wrong: float      # fraction of groups whose every answer is wrong
-    reward: float         # mean reward
+    diversity: float  # mean over groups of the mean pairwise Jaccard distance
+    distinct: float  # distinct 3-grams / all 3-grams, pooled within groups then averaged
+    all_right: float  # fraction of groups whose every answer is right
+    all_wrong: float  # fraction of groups whose every answer is wrong
+    reward: float  # mean reward
 
 
 def _grams(text: str) -> tuple[set[str | tuple[str, ...]], int]:
@@ -109,8 +109,9 @@ class Samples:
     def late_all_right(self, frac: float = 0.2) -> float:
         return float(np.mean([s.all_right for s in self._late(frac)]))
 
-    def quote(self, *, late: bool = True, all_right: bool = False, n: int = 1, width: int = 150,
-              per_group: int = 3) -> tuple[str, ...]:
+    def quote(
+        self, *, late: bool = True, all_right: bool = False, n: int = 1, width: int = 150, per_group: int = 3
+    ) -> tuple[str, ...]:
         """One or two groups as short lines: 'step 180 · prompt p3 · reward 1,1,1: «…» | «…»'."""
         if not self.steps:
             return ()
@@ -148,8 +149,7 @@ def _first(rec: dict[str, Any], keys: tuple[str, ...]) -> Any:
     return None
 
 
-def _take(rec: object, step: int | None, records: list[tuple[int, str, str, float]],
-          skipped: dict[str, int]) -> None:
+def _take(rec: object, step: int | None, records: list[tuple[int, str, str, float]], skipped: dict[str, int]) -> None:
     """Keep one rollout record (a dict with step, group/prompt, response, reward) or count why not."""
     if not isinstance(rec, dict):
         skipped["not an object"] = skipped.get("not an object", 0) + 1
@@ -172,8 +172,9 @@ def _take(rec: object, step: int | None, records: list[tuple[int, str, str, floa
     records.append((st_i, str(key), str(text), rew_f))
 
 
-def _load_lines(path: Path, step: int | None, records: list[tuple[int, str, str, float]],
-                skipped: dict[str, int]) -> None:
+def _load_lines(
+    path: Path, step: int | None, records: list[tuple[int, str, str, float]], skipped: dict[str, int]
+) -> None:
     with path.open(encoding="utf-8", errors="replace") as fh:
         for line in fh:
             line = line.strip()
@@ -194,8 +195,9 @@ def samples_from_records(recs: list[dict[str, Any]], name: str = "records") -> S
     for rec in recs:
         _take(rec, None, records, skipped)
     if not records:
-        raise InputError(f"{name}: no rollout sample could be used (each needs step, a group or prompt, "
-                         f"a response and a reward).")
+        raise InputError(
+            f"{name}: no rollout sample could be used (each needs step, a group or prompt, a response and a reward)."
+        )
     return _aggregate(name, records, skipped)
 
 
@@ -221,8 +223,9 @@ def read_samples(path: str | Path) -> Samples:
     else:
         raise NotAFile(f"{p} is not a regular file or directory.")
     if not records:
-        raise InputError(f"{p}: no rollout sample could be read (each line needs step, a group or prompt, "
-                         f"a response and a reward).")
+        raise InputError(
+            f"{p}: no rollout sample could be read (each line needs step, a group or prompt, a response and a reward)."
+        )
     return _aggregate(str(p), records, skipped)
 
 
@@ -242,7 +245,8 @@ def _aggregate(name: str, records: list[tuple[int, str, str, float]], skipped: d
         for g in gl:
             if len(g.responses) > MAX_GROUP:
                 skipped["answers beyond 16 per group not compared"] = (
-                    skipped.get("answers beyond 16 per group not compared", 0) + len(g.responses) - MAX_GROUP)
+                    skipped.get("answers beyond 16 per group not compared", 0) + len(g.responses) - MAX_GROUP
+                )
             d, n = diversity(g.responses)
             if np.isfinite(d):
                 divs.append(d)
@@ -252,7 +256,15 @@ def _aggregate(name: str, records: list[tuple[int, str, str, float]], skipped: d
             continue
         rights = [all(r > RIGHT for r in g.rewards) for g in gl]
         wrongs = [all(r <= RIGHT for r in g.rewards) for g in gl]
-        steps.append(StepDiversity(st, len(gl), float(np.mean(divs)), float(np.mean(dist)),
-                                   float(np.mean(rights)), float(np.mean(wrongs)),
-                                   float(np.mean([r for g in gl for r in g.rewards]))))
+        steps.append(
+            StepDiversity(
+                st,
+                len(gl),
+                float(np.mean(divs)),
+                float(np.mean(dist)),
+                float(np.mean(rights)),
+                float(np.mean(wrongs)),
+                float(np.mean([r for g in gl for r in g.rewards])),
+            )
+        )
     return Samples(name, steps, groups, skipped)

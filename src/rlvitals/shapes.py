@@ -26,11 +26,21 @@ import numpy as np
 
 from .run import PERCENT_METRICS, Run, Series
 
-__all__ = ["STAY_PUT", "WORDS", "Shape", "blocks", "classify", "ends", "hinge_onset", "kendall_tau", "shapes_of",
-           "step_noise", "theil_sen"]
+__all__ = [
+    "STAY_PUT",
+    "WORDS",
+    "Shape",
+    "blocks",
+    "classify",
+    "ends",
+    "hinge_onset",
+    "kendall_tau",
+    "shapes_of",
+    "step_noise",
+    "theil_sen",
+]
 
-WORDS: tuple[str, ...] = ("rising", "falling", "flat", "spike", "to_zero", "drift", "oscillating", "constant",
-                          "short")
+WORDS: tuple[str, ...] = ("rising", "falling", "flat", "spike", "to_zero", "drift", "oscillating", "constant", "short")
 # Magnitude words: a rise of SURGE_TOTAL× or more over the run is a surge (陡增/暴涨) whatever its
 # pace; a fall to TO_ZERO of the start or less is 趋近 0; a relative move of BIG_MOVE or more that is
 # well above the noise is never "flat".
@@ -40,7 +50,7 @@ BIG_MOVE = 0.25
 # The one vital that should not move; any steady one-way movement of it is called out as drift.
 STAY_PUT: frozenset[str] = frozenset({"ratio_mean"})
 MIN_POINTS = 10
-RATE_JUMP = 0.05   # rates are fractions: a spike must move one by at least 5 percentage points
+RATE_JUMP = 0.05  # rates are fractions: a spike must move one by at least 5 percentage points
 MAX_BLOCKS = 64
 
 
@@ -92,7 +102,7 @@ def blocks(steps: np.ndarray, values: np.ndarray, nblocks: int = MAX_BLOCKS) -> 
     if n <= nblocks:
         return steps.astype(float), values.astype(float)
     size = n // nblocks
-    r = n - size * nblocks          # the first r blocks take one point more
+    r = n - size * nblocks  # the first r blocks take one point more
     cut = r * (size + 1)
     parts = [(steps[:cut].reshape(r, size + 1), values[:cut].reshape(r, size + 1))] if r else []
     parts.append((steps[cut:].reshape(nblocks - r, size), values[cut:].reshape(nblocks - r, size)))
@@ -141,7 +151,7 @@ def hinge_onset(t: np.ndarray, x: np.ndarray, kind: str = "start") -> tuple[int,
         return 0, 0.0
     x = np.asarray(x, dtype=float)
     xc = x - x.mean()
-    total = float((xc ** 2).sum()) or 1e-300
+    total = float((xc**2).sum()) or 1e-300
     ks = np.arange(1, m - 1)
     if kind == "level":
         # two means: SSE from prefix sums, every split at once
@@ -155,13 +165,13 @@ def hinge_onset(t: np.ndarray, x: np.ndarray, kind: str = "start") -> tuple[int,
         # every hinge position at once: stacked least squares via the normal equations (pinv keeps
         # the near-collinear first/last positions finite), residuals computed exactly
         span = float(t[-1] - t[0]) or 1.0
-        tn = (np.asarray(t, dtype=float) - float(t[0])) / span       # scale-free: same fit, better conditioned
-        d = tn[None, :] - tn[ks][:, None]                             # (K, m) distance to each hinge
+        tn = (np.asarray(t, dtype=float) - float(t[0])) / span  # scale-free: same fit, better conditioned
+        d = tn[None, :] - tn[ks][:, None]  # (K, m) distance to each hinge
         h = np.maximum(d, 0.0) if kind in ("start", "bend") else np.minimum(d, 0.0)
         if kind == "settle":
             h = h * h
         cols = [np.ones_like(h), h] + ([np.broadcast_to(tn, h.shape)] if kind == "bend" else [])
-        A = np.stack(cols, axis=2)                                    # (K, m, p)
+        A = np.stack(cols, axis=2)  # (K, m, p)
         G = np.einsum("kmi,kmj->kij", A, A)
         r = np.einsum("kmi,m->ki", A, xc)
         coef = np.einsum("kij,kj->ki", np.linalg.pinv(G), r)
@@ -221,7 +231,7 @@ def _spike(steps: np.ndarray, v: np.ndarray, stride: int, fallback: float) -> tu
     b = int(np.argmax(far))
     best = (b * size + int(np.argmax(np.abs(view[b] - mean[b]))), float(far[b]), float(mean[b]))
     if m * size < n:  # the tail shorter than a block is measured against the last block's mean
-        tail = np.abs(v[m * size:] - mean[-1])
+        tail = np.abs(v[m * size :] - mean[-1])
         j = int(np.argmax(tail))
         if tail[j] > best[1]:
             best = (m * size + j, float(tail[j]), float(mean[-1]))
@@ -254,7 +264,7 @@ def classify(series: Series) -> Shape:
     tau = kendall_tau(x)
     slope = theil_sen(t, x)
     rel = _rel(start, end, v)
-    level = float(np.median(np.abs(x))) or float(np.max(np.abs(v)))   # of the block medians: O(blocks)
+    level = float(np.median(np.abs(x))) or float(np.max(np.abs(v)))  # of the block medians: O(blocks)
     stride = max(1, n // 65536)  # pairs/residual statistics on a strided view of huge runs
     noise = step_noise(v, stride)
     # oscillation: residual around a smooth trend (block medians), relative to level and trend
@@ -269,8 +279,18 @@ def classify(series: Series) -> Shape:
     # an order of magnitude needs a baseline: a start within the noise of 0 (a score that begins
     # at -0.004 ± 0.08) is measured against the noise, or every rise from zero would be a surge
     surge_ratio = float(abs(end) / max(abs(start), noise, 1e-12))
-    stats = dict(base, tau=tau, noise=noise, resid_std=rstd, resid_rel=rstd / floor, lag1=ac1,
-                 spike_z=spike_z, peak_ratio=peak_ratio, local_ratio=local_ratio, level=level)
+    stats = dict(
+        base,
+        tau=tau,
+        noise=noise,
+        resid_std=rstd,
+        resid_rel=rstd / floor,
+        lag1=ac1,
+        spike_z=spike_z,
+        peak_ratio=peak_ratio,
+        local_ratio=local_ratio,
+        level=level,
+    )
     per100 = slope * 100.0
     move = abs(end - start)
 
@@ -280,15 +300,19 @@ def classify(series: Series) -> Shape:
     if spike_z >= 8 and local_ratio >= 5 and abs(v[zi]) >= 3 * floor and big_enough:
         return Shape(series.name, "spike", start, end, per100, rel, int(steps[zi]), stats)
     # a surge: an order of magnitude overall, most of it in the last quarter or in one step change
-    late = float(np.median(np.abs(v[int(0.7 * n): int(0.8 * n) + 1])))
+    late = float(np.median(np.abs(v[int(0.7 * n) : int(0.8 * n) + 1])))
     accel = abs(end) / max(late, 1e-12)
     stats["accel"] = accel
     # a move is "clear" of the noise when the two tenths' means differ by 4 standard errors of the
     # point-to-point scatter (plain std, not MAD: a mostly-zero curve with rare blips has MAD 0)
     clear = 4.0 * max(rstd, float(np.std(resid))) / np.sqrt(max(tenth, 1))
-    big_move = series.name not in PERCENT_METRICS or move >= RATE_JUMP / 5   # a rate: 1 point at least
-    if surge_ratio >= 10 and abs(end) > abs(start) and (accel >= 2.5 or _abrupt(t, x)) and \
-            (series.name not in PERCENT_METRICS or abs(end - start) >= RATE_JUMP):
+    big_move = series.name not in PERCENT_METRICS or move >= RATE_JUMP / 5  # a rate: 1 point at least
+    if (
+        surge_ratio >= 10
+        and abs(end) > abs(start)
+        and (accel >= 2.5 or _abrupt(t, x))
+        and (series.name not in PERCENT_METRICS or abs(end - start) >= RATE_JUMP)
+    ):
         k, _ = hinge_onset(t, np.log10(x) if np.all(x > 0) else x, "start")  # exponential → a line
         return Shape(series.name, "spike", start, end, per100, rel, int(t[k]), stats)
     # a rise by two orders of magnitude or more is never "slowly", however smooth
@@ -296,8 +320,13 @@ def classify(series: Series) -> Shape:
         k, _ = hinge_onset(t, np.log10(x) if np.all(x > 0) else x, "start")
         return Shape(series.name, "spike", start, end, per100, rel, int(t[k]), stats)
     # 1b) 趋近 0: a fall to a tenth of the start or less, well clear of the noise
-    if abs(start) > 0 and abs(end) <= TO_ZERO * abs(start) and np.sign(end) != -np.sign(start) \
-            and move > clear and big_move:
+    if (
+        abs(start) > 0
+        and abs(end) <= TO_ZERO * abs(start)
+        and np.sign(end) != -np.sign(start)
+        and move > clear
+        and big_move
+    ):
         # the onset: where the curve fell a quarter of the way from its start toward 0 for good
         # (a level that then dies, a decay from the first step, a rise and then a crash: each gets
         # the step its fall became plain; a noisy dip that came back up does not count)
@@ -311,8 +340,12 @@ def classify(series: Series) -> Shape:
             k, _ = hinge_onset(t, x, "start")
             return Shape(series.name, "drift", start, end, per100, rel, int(t[k]), stats)
     # 3) large back-and-forth around the trend, not explained by the trend itself
-    if stats["resid_rel"] >= 0.12 and ac1 <= 0.3 and rstd >= 0.35 * move and \
-            (series.name not in PERCENT_METRICS or rstd >= RATE_JUMP / 5):   # a rate: 1 point at least
+    if (
+        stats["resid_rel"] >= 0.12
+        and ac1 <= 0.3
+        and rstd >= 0.35 * move
+        and (series.name not in PERCENT_METRICS or rstd >= RATE_JUMP / 5)
+    ):  # a rate: 1 point at least
         return Shape(series.name, "oscillating", start, end, per100, rel, None, stats)
     # 4) a trend that is steady (tau) and not small next to the noise and the level
     significant = move > max(3 * rstd / np.sqrt(max(tenth, 1)), 0.05 * floor)

@@ -35,19 +35,24 @@ def _f(fid: str, severity: str, onset: int) -> Finding:
 
 
 def test_a_later_warning_after_a_dead_critical_becomes_its_aftermath():
-    ctx = _ctx(simulate_rl("healthy", seed=1000, steps=200))     # only its span (199 steps) matters here
+    ctx = _ctx(simulate_rl("healthy", seed=1000, steps=200))  # only its span (199 steps) matters here
     gap = get("together") * 199
-    found = [_f("kl_blowup", "critical", 80), _f("lr_too_high", "warning", 120),
-             _f("data_too_easy", "critical", 150), _f("numeric_instability", "critical", 130),
-             _f("length_hacking", "warning", int(80 + gap)), _f("plateau", "info", 170)]
+    found = [
+        _f("kl_blowup", "critical", 80),
+        _f("lr_too_high", "warning", 120),
+        _f("data_too_easy", "critical", 150),
+        _f("numeric_instability", "critical", 130),
+        _f("length_hacking", "warning", int(80 + gap)),
+        _f("plateau", "info", 170),
+    ]
     out = {f.id: f for f in _aftermath(found, ctx)}
     assert out["kl_blowup"].severity == "critical"
     for fid in ("lr_too_high", "data_too_easy"):
         assert out[fid].severity == "info" and out[fid].action is None
         assert out[fid].evidence["aftermath_of"] == "kl_blowup" and out[fid].evidence["aftermath_since_step"] == 80
-        assert out[fid].evidence["x"] == 1.0          # its own numbers stay
-    assert out["numeric_instability"].severity == "critical"   # a NaN is news whenever it comes
-    assert out["length_hacking"].severity == "warning"          # began together with the break: not after it
+        assert out[fid].evidence["x"] == 1.0  # its own numbers stay
+    assert out["numeric_instability"].severity == "critical"  # a NaN is news whenever it comes
+    assert out["length_hacking"].severity == "warning"  # began together with the break: not after it
     assert "aftermath_of" not in out["plateau"].evidence
 
 
@@ -78,8 +83,11 @@ def test_steps_jumping_after_starvation_are_its_aftermath(seed):
 
 @pytest.mark.parametrize("engine", ["rl", "sim"])
 def test_answers_cut_with_a_nan_are_the_nans(engine):
-    run = (simulate_rl("numeric_instability", seed=1000, steps=200) if engine == "rl"
-           else simulate("numeric_instability", seed=0, steps=200))
+    run = (
+        simulate_rl("numeric_instability", seed=1000, steps=200)
+        if engine == "rl"
+        else simulate("numeric_instability", seed=0, steps=200)
+    )
     ids = [(f.id, f.severity) for f in diagnose(run).findings]
     assert ids[0] == ("numeric_instability", "critical")
     assert not [i for i in ids[1:] if i[1] != "info"], ids
@@ -134,8 +142,11 @@ def test_a_cap_cut_mid_run_is_dated_at_the_cut(seed):
 def test_a_ratio_drift_is_dated_where_it_left_one(engine, seed):
     """RL-loop weight-sync failures drift slowly, then faster: a two-line fit put their knee 35-42
     steps after the ratio had left 1 for good."""
-    run = (simulate_rl("sync_failure", seed=seed, steps=200) if engine == "rl"
-           else simulate("sync_failure", seed=seed, steps=200))
+    run = (
+        simulate_rl("sync_failure", seed=seed, steps=200)
+        if engine == "rl"
+        else simulate("sync_failure", seed=seed, steps=200)
+    )
     onset = run.meta["truth"]["onset_step"]
     f = next(f for f in diagnose(run).findings if f.id == "sync_failure")
     assert 0 <= f.onset_step - onset <= 3, (f.onset_step, onset)
@@ -155,9 +166,12 @@ def test_a_ratio_that_left_one_with_the_kl_jump_is_the_jumps(seed):
 
 def test_after_a_nan_even_the_same_step_is_its_aftermath():
     ctx = _ctx(simulate_rl("healthy", seed=1000, steps=200))
-    found = [_f("numeric_instability", "critical", 111), _f("truncation_starvation", "critical", 111),
-             _f("lr_too_high", "warning", 109)]
+    found = [
+        _f("numeric_instability", "critical", 111),
+        _f("truncation_starvation", "critical", 111),
+        _f("lr_too_high", "warning", 109),
+    ]
     out = {f.id: f for f in _aftermath(found, ctx)}
     assert out["truncation_starvation"].severity == "info"
     assert out["truncation_starvation"].evidence["aftermath_of"] == "numeric_instability"
-    assert out["lr_too_high"].severity == "warning"        # began before the NaN: not its aftermath
+    assert out["lr_too_high"].severity == "warning"  # began before the NaN: not its aftermath

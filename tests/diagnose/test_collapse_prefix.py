@@ -50,7 +50,7 @@ def test_collapse_prefix_names_entropy_collapse(seed, after):
 @pytest.mark.parametrize("seed", [2000, 2001])
 def test_rl_kl_blowup_still_named(seed):
     run = simulate_rl("kl_blowup", seed=seed, steps=200)
-    assert not entropy_led_kl(_ctx(run))     # the KL crept up for tens of steps before the entropy dropped at once
+    assert not entropy_led_kl(_ctx(run))  # the KL crept up for tens of steps before the entropy dropped at once
     assert _first(run) == "kl_blowup"
 
 
@@ -58,7 +58,7 @@ def test_rl_kl_blowup_still_named(seed):
 def test_sim_kl_blowup_still_named(seed):
     run = simulate("kl_blowup", seed=seed, steps=200)
     ctx = _ctx(run)
-    assert not entropy_led_kl(ctx) and not pred(ctx, "kl_follows_entropy").holds   # the entropy rose with the KL
+    assert not entropy_led_kl(ctx) and not pred(ctx, "kl_follows_entropy").holds  # the entropy rose with the KL
     assert _first(run) == "kl_blowup"
 
 

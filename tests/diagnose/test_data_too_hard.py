@@ -14,8 +14,13 @@ def _run(acc_start: float, acc_end: float, seed: int = 2):
     """acc and the reward (the verifier's score) rise steadily from `acc_start` to `acc_end`; adv_std stays low."""
     r = np.random.default_rng(seed)
     acc = np.clip(acc_start + (acc_end - acc_start) * S / N + r.normal(0, 0.002, N), 0, None)
-    return dc.healthy(seed, acc=acc, reward=acc.copy(), adv_std=0.1 + 0.2 * S / N + r.normal(0, 0.02, N),
-                      len=np.full(N, 90.0) + r.normal(0, 2, N))
+    return dc.healthy(
+        seed,
+        acc=acc,
+        reward=acc.copy(),
+        adv_std=0.1 + 0.2 * S / N + r.normal(0, 0.02, N),
+        len=np.full(N, 90.0) + r.normal(0, 2, N),
+    )
 
 
 def test_a_goal_creeping_inside_the_all_wrong_zone_is_too_hard():

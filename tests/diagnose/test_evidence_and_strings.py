@@ -34,6 +34,7 @@ def test_identical_samples_confirm_collapse_and_are_quoted(tmp_path):
         if step < 100:
             return [f"attempt {i} for prompt {g}: think about the {w} first" for i, w in enumerate("abcd")]
         return ["The answer is B."] * 4
+
     smp = _dump(tmp_path / "s.jsonl", answers, 1.0)
     d = diagnose(dc.pair_a1_collapse(0), samples=smp)
     assert d.top.id == "entropy_collapse"
@@ -47,6 +48,7 @@ def test_diverse_all_right_samples_confirm_easy_data(tmp_path):
 
     def answers(step, g):
         return [f"we {words[(i + step) % 8]} the {g} values and get {i} then {words[i]} again" for i in range(4)]
+
     smp = _dump(tmp_path / "s.jsonl", answers, 1.0)
     d = diagnose(dc.pair_b1_easy(0), samples=smp)
     assert d.top.id == "data_too_easy"
@@ -98,13 +100,20 @@ def test_every_id_reason_shape_and_verdict_has_a_string(lang):
 
 def test_zh_uses_the_lessons_words():
     zh = STRINGS["zh"]
-    assert [zh[f"shape.{w}"] for w in ("rising", "falling", "flat", "drift", "oscillating", "short")] == \
-        ["缓升", "缓降", "平掉", "单调偏离", "剧烈抖动", "数据不足"]
+    assert [zh[f"shape.{w}"] for w in ("rising", "falling", "flat", "drift", "oscillating", "short")] == [
+        "缓升",
+        "缓降",
+        "平掉",
+        "单调偏离",
+        "剧烈抖动",
+        "数据不足",
+    ]
     assert "陡增" in zh["shape.spike"] and "暴涨" in zh["shape.spike"]
 
 
-@pytest.mark.parametrize("case", ["pair_a1_collapse", "pair_a2_sync", "pair_b1_easy", "pair_c2_explode",
-                                  "pair_d1_noise", "pair_d2_lr"])
+@pytest.mark.parametrize(
+    "case", ["pair_a1_collapse", "pair_a2_sync", "pair_b1_easy", "pair_c2_explode", "pair_d1_noise", "pair_d2_lr"]
+)
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_summaries_format_with_the_evidence_each_rule_sets(case, lang):
     d = diagnose(getattr(dc, case)(0))

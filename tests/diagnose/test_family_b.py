@@ -28,7 +28,9 @@ def test_plateau_on_a_smooth_approach_is_dated_where_the_gains_ran_out():
     acc = 0.2 + 0.16 * (1 - np.exp(-(S - 1) / 35.0)) + r.normal(0, 0.012, N)
     run = dc.healthy(0, acc=acc, reward=acc + 0.3)
     ev = S[::10]
-    run.series["val_acc"] = Series("val_acc", ev, 0.2 + 0.16 * (1 - np.exp(-(ev - 1) / 35.0)) + r.normal(0, 0.01, ev.size))
+    run.series["val_acc"] = Series(
+        "val_acc", ev, 0.2 + 0.16 * (1 - np.exp(-(ev - 1) / 35.0)) + r.normal(0, 0.01, ev.size)
+    )
     d = diagnose(run)
     p = next(f for f in d.findings if f.id == "plateau")
     assert p.severity == "info" and d.verdict == "learning"
@@ -44,8 +46,14 @@ def _cap_cut(recover_to: float):
     reward = np.where(S < 90, 0.4 + 0.25 * S / 90, recover_to * after) + r.normal(0, 0.02, N)
     acc = np.where(S < 90, 0.15 + 0.2 * S / 90, 0.01) + r.normal(0, 0.005, N)
     length = np.where(S < 90, 85 + 0.4 * S, 24 - 8 * after) + r.normal(0, 1.0, N)
-    return dc.healthy(0, trunc=np.clip(trunc, 0, 1), reward=reward, acc=acc, len=length,
-                      adv_std=np.where(S < 90, 0.8, 0.02 + 0.7 * after))
+    return dc.healthy(
+        0,
+        trunc=np.clip(trunc, 0, 1),
+        reward=reward,
+        acc=acc,
+        len=length,
+        adv_std=np.where(S < 90, 0.8, 0.02 + 0.7 * after),
+    )
 
 
 def test_truncation_that_struck_and_eased_is_still_starvation():
@@ -87,8 +95,11 @@ def test_length_hacking_with_truncation_still_flat_is_named_on_the_way_up():
 
     run = simulate("length_hacking", seed=0, steps=200)
     onset = run.meta["truth"]["onset_step"]
-    first = next(s for s in range(onset, 200, 2)
-                 if any(f.id == "length_hacking" and f.severity != "info" for f in diagnose(run.upto(s)).findings))
+    first = next(
+        s
+        for s in range(onset, 200, 2)
+        if any(f.id == "length_hacking" and f.severity != "info" for f in diagnose(run.upto(s)).findings)
+    )
     assert first - onset <= 20
 
 
@@ -97,8 +108,15 @@ def test_a_reward_that_is_the_verifier_creeping_from_zero_is_still_all_wrong():
     # adv_std ~0.1: the reward's "climb" is the accuracy's, and 0.2 points of accuracy is no gain
     r = np.random.default_rng(11)
     acc = np.clip(0.0003 + 0.002 * S / N + r.normal(0, 0.0004, N), 0, None)
-    d = diagnose(dc.healthy(0, acc=acc, reward=acc.copy(), adv_std=0.03 + 0.1 * S / N + r.normal(0, 0.02, N),
-                            len=np.full(N, 90.0) + r.normal(0, 2, N)))
+    d = diagnose(
+        dc.healthy(
+            0,
+            acc=acc,
+            reward=acc.copy(),
+            adv_std=0.03 + 0.1 * S / N + r.normal(0, 0.02, N),
+            len=np.full(N, 90.0) + r.normal(0, 2, N),
+        )
+    )
     assert d.verdict == "dead" and d.top.id == "data_too_hard", ids(d)
 
 
@@ -106,8 +124,14 @@ def test_a_format_term_lifting_the_reward_over_an_all_wrong_accuracy_is_not_call
     # the same accuracy, but the reward climbs 0.1 -> 0.4 through something else: not "nothing learned"
     r = np.random.default_rng(11)
     acc = np.clip(0.0003 + 0.002 * S / N + r.normal(0, 0.0004, N), 0, None)
-    d = diagnose(dc.healthy(0, acc=acc, reward=0.1 + 0.3 * S / N + r.normal(0, 0.02, N),
-                            adv_std=0.03 + 0.1 * S / N + r.normal(0, 0.02, N)))
+    d = diagnose(
+        dc.healthy(
+            0,
+            acc=acc,
+            reward=0.1 + 0.3 * S / N + r.normal(0, 0.02, N),
+            adv_std=0.03 + 0.1 * S / N + r.normal(0, 0.02, N),
+        )
+    )
     assert "data_too_hard" not in ids(d)
 
 
@@ -117,8 +141,17 @@ def test_a_short_noisy_goal_drifting_down_by_chance_is_not_not_learning():
     s = np.arange(1, n + 1)
     r = np.random.default_rng(2)
     acc = np.clip(0.22 - 0.0005 * s + r.normal(0, 0.12, n), 0, 1)
-    run = Run.from_arrays("noisy", s, dict(acc=acc, reward=acc + 0.25, entropy=1.85 + r.normal(0, 0.03, n),
-                                           kl=0.001 * s, adv_std=0.85 + r.normal(0, 0.15, n)))
+    run = Run.from_arrays(
+        "noisy",
+        s,
+        dict(
+            acc=acc,
+            reward=acc + 0.25,
+            entropy=1.85 + r.normal(0, 0.03, n),
+            kl=0.001 * s,
+            adv_std=0.85 + r.normal(0, 0.15, n),
+        ),
+    )
     assert "not_learning" not in ids(diagnose(run))
 
 
@@ -127,8 +160,17 @@ def test_an_accuracy_at_its_ceiling_is_not_not_learning():
     s = np.arange(1, n + 1)
     r = np.random.default_rng(4)
     acc = np.clip(0.95 - 0.0003 * s + r.normal(0, 0.02, n), 0, 1)
-    run = Run.from_arrays("easy", s, dict(acc=acc, reward=acc.copy(), entropy=1.85 + r.normal(0, 0.01, n),
-                                          kl=0.001 * s, adv_std=0.45 + r.normal(0, 0.05, n)))
+    run = Run.from_arrays(
+        "easy",
+        s,
+        dict(
+            acc=acc,
+            reward=acc.copy(),
+            entropy=1.85 + r.normal(0, 0.01, n),
+            kl=0.001 * s,
+            adv_std=0.45 + r.normal(0, 0.05, n),
+        ),
+    )
     d = diagnose(run)
     assert "not_learning" not in ids(d) and d.verdict == "learning"
 
@@ -168,9 +210,20 @@ def test_frozen_weights_with_a_sparse_eval_and_a_chance_dip_are_stalled():
     n = 150
     s = np.arange(1, n + 1)
     acc = np.clip(0.28 + r.normal(0, 0.03, n) - np.where(s > 135, 0.03, 0.0), 0, 1)
-    run = Run.from_arrays("frozen", s, dict(acc=acc, reward=acc + 0.25, entropy=1.83 + r.normal(0, 0.002, n),
-                                           kl=np.zeros(n), clip_frac=np.zeros(n), ratio_mean=np.ones(n),
-                                           adv_std=0.89 + r.normal(0, 0.015, n), gnorm=0.01 + r.normal(0, 2e-4, n)))
+    run = Run.from_arrays(
+        "frozen",
+        s,
+        dict(
+            acc=acc,
+            reward=acc + 0.25,
+            entropy=1.83 + r.normal(0, 0.002, n),
+            kl=np.zeros(n),
+            clip_frac=np.zeros(n),
+            ratio_mean=np.ones(n),
+            adv_std=0.89 + r.normal(0, 0.015, n),
+            gnorm=0.01 + r.normal(0, 2e-4, n),
+        ),
+    )
     ev = s[::10]
     run.series["val_acc"] = Series("val_acc", ev, 0.29 + r.normal(0, 0.01, ev.size))
     d = diagnose(run)
@@ -216,7 +269,7 @@ def test_truncation_that_follows_a_kl_jump_is_the_blow_ups_not_starvation():
 
     d = diagnose(simulate_rl("kl_blowup", seed=2003, steps=600))
     assert d.top.id == "kl_blowup" and "truncation_starvation" not in ids(d), ids(d)
-    assert "length_hacking" not in ids(d)      # a broken policy's answers run long: kl_blowup owns that too
+    assert "length_hacking" not in ids(d)  # a broken policy's answers run long: kl_blowup owns that too
     d = diagnose(simulate_rl("truncation_starvation", seed=1000, steps=600))
     assert d.top.id == "truncation_starvation", ids(d)
 

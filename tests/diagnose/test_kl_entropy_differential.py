@@ -17,7 +17,7 @@ from rlvitals.diagnose.context import Ctx
 from rlvitals.diagnose.predicates import pred
 from rlvitals.shapes import shapes_of
 
-STEP = 100   # where the failure starts (of N = 200)
+STEP = 100  # where the failure starts (of N = 200)
 
 
 def _ctx(run) -> Ctx:
@@ -29,10 +29,14 @@ def _sharpening(seed: int) -> object:
     the accuracy rises then stalls, the groups turn uniform (adv_std 1.0 → 0.15)."""
     e = 0.4 + 0.8 * np.exp(-(S - 1) / 50.0)
     kl = 1.2 * (1.2 - e) + np.abs(jitter(0.01, seed))
-    return healthy(seed, entropy=e + jitter(0.01, seed + 1), kl=kl,
-                   acc=0.33 + 0.47 * (1 - np.exp(-(S - 1) / 25.0)) + jitter(0.012, seed + 2),
-                   reward=0.4 + 0.7 * (1 - np.exp(-(S - 1) / 25.0)) + jitter(0.02, seed + 3),
-                   adv_std=0.15 + 0.85 * np.exp(-(S - 1) / 40.0) + jitter(0.01, seed + 4))
+    return healthy(
+        seed,
+        entropy=e + jitter(0.01, seed + 1),
+        kl=kl,
+        acc=0.33 + 0.47 * (1 - np.exp(-(S - 1) / 25.0)) + jitter(0.012, seed + 2),
+        reward=0.4 + 0.7 * (1 - np.exp(-(S - 1) / 25.0)) + jitter(0.02, seed + 3),
+        adv_std=0.15 + 0.85 * np.exp(-(S - 1) / 40.0) + jitter(0.01, seed + 4),
+    )
 
 
 def _surge(seed: int) -> object:
@@ -56,8 +60,13 @@ def _flattening(seed: int, abrupt: bool) -> object:
         e = 1.0 + 1.5 * x
         kl = 0.002 + 1.0 * x
     acc = np.where(S < STEP, np.linspace(0.15, 0.5, N), 0.04) if abrupt else 0.5 - 0.45 * x
-    return healthy(seed, entropy=e + jitter(0.01, seed + 1), kl=kl + np.abs(jitter(0.005, seed)),
-                   acc=acc + jitter(0.012, seed + 2), reward=acc + 0.25 + jitter(0.02, seed + 3))
+    return healthy(
+        seed,
+        entropy=e + jitter(0.01, seed + 1),
+        kl=kl + np.abs(jitter(0.005, seed)),
+        acc=acc + jitter(0.012, seed + 2),
+        reward=acc + 0.25 + jitter(0.02, seed + 3),
+    )
 
 
 def _warning_ids(d) -> list[str]:

@@ -23,11 +23,21 @@ def _run(correct: np.ndarray, seed: int = 0):
     fmt = np.clip(0.98 - 0.55 * np.exp(-s / 15.0) + rng.normal(0, 0.01, N), 0, 1)
     corr = np.clip(correct + rng.normal(0, 0.02, N), 0, 1)
     reward = 0.5 * corr + 0.5 * fmt
-    lines = [json.dumps({"step": int(i), "reward": float(reward[i]), "rewards/correctness/mean": float(corr[i]),
-                         "rewards/format/mean": float(fmt[i]), "entropy": float(0.8 - 0.1 * i / N + rng.normal(0, 0.01)),
-                         "kl": float(0.002 + 0.02 * i / N), "completions/mean_length": float(300 + rng.normal(0, 5)),
-                         "grad_norm": float(0.4 + rng.normal(0, 0.02))})
-             for i in range(N)]
+    lines = [
+        json.dumps(
+            {
+                "step": int(i),
+                "reward": float(reward[i]),
+                "rewards/correctness/mean": float(corr[i]),
+                "rewards/format/mean": float(fmt[i]),
+                "entropy": float(0.8 - 0.1 * i / N + rng.normal(0, 0.01)),
+                "kl": float(0.002 + 0.02 * i / N),
+                "completions/mean_length": float(300 + rng.normal(0, 5)),
+                "grad_norm": float(0.4 + rng.normal(0, 0.02)),
+            }
+        )
+        for i in range(N)
+    ]
     return read_text("\n".join(lines) + "\n", "jsonl")
 
 
@@ -44,7 +54,7 @@ def test_correctness_learned_after_the_format_is_never_called_cheating():
 
 
 def test_a_format_term_that_carries_the_whole_gain_is_still_cheating_once_the_truth_had_its_chance():
-    correct = np.full(N, 0.05)                      # correctness never moves
+    correct = np.full(N, 0.05)  # correctness never moves
     run = _run(correct)
     d = diagnose(run)
     assert d.verdict == "cheating" and d.findings[0].id == "reward_hacking"

@@ -30,8 +30,14 @@ def _table_names(path: Path) -> list[tuple[int, str]]:
     """Every get("<name>") with a literal name in a module."""
     out = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "get"
-                and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "get"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
             out.append((node.lineno, node.args[0].value))
     return out
 
@@ -43,7 +49,9 @@ def test_the_registry_names_the_rule_modules_scanned():
 
 def test_rule_modules_hold_no_inline_decimals():
     found = [x for m in dg.MODULES for x in _decimals(Path(m.__file__))]
-    assert len(found) <= MAX_DECIMALS, "move these to thresholds.TABLE (or arith.py / confidence.py):\n" + "\n".join(found)
+    assert len(found) <= MAX_DECIMALS, "move these to thresholds.TABLE (or arith.py / confidence.py):\n" + "\n".join(
+        found
+    )
 
 
 def test_the_counters_see_a_decimal_and_a_table_name(tmp_path):
@@ -54,6 +62,10 @@ def test_the_counters_see_a_decimal_and_a_table_name(tmp_path):
 
 
 def test_every_threshold_a_diagnose_module_reads_is_in_the_table():
-    unknown = [f"{p.name}:{line}: {name}" for p in sorted(PKG.glob("*.py")) for line, name in _table_names(p)
-               if name not in TABLE]
+    unknown = [
+        f"{p.name}:{line}: {name}"
+        for p in sorted(PKG.glob("*.py"))
+        for line, name in _table_names(p)
+        if name not in TABLE
+    ]
     assert not unknown, unknown

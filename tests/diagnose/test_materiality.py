@@ -29,7 +29,7 @@ def _spiked_kl(step: int, height: float) -> np.ndarray:
 
 
 def test_a_one_step_kl_spike_in_a_run_that_keeps_learning_does_not_set_the_verdict():
-    run = healthy(1, kl=_spiked_kl(120, 4.0))       # x100 its level, back the next step
+    run = healthy(1, kl=_spiked_kl(120, 4.0))  # x100 its level, back the next step
     d = diagnose(run)
     f = {x.id: x for x in d.findings}["outlier_step"]
     assert f.severity == "info" and f.evidence["goal_unhurt"] is True
@@ -91,7 +91,7 @@ def test_a_clip_fraction_past_the_lessons_20_percent_is_material_whatever_the_go
 
 
 def test_a_goal_that_never_gains_a_material_amount_is_not_learning_after_a_fair_number_of_points():
-    acc = 0.40 + jitter(0.03, 14)           # noisy, never a material gain
+    acc = 0.40 + jitter(0.03, 14)  # noisy, never a material gain
     rew = 0.50 + jitter(0.03, 15)
     d = diagnose(healthy(9, acc=acc, reward=rew))
     assert d.verdict == "dead"
@@ -103,8 +103,12 @@ def test_a_run_resumed_at_its_ceiling_is_not_dead():
     # resumed at step 101 with the training reward at 0.95 and the eval holding ~0.89
     steps = np.arange(101, 436)
     r = np.random.default_rng(16)
-    cols = {"reward": 0.95 + r.normal(0, 0.01, steps.size), "val_acc": 0.89 + r.normal(0, 0.008, steps.size),
-            "entropy": 0.032 + r.normal(0, 0.001, steps.size), "len": 130 + r.normal(0, 3, steps.size)}
+    cols = {
+        "reward": 0.95 + r.normal(0, 0.01, steps.size),
+        "val_acc": 0.89 + r.normal(0, 0.008, steps.size),
+        "entropy": 0.032 + r.normal(0, 0.001, steps.size),
+        "len": 130 + r.normal(0, 3, steps.size),
+    }
     d = diagnose(Run.from_arrays("resumed", steps, cols))
     assert d.verdict == "learning"
     assert not any(f.severity != "info" for f in d.findings)
@@ -122,7 +126,7 @@ def test_nothing_is_unhurt_without_points_after_the_onset():
     run = healthy(10)
     ctx = _ctx(run)
     assert unhurt(ctx, N - 2) is None and at_ceiling(ctx, N - 2) is None
-    assert unhurt(ctx, 1) is not None        # the whole healthy run after step 1: a material gain
+    assert unhurt(ctx, 1) is not None  # the whole healthy run after step 1: a material gain
 
 
 def test_a_reward_drifting_two_points_over_a_flat_accuracy_is_not_cheating():
@@ -141,8 +145,11 @@ def test_a_sparse_eval_goal_that_never_gains_beside_a_flat_reward_is_not_learnin
     r = np.random.default_rng(19)
     from rlvitals.run import Series
 
-    cols = {"reward": 0.42 + r.normal(0, 0.04, 300), "kl": np.linspace(1e-3, 2e-2, 300) + np.abs(r.normal(0, 5e-4, 300)),
-            "entropy": np.linspace(1.2, 1.0, 300) + r.normal(0, 0.02, 300)}
+    cols = {
+        "reward": 0.42 + r.normal(0, 0.04, 300),
+        "kl": np.linspace(1e-3, 2e-2, 300) + np.abs(r.normal(0, 5e-4, 300)),
+        "entropy": np.linspace(1.2, 1.0, 300) + r.normal(0, 0.02, 300),
+    }
     run = Run.from_arrays("flat-goal", steps, cols)
     ev = steps[24::25]
     run.series["val_acc"] = Series("val_acc", ev, 0.31 + r.normal(0, 0.01, ev.size), "eval/acc")

@@ -31,8 +31,8 @@ def test_pair_a2_flat_reward_from_broken_sync(seed):
     assert d.verdict == "dead" and d.top.id == "sync_failure"
     assert d.top.evidence["ratio_end"] == pytest.approx(0.55, abs=0.03)
     assert _ruled(d.top, "entropy_collapse")["entropy"] == pytest.approx(1.77, abs=0.03)
-    assert _ruled(d.top, "data_too_easy")["adv_std"] > 0.9      # A2: adv_std normal → not the data
-    assert abs(d.top.onset_step - 60) <= 20                     # drift began at step 60 of 200
+    assert _ruled(d.top, "data_too_easy")["adv_std"] > 0.9  # A2: adv_std normal → not the data
+    assert abs(d.top.onset_step - 60) <= 20  # drift began at step 60 of 200
     assert d.shapes["ratio_mean"].word == "drift"
     assert d.top.action.direction == "check" and "TIS" in d.top.action.typical
 
@@ -53,7 +53,7 @@ def test_flat_reward_without_ratio_says_what_is_missing():
 def test_pair_b1_adv_std_low_because_model_got_stronger(seed):
     d = diagnose(dc.pair_b1_easy(seed))
     assert d.verdict == "learning" and d.top.id == "data_too_easy"
-    assert d.top.severity == "warning"               # adv_std 0.24: change data / dynamic sampling
+    assert d.top.severity == "warning"  # adv_std 0.24: change data / dynamic sampling
     assert _ruled(d.top, "entropy_collapse")["entropy"] == pytest.approx(1.4, abs=0.05)
     assert "filter_groups" in d.top.action.typical
     assert "entropy_collapse" not in {f.id for f in d.findings}
@@ -110,7 +110,7 @@ def test_quiz_one_entropy_0009_ratio_1_vs_entropy_1774_ratio_05407():
 
 def test_quiz_two_adv_std_024_told_apart_by_entropy():
     easy, collapse = diagnose(dc.pair_b1_easy(5)), diagnose(dc.pair_b2_collapse(5))
-    assert 0.2 < easy.top.evidence["adv_std_end"] < 0.3   # the last tenth of a fall to 0.24
+    assert 0.2 < easy.top.evidence["adv_std_end"] < 0.3  # the last tenth of a fall to 0.24
     assert easy.top.id == "data_too_easy" and collapse.top.id == "entropy_collapse"
     assert easy.top.evidence["entropy_end"] > 1.0 > 0.05 > collapse.top.evidence["entropy_end"]
 

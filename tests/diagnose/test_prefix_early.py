@@ -72,6 +72,7 @@ def _run(**cols: np.ndarray) -> Run:
 def _ctx(run: Run) -> Ctx:
     from rlvitals.diagnose import CANONICAL
     from rlvitals.shapes import shapes_of
+
     return Ctx(run, dict(shapes_of(Run(run.name, run.format, {k: s for k, s in run.series.items() if k in CANONICAL}))))
 
 
@@ -84,7 +85,7 @@ def test_reward_parting_from_accuracy_is_seen_on_its_last_stretch():
     assert "reward_hacking" not in {f.id for f in diagnose(healthy).findings}
     assert reward_early(_ctx(healthy), "acc") is None
     hacked = reward.copy()
-    hacked[112:] += 0.15                          # the last 8 steps: reward up, acc not
+    hacked[112:] += 0.15  # the last 8 steps: reward up, acc not
     f = reward_early(_ctx(_run(acc=acc, reward=hacked)), "acc")
     assert f is not None and f.severity == "warning" and f.onset_step >= 110 and f.evidence["reward_excess"] > 0.1
     assert "reward_hacking" in {f.id for f in diagnose(_run(acc=acc, reward=hacked)).findings}
@@ -93,15 +94,18 @@ def test_reward_parting_from_accuracy_is_seen_on_its_last_stretch():
 def test_stall_dust_needs_a_kl_that_is_logged_not_exactly_zero():
     rng = np.random.default_rng(3)
     n = 12
-    cols = {"acc": 0.4 + rng.normal(0, 0.03, n), "reward": 0.6 + rng.normal(0, 0.03, n),
-            "entropy": 1.9 + rng.normal(0, 0.002, n)}
+    cols = {
+        "acc": 0.4 + rng.normal(0, 0.03, n),
+        "reward": 0.6 + rng.normal(0, 0.03, n),
+        "entropy": 1.9 + rng.normal(0, 0.002, n),
+    }
     dust = _run(kl=np.abs(rng.normal(0, 2e-6, n)), **cols)
     zero = _run(kl=np.zeros(n), **cols)
     moving = _run(kl=np.linspace(1e-3, 5e-3, n), **cols)
     f = stalled_check(_ctx(dust))
     assert f is not None and f.severity == "warning"
-    assert stalled_check(_ctx(zero)) is None      # KL exactly 0 everywhere: not computed, not applicable
-    assert stalled_check(_ctx(moving)) is None    # the policy left the reference
+    assert stalled_check(_ctx(zero)) is None  # KL exactly 0 everywhere: not computed, not applicable
+    assert stalled_check(_ctx(moving)) is None  # the policy left the reference
 
 
 @pytest.mark.parametrize("seed", [101, 202])
@@ -114,11 +118,11 @@ def test_length_wobble_after_shrinking_is_not_length_hacking():
     rng = np.random.default_rng(5)
     n = 200
     length = np.concatenate([np.geomspace(400, 15, 30), 15 + rng.normal(0, 0.5, n - 30)])
-    length[-8:] *= 1.3                            # the last stretch: +30% over a flat trend
+    length[-8:] *= 1.3  # the last stretch: +30% over a flat trend
     acc = np.zeros(n)
     grown = length.copy()
-    grown[:30] = 15 + rng.normal(0, 0.5, 30)      # same stretch after a flat start of the same level
-    grown = grown * np.linspace(1.0, 1.5, n)      # ... that grew healthily first
+    grown[:30] = 15 + rng.normal(0, 0.5, 30)  # same stretch after a flat start of the same level
+    grown = grown * np.linspace(1.0, 1.5, n)  # ... that grew healthily first
     assert tail_early(_ctx(_run(len=length, acc=acc + 0.3 + rng.normal(0, 0.02, n))), "acc") is None
     f = tail_early(_ctx(_run(len=grown, acc=0.3 + rng.normal(0, 0.02, n))), "acc")
     assert f is not None and f.severity == "warning" and f.onset_step >= n - 10

@@ -58,8 +58,11 @@ def test_a_low_adv_std_without_accuracy_at_the_ceiling_is_not_easy_data():
     adv = 0.55 + rng.normal(0, 0.05, n)
     for acc_level, warned in ((0.95, True), (0.55, False)):
         acc = acc_level + rng.normal(0, 0.015, n)
-        run = dc.Run.from_arrays("t", np.arange(1, n + 1), {
-            "acc": acc, "reward": acc, "adv_std": adv, "entropy": 1.85 + rng.normal(0, 0.01, n)})
+        run = dc.Run.from_arrays(
+            "t",
+            np.arange(1, n + 1),
+            {"acc": acc, "reward": acc, "adv_std": adv, "entropy": 1.85 + rng.normal(0, 0.01, n)},
+        )
         got = {f.id: f.severity for f in diagnose(run).findings}
         assert (got.get("data_too_easy") in WARN) is warned, (acc_level, got)
 
@@ -70,7 +73,7 @@ def test_rl_prefixes_that_start_below_the_ceiling_never_read_as_easy_from_the_st
     for step in range(12, 201, 6):
         easy = [f for f in diagnose(run.upto(step)).findings if f.id == "data_too_easy"]
         assert not any("acc_start" in f.evidence or "val_acc_start" in f.evidence for f in easy), step
-        if name != "entropy_collapse":     # (a collapse's adv_std does fall while acc climbs: not this path)
+        if name != "entropy_collapse":  # (a collapse's adv_std does fall while acc climbs: not this path)
             assert not any(f.severity in WARN for f in easy), step
 
 
@@ -110,7 +113,7 @@ def test_a_drift_logged_every_10_steps_is_still_named(seed):
     run = _every(simulate_rl("sync_failure", seed=seed, steps=300), 10)
     d = diagnose(run)
     assert d.verdict == "dead" and d.top.id == "sync_failure"
-    with using({"ratio_drift_tau": 2.0}):     # the late test alone (the step-by-step shape test off)
+    with using({"ratio_drift_tau": 2.0}):  # the late test alone (the step-by-step shape test off)
         assert "sync_failure" in {f.id for f in diagnose(run).findings if f.severity in WARN}
 
 
@@ -121,12 +124,12 @@ def _ratio(shape: np.ndarray, noise: float, seed: int = 0) -> Ctx:
 
 def test_drift_is_a_steady_departure_not_a_jump_nor_noise():
     t = np.arange(100, dtype=float)
-    ramp = np.where(t >= 80, 2.5e-4 * (t - 79), 0.0)          # a stale sampler: a little further each step
+    ramp = np.where(t >= 80, 2.5e-4 * (t - 79), 0.0)  # a stale sampler: a little further each step
     assert _drifting(_ratio(ramp, 3e-5)) is not None
-    jump = np.where(t >= 85, 4e-3, 0.0)                        # knocked off 1 at once, then holding
+    jump = np.where(t >= 85, 4e-3, 0.0)  # knocked off 1 at once, then holding
     assert _drifting(_ratio(jump, 3e-5)) is None
-    lurch = np.where(t >= 88, 3e-3, 0.0) + np.where(t == 87, 1.2e-3, 0.0)   # two steps, then holding
+    lurch = np.where(t >= 88, 3e-3, 0.0) + np.where(t == 87, 1.2e-3, 0.0)  # two steps, then holding
     assert _drifting(_ratio(lurch, 1e-4)) is None
-    assert _drifting(_ratio(np.zeros(100), 1e-2)) is None       # a noisy ratio that never leaves 1
-    dust = np.where(t >= 80, 5e-5 * (t - 79), 0.0)             # steady, but a drift of numerical dust
+    assert _drifting(_ratio(np.zeros(100), 1e-2)) is None  # a noisy ratio that never leaves 1
+    dust = np.where(t >= 80, 5e-5 * (t - 79), 0.0)  # steady, but a drift of numerical dust
     assert _drifting(_ratio(dust, 1e-6)) is None

@@ -95,13 +95,19 @@ def test_a_grad_norm_that_grows_with_the_clip_fraction_is_not_numeric():
     gnorm = 0.8 * np.exp(0.12 * ramp) * (1 + 0.05 * rng.standard_normal(n))
     clip = 0.03 * np.exp(0.1 * ramp) * (1 + 0.05 * rng.standard_normal(n))
     reward = 0.4 + 0.002 * np.arange(n) + 0.02 * rng.standard_normal(n)
-    run = Run.from_arrays("lr", np.arange(1, n + 1), {"gnorm": gnorm, "clip_frac": clip, "reward": reward},
-                          format="test", source="test")
+    run = Run.from_arrays(
+        "lr", np.arange(1, n + 1), {"gnorm": gnorm, "clip_frac": clip, "reward": reward}, format="test", source="test"
+    )
     ids = {f.id for f in diagnose(run).findings}
     assert "numeric_instability" not in ids
     # the same grad norm with a clip fraction that holds its line is the numbers going
-    run.series["clip_frac"] = Run.from_arrays("c", np.arange(1, n + 1), {"clip_frac": 0.03 * (1 + 0.05 * rng.standard_normal(n))},
-                                              format="test", source="test").series["clip_frac"]
+    run.series["clip_frac"] = Run.from_arrays(
+        "c",
+        np.arange(1, n + 1),
+        {"clip_frac": 0.03 * (1 + 0.05 * rng.standard_normal(n))},
+        format="test",
+        source="test",
+    ).series["clip_frac"]
     assert "numeric_instability" in {f.id for f in diagnose(run).findings}
 
 
@@ -146,10 +152,10 @@ def test_an_entropy_rising_steadily_is_not_running_up():
 
     rng = np.random.default_rng(11)
     n = 150
-    steady = 1.2 + 0.004 * np.arange(n) + 0.01 * rng.standard_normal(n)      # a bonus at work all along
+    steady = 1.2 + 0.004 * np.arange(n) + 0.01 * rng.standard_normal(n)  # a bonus at work all along
     assert not pred(_ctx(entropy=steady), "entropy_running_up").holds
     bent = steady.copy()
-    bent[-8:] += 0.03 * np.arange(1, 9)                                       # bends up in the last 8 steps
+    bent[-8:] += 0.03 * np.arange(1, 9)  # bends up in the last 8 steps
     assert pred(_ctx(entropy=bent), "entropy_running_up").holds
 
 
@@ -172,7 +178,7 @@ def test_repeated_gradient_spikes_are_numeric_instability_the_odd_one_is_not(k, 
     n = 400
     gnorm = 0.5 * (1 + 0.1 * rng.standard_normal(n))
     at = rng.choice(np.arange(40, n), size=k, replace=False)
-    gnorm[at] *= rng.uniform(40, 90, size=k)              # one-step spikes, back the next step
+    gnorm[at] *= rng.uniform(40, 90, size=k)  # one-step spikes, back the next step
     reward = 0.3 + 0.001 * np.arange(n) + 0.03 * rng.standard_normal(n)
     run = Run.from_arrays("g", np.arange(1, n + 1), {"gnorm": gnorm, "reward": reward}, format="test", source="test")
     assert ("numeric_instability" in {f.id for f in diagnose(run).findings}) == fires
@@ -208,10 +214,14 @@ def test_a_ratio_knocked_off_1_for_one_step_is_not_a_sync_failure_a_drift_is():
     n = 120
     ratio = 1.0 + 3e-5 * rng.standard_normal(n)
     knocked = ratio.copy()
-    knocked[-1] = 0.70                                   # the last logged step: one huge update
+    knocked[-1] = 0.70  # the last logged step: one huge update
     reward = 0.4 + 0.002 * np.arange(n) + 0.02 * rng.standard_normal(n)
-    run = Run.from_arrays("r", np.arange(1, n + 1), {"ratio_mean": knocked, "reward": reward}, format="test", source="test")
+    run = Run.from_arrays(
+        "r", np.arange(1, n + 1), {"ratio_mean": knocked, "reward": reward}, format="test", source="test"
+    )
     assert "sync_failure" not in {f.id for f in diagnose(run).findings}
-    drift = ratio - np.r_[np.zeros(80), 0.0008 * np.arange(1, 41)]    # 1.0 -> 0.968, steadily
-    run = Run.from_arrays("r", np.arange(1, n + 1), {"ratio_mean": drift, "reward": reward}, format="test", source="test")
+    drift = ratio - np.r_[np.zeros(80), 0.0008 * np.arange(1, 41)]  # 1.0 -> 0.968, steadily
+    run = Run.from_arrays(
+        "r", np.arange(1, n + 1), {"ratio_mean": drift, "reward": reward}, format="test", source="test"
+    )
     assert "sync_failure" in {f.id for f in diagnose(run).findings}

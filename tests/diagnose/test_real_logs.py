@@ -30,7 +30,7 @@ def test_verl_lora_plateau_is_learning_and_clip_is_not_applicable(diag):
     # "plateaued from about step 280": the score's 20-step means reach the plateau level (0.235) at
     # steps 181-200 and stay within 0.20-0.25 after, so the settling point reads ~200
     assert 180 <= p.onset_step <= 350
-    assert "entropy_explosion" not in {f.id for f in d.findings}   # 0.13 → 0.26 under an entropy bonus
+    assert "entropy_explosion" not in {f.id for f in d.findings}  # 0.13 → 0.26 under an entropy bonus
 
 
 def test_trl_collapse_is_entropy_collapse(diag):
@@ -38,7 +38,7 @@ def test_trl_collapse_is_entropy_collapse(diag):
     assert d.verdict == "dead" and d.top.id == "entropy_collapse"
     ev = d.top.evidence
     assert ev["entropy_end"] < 0.05 and ev["adv_std_end"] < 0.3 and ev["len_end"] < ev["len_start"] / 2
-    assert "ratio_mean" in d.top.missing        # TRL logs no ratio: say so
+    assert "ratio_mean" in d.top.missing  # TRL logs no ratio: say so
 
 
 def test_rookworld_is_numeric_instability(diag):
@@ -46,7 +46,7 @@ def test_rookworld_is_numeric_instability(diag):
     assert d.verdict == "dead" and d.top.id == "numeric_instability"
     # the last of the five concatenated runs: loss spikes to 133 (×1000 its median), kl_div below 0
     assert d.top.evidence["loss_peak_over_median"] > 100
-    assert "kl_blowup" not in {f.id for f in d.findings}   # the KL is a casualty, not the cause
+    assert "kl_blowup" not in {f.id for f in d.findings}  # the KL is a casualty, not the cause
 
 
 def test_primerl_is_reward_hacking(diag):

@@ -39,8 +39,11 @@ def test_relations_name_known_findings_and_the_tables_are_derived_from_them():
         if r.kind == "chain" and r.owner:
             assert r.owner in r.other.split("|")
         # a deferral names the predicate it holds back while, and both sides are detectors' findings
-        assert (r.when in PREDICATES and r.other in rules and r.owner in rules and r.why) if r.kind == "defers" \
-            else not r.when, r
+        assert (
+            (r.when in PREDICATES and r.other in rules and r.owner in rules and r.why)
+            if r.kind == "defers"
+            else not r.when
+        ), r
     defers = {(r.other, r.when) for r in RELATIONS if r.kind == "defers"}
     assert defers == {(o, p) for o, ps in verdict.DEFERS.items() for p in ps}
     explains = {(r.owner, r.other) for r in RELATIONS if r.kind == "explains"}
@@ -78,7 +81,13 @@ def test_no_rule_module_asks_a_deferral_predicate_itself():
         deferrals = {r.when for r in RELATIONS if r.kind == "defers" and r.other == sp.id}
         path = PKG / f"{sp.id}.py"
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("holds", "pred")
-                    and len(node.args) > 1 and isinstance(node.args[1], ast.Constant) and node.args[1].value in deferrals):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("holds", "pred")
+                and len(node.args) > 1
+                and isinstance(node.args[1], ast.Constant)
+                and node.args[1].value in deferrals
+            ):
                 asked.append(f"{path.name}:{node.lineno}: {node.args[1].value}")
     assert not asked, asked

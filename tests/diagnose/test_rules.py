@@ -105,15 +105,23 @@ def test_exploding_loss_without_nan():
 
 def test_lone_grad_norm_spike_in_healthy_run_stays_silent():
     g = 0.8 + jitter(0.05)
-    g[30] = 66.0                                       # the verl baseline's early actor spike
+    g[30] = 66.0  # the verl baseline's early actor spike
     d = diagnose(dc.healthy(0, gnorm=g))
     assert d.shapes["gnorm"].word == "spike" and d.shapes["gnorm"].onset_step == 31
     assert d.verdict == "learning" and all(f.severity == "info" for f in d.findings)
 
 
 def test_truncation_starvation_from_trunc_rate():
-    d = diagnose(dc.healthy(0, reward=0.0 + np.zeros(N), acc=np.zeros(N), adv_std=np.zeros(N),
-                            trunc=np.clip(0.9 + jitter(0.02), 0, 1), len=np.full(N, 1024.0)))
+    d = diagnose(
+        dc.healthy(
+            0,
+            reward=0.0 + np.zeros(N),
+            acc=np.zeros(N),
+            adv_std=np.zeros(N),
+            trunc=np.clip(0.9 + jitter(0.02), 0, 1),
+            len=np.full(N, 1024.0),
+        )
+    )
     assert d.top.id == "truncation_starvation" and d.verdict == "dead"
     assert d.top.ruled_out[0].lookalike == "data_too_hard"
 
@@ -126,36 +134,51 @@ def test_truncation_starvation_from_pinned_length_says_trunc_missing():
 
 
 def test_data_too_hard_all_wrong():
-    d = diagnose(dc.healthy(0, reward=0.02 + np.abs(jitter(0.01)), acc=0.01 + np.abs(jitter(0.005)),
-                            adv_std=0.15 + jitter(0.02)))
+    d = diagnose(
+        dc.healthy(0, reward=0.02 + np.abs(jitter(0.01)), acc=0.01 + np.abs(jitter(0.005)), adv_std=0.15 + jitter(0.02))
+    )
     assert d.top.id == "data_too_hard" and d.verdict == "dead"
     assert any(r.lookalike == "entropy_collapse" for r in d.top.ruled_out)
 
 
 def test_stalled_nothing_moves():
-    d = diagnose(dc.healthy(0, reward=0.45 + jitter(0.02), acc=0.25 + jitter(0.01), entropy=1.8 + jitter(0.01),
-                            kl=0.002 + jitter(0.0002), adv_std=0.95 + jitter(0.01)))
+    d = diagnose(
+        dc.healthy(
+            0,
+            reward=0.45 + jitter(0.02),
+            acc=0.25 + jitter(0.01),
+            entropy=1.8 + jitter(0.01),
+            kl=0.002 + jitter(0.0002),
+            adv_std=0.95 + jitter(0.01),
+        )
+    )
     assert d.top.id == "stalled" and d.verdict == "dead"
     assert any(r.lookalike == "sync_failure" and r.metric == "ratio_mean" for r in d.top.ruled_out)
 
 
 def test_entropy_explosion():
-    d = diagnose(dc.healthy(0, entropy=1.0 + ramp(0, 3.0, 100) + jitter(0.02),
-                            acc=np.minimum(dc._ease(0.21, 0.574), ramp(0.45, 0.1, 100)) + jitter(0.01),
-                            reward=np.minimum(dc._ease(0.4, 0.85), ramp(0.65, 0.2, 100)) + jitter(0.02)))
+    d = diagnose(
+        dc.healthy(
+            0,
+            entropy=1.0 + ramp(0, 3.0, 100) + jitter(0.02),
+            acc=np.minimum(dc._ease(0.21, 0.574), ramp(0.45, 0.1, 100)) + jitter(0.01),
+            reward=np.minimum(dc._ease(0.4, 0.85), ramp(0.65, 0.2, 100)) + jitter(0.02),
+        )
+    )
     assert d.top.id == "entropy_explosion" and d.verdict == "dead"
     assert abs(d.top.onset_step - 100) <= 20
 
 
 def test_plateau_is_info_with_its_onset():
-    acc = np.minimum(0.2 + 0.004 * S, 0.6) + jitter(0.01)   # flat from step 100
+    acc = np.minimum(0.2 + 0.004 * S, 0.6) + jitter(0.01)  # flat from step 100
     d = diagnose(dc.healthy(0, acc=acc, reward=acc + 0.2))
     p = next(f for f in d.findings if f.id == "plateau")
     assert p.severity == "info" and abs(p.onset_step - 100) <= 20 and d.verdict == "learning"
 
 
-@pytest.mark.parametrize("end,sev", [(1.0, None), (0.81, None), (0.66, "info"), (0.45, "warning"),
-                                     (0.3, "warning"), (0.19, "critical")])
+@pytest.mark.parametrize(
+    "end,sev", [(1.0, None), (0.81, None), (0.66, "info"), (0.45, "warning"), (0.3, "warning"), (0.19, "critical")]
+)
 def test_adv_std_band_follows_the_lesson_table(end, sev):
     assert band(end) == sev
 
@@ -166,7 +189,7 @@ def test_findings_ordered_and_serialisable():
     ranks = [(f.rank[0], PRIORITY.index(f.id), f.rank[1]) for f in d.findings]
     assert ranks == sorted(ranks)
     for f in d.findings:
-        json.dumps(f.to_dict())            # evidence is plain numbers and strings
+        json.dumps(f.to_dict())  # evidence is plain numbers and strings
         assert f.action is not None and f.action.source
     # not_learning is added by verdict.resolve when nothing explains a goal that does not improve
     assert set(dict(RULES)) | {"not_learning"} == set(FINDING_IDS)

@@ -37,16 +37,20 @@ def test_zero_reward_at_every_logged_step_is_dead_however_few_points():
     full = read(str(REAL_LOGS["trl_zero_reward"])) if "trl_zero_reward" in REAL_LOGS else None
     steps = np.arange(10, 60, 10)
     # no length logged: nothing says why, so "not learning -- cause undetermined" with the candidates
-    run = Run.from_arrays("zeros", steps, {"reward": np.zeros(5), "kl": np.zeros(5)}, format="simulated",
-                          source="test")
+    run = Run.from_arrays("zeros", steps, {"reward": np.zeros(5), "kl": np.zeros(5)}, format="simulated", source="test")
     d = diagnose(run)
     assert d.verdict == "dead" and d.top.id == "not_learning"
     ev = d.top.evidence
     assert ev["goal_trend"] == "constant" and ev["goal_points"] == 5 and ev["goal_span_steps"] == 40
-    assert ev["candidates"] != "—"            # the causes it could be are named
+    assert ev["candidates"] != "—"  # the causes it could be are named
     # the length at its maximum at every point too: the answers are cut, the cause is named
-    capped = Run.from_arrays("zeros-capped", steps, {"reward": np.zeros(5), "len": np.full(5, 256.0),
-                                                     "kl": np.zeros(5)}, format="simulated", source="test")
+    capped = Run.from_arrays(
+        "zeros-capped",
+        steps,
+        {"reward": np.zeros(5), "len": np.full(5, 256.0), "kl": np.zeros(5)},
+        format="simulated",
+        source="test",
+    )
     d = diagnose(capped)
     assert d.verdict == "dead" and d.top.id == "truncation_starvation"
     if full is not None:
@@ -62,8 +66,7 @@ def test_constant_goal_needs_a_span_of_steps():
 
 def test_constant_accuracy_at_the_ceiling_is_not_not_learning():
     steps = np.arange(10, 110, 10)
-    run = Run.from_arrays("easy", steps, {"acc": np.ones(10), "reward": np.ones(10)}, format="simulated",
-                          source="test")
+    run = Run.from_arrays("easy", steps, {"acc": np.ones(10), "reward": np.ones(10)}, format="simulated", source="test")
     assert not any(f.id == "not_learning" for f in diagnose(run).findings)
 
 

@@ -39,7 +39,7 @@ def test_collapse_samples_are_identical_and_quoted(tmp_path):
     d = diagnose(simulate("entropy_collapse", seed=0), samples=_samples(tmp_path, "entropy_collapse", 0))
     assert d.top.id == "entropy_collapse" and d.top.evidence["sample_diversity_end"] < 0.1
     answers = d.top.samples[0].split(": ", 1)[1].split(" | ")
-    assert len(set(answers)) == 1            # the quoted group: one answer, repeated
+    assert len(set(answers)) == 1  # the quoted group: one answer, repeated
 
 
 def test_easy_data_samples_differ_but_are_right(tmp_path):

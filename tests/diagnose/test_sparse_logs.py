@@ -34,8 +34,7 @@ def window_means(run: Run, every: int) -> Run:
         np.add.at(sums, idx, s.values)
         return replace(s, steps=uniq, values=sums / np.bincount(idx))
 
-    out = Run(name=run.name + f"-every{every}", format=run.format,
-              series={k: thin(s) for k, s in run.series.items()})
+    out = Run(name=run.name + f"-every{every}", format=run.format, series={k: thin(s) for k, s in run.series.items()})
     out.extras = {k: thin(s) for k, s in run.extras.items()}
     return out
 
@@ -45,21 +44,20 @@ def _ctx(run: Run) -> Ctx:
 
 
 def test_points_covering_the_steps_are_enough():
-    assert covers(24, 23, 24) and not covers(23, 22, 24)          # a point a step: as before
-    assert covers(20, 190, 24)                                      # 20 points every 10 steps: 200 steps
-    assert not covers(9, 160, 24)                                   # fewer than sparse_points: never
-    assert not covers(12, 11, 24)                                   # a dense 12-point prefix stays too short
+    assert covers(24, 23, 24) and not covers(23, 22, 24)  # a point a step: as before
+    assert covers(20, 190, 24)  # 20 points every 10 steps: 200 steps
+    assert not covers(9, 160, 24)  # fewer than sparse_points: never
+    assert not covers(12, 11, 24)  # a dense 12-point prefix stays too short
 
 
 def test_a_window_mean_spike_counts_a_level_that_stays_up_does_not():
     steps = np.arange(10, 410, 10)
     calm = np.full(steps.size, 0.5)
     spiky = calm.copy()
-    spiky[[5, 14, 22, 30]] = 0.5 * 5.0          # 5x in a window of 10: a ~41x step averaged in
+    spiky[[5, 14, 22, 30]] = 0.5 * 5.0  # 5x in a window of 10: a ~41x step averaged in
     climb = calm.copy()
-    climb[20:] = 0.5 * 5.0                      # the same height, held: a climb, not spikes
-    run = Run.from_arrays("r", steps, {"loss": spiky, "kl": climb, "gnorm": spiky}, format="simulated",
-                          source="test")
+    climb[20:] = 0.5 * 5.0  # the same height, held: a climb, not spikes
+    run = Run.from_arrays("r", steps, {"loss": spiky, "kl": climb, "gnorm": spiky}, format="simulated", source="test")
     ctx = _ctx(run)
     assert gap(ctx, "loss") == 10.0
     assert per_point(ctx, "loss", 30.0) == pytest.approx(3.9)

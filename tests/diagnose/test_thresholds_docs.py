@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_every_threshold_is_named_with_meaning_and_source():
     for name, t in TABLE.items():
         assert t.name == name and t.meaning and t.source
-        assert not t.grid or t.value in t.grid, name    # the shipped value is one of its candidates
+        assert not t.grid or t.value in t.grid, name  # the shipped value is one of its candidates
     # few calibrated numbers (the rest come from a source): held-out calibration stays cheap and honest
     assert 0 < len(calibrated()) <= 16
 

@@ -11,28 +11,36 @@ from test_core_fastnum import _spellings
 
 from rlvitals.ingest import blocks, csvfile, jsonl, open_parser, read, verl_console
 
-READERS = {"verl-console": (verl_console._SYNTAX, verl_console.VerlConsoleParser),
-           "jsonl": (jsonl._SYNTAX, jsonl.JsonlParser)}
+READERS = {
+    "verl-console": (verl_console._SYNTAX, verl_console.VerlConsoleParser),
+    "jsonl": (jsonl._SYNTAX, jsonl.JsonlParser),
+}
 
 
 def _values(rng, n):
-    return {k: _spellings(rng.normal(0, 1, n) * 10.0 ** rng.integers(-12, 4, n), rng)
-            for k in ("reward", "entropy", "kl", "lr")}
+    return {
+        k: _spellings(rng.normal(0, 1, n) * 10.0 ** rng.integers(-12, 4, n), rng)
+        for k in ("reward", "entropy", "kl", "lr")
+    }
 
 
 def _verl(rng, n):
     cols = _values(rng, n)
     out = ["\x1b[36m(TaskRunner pid=1)\x1b[0m config: {'lr': 1e-06}"]
     for i in range(n):
-        parts = [f"critic/score/mean:np.float64({cols['reward'][i]})", f"actor/entropy:{cols['entropy'][i]}",
-                 f"actor/kl_loss:np.float64({cols['kl'][i]})", f"actor/lr:{cols['lr'][i]}"]
+        parts = [
+            f"critic/score/mean:np.float64({cols['reward'][i]})",
+            f"actor/entropy:{cols['entropy'][i]}",
+            f"actor/kl_loss:np.float64({cols['kl'][i]})",
+            f"actor/lr:{cols['lr'][i]}",
+        ]
         if i % 37 == 3:
             parts[1] = "actor/entropy:np.float64(nan)"
         if i % 41 == 5:
-            parts = parts[::-1]                       # keys moved
+            parts = parts[::-1]  # keys moved
         if i % 53 == 7:
             parts = parts[:2] + ["val-core/data/acc/mean@1:0.5"]
-        step = i + 1 if i < n // 2 else i + 1 - 20    # a resume: steps repeat, the later wins
+        step = i + 1 if i < n // 2 else i + 1 - 20  # a resume: steps repeat, the later wins
         out.append(f"(TaskRunner pid=46086) step:{step} - " + " - ".join(parts))
         if i % 29 == 0:
             out.append(f"Training Progress:  {i}%|#  | {i}/{n} [00:01<00:02]\rTraining Progress: {i}/{n}")
@@ -65,7 +73,7 @@ def _csv(rng, n):
     for i in range(n):
         cells = [f"{i * 1.5}", cols["reward"][i], str(i), cols["entropy"][i], cols["kl"][i], cols["lr"][i]]
         if i % 37 == 3:
-            cells[3] = ""                              # a blank cell: a gap
+            cells[3] = ""  # a blank cell: a gap
         if i % 41 == 5:
             cells[4] = "nan"
         if i % 43 == 6:
@@ -78,7 +86,7 @@ def _csv(rng, n):
 
 def _by_line(fmt, path):
     p = open_parser(fmt, "run")
-    with open(path, encoding="utf-8", newline="\n") as f:      # lines end at \n (a tqdm \r is inside one)
+    with open(path, encoding="utf-8", newline="\n") as f:  # lines end at \n (a tqdm \r is inside one)
         lines = f.readlines()
     for line in lines[:-1]:
         p.feed(line)
@@ -106,7 +114,7 @@ def test_block_path_equals_the_line_parser(tmp_path, monkeypatch, fmt, make, see
     monkeypatch.setattr(blocks, "BLOCK", block)
     lines = make(np.random.default_rng(seed), 600)
     path = tmp_path / "run.log"
-    path.write_text("\n".join(lines) + ("" if seed else "\n"), encoding="utf-8")   # seed 1: no last newline
+    path.write_text("\n".join(lines) + ("" if seed else "\n"), encoding="utf-8")  # seed 1: no last newline
     fast = read(path, fmt)
     assert fast.format == fmt
     slow = _by_line(fmt, path)
@@ -118,7 +126,7 @@ def test_block_path_equals_the_line_parser(tmp_path, monkeypatch, fmt, make, see
         syntax, parser = READERS[fmt]
         _, taken = blocks.read_blocks(path, parser("run"), syntax)
     rows = sum(s.rows for r in (slow.file_runs or [slow]) for s in r.segments)
-    assert taken >= 0.8 * rows               # the block path read most rows, whatever their spelling
+    assert taken >= 0.8 * rows  # the block path read most rows, whatever their spelling
 
 
 @pytest.mark.parametrize("fmt, make", [("verl-console", _verl), ("csv", _csv)])
@@ -127,8 +135,16 @@ def test_clean_blocks_are_read_in_one_pass(tmp_path, monkeypatch, fmt, make):
     `read_rows` whole, and give what the line parser gives."""
     monkeypatch.setattr(blocks, "BLOCK", 4096)
     rng = np.random.default_rng(5)
-    lines = [x.replace("+", "") for x in make(rng, 400) if "nan" not in x.lower() and "run-a" not in x
-             and '"tag"' not in x and "@1" not in x and ".0," not in x and ",," not in x]
+    lines = [
+        x.replace("+", "")
+        for x in make(rng, 400)
+        if "nan" not in x.lower()
+        and "run-a" not in x
+        and '"tag"' not in x
+        and "@1" not in x
+        and ".0," not in x
+        and ",," not in x
+    ]
     path = tmp_path / "run.log"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     got, orig = [], blocks.read_rows

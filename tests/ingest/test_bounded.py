@@ -25,8 +25,9 @@ MIB = 1 << 20
 
 
 def lesson_text(n: int) -> bytes:
-    return "".join(f"[{s:5d}] reward={0.1 + s * 1e-4:.4f} acc={20 + s * 1e-3:.3f}% entropy=0.9 kl=0.001\n"
-                   for s in range(1, n + 1)).encode()
+    return "".join(
+        f"[{s:5d}] reward={0.1 + s * 1e-4:.4f} acc={20 + s * 1e-3:.3f}% entropy=0.9 kl=0.001\n" for s in range(1, n + 1)
+    ).encode()
 
 
 def members(kind: str, chunk: bytes, n: int) -> bytes:
@@ -45,6 +46,7 @@ def tmpdir_env(tmp_path, monkeypatch):
     tmp.mkdir()
     monkeypatch.setenv("TMPDIR", str(tmp))
     import tempfile
+
     monkeypatch.setattr(tempfile, "tempdir", str(tmp))
     return tmp
 
@@ -52,10 +54,10 @@ def tmpdir_env(tmp_path, monkeypatch):
 @pytest.mark.parametrize("kind", ["gzip", "zstd", "xz"])
 def test_a_bomb_of_zeros_is_refused_from_its_first_bytes(tmp_path, tmpdir_env, kind):
     bomb = tmp_path / "zeros.log.gz"
-    bomb.write_bytes(members(kind, bytes(MIB), 10 * 1024))      # 10 GiB of zeros
+    bomb.write_bytes(members(kind, bytes(MIB), 10 * 1024))  # 10 GiB of zeros
     with pytest.raises(BinaryInput):
         read(bomb)
-    assert list(tmpdir_env.iterdir()) == []                       # nothing left on disk
+    assert list(tmpdir_env.iterdir()) == []  # nothing left on disk
 
 
 @pytest.mark.parametrize("kind", ["gzip", "bzip2", "zstd"])
@@ -71,18 +73,25 @@ def test_a_text_bomb_is_refused_at_its_cap(tmp_path, tmpdir_env, monkeypatch, ki
 def test_the_cap_scales_with_the_input_and_a_real_log_passes(tmp_path, tmpdir_env, monkeypatch):
     p = tmp_path / "run.log.gz"
     p.write_bytes(gzip.compress(lesson_text(3000)))
-    assert read(p).n_steps == 3000                                # default cap: 1 GiB or 100x
+    assert read(p).n_steps == 3000  # default cap: 1 GiB or 100x
 
 
 def test_a_full_temp_folder_is_an_error_not_a_partial_read(tmp_path):
     """A real file-size limit (RLIMIT_FSIZE) stands in for a full disk: the write fails with EFBIG."""
     p = tmp_path / "run.log.gz"
-    p.write_bytes(gzip.compress(lesson_text(60000)))              # ~5 MiB decompressed
-    code = ("import resource, signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
-            "resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20)); "
-            "from rlvitals.cli import main; sys.exit(main(sys.argv[1:]))")
-    r = subprocess.run([sys.executable, "-c", code, "vitals", str(p)], capture_output=True, text=True,
-                       env={**os.environ, "PYTHONPATH": SRC}, timeout=120)
+    p.write_bytes(gzip.compress(lesson_text(60000)))  # ~5 MiB decompressed
+    code = (
+        "import resource, signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20)); "
+        "from rlvitals.cli import main; sys.exit(main(sys.argv[1:]))"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code, "vitals", str(p)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": SRC},
+        timeout=120,
+    )
     assert r.returncode == 2, (r.stdout, r.stderr)
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "nothing read" in lines[0] and r.stdout == ""
@@ -91,7 +100,7 @@ def test_a_full_temp_folder_is_an_error_not_a_partial_read(tmp_path):
 @pytest.mark.parametrize("kind", ["gzip", "bzip2", "xz", "zstd"])
 @pytest.mark.parametrize("keep", [0.3, 0.9, 0.995])
 def test_cut_short_keeps_every_byte_that_decompressed(tmp_path, kind, keep):
-    text = lesson_text(800)                                       # ~60 KiB: under the old 64 KiB loss
+    text = lesson_text(800)  # ~60 KiB: under the old 64 KiB loss
     whole = members(kind, text, 1)
     cut = whole[: int(len(whole) * keep)]
     p = tmp_path / "cut.log"
@@ -105,6 +114,7 @@ def test_cut_short_keeps_every_byte_that_decompressed(tmp_path, kind, keep):
         got = lzma.LZMADecompressor().decompress(cut)
     else:
         import zstandard
+
         got = zstandard.ZstdDecompressor().decompressobj().decompress(cut)
     complete = got.count(b"\n")
     if complete < 1:
@@ -112,7 +122,7 @@ def test_cut_short_keeps_every_byte_that_decompressed(tmp_path, kind, keep):
             read(p)
         return
     run = read(p)
-    assert run.n_steps >= complete - 1                            # the last line may be cut mid-number
+    assert run.n_steps >= complete - 1  # the last line may be cut mid-number
     assert any("cut short" in n for n in run.notes)
 
 
@@ -121,10 +131,13 @@ def test_a_signal_mid_decompression_leaves_no_temp_file(tmp_path, signame):
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     p = tmp_path / "big.log.gz"
-    p.write_bytes(members("gzip", lesson_text(20000), 300))        # ~450 MiB decompressed
-    proc = subprocess.Popen([sys.executable, "-m", "rlvitals.cli", "vitals", str(p)],
-                            env={**os.environ, "PYTHONPATH": SRC, "TMPDIR": str(tmp)},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    p.write_bytes(members("gzip", lesson_text(20000), 300))  # ~450 MiB decompressed
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rlvitals.cli", "vitals", str(p)],
+        env={**os.environ, "PYTHONPATH": SRC, "TMPDIR": str(tmp)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not any(f.stat().st_size > 4 * MIB for f in tmp.rglob("*") if f.is_file()):
         time.sleep(0.02)

@@ -9,39 +9,80 @@ from rlvitals.ingest import read, read_text
 from rlvitals.ingest.components import classify, component_name, is_eval_key, val_acc_choice
 
 
-@pytest.mark.parametrize(("name", "kind"), [
-    # the Unsloth / TRL GSM8K notebook's five reward functions
-    ("correctness_reward_func", "correctness"), ("xmlcount_reward_func", "format"),
-    ("soft_format_reward_func", "format"), ("strict_format_reward_func", "format"),
-    ("int_reward_func", "format"),          # checks only that the answer is an integer
-    # prime-rl (Dakota) verifiers
-    ("exact_match_reward", "correctness"), ("length_penalty_reward", "length"), ("char_overlap_reward", "other"),
-    # TRL console logs, rl-doctor, rlprobe, open-r1 names
-    ("think_format_reward", "format"), ("mc_idx_reward", "correctness"), ("mdi_reward", "other"), ("reward_fn", "other"),
-    ("accuracy_reward", "correctness"), ("correctness", "correctness"), ("format", "format"),
-    ("cosine_scaled_reward", "style"), ("repetition_penalty_reward", "style"), ("tag_count_reward", "format"),
-    ("code_format_reward", "format"), ("soft_overlong_punishment", "length"), ("binary_code_reward", "correctness"),
-    ("math_verify_reward", "correctness"), ("reasoning_steps_reward", "format"), ("gsm8k_reward", "other"),
-])
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        # the Unsloth / TRL GSM8K notebook's five reward functions
+        ("correctness_reward_func", "correctness"),
+        ("xmlcount_reward_func", "format"),
+        ("soft_format_reward_func", "format"),
+        ("strict_format_reward_func", "format"),
+        ("int_reward_func", "format"),  # checks only that the answer is an integer
+        # prime-rl (Dakota) verifiers
+        ("exact_match_reward", "correctness"),
+        ("length_penalty_reward", "length"),
+        ("char_overlap_reward", "other"),
+        # TRL console logs, rl-doctor, rlprobe, open-r1 names
+        ("think_format_reward", "format"),
+        ("mc_idx_reward", "correctness"),
+        ("mdi_reward", "other"),
+        ("reward_fn", "other"),
+        ("accuracy_reward", "correctness"),
+        ("correctness", "correctness"),
+        ("format", "format"),
+        ("cosine_scaled_reward", "style"),
+        ("repetition_penalty_reward", "style"),
+        ("tag_count_reward", "format"),
+        ("code_format_reward", "format"),
+        ("soft_overlong_punishment", "length"),
+        ("binary_code_reward", "correctness"),
+        ("math_verify_reward", "correctness"),
+        ("reasoning_steps_reward", "format"),
+        ("gsm8k_reward", "other"),
+    ],
+)
 def test_classify(name, kind):
     assert classify(name) == kind
 
 
-@pytest.mark.parametrize(("key", "name"), [
-    ("rewards/xmlcount_reward_func/mean", "xmlcount_reward_func"), ("rewards/reward_fn", "reward_fn"),
-    ("rewards/correctness/mean", "correctness"), ("reward_component.format", "format"),
-    ("metrics/exact_match_reward", "exact_match_reward"), ("reward/length_bonus", "length_bonus"),
-    ("rewards/xmlcount_reward_func/std", None), ("rewards/total_reward", None), ("reward/mean", None),
-    ("rewards", None), ("critic/score/mean", None), ("reward", None), ("rewards/chosen", None),
-    ("rewards/margins", None), ("env/all/format", "format"), ("reward/overall", None),
-])
+@pytest.mark.parametrize(
+    ("key", "name"),
+    [
+        ("rewards/xmlcount_reward_func/mean", "xmlcount_reward_func"),
+        ("rewards/reward_fn", "reward_fn"),
+        ("rewards/correctness/mean", "correctness"),
+        ("reward_component.format", "format"),
+        ("metrics/exact_match_reward", "exact_match_reward"),
+        ("reward/length_bonus", "length_bonus"),
+        ("rewards/xmlcount_reward_func/std", None),
+        ("rewards/total_reward", None),
+        ("reward/mean", None),
+        ("rewards", None),
+        ("critic/score/mean", None),
+        ("reward", None),
+        ("rewards/chosen", None),
+        ("rewards/margins", None),
+        ("env/all/format", "format"),
+        ("reward/overall", None),
+    ],
+)
 def test_component_keys(key, name):
     assert component_name(key) == name
 
 
 def test_eval_keys():
-    assert all(is_eval_key(k) for k in ("eval/accuracy", "eval_loss", "val-core/gsm8k/acc/mean@1",
-                                         "validation/accuracy", "test/score", "val_loss", "eval_aime_pass1"))
+    assert all(
+        is_eval_key(k)
+        for k in (
+            "eval/accuracy",
+            "eval_loss",
+            "val-core/gsm8k/acc/mean@1",
+            "validation/accuracy",
+            "test/score",
+            "val_loss",
+            "eval_aime_pass1",
+        )
+    )
     # TRL PPO logs training statistics under val/: they are not evals
     assert not any(is_eval_key(k) for k in ("val/ratio", "val/clipfrac_avg", "reward", "rewards/format/mean"))
     assert val_acc_choice(["eval/loss", "eval/reward", "eval/accuracy"]) == "eval/accuracy"
@@ -51,9 +92,13 @@ def test_eval_keys():
 
 def test_gemma_trainer_state_components():
     run = read(REAL / "trainerstate-gemma3-1b-gsm8k.trainer_state.json")
-    assert run.component_kinds == {"correctness_reward_func": "correctness", "int_reward_func": "format",
-                                   "soft_format_reward_func": "format", "strict_format_reward_func": "format",
-                                   "xmlcount_reward_func": "format"}
+    assert run.component_kinds == {
+        "correctness_reward_func": "correctness",
+        "int_reward_func": "format",
+        "soft_format_reward_func": "format",
+        "strict_format_reward_func": "format",
+        "xmlcount_reward_func": "format",
+    }
     c = run.components["correctness_reward_func"]
     assert c.source == "rewards/correctness_reward_func" and len(c) == 25
     assert c.values[0] == pytest.approx(0.225) and c.values[-1] == pytest.approx(0.95)
@@ -63,19 +108,26 @@ def test_gemma_trainer_state_components():
 
 def test_primerl_csv_components():
     run = read(REAL / "primerl-dakota-qwen3-0.6b-wandb-history.csv")
-    assert run.component_kinds == {"affix_reward": "other", "char_overlap_reward": "other",
-                                   "exact_match_reward": "correctness", "length_penalty_reward": "length",
-                                   "pattern_reward": "other"}
+    assert run.component_kinds == {
+        "affix_reward": "other",
+        "char_overlap_reward": "other",
+        "exact_match_reward": "correctness",
+        "length_penalty_reward": "length",
+        "pattern_reward": "other",
+    }
     em = run.components["exact_match_reward"]
     assert em.source == "metrics/exact_match_reward" and em.is_constant and em.values[0] == 0
-    assert run.series["acc"].source == "metrics/exact_match_reward"     # also the canonical acc
+    assert run.series["acc"].source == "metrics/exact_match_reward"  # also the canonical acc
 
 
 def test_trl_console_components_and_std_kept_as_extras():
     run = read(REAL / "trl-grpo-qwen25vl3b-aokvqa-collapse.md")
     assert set(run.components) == {"mc_idx_reward", "mdi_reward", "think_format_reward"}
-    assert run.component_kinds == {"mc_idx_reward": "correctness", "mdi_reward": "other",
-                                   "think_format_reward": "format"}
+    assert run.component_kinds == {
+        "mc_idx_reward": "correctness",
+        "mdi_reward": "other",
+        "think_format_reward": "format",
+    }
     assert "rewards/think_format_reward/std" in run.extras and "total_reward" not in run.components
 
 
@@ -106,9 +158,13 @@ def test_unsloth_notebook_components():
     import numpy as np
 
     run = read(REAL / "unsloth-mistral-7b-grpo-gsm8k.ipynb")
-    assert run.component_kinds == {"xmlcount_reward_func": "format", "soft_format_reward_func": "format",
-                                   "strict_format_reward_func": "format", "int_reward_func": "format",
-                                   "correctness_reward_func": "correctness"}
+    assert run.component_kinds == {
+        "xmlcount_reward_func": "format",
+        "soft_format_reward_func": "format",
+        "strict_format_reward_func": "format",
+        "int_reward_func": "format",
+        "correctness_reward_func": "correctness",
+    }
 
     def ends(s):
         n = len(s) // 10

@@ -14,8 +14,11 @@ from rlvitals.run import Run
 
 def _run() -> Run:
     rng = np.random.default_rng(0)
-    return Run.from_arrays("s", np.arange(1, 21), {"reward": rng.uniform(size=20), "entropy": rng.uniform(size=20),
-                                                   "len": rng.uniform(10, 20, 20)})
+    return Run.from_arrays(
+        "s",
+        np.arange(1, 21),
+        {"reward": rng.uniform(size=20), "entropy": rng.uniform(size=20), "len": rng.uniform(10, 20, 20)},
+    )
 
 
 @pytest.mark.parametrize("fmt", ["lesson", "verl-console", "verl-jsonl", "jsonl", "csv"])
@@ -51,8 +54,11 @@ def test_long_preamble_still_sniffed(tmp_path):
 
 
 def test_tensorboard_directory_and_file(tmp_path):
-    f = write_scalars(tmp_path / "tb", [("actor/entropy", s, 1.0 / (s + 1)) for s in range(10)]
-                      + [("critic/score/mean", s, 0.25 * s) for s in range(10)])
+    f = write_scalars(
+        tmp_path / "tb",
+        [("actor/entropy", s, 1.0 / (s + 1)) for s in range(10)]
+        + [("critic/score/mean", s, 0.25 * s) for s in range(10)],
+    )
     for target in (tmp_path / "tb", f):
         run = read(target)
         assert run.format == "tensorboard"

@@ -38,8 +38,8 @@ LINES = {
     "verl-console": lambda s: f"step:{s} - critic/score/mean:0.5 - actor/entropy:1.2",
     "verl-jsonl": lambda s: '{"step": S, "data": {"critic/score/mean": 0.5}}'.replace("S", _json(s)),
     "jsonl": lambda s: '{"step": S, "reward": 0.5}'.replace("S", _json(s)),
-    "wandb": lambda s: '{"_step": S, "reward": 0.5}'.replace("S", _json(s)),   # watch's rows of a .wandb
-    "swanlab": lambda s: '{"_step": S, "reward": 0.5}'.replace("S", _json(s)),   # … and of a .swanlab
+    "wandb": lambda s: '{"_step": S, "reward": 0.5}'.replace("S", _json(s)),  # watch's rows of a .wandb
+    "swanlab": lambda s: '{"_step": S, "reward": 0.5}'.replace("S", _json(s)),  # … and of a .swanlab
     "csv": lambda s: f"{s},0.5",
     "openrlhf": lambda s: "INFO ppo_trainer.py:547] Global step " + s + ": {'reward': 0.5, 'kl': 0.01}",
     "roll": lambda s: 'metrics_tag: {"step": S, "metrics": {"critic/score/mean": 0.5}}'.replace("S", _json(s)),
@@ -60,8 +60,10 @@ def _text(fmt: str, bad: str) -> str:
 def hang_guard(seconds: int):
     """Fail when a call takes far too long (a bound ~100x the normal time, not a speed assertion;
     a slow C-level regex call is not interrupted, the failure comes when it returns)."""
+
     def boom(*_):
         raise TimeoutError(f"took more than {seconds} s: super-linear again?")
+
     old = signal.signal(signal.SIGALRM, boom)
     signal.alarm(seconds)
     try:
@@ -79,8 +81,9 @@ def lost(run, *reasons):
     return sum(counts.values()) if not reasons else sum(counts.get(r, 0) for r in reasons)
 
 
-def _check_read(path, fmt, reasons=("step out of range", "step not an integer", "not a metric line",
-                                    "CSV row without a step")):
+def _check_read(
+    path, fmt, reasons=("step out of range", "step not an integer", "not a metric line", "CSV row without a step")
+):
     run = read(path, fmt)
     assert run.steps.tolist() == [1, 2, 3]
     assert sum(run.skipped.get(r, 0) for r in reasons) >= 1, run.skipped
@@ -107,17 +110,17 @@ def test_huge_step_in_trainer_state(tmp_path, kind):
 
 def test_step_rule_is_one_rule():
     assert [parse_step(x) for x in ("12", "0012", 12, 12.0, "12.0", "0")] == [12, 12, 12, 12, 12, 0]
-    for bad in ("-1", -1, 2 ** 53, float("inf"), float("nan"), "1e300", "9" * 5000, 2 ** 70, 1e300):
+    for bad in ("-1", -1, 2**53, float("inf"), float("nan"), "1e300", "9" * 5000, 2**70, 1e300):
         assert parse_step(bad) == "step out of range", bad
     assert parse_step(12.5) == "step not an integer"
     assert parse_step(STEP_LIMIT - 1) == STEP_LIMIT - 1
 
 
 def test_monitor_bad_step_costs_no_good_row():
-    mon = Monitor(stream=None, check_every=10 ** 9)
+    mon = Monitor(stream=None, check_every=10**9)
     for step in range(100):
         mon.log({"reward": 0.5, "entropy": 1.0}, step)
-    mon.log({"reward": 0.5}, 2 ** 70)
+    mon.log({"reward": 0.5}, 2**70)
     mon.log({"reward": 0.5}, int(1e300))
     mon.log({"reward": 0.5}, 100)
     run = mon.run()
@@ -132,12 +135,25 @@ NESTED = {
     "slime": "rollout 1: {'rollout/raw_reward': 0.5}\nrollout 2: {'r': " + "{'a': " * DEEP + "1" + "}" * DEEP + "}\n",
     "jsonl": '{"step": 1, "reward": 0.5}\n{"step": 2, "r": ' + '{"a": ' * DEEP + "1" + "}" * DEEP + "}\n",
     "verl-jsonl": '{"step": 1, "data": {"critic/score/mean": 0.5}}\n{"step": 2, "data": {"r": '
-                  + "[" * DEEP + "1" + "]" * DEEP + "}}\n",
+    + "[" * DEEP
+    + "1"
+    + "]" * DEEP
+    + "}}\n",
     "roll": 'metrics_tag: {"step": 1, "metrics": {"reward": 0.5}}\nmetrics_tag: {"step": 2, "metrics": '
-            + '{"a": ' * DEEP + "1" + "}" * DEEP + "}\n",
-    "openrlhf": "Global step 1: {'reward': 0.5}\nGlobal step 2: {'reward': " + "{'a': " * DEEP + "1" + "}" * DEEP + "}\n",
-    "trl-state": '{"log_history": [{"step": 1, "reward": 0.5}, {"step": 2, "r": ' + "[" * DEEP + "1"
-                 + "]" * DEEP + "}]}",
+    + '{"a": ' * DEEP
+    + "1"
+    + "}" * DEEP
+    + "}\n",
+    "openrlhf": "Global step 1: {'reward': 0.5}\nGlobal step 2: {'reward': "
+    + "{'a': " * DEEP
+    + "1"
+    + "}" * DEEP
+    + "}\n",
+    "trl-state": '{"log_history": [{"step": 1, "reward": 0.5}, {"step": 2, "r": '
+    + "[" * DEEP
+    + "1"
+    + "]" * DEEP
+    + "}]}",
 }
 
 
@@ -147,30 +163,41 @@ def test_deep_nesting_is_skipped_and_counted(tmp_path, fmt):
     p.write_text(NESTED[fmt], encoding="utf-8")
     run = read(p, fmt)
     assert lost(run, "nested too deep") == 1, (run.skipped, run.dropped)
-    assert run.n_steps == 1                     # the good line before it
+    assert run.n_steps == 1  # the good line before it
 
 
 def test_modest_nesting_still_reads(tmp_path):
     p = tmp_path / "run.jsonl"
-    p.write_text('{"step": 1, "reward": 0.1, "a": {"b": {"c": {"d": 0.5}}}}\n'
-                 '{"step": 2, "reward": 0.2, "a": {"b": {"c": {"d": 0.6}}}}\n')
+    p.write_text(
+        '{"step": 1, "reward": 0.1, "a": {"b": {"c": {"d": 0.5}}}}\n'
+        '{"step": 2, "reward": 0.2, "a": {"b": {"c": {"d": 0.6}}}}\n'
+    )
     run = read(p)
     assert run.extras["a/b/c/d"].values.tolist() == [0.5, 0.6] and not run.skipped
 
 
 # -- 7: a value wrapped a thousand times ------------------------------------------------------------
-@pytest.mark.parametrize("fmt, wrap", [
-    ("verl-console", "np.float64("), ("lesson", "np.float64("), ("trl-console", "np.float64("),
-    ("lesson", "'"), ("lesson", "%"), ("torchtune", "tensor("),
-])
+@pytest.mark.parametrize(
+    "fmt, wrap",
+    [
+        ("verl-console", "np.float64("),
+        ("lesson", "np.float64("),
+        ("trl-console", "np.float64("),
+        ("lesson", "'"),
+        ("lesson", "%"),
+        ("torchtune", "tensor("),
+    ],
+)
 def test_value_wrapped_a_thousand_times(tmp_path, fmt, wrap):
     close = {"np.float64(": ")", "tensor(": ")", "'": "'", "%": ""}[wrap]
     value = ("1" + "%" * DEEP) if wrap == "%" else wrap * DEEP + "1" + close * DEEP
     good = LINES[fmt]
-    bad = {"verl-console": f"step:2 - critic/score/mean:{value} - actor/entropy:1.0",
-           "lesson": f"[2] reward={value} entropy=1.0",
-           "trl-console": "{'loss': 0.1, 'reward': " + value + ", 'step': 2}",
-           "torchtune": f"Step 2 | rewards:{value} kl_loss:0.01 "}[fmt]
+    bad = {
+        "verl-console": f"step:2 - critic/score/mean:{value} - actor/entropy:1.0",
+        "lesson": f"[2] reward={value} entropy=1.0",
+        "trl-console": "{'loss': 0.1, 'reward': " + value + ", 'step': 2}",
+        "torchtune": f"Step 2 | rewards:{value} kl_loss:0.01 ",
+    }[fmt]
     p = tmp_path / "run.log"
     p.write_text(good("1") + "\n" + bad + "\n" + good("3") + "\n", encoding="utf-8")
     run = read(p, fmt)
@@ -182,7 +209,7 @@ def test_value_wrappers_still_read():
     assert parse_value("np.float64(0.25)") == 0.25
     assert parse_value("'21.5%'") == pytest.approx(0.215)
     assert parse_value("tensor(0.4375, device='cuda:0')") == 0.4375
-    assert parse_value("np.float64(" * 9 + "1" + ")" * 9) is None      # deeper than any logger writes
+    assert parse_value("np.float64(" * 9 + "1" + ")" * 9) is None  # deeper than any logger writes
 
 
 # -- 8: deep JSON while sniffing ---------------------------------------------------------------------
@@ -195,7 +222,7 @@ def test_sniffing_deep_json_lines(tmp_path):
     assert run.format == "jsonl" and run.steps.tolist() == [1]
     assert run.skipped == {"not a JSON object line": 3}
     p.write_text('{"a": ' * 5000 + "1" + "}" * 5000 + "\n", encoding="utf-8")
-    with pytest.raises(NoMetrics):               # nothing but a too-deep object: no metric, no crash
+    with pytest.raises(NoMetrics):  # nothing but a too-deep object: no metric, no crash
         read(p)
 
 
@@ -203,25 +230,27 @@ def test_sniffing_deep_json_lines(tmp_path):
 @pytest.mark.parametrize("fmt", ["jsonl", "verl-jsonl", "roll", "trl-console"])
 def test_integer_of_400_digits_is_a_value_out_of_range(tmp_path, fmt):
     big = "9" * 400
-    text = {"jsonl": '{"step": 1, "reward": 0.5}\n{"step": 2, "reward": %s, "kl": 0.1}\n',
-            "verl-jsonl": '{"step": 1, "data": {"reward": 0.5}}\n{"step": 2, "data": {"reward": %s, "kl": 0.1}}\n',
-            "roll": 'metrics_tag: {"step": 1, "metrics": {"reward": 0.5}}\n'
-                    'metrics_tag: {"step": 2, "metrics": {"reward": %s, "kl": 0.1}}\n',
-            "trl-console": "{'loss': 0.1, 'reward': 0.5, 'step': 1}\n{'loss': 0.1, 'reward': %s, 'step': 2}\n",
-            }[fmt] % big
+    text = {
+        "jsonl": '{"step": 1, "reward": 0.5}\n{"step": 2, "reward": %s, "kl": 0.1}\n',
+        "verl-jsonl": '{"step": 1, "data": {"reward": 0.5}}\n{"step": 2, "data": {"reward": %s, "kl": 0.1}}\n',
+        "roll": 'metrics_tag: {"step": 1, "metrics": {"reward": 0.5}}\n'
+        'metrics_tag: {"step": 2, "metrics": {"reward": %s, "kl": 0.1}}\n',
+        "trl-console": "{'loss': 0.1, 'reward': 0.5, 'step': 1}\n{'loss': 0.1, 'reward': %s, 'step': 2}\n",
+    }[fmt] % big
     p = tmp_path / "run.log"
     p.write_text(text, encoding="utf-8")
     run = read(p, fmt)
-    assert run.dropped.get("value out of range") == 1       # the line is kept, with its kl
-    assert run.series["reward"].steps.tolist() == [1]          # not an infinity that was never logged
+    assert run.dropped.get("value out of range") == 1  # the line is kept, with its kl
+    assert run.series["reward"].steps.tolist() == [1]  # not an infinity that was never logged
 
 
 def test_overflowing_literal_is_not_an_infinity_but_inf_is():
     run_text = "[1] reward=0.5\n[2] reward=1e400 kl=0.1\n[3] reward=inf\n[4] reward=" + "9" * 400 + "\n"
     from rlvitals.ingest import read_text
+
     run = read_text(run_text, "lesson")
-    assert run.dropped == {"value out of range": 1}         # line 2 kept its kl
-    assert run.skipped == {"value out of range": 1}         # line 4 had nothing else
+    assert run.dropped == {"value out of range": 1}  # line 2 kept its kl
+    assert run.skipped == {"value out of range": 1}  # line 4 had nothing else
     assert run.series["reward"].steps.tolist() == [1, 3]
 
 
@@ -243,7 +272,7 @@ def test_megabyte_lines_parse_in_linear_time(tmp_path, case):
     fmt = {"torchtune-tensor": "torchtune", "ray-suffix": "verl-console"}.get(case, case)
     p = tmp_path / "long.log"
     p.write_text(LONG_LINES[case] + "\n" + LINES[fmt]("2") + "\n", encoding="utf-8")
-    with hang_guard(30):                  # quadratic: minutes; linear: well under a second
+    with hang_guard(30):  # quadratic: minutes; linear: well under a second
         run = read(p, fmt)
     assert run.n_steps >= 1
 
@@ -262,11 +291,11 @@ def test_builder_checks_every_step_and_value():
     from rlvitals.ingest.values import OUT_OF_RANGE
 
     b = RunBuilder("x", "test")
-    b.add_row("1", {"reward": 0.1})                            # the step as printed
-    b.add_row("9" * 5000, {"reward": 0.2})                     # skipped: step out of range
-    b.add_row(2.5, {"reward": 0.3})                            # skipped: step not an integer
-    b.add_row(2, {"reward": OUT_OF_RANGE, "kl": 0.1})          # kept, its reward dropped
-    b.add_row(3, {"reward": 10 ** 400})                        # skipped: nothing left
+    b.add_row("1", {"reward": 0.1})  # the step as printed
+    b.add_row("9" * 5000, {"reward": 0.2})  # skipped: step out of range
+    b.add_row(2.5, {"reward": 0.3})  # skipped: step not an integer
+    b.add_row(2, {"reward": OUT_OF_RANGE, "kl": 0.1})  # kept, its reward dropped
+    b.add_row(3, {"reward": 10**400})  # skipped: nothing left
     b.add_row(4, {"reward": float("nan"), "kl": float("inf")})  # a logged NaN / inf is evidence
     b.add_block(np.array([5.0, np.inf, 6.0, -1.0]), {"reward": np.array([0.5, 0.6, 0.7, 0.8])})
     run = b.build()
@@ -282,7 +311,7 @@ def test_lesson_lines_with_thousands_of_distinct_keys(tmp_path):
     lines = []
     for i in range(3000):
         lines.append(f"[{2 * i}] reward=0.5 entropy=1.2")
-        lines.append(f"[{2 * i + 1}] reward=nan key_{i}=1e-3")          # `nan`, `e`: the fallback path
+        lines.append(f"[{2 * i + 1}] reward=nan key_{i}=1e-3")  # `nan`, `e`: the fallback path
     p = tmp_path / "run.log"
     p.write_text("\n".join(lines) + "\n")
     with hang_guard(60):
@@ -323,8 +352,10 @@ def test_sqlite_extra_json_numbers_beyond_float64(tmp_path):
     con = sqlite3.connect(p)
     con.execute("create table metrics (id integer primary key, step integer, reward real, extra_json text)")
     for i in range(5):
-        con.execute("insert into metrics (step, reward, extra_json) values (?, ?, ?)",
-                    (i, 0.5, '{"kl": 1e400, "big": ' + "9" * 400 + ', "x": 0.1}'))
+        con.execute(
+            "insert into metrics (step, reward, extra_json) values (?, ?, ?)",
+            (i, 0.5, '{"kl": 1e400, "big": ' + "9" * 400 + ', "x": 0.1}'),
+        )
     con.commit()
     con.close()
     run = read(p)

@@ -10,10 +10,12 @@ import numpy as np
 from rlvitals.ingest import read, read_text, write_run
 from rlvitals.run import Run, Series
 
-WANDB = ("reward/mean,_runtime,completion_len/mean,_step,metrics/exact_match_reward,note\n"
-         "0.12,1.5,400,0,0,a\n"
-         ",2.5,380,1,,b\n"
-         "0.2,3.5,,2,0,c\n")
+WANDB = (
+    "reward/mean,_runtime,completion_len/mean,_step,metrics/exact_match_reward,note\n"
+    "0.12,1.5,400,0,0,a\n"
+    ",2.5,380,1,,b\n"
+    "0.2,3.5,,2,0,c\n"
+)
 
 
 def test_wandb_export_blank_cells_are_gaps():
@@ -23,7 +25,7 @@ def test_wandb_export_blank_cells_are_gaps():
     assert run.series["len"].steps.tolist() == [0, 1]
     assert run.series["acc"].is_constant and run.series["acc"].values.tolist() == [0.0, 0.0]
     assert "_step" not in run.extras and "_runtime" in run.extras
-    assert run.dropped == {"non-numeric cells": 3} and run.skipped == {}   # values dropped, rows kept
+    assert run.dropped == {"non-numeric cells": 3} and run.skipped == {}  # values dropped, rows kept
 
 
 def test_tsv_and_no_step_column():

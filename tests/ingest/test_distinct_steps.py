@@ -18,11 +18,11 @@ def stored(b: RunBuilder) -> int:
 def test_one_step_repeated_keeps_memory_flat():
     b = RunBuilder("r", "lesson")
     block = np.full(4096, 5, dtype=np.int64)
-    for i in range(1000):                                 # 4 million rows of step 5
+    for i in range(1000):  # 4 million rows of step 5
         b.add_block(block, {"reward": np.full(4096, i, float), "entropy": np.ones(4096)})
     assert stored(b) <= 2 * 2 * builder_mod.COMPACT_ROWS  # two keys, bounded whatever the length
     run = b.build()
-    assert run.n_steps == 1 and run["reward"].values.tolist() == [999.0]   # the last write wins
+    assert run.n_steps == 1 and run["reward"].values.tolist() == [999.0]  # the last write wins
 
 
 def test_row_by_row_too():
@@ -43,8 +43,10 @@ def _build(rows, compact_rows):
         run = b.build()
     finally:
         builder_mod.COMPACT_ROWS = old
-    return [{k: (s.steps.tolist(), s.values.tolist()) for k, s in r.series.items()} | {"n": r.n_steps}
-            for r in (run.file_runs or [run])]
+    return [
+        {k: (s.steps.tolist(), s.values.tolist()) for k, s in r.series.items()} | {"n": r.n_steps}
+        for r in (run.file_runs or [run])
+    ]
 
 
 @settings(max_examples=60, deadline=None, derandomize=True, database=None)

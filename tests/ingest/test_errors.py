@@ -29,12 +29,19 @@ def bad(tmp_path):
     return out
 
 
-@pytest.mark.parametrize("key, exc, words", [
-    ("empty", EmptyInput, "is empty"), ("blank", EmptyInput, "is empty"),
-    ("binary", BinaryInput, "binary"), ("latin1", InputError, "not UTF-8"),
-    ("prose", UnknownFormat, "tried: lesson"), ("nometrics", NoMetrics, "not one metric"),
-    ("dir", NotAFile, "directory"), ("missing", NotAFile, "does not exist"),
-])
+@pytest.mark.parametrize(
+    "key, exc, words",
+    [
+        ("empty", EmptyInput, "is empty"),
+        ("blank", EmptyInput, "is empty"),
+        ("binary", BinaryInput, "binary"),
+        ("latin1", InputError, "not UTF-8"),
+        ("prose", UnknownFormat, "tried: lesson"),
+        ("nometrics", NoMetrics, "not one metric"),
+        ("dir", NotAFile, "directory"),
+        ("missing", NotAFile, "does not exist"),
+    ],
+)
 def test_read_errors(bad, key, exc, words):
     with pytest.raises(exc) as e:
         read(bad[key])

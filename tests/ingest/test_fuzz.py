@@ -36,20 +36,79 @@ from rlvitals.ingest import FORMATS, WRITABLE, example_path, open_parser, read, 
 from rlvitals.ingest.values import STEP_LIMIT
 from rlvitals.run import Run
 
-FUZZ = settings(max_examples=int(os.environ.get("RLVITALS_FUZZ_EXAMPLES", "100")), deadline=None,
-                derandomize=True, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                       HealthCheck.function_scoped_fixture])
-TARGETS = [*sorted(FORMATS), None]          # None: the format is sniffed
-ONE_ROW_PER_LINE = {"lesson", "verl-console", "verl-jsonl", "jsonl", "csv", "openrlhf", "roll", "torchtune",
-                    "primerl-console", "trl-console"}
+FUZZ = settings(
+    max_examples=int(os.environ.get("RLVITALS_FUZZ_EXAMPLES", "100")),
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture],
+)
+TARGETS = [*sorted(FORMATS), None]  # None: the format is sniffed
+ONE_ROW_PER_LINE = {
+    "lesson",
+    "verl-console",
+    "verl-jsonl",
+    "jsonl",
+    "csv",
+    "openrlhf",
+    "roll",
+    "torchtune",
+    "primerl-console",
+    "trl-console",
+}
 
-NASTY_NUMBERS = ["1" + "0" * 20, "inf", "-inf", "nan", "NaN", "1e300", "-1e+300", "1e400", "9" * 400,
-                 "9" * 5000, "-1", "0", "00012", "1.5"]
-NASTY_BYTES = ["\x00", "\x00\x00", "\x1b[31m", "\x1b[", "\r", "\x0b", "\x0c", "\x7f", "\ufeff", "\u2028", "\x85",
-               "\t", "'", '"', "{", "}", "[", "]", ":", "|", "=", "%", " - ", ","]
-DEEP = ["{'a': " * 1000, "[" * 1000, '{"a": ' * 1000, "np.float64(" * 1000, "(" * 1000, "tensor(" * 300,
-        "'" * 1000, "}" * 1000]
+NASTY_NUMBERS = [
+    "1" + "0" * 20,
+    "inf",
+    "-inf",
+    "nan",
+    "NaN",
+    "1e300",
+    "-1e+300",
+    "1e400",
+    "9" * 400,
+    "9" * 5000,
+    "-1",
+    "0",
+    "00012",
+    "1.5",
+]
+NASTY_BYTES = [
+    "\x00",
+    "\x00\x00",
+    "\x1b[31m",
+    "\x1b[",
+    "\r",
+    "\x0b",
+    "\x0c",
+    "\x7f",
+    "\ufeff",
+    "\u2028",
+    "\x85",
+    "\t",
+    "'",
+    '"',
+    "{",
+    "}",
+    "[",
+    "]",
+    ":",
+    "|",
+    "=",
+    "%",
+    " - ",
+    ",",
+]
+DEEP = [
+    "{'a': " * 1000,
+    "[" * 1000,
+    '{"a": ' * 1000,
+    "np.float64(" * 1000,
+    "(" * 1000,
+    "tensor(" * 300,
+    "'" * 1000,
+    "}" * 1000,
+]
 _NUMBER = re.compile(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
@@ -74,8 +133,8 @@ def _fixture_windows() -> list[tuple[str, str]]:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
         first = max(0, run.segments[0].first_line - 6) if run.segments else 0
         if run.format == "csv":
-            first = 0                            # keep the header
-        out.append((run.format, "".join(lines[first:first + 40])))
+            first = 0  # keep the header
+        out.append((run.format, "".join(lines[first : first + 40])))
         if run.format != "csv":
             out.append((run.format, "".join(lines[-30:])))
     return out
@@ -102,8 +161,15 @@ def _document_seeds() -> list[tuple[str, str]]:
                     rows = html.split("</tr>")
                     outputs.append({**o, "data": {"text/html": "</tr>".join(rows[:31]) + "</tr></tbody></table>"}})
             cell = {**cell, "outputs": outputs}
-            text = json.dumps({"cells": [cell], "metadata": {}, "nbformat": doc.get("nbformat", 4),
-                               "nbformat_minor": doc.get("nbformat_minor", 5)}, indent=1)
+            text = json.dumps(
+                {
+                    "cells": [cell],
+                    "metadata": {},
+                    "nbformat": doc.get("nbformat", 4),
+                    "nbformat_minor": doc.get("nbformat_minor", 5),
+                },
+                indent=1,
+            )
         if len(text) <= 60_000:
             out.append((fmt, text))
     return out
@@ -114,11 +180,30 @@ SEED_FORMATS = sorted({fmt for fmt, _ in SEEDS})
 
 
 # -- strategies -------------------------------------------------------------------------------------
-LOG_CHARS = st.sampled_from(list("0123456789.-+eE:=|{}[](),'\" \t%/_abcdefgklmnoprstxyz") +
-                            ["step", "Step ", "reward", "np.float64(", "tensor(", "nan", "inf", "None",
-                             "Global step ", "metrics_tag: ", "rollout ", "\x00", "\x1b[0m", "\r", "é", "步"])
+LOG_CHARS = st.sampled_from(
+    list("0123456789.-+eE:=|{}[](),'\" \t%/_abcdefgklmnoprstxyz")
+    + [
+        "step",
+        "Step ",
+        "reward",
+        "np.float64(",
+        "tensor(",
+        "nan",
+        "inf",
+        "None",
+        "Global step ",
+        "metrics_tag: ",
+        "rollout ",
+        "\x00",
+        "\x1b[0m",
+        "\r",
+        "é",
+        "步",
+    ]
+)
 TEXT_LINES = st.lists(st.lists(LOG_CHARS, max_size=40).map("".join), max_size=25).map(
-    lambda lines: "\n".join(lines) + "\n")
+    lambda lines: "\n".join(lines) + "\n"
+)
 
 
 @st.composite
@@ -127,8 +212,15 @@ def mutated(draw, seeds=SEEDS, numbers_only=False):
     fmt, text = draw(st.sampled_from(seeds))
     out = text
     for _ in range(draw(st.integers(1, 4))):
-        op = "number" if numbers_only else draw(st.sampled_from(
-            ["number", "number", "truncate", "splice", "duplicate", "drop", "inject", "deep", "other_seed"]))
+        op = (
+            "number"
+            if numbers_only
+            else draw(
+                st.sampled_from(
+                    ["number", "number", "truncate", "splice", "duplicate", "drop", "inject", "deep", "other_seed"]
+                )
+            )
+        )
         if op == "number":
             spans = [m.span() for m in _NUMBER.finditer(out)]
             if spans:
@@ -146,7 +238,7 @@ def mutated(draw, seeds=SEEDS, numbers_only=False):
             lines = out.splitlines(keepends=True)
             if lines:
                 i = draw(st.integers(0, len(lines) - 1))
-                lines[i:i + 1] = [lines[i]] * draw(st.integers(2, 50)) if op == "duplicate" else []
+                lines[i : i + 1] = [lines[i]] * draw(st.integers(2, 50)) if op == "duplicate" else []
                 out = "".join(lines)
         elif op == "inject":
             out = out[:at] + draw(st.sampled_from(NASTY_BYTES)) * draw(st.integers(1, 3)) + out[at:]
@@ -154,7 +246,7 @@ def mutated(draw, seeds=SEEDS, numbers_only=False):
             out = out[:at] + draw(st.sampled_from(DEEP)) + out[at:]
         elif op == "other_seed":
             other = draw(st.sampled_from(seeds))[1]
-            out = out[:at] + other[draw(st.integers(0, len(other))):]
+            out = out[:at] + other[draw(st.integers(0, len(other))) :]
     return fmt, text, out
 
 
@@ -239,7 +331,7 @@ def test_replaced_numbers_are_counted_not_lost(scratch, fmt, data):
     after = read_checked(_file(scratch, fmt, text.encode("utf-8")), fmt)
     rows_before = _rows(before) if before is not None else 0
     kept = _rows(after) + sum(after.skipped.values()) if after is not None else 0
-    assert kept >= rows_before, (after.skipped if after is not None else None)
+    assert kept >= rows_before, after.skipped if after is not None else None
     if after is not None and "inf" not in text.lower():
         # a number too large for a float64 is counted, never stored as an infinity nobody logged
         for s in [*after.series.values(), *after.extras.values()]:
@@ -270,8 +362,9 @@ def test_cli_never_prints_a_traceback(tmp_path):
     for name, text in NASTY_FILES.items():
         p = tmp_path / name
         p.write_bytes(text.encode("latin-1") if name.endswith(".bin") else text.encode("utf-8"))
-        proc = subprocess.run([sys.executable, "-m", "rlvitals", "diagnose", str(p)], capture_output=True,
-                              text=True, timeout=120)
+        proc = subprocess.run(
+            [sys.executable, "-m", "rlvitals", "diagnose", str(p)], capture_output=True, text=True, timeout=120
+        )
         assert "Traceback" not in proc.stderr, (name, proc.stderr[-2000:])
         assert proc.returncode in (0, 2), (name, proc.returncode, proc.stderr[-500:])
         if proc.returncode == 2:

@@ -31,17 +31,23 @@ from rlvitals.safe_text import colours, escape_controls, paint
 from rlvitals.watch.follow import Follower
 
 EXAMPLES = int(os.environ.get("RLVITALS_FUZZ_EXAMPLES", "40"))
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                       HealthCheck.function_scoped_fixture])
-LOG = "".join(f"[{s:4d}] reward={0.1 + s * 0.003:.3f} acc={20 + s * 0.1:.1f}% entropy=0.9 kl=0.001\n"
-              for s in range(1, 121)).encode()
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture],
+)
+LOG = "".join(
+    f"[{s:4d}] reward={0.1 + s * 0.003:.3f} acc={20 + s * 0.1:.1f}% entropy=0.9 kl=0.001\n" for s in range(1, 121)
+).encode()
 
 
 def _packers():
     out = {"gzip": gzip.compress, "bzip2": bz2.compress, "xz": lzma.compress}
     try:
         import zstandard
+
         out["zstd"] = zstandard.ZstdCompressor().compress
     except ImportError:
         pass
@@ -59,19 +65,28 @@ def _tb_seed() -> bytes:
 
 
 TB = _tb_seed()
+
+
 def _db_seed() -> bytes:
     """A small rlwatch store (two runs, an extra_json column, an alerts table): a few KB."""
     with tempfile.TemporaryDirectory() as d:
         p = Path(d) / "metrics.db"
         con = sqlite3.connect(p)
-        con.execute("CREATE TABLE metrics (id INTEGER PRIMARY KEY, run_id TEXT, step INTEGER, timestamp REAL, "
-                    "entropy REAL, kl_divergence REAL, reward_mean REAL, extra_json TEXT)")
+        con.execute(
+            "CREATE TABLE metrics (id INTEGER PRIMARY KEY, run_id TEXT, step INTEGER, timestamp REAL, "
+            "entropy REAL, kl_divergence REAL, reward_mean REAL, extra_json TEXT)"
+        )
         con.execute("CREATE TABLE runs (run_id TEXT, started_at REAL)")
         con.execute("CREATE TABLE alerts (run_id TEXT, step INTEGER, message TEXT)")
-        con.executemany("INSERT INTO metrics (run_id, step, timestamp, entropy, kl_divergence, reward_mean, "
-                        "extra_json) VALUES (?, ?, 0, ?, 0.01, ?, ?)",
-                        ((r, s, 1.0 - s * 0.01, 0.1 + s * 0.01, json.dumps({"acc": s / 100}))
-                         for r in ("a", "b") for s in range(1, 30)))
+        con.executemany(
+            "INSERT INTO metrics (run_id, step, timestamp, entropy, kl_divergence, reward_mean, "
+            "extra_json) VALUES (?, ?, 0, ?, 0.01, ?, ?)",
+            (
+                (r, s, 1.0 - s * 0.01, 0.1 + s * 0.01, json.dumps({"acc": s / 100}))
+                for r in ("a", "b")
+                for s in range(1, 30)
+            ),
+        )
         con.executemany("INSERT INTO runs VALUES (?, ?)", [("a", 1.0), ("b", 2.0)])
         con.execute("INSERT INTO alerts VALUES ('b', 3, 'x')")
         con.commit()
@@ -96,9 +111,9 @@ def mutate(draw, seed: bytes) -> bytes:
         elif op == "insert":
             out[at:at] = draw(st.binary(min_size=1, max_size=16))
         elif op == "delete":
-            del out[at:at + draw(st.integers(1, 64))]
+            del out[at : at + draw(st.integers(1, 64))]
         elif op == "duplicate":
-            out[at:at] = out[at:at + draw(st.integers(1, 256))]
+            out[at:at] = out[at : at + draw(st.integers(1, 256))]
     return bytes(out)
 
 
@@ -151,7 +166,7 @@ def test_tensorboard_folder_with_one_mutated_file(scratch, blob):
     (d / "a" / "events.out.tfevents.1").write_bytes(TB)
     (d / "b" / "events.out.tfevents.2").write_bytes(blob)
     run = checked(d, "tensorboard")
-    assert run is not None and run.n_steps >= 39          # the healthy file always counts
+    assert run is not None and run.n_steps >= 39  # the healthy file always counts
 
 
 @FUZZ
@@ -162,27 +177,83 @@ def test_sqlite_store(scratch, blob):
     checked(p, "rlwatch-sqlite")
 
 
-HTML_TOKENS = st.sampled_from(["<table>", "</table>", "<tr>", "</tr>", "<th>", "</th>", "<td>", "</td>", "<!--",
-                               "-->", "<![CDATA[", "]]>", "<?x", "<!DOCTYPE", "<script>", "</script>", "<a",
-                               "<", ">", "&amp;", "&#x1b;", "&", "Step", "reward", "kl", "0.5", "12", "No log",
-                               " ", "\n", '"', "=", "\x1b[2J", "\u009b"])
+HTML_TOKENS = st.sampled_from(
+    [
+        "<table>",
+        "</table>",
+        "<tr>",
+        "</tr>",
+        "<th>",
+        "</th>",
+        "<td>",
+        "</td>",
+        "<!--",
+        "-->",
+        "<![CDATA[",
+        "]]>",
+        "<?x",
+        "<!DOCTYPE",
+        "<script>",
+        "</script>",
+        "<a",
+        "<",
+        ">",
+        "&amp;",
+        "&#x1b;",
+        "&",
+        "Step",
+        "reward",
+        "kl",
+        "0.5",
+        "12",
+        "No log",
+        " ",
+        "\n",
+        '"',
+        "=",
+        "\x1b[2J",
+        "\u009b",
+    ]
+)
 
 
 @FUZZ
 @given(tokens=st.lists(HTML_TOKENS, max_size=300))
 def test_notebook_html(scratch, tokens):
     html = "<table><tr><th>Step</th><th>reward</th></tr>" + "".join(tokens)
-    doc = {"cells": [{"cell_type": "code", "outputs": [{"output_type": "display_data",
-                                                        "data": {"text/html": html}}]}],
-           "metadata": {}, "nbformat": 4}
+    doc = {
+        "cells": [{"cell_type": "code", "outputs": [{"output_type": "display_data", "data": {"text/html": html}}]}],
+        "metadata": {},
+        "nbformat": 4,
+    }
     p = scratch / "fuzz.ipynb"
     p.write_text(json.dumps(doc))
     checked(p, "notebook")
 
 
-STATE = json.dumps({"version": 1, "levels": {"default": {"seed": None, "current": "A", "results": {
-    "1": {"given": "dead", "correct": True, "points": 8, "hints": 0, "partial": False, "revealed": False}},
-    "hints": {"A": 1}, "diffed": ["A"]}}}).encode()
+STATE = json.dumps(
+    {
+        "version": 1,
+        "levels": {
+            "default": {
+                "seed": None,
+                "current": "A",
+                "results": {
+                    "1": {
+                        "given": "dead",
+                        "correct": True,
+                        "points": 8,
+                        "hints": 0,
+                        "partial": False,
+                        "revealed": False,
+                    }
+                },
+                "hints": {"A": 1},
+                "diffed": ["A"],
+            }
+        },
+    }
+).encode()
 
 
 @FUZZ
@@ -196,10 +267,10 @@ def test_lab_state(scratch, blob):
     try:
         prog, note = load_progress(p, None)
     except StateRefused as e:
-        assert "\n" not in str(e) and p.read_bytes() == blob          # refused: nothing touched
+        assert "\n" not in str(e) and p.read_bytes() == blob  # refused: nothing touched
         return
     assert isinstance(prog, Progress)
-    if note:                                                          # set aside whole
+    if note:  # set aside whole
         assert (d / "p.json.bad").read_bytes() == blob
     save_progress(p, prog)
     assert load_progress(p, None) == (prog, None)
@@ -222,7 +293,7 @@ def test_follower_on_arbitrary_bytes(scratch, chunks):
     finally:
         f.close()
     joined = b"".join(chunks).decode("utf-8", "replace")
-    assert len(got) <= len(joined.splitlines()) + 1                   # text mode's line breaks
+    assert len(got) <= len(joined.splitlines()) + 1  # text mode's line breaks
     assert all(isinstance(x, str) and "\n" not in x for x in got)
 
 
@@ -230,8 +301,7 @@ CONTROL = [chr(c) for c in range(32) if c not in (9, 10)] + [chr(c) for c in ran
 
 
 @FUZZ
-@given(text=st.text(alphabet=st.one_of(st.sampled_from(CONTROL + ["\ufdd0", "\ufdd1"]), st.characters()),
-                    max_size=200))
+@given(text=st.text(alphabet=st.one_of(st.sampled_from(CONTROL + ["\ufdd0", "\ufdd1"]), st.characters()), max_size=200))
 def test_no_control_character_survives_the_rule(text):
     for out in (escape_controls(text), colours(text), colours(paint(text, "31"))):
         stripped = out.replace("\x1b[31m", "").replace("\x1b[0m", "")

@@ -29,8 +29,10 @@ Step 4/500, loss: 0.0003
 Training done. Final Average Reward: 2.1
 """
 
-AFTER = "".join(f"Epoch 1, Step {i}: loss={0.1 / i:.4f}, entropy={2 - 0.1 * i:.2f}\n"
-                f"  reward: {0.2 * i:.1f}, acc: {10 * i}%\n" for i in range(1, 6))
+AFTER = "".join(
+    f"Epoch 1, Step {i}: loss={0.1 / i:.4f}, entropy={2 - 0.1 * i:.2f}\n  reward: {0.2 * i:.1f}, acc: {10 * i}%\n"
+    for i in range(1, 6)
+)
 
 NO_STEP = "".join(f"reward: {0.1 * i:.1f}, kl: 0.00{i}\nentropy = {1 - 0.1 * i:.1f}\n" for i in range(1, 6))
 
@@ -45,9 +47,20 @@ def test_pairs_and_steps():
     assert pairs("Step 12/500, loss: 0.0006, Average Reward=1.73") == ({"loss": 0.0006, "Average Reward": 1.73}, False)
     assert pairs("2024-05-01 12:00:01,123 - INFO - reward: 0.5 acc: 45%") == ({"reward": 0.5, "acc": 0.45}, True)
     assert pairs("INFO:root:kl=1e-3 step_time: 2.5s") == ({"kl": 0.001}, False)
-    assert pairs("step: 7 epoch=1 lr: nan") [0].keys() == {"lr"}
-    assert [step_of(x) for x in ("Step 12/500", "step=3 x", "[ 7] a=1", "global_step: 9", "iter 4", "step_time: 2",
-                                 "steps: 5", "Epoch 1 Step 12")] == [12, 3, 7, 9, 4, None, None, 12]
+    assert pairs("step: 7 epoch=1 lr: nan")[0].keys() == {"lr"}
+    assert [
+        step_of(x)
+        for x in (
+            "Step 12/500",
+            "step=3 x",
+            "[ 7] a=1",
+            "global_step: 9",
+            "iter 4",
+            "step_time: 2",
+            "steps: 5",
+            "Epoch 1 Step 12",
+        )
+    ] == [12, 3, 7, 9, 4, None, None, 12]
 
 
 def test_metrics_before_the_step_line_go_to_the_next_step(tmp_path):
@@ -104,7 +117,7 @@ def test_linear_time_on_a_huge_line():
     line = "x" + "=1" * 200_000 + " a" * 200_000 + ":" + "9" * 100_000 + "z\n"
     t0 = time.process_time()
     read_text(line * 3, "generic")
-    assert time.process_time() - t0 < 5          # quadratic would take minutes
+    assert time.process_time() - t0 < 5  # quadratic would take minutes
 
 
 # -- --map and the refusal to diagnose without vitals ---------------------------------------------
@@ -116,19 +129,23 @@ def test_parse_map():
 
 
 def test_mapping_overrides_the_alias_table(tmp_path):
-    p = write(tmp_path, "".join(json.dumps({"step": i, "reward": 0.1 * i, "my_score": i}) + "\n" for i in range(1, 6)),
-              "r.jsonl")
+    p = write(
+        tmp_path,
+        "".join(json.dumps({"step": i, "reward": 0.1 * i, "my_score": i}) + "\n" for i in range(1, 6)),
+        "r.jsonl",
+    )
     run = read(p, mapping={"reward": "my_score"})
     assert run.series["reward"].source == "my_score" and run.series["reward"].values[-1] == 5
-    assert run.extras["reward"].values[-1] == pytest.approx(0.5)     # the displaced key is kept
+    assert run.extras["reward"].values[-1] == pytest.approx(0.5)  # the displaced key is kept
     with pytest.raises(InputError, match=r"no key 'nope'.*my_score"):
         read(p, mapping={"reward": "nope"})
     with pytest.raises(InputError, match="not a metric rlvitals knows"):
         read(p, mapping={"rewardz": "my_score"})
 
 
-UNKNOWN = "".join(json.dumps({"step": i, "avg_return": 0.1 * i, "policy_ent": 1.0, "kl_coef_x": 0.1}) + "\n"
-                  for i in range(1, 21))
+UNKNOWN = "".join(
+    json.dumps({"step": i, "avg_return": 0.1 * i, "policy_ent": 1.0, "kl_coef_x": 0.1}) + "\n" for i in range(1, 21)
+)
 
 
 def test_no_vitals_lists_the_keys_and_suggests_map(tmp_path, capsys):
@@ -138,8 +155,9 @@ def test_no_vitals_lists_the_keys_and_suggests_map(tmp_path, capsys):
     msg = str(e.value)
     assert "\n" not in msg and "avg_return (20)" in msg and "--map" in msg and "policy_ent" in msg
     for command in ("diagnose", "vitals", "plot"):
-        assert cli.main([command, str(p), "-o", str(tmp_path / "x.png")] if command == "plot"
-                        else [command, str(p)]) == 2
+        assert (
+            cli.main([command, str(p), "-o", str(tmp_path / "x.png")] if command == "plot" else [command, str(p)]) == 2
+        )
         out, err = capsys.readouterr()
         assert out == "" and err.count("\n") == 1 and "LEARNING" not in err and "avg_return" in err
     assert cli.main(["diagnose", str(p), "--lang", "zh"]) == 2
@@ -150,12 +168,13 @@ def test_no_vitals_lists_the_keys_and_suggests_map(tmp_path, capsys):
 
 
 def test_diagnose_reads_loss_alone_and_says_the_goal_is_missing(tmp_path, capsys):
-    p = write(tmp_path, "".join(json.dumps({"step": i, "loss": 1 / i, "lr": 1e-5}) + "\n" for i in range(1, 30)),
-              "sft.jsonl")
+    p = write(
+        tmp_path, "".join(json.dumps({"step": i, "loss": 1 / i, "lr": 1e-5}) + "\n" for i in range(1, 30)), "sft.jsonl"
+    )
     assert read(p).series["loss"].values[0] == 1.0
     assert cli.main(["vitals", str(p)]) == 0
     capsys.readouterr()
-    assert cli.main(["diagnose", str(p), "--lang", "en"]) == 0     # read, not refused
+    assert cli.main(["diagnose", str(p), "--lang", "en"]) == 0  # read, not refused
     out, err = capsys.readouterr()
     assert err == "" and re.search(r"reward +not logged", out)
     assert "whether the run learns cannot be judged" in " ".join(out.split())

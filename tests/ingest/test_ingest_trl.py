@@ -58,7 +58,7 @@ def test_real_truncated_log_steps_from_epoch_and_the_pinned_length():
         assert len(s) == 50 and s.is_constant and s.values[0] == 0.0, name
     assert run.series["len"].source == "completion_length"
     assert run.series["len"].values[0] == 256.0 and run.series["len"].values[36] == 225.1
-    assert "trunc" not in run.series             # not logged, not invented
+    assert "trunc" not in run.series  # not logged, not invented
     assert run.meta["len_at_max"] == {"value": 256.0, "steps": 49, "of": 50}
     assert any("equals its maximum 256" in n for n in run.notes)
     assert run.extras["rewards/reward_fn"].is_constant
@@ -76,16 +76,22 @@ def test_no_evidence_uses_default_logging_steps_and_says_so():
 
 
 def test_finished_run_with_total_gives_logging_steps():
-    text = "  Total optimization steps = 20\n" + console(4, every=5, total=20) + \
-        "{'train_runtime': 12.0, 'train_samples_per_second': 1.0, 'train_steps_per_second': 0.1, 'train_loss': 0.0, 'epoch': 1.0}\n"
+    text = (
+        "  Total optimization steps = 20\n"
+        + console(4, every=5, total=20)
+        + "{'train_runtime': 12.0, 'train_samples_per_second': 1.0, 'train_steps_per_second': 0.1, 'train_loss': 0.0, 'epoch': 1.0}\n"
+    )
     run = read_text(text, "trl-console")
     assert list(run.steps) == [5, 10, 15, 20] and run.meta["logging_steps"] == 5
     assert run.skipped["end-of-training summary"] == 1
 
 
 def test_tqdm_counter_on_the_same_line_with_carriage_returns():
-    text = "".join(f"\r  5%|5  | {s - 1}/200 [00:01<00:10]\r  5%|5  | {s}/200 [00:02<00:10, 1.0it/s]"
-                   f"\r                \r{ROW.format(r=s / 100, e=0.0)}\n" for s in (7, 14, 21))
+    text = "".join(
+        f"\r  5%|5  | {s - 1}/200 [00:01<00:10]\r  5%|5  | {s}/200 [00:02<00:10, 1.0it/s]"
+        f"\r                \r{ROW.format(r=s / 100, e=0.0)}\n"
+        for s in (7, 14, 21)
+    )
     run = read_text(text, "trl-console")
     assert list(run.steps) == [7, 14, 21] and run.meta["logging_steps"] == 7
     assert list(run.series["reward"].values) == [0.07, 0.14, 0.21]
@@ -107,17 +113,23 @@ def test_explicit_step_key_wins():
 def test_resumed_run_counter_goes_back_makes_segments():
     first = "".join(f"\r {s}/100 [00:01<00:10]\n{ROW.format(r=0.1, e=0.1)}\n" for s in (10, 20, 30))
     # resumed from the checkpoint at 10: the bar is drawn again from 10, the rows come at 20 and 30
-    second = "\r 10/100 [00:00<00:10]\n" + "".join(f"\r {s}/100 [00:01<00:10]\n{ROW.format(r=0.9, e=0.1)}\n"
-                                                   for s in (20, 30))
+    second = "\r 10/100 [00:00<00:10]\n" + "".join(
+        f"\r {s}/100 [00:01<00:10]\n{ROW.format(r=0.9, e=0.1)}\n" for s in (20, 30)
+    )
     run = read_text(first + second, "trl-console")
     assert list(run.steps) == [10, 20, 30] and len(run.segments) == 2
-    assert list(run.series["reward"].values) == [0.1, 0.9, 0.9]      # the later segment wins
+    assert list(run.series["reward"].values) == [0.1, 0.9, 0.9]  # the later segment wins
 
 
 # -- rows that are not train rows ----------------------------------------------------------------------
 def test_eval_dicts_are_extras_and_do_not_advance_the_count():
-    text = (ROW.format(r=0.1, e=0.1) + "\n" + "{'eval_loss': 0.5, 'eval_reward': 0.33, 'epoch': 0.1}\n"
-            + ROW.format(r=0.2, e=0.2) + "\n")
+    text = (
+        ROW.format(r=0.1, e=0.1)
+        + "\n"
+        + "{'eval_loss': 0.5, 'eval_reward': 0.33, 'epoch': 0.1}\n"
+        + ROW.format(r=0.2, e=0.2)
+        + "\n"
+    )
     run = read_text(text, "trl-console")
     assert list(run.series["reward"].steps) == [10, 20]
     ev = run.extras["eval_reward"]
@@ -126,9 +138,11 @@ def test_eval_dicts_are_extras_and_do_not_advance_the_count():
 
 
 def test_none_becomes_nan_strings_are_counted_truncated_line_skipped():
-    text = ("{'loss': 0.0, 'reward': 0.5, 'kl': None, 'optim': 'adamw', 'epoch': 0.1}\n"
-            "{'loss': 0.0, 'reward': 0.6, 'kl': 0.001, 'epoch': 0.2}\n"
-            "{'loss': 0.0, 'reward': 0.7, 'kl")
+    text = (
+        "{'loss': 0.0, 'reward': 0.5, 'kl': None, 'optim': 'adamw', 'epoch': 0.1}\n"
+        "{'loss': 0.0, 'reward': 0.6, 'kl': 0.001, 'epoch': 0.2}\n"
+        "{'loss': 0.0, 'reward': 0.7, 'kl"
+    )
     run = read_text(text, "trl-console")
     kl = run.series["kl"]
     assert math.isnan(kl.values[0]) and kl.values[1] == 0.001
@@ -143,8 +157,9 @@ def test_quoted_numbers_as_recent_transformers_print_them():
 
 
 def test_no_pinned_length_note_when_length_moves():
-    text = "".join("{" + f"'completions/mean_length': {100 + i}.0, 'reward': 0.1, 'epoch': 0.1" + "}\n"
-                   for i in range(10))
+    text = "".join(
+        "{" + f"'completions/mean_length': {100 + i}.0, 'reward': 0.1, 'epoch': 0.1" + "}\n" for i in range(10)
+    )
     run = read_text(text, "trl-console")
     assert "len_at_max" not in run.meta and not any("maximum" in n for n in run.notes)
 
@@ -159,9 +174,10 @@ def test_console_round_trip():
     run = synthetic_run()
     back = round_trip(run, "trl-console")
     assert back.meta["step_inferred"] is True
-    assert_same_series(run, back, ["reward", "acc", "entropy", "kl", "clip_frac", "ratio_mean", "len",
-                                   "gnorm", "trunc", "lr", "loss"])
-    assert_same_series(run, back, ["adv_std"], atol=1e-12)   # through frac_reward_zero_std
+    assert_same_series(
+        run, back, ["reward", "acc", "entropy", "kl", "clip_frac", "ratio_mean", "len", "gnorm", "trunc", "lr", "loss"]
+    )
+    assert_same_series(run, back, ["adv_std"], atol=1e-12)  # through frac_reward_zero_std
     assert back.series["adv_std"].proxy and back.series["ratio_mean"].proxy
 
 
@@ -175,13 +191,17 @@ def test_trainer_state_round_trip_and_read(tmp_path):
 
 
 def test_trainer_state_eval_summary_and_none(tmp_path):
-    doc = {"global_step": 20, "logging_steps": 10, "log_history": [
-        {"loss": 0.1, "reward": 0.2, "kl": None, "epoch": 0.5, "step": 10},
-        {"eval_loss": 0.3, "eval_reward": 0.25, "epoch": 0.5, "step": 10},
-        {"loss": 0.1, "reward": 0.4, "kl": 0.002, "epoch": 1.0, "step": 20},
-        {"train_runtime": 10.0, "train_loss": 0.1, "epoch": 1.0, "step": 20},
-        {"loss": 0.1},
-    ]}
+    doc = {
+        "global_step": 20,
+        "logging_steps": 10,
+        "log_history": [
+            {"loss": 0.1, "reward": 0.2, "kl": None, "epoch": 0.5, "step": 10},
+            {"eval_loss": 0.3, "eval_reward": 0.25, "epoch": 0.5, "step": 10},
+            {"loss": 0.1, "reward": 0.4, "kl": 0.002, "epoch": 1.0, "step": 20},
+            {"train_runtime": 10.0, "train_loss": 0.1, "epoch": 1.0, "step": 20},
+            {"loss": 0.1},
+        ],
+    }
     path = tmp_path / "trainer_state.json"
     path.write_text(json.dumps(doc))
     run = read(path)
@@ -213,31 +233,39 @@ def test_cut_last_line_of_a_file_is_counted_as_truncated(tmp_path):
 
 def test_incremental_parser_for_watch():
     from rlvitals.ingest import open_parser
+
     parser = open_parser("trl-console", "live")
     lines = [x + "\n" for x in console(4, bars=True).split("\n")[:-1]]
     added = [parser.feed(line) for line in lines[:4]]
-    assert added == [False, True, False, True]           # bar lines add no row, dict lines do
+    assert added == [False, True, False, True]  # bar lines add no row, dict lines do
     assert list(parser.snapshot().series["reward"].steps) == [10, 20]
     for line in lines[4:]:
         parser.feed(line)
     assert list(parser.snapshot().series["reward"].steps) == [10, 20, 30, 40]
 
 
-@pytest.mark.parametrize("total,rows,expected", [(50, 50, 1), (500, 50, 10), (505, 50, 10), (100, 4, 25), (1000, 3, 300)])
+@pytest.mark.parametrize(
+    "total,rows,expected", [(50, 50, 1), (500, 50, 10), (505, 50, 10), (100, 4, 25), (1000, 3, 300)]
+)
 def test_logging_steps_from_total_and_row_count(total, rows, expected):
-    text = f"  Total optimization steps = {total:,}\n" + console(rows, every=1, total=total) + \
-        "{'train_runtime': 1.0, 'train_loss': 0.0, 'epoch': 1.0}\n"
+    text = (
+        f"  Total optimization steps = {total:,}\n"
+        + console(rows, every=1, total=total)
+        + "{'train_runtime': 1.0, 'train_loss': 0.0, 'epoch': 1.0}\n"
+    )
     run = read_text(text, "trl-console")
     assert run.meta["logging_steps"] == expected
     assert run.steps[-1] == expected * rows
 
 
 def test_dicts_after_a_rank_prefix_are_rows_other_dicts_in_sentences_are_not():
-    text = ("[rank0]: {'loss': 0.0, 'reward': 0.5, 'epoch': 0.1}\n"
-            "Generation config: {'max_new_tokens': 256, 'temperature': 1.0}\n"
-            "[rank0]: {'loss': 0.0, 'reward': 0.6, 'epoch': 0.2}\n"
-            "Sampling params: {'n': 8, 'stop': ['</s>'\n"
-            "[rank0]: {'loss': 0.0, 'reward': 0.7, 'ep\n")
+    text = (
+        "[rank0]: {'loss': 0.0, 'reward': 0.5, 'epoch': 0.1}\n"
+        "Generation config: {'max_new_tokens': 256, 'temperature': 1.0}\n"
+        "[rank0]: {'loss': 0.0, 'reward': 0.6, 'epoch': 0.2}\n"
+        "Sampling params: {'n': 8, 'stop': ['</s>'\n"
+        "[rank0]: {'loss': 0.0, 'reward': 0.7, 'ep\n"
+    )
     assert sniff_text(text) == "trl-console"
     run = read_text(text, "trl-console")
     assert list(run.series["reward"].values) == [0.5, 0.6] and "temperature" not in run.extras
@@ -246,6 +274,7 @@ def test_dicts_after_a_rank_prefix_are_rows_other_dicts_in_sentences_are_not():
 
 def test_writer_keeps_eval_keys_in_their_own_dicts():
     from rlvitals.run import Series
+
     run = synthetic_run(steps=20)
     run.extras["eval_reward"] = Series("eval_reward", np.array([10, 20]), np.array([0.3, 0.4]))
     back = round_trip(run, "trl-console")
@@ -258,24 +287,31 @@ def test_eval_accuracy_survives_both_trl_writers(tmp_path):
     # held-out runs written as TRL logs lost their eval accuracy (the writers had no key for val_acc),
     # so the diagnosis fell back from eval/accuracy to the training acc and misread reward hacking
     from rlvitals.run import Series
+
     run = synthetic_run(steps=40)
     run.series["val_acc"] = Series("val_acc", np.array([10, 20, 30, 40]), np.array([0.31, 0.29, 0.27, 0.25]))
     path = tmp_path / "trainer_state.json"
     write_run(run, "trl-state", path)
     state = read(path)
     assert_same_series(run, state, ["val_acc", "reward", "acc"])
-    assert "eval_accuracy" in state.evals                       # kept as an eval metric, not a training vital
-    console = round_trip(run, "trl-console")                    # steps inferred (TRL prints none): values and order
+    assert "eval_accuracy" in state.evals  # kept as an eval metric, not a training vital
+    console = round_trip(run, "trl-console")  # steps inferred (TRL prints none): values and order
     np.testing.assert_allclose(console.series["val_acc"].values, [0.31, 0.29, 0.27, 0.25])
-    assert list(np.searchsorted(console.series["reward"].steps, console.series["val_acc"].steps) + 1) == [10, 20, 30, 40]
+    assert list(np.searchsorted(console.series["reward"].steps, console.series["val_acc"].steps) + 1) == [
+        10,
+        20,
+        30,
+        40,
+    ]
 
 
 def test_a_log_that_starts_at_step_0_keeps_its_steps():
     """A run converted from a trainer that logs step 0 (verl): the bar reads 0/T before the first
     dict, then rises at every row -- the counter is still the step (it was read as line order x 10)."""
     bar = "\r{pct:3d}%|          | {n}/5 [00:00<00:00,  1.00it/s]\n"
-    text = "".join(bar.format(pct=20 * n, n=n) + str({"reward": 0.1 * n, "epoch": round(n / 5, 2)}) + "\n"
-                   for n in range(6))
+    text = "".join(
+        bar.format(pct=20 * n, n=n) + str({"reward": 0.1 * n, "epoch": round(n / 5, 2)}) + "\n" for n in range(6)
+    )
     run = read_text(text, "trl-console")
     assert list(run.series["reward"].steps) == [0, 1, 2, 3, 4, 5]
     assert "tqdm counter" in run.meta["step_source"]

@@ -54,7 +54,7 @@ def test_array_without_steps_uses_positions(tmp_path):
     p.write_text(json.dumps([{"reward": 0.1 * i, "kl": 0.01, "nested": {"acc": 0.5}} for i in range(1, 6)]))
     r = read(p)
     assert r.format == "json-array" and r.series["reward"].steps.tolist() == [1, 2, 3, 4, 5]
-    acc = r.series["acc"]                    # nested dicts flattened; a namespace before `acc` reads as acc
+    acc = r.series["acc"]  # nested dicts flattened; a namespace before `acc` reads as acc
     assert acc.source == "nested/acc" and acc.values.tolist() == [0.5] * 5
     assert r.meta["step_inferred"] and any("position in the array" in n for n in r.notes)
 
@@ -74,13 +74,16 @@ def test_sniffing():
     assert sniff_text("[1, 2, 3]") is None
 
 
-@pytest.mark.parametrize("text, exc, words", [
-    ("[1, 2, 3]", InputError, "not an array of log dicts"),
-    ('{"best_metric": null}', InputError, "no log_history"),
-    ('[{"loss": 0.1}, ', InputError, "not valid JSON"),
-    ("[" * 5000 + "]" * 5000, InputError, "not an array of log dicts"),     # nesting cut at MAX_DEPTH
-    ('[{"name": "a"}, {"name": "b"}]', NoMetrics, "not one metric"),
-])
+@pytest.mark.parametrize(
+    "text, exc, words",
+    [
+        ("[1, 2, 3]", InputError, "not an array of log dicts"),
+        ('{"best_metric": null}', InputError, "no log_history"),
+        ('[{"loss": 0.1}, ', InputError, "not valid JSON"),
+        ("[" * 5000 + "]" * 5000, InputError, "not an array of log dicts"),  # nesting cut at MAX_DEPTH
+        ('[{"name": "a"}, {"name": "b"}]', NoMetrics, "not one metric"),
+    ],
+)
 def test_bad_documents_are_one_line(tmp_path, capsys, text, exc, words):
     p = tmp_path / "doc.json"
     p.write_text(text)

@@ -13,7 +13,9 @@ from rlvitals.run import Run
 
 def test_flat_rows_with_step_and_restart():
     """A restart at step <= 1 begins a new run: the last run is read, the others are listed."""
-    text = "".join(f'{{"step": {s}, "loss": {s * 0.1}, "mean_reward": 0.5, "kl_div": -0.01}}\n' for s in (1, 2, 3, 1, 2))
+    text = "".join(
+        f'{{"step": {s}, "loss": {s * 0.1}, "mean_reward": 0.5, "kl_div": -0.01}}\n' for s in (1, 2, 3, 1, 2)
+    )
     run = read_text(text)
     assert run.format == "jsonl"
     assert run.series["reward"].source == "mean_reward" and run.series["kl"].source == "kl_div"
@@ -26,17 +28,21 @@ def test_flat_rows_with_step_and_restart():
 
 
 def test_resume_to_a_later_step_stays_one_run_later_wins():
-    text = "".join(f'{{"step": {s}, "loss": {v}}}\n' for s, v in ((1, 1.0), (2, 2.0), (3, 3.0), (4, 4.0),
-                                                               (3, 30.0), (4, 40.0), (5, 50.0)))
+    text = "".join(
+        f'{{"step": {s}, "loss": {v}}}\n'
+        for s, v in ((1, 1.0), (2, 2.0), (3, 3.0), (4, 4.0), (3, 30.0), (4, 40.0), (5, 50.0))
+    )
     run = read_text(text)
     assert "run_count" not in run.meta and run.file_runs == []
     assert [(s.first_step, s.last_step, s.rows) for s in run.segments] == [(1, 4, 4), (3, 5, 3)]
-    assert run.series["loss"].values.tolist() == [1.0, 2.0, 30.0, 40.0, 50.0]   # the resumed segment wins
+    assert run.series["loss"].values.tolist() == [1.0, 2.0, 30.0, 40.0, 50.0]  # the resumed segment wins
 
 
 def test_nested_objects_strings_and_missing_step():
-    text = ('{"reward": {"mean": 0.2}, "entropy": 1.1, "tag": "run-a", "flags": [1, 2], "ok": true}\n'
-            '{"reward": {"mean": 0.3}, "entropy": 1.0, "tag": "run-a", "flags": [1, 2], "ok": false}\n')
+    text = (
+        '{"reward": {"mean": 0.2}, "entropy": 1.1, "tag": "run-a", "flags": [1, 2], "ok": true}\n'
+        '{"reward": {"mean": 0.3}, "entropy": 1.0, "tag": "run-a", "flags": [1, 2], "ok": false}\n'
+    )
     run = read_text(text)
     assert run.series["reward"].source == "reward/mean"
     assert run.series["reward"].steps.tolist() == [0, 1]
@@ -59,8 +65,16 @@ def test_nan_and_infinity_tokens_survive():
 
 def test_round_trip_exact():
     rng = np.random.default_rng(2)
-    run = Run.from_arrays("j", np.arange(0, 40, 2), {"reward": rng.normal(size=20), "acc": rng.uniform(size=20),
-                                                       "entropy": rng.uniform(size=20), "len": rng.uniform(1, 9, 20)})
+    run = Run.from_arrays(
+        "j",
+        np.arange(0, 40, 2),
+        {
+            "reward": rng.normal(size=20),
+            "acc": rng.uniform(size=20),
+            "entropy": rng.uniform(size=20),
+            "len": rng.uniform(1, 9, 20),
+        },
+    )
     run.series["reward"].values[4] = math.nan
     buf = io.StringIO()
     write_run(run, "jsonl", buf)
@@ -69,4 +83,3 @@ def test_round_trip_exact():
     for k, s in run.series.items():
         assert np.array_equal(back.series[k].steps, s.steps)
         assert np.array_equal(back.series[k].values, s.values, equal_nan=True)
-

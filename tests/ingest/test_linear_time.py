@@ -16,7 +16,7 @@ from rlvitals.ingest import read
 from rlvitals.ingest.notebook import html_tables
 
 GROWTH = 8
-LIMIT = 24          # linear: ~8 (noise up to ~2x); quadratic: ~64
+LIMIT = 24  # linear: ~8 (noise up to ~2x); quadratic: ~64
 
 
 def cpu(f: Callable[[], object]) -> float:
@@ -35,7 +35,7 @@ def ratio(make: Callable[[int], Callable[[], object]], n: int) -> float:
 
 def assert_linear(make: Callable[[int], Callable[[], object]], n: int) -> None:
     r = ratio(make, n)
-    if r > LIMIT:                       # one more try: a burst of load on the shared machine
+    if r > LIMIT:  # one more try: a burst of load on the shared machine
         r = min(r, ratio(make, n))
     assert r <= LIMIT, f"time grew {r:.1f}x for {GROWTH}x the input"
 
@@ -54,12 +54,15 @@ HTML = {
 
 @pytest.mark.parametrize("case", sorted(HTML))
 def test_notebook_html_is_linear(case):
-    assert_linear(lambda n: (lambda: html_tables(HTML[case](n))), 4000)
+    assert_linear(lambda n: lambda: html_tables(HTML[case](n)), 4000)
 
 
 def _notebook(path: Path, html: str) -> Path:
-    doc = {"cells": [{"cell_type": "code", "outputs": [{"output_type": "display_data", "data": {"text/html": html}}]}],
-           "metadata": {}, "nbformat": 4}
+    doc = {
+        "cells": [{"cell_type": "code", "outputs": [{"output_type": "display_data", "data": {"text/html": html}}]}],
+        "metadata": {},
+        "nbformat": 4,
+    }
     path.write_text(json.dumps(doc))
     return path
 
@@ -73,18 +76,24 @@ def test_a_whole_notebook_with_an_unclosed_comment_is_linear(tmp_path):
                 read(p)
             except RlvitalsError:
                 pass
+
         return go
+
     assert_linear(make, 4000)
 
 
 def _store(path: Path, runs: int) -> Path:
     con = sqlite3.connect(path)
-    con.execute("CREATE TABLE metrics (id INTEGER PRIMARY KEY, run_id TEXT, step INTEGER, timestamp REAL, "
-                "entropy REAL, reward_mean REAL, extra_json TEXT)")
+    con.execute(
+        "CREATE TABLE metrics (id INTEGER PRIMARY KEY, run_id TEXT, step INTEGER, timestamp REAL, "
+        "entropy REAL, reward_mean REAL, extra_json TEXT)"
+    )
     con.execute("CREATE TABLE runs (run_id TEXT, started_at REAL)")
-    con.executemany("INSERT INTO metrics (run_id, step, timestamp, entropy, reward_mean, extra_json) "
-                    "VALUES (?, ?, 0, 1.0, 0.5, '{}')",
-                    ((f"r{r}", s) for r in range(runs) for s in range(1, 3)))
+    con.executemany(
+        "INSERT INTO metrics (run_id, step, timestamp, entropy, reward_mean, extra_json) "
+        "VALUES (?, ?, 0, 1.0, 0.5, '{}')",
+        ((f"r{r}", s) for r in range(runs) for s in range(1, 3)),
+    )
     con.executemany("INSERT INTO runs VALUES (?, ?)", ((f"r{r}", float(r)) for r in range(runs)))
     con.commit()
     con.close()
@@ -95,6 +104,7 @@ def test_sqlite_store_with_many_runs_is_linear(tmp_path):
     def make(n: int):
         p = _store(tmp_path / f"m{n}.db", n)
         return lambda: read(p)
+
     assert_linear(make, 100)
 
 
@@ -102,7 +112,7 @@ def test_sqlite_store_with_many_runs_reads_them_all(tmp_path):
     run = read(_store(tmp_path / "m.db", 50))
     assert len(run.file_runs) == 50 and run.meta["run_id"] == "r49" and run.n_steps == 2
     note = next(n for n in run.notes if "holds 50 runs" in n)
-    assert len(note) < 1000                             # the listing is bounded, not one entry per run
+    assert len(note) < 1000  # the listing is bounded, not one entry per run
 
 
 TEXT = {
@@ -125,5 +135,7 @@ def test_sniffing_and_reading_adversarial_text_is_linear(tmp_path, case):
                 read(p)
             except RlvitalsError:
                 pass
+
         return go
+
     assert_linear(make, 20000)

@@ -34,8 +34,9 @@ def copy_run(dest: Path, name: str, start: int) -> Path:
     run = dest / "mlruns" / "1" / name
     shutil.copytree(src.parent, run)
     meta = (run / "meta.yaml").read_text()
-    (run / "meta.yaml").write_text("".join(f"start_time: {start}\n" if l.startswith("start_time:") else l + "\n"
-                                           for l in meta.splitlines()))
+    (run / "meta.yaml").write_text(
+        "".join(f"start_time: {start}\n" if l.startswith("start_time:") else l + "\n" for l in meta.splitlines())
+    )
     return run
 
 
@@ -46,7 +47,7 @@ def test_several_runs_oldest_first_and_damaged_lines_counted(tmp_path):
     lines = f.read_text().splitlines()
     lines[5] = "garbage here"
     f.write_text("\n".join(lines) + "\n")
-    legacy = early / "metrics" / "optim" / "lr"            # MLflow < 1.0: `timestamp value`, no step
+    legacy = early / "metrics" / "optim" / "lr"  # MLflow < 1.0: `timestamp value`, no step
     legacy.write_text("".join(f"{1000 + i} 4e-05\n" for i in range(300)))
     runs = read_all(tmp_path)
     assert [r.meta["mlflow"]["run_id"] for r in runs] == ["aaa", "bbb"]
@@ -56,7 +57,7 @@ def test_several_runs_oldest_first_and_damaged_lines_counted(tmp_path):
     assert np.array_equal(first["lr"].steps, np.arange(300))
     assert read(tmp_path).meta["mlflow"]["run_id"] == "bbb"
     assert "choose another with --run K" in read(tmp_path).notes[-1]
-    one = read(late)                                      # a run folder alone: one run
+    one = read(late)  # a run folder alone: one run
     assert one.n_steps == 300 and not one.file_runs
 
 
@@ -67,7 +68,9 @@ def test_a_folder_without_mlflow_runs_is_a_one_line_error(tmp_path):
     assert "no MLflow run found" in str(e.value) and "metrics/" in str(e.value)
 
 
-@pytest.mark.skipif(importlib.util.find_spec("mlflow") is None, reason="mlflow is not installed (pip install mlflow-skinny)")
+@pytest.mark.skipif(
+    importlib.util.find_spec("mlflow") is None, reason="mlflow is not installed (pip install mlflow-skinny)"
+)
 def test_a_run_written_now_by_mlflow_reads_back(tmp_path):
     make = load_maker("mlflow")
     logged = make.rows(120)
@@ -90,5 +93,5 @@ def test_an_mlflow_database_reads_like_the_same_rows_and_is_not_taken_for_rlwatc
             assert np.array_equal(run.series[name].steps, s.steps[keep]), name
             assert np.array_equal(run.series[name].values, s.values[keep], equal_nan=True), name
     kl = run.extras["optim/kl_sample_train_v1"]
-    assert np.isnan(kl.values[kl.steps == 137]).all()                  # stored as 0 with is_nan set
+    assert np.isnan(kl.values[kl.steps == 137]).all()  # stored as 0 with is_nan set
     assert run.meta["context"]["max_response_length"] == 1024.0

@@ -22,14 +22,30 @@ def write_jsonl(tmp_path, rows, name="run.jsonl"):
     return p
 
 
-@pytest.mark.parametrize(("key", "canon"), [
-    ("policy/entropy", "entropy"), ("optim/entropy", "entropy"), ("actor/entropy", "entropy"),
-    ("train/entropy", "entropy"), ("env/all/kl", "kl"), ("my_trainer/grad_norm", "gnorm"),
-    ("train/rewards/accuracy_reward/mean", "acc"), ("policy/completions/mean_length", "len"),
-    # not the policy's vitals: another model's, the clock's, a reward term's statistics, an eval
-    ("critic/lr", None), ("time/total", None), ("progress/step", None), ("reward/std", None),
-    ("rewards/len/mean", None), ("rewards/format", None), ("rollout_corr/kl", None), ("token/total_response_length/clip", None), ("x/eval/accuracy", None), ("policy/approx_kl", None),
-])
+@pytest.mark.parametrize(
+    ("key", "canon"),
+    [
+        ("policy/entropy", "entropy"),
+        ("optim/entropy", "entropy"),
+        ("actor/entropy", "entropy"),
+        ("train/entropy", "entropy"),
+        ("env/all/kl", "kl"),
+        ("my_trainer/grad_norm", "gnorm"),
+        ("train/rewards/accuracy_reward/mean", "acc"),
+        ("policy/completions/mean_length", "len"),
+        # not the policy's vitals: another model's, the clock's, a reward term's statistics, an eval
+        ("critic/lr", None),
+        ("time/total", None),
+        ("progress/step", None),
+        ("reward/std", None),
+        ("rewards/len/mean", None),
+        ("rewards/format", None),
+        ("rollout_corr/kl", None),
+        ("token/total_response_length/clip", None),
+        ("x/eval/accuracy", None),
+        ("policy/approx_kl", None),
+    ],
+)
 def test_a_namespace_in_front_of_a_known_key_reads_as_it(key, canon):
     assert canonical_key(key) == canon
 
@@ -40,17 +56,36 @@ def test_a_framework_key_beats_the_same_key_under_a_namespace(tmp_path):
     assert run["entropy"].source == "entropy"
 
 
-@pytest.mark.parametrize("name", ["correct", "correctness_f", "answer_correctness", "accuracy_v2", "exact_match_raw",
-                                  "exactmatch", "pass@4", "check_answer", "check_answer_fn", "is_correctness"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "correct",
+        "correctness_f",
+        "answer_correctness",
+        "accuracy_v2",
+        "exact_match_raw",
+        "exactmatch",
+        "pass@4",
+        "check_answer",
+        "check_answer_fn",
+        "is_correctness",
+    ],
+)
 def test_correctness_like_names_are_correctness(name):
     assert classify(name) == "correctness"
 
 
-@pytest.mark.parametrize(("key", "name"), [
-    ("env/all/ledger/exact_match_raw", "exact_match_raw"), ("metrics/check_answer", "check_answer"),
-    ("custom/answer_correctness/mean", "answer_correctness"),
-    ("env/all/ledger/exact_match_raw/std", None), ("test/env/all/exact_match", None), ("env/all/turns", None),
-])
+@pytest.mark.parametrize(
+    ("key", "name"),
+    [
+        ("env/all/ledger/exact_match_raw", "exact_match_raw"),
+        ("metrics/check_answer", "check_answer"),
+        ("custom/answer_correctness/mean", "answer_correctness"),
+        ("env/all/ledger/exact_match_raw/std", None),
+        ("test/env/all/exact_match", None),
+        ("env/all/turns", None),
+    ],
+)
 def test_a_correctness_term_under_a_new_namespace_is_a_component(key, name):
     assert component_name(key) == name
 
@@ -62,9 +97,18 @@ def tinker_rows(n=45, seed=0):
     for i in range(n):
         g = 0.21 + 0.51 * i / (n - 1) + rng.normal(0, 0.01)
         f = max(0.0, 0.01 + rng.normal(0, 0.002))
-        out.append({"step": i, "optim/lr": 1e-5, "policy/entropy": 2.3 - 0.02 * i + rng.normal(0, 0.03),
-                    "progress/done_frac": (i + 1) / n, "reward/compilable_g": g, "reward/correctness_f": f,
-                    "reward/mean": g, "time/total": 900.0 + 11 * i})
+        out.append(
+            {
+                "step": i,
+                "optim/lr": 1e-5,
+                "policy/entropy": 2.3 - 0.02 * i + rng.normal(0, 0.03),
+                "progress/done_frac": (i + 1) / n,
+                "reward/compilable_g": g,
+                "reward/correctness_f": f,
+                "reward/mean": g,
+                "time/total": 900.0 + 11 * i,
+            }
+        )
     return out
 
 
@@ -85,12 +129,19 @@ def test_tinker_policy_entropy_and_its_correctness_term_as_the_goal(tmp_path, ca
 
 
 def test_a_correctness_term_under_a_new_name_is_the_goal_ahead_of_the_reward(tmp_path):
-    rows = [{"step": i, "env/all/reward/total": 0.2 + 0.01 * i, "env/all/ledger/exact_match_raw": 0.1,
-             "env/all/ledger/length_penalty_raw": 0.5} for i in range(1, 41)]
+    rows = [
+        {
+            "step": i,
+            "env/all/reward/total": 0.2 + 0.01 * i,
+            "env/all/ledger/exact_match_raw": 0.1,
+            "env/all/ledger/length_penalty_raw": 0.5,
+        }
+        for i in range(1, 41)
+    ]
     run = read(write_jsonl(tmp_path, rows))
     assert run.component_kinds["exact_match_raw"] == "correctness"
     assert run.meta["goal"]["key"] == "env/all/ledger/exact_match_raw"
-    assert diagnose(run).verdict != "learning"       # the reward rises, the exact match does not
+    assert diagnose(run).verdict != "learning"  # the reward rises, the exact match does not
 
 
 def test_an_eval_metric_is_the_goal_on_its_own_cadence(tmp_path):
@@ -104,15 +155,21 @@ def test_an_eval_metric_is_the_goal_on_its_own_cadence(tmp_path):
 
 def test_map_goal_overrides_the_readers_choice_and_diagnose_keeps_it(tmp_path, capsys):
     rng = np.random.default_rng(1)
-    rows = [{"step": i, "reward": 0.2 + 0.005 * i + rng.normal(0, 0.01), "heldout_score": 0.3 + rng.normal(0, 0.01)}
-            for i in range(1, 101)]
+    rows = [
+        {"step": i, "reward": 0.2 + 0.005 * i + rng.normal(0, 0.01), "heldout_score": 0.3 + rng.normal(0, 0.01)}
+        for i in range(1, 101)
+    ]
     p = write_jsonl(tmp_path, rows)
     assert read(p).meta["goal"]["metric"] == "reward"
     assert diagnose(read(p)).verdict == "learning"
     run = read(p, mapping={"goal": "heldout_score"})
-    assert run.meta["goal"] == {"metric": "component:heldout_score", "key": "heldout_score", "by": "user",
-                                "why": "user"}
-    assert diagnose(run).verdict != "learning"        # the held-out score the user named stays flat
+    assert run.meta["goal"] == {
+        "metric": "component:heldout_score",
+        "key": "heldout_score",
+        "by": "user",
+        "why": "user",
+    }
+    assert diagnose(run).verdict != "learning"  # the held-out score the user named stays flat
     assert cli.main(["vitals", str(p), "--map", "goal=heldout_score", "--format", "json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["goal"]["by"] == "user" and d["mapping"] == {"goal": "heldout_score"}
@@ -121,8 +178,10 @@ def test_map_goal_overrides_the_readers_choice_and_diagnose_keeps_it(tmp_path, c
 
 
 def test_diagnose_names_unmapped_keys_and_suggests_map_lines(tmp_path, capsys):
-    rows = [{"step": i, "avg_return": 0.2 + 0.004 * i, "approx_kl": 0.001 * i, "policy_entropy": 1.0 - 0.002 * i}
-            for i in range(1, 101)]
+    rows = [
+        {"step": i, "avg_return": 0.2 + 0.004 * i, "approx_kl": 0.001 * i, "policy_entropy": 1.0 - 0.002 * i}
+        for i in range(1, 101)
+    ]
     p = write_jsonl(tmp_path, rows)
     assert cli.main(["diagnose", str(p), "--lang", "en"]) == 0
     out = capsys.readouterr().out
@@ -137,10 +196,16 @@ def test_a_log_of_loss_grad_norm_and_lr_only_is_diagnosed_not_refused(tmp_path, 
     rows = []
     for i in range(1, 101):
         bad = i >= 40
-        rows.append({"step": i, "loss": math.nan if bad else 2.0 * math.exp(-i / 50),
-                     "grad_norm": math.nan if bad else 1.0, "learning_rate": 1e-5})
+        rows.append(
+            {
+                "step": i,
+                "loss": math.nan if bad else 2.0 * math.exp(-i / 50),
+                "grad_norm": math.nan if bad else 1.0,
+                "learning_rate": 1e-5,
+            }
+        )
     p = tmp_path / "train.jsonl"
-    p.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")   # json writes NaN
+    p.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")  # json writes NaN
     assert cli.main(["diagnose", str(p), "--lang", "en", "--format", "json"]) == 0
     d = json.loads(capsys.readouterr().out)
     top = d["findings"][0]

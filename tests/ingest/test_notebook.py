@@ -31,11 +31,16 @@ def test_mistral_notebook_table():
     assert ends(r.series["reward"]) == pytest.approx((-0.3473, 0.3103), abs=1e-4)
     assert r.series["kl"].source == "kl" and r.series["kl"].values[-1] == 0.075808
     assert r.series["len"].source == "completion_length" and r.series["len"].values[0] == 299.333344
-    assert r.series["loss"].source == "loss"                       # "Training Loss"
+    assert r.series["loss"].source == "loss"  # "Training Loss"
     # the reward components, with the spaces around the slash gone
     comps = sorted(k for k in (*r.extras, *(s.source for s in r.series.values())) if k.startswith("rewards/"))
-    assert comps == ["rewards/correctness_reward_func", "rewards/int_reward_func", "rewards/soft_format_reward_func",
-                     "rewards/strict_format_reward_func", "rewards/xmlcount_reward_func"]
+    assert comps == [
+        "rewards/correctness_reward_func",
+        "rewards/int_reward_func",
+        "rewards/soft_format_reward_func",
+        "rewards/strict_format_reward_func",
+        "rewards/xmlcount_reward_func",
+    ]
     assert ends(r.extras["rewards/xmlcount_reward_func"]) == pytest.approx((-0.3673, 0.187), abs=1e-4)
     assert r.extras["rewards/strict_format_reward_func"].is_constant
     assert r.extras["rewards/strict_format_reward_func"].values[0] == 0.0
@@ -49,7 +54,7 @@ def test_phi4_notebook_table():
     assert set(r.series) == {"reward", "kl", "len", "loss"} and set(r.extras) == {"reward_std"}
     assert ends(r.series["reward"]) == pytest.approx((0.3422, 0.247), abs=1e-4)
     assert r.series["kl"].values.max() < 0.03
-    assert ends(r.series["len"]) == pytest.approx((194.82, 194.47), abs=0.01)   # near the 200 cap
+    assert ends(r.series["len"]) == pytest.approx((194.82, 194.47), abs=0.01)  # near the 200 cap
 
 
 def test_notebook_through_the_cli(capsys):
@@ -65,31 +70,43 @@ def test_normalise_column():
 
 
 def test_html_tables_nested_and_entities():
-    html = ("<table><thead><tr><th>Step</th><th>a &amp; b</th></tr></thead><tbody>"
-            "<tr><td>1</td><td><table><tr><th>x</th></tr></table>0.5</td></tr></tbody></table>")
+    html = (
+        "<table><thead><tr><th>Step</th><th>a &amp; b</th></tr></thead><tbody>"
+        "<tr><td>1</td><td><table><tr><th>x</th></tr></table>0.5</td></tr></tbody></table>"
+    )
     (t,) = html_tables(html)
     assert t.header == ["Step", "a & b"] and t.rows == [["1", "0.5"]]
 
 
 # -- synthetic notebooks --------------------------------------------------------------------------
 def _nb(*outputs: dict) -> dict:
-    return {"cells": [{"cell_type": "code", "source": [], "outputs": list(outputs)}],
-            "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    return {
+        "cells": [{"cell_type": "code", "source": [], "outputs": list(outputs)}],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
 
 
 def _table(header: list[str], rows: list[list[object]]) -> dict:
     th = "".join(f"<th>{h}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
     html = f"<div><progress></progress></div><table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table><p>"
-    return {"output_type": "display_data", "data": {"text/html": [html], "text/plain": ["<IPython.core.display.HTML object>"]}}
+    return {
+        "output_type": "display_data",
+        "data": {"text/html": [html], "text/plain": ["<IPython.core.display.HTML object>"]},
+    }
 
 
 def _stream(text: str) -> dict:
     return {"output_type": "stream", "name": "stdout", "text": text.splitlines(keepends=True)}
 
 
-DICTS = "".join(f"{{'loss': 0.01, 'reward': {0.1 * i:.1f}, 'entropy': {1 - 0.05 * i:.2f}, 'kl': 0.001, "
-                f"'completions/mean_length': 100.0, 'step': {i}, 'epoch': 0.1}}\n" for i in range(1, 7))
+DICTS = "".join(
+    f"{{'loss': 0.01, 'reward': {0.1 * i:.1f}, 'entropy': {1 - 0.05 * i:.2f}, 'kl': 0.001, "
+    f"'completions/mean_length': 100.0, 'step': {i}, 'epoch': 0.1}}\n"
+    for i in range(1, 7)
+)
 
 
 def _write(tmp_path, doc: dict, name: str = "nb.ipynb"):
@@ -106,11 +123,13 @@ def test_printed_trl_dicts_in_a_stream(tmp_path):
 
 
 def test_table_preferred_when_it_has_the_vitals(tmp_path):
-    table = _table(["Step", "Training Loss", "reward", "kl", "completion_length", "entropy"],
-                   [[i, "No log" if i == 1 else 0.01, 0.2 * i, 0.001, 90, 0.9] for i in range(1, 5)])
+    table = _table(
+        ["Step", "Training Loss", "reward", "kl", "completion_length", "entropy"],
+        [[i, "No log" if i == 1 else 0.01, 0.2 * i, 0.001, 90, 0.9] for i in range(1, 5)],
+    )
     r = read(_write(tmp_path, _nb(_stream(DICTS), table)))
     assert r.meta["notebook_source"] == "html-table"
-    assert r.series["loss"].steps.tolist() == [2, 3, 4]           # "No log" is a gap, not a value
+    assert r.series["loss"].steps.tolist() == [2, 3, 4]  # "No log" is a gap, not a value
     assert any("also reads as trl-console" in n for n in r.notes)
 
 
@@ -123,8 +142,10 @@ def test_printed_output_preferred_when_the_table_lacks_vitals(tmp_path):
 
 def test_rl_table_chosen_among_several(tmp_path):
     ev = _table(["Epoch", "Training Loss", "Validation Loss"], [[1, 0.5, 0.6], [2, 0.4, 0.5]])
-    rl = _table(["Step", "Training Loss", "reward", "reward_std", "kl", "rewards / acc_fn", "completions / mean_length"],
-                [[i, 0.0, 0.1 * i, 0.3, 0.002, 0.1 * i, 50 + i] for i in range(1, 6)])
+    rl = _table(
+        ["Step", "Training Loss", "reward", "reward_std", "kl", "rewards / acc_fn", "completions / mean_length"],
+        [[i, 0.0, 0.1 * i, 0.3, 0.002, 0.1 * i, 50 + i] for i in range(1, 6)],
+    )
     r = read(_write(tmp_path, _nb(rl, ev)))
     assert r.n_steps == 5 and r.series["len"].source == "completions/mean_length"
     assert "2 of 2 tables" not in r.notes[0] and "1 of 2 tables" in r.notes[0]
@@ -142,10 +163,13 @@ def test_notebook_sniffed_without_suffix(tmp_path):
     assert read(p).format == "notebook"
 
 
-@pytest.mark.parametrize("doc, words", [
-    (_nb(_stream("hello world\n")), "hold no training metrics"),
-    ({"cells": "nope"}, "not a readable Jupyter notebook"),
-])
+@pytest.mark.parametrize(
+    "doc, words",
+    [
+        (_nb(_stream("hello world\n")), "hold no training metrics"),
+        ({"cells": "nope"}, "not a readable Jupyter notebook"),
+    ],
+)
 def test_notebook_without_metrics_is_one_line(tmp_path, doc, words):
     with pytest.raises(InputError, match=words) as e:
         read(_write(tmp_path, doc), "notebook")
@@ -168,8 +192,10 @@ def test_table_rows_with_absurd_steps_are_skipped(tmp_path):
 
 
 def test_hand_rolled_loop_printed_in_a_notebook(tmp_path):
-    noise = ("INFO 02-06 14:09:20 config.py:2368] Casting torch.bfloat16 to torch.float16.\n"
-             "Unsloth: GPU: Tesla T4. Max memory: 14.741 GB. Platform: Linux.\n")
+    noise = (
+        "INFO 02-06 14:09:20 config.py:2368] Casting torch.bfloat16 to torch.float16.\n"
+        "Unsloth: GPU: Tesla T4. Max memory: 14.741 GB. Platform: Linux.\n"
+    )
     loop = "".join(f"Step {i}/20 | Average Reward: {0.1 * i:.1f} | KL: 0.0{i}\n" for i in range(1, 6))
     r = read(_write(tmp_path, _nb(_stream(noise), _stream(loop))))
     assert r.meta["notebook_source"] == "printed:generic"

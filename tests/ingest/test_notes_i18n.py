@@ -52,17 +52,26 @@ def _written(tmp_path: Path) -> list[Path]:
     csv = tmp_path / "nostep.csv"
     csv.write_text("reward,acc\n" + "".join(f"{i / 10},{i / 20}\n" for i in range(8)), encoding="utf-8")
     jsonl = tmp_path / "nostep.jsonl"
-    jsonl.write_text("".join(json.dumps({"reward": i / 10, "entropy": 1 - i / 20}) + "\n" for i in range(8)),
-                     encoding="utf-8")
-    two = tmp_path / "two-runs.jsonl"      # a run, a second one started in the same file, resumed
+    jsonl.write_text(
+        "".join(json.dumps({"reward": i / 10, "entropy": 1 - i / 20}) + "\n" for i in range(8)), encoding="utf-8"
+    )
+    two = tmp_path / "two-runs.jsonl"  # a run, a second one started in the same file, resumed
     steps = [*range(1, 6), *range(1, 9), *range(4, 7)]
     two.write_text("".join(json.dumps({"step": s, "reward": s / 10}) + "\n" for s in steps), encoding="utf-8")
-    free = tmp_path / "free.log"          # the generic reader: steps on their own lines, names guessed
-    free.write_text("".join(f"Epoch 1, Step {i}: loss={0.1 / i:.4f}, entropy={2 - 0.1 * i:.2f}\n"
-                            f"  Average Reward: {0.2 * i:.1f}, acc: {10 * i}%\n" for i in range(1, 6)), encoding="utf-8")
+    free = tmp_path / "free.log"  # the generic reader: steps on their own lines, names guessed
+    free.write_text(
+        "".join(
+            f"Epoch 1, Step {i}: loss={0.1 / i:.4f}, entropy={2 - 0.1 * i:.2f}\n"
+            f"  Average Reward: {0.2 * i:.1f}, acc: {10 * i}%\n"
+            for i in range(1, 6)
+        ),
+        encoding="utf-8",
+    )
     counterless = tmp_path / "counterless.log"
-    counterless.write_text("".join(f"reward: {0.1 * i:.1f}, kl: 0.00{i}\nentropy = {1 - 0.1 * i:.1f}\n"
-                                   for i in range(1, 6)), encoding="utf-8")
+    counterless.write_text(
+        "".join(f"reward: {0.1 * i:.1f}, kl: 0.00{i}\nentropy = {1 - 0.1 * i:.1f}\n" for i in range(1, 6)),
+        encoding="utf-8",
+    )
     return [csv, jsonl, two, free, counterless]
 
 
@@ -98,7 +107,7 @@ def test_every_note_key_the_package_writes_has_english_and_chinese():
     for key in whole:
         assert key in strings["en"], key
         assert key in strings["zh"] and strings["zh"][key] != strings["en"][key], key
-        assert _fields(strings["zh"][key]) == _fields(strings["en"][key]), key   # the same fields filled
+        assert _fields(strings["zh"][key]) == _fields(strings["en"][key]), key  # the same fields filled
     for prefix in prefixes:
         family = [k for k in strings["en"] if k.startswith(prefix)]
         assert family, prefix
@@ -112,16 +121,34 @@ def test_reader_notes_are_messages_and_read_in_chinese(noted_runs):
             assert isinstance(note, Msg), (run.name, note)
             zh = localize(note, "zh")
             assert zh != str(note) and CJK.search(zh), (run.name, note)
-            assert zh.count("{") == str(note).count("{"), (run.name, zh)   # every field filled in
+            assert zh.count("{") == str(note).count("{"), (run.name, zh)  # every field filled in
             assert localize(note, "en") == str(note) == note
             seen.add(note.key)
     # the kinds these logs make a reader (or the simulator) say
     assert seen >= {
-        "ingest.note.dicts_from", "ingest.note.decoded", "ingest.note.nb_table", "ingest.note.sqlite_nulls",
-        "ingest.note.sqlite_alerts", "ingest.note.no_goal", "ingest.note.unmapped", "ingest.note.goal_eval",
-        "ingest.note.goal_component", "ingest.note.gen_no_counter", "ingest.note.gen_percent", "ingest.note.guessed",
-        "note.alias", "note.components", "note.val_kept", "note.len_at_max", "note.trl_steps", "note.segments",
-        "note.runs_listed", "note.row_number", "note.row_number_field", "note.simulated", "sim.note.rl_scenario",
+        "ingest.note.dicts_from",
+        "ingest.note.decoded",
+        "ingest.note.nb_table",
+        "ingest.note.sqlite_nulls",
+        "ingest.note.sqlite_alerts",
+        "ingest.note.no_goal",
+        "ingest.note.unmapped",
+        "ingest.note.goal_eval",
+        "ingest.note.goal_component",
+        "ingest.note.gen_no_counter",
+        "ingest.note.gen_percent",
+        "ingest.note.guessed",
+        "note.alias",
+        "note.components",
+        "note.val_kept",
+        "note.len_at_max",
+        "note.trl_steps",
+        "note.segments",
+        "note.runs_listed",
+        "note.row_number",
+        "note.row_number_field",
+        "note.simulated",
+        "sim.note.rl_scenario",
         "sim.note.knobs",
     }, seen
 
@@ -144,13 +171,17 @@ def test_notes_stay_english_text_in_json_and_survive_a_copy(noted_runs):
 
 
 def test_a_note_is_put_together_in_each_language_from_its_parts():
-    where = Listing((Msg("note.line_step", line=40, step=1), Msg("note.line_step", line=90, step=5)),
-                    "note.comma_sep")
+    where = Listing((Msg("note.line_step", line=40, step=1), Msg("note.line_step", line=90, step=5)), "note.comma_sep")
     note = Msg("note.segments", n=3, where=where)
-    assert note == ("3 segments: the step counter went back at line 40 (step 1), line 90 (step 5); "
-                    "on steps logged more than once the later segment wins")
-    assert localize(note, "zh") == "3 段：step 计数在 第 40 行（第 1 步）、第 90 行（第 5 步） 处回退；同一步记录了多次时以后一段为准"
+    assert note == (
+        "3 segments: the step counter went back at line 40 (step 1), line 90 (step 5); "
+        "on steps logged more than once the later segment wins"
+    )
+    assert (
+        localize(note, "zh")
+        == "3 段：step 计数在 第 40 行（第 1 步）、第 90 行（第 5 步） 处回退；同一步记录了多次时以后一段为准"
+    )
     sim = Msg("note.simulated", name="x", seed=0, summary=Text("a run", "一次训练"))
     assert sim.endswith(": a run") and localize(sim, "zh").endswith("：一次训练")
-    assert localize(Text("only English"), "zh") == "only English"          # no translation given: as written
+    assert localize(Text("only English"), "zh") == "only English"  # no translation given: as written
     assert localize("a plain sentence", "zh") == "a plain sentence"

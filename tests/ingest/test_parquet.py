@@ -25,12 +25,12 @@ def test_without_pyarrow_a_one_line_hint(monkeypatch):
 
 def test_rlprobe_run_directory_reads_like_its_jsonl_export():
     pytest.importorskip("pyarrow")
-    native = read(RUN_DIR)                      # the directory: steps.parquet beside manifest.json
-    again = read(RUN_DIR / "steps.parquet")     # the file itself, found by its magic bytes
-    export = read(RUN_DIR / "steps.jsonl")      # the same rows exported by rlprobe's reader
+    native = read(RUN_DIR)  # the directory: steps.parquet beside manifest.json
+    again = read(RUN_DIR / "steps.parquet")  # the file itself, found by its magic bytes
+    export = read(RUN_DIR / "steps.jsonl")  # the same rows exported by rlprobe's reader
     assert native.format == again.format == "parquet" and native.meta["manifest"]["algorithm"] == "grpo"
     assert {k: s.source for k, s in native.series.items()} == {k: s.source for k, s in export.series.items()}
     for k, s in native.series.items():
         assert np.array_equal(s.steps, export.series[k].steps) and np.allclose(s.values, export.series[k].values)
     assert native.component_kinds == export.component_kinds == {"correctness": "correctness", "format": "format"}
-    assert native.dropped == {"non-numeric values": 500}          # kl_positional: a list per step
+    assert native.dropped == {"non-numeric values": 500}  # kl_positional: a list per step

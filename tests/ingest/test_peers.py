@@ -16,18 +16,50 @@ PEERS = TESTS / "fixtures" / "peers"
 TRUTH = json.loads((PEERS / "truth.json").read_text(encoding="utf-8"))
 
 # canonical vital -> the peer's key it must come from
-RLDOCTOR = {"reward": "reward", "acc": "rewards/correctness/mean", "entropy": "entropy", "kl": "kl",
-            "adv_std": "frac_reward_zero_std", "clip_frac": "clip_ratio/region_mean", "len": "completions/mean_length",
-            "gnorm": "grad_norm", "trunc": "completions/clipped_ratio", "lr": "learning_rate", "val_acc": "eval/accuracy"}
-RLPROBE = {"reward": "reward_mean", "entropy": "entropy_mean", "kl": "kl_mean", "adv_std": "adv_std",
-           "clip_frac": "clip_fraction", "ratio_mean": "ratio_mean", "len": "completion_len_mean", "gnorm": "grad_norm",
-           "trunc": "truncation_rate", "lr": "lr", "loss": "loss"}
-RLWATCH_BASE = {"entropy": "entropy", "kl": "kl_divergence", "adv_std": "advantage_std", "loss": "loss",
-                "gnorm": "grad_norm"}
+RLDOCTOR = {
+    "reward": "reward",
+    "acc": "rewards/correctness/mean",
+    "entropy": "entropy",
+    "kl": "kl",
+    "adv_std": "frac_reward_zero_std",
+    "clip_frac": "clip_ratio/region_mean",
+    "len": "completions/mean_length",
+    "gnorm": "grad_norm",
+    "trunc": "completions/clipped_ratio",
+    "lr": "learning_rate",
+    "val_acc": "eval/accuracy",
+}
+RLPROBE = {
+    "reward": "reward_mean",
+    "entropy": "entropy_mean",
+    "kl": "kl_mean",
+    "adv_std": "adv_std",
+    "clip_frac": "clip_fraction",
+    "ratio_mean": "ratio_mean",
+    "len": "completion_len_mean",
+    "gnorm": "grad_norm",
+    "trunc": "truncation_rate",
+    "lr": "lr",
+    "loss": "loss",
+}
+RLWATCH_BASE = {
+    "entropy": "entropy",
+    "kl": "kl_divergence",
+    "adv_std": "advantage_std",
+    "loss": "loss",
+    "gnorm": "grad_norm",
+}
 RLWATCH = {
     "healthy_run": {**RLWATCH_BASE, "reward": "reward_mean"},
-    "simulate_grpo_run": {"entropy": "entropy", "kl": "kl_divergence", "adv_std": "advantage_std", "loss": "loss",
-                          "reward": "reward_mean", "lr": "learning_rate", "clip_frac": "clip_fraction"},
+    "simulate_grpo_run": {
+        "entropy": "entropy",
+        "kl": "kl_divergence",
+        "adv_std": "advantage_std",
+        "loss": "loss",
+        "reward": "reward_mean",
+        "lr": "learning_rate",
+        "clip_frac": "clip_fraction",
+    },
 }
 
 
@@ -63,9 +95,11 @@ def test_every_peer_file_reads_with_the_peers_keys(entry):
 def test_truth_table_is_complete_and_in_our_vocabulary():
     from rlvitals.diagnose.model import FINDING_IDS, VERDICTS
 
-    files = {p.relative_to(PEERS).as_posix() for p in PEERS.rglob("*")
-             if p.is_file() and p.name not in ("README.md", "truth.json", "manifest.json", "events.jsonl",
-                                               "steps.parquet")}     # rlprobe's native table (test_parquet.py)
+    files = {
+        p.relative_to(PEERS).as_posix()
+        for p in PEERS.rglob("*")
+        if p.is_file() and p.name not in ("README.md", "truth.json", "manifest.json", "events.jsonl", "steps.parquet")
+    }  # rlprobe's native table (test_parquet.py)
     assert files == {e["path"] for e in TRUTH}
     for e in TRUTH:
         assert e["verdict"] in VERDICTS and all(v in VERDICTS for v in e.get("verdicts", []))
@@ -81,7 +115,7 @@ def test_rldoctor_components_evals_and_config_line():
     assert run.component_kinds == {"correctness": "correctness", "format": "format"}
     assert run.components["format"].source == "rewards/format/mean"
     ev = run.evals["eval/accuracy"]
-    assert ev.steps.tolist() == [*range(0, 400, 25), 399]                # eval_every=25, and the last step
+    assert ev.steps.tolist() == [*range(0, 400, 25), 399]  # eval_every=25, and the last step
     assert run.skipped == {"config line": 1} and run.meta["config"]["model_name"] == "Qwen2.5-7B-Instruct"
     # the CSV of the same scenario: empty eval cells are gaps, not zeros
     csv = read(PEERS / "rldoctor" / "format_domination.csv")
@@ -98,9 +132,9 @@ def test_rlprobe_components_and_nan_count_kept():
     assert run.component_kinds == {"correctness": "correctness", "format": "format"}
     assert run.components["format"].source == "reward_component.format"
     fmt = run.components["format"].values
-    assert fmt[-1] == pytest.approx(1.0) and fmt[:250].mean() < 0.5      # format gamed from the onset
+    assert fmt[-1] == pytest.approx(1.0) and fmt[:250].mean() < 0.5  # format gamed from the onset
     g = read(PEERS / "rlprobe" / "grad_pathology" / "steps.jsonl")
-    assert g.extras["nan_count"].values.max() >= 1                        # kept for the numeric rule
+    assert g.extras["nan_count"].values.max() >= 1  # kept for the numeric rule
 
 
 def test_rlwatch_sqlite_store():
@@ -121,8 +155,9 @@ def test_rlwatch_database_with_two_runs(tmp_path):
     shutil.copyfile(PEERS / "rlwatch" / "healthy_run" / "metrics.db", db)
     con = sqlite3.connect(db)
     con.execute("INSERT INTO runs (run_id, framework, started_at, config_json) VALUES ('b', 'manual', 9e12, '{}')")
-    con.executemany("INSERT INTO metrics (run_id, step, timestamp, entropy) VALUES ('b', ?, 0, 1.5)",
-                    [(s,) for s in range(5)])
+    con.executemany(
+        "INSERT INTO metrics (run_id, step, timestamp, entropy) VALUES ('b', ?, 0, 1.5)", [(s,) for s in range(5)]
+    )
     con.commit()
     con.close()
     last = read(db)
@@ -154,9 +189,16 @@ def test_rlwatch_store_bad_bytes_are_one_line_errors_or_counted(tmp_path):
     db = tmp_path / "metrics.db"
     con = sqlite3.connect(db)
     con.execute("CREATE TABLE metrics (id INTEGER PRIMARY KEY, step, entropy, extra_json)")
-    con.executemany("INSERT INTO metrics (step, entropy, extra_json) VALUES (?, ?, ?)",
-                    [(1, 2.0, '{"reward_mean": 0.5}'), (1e300, 2.0, None), ("x", 1.0, None),
-                     (2, 1.9, "[" * 5000), (3, "abc", '{"reward_mean": 0.7}')])
+    con.executemany(
+        "INSERT INTO metrics (step, entropy, extra_json) VALUES (?, ?, ?)",
+        [
+            (1, 2.0, '{"reward_mean": 0.5}'),
+            (1e300, 2.0, None),
+            ("x", 1.0, None),
+            (2, 1.9, "[" * 5000),
+            (3, "abc", '{"reward_mean": 0.7}'),
+        ],
+    )
     con.commit()
     con.close()
     run = read(db)
@@ -165,8 +207,9 @@ def test_rlwatch_store_bad_bytes_are_one_line_errors_or_counted(tmp_path):
     assert run.skipped["malformed extra_json"] == 1
 
 
-@pytest.mark.parametrize("entry", [e for e in TRUTH if e["tool"].split()[0] in GENERAL and e["in_scope"]],
-                         ids=lambda e: e["path"])
+@pytest.mark.parametrize(
+    "entry", [e for e in TRUTH if e["tool"].split()[0] in GENERAL and e["in_scope"]], ids=lambda e: e["path"]
+)
 def test_a_general_training_log_is_diagnosed_as_its_peer_labels_it(entry):
     """loss / grad norm / lr only: read (never refused), a NaN or a divergence named, a one-step
     spike named as info, a healthy run left alone."""

@@ -24,7 +24,7 @@ def log(request, tmp_path):
 
 def test_progress_on_a_terminal_for_a_big_file(monkeypatch, log):
     monkeypatch.delenv("RLVITALS_PROGRESS", raising=False)
-    monkeypatch.setattr(progress, "MIN_BYTES", 1)       # "big": every file counts
+    monkeypatch.setattr(progress, "MIN_BYTES", 1)  # "big": every file counts
     monkeypatch.setattr(progress, "REDRAW", 0.0)
     err = TTY()
     monkeypatch.setattr("sys.stderr", err)
@@ -32,13 +32,13 @@ def test_progress_on_a_terminal_for_a_big_file(monkeypatch, log):
     out = err.getvalue()
     assert run.n_steps == 3000
     assert f"rlvitals: reading {log}" in out and "%" in out and " of " in out
-    assert out.endswith("\r\x1b[K")                      # the line is erased at the end
+    assert out.endswith("\r\x1b[K")  # the line is erased at the end
 
 
 def test_no_progress_in_a_pipe_or_a_file(monkeypatch, log):
     monkeypatch.delenv("RLVITALS_PROGRESS", raising=False)
     monkeypatch.setattr(progress, "MIN_BYTES", 1)
-    err = io.StringIO()                                   # not a terminal
+    err = io.StringIO()  # not a terminal
     monkeypatch.setattr("sys.stderr", err)
     read(log)
     assert err.getvalue() == ""
@@ -48,7 +48,7 @@ def test_no_progress_for_a_short_read_or_when_turned_off(monkeypatch, log):
     err = TTY()
     monkeypatch.setattr("sys.stderr", err)
     monkeypatch.delenv("RLVITALS_PROGRESS", raising=False)
-    read(log)                                             # small and fast: nothing to show
+    read(log)  # small and fast: nothing to show
     monkeypatch.setattr(progress, "MIN_BYTES", 1)
     monkeypatch.setenv("RLVITALS_PROGRESS", "0")
     read(log)

@@ -17,8 +17,10 @@ def test_plain_python_dict():
 
 
 def test_numpy_torch_and_special_values():
-    d = parse_dict("{'a': np.float64(-0.5), 'b': np.float32(nan), 'c': tensor(0.4375, device='cuda:0'), "
-                   "'d': nan, 'e': inf, 'f': -inf, 'g': None, 'h': '0.0123', 'i': True, 'j': 'adam'}")
+    d = parse_dict(
+        "{'a': np.float64(-0.5), 'b': np.float32(nan), 'c': tensor(0.4375, device='cuda:0'), "
+        "'d': nan, 'e': inf, 'f': -inf, 'g': None, 'h': '0.0123', 'i': True, 'j': 'adam'}"
+    )
     assert d["a"] == -0.5 and math.isnan(d["b"]) and d["c"] == 0.4375
     assert math.isnan(d["d"]) and d["e"] == math.inf and d["f"] == -math.inf
     assert d["g"] is None and d["h"] == 0.0123 and d["i"] == 1.0 and d["j"] == "adam"
@@ -72,11 +74,22 @@ def test_str_of_any_float_dict_round_trips(d):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.dictionaries(_keys, st.one_of(_floats, st.none(), st.booleans(),
-                                        st.text(alphabet="abc ,:}{", max_size=6),
-                                        st.dictionaries(_keys, _floats, max_size=3)), max_size=8))
+@given(
+    st.dictionaries(
+        _keys,
+        st.one_of(
+            _floats,
+            st.none(),
+            st.booleans(),
+            st.text(alphabet="abc ,:}{", max_size=6),
+            st.dictionaries(_keys, _floats, max_size=3),
+        ),
+        max_size=8,
+    )
+)
 def test_fast_json_path_and_scanner_agree(d):
     from rlvitals.ingest.pydict import _parse
+
     text = str(d)
     slow: dict = {}
     _parse(text, 0, "", slow)

@@ -25,9 +25,12 @@ def runs(real_logs):
 def test_formats_and_steps(runs):
     got = {k: (r.format, r.n_steps) for k, r in runs.items()}
     assert got == {
-        "verl_healthy": ("verl-console", 435), "verl_plateau": ("verl-console", 699),
-        "trl_collapse": ("trl-console", 49), "rookworld_blowup": ("jsonl", 165),
-        "primerl_hacking": ("csv", 1000), "trl_truncated": ("trl-console", 50),
+        "verl_healthy": ("verl-console", 435),
+        "verl_plateau": ("verl-console", 699),
+        "trl_collapse": ("trl-console", 49),
+        "rookworld_blowup": ("jsonl", 165),
+        "primerl_hacking": ("csv", 1000),
+        "trl_truncated": ("trl-console", 50),
     }
     for r in runs.values():
         assert "reward" in r.series
@@ -70,15 +73,20 @@ def test_rookworld_five_runs(runs):
     r = runs["rookworld_blowup"]
     assert r.meta["run_index"] == 5 and r.meta["run_count"] == 5
     assert [(s.first_step, s.last_step, s.rows) for s in r.segments] == [(1, 165, 165)]
-    assert [[(s.first_step, s.last_step, s.rows) for s in x.segments] for x in r.file_runs] == \
-        [[(1, 3, 3)], [(1, 5, 5)], [(1, 642, 642)], [(1, 595, 595)], [(1, 165, 165)]]
-    assert sum(x.segments[0].rows for x in r.file_runs) == 1410          # every line of the file is a row
+    assert [[(s.first_step, s.last_step, s.rows) for s in x.segments] for x in r.file_runs] == [
+        [(1, 3, 3)],
+        [(1, 5, 5)],
+        [(1, 642, 642)],
+        [(1, 595, 595)],
+        [(1, 165, 165)],
+    ]
+    assert sum(x.segments[0].rows for x in r.file_runs) == 1410  # every line of the file is a row
     assert r.series["reward"].source == "mean_reward" and r.series["kl"].source == "kl_div"
     # the loss explodes in the 3rd and 4th runs (to 4.9e7 and 1.3e8); the last run spikes to 133
     peaks = [float(np.nanmax(x.series["loss"].values)) for x in r.file_runs]
     assert peaks[2] == pytest.approx(4.8887e7, rel=1e-3) and peaks[3] == pytest.approx(1.3275e8, rel=1e-3)
     assert peaks[4] == pytest.approx(133.26, abs=0.01)
-    assert r.series["kl"].values.min() < 0                   # the broken estimator in the last run too
+    assert r.series["kl"].values.min() < 0  # the broken estimator in the last run too
     assert max(float(np.nanmax(x.series["kl"].values)) for x in r.file_runs) == pytest.approx(40.738, abs=1e-3)
     assert any("5 runs" in n for n in r.notes)
 

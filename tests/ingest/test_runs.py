@@ -25,8 +25,9 @@ def _log(tmp_path, steps_per_run):
 def test_last_run_by_default_and_pick_by_index(tmp_path):
     p = _log(tmp_path, (4, 6, 3))
     last = read(p)
-    assert last.meta == {"run_index": 3, "run_count": 3} | {k: v for k, v in last.meta.items()
-                                                          if k not in ("run_index", "run_count")}
+    assert last.meta == {"run_index": 3, "run_count": 3} | {
+        k: v for k, v in last.meta.items() if k not in ("run_index", "run_count")
+    }
     assert last.series["reward"].steps.tolist() == [1, 2, 3] and last.series["reward"].values[0] == 2.01
     assert read(p, run=1).series["reward"].values.tolist() == [0.01, 0.02, 0.03, 0.04]
     assert read(p, run=-2).meta["run_index"] == 2 and read(p, run=2).n_steps == 6

@@ -15,14 +15,18 @@ P = "[2026-08-21 17:14:19] model.py:916 - "
 
 
 def _rollout(r: int, k: int, reward: float) -> list[str]:
-    lines = [f"(RolloutManager pid=9) {P}perf {r}: {{'rollout/response_len/mean': {500 + r}.0, 'rollout/truncated_ratio': 0.02}}",
-             f"(MegatronTrainRayActor pid=7) {P}rollout {r}: {{'rollout/raw_reward': {reward}, 'rollout/rewards': 0.0, "
-             f"'rollout/response_lengths': {510 + r}.0}}"]
+    lines = [
+        f"(RolloutManager pid=9) {P}perf {r}: {{'rollout/response_len/mean': {500 + r}.0, 'rollout/truncated_ratio': 0.02}}",
+        f"(MegatronTrainRayActor pid=7) {P}rollout {r}: {{'rollout/raw_reward': {reward}, 'rollout/rewards': 0.0, "
+        f"'rollout/response_lengths': {510 + r}.0}}",
+    ]
     for j in range(k):
         s = r * k + j
-        lines.append(f"(MegatronTrainRayActor pid=7) {P}step {s}: {{'train/pg_loss': -0.002, 'train/entropy_loss': "
-                     f"{0.5 - 0.01 * s}, 'train/pg_clipfrac': {0.001 * (j + 1)}, 'train/grad_norm': nan, "
-                     f"'train/lr-pg_0': 1e-06, 'train/step': {s}}}")
+        lines.append(
+            f"(MegatronTrainRayActor pid=7) {P}step {s}: {{'train/pg_loss': -0.002, 'train/entropy_loss': "
+            f"{0.5 - 0.01 * s}, 'train/pg_clipfrac': {0.001 * (j + 1)}, 'train/grad_norm': nan, "
+            f"'train/lr-pg_0': 1e-06, 'train/step': {s}}}"
+        )
     lines.append("[sglang] Decode batch. #running-req: 32")
     return lines
 
@@ -33,7 +37,7 @@ def test_one_step_per_rollout_uses_rollout_ids():
     run = read_text(text)
     assert run.meta["step_axis"] == "rollout" and run.meta["train_steps_per_rollout"] == 1
     assert list(run.series["reward"].steps) == [0, 1, 2, 3]
-    assert run.series["reward"].source == "rollout/raw_reward"          # the raw score, not the normalised one
+    assert run.series["reward"].source == "rollout/raw_reward"  # the raw score, not the normalised one
     assert list(run.series["entropy"].steps) == [0, 1, 2, 3]
     assert run.series["trunc"].values[0] == 0.02
     assert math.isnan(run.series["gnorm"].values[0])
@@ -49,33 +53,39 @@ def test_several_optimizer_steps_per_rollout_are_averaged_by_arithmetic():
     # rollout 1 holds optimizer steps 4..7: mean entropy 0.5 - 0.01 * 5.5
     assert abs(ent.values[1] - (0.5 - 0.055)) < 1e-12
     assert abs(run.series["clip_frac"].values[0] - 0.0025) < 1e-12
-    assert math.isnan(run.series["gnorm"].values[2])                   # all NaN stays NaN
+    assert math.isnan(run.series["gnorm"].values[2])  # all NaN stays NaN
     assert any("train/step // k" in n for n in run.notes)
 
 
 def test_train_lines_only_use_the_train_step():
-    text = "".join(f"step {s}: {{'train/pg_loss': 0.1, 'train/kl_loss': 0.00{s}, 'train/step': {s}}}\n" for s in (1, 2, 3))
+    text = "".join(
+        f"step {s}: {{'train/pg_loss': 0.1, 'train/kl_loss': 0.00{s}, 'train/step': {s}}}\n" for s in (1, 2, 3)
+    )
     run = read_text(text, "slime")
     assert run.meta["step_axis"] == "train" and list(run.series["kl"].steps) == [1, 2, 3]
 
 
 def test_steps_before_any_rollout_line_placed_by_arithmetic_and_cut_lines_counted():
-    text = ("step 0: {'train/pg_loss': 0.1, 'train/step': 0}\n"
-            "rollout 1: {'rollout/raw_reward': 0.3}\n"
-            "step 1: {'train/pg_loss': 0.2, 'train/step': 1}\n"
-            "rollout 2: {'rollout/raw_reward': 0.4, 'rollout/")
+    text = (
+        "step 0: {'train/pg_loss': 0.1, 'train/step': 0}\n"
+        "rollout 1: {'rollout/raw_reward': 0.3}\n"
+        "step 1: {'train/pg_loss': 0.2, 'train/step': 1}\n"
+        "rollout 2: {'rollout/raw_reward': 0.4, 'rollout/"
+    )
     run = read_text(text, "slime")
     assert run.skipped == {"truncated or malformed dict": 1}
-    assert list(run.series["loss"].steps) == [0, 1]          # 0 // k = 0 with k = 1
+    assert list(run.series["loss"].steps) == [0, 1]  # 0 // k = 0 with k = 1
 
 
 def test_when_the_arithmetic_fails_the_order_decides_and_orphans_are_counted():
     # train/step numbering that does not follow rollout_id * k + step_id (e.g. a resumed counter)
-    text = ("step 7: {'train/pg_loss': 0.0}\n"
-            "rollout 0: {'rollout/raw_reward': 0.3}\n"
-            "step 50: {'train/pg_loss': 0.1}\n"
-            "rollout 1: {'rollout/raw_reward': 0.4}\n"
-            "step 51: {'train/pg_loss': 0.2}\n")
+    text = (
+        "step 7: {'train/pg_loss': 0.0}\n"
+        "rollout 0: {'rollout/raw_reward': 0.3}\n"
+        "step 50: {'train/pg_loss': 0.1}\n"
+        "rollout 1: {'rollout/raw_reward': 0.4}\n"
+        "step 51: {'train/pg_loss': 0.2}\n"
+    )
     run = read_text(text, "slime")
     assert list(run.series["loss"].steps) == [0, 1] and list(run.series["loss"].values) == [0.1, 0.2]
     assert run.skipped == {"train step before any rollout line": 1}
@@ -88,7 +98,9 @@ def test_critic_lines_have_their_own_role_and_do_not_double_k():
         lines.append(f"rollout {r}: {{'rollout/raw_reward': 0.{r + 1}}}")
         for j in range(2):
             s = 2 * r + j
-            lines.append(f"critic-step {s}: {{'train/critic-value_loss': {s}.0, 'train/critic-grad_norm': 1.0, 'train/step': {s}}}")
+            lines.append(
+                f"critic-step {s}: {{'train/critic-value_loss': {s}.0, 'train/critic-grad_norm': 1.0, 'train/step': {s}}}"
+            )
             lines.append(f"step {s}: {{'train/pg_loss': {s}.0, 'train/step': {s}}}")
     run = read_text("\n".join(lines) + "\n", "slime")
     assert run.meta["train_steps_per_rollout"] == 2
@@ -99,12 +111,14 @@ def test_critic_lines_have_their_own_role_and_do_not_double_k():
 def test_round_trip():
     run = synthetic_run()
     back = round_trip(run, "slime")
-    assert_same_series(run, back, ["reward", "acc", "entropy", "kl", "clip_frac", "ratio_mean", "len",
-                                   "gnorm", "trunc", "lr", "loss"])
+    assert_same_series(
+        run, back, ["reward", "acc", "entropy", "kl", "clip_frac", "ratio_mean", "len", "gnorm", "trunc", "lr", "loss"]
+    )
 
 
 def test_cut_last_line_of_a_file_and_feed_reports_rows(tmp_path):
     from rlvitals.ingest import open_parser, read
+
     lines = _rollout(0, 1, 0.1) + _rollout(1, 1, 0.2)
     p = tmp_path / "slime.log"
     p.write_text("\n".join(lines) + "\n" + lines[1][:100])

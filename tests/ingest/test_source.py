@@ -37,7 +37,7 @@ def same(a, b) -> None:
 
 @pytest.mark.parametrize("kind, pack", [("gzip", gzip.compress), ("bzip2", bz2.compress), ("xz", lzma.compress)])
 def test_compressed_reads_like_plain(tmp_path, plain, kind, pack):
-    p = tmp_path / "run.log"                     # no telling suffix: the magic bytes decide
+    p = tmp_path / "run.log"  # no telling suffix: the magic bytes decide
     p.write_bytes(pack(VERL.read_bytes()))
     run = read(p)
     same(run, plain[VERL])
@@ -80,7 +80,7 @@ def test_corrupt_compressed_stream_is_one_line(tmp_path, capsys):
 
 
 def test_zstd_without_the_package_says_what_to_install(tmp_path, monkeypatch):
-    monkeypatch.setitem(sys.modules, "zstandard", None)     # import fails as if not installed
+    monkeypatch.setitem(sys.modules, "zstandard", None)  # import fails as if not installed
     p = tmp_path / "run.log.zst"
     p.write_bytes(b"\x28\xb5\x2f\xfd" + b"\x00" * 20)
     with pytest.raises(MissingExtra, match="pip install zstandard") as e:
@@ -101,11 +101,17 @@ def test_sniff_compression():
     assert sniff_compression(b"BZh is how this log starts") is None
 
 
-@pytest.mark.parametrize("enc, bom, layer", [
-    ("utf-8", b"\xef\xbb\xbf", "BOM"), ("utf-16-le", b"", "utf-16-le"), ("utf-16-be", b"", "utf-16-be"),
-    ("utf-16-le", b"\xff\xfe", "utf-16-le"), ("utf-16-be", b"\xfe\xff", "utf-16-be"),
-    ("utf-32-le", b"\xff\xfe\x00\x00", "utf-32-le"),
-])
+@pytest.mark.parametrize(
+    "enc, bom, layer",
+    [
+        ("utf-8", b"\xef\xbb\xbf", "BOM"),
+        ("utf-16-le", b"", "utf-16-le"),
+        ("utf-16-be", b"", "utf-16-be"),
+        ("utf-16-le", b"\xff\xfe", "utf-16-le"),
+        ("utf-16-be", b"\xfe\xff", "utf-16-be"),
+        ("utf-32-le", b"\xff\xfe\x00\x00", "utf-32-le"),
+    ],
+)
 def test_encodings(tmp_path, plain, enc, bom, layer):
     for src in (TRL, STATE):
         p = tmp_path / f"x-{enc}-{len(bom)}{src.suffix}"
@@ -187,7 +193,7 @@ def test_nul_padded_tail_after_a_crash_is_one_skipped_line(tmp_path, plain):
 
 def test_big_binary_without_newlines_is_refused_from_its_head(tmp_path):
     p = tmp_path / "blob.bin"
-    p.write_bytes(bytes(range(256)).replace(b"\n", b"") * 40_000)     # 10 MB, not one newline
+    p.write_bytes(bytes(range(256)).replace(b"\n", b"") * 40_000)  # 10 MB, not one newline
     with pytest.raises(BinaryInput, match=r"1 of 1 lines"):
         read(p)
 

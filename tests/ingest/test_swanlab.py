@@ -37,9 +37,9 @@ def test_a_cut_or_damaged_swanlab_file_is_read_as_far_as_it_goes(tmp_path):
     data = unpack(tmp_path).read_bytes()
     cut = tmp_path / "cut" / "run-x.swanlab"
     cut.parent.mkdir()
-    at = 7                                          # a cut 10 bytes into the first chunk past the middle
+    at = 7  # a cut 10 bytes into the first chunk past the middle
     while at < len(data) // 2:
-        at += 7 + int.from_bytes(data[at + 4:at + 6], "little")
+        at += 7 + int.from_bytes(data[at + 4 : at + 6], "little")
         at += BLOCK - at % BLOCK if BLOCK - at % BLOCK < 7 else 0
     cut.write_bytes(data[: at + 10])
     run = read(cut)

@@ -42,8 +42,8 @@ def test_run_reads_back_from_folder_file_and_wandb_dir_like_its_metrics_jsonl(ve
     assert run.meta["config"]["model_name"] == "Qwen/Qwen3-4B"
     assert run.meta["summary"]["best_correct"] == max(ref.components["correct"].values)
     assert run.meta["wandb"]["run_id"] in file.name and run.meta["wandb"]["wandb_version"] == version
-    assert np.isnan(run.extras["optim/kl_sample_train_v1"].values[137])       # a logged NaN is kept
-    assert run.dropped == {"non-numeric values": 1}                           # the one string logged
+    assert np.isnan(run.extras["optim/kl_sample_train_v1"].values[137])  # a logged NaN is kept
+    assert run.dropped == {"non-numeric values": 1}  # the one string logged
     assert not run.skipped
 
 
@@ -56,7 +56,7 @@ def test_a_cut_file_reads_up_to_its_last_whole_record(version, tmp_path):
         part = tmp_path / f"cut{cut}" / "run-x.wandb"
         part.parent.mkdir()
         part.write_bytes(data[:cut])
-        run = read(part)                                   # no error
+        run = read(part)  # no error
         assert run.skipped == {"unfinished W&B record at the end": 1}
         assert any("unfinished W&B record" in str(n) for n in run.notes)
         assert 0 < run.n_steps <= whole.n_steps
@@ -70,13 +70,13 @@ def test_a_cut_file_reads_up_to_its_last_whole_record(version, tmp_path):
 def test_a_corrupt_chunk_is_skipped_and_counted(version, tmp_path):
     file = unpack(version, tmp_path)
     data = bytearray(file.read_bytes())
-    at = BLOCK + 1000                                      # inside the second block
+    at = BLOCK + 1000  # inside the second block
     data[at] ^= 0xFF
     file.write_bytes(bytes(data))
     whole = read(JSONL)
     run = read(file)
     assert run.skipped.get("corrupt W&B chunk (bad checksum)") == 1
-    assert 100 < run.n_steps < 300                         # the rest of that block is lost, not the run
+    assert 100 < run.n_steps < 300  # the rest of that block is lost, not the run
     common = np.intersect1d(run["reward"].steps, whole["reward"].steps)
     assert common.size == run.n_steps
     assert np.array_equal(run["reward"].values, whole["reward"].values[common])
@@ -113,7 +113,7 @@ def test_the_decoder_fed_in_pieces_finds_the_same_records(version, tmp_path):
     at = 0
     while at < len(data):
         n = int(rng.integers(1, 5000))
-        got += dec.feed(data[at:at + n])
+        got += dec.feed(data[at : at + n])
         at += n
     assert got == whole and dec.pending == 0 and dec.corrupt == 0
 
@@ -138,18 +138,18 @@ def test_a_run_written_now_by_wandb_offline_reads_back(tmp_path, monkeypatch):
 def test_the_bulk_and_the_incremental_decoders_agree(version, damage, tmp_path):
     file = unpack(version, tmp_path)
     data = bytearray(file.read_bytes())
-    if damage == "cut":                                 # 10 bytes into a chunk near the end
+    if damage == "cut":  # 10 bytes into a chunk near the end
         at = [a for a, _, _ in _chunk_kinds(bytes(data)) if a < len(data) - 700][-1]
         data = data[: at + 10]
     elif damage == "crc":
         data[BLOCK + 3000] ^= 0x55
-    elif damage == "length":                            # a chunk header whose length runs past its block
+    elif damage == "length":  # a chunk header whose length runs past its block
         at = 7
-        while at < BLOCK - 100:                         # walk to the tenth chunk of block 0
-            at += 7 + int.from_bytes(data[at + 4:at + 6], "little")
+        while at < BLOCK - 100:  # walk to the tenth chunk of block 0
+            at += 7 + int.from_bytes(data[at + 4 : at + 6], "little")
             if at > 3000:
                 break
-        data[at + 4:at + 6] = (BLOCK).to_bytes(3, "little")[:2]
+        data[at + 4 : at + 6] = (BLOCK).to_bytes(3, "little")[:2]
     file.write_bytes(bytes(data))
     fast, slow = read_one(file, "x"), read_slow(file, "x")
     same_series(fast, slow)
@@ -179,7 +179,7 @@ def test_the_cli_lists_and_picks_the_runs_of_a_wandb_folder(tmp_path, capsys):
     assert main(["diagnose", str(tmp_path / "wandb"), "--run", "1", "--format", "json"]) == 0
     first = capsys.readouterr().out
     assert main(["diagnose", str(tmp_path / "wandb"), "--format", "json"]) == 0
-    assert '"format": "wandb"' in first and first != capsys.readouterr().out    # run 1 is not run 2
+    assert '"format": "wandb"' in first and first != capsys.readouterr().out  # run 1 is not run 2
     assert main(["formats"]) == 0
     assert "wandb/latest-run" in capsys.readouterr().out
     (tmp_path / "empty").mkdir()
@@ -197,7 +197,10 @@ def test_records_longer_than_a_block_are_joined_by_both_decoders(tmp_path):
     fast, slow = read_one(file, "x"), read_slow(file, "x")
     same_series(fast, slow)
     assert len(fast.extras) == 1800 and fast.n_steps == 2 and not fast.skipped
-    assert fast.extras["layers/1799/grad_norm"].values.tolist() == [round(1 + 1799 / 1800, 6), round(2 + 1799 / 1800, 6)]
+    assert fast.extras["layers/1799/grad_norm"].values.tolist() == [
+        round(1 + 1799 / 1800, 6),
+        round(2 + 1799 / 1800, 6),
+    ]
 
 
 def _chunk_kinds(data: bytes):
@@ -207,6 +210,6 @@ def _chunk_kinds(data: bytes):
         if BLOCK - at % BLOCK < 7:
             at += BLOCK - at % BLOCK
             continue
-        n, kind = int.from_bytes(data[at + 4:at + 6], "little"), data[at + 6]
+        n, kind = int.from_bytes(data[at + 4 : at + 6], "little"), data[at + 6]
         yield at, n, kind
         at += 7 + n

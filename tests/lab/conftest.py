@@ -71,9 +71,17 @@ def fake_run(scenario: str, seed: int | None) -> Run:
 
 def fake_samples(scenario: str) -> list[dict]:
     same = scenario == "entropy_collapse"
-    return [{"step": s, "group": "p1", "prompt": "2+2?", "reward": 1.0,
-             "response": "The answer is 4." if same else f"Way {i}: count up, the answer is 4."}
-            for s in (10, 20) for i in range(8)]
+    return [
+        {
+            "step": s,
+            "group": "p1",
+            "prompt": "2+2?",
+            "reward": 1.0,
+            "response": "The answer is 4." if same else f"Way {i}: count up, the answer is 4.",
+        }
+        for s in (10, 20)
+        for i in range(8)
+    ]
 
 
 def fake_case(key: str, scenario: str, seed: int | None) -> FakeCase:
@@ -82,8 +90,12 @@ def fake_case(key: str, scenario: str, seed: int | None) -> FakeCase:
 
 
 SETS = ("healthy", "reward_hacking", "entropy_collapse", "lr_too_high", "length_hacking", "sync_failure")
-PAIRS = {"A": ("entropy_collapse", "sync_failure"), "B": ("data_too_easy", "entropy_collapse"),
-         "C": ("healthy", "length_hacking"), "D": ("batch_noise", "lr_too_high")}
+PAIRS = {
+    "A": ("entropy_collapse", "sync_failure"),
+    "B": ("data_too_easy", "entropy_collapse"),
+    "C": ("healthy", "length_hacking"),
+    "D": ("batch_noise", "lr_too_high"),
+}
 
 
 def fake_sets(seed=None):
@@ -91,7 +103,9 @@ def fake_sets(seed=None):
 
 
 def fake_pairs(seed=None):
-    return {k: FakePair(k, fake_case(f"{k}1", a, seed), fake_case(f"{k}2", b, seed), "q") for k, (a, b) in PAIRS.items()}
+    return {
+        k: FakePair(k, fake_case(f"{k}1", a, seed), fake_case(f"{k}2", b, seed), "q") for k, (a, b) in PAIRS.items()
+    }
 
 
 def fake_diagnose(run: Run, samples=None) -> Diagnosis:
@@ -103,10 +117,17 @@ def fake_diagnose(run: Run, samples=None) -> Diagnosis:
     findings = ()
     if truth["finding"]:
         sev = "info" if truth["verdict"] == "learning" else "critical"
-        findings = (Finding(truth["finding"], sev, 20, evidence={"entropy_end": 0.009, "note": "x"},
-                            ruled_out=(RuledOut("sync_failure", "ratio_mean", 1.0, "ratio_steady"),),
-                            missing=("trunc",),
-                            action=Action("temperature", "raise", "1.0", truth["finding"], "DAPO")),)
+        findings = (
+            Finding(
+                truth["finding"],
+                sev,
+                20,
+                evidence={"entropy_end": 0.009, "note": "x"},
+                ruled_out=(RuledOut("sync_failure", "ratio_mean", 1.0, "ratio_steady"),),
+                missing=("trunc",),
+                action=Action("temperature", "raise", "1.0", truth["finding"], "DAPO"),
+            ),
+        )
     return Diagnosis(truth["verdict"], findings, shapes, {"name": run.name})
 
 
@@ -151,8 +172,18 @@ def expressible(content) -> int:
 def play(content, lines, tmp_path, *, lang="en", seed=None, reset=False, state=None, width=400) -> str:
     """Run the level scripted (stdin) and return the transcript (wide, so no sentence is wrapped)."""
     out = io.StringIO()
-    rc = run_lab(lang, seed, reset, "-", str(state or tmp_path / "p.json"), True,
-                 stdin=io.StringIO("\n".join(lines) + "\n"), stdout=out, figures=False, content=content,
-                 width=width)
+    rc = run_lab(
+        lang,
+        seed,
+        reset,
+        "-",
+        str(state or tmp_path / "p.json"),
+        True,
+        stdin=io.StringIO("\n".join(lines) + "\n"),
+        stdout=out,
+        figures=False,
+        content=content,
+        width=width,
+    )
     assert rc == 0
     return out.getvalue()

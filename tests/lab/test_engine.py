@@ -36,11 +36,11 @@ def test_views_are_requested_for_sets_pairs_and_quiz(fake_content):
 def test_short_forms_and_chinese_keywords(fake_content):
     lab, _ = lab_of(fake_content, "zh")
     lab.handle("看 3")
-    assert "✓ 对。+10" in texts(lab.handle("废了 熵崩塌"))       # the failure named in Chinese
+    assert "✓ 对。+10" in texts(lab.handle("废了 熵崩塌"))  # the failure named in Chinese
     lab.handle("配对 A")
-    assert texts(lab.handle("A2 sync"))[0].startswith("✓")      # "A2 sync" = "is A2 sync_failure"
+    assert texts(lab.handle("A2 sync"))[0].startswith("✓")  # "A2 sync" = "is A2 sync_failure"
     lab.handle("show 5")
-    assert texts(lab.handle("c length"))[0].startswith("✓")     # c = cheating, failure by prefix
+    assert texts(lab.handle("c length"))[0].startswith("✓")  # c = cheating, failure by prefix
 
 
 def test_scoring_first_answer_counts(fake_content):
@@ -62,7 +62,7 @@ def test_hint_costs_are_per_stage_and_floor_at_zero(fake_content):
     lab.handle("quiz")
     lab.handle("hint")
     assert texts(lab.handle("hint"))[0].startswith("No more hints")
-    lab.handle("1")                                              # wrong: Q1's answer is 2
+    lab.handle("1")  # wrong: Q1's answer is 2
     assert lab.progress.results["Q1"].points == 0
 
 
@@ -78,7 +78,9 @@ def test_match_cause():
 def test_side_label_uses_the_tools_findings():
     f = lambda i, s="critical": Finding(i, s, 10)  # noqa: E731
     d = lambda *fs: Diagnosis("dead", tuple(fs), {}, {})  # noqa: E731
-    assert side_label(d(f("plateau", "info"), f("sync_failure")), ("entropy_collapse", "sync_failure")) == "sync_failure"
+    assert (
+        side_label(d(f("plateau", "info"), f("sync_failure")), ("entropy_collapse", "sync_failure")) == "sync_failure"
+    )
     assert side_label(d(f("plateau", "info")), (HEALTHY, "length_hacking")) == HEALTHY
     assert side_label(d(), (HEALTHY, "length_hacking")) == HEALTHY
     assert side_label(d(f("kl_blowup")), ("batch_noise", "lr_too_high")) == "kl_blowup"
@@ -97,8 +99,30 @@ def test_fuzz_any_input_never_crashes(fake_content, lines):
 def test_fuzz_command_words_with_random_arguments(fake_content):
     """Real command words with junk arguments, in random states (a sharper fuzz than random text)."""
     rng = random.Random(5)
-    words = ["next", "show", "answer", "pair", "is", "diff", "hint", "quiz", "score", "goals", "lang",
-             "l", "c", "d", "u", "A", "A1", "1", "2", "答", "是", "提示"]
+    words = [
+        "next",
+        "show",
+        "answer",
+        "pair",
+        "is",
+        "diff",
+        "hint",
+        "quiz",
+        "score",
+        "goals",
+        "lang",
+        "l",
+        "c",
+        "d",
+        "u",
+        "A",
+        "A1",
+        "1",
+        "2",
+        "答",
+        "是",
+        "提示",
+    ]
     junk = ["", "1", "7", "A", "A1", "A3", "b2", "x", "entropy", "sync", "healthy", "-1", "1e9", "Ü", "在学", "?"]
     for _ in range(40):
         lab, _ = lab_of(fake_content, rng.choice(["en", "zh"]))

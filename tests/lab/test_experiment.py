@@ -30,11 +30,11 @@ def test_an_experiment_is_played_predicted_and_compared(fake_content, tmp_path):
     assert "Say a number from 1 to 2." in text
     assert "Knob turned: batch 64 → 4 prompts a step." in text
     rows = [ln for ln in text.splitlines() if ln.strip().startswith("step ")]
-    assert len(rows) == 10 and rows[-1].split()[1] == "200"          # watched a tenth at a time
+    assert len(rows) == 10 and rows[-1].split()[1] == "200"  # watched a tenth at a time
     exp = EXPERIMENTS["E4"]
     run = run_setting(exp, 2, stage_seed(None, "exp:E4") % 100000)
     sh = shapes_of(run)
-    for i, c in enumerate(exp.claims, 1):           # each mark is the run's own verdict on the claim
+    for i, c in enumerate(exp.claims, 1):  # each mark is the run's own verdict on the claim
         mark = "✓" if claim_holds(c, sh) else "✗"
         assert any(ln.strip().startswith(f"{mark} {i})") for ln in text.splitlines()), (c, mark)
     assert "← your prediction" in text
@@ -56,7 +56,7 @@ def _check(key: str) -> None:
             held = [claim_holds(c, sh) for c in exp.claims]
             want = EXPECTED[(key, setting)]
             assert held[want - 1], (key, setting, level, held)
-            assert not held[2 - want], (key, setting, level, held)      # the other cause's claim
+            assert not held[2 - want], (key, setting, level, held)  # the other cause's claim
 
 
 @pytest.mark.parametrize("key", ["E1", "E5"])

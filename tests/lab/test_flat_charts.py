@@ -28,7 +28,7 @@ def test_a_ratio_steady_at_one_is_drawn_as_one_flat_line():
     lines = chart(flat, width=30, height=4, ref=1.0)
     assert dotted_rows(lines) == 1, "\n".join(lines)
     labels = [ln.split("┤")[0].strip() for ln in lines if "┤" in ln]
-    assert labels == ["1.0000"]                                   # one level, labelled once
+    assert labels == ["1.0000"]  # one level, labelled once
     # every column of the line sits on the same dot row: the same braille character throughout
     row = next(r for r in plot_rows(lines) if r.strip(BRAILLE_EMPTY))
     assert len(set(row)) == 1
@@ -45,8 +45,8 @@ def test_a_real_drift_still_fills_the_chart():
 def test_flat_range_rules():
     ratio = lambda v: fmt_value("ratio_mean", v)  # noqa: E731
     assert flat_range(1.0, 1.0, ratio)
-    assert flat_range(0.99998, 1.00004, ratio)                   # 6e-5 apart: one label, flat
-    assert not flat_range(0.998, 1.0, ratio)                      # a drift the labels can show
+    assert flat_range(0.99998, 1.00004, ratio)  # 6e-5 apart: one label, flat
+    assert not flat_range(0.998, 1.0, ratio)  # a drift the labels can show
     assert flat_range(150.0, 150.1, lambda v: fmt_value("len", v))  # below the resolution of "150"
     assert not flat_range(0.0012, 0.0031, lambda v: fmt_value("kl", v))
     assert not flat_range(0.002, 0.045, lambda v: fmt_value("kl", v))
@@ -61,4 +61,4 @@ def test_pair_sparklines_of_two_flat_ratios_stay_flat():
     for v in (a, b):
         line = shared_sparkline(v, lo, hi, 20, flat=is_flat)
         assert len(set(line)) == 1, line
-    assert len(set(shared_sparkline(a, lo, hi, 20))) > 3          # zoomed without the rule: noise
+    assert len(set(shared_sparkline(a, lo, hi, 20))) > 3  # zoomed without the rule: noise

@@ -60,7 +60,6 @@ def test_chinese_uses_the_lessons_words():
     assert zh["lab.word.drift"] == "单调偏离" and zh["lab.word.flat"] == "平掉"
 
 
-
 def test_the_default_level_asks_the_lessons_questions_with_its_numbers(fake_content):
     """At the default level the questions' own runs are the lesson's pinned runs: the text is the lesson's."""
     q1, q2, q3 = (quiz_text(fake_content.question(k), "zh")[1] for k in ("Q1", "Q2", "Q3"))

@@ -48,8 +48,10 @@ def test_each_pair_side_is_named_as_the_simulator_made_it(request, which, label)
     content = request.getfixturevalue(which)
     pair = content.pairs[label[0]]
     side = pair.side(label)
-    assert side.answer == _truth_label(side.case.truth), (side.case.truth["scenario"],
-                                                          [f.id for f in side.diag.findings])
+    assert side.answer == _truth_label(side.case.truth), (
+        side.case.truth["scenario"],
+        [f.id for f in side.diag.findings],
+    )
     assert {pair.left.answer, pair.right.answer} == set(pair.options)
 
 
@@ -69,8 +71,9 @@ def test_a_seed_gives_fresh_variants(real_content, real_content_seed):
     # the pair logs differ too (whatever side they were dealt to)
     for k, p in real_content.pairs.items():
         q = real_content_seed.pairs[k]
-        assert not np.allclose(p.left.case.run.series["reward"].values,
-                               q.side(q.left.label).case.run.series["reward"].values)
+        assert not np.allclose(
+            p.left.case.run.series["reward"].values, q.side(q.left.label).case.run.series["reward"].values
+        )
 
 
 def test_full_run_in_chinese_on_the_real_level(real_content, tmp_path):
@@ -153,8 +156,8 @@ def test_missing_matplotlib_is_one_line_and_charts_carry_on(fake_content, tmp_pa
         ui.emit(lab.handle(cmd))
     text = out.getvalue()
     assert text.count("(no PNG: drawing the lesson's figure needs matplotlib") == 1
-    assert len(re.findall(r"^reward  \d", text, re.M)) == 2      # both sets' chart grids
-    assert "ratio_mean ████" in text                                # and the pair's sparklines
+    assert len(re.findall(r"^reward  \d", text, re.M)) == 2  # both sets' chart grids
+    assert "ratio_mean ████" in text  # and the pair's sparklines
 
 
 def test_a_chart_that_cannot_be_drawn_is_one_line(fake_content, monkeypatch):

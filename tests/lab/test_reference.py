@@ -28,8 +28,11 @@ LESSON_LINES = {
 
 
 def rows(topic: str, lang: str) -> list[list[str]]:
-    return [[c.strip() for c in ln.strip().strip("|").split("|")]
-            for ln in t(f"lab.ref.{topic}", lang).splitlines() if ln.startswith("|")]
+    return [
+        [c.strip() for c in ln.strip().strip("|").split("|")]
+        for ln in t(f"lab.ref.{topic}", lang).splitlines()
+        if ln.startswith("|")
+    ]
 
 
 @pytest.mark.parametrize("topic", TOPICS)
@@ -46,9 +49,16 @@ def test_each_topic_in_both_languages(topic):
 
 def test_the_healthy_table_is_the_lessons_numbers():
     got = {r[0]: r[1] for r in rows("healthy", "en")[1:]}
-    assert got == {"reward": "0.412 → 0.847", "acc": "21.1% → 57.4%", "entropy": "1.842 → 1.498",
-                   "kl": "0.002 → 0.045", "adv_std": "1.031 → 0.664", "clip_frac": "0.000 → 0.041",
-                   "ratio_mean": "constant ≈ 1.0000", "len": "78 → 152"}
+    assert got == {
+        "reward": "0.412 → 0.847",
+        "acc": "21.1% → 57.4%",
+        "entropy": "1.842 → 1.498",
+        "kl": "0.002 → 0.045",
+        "adv_std": "1.031 → 0.664",
+        "clip_frac": "0.000 → 0.041",
+        "ratio_mean": "constant ≈ 1.0000",
+        "len": "78 → 152",
+    }
     bands = [r[0] for r in rows("adv_std", "zh")[1:5]]
     assert bands == ["0.8 ~ 1.2", "0.5 ~ 0.8", "0.3 ~ 0.5", "< 0.2"]
 
@@ -58,7 +68,7 @@ def test_tables_align_when_they_fit_and_never_cut_when_they_do_not():
     first = [ln for ln in table if ln.startswith("|")][:5]
     wide = format_table(first, 100)
     bars = {tuple(i for i, _ in enumerate(_cols(ln))) for ln in wide if "│" in ln}
-    assert len(bars) == 1, wide                                # every │ in the same display column
+    assert len(bars) == 1, wide  # every │ in the same display column
     narrow = format_table(first, 40)
     for r in first[1:]:
         cells = [c.strip() for c in r.strip("|").split("|")]
@@ -80,12 +90,12 @@ def _cols(line: str) -> list[int]:
 def test_ref_in_the_lab(fake_content, tmp_path, lang):
     words = ["ref", "ref healthy", "参考 判读表", "ref adv", "ref nope", "ref shapes"]
     text = play(fake_content, words, tmp_path, lang=lang, width=120)
-    assert "闯关：读第一次训练曲线" in text                       # what "the lesson" is
+    assert "闯关：读第一次训练曲线" in text  # what "the lesson" is
     assert ("0.412 → 0.847" in text) and ("1.031 → 0.664" in text)
-    assert (("There is no reference topic nope." in text) if lang == "en" else ("没有叫 nope 的参考主题。" in text))
+    assert ("There is no reference topic nope." in text) if lang == "en" else ("没有叫 nope 的参考主题。" in text)
     assert (" │ " in text) and all(display_width(ln) <= 120 for ln in text.splitlines())
     assert ("monotonic drift" in text) if lang == "en" else ("单调偏离：本该稳定的量" in text)
-    assert "Score 0/130" in text or "得分 0/130" in text      # reading the lesson costs nothing
+    assert "Score 0/130" in text or "得分 0/130" in text  # reading the lesson costs nothing
 
 
 def test_topic_words():

@@ -22,13 +22,15 @@ from rlvitals.shapes import Shape, shapes_of
 from rlvitals.simulate.lesson import lesson_pairs, lesson_quiz, lesson_sets
 
 FEW = int(os.environ.get("RLVITALS_STAGE_SEEDS", "3"))
-NOT_UP = ("flat", "falling", "to_zero")          # the goal "does not improve"
-NORMAL_ENTROPY = ("falling", "flat", "rising")   # 缓降 / 平, never 趋近 0
+NOT_UP = ("flat", "falling", "to_zero")  # the goal "does not improve"
+NORMAL_ENTROPY = ("falling", "flat", "rising")  # 缓降 / 平, never 趋近 0
 
 
 def _word(sh: dict[str, Shape], m: str, words: tuple[str, ...]) -> str | None:
     s = sh[m]
-    return None if s.word in words else f"{m} is {s.word} {s.start:.3g} → {s.end:.3g}, the lesson wants {'/'.join(words)}"
+    return (
+        None if s.word in words else f"{m} is {s.word} {s.start:.3g} → {s.end:.3g}, the lesson wants {'/'.join(words)}"
+    )
 
 
 def _end(sh: dict[str, Shape], m: str, lo: float = float("-inf"), hi: float = float("inf")) -> str | None:
@@ -46,20 +48,38 @@ def _jitter(sh: dict[str, Shape]) -> str | None:
 def learning(sh: dict[str, Shape]) -> list[str | None]:
     """The healthy table: reward 缓升, acc with it, entropy 缓降 far from 0, kl 缓升, adv_std
     0.5-1.2, clip a few percent, ratio flat at 1, len stable or with acc."""
-    return [_word(sh, "reward", ("rising",)), _word(sh, "acc", ("rising",)),
-            _word(sh, "entropy", ("falling", "flat")), _end(sh, "entropy", lo=0.5 * sh["entropy"].start),
-            _word(sh, "kl", ("rising",)), _end(sh, "adv_std", 0.5, 1.2), _end(sh, "clip_frac", hi=0.1),
-            _word(sh, "ratio_mean", ("flat",)), _word(sh, "len", ("rising", "flat"))]
+    return [
+        _word(sh, "reward", ("rising",)),
+        _word(sh, "acc", ("rising",)),
+        _word(sh, "entropy", ("falling", "flat")),
+        _end(sh, "entropy", lo=0.5 * sh["entropy"].start),
+        _word(sh, "kl", ("rising",)),
+        _end(sh, "adv_std", 0.5, 1.2),
+        _end(sh, "clip_frac", hi=0.1),
+        _word(sh, "ratio_mean", ("flat",)),
+        _word(sh, "len", ("rising", "flat")),
+    ]
 
 
 def collapse(sh: dict[str, Shape]) -> list[str | None]:
-    return [_word(sh, "entropy", ("to_zero",)), _word(sh, "reward", NOT_UP), _word(sh, "acc", NOT_UP),
-            _word(sh, "ratio_mean", ("flat",)), _end(sh, "adv_std", hi=0.5)]
+    return [
+        _word(sh, "entropy", ("to_zero",)),
+        _word(sh, "reward", NOT_UP),
+        _word(sh, "acc", NOT_UP),
+        _word(sh, "ratio_mean", ("flat",)),
+        _end(sh, "adv_std", hi=0.5),
+    ]
 
 
 def sync(sh: dict[str, Shape]) -> list[str | None]:
-    return [_word(sh, "ratio_mean", ("drift",)), _word(sh, "reward", NOT_UP), _word(sh, "acc", NOT_UP),
-            _word(sh, "entropy", NORMAL_ENTROPY), _end(sh, "entropy", lo=1.0), _end(sh, "adv_std", lo=0.5)]
+    return [
+        _word(sh, "ratio_mean", ("drift",)),
+        _word(sh, "reward", NOT_UP),
+        _word(sh, "acc", NOT_UP),
+        _word(sh, "entropy", NORMAL_ENTROPY),
+        _end(sh, "entropy", lo=1.0),
+        _end(sh, "adv_std", lo=0.5),
+    ]
 
 
 RULES = {
@@ -70,9 +90,13 @@ RULES = {
     "entropy_collapse": collapse,
     "sync_failure": sync,
     # B1: entropy normal (~1.4), acc high, adv_std down in the low bands
-    "data_too_easy": lambda sh: [_word(sh, "entropy", NORMAL_ENTROPY), _end(sh, "entropy", lo=1.0),
-                                 _word(sh, "acc", ("rising", "flat")), _end(sh, "acc", lo=0.5),
-                                 _end(sh, "adv_std", hi=0.5)],
+    "data_too_easy": lambda sh: [
+        _word(sh, "entropy", NORMAL_ENTROPY),
+        _end(sh, "entropy", lo=1.0),
+        _word(sh, "acc", ("rising", "flat")),
+        _end(sh, "acc", lo=0.5),
+        _end(sh, "adv_std", hi=0.5),
+    ],
     # D: both jitter; D1 clip ~1% and gnorm ~0.8, D2 clip > 20% and gnorm several times larger
     "batch_noise": lambda sh: [_jitter(sh), _end(sh, "clip_frac", hi=0.05), _end(sh, "gnorm", hi=1.5)],
     "lr_too_high": lambda sh: [_jitter(sh), _end(sh, "clip_frac", lo=0.2), _end(sh, "gnorm", lo=3.0)],
@@ -104,10 +128,10 @@ def stage_problems(seed: int | None) -> list[str]:
                 if p:
                     out.append(f"level {seed} stage {side}: {p}")
     quiz = lesson_quiz(seed)
-    for key, q in quiz.items():         # the questions' runs are what the questions say, too
+    for key, q in quiz.items():  # the questions' runs are what the questions say, too
         for i, c in enumerate(q.cases):
             check(f"{key}{'ab'[i]}", c.run)
-    for c in quiz["Q1"].cases:          # question 1 says both rewards are flat
+    for c in quiz["Q1"].cases:  # question 1 says both rewards are flat
         p = _word(shapes_of(c.run), "reward", ("flat",))
         if p:
             out.append(f"level {seed} Q1 ({c.truth['scenario']}): {p}")

@@ -66,17 +66,20 @@ def test_a_symlink_at_the_state_path_is_the_users_choice(tmp_path):
     assert link.is_symlink() and json.loads(real.read_text())["levels"]["default"]["current"] == "A"
 
 
-@pytest.mark.parametrize("text", [
-    '{"levels": {"default": ' + "[" * 100_000 + "]" * 100_000 + "}}",
-    '{"version": 1, "levels": {"default": {"results": {"1": {"given": "x", "correct": true, "points": "8"}}}}}',
-    '{"version": 1, "levels": {"default": {"current": 3}}}',
-    '{"version": 1, "levels": {"default": {"current": "\\u001b[2J"}}}',
-    '{"version": 1, "levels": {"default": {"hints": {"A": true}}}}',
-    '{"version": 1, "levels": {"default": {"results": {"1": {"given": "x", "correct": true, "points": 1e999}}}}}',
-    '{"version": 1, "levels": "x"}',
-    '{"version": 1, "levels": {"default": {"seed": [1]}}}',
-    '{"version": 1, "levels": \xff}',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"levels": {"default": ' + "[" * 100_000 + "]" * 100_000 + "}}",
+        '{"version": 1, "levels": {"default": {"results": {"1": {"given": "x", "correct": true, "points": "8"}}}}}',
+        '{"version": 1, "levels": {"default": {"current": 3}}}',
+        '{"version": 1, "levels": {"default": {"current": "\\u001b[2J"}}}',
+        '{"version": 1, "levels": {"default": {"hints": {"A": true}}}}',
+        '{"version": 1, "levels": {"default": {"results": {"1": {"given": "x", "correct": true, "points": 1e999}}}}}',
+        '{"version": 1, "levels": "x"}',
+        '{"version": 1, "levels": {"default": {"seed": [1]}}}',
+        '{"version": 1, "levels": \xff}',
+    ],
+)
 def test_malformed_state_a_note_a_fresh_start_the_old_file_kept(tmp_path, text):
     path = tmp_path / "p.json"
     path.write_bytes(text.encode("utf-8", "surrogateescape") if "\xff" not in text else text.encode("latin-1"))
@@ -105,7 +108,7 @@ def test_special_files_are_refused_without_reading(tmp_path, special):
     link = tmp_path / "p.json"
     link.symlink_to(target)
     with pytest.raises(StateRefused, match="not a regular file"):
-        load_progress(link, None)                          # returns at once: no read of /dev/zero, no FIFO wait
+        load_progress(link, None)  # returns at once: no read of /dev/zero, no FIFO wait
     with pytest.raises(StateRefused):
         save_progress(link, GOOD)
     assert link.is_symlink()
@@ -114,14 +117,34 @@ def test_special_files_are_refused_without_reading(tmp_path, special):
 def test_a_state_turned_into_a_directory_is_refused_next_time(fake_content, tmp_path):
     path = tmp_path / "p.json"
     out = io.StringIO()
-    run_lab("en", None, False, "-", str(path), True, stdin=io.StringIO("next\n"), stdout=out, figures=False,
-            content=fake_content)
+    run_lab(
+        "en",
+        None,
+        False,
+        "-",
+        str(path),
+        True,
+        stdin=io.StringIO("next\n"),
+        stdout=out,
+        figures=False,
+        content=fake_content,
+    )
     path.unlink()
     path.mkdir()
     out = io.StringIO()
     with pytest.raises(StateRefused):
-        run_lab("en", None, False, "-", str(path), True, stdin=io.StringIO("next\n"), stdout=out,
-                figures=False, content=fake_content)
+        run_lab(
+            "en",
+            None,
+            False,
+            "-",
+            str(path),
+            True,
+            stdin=io.StringIO("next\n"),
+            stdout=out,
+            figures=False,
+            content=fake_content,
+        )
     assert path.is_dir() and not list(path.iterdir())
 
 
@@ -139,11 +162,13 @@ for i in range(40):
 def test_concurrent_sessions_never_tear_the_file(tmp_path):
     path = tmp_path / "p.json"
     env = {**os.environ, "PYTHONPATH": SRC}
-    procs = [subprocess.Popen([sys.executable, "-c", _WRITER, str(path), str(seed)], env=env,
-                              stderr=subprocess.PIPE) for seed in range(6)]
+    procs = [
+        subprocess.Popen([sys.executable, "-c", _WRITER, str(path), str(seed)], env=env, stderr=subprocess.PIPE)
+        for seed in range(6)
+    ]
     errs = [p.communicate(timeout=120)[1] for p in procs]
     assert all(p.returncode == 0 for p in procs), errs
-    data = json.loads(path.read_text())                     # whole JSON, ours
+    data = json.loads(path.read_text())  # whole JSON, ours
     assert data["version"] == 1 and data["levels"]
     assert not list(tmp_path.glob("*.tmp")) and not list(tmp_path.glob(".*.tmp"))
-    assert not list(tmp_path.glob("*.bad*"))                # no reader ever saw a torn file
+    assert not list(tmp_path.glob("*.bad*"))  # no reader ever saw a torn file

@@ -18,32 +18,209 @@ from .conftest import play
 # hints, each pair answered wrong then diffed, knobs right and wrong, the quiz wrong, an experiment,
 # errors, the score.
 EVERY_SCREEN = [
-    "help", "goals", "ref", "ref healthy", "ref shapes", "ref adv_std", "ref table", "ref pairs", "ref summary",
-    "ref plot", "wat", "knob 1",
-    "next", "hint", "hint", "hint", "answer dead", "next", "answer learning", "knob 1",
-    "next", "d reward hacking", "knob 2", "next", "answer cheating", "next", "answer unstable", "knob 8",
-    "next", "answer learning", "knob 4",
-    "next", "hint", "is A1 sync", "knob 3", "diff",
-    "next", "is B1 collapse", "knob 1", "diff",
-    "next", "is C1 len", "knob 5", "diff",
-    "next", "hint", "is D1 lr", "knob 7", "diff",
-    "quiz", "1", "2", "4", "exp", "exp E4", "turn 2", "predict 1", "score", "goals", "show 9", "d ent",
+    "help",
+    "goals",
+    "ref",
+    "ref healthy",
+    "ref shapes",
+    "ref adv_std",
+    "ref table",
+    "ref pairs",
+    "ref summary",
+    "ref plot",
+    "wat",
+    "knob 1",
+    "next",
+    "hint",
+    "hint",
+    "hint",
+    "answer dead",
+    "next",
+    "answer learning",
+    "knob 1",
+    "next",
+    "d reward hacking",
+    "knob 2",
+    "next",
+    "answer cheating",
+    "next",
+    "answer unstable",
+    "knob 8",
+    "next",
+    "answer learning",
+    "knob 4",
+    "next",
+    "hint",
+    "is A1 sync",
+    "knob 3",
+    "diff",
+    "next",
+    "is B1 collapse",
+    "knob 1",
+    "diff",
+    "next",
+    "is C1 len",
+    "knob 5",
+    "diff",
+    "next",
+    "hint",
+    "is D1 lr",
+    "knob 7",
+    "diff",
+    "quiz",
+    "1",
+    "2",
+    "4",
+    "exp",
+    "exp E4",
+    "turn 2",
+    "predict 1",
+    "score",
+    "goals",
+    "show 9",
+    "d ent",
 ]
 # English a Chinese screen may carry: the vitals' names, the commands one types, the lesson's own
 # terms of art, knob and file names, units.
 ZH_ALLOWED = {
-    "reward", "acc", "entropy", "kl", "KL", "adv_std", "clip_frac", "clip", "ratio_mean", "ratio", "len", "gnorm",
-    "trunc", "lr", "loss", "val_acc", "batch", "temperature", "clip-higher", "ε_high", "ε_low", "log-prob", "rollout",
-    "GRPO", "PPO", "DAPO", "RL", "PNG", "NaN", "inf", "info", "L2", "L3", "L4", "slime", "rlvitals", "reward hacking",
-    "hacking", "std", "prompt", "plot_log", "scripts", "py", "logs", "curves", "png", "run", "log", "re", "sys",
-    "matplotlib", "pyplot", "plt", "stale_from", "need_median", "len_bonus", "hack_bonus", "diff", "hint",
-    "pair", "next", "answer", "is", "quiz", "help", "goals", "score", "lang", "en", "zh", "quit", "show", "ref", "knob",
-    "exp", "turn", "predict", "learning", "cheating", "dead", "unstable", "l", "c", "d", "u", "g", "h", "s", "p", "n",
-    "N", "V", "E1", "E2", "E3", "E4", "E5", "A", "B", "C", "D", "A1", "A2", "B1", "B2", "C1", "C2", "D1", "D2",
-    "ent", "wat", "verifier", "tmp", "lab-figures", "default", "figures", "x", "o", "id", "lab",
-    "plot", "healthy", "shapes", "table", "pairs", "summary",                  # the reference topics one types
-    "stdout", "bug", "token", "y", "clip_ratio_high", "clip_fraction_high",  # the lesson's and the
-    "Dr", "PTT", "Q1", "Q2", "Q3", "filter_groups",                                                  # frameworks' own terms
+    "reward",
+    "acc",
+    "entropy",
+    "kl",
+    "KL",
+    "adv_std",
+    "clip_frac",
+    "clip",
+    "ratio_mean",
+    "ratio",
+    "len",
+    "gnorm",
+    "trunc",
+    "lr",
+    "loss",
+    "val_acc",
+    "batch",
+    "temperature",
+    "clip-higher",
+    "ε_high",
+    "ε_low",
+    "log-prob",
+    "rollout",
+    "GRPO",
+    "PPO",
+    "DAPO",
+    "RL",
+    "PNG",
+    "NaN",
+    "inf",
+    "info",
+    "L2",
+    "L3",
+    "L4",
+    "slime",
+    "rlvitals",
+    "reward hacking",
+    "hacking",
+    "std",
+    "prompt",
+    "plot_log",
+    "scripts",
+    "py",
+    "logs",
+    "curves",
+    "png",
+    "run",
+    "log",
+    "re",
+    "sys",
+    "matplotlib",
+    "pyplot",
+    "plt",
+    "stale_from",
+    "need_median",
+    "len_bonus",
+    "hack_bonus",
+    "diff",
+    "hint",
+    "pair",
+    "next",
+    "answer",
+    "is",
+    "quiz",
+    "help",
+    "goals",
+    "score",
+    "lang",
+    "en",
+    "zh",
+    "quit",
+    "show",
+    "ref",
+    "knob",
+    "exp",
+    "turn",
+    "predict",
+    "learning",
+    "cheating",
+    "dead",
+    "unstable",
+    "l",
+    "c",
+    "d",
+    "u",
+    "g",
+    "h",
+    "s",
+    "p",
+    "n",
+    "N",
+    "V",
+    "E1",
+    "E2",
+    "E3",
+    "E4",
+    "E5",
+    "A",
+    "B",
+    "C",
+    "D",
+    "A1",
+    "A2",
+    "B1",
+    "B2",
+    "C1",
+    "C2",
+    "D1",
+    "D2",
+    "ent",
+    "wat",
+    "verifier",
+    "tmp",
+    "lab-figures",
+    "default",
+    "figures",
+    "x",
+    "o",
+    "id",
+    "lab",
+    "plot",
+    "healthy",
+    "shapes",
+    "table",
+    "pairs",
+    "summary",  # the reference topics one types
+    "stdout",
+    "bug",
+    "token",
+    "y",
+    "clip_ratio_high",
+    "clip_fraction_high",  # the lesson's and the
+    "Dr",
+    "PTT",
+    "Q1",
+    "Q2",
+    "Q3",
+    "filter_groups",  # frameworks' own terms
 }
 
 
@@ -54,11 +231,11 @@ def _strip_data(text: str) -> str:
 
     text = re.sub(r"«[^»]*»", "", text)
     text = re.sub(r"「step \d+[^」]*」", "", text)
-    text = re.sub(r"(?m)^\s+\d+\. .*$", "", text)           # the 8 sampled answers of pair B
-    text = re.sub(r"/\S+", "", text)                          # paths
+    text = re.sub(r"(?m)^\s+\d+\. .*$", "", text)  # the 8 sampled answers of pair B
+    text = re.sub(r"/\S+", "", text)  # paths
     for fid in sorted(FINDING_IDS, key=len, reverse=True):
         text = text.replace(fid, "")
-    text = re.sub(r"\(?[A-Z][a-z]+ et al\.[^)）]*[)）]?|arXiv \S+|[A-Z]\. Weng \d+", "", text)   # sources
+    text = re.sub(r"\(?[A-Z][a-z]+ et al\.[^)）]*[)）]?|arXiv \S+|[A-Z]\. Weng \d+", "", text)  # sources
     return text
 
 
@@ -76,7 +253,7 @@ def test_every_screen_is_in_one_language(transcripts):
     words = set(re.findall(r"[A-Za-zε][A-Za-z0-9_\-]*", zh))
     foreign = sorted(w for w in words if w not in ZH_ALLOWED and w not in ("reward", "hacking"))
     assert foreign == [], f"English on Chinese screens: {foreign}"
-    en = _strip_data(transcripts["en"]).replace("「闯关：读第一次训练曲线」", "")   # the lesson's title, quoted
+    en = _strip_data(transcripts["en"]).replace("「闯关：读第一次训练曲线」", "")  # the lesson's title, quoted
     cjk = sorted(set(re.findall(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]+", en)))
     assert cjk == [], f"Chinese on English screens: {cjk}"
 
@@ -101,7 +278,7 @@ def test_a_wrong_verdict_is_answered_with_the_metric_that_rules_it_out(real_cont
     text = play(real_content, [f"show {cheat.key}", "answer learning"], tmp_path)
     acc = shape_line(cheat.diag, "acc", "en")
     assert f"Why not learning: acc {acc}" in text
-    assert cheat.diag.shapes["acc"].word in ("flat", "falling")     # the set shows what the rule says
+    assert cheat.diag.shapes["acc"].word in ("flat", "falling")  # the set shows what the rule says
     dead = next(s for s in real_content.sets if s.verdict == "dead")
     text = play(real_content, [f"show {dead.key}", "answer learning"], tmp_path / "2", lang="zh")
     assert f"为什么不是在学：acc {shape_line(dead.diag, 'acc', 'zh')}" in text and "目标没有提升" in text
@@ -122,7 +299,7 @@ def test_after_the_failure_the_learner_picks_the_knob(real_content, tmp_path):
     state = tmp_path / "p.json"
     text = play(real_content, [f"show {item.key}", "answer dead entropy collapse"], tmp_path, state=state)
     ask = text.split("Next knob:")[1]
-    assert "raise the temperature" in ask and "the tool's next knob" not in text   # not given away first
+    assert "raise the temperature" in ask and "the tool's next knob" not in text  # not given away first
     text = play(real_content, ["knob 1"], tmp_path, state=state)
     assert "✗ lower the learning rate is for updates that are too violent" in text
     assert "Here it is entropy collapse: entropy approaching 0" in text and "→ raise the temperature" in text
@@ -158,8 +335,18 @@ def test_the_lab_names_its_figure_folder_and_the_start_end_rule(tmp_path):
     from rlvitals.lab.content import LabContent
 
     out = io.StringIO()
-    run_lab("en", None, False, "-", str(tmp_path / "p.json"), True, stdin=io.StringIO("quit\n"), stdout=out,
-            content=LabContent(None, (), {}), width=400)
+    run_lab(
+        "en",
+        None,
+        False,
+        "-",
+        str(tmp_path / "p.json"),
+        True,
+        stdin=io.StringIO("quit\n"),
+        stdout=out,
+        content=LabContent(None, (), {}),
+        width=400,
+    )
     text = out.getvalue()
     assert f"Figures (PNG) are written to {tmp_path / 'lab-figures'}" in text
     assert "mean of the first and of the last tenth" in text

@@ -14,7 +14,9 @@ from .conftest import expressible, play, right_answers
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_all_right_scores_full_marks(fake_content, tmp_path, lang):
     text = play(fake_content, right_answers(fake_content), tmp_path, lang=lang)
-    assert ("=== Level complete: 130/130 ===" if lang == "en" else "=== 通关：130/130 ===") not in text  # not yet: `next`
+    assert (
+        "=== Level complete: 130/130 ===" if lang == "en" else "=== 通关：130/130 ==="
+    ) not in text  # not yet: `next`
     text = play(fake_content, right_answers(fake_content) + ["next"], tmp_path, lang=lang, reset=True)
     assert ("Level complete: 130/130" if lang == "en" else "通关：130/130") in text
     assert text.count("✓") == 6 + 4 + 3
@@ -33,14 +35,23 @@ def test_all_right_on_the_real_level(real_content, tmp_path):
 
 
 def test_wrong_answers_are_explained_with_the_tools_reasoning(fake_content, tmp_path):
-    lines = ["next", "answer learning",          # set 1 is healthy: right
-             "next", "answer dead",             # set 2 is reward hacking: wrong
-             "next", "answer dead sync_failure",  # set 3 is entropy collapse: verdict right, failure wrong
-             "knob 2", "answer dead",             # the knob picked, then the explanation again
-             "pair A", "is A1 sync", "diff", "score"]
+    lines = [
+        "next",
+        "answer learning",  # set 1 is healthy: right
+        "next",
+        "answer dead",  # set 2 is reward hacking: wrong
+        "next",
+        "answer dead sync_failure",  # set 3 is entropy collapse: verdict right, failure wrong
+        "knob 2",
+        "answer dead",  # the knob picked, then the explanation again
+        "pair A",
+        "is A1 sync",
+        "diff",
+        "score",
+    ]
     text = play(fake_content, lines, tmp_path)
     assert "✗ Not quite: the tool says CHEATING." in text
-    assert "Why not dead: reward rising" in text          # the metric that rules the wrong verdict out
+    assert "Why not dead: reward rising" in text  # the metric that rules the wrong verdict out
     assert "~ The verdict is right, but the failure is entropy collapse (entropy_collapse). +7" in text
     assert "Why set 3 is not sync failure: ratio_mean" in text
     assert "✗ The other way round: A1 is entropy collapse, A2 is sync failure." in text
@@ -57,8 +68,8 @@ def test_hints_cost_points_and_run_out(fake_content, tmp_path):
     assert "Hint 1/3 (-2 points on this stage):" in text
     assert "Hint 2: what the values do (shape" in text and "Hint 3: the rule" in text
     assert "No more hints for this stage" in text
-    assert "✓ Right. +4" in text                         # 10 - 3 hints x 2
-    assert "Hints (free once answered):" in text          # after answering: free
+    assert "✓ Right. +4" in text  # 10 - 3 hints x 2
+    assert "Hints (free once answered):" in text  # after answering: free
     assert "Score 4/130" in text
 
 
@@ -84,32 +95,61 @@ def test_diff_before_answering_asks_first_then_gives_the_pair_up(fake_content, t
 
 
 def test_bad_input_gets_one_helpful_line(fake_content, tmp_path):
-    lines = ["", "answer dead", "is A1 x", "diff", "frobnicate", "show 9", "pair Z", "pair A",
-             "is", "is A3 entropy", "is A1 kl_blowup", "next", "answer maybe", "answer dead nosuchthing",
-             "quiz", "7", "answer x", "lang fr", "显示", "是 A1", "hint"]
+    lines = [
+        "",
+        "answer dead",
+        "is A1 x",
+        "diff",
+        "frobnicate",
+        "show 9",
+        "pair Z",
+        "pair A",
+        "is",
+        "is A3 entropy",
+        "is A1 kl_blowup",
+        "next",
+        "answer maybe",
+        "answer dead nosuchthing",
+        "quiz",
+        "7",
+        "answer x",
+        "lang fr",
+        "显示",
+        "是 A1",
+        "hint",
+    ]
     text = play(fake_content, lines, tmp_path)
     assert "Something went wrong" not in text
-    for expected in ("Nothing is open yet: type `next`.", "`is` answers a pair: open one first",
-                     "`diff` compares the two logs of a pair", "Unknown command: frobnicate.",
-                     "Usage: show N", "Usage: pair A", "Usage: is A1 CAUSE",
-                     "In this pair the cause is either entropy_collapse or sync_failure.",
-                     "Judge the set with: answer", "I don't know the failure nosuchthing",
-                     "Answer with the number of an option, 1-4.", "Usage: lang en | lang zh"):
+    for expected in (
+        "Nothing is open yet: type `next`.",
+        "`is` answers a pair: open one first",
+        "`diff` compares the two logs of a pair",
+        "Unknown command: frobnicate.",
+        "Usage: show N",
+        "Usage: pair A",
+        "Usage: is A1 CAUSE",
+        "In this pair the cause is either entropy_collapse or sync_failure.",
+        "Judge the set with: answer",
+        "I don't know the failure nosuchthing",
+        "Answer with the number of an option, 1-4.",
+        "Usage: lang en | lang zh",
+    ):
         assert expected in text, expected
 
 
 def test_quit_and_resume_with_saved_progress(fake_content, tmp_path):
     state = tmp_path / "progress.json"
-    first = play(fake_content, ["next", "answer learning", "next", "hint", "quit", "answer cheating"], tmp_path,
-                 state=state)
+    first = play(
+        fake_content, ["next", "answer learning", "next", "hint", "quit", "answer cheating"], tmp_path, state=state
+    )
     assert "Progress saved.  Score 10/130." in first
-    assert "answer cheating" not in first                 # nothing is read after quit
+    assert "answer cheating" not in first  # nothing is read after quit
     saved = json.loads(state.read_text())
     assert saved["levels"]["default"]["current"] == "2"
     assert saved["levels"]["default"]["hints"] == {"2": 1}
     second = play(fake_content, ["answer cheating reward_hacking", "score"], tmp_path, state=state)
     assert "Welcome back: 1/13 stages done, score 10/130." in second
-    assert "✓ Right. +8" in second                       # the hint taken before quitting still costs
+    assert "✓ Right. +8" in second  # the hint taken before quitting still costs
     assert "Score 18/130" in second
     third = play(fake_content, ["score"], tmp_path, state=state, reset=True)
     assert "Welcome back" not in third and "Score 0/130" in third
@@ -144,19 +184,27 @@ def test_plain_transcript_wraps_at_80_columns_in_both_languages(fake_content, tm
     from rlvitals.render.charts import display_width
 
     for lang in ("en", "zh"):
-        text = play(fake_content, ["next", "answer dead", "pair A", "hint", "hint", "hint", "quiz"], tmp_path,
-                    lang=lang, width=80, reset=True)
+        text = play(
+            fake_content,
+            ["next", "answer dead", "pair A", "hint", "hint", "hint", "quiz"],
+            tmp_path,
+            lang=lang,
+            width=80,
+            reset=True,
+        )
         over = [ln for ln in text.splitlines() if display_width(ln) > 80]
         assert over == [], over[:3]
         # a wrapped sentence continues indented, nothing is cut
-        assert ("Rule: entropy → 0 with ratio ≡ 1.0 is entropy collapse" if lang == "en" else "规则：entropy 趋近 0") \
-            in text.replace("\n  ", " ")
+        assert (
+            "Rule: entropy → 0 with ratio ≡ 1.0 is entropy collapse" if lang == "en" else "规则：entropy 趋近 0"
+        ) in text.replace("\n  ", " ")
 
 
 def test_pair_logs_are_drawn_side_by_side_on_one_scale(fake_content, tmp_path):
     text = play(fake_content, ["pair A"], tmp_path, width=100)
-    rows = {ln.split()[0]: ln for ln in text.splitlines() if ln[:10].strip() in
-            ("reward", "entropy", "ratio_mean", "len")}
+    rows = {
+        ln.split()[0]: ln for ln in text.splitlines() if ln[:10].strip() in ("reward", "entropy", "ratio_mean", "len")
+    }
     assert set(rows) == {"reward", "entropy", "ratio_mean", "len"}
     left, right = rows["ratio_mean"][11:].split("1.0000→1.0000")
     # A1 holds ratio at exactly 1 (the top of the shared range), A2 drifts down to 0.55
@@ -171,11 +219,14 @@ def test_reanswering_a_pair_shows_its_answer_again(fake_content, tmp_path):
     text = play(fake_content, ["pair A", "is A1 entropy_collapse", "is A2 sync", "is A1 whatever", "score"], tmp_path)
     after = text.split("> is A2 sync")[1]
     assert after.count("Already answered (your first answer counts).  Here is the explanation:") == 2
-    assert after.count("=== Pair A: the answer ===") == 2          # not an empty "Here is the explanation:"
+    assert after.count("=== Pair A: the answer ===") == 2  # not an empty "Here is the explanation:"
     assert "Rule: entropy → 0 with ratio ≡ 1.0 is entropy collapse" in after
-    assert "Score 10/130" in text                                 # the first answer still counts, once
+    assert "Score 10/130" in text  # the first answer still counts, once
     zh = play(fake_content, ["配对 A", "是 A1 熵崩塌", "是 A1 熵崩塌"], tmp_path, lang="zh", reset=True)
-    assert zh.count("=== 配对 A：答案 ===") == 1 and "已经答过了（以第一次回答为准）。解释如下：\n=== 配对 A：答案 ===" in zh
+    assert (
+        zh.count("=== 配对 A：答案 ===") == 1
+        and "已经答过了（以第一次回答为准）。解释如下：\n=== 配对 A：答案 ===" in zh
+    )
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

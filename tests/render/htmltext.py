@@ -5,8 +5,24 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-_BLOCKS = {"p", "div", "h1", "h2", "h3", "h4", "li", "tr", "section", "header", "footer", "article",
-           "blockquote", "table", "ul", "br"}
+_BLOCKS = {
+    "p",
+    "div",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "li",
+    "tr",
+    "section",
+    "header",
+    "footer",
+    "article",
+    "blockquote",
+    "table",
+    "ul",
+    "br",
+}
 
 
 class _Text(HTMLParser):

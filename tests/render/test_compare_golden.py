@@ -26,7 +26,10 @@ def test_pair_a_compared_in_text_markdown_and_html(pair_rows, lang):
 
 
 def test_a_small_sweep_is_one_table_worst_first():
-    runs = [rlvitals.simulate_run(name, seed=i) for i, name in enumerate(("healthy", "kl_blowup", "lr_too_high", "reward_hacking"))]
+    runs = [
+        rlvitals.simulate_run(name, seed=i)
+        for i, name in enumerate(("healthy", "kl_blowup", "lr_too_high", "reward_hacking"))
+    ]
     text = compare_text([summarize(r, rlvitals.diagnose_run(r)) for r in runs], "en")
     check("compare-sweep.en.txt", text)
     order = [ln.split()[0] for ln in text.splitlines() if "-seed" in ln]

@@ -86,12 +86,16 @@ def test_a_key_holding_a_script_does_not_run(browser, tmp_path):
 
     evil = "<img src=x onerror=\"document.title='pwned'\"><script>document.title='pwned'</script>\x1b[2J"
     steps = np.arange(1, 101)
-    run = Run(name=evil, format="jsonl", series={"reward": Series("reward", steps, np.linspace(0, 1, 100), source=evil)},
-              notes=[evil])
+    run = Run(
+        name=evil,
+        format="jsonl",
+        series={"reward": Series("reward", steps, np.linspace(0, 1, 100), source=evil)},
+        notes=[evil],
+    )
     run.components[evil] = Series(evil, steps, np.linspace(0, 1, 100), source=evil)
     out = write_report(run, tmp_path / "evil.html")
     page = _check_page(browser, out, "report-escaped")
-    assert page.title().startswith("rlvitals report — <img src=x")   # shown as text: nothing set the title
+    assert page.title().startswith("rlvitals report — <img src=x")  # shown as text: nothing set the title
     assert evil.split("\x1b")[0] in (page.text_content("h1") or "")
     page.close()
 
@@ -131,15 +135,22 @@ def test_a_long_run_opens_and_keeps_its_spike_in_view(browser, tmp_path):
     n = 300_000
     rng = np.random.default_rng(1)
     f = np.linspace(0, 1, n)
-    cols = {"reward": 0.4 + 0.4 * f + 0.03 * rng.standard_normal(n), "acc": 0.2 + 0.3 * f + 0.02 * rng.standard_normal(n),
-            "entropy": 1.8 - 0.3 * f + 0.02 * rng.standard_normal(n), "kl": 0.002 + 0.04 * f,
-            "ratio_mean": np.ones(n), "len": 80 + 70 * f + rng.standard_normal(n)}
-    cols["kl"][222_222] = 5.0                                       # one step, kept by the envelope
+    cols = {
+        "reward": 0.4 + 0.4 * f + 0.03 * rng.standard_normal(n),
+        "acc": 0.2 + 0.3 * f + 0.02 * rng.standard_normal(n),
+        "entropy": 1.8 - 0.3 * f + 0.02 * rng.standard_normal(n),
+        "kl": 0.002 + 0.04 * f,
+        "ratio_mean": np.ones(n),
+        "len": 80 + 70 * f + rng.standard_normal(n),
+    }
+    cols["kl"][222_222] = 5.0  # one step, kept by the envelope
     run = Run.from_arrays("long", np.arange(1, n + 1), cols)
     out = write_report(run, tmp_path / "long.html")
     assert out.stat().st_size < 1_000_000
     page = _check_page(browser, out, "report-long")
-    ymax = page.evaluate("() => Math.max(...JSON.parse(document.getElementById('rlv-data').textContent)"
-                         ".charts.find(c => c.t === 'kl').s[0].y)")
+    ymax = page.evaluate(
+        "() => Math.max(...JSON.parse(document.getElementById('rlv-data').textContent)"
+        ".charts.find(c => c.t === 'kl').s[0].y)"
+    )
     assert ymax == 5.0
     page.close()

@@ -52,7 +52,9 @@ def test_only_logged_panels_reward_beside_the_goal_components_and_reward_std(rea
     # the reward-hacking onset is marked on reward, acc and the components it cites
     for i in (0, 1, 2):
         assert [v["x"] for v in charts[i]["v"]] == [rlvitals.diagnose_run(run).findings[0].onset_step]
-    assert "Not logged (a missing tool for ruling things out): entropy, adv_std, clip_frac, ratio_mean" in page_text(html)
+    assert "Not logged (a missing tool for ruling things out): entropy, adv_std, clip_frac, ratio_mean" in page_text(
+        html
+    )
 
 
 def test_reference_marks_ratio_line_and_adv_std_band():
@@ -61,19 +63,23 @@ def test_reference_marks_ratio_line_and_adv_std_band():
     assert charts["ratio_mean"]["h"][0]["y"] == 1.0
     assert charts["adv_std"]["b"][0]["lo"] == 0.8 and charts["adv_std"]["b"][0]["hi"] == 1.2
     assert any(v["l"] == "sync failure" for v in charts["ratio_mean"]["v"])
-    assert max(charts["acc (%)"]["s"][0]["y"]) > 1.0      # rates drawn as percentages
+    assert max(charts["acc (%)"]["s"][0]["y"]) > 1.0  # rates drawn as percentages
 
 
 def test_everything_from_the_file_is_escaped():
     evil = "<script>alert(1)</script>\x1b[31m"
     steps = np.arange(1, 51)
-    run = Run(name=evil, format="jsonl", series={"reward": Series("reward", steps, np.linspace(0, 1, 50), source=evil)},
-              notes=[f"note {evil}"])
+    run = Run(
+        name=evil,
+        format="jsonl",
+        series={"reward": Series("reward", steps, np.linspace(0, 1, 50), source=evil)},
+        notes=[f"note {evil}"],
+    )
     run.components[evil] = Series(evil, steps, np.linspace(0, 1, 50), source=evil)
     run.component_kinds[evil] = "other"
     html = render_report(run, rlvitals.diagnose_run(run), "en")
     assert "<script>alert" not in html and "\x1b" not in html
-    assert html.count("<script") == 2                       # the data block and our own script
+    assert html.count("<script") == 2  # the data block and our own script
     assert "&lt;script&gt;alert(1)&lt;/script&gt;\\x1b[31m" in html
     data = _data(html)
     assert any(s["n"].startswith("<script>alert(1)</script>\\x1b") for c in data["charts"] for s in c["s"])

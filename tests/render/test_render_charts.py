@@ -34,11 +34,19 @@ def test_clip_text_respects_display_width():
     assert clip_text("short", 10) == "short"
 
 
-@pytest.mark.parametrize("metric,value,text", [
-    ("acc", 0.574, "57.4%"), ("ratio_mean", 0.54071, "0.5407"), ("len", 151.6, "152"),
-    ("reward", 0.847, "0.847"), ("kl", 0.00012, "1.2e-04"), ("reward", float("nan"), "NaN"),
-    ("reward", None, "—"), ("gnorm", float("inf"), "inf"),
-])
+@pytest.mark.parametrize(
+    "metric,value,text",
+    [
+        ("acc", 0.574, "57.4%"),
+        ("ratio_mean", 0.54071, "0.5407"),
+        ("len", 151.6, "152"),
+        ("reward", 0.847, "0.847"),
+        ("kl", 0.00012, "1.2e-04"),
+        ("reward", float("nan"), "NaN"),
+        ("reward", None, "—"),
+        ("gnorm", float("inf"), "inf"),
+    ],
+)
 def test_fmt_value_follows_the_lessons_units(metric, value, text):
     assert fmt_value(metric, value) == text
 
@@ -132,9 +140,9 @@ def test_panel_grid_lists_absent_vitals_and_skips_absent_extras():
 
 def test_sparkline_floor_keeps_a_flat_noisy_line_flat():
     v = 1.0 + 0.0005 * np.sin(np.arange(200))  # ratio_mean at 1.0000 ± 0.0005
-    assert {"▁", "█"} <= set(sparkline(v, 20))     # auto-scaled: noise spans the full height
+    assert {"▁", "█"} <= set(sparkline(v, 20))  # auto-scaled: noise spans the full height
     flat = sparkline(v, 20, rel_floor=0.02)
-    assert set(flat) <= set("▃▄▅")                 # against a 2% scale: a flat line mid-height
+    assert set(flat) <= set("▃▄▅")  # against a 2% scale: a flat line mid-height
     rising = np.linspace(0.4, 0.8, 200)
     assert sparkline(rising, 8, rel_floor=0.02) == sparkline(rising, 8)  # real change untouched
 

@@ -74,8 +74,8 @@ def test_vitals_table_marks_not_logged_not_applicable_and_drift():
     diag, run = rc.entropy_collapse()
     text = render_diagnosis(diag, "text", "en", 80, run=run)
     lines = text.splitlines()
-    table = lines[lines.index("Vitals") + 2:]
-    table = table[:table.index("")]
+    table = lines[lines.index("Vitals") + 2 :]
+    table = table[: table.index("")]
     row = {ln.split()[0]: ln for ln in table}
     assert len(row) == len(VITALS)
     assert "not logged" in row["kl"]
@@ -134,9 +134,11 @@ def test_unknown_format_is_a_clear_error():
 
 # ---------------------------------------------------------------- JSON
 
+
 def _strict_loads(text: str):
     def no_nan(name):
         raise AssertionError(f"invalid JSON constant {name}")
+
     return json.loads(text, parse_constant=no_nan)
 
 
@@ -147,8 +149,19 @@ def test_json_is_strict_and_follows_the_schema(case):
     assert obj["schema"] == SCHEMA and obj["verdict"] == diag.verdict
     assert list(obj) == ["schema", "lang", "verdict", "worst_severity", "findings", "shapes", "not_logged", "run"]
     for f in obj["findings"]:
-        assert set(f) == {"id", "severity", "onset_step", "evidence", "ruled_out", "missing", "action",
-                          "confidence", "samples", "title", "summary"}
+        assert set(f) == {
+            "id",
+            "severity",
+            "onset_step",
+            "evidence",
+            "ruled_out",
+            "missing",
+            "action",
+            "confidence",
+            "samples",
+            "title",
+            "summary",
+        }
         for r in f["ruled_out"]:
             assert set(r) == {"lookalike", "metric", "value", "reason"}
         if f["action"] is not None:
@@ -172,18 +185,29 @@ def test_json_orders_findings_and_localises_only_title_and_summary():
 
     def strip(o):
         return {**o, "lang": None, "findings": [{**f, "title": None, "summary": None} for f in o["findings"]]}
+
     assert strip(en) == strip(zh)
 
 
 def test_clean_handles_numpy_and_nonfinite():
     import numpy as np
-    out = clean({"a": np.float32(0.1), "b": np.int64(3), "c": (np.nan, -np.inf), "d": np.bool_(True),
-                 "e": np.array([1.0, np.nan]), "f": 1 / 3})
+
+    out = clean(
+        {
+            "a": np.float32(0.1),
+            "b": np.int64(3),
+            "c": (np.nan, -np.inf),
+            "d": np.bool_(True),
+            "e": np.array([1.0, np.nan]),
+            "f": 1 / 3,
+        }
+    )
     assert out == {"a": 0.1, "b": 3, "c": [None, None], "d": True, "e": [1.0, None], "f": 0.333333}
     json.dumps(out, allow_nan=False)
 
 
 # ---------------------------------------------------------------- markdown
+
 
 def test_markdown_has_a_table_and_bullets():
     diag, run = rc.entropy_collapse()

@@ -12,8 +12,9 @@ from rlvitals.render.charts import BLOCKS, NAN_MARK, chart, display_width, spark
 from rlvitals.render.jsonout import clean
 from rlvitals.render.terminal import wrap
 
-floats = st.one_of(st.floats(allow_nan=True, allow_infinity=True, width=64),
-                   st.sampled_from([1e308, -1e308, 5e-324, 0.0, -0.0]))
+floats = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True, width=64), st.sampled_from([1e308, -1e308, 5e-324, 0.0, -0.0])
+)
 values = st.lists(floats, min_size=0, max_size=300)
 FAST = settings(max_examples=60, deadline=None)
 
@@ -31,8 +32,9 @@ def test_sparkline_length_alphabet_and_nan_marks(vals, width):
 
 
 @FAST
-@given(values.filter(lambda v: len(v) > 0), st.integers(4, 50), st.integers(2, 8),
-       st.one_of(st.none(), st.floats(-10, 10)))
+@given(
+    values.filter(lambda v: len(v) > 0), st.integers(4, 50), st.integers(2, 8), st.one_of(st.none(), st.floats(-10, 10))
+)
 def test_chart_rows_align(vals, width, height, ref):
     lines = chart(vals, width=width, height=height, ref=ref)
     fin = [v for v in vals if math.isfinite(v)]
@@ -43,9 +45,15 @@ def test_chart_rows_align(vals, width, height, ref):
     assert len({display_width(x) for x in lines}) == 1
 
 
-words = st.lists(st.one_of(st.sampled_from(["entropy", "熵崩塌", "ratio_mean=1.0000", "（常用", "1.0）", "，",
-                                            "症状告诉你不对", "a", "—"]),
-                           st.text(min_size=1, max_size=12)), max_size=40)
+words = st.lists(
+    st.one_of(
+        st.sampled_from(
+            ["entropy", "熵崩塌", "ratio_mean=1.0000", "（常用", "1.0）", "，", "症状告诉你不对", "a", "—"]
+        ),
+        st.text(min_size=1, max_size=12),
+    ),
+    max_size=40,
+)
 
 
 @FAST
@@ -57,11 +65,11 @@ def test_wrap_never_exceeds_width_and_loses_nothing(parts, width):
     assert "".join("".join(x.split()) for x in lines) == "".join(text.split())
 
 
-json_values = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-10**9, 10**9), floats,
-                                     st.text(max_size=5)),
-                           lambda kids: st.one_of(st.lists(kids, max_size=4),
-                                                  st.dictionaries(st.text(max_size=4), kids, max_size=4)),
-                           max_leaves=20)
+json_values = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-(10**9), 10**9), floats, st.text(max_size=5)),
+    lambda kids: st.one_of(st.lists(kids, max_size=4), st.dictionaries(st.text(max_size=4), kids, max_size=4)),
+    max_leaves=20,
+)
 
 
 @FAST

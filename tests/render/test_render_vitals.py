@@ -40,7 +40,7 @@ def test_text_zh_aligns():
     rows = [ln for ln in text.splitlines() if ln.startswith("  ") and ln.split()[0] in CANONICAL]
     # the column after the source starts at the same display column on every logged row
     logged = [ln for ln in rows if "未记录" not in ln]
-    ends = {display_width(ln[:ln.index(" 200 ") + 4]) for ln in logged}
+    ends = {display_width(ln[: ln.index(" 200 ") + 4]) for ln in logged}
     assert len(ends) == 1
     assert "跳过的行（18）" in text
 
@@ -70,7 +70,7 @@ def test_empty_and_all_nan_runs_do_not_crash():
     run = Run.from_arrays("nan", np.arange(3), {"kl": np.full(3, np.nan)})
     text = render_vitals(run, "text")
     kl = next(ln for ln in text.splitlines() if ln.startswith("  kl"))
-    assert "— → —" in kl and kl.rstrip().endswith("3")   # no finite value: no start or end
+    assert "— → —" in kl and kl.rstrip().endswith("3")  # no finite value: no start or end
     obj = json.loads(render_vitals(run, "json"), parse_constant=lambda c: pytest.fail(c))
     assert obj["metrics"]["kl"]["min"] is None and obj["metrics"]["kl"]["nan"] == 3
 

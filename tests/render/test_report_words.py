@@ -66,7 +66,7 @@ def test_nothing_to_change_is_never_followed_by_a_next_step():
         assert "next:" not in text, (run.name, kind)
         if "Worth watching" in text:
             assert "worth watching below" in " ".join(text.split()), (run.name, kind)
-    assert seen >= 5   # healthy scenarios and info-only runs are in the set
+    assert seen >= 5  # healthy scenarios and info-only runs are in the set
 
 
 def test_a_ruled_out_clip_fraction_is_never_called_normal_above_the_line():
@@ -112,18 +112,64 @@ def test_knob_typical_and_source_catalog_mirror_the_actions():
 # letters inside Chinese), names of papers, frameworks and people in citations, units and
 # formats.  Metric names, keys, file names and identifiers are allowed by shape (see _allowed).
 TERMS = {
-    "reward", "acc", "entropy", "kl", "KL", "batch", "clip", "prompt", "token", "rollout", "temperature",
-    "bug", "hacking", "grad", "norm", "step", "seed", "loss", "ratio", "epoch",
-    "DAPO", "GRPO", "PPO", "TRL", "verl", "PTT", "TIS", "SFT", "FAQ", "PR", "arXiv", "Dr", "Cui", "Yao",
-    "Gao", "Weng", "Jones", "RL", "rllm", "Skywork", "OR1", "Trainer", "HTML", "JSON", "NaN", "inf",
-    "rlvitals", "diagnose", "docs", "faq", "tqdm",
+    "reward",
+    "acc",
+    "entropy",
+    "kl",
+    "KL",
+    "batch",
+    "clip",
+    "prompt",
+    "token",
+    "rollout",
+    "temperature",
+    "bug",
+    "hacking",
+    "grad",
+    "norm",
+    "step",
+    "seed",
+    "loss",
+    "ratio",
+    "epoch",
+    "DAPO",
+    "GRPO",
+    "PPO",
+    "TRL",
+    "verl",
+    "PTT",
+    "TIS",
+    "SFT",
+    "FAQ",
+    "PR",
+    "arXiv",
+    "Dr",
+    "Cui",
+    "Yao",
+    "Gao",
+    "Weng",
+    "Jones",
+    "RL",
+    "rllm",
+    "Skywork",
+    "OR1",
+    "Trainer",
+    "HTML",
+    "JSON",
+    "NaN",
+    "inf",
+    "rlvitals",
+    "diagnose",
+    "docs",
+    "faq",
+    "tqdm",
 }
 
 
 def _allowed(word: str, run: Run) -> bool:
     if word in TERMS or word in FINDING_IDS or word in CANONICAL or word in SCENARIOS:
         return True
-    if re.search(r"[_\d/@.\-=]", word):   # keys, ids, file names, key=value, numbers with units, pass@k
+    if re.search(r"[_\d/@.\-=]", word):  # keys, ids, file names, key=value, numbers with units, pass@k
         return True
     keys = set(run.series) | set(run.extras) | set(run.unrecognized) | {s.source for s in run.series.values()}
     keys |= {run.name, run.format, "simulated", *FORMATS}
@@ -159,8 +205,10 @@ def test_values_a_rule_writes_as_words_are_chinese_in_a_chinese_report():
 
     zh = catalogs()["ui"]["zh"]
     assert value_text("finite", "zh") == zh["value.finite"] and value_text(True, "zh") == zh["value.true"]
-    assert value_text("256 (at the cap on 98% of late steps)", "zh") == zh["value.at_cap_late"].format(v="256", pct="98%")
-    msg = Msg("value.at_cap", v=256, pct="98%")          # a rule that writes its value as a message
+    assert value_text("256 (at the cap on 98% of late steps)", "zh") == zh["value.at_cap_late"].format(
+        v="256", pct="98%"
+    )
+    msg = Msg("value.at_cap", v=256, pct="98%")  # a rule that writes its value as a message
     assert value_text(msg, "en") == "256 (at the cap on 98% of steps)"
     assert value_text(msg, "zh") == zh["value.at_cap"].format(v=256, pct="98%")
     assert value_text(0.25, "zh") == 0.25 and value_text("other words", "zh") == "other words"

@@ -18,9 +18,15 @@ def two_point_scale_run(tmp_path):
     rows = []
     for i in range(1, 121):
         right = rng.binomial(16, 0.01 + 0.04 * i / 120) / 16
-        rows.append({"step": i, "reward": 0.5 + 0.003 * i + rng.normal(0, 0.05),
-                     "rewards/correctness_reward_func/mean": 2.0 * right, "kl": 0.001 * i,
-                     "completion_length": 200.0 + rng.normal(0, 5)})
+        rows.append(
+            {
+                "step": i,
+                "reward": 0.5 + 0.003 * i + rng.normal(0, 0.05),
+                "rewards/correctness_reward_func/mean": 2.0 * right,
+                "kl": 0.001 * i,
+                "completion_length": 200.0 + rng.normal(0, 5),
+            }
+        )
     rows[60]["rewards/correctness_reward_func/mean"] = 1.3333
     p = tmp_path / "run.jsonl"
     p.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
@@ -46,6 +52,6 @@ def test_a_fraction_is_still_a_percent():
     assert not is_fraction("acc", [0.0, 2.0])
     assert is_fraction("acc", [0.0, 0.5, 1.0]) and fmt_value("acc", 0.25, True) == "25.0%"
     assert fmt_value("clip_frac", 0.004) == "0.4%"
-    assert fmt_value("acc", 1.3333) == "1.333"            # never 133%, even without the series
+    assert fmt_value("acc", 1.3333) == "1.333"  # never 133%, even without the series
     assert fmt_value("acc", 0.5, False) == "0.500"
     assert not is_fraction("reward", [0.1, 0.2])

@@ -26,7 +26,7 @@ def test_text_values_are_counted_as_values_and_their_lines_kept():
     run = read_text(_log_with_text_values(30), "lesson")
     assert run.dropped == {"unreadable value": 30}
     assert run.skipped == {}
-    assert len(run.series["reward"]) == 30            # every line kept
+    assert len(run.series["reward"]) == 30  # every line kept
     text = render_diagnosis(diagnose(run), "text", "en", run=run)
     assert "30 unreadable value(s) dropped (unreadable value); their lines were kept" in text
     assert "line(s) skipped" not in text
@@ -75,7 +75,7 @@ def test_raw_first_and_last_stay_in_json():
     run = simulate("healthy", seed=1, steps=60)
     info = json.loads(render_vitals(run, "json"))["metrics"]["reward"]
     v = run.series["reward"].values
-    close = {"rel": 1e-5}                  # JSON rounds to 6 significant digits
+    close = {"rel": 1e-5}  # JSON rounds to 6 significant digits
     assert info["first"] == pytest.approx(float(v[0]), **close) and info["last"] == pytest.approx(float(v[-1]), **close)
     assert info["start"] == pytest.approx(float(np.mean(v[:6])), **close)
 

@@ -63,10 +63,11 @@ def at(run: Run) -> int:
 def mean(x: np.ndarray, a: int, b: int) -> float:
     """Mean of x[a:b]; a negative `a` counts from the end (the last -a values)."""
     a = x.size + a if a < 0 else a
-    return float(np.nanmean(x[max(0, a):b]))
+    return float(np.nanmean(x[max(0, a) : b]))
 
 
 # -- contract ------------------------------------------------------------------------------------
+
 
 def test_same_seed_same_run_other_seed_other_run():
     a = simulate_rl("sync_failure", seed=3, steps=60)
@@ -93,8 +94,20 @@ def test_truth_speaks_the_diagnosis_vocabulary(runs):
 
 def test_every_vital_logged_every_step_val_acc_on_its_own_cadence(runs):
     run = runs["healthy"]
-    for k in ("reward", "acc", "entropy", "kl", "adv_std", "clip_frac", "ratio_mean", "len", "gnorm", "trunc", "lr",
-              "loss"):
+    for k in (
+        "reward",
+        "acc",
+        "entropy",
+        "kl",
+        "adv_std",
+        "clip_frac",
+        "ratio_mean",
+        "len",
+        "gnorm",
+        "trunc",
+        "lr",
+        "loss",
+    ):
         assert len(run.series[k]) == STEPS and np.isfinite(v(run, k)).all(), k
     val = run.series["val_acc"]
     assert 10 < len(val) < STEPS and val.steps[0] == 1
@@ -113,9 +126,13 @@ def test_writes_every_format_and_reads_back(tmp_path, runs):
         write_simulated(run, str(path), fmt=fmt)
         back = read(str(path))
         assert "reward" in back.series, fmt
-        coarse = fmt == "primerl-console"          # printed as prime-rl prints it: 4 decimals
-        np.testing.assert_allclose(back.series["reward"].values, v(run, "reward"), rtol=0 if coarse else 1e-4,
-                                   atol=0.5e-4 + 1e-9 if coarse else 1e-6)
+        coarse = fmt == "primerl-console"  # printed as prime-rl prints it: 4 decimals
+        np.testing.assert_allclose(
+            back.series["reward"].values,
+            v(run, "reward"),
+            rtol=0 if coarse else 1e-4,
+            atol=0.5e-4 + 1e-9 if coarse else 1e-6,
+        )
 
 
 def test_rollout_samples_are_the_runs_own_answers(tmp_path, runs):
@@ -153,6 +170,7 @@ def test_upto_keeps_the_components(runs):
 
 # -- each scenario shows its cause in the raw numbers ----------------------------------------------
 
+
 def test_healthy_learns_with_entropy_far_from_zero_and_ratio_at_one(runs):
     run = runs["healthy"]
     e = v(run, "entropy")
@@ -167,8 +185,10 @@ def test_healthy_learns_with_entropy_far_from_zero_and_ratio_at_one(runs):
 def test_batch_noise_is_a_tiny_batch_with_noisier_steps(runs):
     small, big = runs["batch_noise"], runs["healthy"]
     assert set(small.extras["batch_size"].values) == {4.0}
+
     def jitter(r: Run) -> float:
         return float(np.std(np.diff(v(r, "reward"))))
+
     assert jitter(small) > 1.5 * jitter(big)
 
 
@@ -184,27 +204,27 @@ def test_lr_too_high_overshoots_the_trust_region(runs):
 def test_entropy_collapse_sharpens_until_groups_are_identical(runs):
     run = runs["entropy_collapse"]
     e = v(run, "entropy")
-    assert float(np.median(e[-40:])) < 0.15 * mean(e, 0, 5)                 # entropy heads to 0
+    assert float(np.median(e[-40:])) < 0.15 * mean(e, 0, 5)  # entropy heads to 0
     assert float(np.median(v(run, "adv_std")[-40:])) < 0.3 < mean(v(run, "adv_std"), 0, 20)
     i = at(run)
-    assert i < 0.4 * STEPS and mean(e, i - 3, i + 4) < 0.6 * mean(e, 0, 5)   # onset well before the end
-    assert mean(e, i - 3, i + 4) > 2 * float(np.median(e[-40:]))           # ... and before it has run its course
-    assert mean(v(run, "clip_frac"), -40, STEPS) < 0.2 * mean(v(run, "clip_frac"), 0, 40)   # nothing left to update
+    assert i < 0.4 * STEPS and mean(e, i - 3, i + 4) < 0.6 * mean(e, 0, 5)  # onset well before the end
+    assert mean(e, i - 3, i + 4) > 2 * float(np.median(e[-40:]))  # ... and before it has run its course
+    assert mean(v(run, "clip_frac"), -40, STEPS) < 0.2 * mean(v(run, "clip_frac"), 0, 40)  # nothing left to update
     r = v(run, "reward")
-    assert abs(mean(r, -40, STEPS) - mean(r, i + 40, i + 80)) < 0.05        # the reward stalls after the onset
+    assert abs(mean(r, -40, STEPS) - mean(r, i + 40, i + 80)) < 0.05  # the reward stalls after the onset
     # KL saturates at the distance to the reference's own mode: it does not blow up
     kl = v(run, "kl")
     assert float(np.max(kl)) < 2.0 and mean(kl, -40, STEPS) < 1.5 * mean(kl, i + 40, i + 80)
 
 
 def test_entropy_collapse_leaves_groups_without_spread():
-    kn = Knobs(steps=200, **SCENARIOS["entropy_collapse"].start)          # the scenario's own knobs
+    kn = Knobs(steps=200, **SCENARIOS["entropy_collapse"].start)  # the scenario's own knobs
     for seed in (1000, 1001):
         tr = train(kn, np.random.default_rng(seed))
         e, zero = tr.cols["entropy"], tr.cols["frac_reward_zero_std"]
-        assert e[-20:].mean() < 0.15 * e[:5].mean()                          # entropy heads to 0
-        assert zero[-20:].mean() > 0.9 and zero[-20:].mean() > zero[:10].mean() + 0.25   # groups turn identical
-        assert tr.cols["kl"].max() < 1.5                                     # sharpened, not blown up
+        assert e[-20:].mean() < 0.15 * e[:5].mean()  # entropy heads to 0
+        assert zero[-20:].mean() > 0.9 and zero[-20:].mean() > zero[:10].mean() + 0.25  # groups turn identical
+        assert tr.cols["kl"].max() < 1.5  # sharpened, not blown up
 
 
 def test_sync_failure_drifts_the_ratio_while_reward_stops(runs):
@@ -215,7 +235,7 @@ def test_sync_failure_drifts_the_ratio_while_reward_stops(runs):
     drift = 1 - mean(ratio, -10, STEPS)
     assert drift > 2e-3 and drift > 20 * float(np.abs(v(healthy, "ratio_mean") - 1).max())
     blocks = [mean(ratio, a, a + 10) for a in range(i, STEPS - 9, 10)]
-    assert np.mean(np.diff(blocks) < 0) >= 0.75          # it drifts one way
+    assert np.mean(np.diff(blocks) < 0) >= 0.75  # it drifts one way
     r = v(run, "reward")
     assert abs(mean(r, -20, STEPS) - mean(r, i, i + 20)) < 0.1
     assert mean(v(run, "entropy"), -10, STEPS) > 0.8 * mean(v(run, "entropy"), 0, 5)
@@ -226,7 +246,7 @@ def test_data_too_easy_sinks_adv_std_with_entropy_normal(runs):
     assert "format" not in run.components or not run.components["format"].values.any()
     assert mean(v(run, "acc"), 0, STEPS) > 0.85
     assert mean(v(run, "adv_std"), 0, STEPS) < 0.55 < 0.7 < mean(v(runs["healthy"], "adv_std"), 0, STEPS)
-    assert np.mean(run.extras["frac_reward_zero_std"].values) > 0.6      # most groups all right (or all wrong)
+    assert np.mean(run.extras["frac_reward_zero_std"].values) > 0.6  # most groups all right (or all wrong)
     assert mean(v(run, "entropy"), -10, STEPS) > 0.9 * mean(v(run, "entropy"), 0, 5)
 
 
@@ -244,7 +264,7 @@ def test_reward_hacking_raises_the_reward_not_the_accuracy(runs):
     val = run.series["val_acc"].values
     assert val[-3:].mean() < val[:2].mean()
     verifier = run.components["verifier"].values
-    assert mean(verifier, -20, STEPS) > mean(v(run, "acc"), -20, STEPS) + 0.4   # the verifier pays for wrong answers
+    assert mean(verifier, -20, STEPS) > mean(v(run, "acc"), -20, STEPS) + 0.4  # the verifier pays for wrong answers
 
 
 def test_length_hacking_grows_length_and_truncation_not_accuracy(runs):
@@ -261,7 +281,7 @@ def test_kl_blowup_surges_kl_and_kills_the_reward(runs):
     run = runs["kl_blowup"]
     i = at(run)
     kl = v(run, "kl")
-    assert kl[i:i + 10].max() > 5 * mean(kl, i - 10, i)
+    assert kl[i : i + 10].max() > 5 * mean(kl, i - 10, i)
     assert mean(v(run, "reward"), -20, STEPS) < mean(v(run, "reward"), i - 10, i) - 0.2
 
 
@@ -279,8 +299,8 @@ def test_numeric_instability_overflows_to_inf_then_nan(runs):
     i = at(run)
     assert np.isinf(v(run, "gnorm")[i]) or np.isnan(v(run, "gnorm")[i])
     assert np.all(np.isfinite(v(run, "entropy")[:i]))
-    assert np.all(np.isnan(v(run, "entropy")[i + 1:]))
-    assert np.all(v(run, "trunc")[i + 1:] == 1.0) and np.all(v(run, "reward")[i + 1:] == 0.0)
+    assert np.all(np.isnan(v(run, "entropy")[i + 1 :]))
+    assert np.all(v(run, "trunc")[i + 1 :] == 1.0) and np.all(v(run, "reward")[i + 1 :] == 0.0)
 
 
 def test_truncation_starvation_cuts_almost_every_answer(runs):
@@ -309,15 +329,19 @@ def test_plateau_learns_then_levels_off(runs):
 
 # -- knobs ---------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("knobs", "words"), [
-    ({"temprature": 0.5}, "unknown knob"),
-    ({"lr": -1}, "out of range"),
-    ({"temperature": "hot"}, "a number"),
-    ({"frozen": "maybe"}, "1 or 0"),
-    ({"ratio_level": "batch"}, "sequence"),
-    ({"batch": 0}, "integer >= 1"),
-    ({"onset": 500}, "after the last step"),
-])
+
+@pytest.mark.parametrize(
+    ("knobs", "words"),
+    [
+        ({"temprature": 0.5}, "unknown knob"),
+        ({"lr": -1}, "out of range"),
+        ({"temperature": "hot"}, "a number"),
+        ({"frozen": "maybe"}, "1 or 0"),
+        ({"ratio_level": "batch"}, "sequence"),
+        ({"batch": 0}, "integer >= 1"),
+        ({"onset": 500}, "after the last step"),
+    ],
+)
 def test_a_bad_knob_is_one_line(knobs, words):
     with pytest.raises(RlvitalsError) as e:
         simulate_rl("healthy", steps=40, **knobs)
@@ -325,8 +349,12 @@ def test_a_bad_knob_is_one_line(knobs, words):
 
 
 def test_bad_scenario_seed_or_steps_is_one_line():
-    for call in (lambda: simulate_rl("nope"), lambda: simulate_rl("healthy", seed=-1),
-                 lambda: simulate_rl("healthy", steps=5), lambda: simulate_rl("healthy", **{"steps": 50, "lr": "x"})):
+    for call in (
+        lambda: simulate_rl("nope"),
+        lambda: simulate_rl("healthy", seed=-1),
+        lambda: simulate_rl("healthy", steps=5),
+        lambda: simulate_rl("healthy", **{"steps": 50, "lr": "x"}),
+    ):
         with pytest.raises(RlvitalsError):
             call()
 
@@ -341,7 +369,7 @@ def test_onset_knob_moves_the_cause():
 def test_onset_cannot_move_a_cause_fixed_for_the_run():
     with pytest.raises(RlvitalsError, match="holds for the whole run"):
         simulate_rl("data_too_hard", steps=40, onset=20)
-    run = simulate_rl("reward_hacking", seed=0, steps=120, onset=30)     # its knobs can move
+    run = simulate_rl("reward_hacking", seed=0, steps=120, onset=30)  # its knobs can move
     assert run.meta["truth"]["onset_step"] == 30 and run.meta["truth"]["finding"] == "reward_hacking"
     assert mean(v(run, "reward"), 20, 30) < 1.0 < mean(v(run, "reward"), -10, 120)
     early = simulate_rl("entropy_collapse", seed=0, steps=30, onset=25)  # moved, but too late to collapse
@@ -358,12 +386,12 @@ def test_turning_a_knob_changes_what_the_loop_does():
 def test_a_sync_lag_offsets_the_ratio_without_drift():
     run = simulate_rl("healthy", seed=0, steps=120, sync_lag=8)
     gap = 1 - v(run, "ratio_mean")[20:]
-    assert gap.mean() > 5e-4                              # stale by 8 steps: below 1 ...
-    assert abs(gap[:50].mean() - gap[-50:].mean()) < 0.5 * gap.mean()   # ... by a steady amount
+    assert gap.mean() > 5e-4  # stale by 8 steps: below 1 ...
+    assert abs(gap[:50].mean() - gap[-50:].mean()) < 0.5 * gap.mean()  # ... by a steady amount
 
 
 def test_a_failure_that_never_began_is_not_claimed():
-    run = simulate_rl("entropy_collapse", seed=0, steps=20)      # collapses only after ~25 steps
+    run = simulate_rl("entropy_collapse", seed=0, steps=20)  # collapses only after ~25 steps
     truth = run.meta["truth"]
     assert truth["finding"] is None and truth["verdict"] == "learning" and "note" in truth
     assert mean(v(run, "entropy"), -5, 20) > 0.5 * mean(v(run, "entropy"), 0, 5)

@@ -11,13 +11,31 @@ from rlvitals.simulate import engine
 from rlvitals.simulate.engine import G, Latent, moving_mean, norm_cdf, roll_dice, trunc_prob
 
 
-def _latent(T=400, B=64, *, skill=0.0, fmt=0.6, hack=0.0, degen=0.0, length=150.0, cap=512.0, w=0.3,
-            sigma_d=2.0, bad=0.1) -> Latent:
+def _latent(
+    T=400, B=64, *, skill=0.0, fmt=0.6, hack=0.0, degen=0.0, length=150.0, cap=512.0, w=0.3, sigma_d=2.0, bad=0.1
+) -> Latent:
     full = lambda v: np.full(T, float(v))  # noqa: E731
-    return Latent(T=T, B=B, sigma_d=sigma_d, w=w, skill=full(skill), fmt=full(fmt), hack=full(hack),
-                  degen=full(degen), entropy=full(1.5), kl=full(0.01), clip=full(0.02), ratio=full(1.0),
-                  gnorm=full(0.8), lr=full(1e-6), length=full(length), cap=cap, len_sigma=0.6, bad=bad,
-                  extra={"h_ref": 1.8})
+    return Latent(
+        T=T,
+        B=B,
+        sigma_d=sigma_d,
+        w=w,
+        skill=full(skill),
+        fmt=full(fmt),
+        hack=full(hack),
+        degen=full(degen),
+        entropy=full(1.5),
+        kl=full(0.01),
+        clip=full(0.02),
+        ratio=full(1.0),
+        gnorm=full(0.8),
+        lr=full(1e-6),
+        length=full(length),
+        cap=cap,
+        len_sigma=0.6,
+        bad=bad,
+        extra={"h_ref": 1.8},
+    )
 
 
 def _reference(lat: Latent, rng: np.random.Generator) -> dict[str, float]:
@@ -39,18 +57,26 @@ def _reference(lat: Latent, rng: np.random.Generator) -> dict[str, float]:
     mu, sd = r.mean(-1, keepdims=True), r.std(-1, keepdims=True)
     adv = np.where(sd > 1e-9, (r - mu) / np.where(sd > 1e-9, sd, 1), 0.0)
     tok = np.where(hi, engine._LEN_HI, np.where(fw, engine._LEN_W, engine._LEN_0))
-    s0, s1, s2 = tok.sum((1, 2)), (tok * adv).sum((1, 2)), (tok * adv ** 2).sum((1, 2))
-    return {"reward": r.mean(), "acc": correct.mean(), "frac_zero_std": (sd[..., 0] <= 1e-9).mean(),
-            "adv_std": np.sqrt(s2 / s0 - (s1 / s0) ** 2).mean(), "trunc": (x >= live).mean()}
+    s0, s1, s2 = tok.sum((1, 2)), (tok * adv).sum((1, 2)), (tok * adv**2).sum((1, 2))
+    return {
+        "reward": r.mean(),
+        "acc": correct.mean(),
+        "frac_zero_std": (sd[..., 0] <= 1e-9).mean(),
+        "adv_std": np.sqrt(s2 / s0 - (s1 / s0) ** 2).mean(),
+        "trunc": (x >= live).mean(),
+    }
 
 
-@pytest.mark.parametrize("kw", [
-    {},                                               # mid skill
-    {"skill": -3.0, "fmt": 0.9},                      # mostly wrong, format learned: many all-same groups
-    {"skill": 2.5, "hack": 0.5},                      # hacking
-    {"degen": 0.8, "skill": 0.5},                     # collapsed groups
-    {"length": 700.0, "cap": 512.0},                  # heavy truncation
-])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {},  # mid skill
+        {"skill": -3.0, "fmt": 0.9},  # mostly wrong, format learned: many all-same groups
+        {"skill": 2.5, "hack": 0.5},  # hacking
+        {"degen": 0.8, "skill": 0.5},  # collapsed groups
+        {"length": 700.0, "cap": 512.0},  # heavy truncation
+    ],
+)
 def test_fast_dice_match_a_per_response_reference(kw):
     lat = _latent(**kw)
     fast = roll_dice(lat, np.random.default_rng(1))
@@ -86,7 +112,7 @@ def test_norm_cdf_and_moving_mean():
 def test_long_runs_keep_the_true_batch_noise(monkeypatch):
     # Past GROUP_BUDGET the engine rolls fewer groups and rescales; the step-to-step noise must match.
     short = roll_dice(_latent(T=2000), np.random.default_rng(4))
-    monkeypatch.setattr(engine, "GROUP_BUDGET", 100_000)          # 20,000 steps -> 5 groups a step
+    monkeypatch.setattr(engine, "GROUP_BUDGET", 100_000)  # 20,000 steps -> 5 groups a step
     long = roll_dice(_latent(T=20_000), np.random.default_rng(5))
     assert long["reward"].size == 20_000
     for k in ("reward", "acc"):

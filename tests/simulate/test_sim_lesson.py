@@ -17,7 +17,7 @@ def first_last(case: LabCase, k: str) -> tuple[float, float]:
 def diversity(records: list[dict], last_fraction: float = 0.3) -> float:
     """Mean number of distinct responses per group over the last part of the run."""
     steps = sorted({r["step"] for r in records})
-    late = set(steps[int(len(steps) * (1 - last_fraction)):])
+    late = set(steps[int(len(steps) * (1 - last_fraction)) :])
     groups: dict[tuple[int, int], set[str]] = {}
     for r in records:
         if r["step"] in late:
@@ -54,9 +54,15 @@ def test_the_lessons_healthy_run_is_its_table(profile):
 
     run = simulate("healthy", seed=None, steps=200, profile=profile)
     sh = shapes_of(run)
-    table = {"reward": ("0.412", "0.847"), "acc": ("21.1%", "57.4%"), "entropy": ("1.842", "1.498"),
-             "kl": ("0.002", "0.045"), "adv_std": ("1.031", "0.664"), "len": ("78", "152"),
-             "clip_frac": ("0.0%", "4.1%")}
+    table = {
+        "reward": ("0.412", "0.847"),
+        "acc": ("21.1%", "57.4%"),
+        "entropy": ("1.842", "1.498"),
+        "kl": ("0.002", "0.045"),
+        "adv_std": ("1.031", "0.664"),
+        "len": ("78", "152"),
+        "clip_frac": ("0.0%", "4.1%"),
+    }
     for k, (a, b) in table.items():
         assert (fmt_value(k, sh[k].start), fmt_value(k, sh[k].end)) == (a, b), k
     assert sh["reward"].word == sh["acc"].word == sh["len"].word == sh["kl"].word == "rising"
@@ -86,7 +92,7 @@ def test_pairs_show_the_lessons_shapes(pairs):
         assert first_last(c, "adv_std")[1] < 0.5
     assert first_last(b1, "entropy")[1] > 1.0 and first_last(b1, "acc")[1] > 0.5
     assert first_last(b2, "entropy")[1] < 0.05
-    assert 0.1 < b2.run.series["acc"].values[-30:].mean() < 0.5             # stuck mid
+    assert 0.1 < b2.run.series["acc"].values[-30:].mean() < 0.5  # stuck mid
     assert diversity(b1.samples) > 5 and diversity(b2.samples) < 2
 
     c1, c2 = pairs["C"].left, pairs["C"].right
@@ -95,13 +101,13 @@ def test_pairs_show_the_lessons_shapes(pairs):
         assert ln[-10:].mean() > 2 * ln[:10].mean()
     acc1, acc2 = c1.run.series["acc"].values, c2.run.series["acc"].values
     assert acc1[-20:].mean() - acc1[:20].mean() > 0.25
-    assert abs(acc2[-20:].mean() - acc2[:20].mean()) < 0.08                # len up, acc not
+    assert abs(acc2[-20:].mean() - acc2[:20].mean()) < 0.08  # len up, acc not
     assert c2.run.series["trunc"].values[-10:].mean() > c1.run.series["trunc"].values[-10:].mean() + 0.02
 
     d1, d2 = pairs["D"].left, pairs["D"].right
     assert first_last(d1, "clip_frac")[1] < 0.05 and first_last(d2, "clip_frac")[1] > 0.2
     assert d1.run.meta["effective_batch"] <= 8 and d2.run.meta["effective_batch"] == 64
-    for c in (d1, d2):                                                        # both jitter
+    for c in (d1, d2):  # both jitter
         assert np.diff(c.run.series["reward"].values[-60:]).std() > 0.04
 
 
@@ -111,7 +117,9 @@ def test_the_questions_carry_the_lessons_numbers():
     (a1, a2), (b1,), (d1, d2) = quiz["Q1"].cases, quiz["Q2"].cases, quiz["Q3"].cases
     assert (a1.truth["finding"], a2.truth["finding"]) == ("entropy_collapse", "sync_failure")
     assert first_last(a1, "entropy")[1] == pytest.approx(0.009) and f"{first_last(a1, 'ratio_mean')[1]:.4f}" == "1.0000"
-    assert first_last(a2, "entropy")[1] == pytest.approx(1.774) and first_last(a2, "ratio_mean")[1] == pytest.approx(0.5407)
+    assert first_last(a2, "entropy")[1] == pytest.approx(1.774) and first_last(a2, "ratio_mean")[1] == pytest.approx(
+        0.5407
+    )
     assert b1.truth["scenario"] == "data_too_easy" and first_last(b1, "adv_std")[1] == pytest.approx(0.24)
     assert first_last(b1, "entropy")[1] == pytest.approx(1.40) and first_last(b1, "acc")[1] == pytest.approx(0.574)
     assert first_last(d1, "clip_frac")[1] == pytest.approx(0.011) and first_last(d1, "gnorm")[1] == pytest.approx(0.8)
@@ -131,7 +139,7 @@ def test_seed_none_is_reproducible_and_other_seeds_are_fresh(sets):
     assert h_new.run.series["reward"].values[0] != pytest.approx(0.412, abs=1e-6)
     fp = lesson_pairs(seed=5)
     assert fp["A"].right.run.series["ratio_mean"].values[-1] != pytest.approx(0.5407, abs=1e-6)
-    assert fp["A"].right.run.series["ratio_mean"].values[-1] < 0.85          # still a drift
+    assert fp["A"].right.run.series["ratio_mean"].values[-1] < 0.85  # still a drift
 
 
 def test_simulate_seed_none_equals_the_lesson_case():

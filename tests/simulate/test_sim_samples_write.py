@@ -46,7 +46,7 @@ def test_healthy_groups_are_diverse_and_mostly_right_late():
 def test_collapse_repeats_one_answer_and_hacking_games_the_checker():
     recs = simulate_samples("entropy_collapse", seed=1, prompts=6)
     late = [len({r["response"] for r in v}) for (s, _), v in groups(recs).items() if s > 170]
-    assert np.median(late) == 1 and np.mean(late) < 3          # a few groups still escape (degen < 1)
+    assert np.median(late) == 1 and np.mean(late) < 3  # a few groups still escape (degen < 1)
     early = [v for (s, _), v in groups(recs).items() if s < 40]
     assert np.mean([len({r["response"] for r in v}) for v in early]) > 6
     hack = simulate_samples("reward_hacking", seed=1, prompts=6)
@@ -100,5 +100,9 @@ def test_the_bundled_example_is_the_lesson_run_as_written_by_example_py():
 
     sh = shapes_of(run)
     got = {k: (fmt_value(k, sh[k].start), fmt_value(k, sh[k].end)) for k in ("reward", "acc", "entropy", "len")}
-    assert got == {"reward": ("0.412", "0.847"), "acc": ("21.1%", "57.4%"), "entropy": ("1.842", "1.498"),
-                   "len": ("78", "152")}
+    assert got == {
+        "reward": ("0.412", "0.847"),
+        "acc": ("21.1%", "57.4%"),
+        "entropy": ("1.842", "1.498"),
+        "len": ("78", "152"),
+    }

@@ -10,10 +10,26 @@ from rlvitals.errors import RlvitalsError
 from rlvitals.run import Run
 from rlvitals.simulate import SCENARIOS, simulate
 
-NAMES = ["healthy", "healthy_long", "healthy_grad_spike", "healthy_reasoning", "batch_noise", "lr_too_high",
-         "entropy_collapse", "sync_failure", "data_too_easy", "data_too_hard", "reward_hacking",
-         "length_hacking", "kl_blowup", "stalled", "numeric_instability", "truncation_starvation",
-         "entropy_explosion", "plateau"]
+NAMES = [
+    "healthy",
+    "healthy_long",
+    "healthy_grad_spike",
+    "healthy_reasoning",
+    "batch_noise",
+    "lr_too_high",
+    "entropy_collapse",
+    "sync_failure",
+    "data_too_easy",
+    "data_too_hard",
+    "reward_hacking",
+    "length_hacking",
+    "kl_blowup",
+    "stalled",
+    "numeric_instability",
+    "truncation_starvation",
+    "entropy_explosion",
+    "plateau",
+]
 SERIES = ("reward", "acc", "entropy", "kl", "adv_std", "clip_frac", "ratio_mean", "len", "gnorm", "trunc")
 SEEDS = range(6)
 
@@ -28,7 +44,7 @@ def onset_index(run: Run) -> int:
 
 def head(x, i, k=10):
     """Mean level just before index i."""
-    return float(np.nanmean(x[max(0, i - k):i + 1]))
+    return float(np.nanmean(x[max(0, i - k) : i + 1]))
 
 
 def tail(x, k=10):
@@ -63,19 +79,23 @@ def test_contract_series_truth_determinism(name):
     assert isinstance(a, Run) and a.n_steps == 150 and a.steps[0] == 1 and a.steps[-1] == 150
     for k in SERIES:
         assert k in a.series, k
-        np.testing.assert_array_equal(v(a, k), v(b, k))            # NaN-aware equality
+        np.testing.assert_array_equal(v(a, k), v(b, k))  # NaN-aware equality
         if name != "numeric_instability":
             assert np.all(np.isfinite(v(a, k))), k
     assert not all(np.array_equal(v(a, k), v(c, k)) for k in ("reward", "entropy", "kl"))
     truth = a.meta["truth"]
     assert set(truth) == {"scenario", "finding", "verdict", "severity", "onset_step"}
-    assert (truth["scenario"], truth["finding"], truth["verdict"], truth["severity"]) == \
-        (name, sc.finding, sc.verdict, sc.severity)
+    assert (truth["scenario"], truth["finding"], truth["verdict"], truth["severity"]) == (
+        name,
+        sc.finding,
+        sc.verdict,
+        sc.severity,
+    )
     if sc.onset == "none":
         assert truth["onset_step"] is None
     else:
         assert 1 <= truth["onset_step"] <= 150
-    for k in ("acc", "clip_frac", "trunc"):                      # rates are fractions
+    for k in ("acc", "clip_frac", "trunc"):  # rates are fractions
         x = v(a, k)[np.isfinite(v(a, k))]
         assert np.all((x >= 0) & (x <= 1)), k
 
@@ -92,10 +112,10 @@ def test_only_numeric_instability_goes_nan_and_only_after_its_onset():
         run = simulate("numeric_instability", seed=s)
         i = onset_index(run)
         g = v(run, "gnorm")
-        assert np.all(np.isfinite(g[:i + 1]))
+        assert np.all(np.isfinite(g[: i + 1]))
         assert np.isinf(g).any() and np.isnan(g).any()
         first_bad = int(np.flatnonzero(~np.isfinite(g))[0])
-        assert g[first_bad - 1] > 10 * g[:i].mean()                # it explodes before it overflows
+        assert g[first_bad - 1] > 10 * g[:i].mean()  # it explodes before it overflows
         assert tail(v(run, "reward")) < 0.02 and tail(v(run, "trunc")) > 0.8
 
 
@@ -130,7 +150,7 @@ def test_failure_mechanisms(seed):
     e, i = v(run, "entropy"), onset_index(run)
     assert tail(e, 3) < 0.05 * e[:5].mean()
     assert tail(v(run, "adv_std")) < 0.4
-    assert 0.2 < tail(v(run, "acc"), 30) < 0.75                   # stuck mid
+    assert 0.2 < tail(v(run, "acc"), 30) < 0.75  # stuck mid
     assert abs(tail(v(run, "reward"), 30) - head(v(run, "reward"), i + 20)) < 0.1
 
     run = simulate("sync_failure", seed=seed)
@@ -145,7 +165,7 @@ def test_failure_mechanisms(seed):
     late = slice(int(0.85 * 200), 200)
     assert np.median(v(run, "clip_frac")[late]) > 0.2
     assert 4 < np.median(v(run, "gnorm")[late]) < 10
-    assert np.median(v(run, "clip_frac")[:onset_index(run)]) < 0.06
+    assert np.median(v(run, "clip_frac")[: onset_index(run)]) < 0.06
 
     run = simulate("batch_noise", seed=seed)
     calm = simulate("healthy", seed=seed)
@@ -156,7 +176,7 @@ def test_failure_mechanisms(seed):
     run = simulate("data_too_easy", seed=seed)
     assert tail(v(run, "adv_std")) < 0.5 and tail(v(run, "acc")) > 0.5
     assert tail(v(run, "entropy")) > 0.65 * v(run, "entropy")[:5].mean()
-    assert np.mean(v(run, "adv_std")[onset_index(run):onset_index(run) + 10]) < 0.6
+    assert np.mean(v(run, "adv_std")[onset_index(run) : onset_index(run) + 10]) < 0.6
 
     run = simulate("data_too_hard", seed=seed)
     assert v(run, "reward").mean() < 0.02 and v(run, "adv_std").mean() < 0.15
@@ -199,7 +219,7 @@ def test_cheating_and_dead_mechanisms(seed):
     i = onset_index(run)
     a = v(run, "acc")
     assert head(a, i) - a[:10].mean() > 0.08
-    assert abs(tail(a, 30) - a[i:i + 30].mean()) < 0.06
+    assert abs(tail(a, 30) - a[i : i + 30].mean()) < 0.06
 
 
 def test_adv_std_comes_from_the_same_dice_as_the_zero_std_groups():

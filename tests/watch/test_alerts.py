@@ -44,8 +44,12 @@ def test_one_alert_per_finding_then_escalation_once():
 
 def test_info_findings_do_not_alert_and_order_is_worst_first():
     tr = AlertTracker(persist=1, confirm=1)
-    got = tr.update(diag(finding("batch_noise", "info"), finding("kl_blowup", "warning"),
-                         finding("numeric_instability", "critical")), 5)
+    got = tr.update(
+        diag(
+            finding("batch_noise", "info"), finding("kl_blowup", "warning"), finding("numeric_instability", "critical")
+        ),
+        5,
+    )
     assert [a.id for a in got] == ["numeric_instability", "kl_blowup"]
 
 
@@ -90,8 +94,9 @@ def rich_finding():
         evidence={"entropy_start": 1.842, "entropy_end": 0.0091, "reward_slope": float("nan")},
         ruled_out=(RuledOut("sync_failure", "ratio_mean", 1.0, "ratio_flat"),),
         missing=("samples",),
-        action=Action("actor_rollout_ref.rollout.temperature", "raise", "1.0", "entropy_collapse",
-                      "DAPO arXiv 2503.14476"),
+        action=Action(
+            "actor_rollout_ref.rollout.temperature", "raise", "1.0", "entropy_collapse", "DAPO arXiv 2503.14476"
+        ),
     )
 
 
@@ -135,8 +140,11 @@ def test_jsonable_numpy_and_inf():
 def test_exec_gets_the_finding_in_its_environment(tmp_path):
     out = tmp_path / "env.txt"
     a = Alert(rich_finding(), "warning", 57)
-    code, err = run_exec(f'printf "%s|%s|%s|%s" "$RLVITALS_FINDING" "$RLVITALS_SEVERITY" "$RLVITALS_STEP" '
-                         f'"$RLVITALS_JSON" > {out}', a, alert_payload(a))
+    code, err = run_exec(
+        f'printf "%s|%s|%s|%s" "$RLVITALS_FINDING" "$RLVITALS_SEVERITY" "$RLVITALS_STEP" "$RLVITALS_JSON" > {out}',
+        a,
+        alert_payload(a),
+    )
     assert (code, err) == (0, "")
     fid, sev, step, js = out.read_text().split("|", 3)
     assert (fid, sev, step) == ("entropy_collapse", "warning", "57")
@@ -171,8 +179,9 @@ def test_alerts_of_one_check_follow_the_diagnosis_order_not_confidence():
     """Two warnings named at the same check: the first alert is the one `diagnose` ranks first (its
     precedence table), even when the other carries a higher confidence."""
     tr = AlertTracker(persist=1, min_steps=0, confirm=1)
-    got = tr.update(diag(finding("truncation_starvation", confidence=0.6),
-                         finding("length_hacking", confidence=0.9)), 30)
+    got = tr.update(
+        diag(finding("truncation_starvation", confidence=0.6), finding("length_hacking", confidence=0.9)), 30
+    )
     assert [a.id for a in got] == ["truncation_starvation", "length_hacking"]
 
 

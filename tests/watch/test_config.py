@@ -10,7 +10,7 @@ from watch_helpers import fake_diagnose, kv_lines, write
 from rlvitals.errors import NotAFile
 from rlvitals.watch import WatchConfig, watch_file
 
-COLLAPSE = [1.5] * 20 + [0.05] * 10 + [0.005] * 10     # warning from step 20, critical from 30
+COLLAPSE = [1.5] * 20 + [0.05] * 10 + [0.005] * 10  # warning from step 20, critical from 30
 
 
 def test_a_config_and_keywords_give_the_same_watch(kv_format, tmp_path):
@@ -33,7 +33,7 @@ def test_keywords_replace_the_configs_fields(kv_format, tmp_path):
     out = io.StringIO()
     assert watch_file(p, config, until=None, out=out, err=io.StringIO(), diagnose_fn=fake_diagnose) == 0
     assert "[CRITICAL] step 39" in out.getvalue()
-    assert config.until == "critical"           # the config itself is left as it was (frozen)
+    assert config.until == "critical"  # the config itself is left as it was (frozen)
 
 
 def test_the_config_checks_its_arguments_before_reading(tmp_path):

@@ -29,7 +29,7 @@ def lesson(entropies, start=0):
 
 
 def test_watcher_feeds_crash_lines_and_keeps_going():
-    now = [0.0]                                    # a hand-driven clock: one second a line
+    now = [0.0]  # a hand-driven clock: one second a line
     w = Watcher(diagnose_fn=fake_diagnose, name="t", clock=lambda: now[0], max_overhead=0)
     alerts = []
     for line in lesson([1.5] * 20) + CRASH_LINES + lesson([1.5] * 10 + [0.05] * 15, start=20):
@@ -58,15 +58,19 @@ def test_following_a_live_file_survives_crash_lines(tmp_path):
     p.write_text("")
     out, err, stop = io.StringIO(), io.StringIO(), threading.Event()
     result = {}
-    th = threading.Thread(target=lambda: result.setdefault("code", watch_file(
-        p, interval=0.01, out=out, err=err, stop=stop, max_wait=0.05, diagnose_fn=fake_diagnose)), daemon=True)
+    th = threading.Thread(
+        target=lambda: result.setdefault(
+            "code", watch_file(p, interval=0.01, out=out, err=err, stop=stop, max_wait=0.05, diagnose_fn=fake_diagnose)
+        ),
+        daemon=True,
+    )
     th.start()
     with open(p, "a", encoding="utf-8") as f:
         for line in lesson([1.5] * 20) + CRASH_LINES + lesson([1.5] * 10 + [0.05] * 15, start=20):
             f.write(line + "\n")
             f.flush()
             time.sleep(0.003)
-    end = time.monotonic() + 10                    # a bound on waiting, not a speed assertion
+    end = time.monotonic() + 10  # a bound on waiting, not a speed assertion
     while "entropy_collapse" not in out.getvalue() and time.monotonic() < end and th.is_alive():
         time.sleep(0.01)
     stop.set()

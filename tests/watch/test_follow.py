@@ -85,14 +85,14 @@ def test_rotation_drains_late_lines_of_the_old_file_before_the_new(tmp_path):
     f = Follower(p, rotate_grace=2.0, clock=clock)
     assert f.poll()[0] == ["old1"]
     append(p, "old2\nold-part")
-    os.rename(p, old)           # logrotate: the trainer still holds the old file open
+    os.rename(p, old)  # logrotate: the trainer still holds the old file open
     append(p, "new1\n")
     assert f.poll() == (["old2"], [])
     append(old, "ial\nold3\n")  # written late to the old file, after the rotation
     clock.now = 1.0
     assert f.poll() == (["old-partial", "old3"], [])
     clock.now = 2.0
-    assert f.poll() == ([], [])   # quiet since 2.0: not yet for rotate_grace seconds
+    assert f.poll() == ([], [])  # quiet since 2.0: not yet for rotate_grace seconds
     append(old, "old4\n")
     clock.now = 3.0
     assert f.poll() == (["old4"], [])
@@ -131,7 +131,7 @@ def test_vanished_then_back(tmp_path):
     os.remove(p)
     lines, ev = f.poll()
     assert lines == ["y"] and kinds(ev) == ["vanished"]
-    assert f.poll() == ([], [])   # said once
+    assert f.poll() == ([], [])  # said once
     append(p, "z\n")
     lines, ev = f.poll()
     assert lines == ["z"] and kinds(ev) == ["rotated"]
@@ -182,7 +182,7 @@ def test_unreadable_file_is_said_once_and_retried(tmp_path):
     f = Follower(p, opener=opener)
     lines, ev = f.poll()
     assert lines == [] and kinds(ev) == ["unreadable"] and ev[0].detail == "Permission denied"
-    assert f.poll() == ([], []) and f.poll() == ([], [])   # once, not on every poll
+    assert f.poll() == ([], []) and f.poll() == ([], [])  # once, not on every poll
     denied[0] = False
     lines, ev = f.poll()
     assert lines == ["one"] and kinds(ev) == ["readable"]
@@ -197,7 +197,7 @@ def test_a_directory_in_place_of_the_file_is_said_once(tmp_path):
     os.rename(p, tmp_path / "old.log")
     p.mkdir()
     lines, ev = f.poll()
-    assert lines == ["two"] and ev == []     # the old file drained first
+    assert lines == ["two"] and ev == []  # the old file drained first
     lines, ev = f.poll()
     assert lines == [] and kinds(ev) == ["unreadable"] and "directory" in ev[0].detail
     assert f.poll() == ([], [])

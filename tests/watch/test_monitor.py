@@ -26,9 +26,19 @@ class Scalar:
 
 def trl_logs(entropy, length=120.0):
     # the keys TRL's GRPOTrainer passes to on_log
-    return {"loss": 0.0012, "grad_norm": 0.31, "learning_rate": 1e-6, "reward": 0.6, "reward_std": 0.4,
-            "frac_reward_zero_std": 0.25, "kl": 0.001, "entropy": entropy, "completions/mean_length": length,
-            "clip_ratio/region_mean": 0.0, "epoch": 0.1}
+    return {
+        "loss": 0.0012,
+        "grad_norm": 0.31,
+        "learning_rate": 1e-6,
+        "reward": 0.6,
+        "reward_std": 0.4,
+        "frac_reward_zero_std": 0.25,
+        "kl": 0.001,
+        "entropy": entropy,
+        "completions/mean_length": length,
+        "clip_ratio/region_mean": 0.0,
+        "epoch": 0.1,
+    }
 
 
 def test_framework_keys_are_mapped_like_the_readers_do():
@@ -45,13 +55,22 @@ def test_framework_keys_are_mapped_like_the_readers_do():
 def test_alerts_once_then_escalates_and_summarises():
     out = io.StringIO()
     seen = []
-    mon = Monitor(background=False, stream=out, check_every=1, on_alert=seen.append, diagnose_fn=fake_diagnose, max_overhead=0,
-                  step_budget=0)
+    mon = Monitor(
+        background=False,
+        stream=out,
+        check_every=1,
+        on_alert=seen.append,
+        diagnose_fn=fake_diagnose,
+        max_overhead=0,
+        step_budget=0,
+    )
     ents = [1.5] * 20 + [0.05] * 10 + [0.005] * 10
     raised = [a for step, e in enumerate(ents) for a in mon.log(trl_logs(e), step)]
     # the warning named from step 20, said once named again two steps later; the critical at once
-    assert [(a.id, a.severity, a.step) for a in raised] == [("entropy_collapse", "warning", 22),
-                                                            ("entropy_collapse", "critical", 30)]
+    assert [(a.id, a.severity, a.step) for a in raised] == [
+        ("entropy_collapse", "warning", 22),
+        ("entropy_collapse", "critical", 30),
+    ]
     assert seen == mon.alerts == raised
     assert [f.id for f in mon.findings] == ["entropy_collapse"]
     diag = mon.close()
@@ -86,8 +105,17 @@ def test_overhead_cap_skips_checks_while_the_last_one_is_recent():
         spent[0] += 0.25  # each diagnosis "takes" 0.25 s
         return fake_diagnose(run)
 
-    mon = Monitor(background=False, stream=None, check_every=1, diagnose_fn=slow, max_overhead=0.125, step_budget=0,
-                  clock=lambda: now[0], timer=lambda: spent[0], burst=0)
+    mon = Monitor(
+        background=False,
+        stream=None,
+        check_every=1,
+        diagnose_fn=slow,
+        max_overhead=0.125,
+        step_budget=0,
+        clock=lambda: now[0],
+        timer=lambda: spent[0],
+        burst=0,
+    )
     for step in range(10):
         now[0] += 1.0  # one training step a second
         mon.log({"entropy": 1.0}, step)
@@ -105,8 +133,15 @@ def test_step_budget_spreads_checks_so_log_stays_cheap_per_step():
         return fake_diagnose(run)
 
     # 2 ms per check at 0.5 ms per step allowed: a check at most every 4 logged steps
-    mon = Monitor(background=False, stream=None, check_every=1, diagnose_fn=slow, max_overhead=0, step_budget=0.0005,
-                  timer=lambda: spent[0])
+    mon = Monitor(
+        background=False,
+        stream=None,
+        check_every=1,
+        diagnose_fn=slow,
+        max_overhead=0,
+        step_budget=0.0005,
+        timer=lambda: spent[0],
+    )
     for step in range(13):
         mon.log({"entropy": 1.0}, step)
     assert calls == [1, 5, 9, 13]
@@ -123,7 +158,7 @@ def test_never_raises_into_the_training_loop():
     out = io.StringIO()
     mon = Monitor(background=False, stream=out, check_every=1, diagnose_fn=broken)
     assert mon.log({"entropy": 1.0}, 1) == []
-    assert mon.log(None, 2) == []              # not a mapping
+    assert mon.log(None, 2) == []  # not a mapping
     assert mon.log({"entropy": 1.0}, "x") == []  # not a step: skipped and counted, not an error
     assert mon.error_count == 2 and "RuntimeError: rule bug" in mon.errors[0]
     assert mon.skipped_steps == 1
@@ -131,8 +166,16 @@ def test_never_raises_into_the_training_loop():
     assert "3 errors" in out.getvalue() and "rule bug" in out.getvalue()
     assert "1 rows had a step" in out.getvalue()
 
-    mon2 = Monitor(background=False, stream=None, check_every=1, persist=1, on_alert=bad_callback, diagnose_fn=fake_diagnose,
-                   max_overhead=0, step_budget=0)
+    mon2 = Monitor(
+        background=False,
+        stream=None,
+        check_every=1,
+        persist=1,
+        on_alert=bad_callback,
+        diagnose_fn=fake_diagnose,
+        max_overhead=0,
+        step_budget=0,
+    )
     raised = [a for step in range(20) for a in mon2.log({"entropy": 0.01}, step)]
     assert len(raised) == 1  # the alert is still returned
     assert mon2.error_count == 1 and "callback bug" in mon2.errors[0]
@@ -140,8 +183,18 @@ def test_never_raises_into_the_training_loop():
 
 def test_values_of_every_kind():
     mon = Monitor(background=False, stream=None, diagnose_fn=fake_diagnose)
-    mon.log({"entropy": Scalar(0.9), "acc": "57.4%", "kl": np.float32(0.002), "reward": None,
-             "len": np.array([1.0, 2.0]), "note": "hello", "step": 99}, 1)
+    mon.log(
+        {
+            "entropy": Scalar(0.9),
+            "acc": "57.4%",
+            "kl": np.float32(0.002),
+            "reward": None,
+            "len": np.array([1.0, 2.0]),
+            "note": "hello",
+            "step": 99,
+        },
+        1,
+    )
     run = mon.run()
     assert run.series["entropy"].values[0] == pytest.approx(0.9)
     assert run.series["acc"].values[0] == pytest.approx(0.574)
@@ -168,10 +221,14 @@ def test_context_manager_closes():
 
 
 # -- bad steps and bounded memory -------------------------------------------------------------
-@pytest.mark.parametrize("bad", [2 ** 70, -(2 ** 70), -1, 2 ** 53, 1e300, float("nan"), float("inf"), 12.5, "x", None, True,
-                                 np.float64("nan"), [3]])
+@pytest.mark.parametrize(
+    "bad",
+    [2**70, -(2**70), -1, 2**53, 1e300, float("nan"), float("inf"), 12.5, "x", None, True, np.float64("nan"), [3]],
+)
 def test_a_bad_step_is_skipped_and_counted_never_raised_never_costs_good_rows(bad):
-    mon = Monitor(background=False, stream=None, diagnose_fn=fake_diagnose, max_overhead=0, step_budget=0, check_every=10 ** 9)
+    mon = Monitor(
+        background=False, stream=None, diagnose_fn=fake_diagnose, max_overhead=0, step_budget=0, check_every=10**9
+    )
     good = 0
     for step in range(3000):  # more than the builder's 2,048-row hold
         if step % 7 == 3:
@@ -208,9 +265,9 @@ def test_memory_stays_bounded_over_a_long_run_and_nans_are_kept():
     assert len(h) <= 256 and h.arrived == 50_000
     run = mon.run()
     s = run.series["entropy"]
-    assert nans <= set(s.steps[np.isnan(s.values)].tolist())   # every NaN step is still there
+    assert nans <= set(s.steps[np.isnan(s.values)].tolist())  # every NaN step is still there
     d = np.diff(s.steps[np.isfinite(s.values)])
-    assert d.max() == d.min() == h.stride       # the rest is a uniform grid over the whole run
+    assert d.max() == d.min() == h.stride  # the rest is a uniform grid over the whole run
     assert s.steps[0] == 0 and s.steps[-1] >= 50_000 - h.stride
     assert any("bounded memory" in n for n in run.notes)
     assert mon.checks > 0 and mon.error_count == 0
@@ -221,23 +278,23 @@ def test_a_ten_million_step_feed_stays_under_a_fixed_memory_bound():
 
     from rlvitals.watch.history import History
 
-    h = History()   # the Monitor's default capacity
+    h = History()  # the Monitor's default capacity
     size = h.nbytes
     tracemalloc.start()
     try:
         base = tracemalloc.get_traced_memory()[0]
-        for k in range(0, 10 ** 7, 10 ** 5):
-            steps = np.arange(k, k + 10 ** 5)
+        for k in range(0, 10**7, 10**5):
+            steps = np.arange(k, k + 10**5)
             h.extend(steps, {"reward": np.sin(steps / 1e5), "kl": np.full(steps.size, 0.01)})
         current, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert h.arrived == 10 ** 7 and len(h) <= h.capacity
-    assert h.nbytes == size                    # the table never grew
-    assert current - base < 1_000_000          # nothing else kept
-    assert peak - base < 16_000_000            # a 10^5-row block in flight, not the history
+    assert h.arrived == 10**7 and len(h) <= h.capacity
+    assert h.nbytes == size  # the table never grew
+    assert current - base < 1_000_000  # nothing else kept
+    assert peak - base < 16_000_000  # a 10^5-row block in flight, not the history
     run = h.build("long")
-    assert run.n_steps == len(h) and run.steps[-1] >= 10 ** 7 - h.stride
+    assert run.n_steps == len(h) and run.steps[-1] >= 10**7 - h.stride
 
 
 def test_add_and_extend_keep_the_same_rows():
@@ -250,10 +307,12 @@ def test_add_and_extend_keep_the_same_rows():
     for i, v in enumerate(vals):
         one.add(i, {"a": float(v), "b": 1.0})
     for k in range(0, 5000, 333):
-        many.extend(np.arange(k, min(k + 333, 5000)), {"a": vals[k:k + 333], "b": np.ones(len(vals[k:k + 333]))})
+        many.extend(np.arange(k, min(k + 333, 5000)), {"a": vals[k : k + 333], "b": np.ones(len(vals[k : k + 333]))})
     a, b = one.build("x"), many.build("x")
-    assert np.array_equal(a.extras["a"].steps if "a" in a.extras else a.series["a"].steps,
-                          b.extras["a"].steps if "a" in b.extras else b.series["a"].steps)
+    assert np.array_equal(
+        a.extras["a"].steps if "a" in a.extras else a.series["a"].steps,
+        b.extras["a"].steps if "a" in b.extras else b.series["a"].steps,
+    )
     assert one.stride == many.stride and len(one) == len(many)
 
 
@@ -270,12 +329,12 @@ def test_background_checks_keep_log_out_of_the_diagnosis():
     seen = []
     mon = Monitor(stream=None, diagnose_fn=slow, max_overhead=0, on_alert=seen.append)
     assert mon.log({"entropy": 0.05}, 0) == []
-    assert started.wait(10)                        # the first check runs on the worker...
-    for step in range(1, 30):                      # ...while log() goes on, not waiting for it
+    assert started.wait(10)  # the first check runs on the worker...
+    for step in range(1, 30):  # ...while log() goes on, not waiting for it
         assert mon.log({"entropy": 0.05}, step) == []
     assert mon.steps_logged == 30 and mon.checks == 0
     release.set()
-    for _ in range(500):                           # the alert comes back through a later log()
+    for _ in range(500):  # the alert comes back through a later log()
         got = mon.log({"entropy": 0.05})
         if got:
             break
@@ -297,7 +356,7 @@ def test_a_warning_is_confirmed_two_steps_after_its_first_sighting_whatever_the_
     raised = [a for step, e in enumerate([1.5] * 600 + [0.05] * 20) for a in mon.log({"entropy": e}, step)]
     first = next(s for s in calls if s >= 600)
     assert [(a.severity, a.step) for a in raised] == [("warning", first + 2)]
-    assert calls[calls.index(first) + 1] == first + 2      # not the 1% cadence (6 steps here)
+    assert calls[calls.index(first) + 1] == first + 2  # not the 1% cadence (6 steps here)
 
 
 def test_what_a_broken_run_does_next_is_not_alerted_as_a_second_failure():

@@ -20,7 +20,7 @@ THREADS, PER = 16, 4000
 @pytest.fixture
 def fast_switching():
     old = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)        # make the interpreter switch threads as often as it can
+    sys.setswitchinterval(1e-6)  # make the interpreter switch threads as often as it can
     yield
     sys.setswitchinterval(old)
 
@@ -44,8 +44,8 @@ def test_sixteen_threads_leave_no_duplicate_step(fast_switching, explicit):
     n = len(mon.history)
     steps = mon.history._steps[:n]
     assert n == THREADS * PER and mon.steps_logged == THREADS * PER
-    assert np.unique(steps).size == n                       # no step twice
-    assert mon.skipped_values == THREADS * PER              # no count lost
+    assert np.unique(steps).size == n  # no step twice
+    assert mon.skipped_values == THREADS * PER  # no count lost
     if not explicit:
         assert sorted(steps.tolist()) == list(range(THREADS * PER))
 
@@ -54,7 +54,7 @@ def test_background_monitor_under_threads_keeps_every_step(fast_switching):
     mon = Monitor(stream=None, check_every=10**9, capacity=THREADS * PER + 16)
     _hammer(mon, True)
     mon.close()
-    assert mon.steps_logged == THREADS * PER and np.unique(mon.history._steps[:len(mon.history)]).size == THREADS * PER
+    assert mon.steps_logged == THREADS * PER and np.unique(mon.history._steps[: len(mon.history)]).size == THREADS * PER
 
 
 def _rows():
@@ -66,7 +66,7 @@ def _rows():
 @pytest.mark.parametrize("background", [True, False])
 def test_a_monitor_survives_pickling_mid_run(background):
     rows = list(_rows())
-    mon = Monitor(background=background)                      # stream: sys.stderr
+    mon = Monitor(background=background)  # stream: sys.stderr
     for step, row in rows[:60]:
         mon.log(row, step)
     copy = pickle.loads(pickle.dumps(mon))

@@ -133,9 +133,18 @@ def test_failure_is_alerted_after_onset_under_the_offline_name(name):
 def test_monitor_with_the_real_diagnosis():
     from rlvitals.simulate import simulate
 
-    keys = {"reward": "reward", "entropy": "actor/entropy", "kl": "actor/kl_loss", "clip_frac": "actor/pg_clipfrac",
-            "len": "response_length/mean", "gnorm": "actor/grad_norm", "ratio_mean": "actor/ratio_mean",
-            "acc": "acc", "adv_std": "adv_std", "trunc": "response_length/clip_ratio"}
+    keys = {
+        "reward": "reward",
+        "entropy": "actor/entropy",
+        "kl": "actor/kl_loss",
+        "clip_frac": "actor/pg_clipfrac",
+        "len": "response_length/mean",
+        "gnorm": "actor/grad_norm",
+        "ratio_mean": "actor/ratio_mean",
+        "acc": "acc",
+        "adv_std": "adv_std",
+        "trunc": "response_length/clip_ratio",
+    }
     for name in ("healthy", "entropy_collapse"):
         run = simulate(name, seed=1, steps=120)
         mon = Monitor(stream=None, check_every=20, max_overhead=0, step_budget=0)

@@ -33,10 +33,10 @@ def checks_at(sch, n, cost=0.0, clock=None, hard_at=()):
 def test_cadence_is_every_step_early_then_one_percent_of_the_run():
     sch = Scheduler(max_overhead=0, max_wait=math.inf)
     got = checks_at(sch, 1000)
-    assert got[:100] == list(range(1, 101))        # 1% of < 100 steps rounds up to 1
+    assert got[:100] == list(range(1, 101))  # 1% of < 100 steps rounds up to 1
     gaps = [b - a for a, b in zip(got, got[1:])]
-    assert gaps[-1] == math.ceil(0.01 * got[-2])    # ~1% of the steps at the last check
-    assert len(got) < 100 + 100 * math.log(10) + 10   # ~ln(n/100)/1% checks after the first 100
+    assert gaps[-1] == math.ceil(0.01 * got[-2])  # ~1% of the steps at the last check
+    assert len(got) < 100 + 100 * math.log(10) + 10  # ~ln(n/100)/1% checks after the first 100
 
 
 def test_a_hard_signal_is_checked_at_once_but_cannot_turn_the_cadence_off():
@@ -50,7 +50,7 @@ def test_a_hard_signal_is_checked_at_once_but_cannot_turn_the_cadence_off():
 def test_cpu_budgets_space_the_checks_by_their_cost():
     clock = Clock()
     sch = Scheduler(max_overhead=0.01, max_wait=math.inf, clock=clock, burst=0)
-    got = checks_at(sch, 100, cost=0.05, clock=clock)   # 50 ms per check, one step a second
+    got = checks_at(sch, 100, cost=0.05, clock=clock)  # 50 ms per check, one step a second
     assert [b - a for a, b in zip(got, got[1:])] == [5] * (len(got) - 1)  # 1% of the wall time
     sch = Scheduler(max_overhead=0, step_budget=0.001, max_wait=math.inf)
     got = checks_at(sch, 100, cost=0.01)  # 10 ms per check, 1 ms per step allowed
@@ -60,8 +60,8 @@ def test_cpu_budgets_space_the_checks_by_their_cost():
 def test_spike_watch():
     sw = SpikeWatch()
     assert not any(sw("kl", 0.01 + 0.001 * (i % 3)) for i in range(50))
-    assert sw("kl", 5.0)           # a huge jump
-    assert not sw("kl", 0.011)     # the level it is measured against did not move
+    assert sw("kl", 5.0)  # a huge jump
+    assert not sw("kl", 0.011)  # the level it is measured against did not move
     assert sw("x", float("nan")) and sw("y", float("inf"))
     # a step change to a new level: a few spikes, then the new level is the level
     flags = [sw("kl", 2.0) for _ in range(6)]
@@ -99,16 +99,17 @@ def test_watcher_and_monitor_share_the_cadence():
 def test_scan_line_finds_nans_in_every_line_format():
     from rlvitals.watch.session import scan_line
 
-    nan_lines = ["step:9 - actor/entropy:np.float64(nan) - actor/kl_loss:np.float64(0.01)",
-                 '{"step": 9, "data": {"actor/entropy": NaN, "kl": 0.01}}',
-                 "[   9] reward=0.5 entropy=nan kl=0.01",
-                 "Global step 9: {'kl': tensor(inf), 'reward': 0.5}"]
+    nan_lines = [
+        "step:9 - actor/entropy:np.float64(nan) - actor/kl_loss:np.float64(0.01)",
+        '{"step": 9, "data": {"actor/entropy": NaN, "kl": 0.01}}',
+        "[   9] reward=0.5 entropy=nan kl=0.01",
+        "Global step 9: {'kl': tensor(inf), 'reward': 0.5}",
+    ]
     for line in nan_lines:
         assert scan_line(line, SpikeWatch()), line
     calm = SpikeWatch()
-    assert not any(scan_line(f"step:{i} - actor/kl_loss:np.float64({0.01 + 1e-4 * (i % 5)})", calm)
-                   for i in range(50))
-    assert scan_line("step:50 - actor/kl_loss:np.float64(10.5)", calm)   # a KL blow-up spike
+    assert not any(scan_line(f"step:{i} - actor/kl_loss:np.float64({0.01 + 1e-4 * (i % 5)})", calm) for i in range(50))
+    assert scan_line("step:50 - actor/kl_loss:np.float64(10.5)", calm)  # a KL blow-up spike
 
 
 def test_a_burst_lets_a_short_fast_stretch_follow_its_steps_but_not_a_long_one():
@@ -126,8 +127,8 @@ def test_a_burst_lets_a_short_fast_stretch_follow_its_steps_but_not_a_long_one()
         return out
 
     first = fast(10)
-    assert first == list(range(1, 11))          # the burst: every step checked
+    assert first == list(range(1, 11))  # the burst: every step checked
     cpu_before = 0.05 * len(first)
-    later = fast(8000)                            # 100 s at 80 steps a second
+    later = fast(8000)  # 100 s at 80 steps a second
     # over the long stretch the checks stay within 1% of the wall time (+ the burst)
     assert 0.05 * len(later) <= 0.01 * 100 + 0.5 - cpu_before + 0.05

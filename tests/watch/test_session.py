@@ -14,7 +14,7 @@ from watch_helpers import Session, fake_diagnose, kv_lines, wait_for, write
 from rlvitals.errors import NotAFile, UnknownFormat
 from rlvitals.watch import Watcher, watch_file
 
-COLLAPSE = [1.5] * 20 + [0.05] * 10 + [0.005] * 10     # warning from step 20, critical from 30
+COLLAPSE = [1.5] * 20 + [0.05] * 10 + [0.005] * 10  # warning from step 20, critical from 30
 HEALTHY = [1.5 - 0.01 * i for i in range(40)]
 
 
@@ -49,7 +49,9 @@ def test_watcher_sniffs_then_alerts_once_per_finding(kv_format):
     alerts = stream(w, kv_lines(COLLAPSE), clock)
     assert w.fmt == "kvtest"
     assert [(a.id, a.severity, a.escalated) for a in alerts] == [
-        ("entropy_collapse", "warning", False), ("entropy_collapse", "critical", True)]
+        ("entropy_collapse", "warning", False),
+        ("entropy_collapse", "critical", True),
+    ]
     # the warning once named again two steps later (20, 21, 22), the critical at its first check
     assert [a.step for a in alerts] == [22, 30]
     assert alerts[0].onset_step == 20
@@ -108,13 +110,13 @@ def test_watcher_survives_a_failing_rule(kv_format):
 def test_restart_forgets_the_old_run(kv_format):
     w = Watcher(diagnose_fn=fake_diagnose, persist=1)
     w.feed(kv_lines([0.05] * 20))
-    assert w.check() == [] and w.tracker.unconfirmed   # seen once
+    assert w.check() == [] and w.tracker.unconfirmed  # seen once
     w.feed(kv_lines([0.05] * 3, start=20))
-    assert len(w.check()) == 1                          # seen again three steps later
+    assert len(w.check()) == 1  # seen again three steps later
     w.restart()
     assert w.sniffing and w.diagnosis is None
     w.feed(kv_lines([0.05] * 20))
-    assert w.check() == []                              # the old run's sightings are forgotten too
+    assert w.check() == []  # the old run's sightings are forgotten too
     w.feed(kv_lines([0.05] * 3, start=20))
     assert len(w.check()) == 1  # the new run's collapse is news again
 
@@ -140,8 +142,9 @@ def test_once_until_exits_3(kv_format, tmp_path):
     assert "--until critical" in err.getvalue()
     p2 = tmp_path / "ok.log"
     write(p2, kv_lines(HEALTHY))
-    assert watch_file(p2, once=True, until="warning", out=io.StringIO(), err=io.StringIO(),
-                      diagnose_fn=fake_diagnose) == 0
+    assert (
+        watch_file(p2, once=True, until="warning", out=io.StringIO(), err=io.StringIO(), diagnose_fn=fake_diagnose) == 0
+    )
 
 
 def test_once_bad_inputs_are_one_line_errors(kv_format, tmp_path):
@@ -160,8 +163,15 @@ def test_once_exec_and_webhook(kv_format, tmp_path, local_server):
     p = tmp_path / "run.log"
     write(p, kv_lines(COLLAPSE))
     marker = tmp_path / "fired.txt"
-    code = watch_file(p, once=True, exec_cmd=f'echo "$RLVITALS_FINDING $RLVITALS_SEVERITY" >> {marker}',
-                      webhook=url + "/ok", out=io.StringIO(), err=io.StringIO(), diagnose_fn=fake_diagnose)
+    code = watch_file(
+        p,
+        once=True,
+        exec_cmd=f'echo "$RLVITALS_FINDING $RLVITALS_SEVERITY" >> {marker}',
+        webhook=url + "/ok",
+        out=io.StringIO(),
+        err=io.StringIO(),
+        diagnose_fn=fake_diagnose,
+    )
     assert code == 0
     # --once sees the whole log in one check: one alert, already critical
     assert marker.read_text().split("\n")[0] == "entropy_collapse critical"
@@ -302,8 +312,8 @@ def test_follow_rotation_reads_late_lines_of_the_old_file_first(kv_format, tmp_p
     s = Session(p, rotate_grace=0.3)
     assert wait_for(lambda: "format: kvtest" in s.err.getvalue())
     os.rename(p, tmp_path / "live.log.1")
-    write(p, kv_lines([1.5] * 10, start=20))                          # the new file
-    write(tmp_path / "live.log.1", kv_lines([1.5] * 10, start=10))    # late lines to the old one
+    write(p, kv_lines([1.5] * 10, start=20))  # the new file
+    write(tmp_path / "live.log.1", kv_lines([1.5] * 10, start=10))  # late lines to the old one
     assert wait_for(lambda: "rotated" in s.err.getvalue())
     assert s.end() == 0
     out = s.out.getvalue()
@@ -319,8 +329,13 @@ def test_sigterm_ends_a_watch_with_its_summary(tmp_path):
     p = tmp_path / "train.log"
     p.write_text("".join(f"[{i:4d}] reward=0.5 entropy=1.5 kl=0.001\n" for i in range(1, 31)))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    proc = subprocess.Popen([sys.executable, "-m", "rlvitals", "watch", str(p), "--interval", "0.1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rlvitals", "watch", str(p), "--interval", "0.1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
     try:
         end = time.monotonic() + 30
         line = ""
@@ -348,9 +363,9 @@ def test_a_warning_seen_once_is_confirmed_two_steps_later_not_a_cadence_period_l
     clock = Clock()
     w = Watcher(diagnose_fn=diag, clock=clock, max_overhead=0, scan=False)  # the step cadence alone
     alerts = stream(w, kv_lines([1.5] * 500 + [0.05] * 30), clock)
-    first = next(s for s in calls if s >= 500)          # the first check that sees the collapse
+    first = next(s for s in calls if s >= 500)  # the first check that sees the collapse
     i = calls.index(first)
-    assert first - calls[i - 1] == 5                    # the cadence at step ~500: 1% = 5 steps
-    assert calls[i + 1] == first + 2                    # the confirmation, two steps later
+    assert first - calls[i - 1] == 5  # the cadence at step ~500: 1% = 5 steps
+    assert calls[i + 1] == first + 2  # the confirmation, two steps later
     assert [(a.severity, a.step) for a in alerts] == [("warning", first + 2)]
-    assert calls[i + 2] - calls[i + 1] in (5, 6)        # back to the cadence
+    assert calls[i + 2] - calls[i + 1] in (5, 6)  # back to the cadence

@@ -18,8 +18,18 @@ from rlvitals.watch.sinks import BadWebhook, Dispatcher, post_webhook, run_exec,
 ALERT = Alert(Finding("entropy_collapse", "warning", 40), "warning", 57)
 
 
-@pytest.mark.parametrize("url", ["http://[::1", "http://host:abc/", "http://a b/", "ftp://host/x",
-                                 "file:///etc/passwd", "http://", "localhost:8080/hook"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://[::1",
+        "http://host:abc/",
+        "http://a b/",
+        "ftp://host/x",
+        "file:///etc/passwd",
+        "http://",
+        "localhost:8080/hook",
+    ],
+)
 def test_bad_webhook_urls_are_refused_at_start_up(url, tmp_path, capsys):
     with pytest.raises(BadWebhook):
         validate_webhook(url)
@@ -66,7 +76,7 @@ class Trickle:
                     return
                 if not self.stall:
                     try:
-                        conn.sendall(reply[i:i + 1])
+                        conn.sendall(reply[i : i + 1])
                     except OSError:
                         return
 

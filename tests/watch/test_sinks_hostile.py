@@ -116,7 +116,7 @@ def test_webhook_goes_through_the_proxy_of_the_environment(monkeypatch):
 
 def test_no_proxy_sends_it_directly(monkeypatch):
     direct = Recorder()
-    monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:9")       # would refuse the connection
+    monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:9")  # would refuse the connection
     monkeypatch.setenv("http_proxy", "http://127.0.0.1:9")
     monkeypatch.setenv("NO_PROXY", "127.0.0.1")
     monkeypatch.setenv("no_proxy", "127.0.0.1")

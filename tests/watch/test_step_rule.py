@@ -19,9 +19,17 @@ def _bar(n: int) -> str:
 
 
 def _row(step: int) -> str:
-    d = {"loss": 0.01, "grad_norm": 0.2, "learning_rate": 1e-5 * (1 - step / TOTAL), "reward": 0.3 + 0.002 * step,
-         "reward_std": 0.3, "kl": 0.001 * step, "entropy": 0.5 - 0.001 * step,
-         "completions/mean_length": 200.0 + step, "epoch": round(step / 934, 2)}
+    d = {
+        "loss": 0.01,
+        "grad_norm": 0.2,
+        "learning_rate": 1e-5 * (1 - step / TOTAL),
+        "reward": 0.3 + 0.002 * step,
+        "reward_std": 0.3,
+        "kl": 0.001 * step,
+        "entropy": 0.5 - 0.001 * step,
+        "completions/mean_length": 200.0 + step,
+        "epoch": round(step / 934, 2),
+    }
     return str(d)
 
 
@@ -36,13 +44,15 @@ def trl_console(logging_steps: int = EVERY) -> list[str]:
         for n in range(start, min(start + CHUNK, TOTAL + 1)):
             draws.append(_bar(n))
             if n % logging_steps == 0:
-                draws.append(" " * 40 + _bar(n))         # cleared and drawn again: a row was logged here
+                draws.append(" " * 40 + _bar(n))  # cleared and drawn again: a row was logged here
         lines.append("\r".join(draws))
         lines += [_row(s) for s in pending]
         pending = [n for n in range(start, min(start + CHUNK, TOTAL + 1)) if n % logging_steps == 0]
     lines += [_row(s) for s in pending]
-    lines.append("{'train_runtime': 700.0, 'train_samples_per_second': 2.3, 'train_steps_per_second': 0.29, "
-                 "'train_loss': 0.01, 'epoch': 0.21}")
+    lines.append(
+        "{'train_runtime': 700.0, 'train_samples_per_second': 2.3, 'train_steps_per_second': 0.29, "
+        "'train_loss': 0.01, 'epoch': 0.21}"
+    )
     return lines
 
 
@@ -68,7 +78,7 @@ def test_watch_follows_a_trl_console_on_the_steps_diagnose_reads(tmp_path):
     w = Watcher()
     seen = []
     for i in range(0, len(lines), 7):
-        w.feed([line + "\n" for line in lines[i:i + 7]])
+        w.feed([line + "\n" for line in lines[i : i + 7]])
         run = w.snapshot()
         if run is not None and run.n_steps:
             seen.append(run.steps.copy())
@@ -76,7 +86,7 @@ def test_watch_follows_a_trl_console_on_the_steps_diagnose_reads(tmp_path):
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     whole = read(path)
     assert len(seen) > 3
-    for steps in seen:        # every snapshot along the way agrees with the finished file
+    for steps in seen:  # every snapshot along the way agrees with the finished file
         assert np.array_equal(steps, whole.steps[: steps.size])
     out, err = io.StringIO(), io.StringIO()
     watch_file(path, once=True, out=out, err=err)
@@ -98,5 +108,5 @@ def test_monitor_reads_a_logged_every_n_run_with_a_restart_as_a_file_does(tmp_pa
     p.write_text("".join(json.dumps({"step": s, **m}) + "\n" for s, m in rows), encoding="utf-8")
     whole = read(p)
     live = mon.run()
-    assert live.steps.tolist() == whole.steps.tolist() == list(range(1, 61, 5))   # the run being written
+    assert live.steps.tolist() == whole.steps.tolist() == list(range(1, 61, 5))  # the run being written
     assert np.array_equal(live["reward"].values, whole["reward"].values)

@@ -47,8 +47,15 @@ def trl_mod(monkeypatch):
 
 
 def logs(entropy):
-    return {"loss": 0.0, "grad_norm": 0.3, "learning_rate": 1e-6, "reward": 0.5, "entropy": entropy,
-            "completions/mean_length": 100.0, "epoch": 0.1}
+    return {
+        "loss": 0.0,
+        "grad_norm": 0.3,
+        "learning_rate": 1e-6,
+        "reward": 0.5,
+        "entropy": entropy,
+        "completions/mean_length": 100.0,
+        "epoch": 0.1,
+    }
 
 
 def test_import_needs_no_transformers_but_use_says_what_to_install(monkeypatch):
@@ -80,8 +87,9 @@ def test_is_a_trainer_callback_and_feeds_the_monitor(trl_mod):
 
 def test_stop_on_critical_asks_the_trainer_to_stop(trl_mod):
     out = io.StringIO()
-    cb = trl_mod.make_callback(stream=out, stop_on="critical", lang="zh", max_overhead=0, step_budget=0,
-                               background=False)
+    cb = trl_mod.make_callback(
+        stream=out, stop_on="critical", lang="zh", max_overhead=0, step_budget=0, background=False
+    )
     cb.monitor._diagnose = fake_diagnose
     state, control = State(), Control()
     for i, e in enumerate([1.5] * 20 + [0.05] * 6):

@@ -37,8 +37,8 @@ def test_a_growing_wandb_file_is_followed_to_the_same_run(version, tmp_path):
     at, kinds = 0, []
     with open(target, "wb") as out:
         while at < len(data):
-            n = int(rng.integers(1, 9000))        # cut anywhere: inside a header, a chunk, a record
-            out.write(data[at:at + n])
+            n = int(rng.integers(1, 9000))  # cut anywhere: inside a header, a chunk, a record
+            out.write(data[at : at + n])
             out.flush()
             at += n
             lines, events = fol.poll()
@@ -63,7 +63,7 @@ def test_a_newer_run_in_the_folder_and_a_truncated_file_start_a_new_run(tmp_path
     fol = WandbFollower(tmp_path / "wandb")
     lines, events = fol.poll()
     assert lines and not events
-    first.write_bytes(old[:len(old) // 2])             # the same file, shorter: restarted
+    first.write_bytes(old[: len(old) // 2])  # the same file, shorter: restarted
     lines, events = fol.poll()
     assert [e.kind for e in events] == ["truncated"] and lines
     second = tmp_path / "wandb" / "offline-run-20260102_000000-bbbb" / "run-bbbb.wandb"
@@ -80,7 +80,7 @@ def test_watch_once_on_a_wandb_run_folder_reports_like_diagnose(version, tmp_pat
     folder, data = fixture_bytes(version)
     run_dir = tmp_path / "wandb" / folder
     run_dir.mkdir(parents=True)
-    (run_dir / "run-x.wandb").write_bytes(data[: len(data) - 100])   # a live run: its last record unfinished
+    (run_dir / "run-x.wandb").write_bytes(data[: len(data) - 100])  # a live run: its last record unfinished
     out, err = io.StringIO(), io.StringIO()
     assert watch_file(tmp_path / "wandb", once=True, out=out, err=err) == 0
     text = out.getvalue()
@@ -96,8 +96,11 @@ def test_watch_f_wandb_waits_for_a_run_folder_that_does_not_exist_yet(tmp_path):
     stop = threading.Event()
     out, err = io.StringIO(), io.StringIO()
     codes = []
-    t = threading.Thread(target=lambda: codes.append(watch_file(tmp_path / "wandb", fmt="wandb", interval=0.05,
-                                                                out=out, err=err, stop=stop)))
+    t = threading.Thread(
+        target=lambda: codes.append(
+            watch_file(tmp_path / "wandb", fmt="wandb", interval=0.05, out=out, err=err, stop=stop)
+        )
+    )
     t.start()
 
     def until(text: str) -> None:
@@ -107,11 +110,11 @@ def test_watch_f_wandb_waits_for_a_run_folder_that_does_not_exist_yet(tmp_path):
             stop.wait(0.025)
 
     try:
-        until("waiting for")                      # nothing there yet: watch waits, no error
+        until("waiting for")  # nothing there yet: watch waits, no error
         run_dir = tmp_path / "wandb" / folder
         run_dir.mkdir(parents=True)
         (run_dir / "run-x.wandb").write_bytes(data)
-        until("appeared")                         # … then reads it from its start
+        until("appeared")  # … then reads it from its start
     finally:
         stop.set()
         t.join(30)
@@ -137,7 +140,7 @@ def test_a_growing_swanlab_file_is_followed_to_the_same_run(tmp_path):
     with open(target, "wb") as out:
         while at < len(data):
             n = int(rng.integers(1, 6000))
-            out.write(data[at:at + n])
+            out.write(data[at : at + n])
             out.flush()
             at += n
             for line in fol.poll()[0]:

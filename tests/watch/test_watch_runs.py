@@ -13,7 +13,7 @@ from rlvitals.cli import main as cli_main
 from rlvitals.errors import InputError
 from rlvitals.watch import Watcher, watch_file
 
-COLLAPSE = [1.5] * 20 + [0.05] * 10            # a warning from step 20 (steps 1..30)
+COLLAPSE = [1.5] * 20 + [0.05] * 10  # a warning from step 20 (steps 1..30)
 HEALTHY = [1.5 - 0.01 * i for i in range(30)]
 
 
@@ -27,17 +27,17 @@ def test_a_restart_of_the_step_counter_is_a_new_run_whose_alerts_start_afresh(kv
     again = w.check(force=True, confirmed=True)
     assert [a.id for a in again] == ["entropy_collapse"]
     assert w.new_runs == [(2, 1)] and w.run_count == 2
-    assert again[0].finding.onset_step == 21           # the new run's onset, not the old one's
-    assert "30 steps" in w.summary()                    # the summary is the new run's
+    assert again[0].finding.onset_step == 21  # the new run's onset, not the old one's
+    assert "30 steps" in w.summary()  # the summary is the new run's
 
 
 def test_run_k_judges_only_that_run(kv_format):
     w = Watcher(diagnose_fn=fake_diagnose, run_index=2)
     w.feed(kv_lines(COLLAPSE, start=1))
-    assert w.check(force=True) == [] and w.awaiting     # run 1's collapse is not run 2's business
+    assert w.check(force=True) == [] and w.awaiting  # run 1's collapse is not run 2's business
     w.feed(kv_lines(HEALTHY, start=1))
     assert w.check(force=True) == [] and not w.awaiting and not w.ended
-    w.feed(kv_lines(COLLAPSE, start=1))                 # run 3 begins: run 2 is over
+    w.feed(kv_lines(COLLAPSE, start=1))  # run 3 begins: run 2 is over
     assert w.check(force=True) == [] and w.ended and w.last_run.n_steps == 30
 
 
@@ -55,7 +55,7 @@ def test_bad_run_numbers_are_one_line_errors(kv_format, tmp_path, capsys):
     write(p, kv_lines(COLLAPSE, start=1) + kv_lines(HEALTHY, start=1))
     with pytest.raises(InputError, match="run 3 does not exist"):
         watch_file(p, once=True, run=3, out=io.StringIO(), err=io.StringIO(), diagnose_fn=fake_diagnose)
-    for k in (0, -2):   # -2 moves while the file grows: only with --once
+    for k in (0, -2):  # -2 moves while the file grows: only with --once
         with pytest.raises(InputError, match="--run"):
             watch_file(p, run=k, out=io.StringIO(), err=io.StringIO(), diagnose_fn=fake_diagnose)
     assert cli_main(["watch", str(p), "--run", "0"]) == 2
@@ -83,10 +83,10 @@ def test_follow_run_k_waits_for_it_and_stops_when_it_ends(kv_format, tmp_path):
     for line in kv_lines(COLLAPSE, start=1):
         write(p, [line])
     assert wait_for(lambda: "[WARNING]" in s.out.getvalue())
-    write(p, kv_lines(HEALTHY[:3], start=1))            # run 3 begins: run 2 is over
+    write(p, kv_lines(HEALTHY[:3], start=1))  # run 3 begins: run 2 is over
     s.th.join(10)
     assert s.code == 0 and "run 2 of" in s.err.getvalue() and "has ended" in s.err.getvalue()
-    assert "30 steps" in s.out.getvalue()                # run 2's summary
+    assert "30 steps" in s.out.getvalue()  # run 2's summary
 
 
 def test_runs_already_in_the_file_are_said_once(kv_format, tmp_path):
@@ -95,6 +95,6 @@ def test_runs_already_in_the_file_are_said_once(kv_format, tmp_path):
     err = io.StringIO()
     assert watch_file(p, once=True, out=io.StringIO(), err=err, diagnose_fn=fake_diagnose) == 0
     assert err.getvalue().count("holds 2 runs") == 1 and "judging the last one, run 2" in err.getvalue()
-    err = io.StringIO()   # with --run K, what is judged is said by K itself
+    err = io.StringIO()  # with --run K, what is judged is said by K itself
     watch_file(p, once=True, run=1, out=io.StringIO(), err=err, diagnose_fn=fake_diagnose)
     assert "holds 2 runs" not in err.getvalue() and "has ended" not in err.getvalue()

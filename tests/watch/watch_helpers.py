@@ -61,13 +61,17 @@ def fake_diagnose(run) -> Diagnosis:
         low = np.flatnonzero(v < 0.1)
         if v[-1] < 0.1 and low.size:
             sev = "critical" if v[-1] < 0.01 else "warning"
-            findings.append(Finding(
-                "entropy_collapse", sev, int(s.steps[low[0]]),
-                evidence={"entropy_start": float(v[0]), "entropy_end": float(v[-1])},
-                ruled_out=(RuledOut("sync_failure", "ratio_mean", 1.0, "ratio_flat"),),
-                missing=("samples",),
-                action=Action("temperature", "raise", "1.0", "entropy_collapse", "DAPO arXiv 2503.14476"),
-            ))
+            findings.append(
+                Finding(
+                    "entropy_collapse",
+                    sev,
+                    int(s.steps[low[0]]),
+                    evidence={"entropy_start": float(v[0]), "entropy_end": float(v[-1])},
+                    ruled_out=(RuledOut("sync_failure", "ratio_mean", 1.0, "ratio_flat"),),
+                    missing=("samples",),
+                    action=Action("temperature", "raise", "1.0", "entropy_collapse", "DAPO arXiv 2503.14476"),
+                )
+            )
     verdict = "dead" if findings else "learning"
     return Diagnosis(verdict, tuple(findings), {}, {"name": run.name})
 

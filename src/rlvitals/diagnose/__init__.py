@@ -47,9 +47,26 @@ __all__ = ["FINDING_IDS", "RULES", "Diagnosis", "Finding", "diagnose"]
 BY_CONSTRUCTION = frozenset({"clip_frac", "ratio_mean"})
 
 # one module per finding (diagnose/<id>.py), run in the registry's order
-_BY_ID = {m.ID: m for m in (batch_noise, data_too_easy, data_too_hard, entropy_collapse, entropy_explosion, kl_blowup,
-                            length_hacking, lr_too_high, numeric_instability, outlier_step, plateau, reward_hacking,
-                            stalled, sync_failure, truncation_starvation)}
+_BY_ID = {
+    m.ID: m
+    for m in (
+        batch_noise,
+        data_too_easy,
+        data_too_hard,
+        entropy_collapse,
+        entropy_explosion,
+        kl_blowup,
+        length_hacking,
+        lr_too_high,
+        numeric_instability,
+        outlier_step,
+        plateau,
+        reward_hacking,
+        stalled,
+        sync_failure,
+        truncation_starvation,
+    )
+}
 MODULES = tuple(_BY_ID[sp.id] for sp in SPECS if sp.rule)
 RULES: tuple[tuple[str, Callable[[Ctx], Finding | None]], ...] = tuple((m.ID, m.check) for m in MODULES)
 # not_learning is not a rule of its own: verdict.resolve adds it when nothing else explains a goal
@@ -67,8 +84,7 @@ def _kl_sign(ctx: Ctx) -> list[Msg]:
     z = -mean / (sd / np.sqrt(v.size)) if sd > 0 else (np.inf if mean < 0 else 0.0)
     if mean >= 0 or z < get("goal_z"):
         return []
-    return [Msg("note.kl_negative", share=f"{float(np.mean(v < 0)):.0%}", mean=f"{mean:.3g}",
-                z=f"{min(z, 999.0):.0f}")]
+    return [Msg("note.kl_negative", share=f"{float(np.mean(v < 0)):.0%}", mean=f"{mean:.3g}", z=f"{min(z, 999.0):.0f}")]
 
 
 def _run_summary(run: Run, ctx: Ctx) -> dict[str, Any]:

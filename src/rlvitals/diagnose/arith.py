@@ -14,18 +14,18 @@ __all__ = ["EPS", "HALF", "MAD_SIGMA", "MEDIAN_SE", "MICRO", "SQRT2", "TENTH", "
 
 # Floors that keep a ratio, a logarithm or a noise defined when a value is exactly 0.  Each is far
 # below any logged value's own noise, so it changes nothing else.
-EPS = 1e-12      # a noise or a spread of exactly 0 (a constant stretch)
-TINY = 1e-9      # a level of exactly 0 (a reward of 0 at every step, a length before its log)
-MICRO = 1e-6     # a KL level before a ratio (logged KLs of a moving policy are 1e-4 and up)
+EPS = 1e-12  # a noise or a spread of exactly 0 (a constant stretch)
+TINY = 1e-9  # a level of exactly 0 (a reward of 0 at every step, a length before its log)
+MICRO = 1e-6  # a KL level before a ratio (logged KLs of a moving policy are 1e-4 and up)
 
 # Robust statistics of a normal sample.
-MAD_SIGMA = 1.4826            # sigma = MAD x 1.4826
-MEDIAN_SE = 1.253             # the standard error of a median is sqrt(pi / 2) = 1.253 times a mean's
-SQRT2 = float(np.sqrt(2.0))   # the noise of a first difference is sqrt(2) times a point's
+MAD_SIGMA = 1.4826  # sigma = MAD x 1.4826
+MEDIAN_SE = 1.253  # the standard error of a median is sqrt(pi / 2) = 1.253 times a mean's
+SQRT2 = float(np.sqrt(2.0))  # the noise of a first difference is sqrt(2) times a point's
 
 # Shares of a run by convention, not by choice.
-HALF = 0.5       # the second half of a run (context.late_gain, a deep entropy's goal judged over it)
-TENTH = 0.1      # the start and end levels are means over a tenth of the points (symptoms)
+HALF = 0.5  # the second half of a run (context.late_gain, a deep entropy's goal judged over it)
+TENTH = 0.1  # the start and end levels are means over a tenth of the points (symptoms)
 
 
 def pair_se(k: int | float) -> float:

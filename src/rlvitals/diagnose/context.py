@@ -68,6 +68,7 @@ class Ctx:
             if s is None:
                 return False
             from ..shapes import classify
+
             sh = self.shapes[name] = classify(s)
         return sh is not None and sh.word != "short"
 
@@ -143,7 +144,7 @@ class Ctx:
             return False
         i = int(a * v.size)
         tenth = max(1, v.size // 10)
-        first = float(v[i:i + tenth].mean())
+        first = float(v[i : i + tenth].mean())
         last = float(v[-tenth:].mean())
         scale = max(abs(first), 0.05 * max(float(np.max(np.abs(v))), 1e-12), 1e-9)
         se = self.noise(name) * 3.0 / np.sqrt(tenth)
@@ -162,7 +163,7 @@ class Ctx:
         t, x = blocks(s[i:], v[i:], 16)
         if x.size < 4:
             return False
-        return kendall_tau(x) >= 0.3 and x[-max(1, x.size // 4):].mean() > x[: max(1, x.size // 4)].mean()
+        return kendall_tau(x) >= 0.3 and x[-max(1, x.size // 4) :].mean() > x[: max(1, x.size // 4)].mean()
 
     def late_gain(self, name: str, frac: float = 0.35) -> float:
         """Change over the last `frac` of the run, relative to the whole run's movement range."""
@@ -171,7 +172,7 @@ class Ctx:
             return float("nan")
         k = int((1 - frac) * v.size)
         tenth = max(1, v.size // 10)
-        seg_start = float(np.median(v[k:k + tenth]))
+        seg_start = float(np.median(v[k : k + tenth]))
         seg_end = float(np.median(v[-tenth:]))
         _, x = self.blocks(name, 32)
         rng = float(np.max(x) - np.min(x)) or 1e-12
@@ -205,8 +206,9 @@ class Ctx:
         k, _ = hinge_onset(t, x, kind)
         return int(t[k])
 
-    def crossing(self, name: str, frac: float = 0.15, *, log: bool = False, below: float | None = None,
-                 first: bool = False) -> int | None:
+    def crossing(
+        self, name: str, frac: float = 0.15, *, log: bool = False, below: float | None = None, first: bool = False
+    ) -> int | None:
         """Step where the metric left its starting level for good (a ramp's onset).
 
         On up to 100 block medians: the threshold is `frac` of the way from the first tenth's

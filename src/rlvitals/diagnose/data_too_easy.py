@@ -59,7 +59,7 @@ def _groups(ctx: Ctx) -> tuple[str, float, float, float, int | None] | None:
     src = ctx.extra(*ZERO_STD_KEYS)
     adv = ctx.series("adv_std")
     if src is None or (adv is not None and adv.proxy):
-        return None          # not logged, or already what adv_std is read from
+        return None  # not logged, or already what adv_std is read from
     ok = np.isfinite(src.values)
     s, f = src.steps[ok], np.clip(src.values[ok], 0.0, 1.0)
     if f.size < get("min_points"):
@@ -71,7 +71,7 @@ def _groups(ctx: Ctx) -> tuple[str, float, float, float, int | None] | None:
     if sev is None:
         return None
     cut = {"info": get("adv_std_healthy"), "warning": get("adv_std_watch"), "critical": get("adv_std_stop")}[sev]
-    m = max(1, f.size // 40)     # block means, as the lesson reads a band off the smoothed curve
+    m = max(1, f.size // 40)  # block means, as the lesson reads a band off the smoothed curve
     nb = f.size // m
     x = eq[: nb * m].reshape(nb, m).mean(axis=1)
     past = np.nonzero(x < cut)[0]
@@ -98,7 +98,7 @@ def _reading(ctx: Ctx) -> tuple[float, float, tuple[str, float, float, float, in
     a0, a1 = ctx.start("adv_std"), ctx.end("adv_std")
     grp = _groups(ctx) if band(a1) is None else None
     if grp is not None:
-        a0, a1 = grp[2], grp[3]      # adv_std reads healthy, the direct measure says the groups degenerated
+        a0, a1 = grp[2], grp[3]  # adv_std reads healthy, the direct measure says the groups degenerated
     sev = band(a1)
     from_start = sev is not None and grp is None and _easy_from_start(ctx, goal(ctx), a0)
     return a0, a1, grp, sev, from_start
@@ -115,12 +115,19 @@ def narrowing(ctx: Ctx) -> bool:
     g = goal(ctx)
     tr = trend(ctx, g) if g else None
     et = trend(ctx, "entropy")
-    ta = trend(ctx, "acc") if ctx.has("acc") else None    # the groups are training answers: their accuracy
+    ta = trend(ctx, "acc") if ctx.has("acc") else None  # the groups are training answers: their accuracy
     if tr is None:
         return False
     right = ta.end if ta is not None else tr.end
-    return bool(not from_start and et is not None and et.fell and et.start > 0 and a0 > 0 and right < get("ceiling")
-                and 1 - et.end / et.start >= 1 - a1 / a0)
+    return bool(
+        not from_start
+        and et is not None
+        and et.fell
+        and et.start > 0
+        and a0 > 0
+        and right < get("ceiling")
+        and 1 - et.end / et.start >= 1 - a1 / a0
+    )
 
 
 def check(ctx: Ctx) -> Finding | None:
@@ -130,7 +137,7 @@ def check(ctx: Ctx) -> Finding | None:
     g = goal(ctx)
     tr = trend(ctx, g) if g else None
     if from_start and sev == "info":
-        sev = "warning"   # below the healthy band before anything was learned: not "normal late in a run"
+        sev = "warning"  # below the healthy band before anything was learned: not "normal late in a run"
     if sev is None or (a1 > a0 - get("adv_std_fall") and not from_start):
         return None
     if g is None or tr is None:
@@ -166,7 +173,12 @@ def check(ctx: Ctx) -> Finding | None:
         ev[f"{g}_start"] = rnd(tr.start)
         onset = ctx.first_step()
     else:
-        onset = ctx.crossing("adv_std", below={"info": get("adv_std_healthy"), "warning": get("adv_std_watch"),
-                                               "critical": get("adv_std_stop")}[sev], first=True)
+        onset = ctx.crossing(
+            "adv_std",
+            below={"info": get("adv_std_healthy"), "warning": get("adv_std_watch"), "critical": get("adv_std_stop")}[
+                sev
+            ],
+            first=True,
+        )
     conf = C.FIRM + C.SIGN * (g1 >= get("mostly_right")) + C.SIGN * bool(quotes)
     return Finding(ID, sev, onset, ev, tuple(ruled), tuple(missing), action_for(ID), round(conf, 3), quotes)

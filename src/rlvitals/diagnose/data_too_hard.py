@@ -30,8 +30,11 @@ def _leaving(ctx: Ctx, g: str, tr: Trend) -> bool:
     run so far (its end plus the fitted change over the run).  A rate creeping from 0.1% to 4% over
     1000 steps is learning something, but at that pace it is all wrong for another 1000: the data
     is still too hard."""
-    return (ctx.still_rising(g, 0.0) and tr.end - tr.start >= get("rate_move")
-            and tr.end + max(tr.fit_move, 0.0) > get("near_zero"))
+    return (
+        ctx.still_rising(g, 0.0)
+        and tr.end - tr.start >= get("rate_move")
+        and tr.end + max(tr.fit_move, 0.0) > get("near_zero")
+    )
 
 
 def check(ctx: Ctx) -> Finding | None:

@@ -20,7 +20,9 @@ __all__ = ["DECIDES", "LOOKALIKES", "RULERS", "differential"]
 # Read from the registry: for each look-alike, the predicates that rule it out (each that holds is
 # listed) with the i18n reason shown; the look-alikes each finding is told apart from; the metric
 # that would decide a look-alike when it is missing.
-RULERS: dict[str, tuple[tuple[str, str], ...]] = {sp.id: sp.ruled_out_by for sp in SPECS if sp.ruled_out_by or sp.id == "reward_hacking"}
+RULERS: dict[str, tuple[tuple[str, str], ...]] = {
+    sp.id: sp.ruled_out_by for sp in SPECS if sp.ruled_out_by or sp.id == "reward_hacking"
+}
 LOOKALIKES: dict[str, tuple[str, ...]] = {sp.id: sp.lookalikes for sp in SPECS if sp.lookalikes}
 DECIDES: dict[str, str] = {sp.id: sp.decides for sp in SPECS if sp.decides}
 

@@ -106,14 +106,19 @@ def _first_line(obj: object) -> str:
 
 
 def _thresholds() -> list[str]:
-    out = ["## Thresholds (`diagnose/thresholds.py`)", "",
-           "Every number the rules decide on, read through `thresholds.get(name)` at call time "
-           "(`thresholds.using({...})` overrides them for a calibration).  A threshold with a grid may be "
-           "calibrated (chosen on some worlds, scored on the others); one without is fixed by its source.  The rule "
-           "modules hold no decimals of their own: the arithmetic around these numbers (division guards, the "
-           "constants of robust statistics) is named once in `diagnose/arith.py`, and a finding's confidence "
-           "level (shown, never deciding) comes from `diagnose/confidence.py`.", "",
-           "| name | value | meaning | source | grid |", "|---|---|---|---|---|"]
+    out = [
+        "## Thresholds (`diagnose/thresholds.py`)",
+        "",
+        "Every number the rules decide on, read through `thresholds.get(name)` at call time "
+        "(`thresholds.using({...})` overrides them for a calibration).  A threshold with a grid may be "
+        "calibrated (chosen on some worlds, scored on the others); one without is fixed by its source.  The rule "
+        "modules hold no decimals of their own: the arithmetic around these numbers (division guards, the "
+        "constants of robust statistics) is named once in `diagnose/arith.py`, and a finding's confidence "
+        "level (shown, never deciding) comes from `diagnose/confidence.py`.",
+        "",
+        "| name | value | meaning | source | grid |",
+        "|---|---|---|---|---|",
+    ]
     for t in TABLE.values():
         grid = ", ".join(f"{g:g}" for g in t.grid) if t.grid else "—"
         out.append(f"| `{t.name}` | {t.value:g} | {t.meaning} | {t.source} | {grid} |")
@@ -121,12 +126,16 @@ def _thresholds() -> list[str]:
 
 
 def _predicates() -> list[str]:
-    out = ["## Predicates (`diagnose/predicates.py`)", "",
-           "| predicate | what it says |", "|---|---|"]
+    out = ["## Predicates (`diagnose/predicates.py`)", "", "| predicate | what it says |", "|---|---|"]
     for name, fn in PREDICATES.items():
         out.append(f"| `{name}` | {_first_line(fn) or name.replace('_', ' ')} |")
-    out += ["", "A look-alike is ruled out by each of these that holds:", "",
-            "| look-alike | ruled out by | metric that decides when missing |", "|---|---|---|"]
+    out += [
+        "",
+        "A look-alike is ruled out by each of these that holds:",
+        "",
+        "| look-alike | ruled out by | metric that decides when missing |",
+        "|---|---|---|",
+    ]
     for look, rulers in RULERS.items():
         by = ", ".join(f"`{p}`" for p, _ in rulers) or "—"
         out.append(f"| `{look}` | {by} | {('`' + DECIDES[look] + '`') if look in DECIDES else '—'} |")
@@ -134,23 +143,37 @@ def _predicates() -> list[str]:
 
 
 def _verdict() -> list[str]:
-    out = ["## Precedence and verdict (`diagnose/verdict.py`)", "",
-           "Order within a severity (most specific cause first): "
-           + " → ".join(f"`{f}`" for f in PRIORITY) + ".", "",
-           "A finding at warning or above owns the run against:", "",
-           "| owner | drops |", "|---|---|"]
+    out = [
+        "## Precedence and verdict (`diagnose/verdict.py`)",
+        "",
+        "Order within a severity (most specific cause first): " + " → ".join(f"`{f}`" for f in PRIORITY) + ".",
+        "",
+        "A finding at warning or above owns the run against:",
+        "",
+        "| owner | drops |",
+        "|---|---|",
+    ]
     for owner, owned in SUPPRESSES.items():
         out.append(f"| `{owner}` | {', '.join(f'`{o}`' for o in sorted(owned))} |")
-    out += ["", f"Look-alikes that cause one another (the one whose onset came first, by more than {get('together'):.0%} of the run, "
-            "owns the run): " + "; ".join(" / ".join(f"`{x}`" for x in sorted(c)) for c in CHAINS) + ".",
-            "", f"After a critical finding of a dead run, a warning of another kind that began more than {get('together'):.0%} "
-            "of the run after it (after a NaN at critical: from its step on) is its aftermath: an info note naming it, "
-            "with no action (a NaN is always news).",
-            "", "| verdict | findings |", "|---|---|"]
+    out += [
+        "",
+        f"Look-alikes that cause one another (the one whose onset came first, by more than {get('together'):.0%} of the run, "
+        "owns the run): " + "; ".join(" / ".join(f"`{x}`" for x in sorted(c)) for c in CHAINS) + ".",
+        "",
+        f"After a critical finding of a dead run, a warning of another kind that began more than {get('together'):.0%} "
+        "of the run after it (after a NaN at critical: from its step on) is its aftermath: an info note naming it, "
+        "with no action (a NaN is always news).",
+        "",
+        "| verdict | findings |",
+        "|---|---|",
+    ]
     for v in ("learning", "cheating", "dead", "unstable"):
         ids = [f for f in PRIORITY if FINDING_IDS[f] == v]
-        out.append(f"| `{v}` | {', '.join(f'`{i}`' for i in ids)}"
-                   + (" — or no finding above info **and** the goal improves" if v == "learning" else "") + " |")
+        out.append(
+            f"| `{v}` | {', '.join(f'`{i}`' for i in ids)}"
+            + (" — or no finding above info **and** the goal improves" if v == "learning" else "")
+            + " |"
+        )
     return [*out, ""]
 
 

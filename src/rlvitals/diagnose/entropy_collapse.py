@@ -43,7 +43,7 @@ def _still_falling(ctx: Ctx) -> bool:
     k = max(3, v.size // 10)
     if v.size < 2 * k:
         return False
-    return float(np.mean(v[-k:])) <= get("entropy_still_falling") * float(np.mean(v[-2 * k:-k]))
+    return float(np.mean(v[-k:])) <= get("entropy_still_falling") * float(np.mean(v[-2 * k : -k]))
 
 
 def _plunging(ctx: Ctx) -> Finding | None:
@@ -58,8 +58,12 @@ def _plunging(ctx: Ctx) -> Finding | None:
     if g is None or g[2] >= get("goal_z"):
         return None
     _, v = ctx.data("entropy")
-    ev = {"entropy_start": rnd(ctx.start("entropy")), "entropy_now": rnd(float(np.median(v[-3:]))),
-          "entropy_below_trend": f"{np.expm1(t[1]):.0%}", f"{score}_vs_trend": rnd(g[1])}
+    ev = {
+        "entropy_start": rnd(ctx.start("entropy")),
+        "entropy_now": rnd(float(np.median(v[-3:]))),
+        "entropy_below_trend": f"{np.expm1(t[1]):.0%}",
+        f"{score}_vs_trend": rnd(g[1]),
+    }
     return Finding(ID, "warning", t[0], ev, (), (), action_for(ID), C.FAIR)
 
 
@@ -73,12 +77,26 @@ def check(ctx: Ctx) -> Finding | None:
     full = holds(ctx, "entropy_to_zero")
     # sharpening: past half its level, with the KL climbing in step to a level that matters -- the
     # policy has left the reference by narrowing (the KL is the collapse's consequence, not a blow-up)
-    sharp = (e.start > 0 and e.end >= 0 and 1.0 - e.end / e.start >= get("entropy_half")
-             and holds(ctx, "kl_follows_entropy") and ctx.end("kl") >= get("kl_high"))
+    sharp = (
+        e.start > 0
+        and e.end >= 0
+        and 1.0 - e.end / e.start >= get("entropy_half")
+        and holds(ctx, "kl_follows_entropy")
+        and ctx.end("kl") >= get("kl_high")
+    )
     # early: flat for a while, then more than half the level gone -- heading to 0 now
-    early = (not full and not sharp and e.start > 0 and e.end >= 0 and 1.0 - e.end / e.start >= get("entropy_half")
-             and a >= get("entropy_steady_first") and e.fell and ctx.word("entropy") in ("falling", "to_zero", "spike")
-             and e.n >= get("min_points") and _still_falling(ctx))
+    early = (
+        not full
+        and not sharp
+        and e.start > 0
+        and e.end >= 0
+        and 1.0 - e.end / e.start >= get("entropy_half")
+        and a >= get("entropy_steady_first")
+        and e.fell
+        and ctx.word("entropy") in ("falling", "to_zero", "spike")
+        and e.n >= get("min_points")
+        and _still_falling(ctx)
+    )
     if not (full or early or sharp):
         return _plunging(ctx)
     drop = 1.0 - e.end / e.start
@@ -104,8 +122,13 @@ def check(ctx: Ctx) -> Finding | None:
                 since = max(since, min(float(np.searchsorted(s, half)) / max(s.size, 1), get("judge_from_max")))
         # (a slow climb counts only beyond the score's noise: a sparse eval's drift of a few points
         # reads as "still rising" by its rank order alone)
-        improving = any(ctx.gained(m, a=since) or (ctx.still_rising(m, since) and ctx.gained(m, rel=0.0, a=since))
-                        for m in scores) and not tr.fell_back
+        improving = (
+            any(
+                ctx.gained(m, a=since) or (ctx.still_rising(m, since) and ctx.gained(m, rel=0.0, a=since))
+                for m in scores
+            )
+            and not tr.fell_back
+        )
         if improving:
             # still learning: low entropy here is convergence, not collapse -- unless the groups
             # have turned uniform anyway, or the fall came late and abruptly after a steady stretch
@@ -143,7 +166,9 @@ def check(ctx: Ctx) -> Finding | None:
         ev["ratio_end"] = rnd(ctx.end("ratio_mean"), 5)
     ev["corroborated_by"] = consequences
     if (early or sharp) and not full and not consequences:
-        return None     # an early fall alone is not yet the strong signal: wait for it to finish
+        return None  # an early fall alone is not yet the strong signal: wait for it to finish
     sev = "critical" if consequences and (full or sharp) else "warning"
-    conf = min(1.0, C.MODEST + C.SIGN * consequences + 2 * C.SIGN * (drop - get("entropy_drop")) / (1 - get("entropy_drop")))
+    conf = min(
+        1.0, C.MODEST + C.SIGN * consequences + 2 * C.SIGN * (drop - get("entropy_drop")) / (1 - get("entropy_drop"))
+    )
     return Finding(ID, sev, onset, ev, (), tuple(missing), action_for(ID), round(conf, 3), quotes)

@@ -41,8 +41,11 @@ def _running_up(ctx: Ctx) -> Finding | None:
         return None
     e = tail_excess(ctx, "entropy", get("clip_tail"), log=True)
     assert e is not None
-    ev = {"entropy_now": rnd(float(np.median(ctx.data("entropy")[1][-6:]))),
-          "entropy_over_trend": f"+{up:.0%} over its trend", f"{score}_vs_trend": rnd(t[1])}
+    ev = {
+        "entropy_now": rnd(float(np.median(ctx.data("entropy")[1][-6:]))),
+        "entropy_over_trend": f"+{up:.0%} over its trend",
+        f"{score}_vs_trend": rnd(t[1]),
+    }
     return Finding(ID, "warning", e[0], ev, (), (), action_for(ID), C.FAIR)
 
 
@@ -58,8 +61,13 @@ def _early(ctx: Ctx) -> tuple[Finding | None, bool]:
     ga, gb, gz = since(ctx, g, onset)
     if not (ea > 0 and eb / ea >= get("bend_rise") and ez >= 2 * get("goal_z") and gz <= -get("goal_z")):
         return None, True
-    ev = {"entropy_start": rnd(ea), "entropy_end": rnd(eb), "entropy_rise": rnd(eb / ea, 3),
-          f"{g}_peak": rnd(ga), f"{g}_end": rnd(gb)}
+    ev = {
+        "entropy_start": rnd(ea),
+        "entropy_end": rnd(eb),
+        "entropy_rise": rnd(eb / ea, 3),
+        f"{g}_peak": rnd(ga),
+        f"{g}_end": rnd(gb),
+    }
     return Finding(ID, "warning", onset, ev, (), (), action_for(ID), C.FAIR), False
 
 
@@ -93,7 +101,7 @@ def _whole(ctx: Ctx) -> tuple[Finding | None, bool]:
         return None, False
     e0, e1 = ctx.start("entropy"), ctx.end("entropy")
     if not (e0 > 0) or e1 < get("entropy_ok"):
-        return None, False   # (rising but still below entropy_ok: an entropy bonus at work, not noise)
+        return None, False  # (rising but still below entropy_ok: an entropy bonus at work, not noise)
     if ctx.word("entropy") not in ("rising", "spike"):
         return None, True
     if e1 / e0 < get("entropy_rise_fail"):
@@ -111,8 +119,13 @@ def _whole(ctx: Ctx) -> tuple[Finding | None, bool]:
     if goal is None:
         # (between entropy_rise_fail and entropy_rise the rise alone is no explosion: the goal must give ground)
         return _early(ctx) if e1 / e0 < get("entropy_rise") else (None, False)
-    ev = {"entropy_start": rnd(e0), "entropy_end": rnd(e1), "entropy_rise": rnd(e1 / e0, 3),
-          f"{goal}_peak": rnd(peak), f"{goal}_end": rnd(g1)}
+    ev = {
+        "entropy_start": rnd(e0),
+        "entropy_end": rnd(e1),
+        "entropy_rise": rnd(e1 / e0, 3),
+        f"{goal}_peak": rnd(peak),
+        f"{goal}_end": rnd(g1),
+    }
     if ctx.has("kl"):
         ev["kl_end"] = rnd(ctx.end("kl"))
     onset = ctx.onset("entropy", "bend", until_peak=True)

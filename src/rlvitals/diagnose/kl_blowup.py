@@ -40,7 +40,7 @@ def _levels(s: np.ndarray, v: np.ndarray) -> tuple[float, int | None, float]:
     end = float(np.mean(v[-k:]))
     onset = _onset(s, v)
     before = v[s < onset] if onset is not None else v[:0]
-    pre = float(np.median(before[-max(3, before.size // 3):])) if before.size else float(np.mean(v[:k]))
+    pre = float(np.median(before[-max(3, before.size // 3) :])) if before.size else float(np.mean(v[:k]))
     return end, onset, pre
 
 
@@ -80,13 +80,19 @@ def check(ctx: Ctx) -> Finding | None:
     if _slow(ctx, end, pre):
         if not _multiplying(ctx) and not _taking_off(v):
             return None
-        sev = "warning"                      # early: multiplying now, not yet an order of magnitude
+        sev = "warning"  # early: multiplying now, not yet an order of magnitude
     if end < 3 * max(pre, get("kl_floor")):
-        return None   # it surged and came back down: not a run-away now
+        return None  # it surged and came back down: not a run-away now
     if end < get("kl_high"):
-        sev = "warning"   # an order of magnitude up, but still at a level PTT calls normal: not dead yet
-    ev = {"kl_start": rnd(float(np.mean(v[:k]))), "kl_before": rnd(pre), "kl_end": rnd(end),
-          "kl_surge": rnd(max(top, end) / max(abs(pre), MICRO), 3), "kl_window_rise": rnd(surge, 3), "kl_max": rnd(top)}
+        sev = "warning"  # an order of magnitude up, but still at a level PTT calls normal: not dead yet
+    ev = {
+        "kl_start": rnd(float(np.mean(v[:k]))),
+        "kl_before": rnd(pre),
+        "kl_end": rnd(end),
+        "kl_surge": rnd(max(top, end) / max(abs(pre), MICRO), 3),
+        "kl_window_rise": rnd(surge, 3),
+        "kl_max": rnd(top),
+    }
     missing = []
     if ctx.has("entropy"):
         ev["entropy_start"], ev["entropy_end"] = rnd(ctx.start("entropy")), rnd(ctx.end("entropy"))
@@ -104,7 +110,7 @@ def _multiplying(ctx: Ctx) -> bool:
     if k is None or k[2] < get("len_accel_z") or float(np.exp(k[1])) < get("kl_fast"):
         return False
     s, v = ctx.data("kl")
-    if float(np.median(v[int(np.searchsorted(s, k[0])):])) < get("kl_min") or not ctx.has("entropy"):
+    if float(np.median(v[int(np.searchsorted(s, k[0])) :])) < get("kl_min") or not ctx.has("entropy"):
         return False
     e = tail_excess(ctx, "entropy", get("clip_tail"))
     return e is not None and e[1] > 0 and e[2] >= get("len_accel_z")
@@ -116,7 +122,7 @@ def _taking_off(v: np.ndarray) -> bool:
     if v.size < get("min_points"):
         return False
     k = max(3, v.size // 10)
-    now, before = float(np.median(v[-k:])), float(np.median(v[-2 * k:-k]))
+    now, before = float(np.median(v[-k:])), float(np.median(v[-2 * k : -k]))
     fl = get("kl_floor")
     return now >= get("kl_min") and (now + fl) >= get("kl_fast") * (max(before, 0.0) + fl)
 
@@ -146,7 +152,7 @@ def _jumped_at(s: np.ndarray, v: np.ndarray, every: float = 1.0) -> int | None:
     i = int(np.argmax(rise))
     if float(rise[i]) < get("kl_jump_share") * (b - a):
         return None
-    return int(t[i + 1 + int(np.argmax(np.diff(y[i:i + w + 1])))])
+    return int(t[i + 1 + int(np.argmax(np.diff(y[i : i + w + 1])))])
 
 
 def _log_blocks(s: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, float]:

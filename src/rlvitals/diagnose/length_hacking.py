@@ -37,21 +37,21 @@ def _early(ctx: Ctx, g: str | None) -> Finding | None:
     if g is None or g == "reward" or ctx.word("len") not in ("rising", "spike"):
         return None
     if ctx.end("len") < get("len_grown") * ctx.start("len"):
-        return None   # over the whole run the answers did not grow (a rebound after a collapse is not it)
+        return None  # over the whole run the answers did not grow (a rebound after a collapse is not it)
     onset = ctx.onset("len", "bend", log=True)
     la, lb, lz = since(ctx, "len", onset)
     ta, tb, tz = since(ctx, g, onset)
     if onset is None or ln_points(ctx) < get("min_points"):
         return None
     if int(np.searchsorted(ctx.data("len")[0], onset)) < get("min_points"):
-        return None   # the length's course before the bend is too short to say it accelerated
+        return None  # the length's course before the bend is too short to say it accelerated
     if int(np.sum(ctx.data(g)[0] >= onset)) < get("truth_min_after"):
-        return None   # a sparse truth (an eval every N steps) with no points of its own since the bend says nothing
+        return None  # a sparse truth (an eval every N steps) with no points of its own since the bend says nothing
     # the truth neither gains (pair C1) nor falls (a policy breaking down: KL, entropy own that)
     if not (la > 0 and lb / la >= get("bend_rise") and lz >= 2 * get("goal_z") and -get("goal_z") < tz <= 1.0):
         return None
     if tb - ta >= get("goal_material") * goal_scale(ctx, g):
-        return None   # the truth gained a material amount of its range since the bend, however noisy: pair C1
+        return None  # the truth gained a material amount of its range since the bend, however noisy: pair C1
     # and the growth did not slow at the bend: its log-rate after is at least the rate before (asking
     # for a doubling, or for half again, made the verdict flip with each new point of a steady run-away)
     s, v = ctx.data("len")
@@ -62,8 +62,15 @@ def _early(ctx: Ctx, g: str | None) -> Finding | None:
     rate_after = np.log(lb / la) / after
     if rate_after < get("len_bend_accel") * max(rate_before, 0.0) or rate_after <= 0:
         return None
-    ev = {"len_start": rnd(la), "len_end": rnd(lb), "len_growth": rnd(lb / la, 3), "acc_metric": g,
-          "acc_start": rnd(ta), "acc_end": rnd(tb), "since_step": onset}
+    ev = {
+        "len_start": rnd(la),
+        "len_end": rnd(lb),
+        "len_growth": rnd(lb / la, 3),
+        "acc_metric": g,
+        "acc_start": rnd(ta),
+        "acc_end": rnd(tb),
+        "since_step": onset,
+    }
     missing = [] if ctx.has("trunc") else ["trunc"]
     return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), C.FAIR)
 
@@ -107,8 +114,15 @@ def _paid_by_length(ctx: Ctx) -> Finding | None:
     la, lb, z, ta, tb = paid
     if lb / la < 1 + get("len_accel") or z < get("len_accel_z"):
         return None
-    ev = {"len_start": rnd(la), "len_end": rnd(lb), "len_growth": rnd(lb / la, 3), "acc_metric": truth.split(":")[-1],
-          "acc_start": rnd(ta), "acc_end": rnd(tb), "since_step": onset}
+    ev = {
+        "len_start": rnd(la),
+        "len_end": rnd(lb),
+        "len_growth": rnd(lb / la, 3),
+        "acc_metric": truth.split(":")[-1],
+        "acc_start": rnd(ta),
+        "acc_end": rnd(tb),
+        "since_step": onset,
+    }
     if ctx.has("reward"):
         ev["reward_start"], ev["reward_end"] = rnd(ctx.start("reward")), rnd(ctx.end("reward"))
     missing = [] if ctx.has("trunc") else ["trunc"]
@@ -122,7 +136,7 @@ def _paid_term(ctx: Ctx) -> Finding | None:
     comps = components(ctx)
     correct = [k for k, (kind, _) in comps.items() if kind == "correctness"]
     if not ctx.has("len") or not ctx.end("len") >= get("len_grown") * ctx.start("len"):
-        return None              # a length term is a bonus or a penalty: only growing answers say which
+        return None  # a length term is a bonus or a penalty: only growing answers say which
     for k, (kind, _) in comps.items():
         if kind != "length" or not correct:
             continue
@@ -134,8 +148,15 @@ def _paid_term(ctx: Ctx) -> Finding | None:
         ca, cb, _ = since(ctx, f"component:{correct[0]}", onset)
         if not (lb - la > 0 and cb - ca <= get("hack_share") * (lb - la)):
             continue
-        ev = {"length_term": k, "length_term_start": rnd(la), "length_term_end": rnd(lb),
-              "acc_metric": correct[0], "acc_start": rnd(ca), "acc_end": rnd(cb), "since_step": onset}
+        ev = {
+            "length_term": k,
+            "length_term_start": rnd(la),
+            "length_term_end": rnd(lb),
+            "acc_metric": correct[0],
+            "acc_start": rnd(ca),
+            "acc_end": rnd(cb),
+            "since_step": onset,
+        }
         if ctx.has("len"):
             ev["len_start"], ev["len_end"] = rnd(ctx.start("len")), rnd(ctx.end("len"))
         return Finding(ID, "warning", onset, ev, (), (), action_for(ID), C.FIRM)
@@ -153,8 +174,8 @@ def _length_term(ctx: Ctx) -> Finding | None:
     key, onset, excess, _ = lt
     sl, vl = ctx.data("len")
     n = int(np.sum(sl >= onset))
-    if n < 3 or vl.size < 2 * n or float(vl[-n:].mean()) < float(vl[-2 * n:-n].mean()):
-        return None              # the answers shrink with it: a length penalty paying for brevity
+    if n < 3 or vl.size < 2 * n or float(vl[-n:].mean()) < float(vl[-2 * n : -n].mean()):
+        return None  # the answers shrink with it: a length penalty paying for brevity
     sr, vr = ctx.data("reward")
     j = int(np.searchsorted(sr, onset))
     if j < get("min_points"):
@@ -175,8 +196,14 @@ def _length_term(ctx: Ctx) -> Finding | None:
     same_units = truth.startswith("component:")
     if tb - ta > (get("hack_share") * excess if same_units else (tr.noise or EPS) * pair_se(m)):
         return None
-    ev = {"length_term": key, "length_term_excess": rnd(excess), "acc_metric": truth.split(":")[-1],
-          "acc_start": rnd(ta), "acc_end": rnd(tb), "since_step": onset}
+    ev = {
+        "length_term": key,
+        "length_term_excess": rnd(excess),
+        "acc_metric": truth.split(":")[-1],
+        "acc_start": rnd(ta),
+        "acc_end": rnd(tb),
+        "since_step": onset,
+    }
     if ctx.has("len"):
         ev["len_end"] = rnd(ctx.end("len"))
     return Finding(ID, "warning", onset, ev, (), (), action_for(ID), C.WEAK)
@@ -227,7 +254,7 @@ def _tail(ctx: Ctx, g: str | None) -> Finding | None:
     the truth neither gains on the stretch before it nor rises above its own line (the growth
     comes without its gain) nor falls (a breaking policy is KL's and entropy's)."""
     if g is None or g == "reward" or ctx.end("len") < get("len_grown") * ctx.start("len"):
-        return None   # the answers must have grown over the prefix (a wobble after shrinking is not it)
+        return None  # the answers must have grown over the prefix (a wobble after shrinking is not it)
     te = tail_excess(ctx, "len", get("len_tail"), log=True)
     if te is None or te[1] < get("len_accel") or te[2] < get("len_accel_z"):
         return None
@@ -242,10 +269,17 @@ def _tail(ctx: Ctx, g: str | None) -> Finding | None:
         return None
     sl, vl = ctx.data("len")
     k = int(np.searchsorted(sl, onset))
-    la, lb = float(vl[max(0, k - (vl.size - k)):k].mean()), float(vl[k:].mean())
-    ev = {"len_start": rnd(la), "len_end": rnd(lb), "len_growth": rnd(lb / la, 3) if la > 0 else None,
-          "len_above_trend": rnd(float(np.expm1(te[1])), 3), "acc_metric": g, "acc_start": rnd(ta), "acc_end": rnd(tb),
-          "since_step": onset}
+    la, lb = float(vl[max(0, k - (vl.size - k)) : k].mean()), float(vl[k:].mean())
+    ev = {
+        "len_start": rnd(la),
+        "len_end": rnd(lb),
+        "len_growth": rnd(lb / la, 3) if la > 0 else None,
+        "len_above_trend": rnd(float(np.expm1(te[1])), 3),
+        "acc_metric": g,
+        "acc_start": rnd(ta),
+        "acc_end": rnd(tb),
+        "since_step": onset,
+    }
     missing = [] if ctx.has("trunc") else ["trunc"]
     return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), C.WEAK)
 
@@ -267,7 +301,9 @@ def _whole(ctx: Ctx) -> Finding | None:
     if ctx.has("trunc"):
         t0, t1 = ctx.start("trunc"), ctx.end("trunc")
         ev["trunc_start"], ev["trunc_end"] = rnd(t0), rnd(t1)
-        trunc_up = t1 >= t0 + get("trunc_rise") or (t1 >= t0 + get("trunc_rise_exploding") * get("trunc_rise") and growth >= get("len_explode"))
+        trunc_up = t1 >= t0 + get("trunc_rise") or (
+            t1 >= t0 + get("trunc_rise_exploding") * get("trunc_rise") and growth >= get("len_explode")
+        )
     else:
         missing.append("trunc")
     if truth is not None:
@@ -281,7 +317,7 @@ def _whole(ctx: Ctx) -> Finding | None:
             ev["train_acc_gain"], ev["eval_acc_gain"] = rnd(lag[0]), rnd(lag[1])
         elif ctx.gained(truth, rel=get("len_truth_gain"), a=a) or ctx.still_rising(truth, a):
             return None  # pair C1: longer and more right (judged from where the growth began)
-        clear = lag is not None and growth >= get("len_explode")   # exploding, and eval does not follow
+        clear = lag is not None and growth >= get("len_explode")  # exploding, and eval does not follow
         if trunc_up is False and not clear:
             return None  # longer, but barely hitting the cap more often: not (yet) an explosion
         if trunc_up is None and growth < get("len_explode"):
@@ -315,23 +351,33 @@ def _paid(ctx: Ctx) -> Finding | None:
     comps = components(ctx)
     correct = [k for k, (kind, _) in comps.items() if kind == "correctness"]
     ln = trend(ctx, "len")
-    if not correct or not ctx.has("reward") or ln is None or not ln.start > 0 or ln.end / ln.start < get("len_growth_healthy"):
+    if (
+        not correct
+        or not ctx.has("reward")
+        or ln is None
+        or not ln.start > 0
+        or ln.end / ln.start < get("len_growth_healthy")
+    ):
         return None
     sr, vr = ctx.data("reward")
     total = np.zeros_like(vr)
     for _, cs in comps.values():
         if cs.steps.shape != sr.shape or not np.array_equal(cs.steps, sr):
-            return None          # terms on other steps: their sum is not defined step by step
+            return None  # terms on other steps: their sum is not defined step by step
         total = total + np.nan_to_num(cs.values)
     u = vr - total
     k = max(3, u.size // 10)
     noise = step_noise(u) or EPS
     gain = float(u[-k:].mean() - u[:k].mean())
     q = np.percentile(vr, [10, 90])
-    if (u.size < 2 * get("min_points") or gain <= get("goal_z") * noise * pair_se(k)
-            or gain < get("hack_shift") * float(q[1] - q[0])):
-        return None              # (a size too: hack_shift of the reward's 10-90% spread, not float dust)
+    if (
+        u.size < 2 * get("min_points")
+        or gain <= get("goal_z") * noise * pair_se(k)
+        or gain < get("hack_shift") * float(q[1] - q[0])
+    ):
+        return None  # (a size too: hack_shift of the reward's 10-90% spread, not float dust)
     from ..shapes import blocks
+
     _, bu = blocks(sr, u, 16)
     sl, vl = ctx.data("len")
     _, bl = blocks(sl, vl, 16)
@@ -349,15 +395,24 @@ def _paid(ctx: Ctx) -> Finding | None:
     # learned all along -- a format score -- is no hidden length term)
     i = int(np.searchsorted(sr, onset))
     kb = max(3, min(k, i // 2))
-    if i < 2 * kb or abs(float(u[i - kb:i].mean() - u[:kb].mean())) > get("hack_share") * float(u[-k:].mean() - u[i - kb:i].mean()):
+    if i < 2 * kb or abs(float(u[i - kb : i].mean() - u[:kb].mean())) > get("hack_share") * float(
+        u[-k:].mean() - u[i - kb : i].mean()
+    ):
         return None
-    before = (float(np.mean(vc[j - 3:j])) - float(np.mean(vc[:3]))) / max(float(sc[j - 1] - sc[0]), 1.0)
-    after = (float(np.mean(vc[-3:])) - float(np.mean(vc[j:j + 3]))) / max(float(sc[-1] - sc[j]), 1.0)
+    before = (float(np.mean(vc[j - 3 : j])) - float(np.mean(vc[:3]))) / max(float(sc[j - 1] - sc[0]), 1.0)
+    after = (float(np.mean(vc[-3:])) - float(np.mean(vc[j : j + 3]))) / max(float(sc[-1] - sc[j]), 1.0)
     if after > before:
-        return None              # the correctness sped up with the length: pair C1
-    ev = {"len_start": rnd(ln.start), "len_end": rnd(ln.end), "len_growth": rnd(ln.end / ln.start, 3),
-          "reward_unexplained_start": rnd(float(u[:k].mean())), "reward_unexplained_end": rnd(float(u[-k:].mean())),
-          "acc_metric": correct[0], "acc_rate_before_per100": rnd(100 * before, 3),
-          "acc_rate_after_per100": rnd(100 * after, 3), "since_step": onset}
+        return None  # the correctness sped up with the length: pair C1
+    ev = {
+        "len_start": rnd(ln.start),
+        "len_end": rnd(ln.end),
+        "len_growth": rnd(ln.end / ln.start, 3),
+        "reward_unexplained_start": rnd(float(u[:k].mean())),
+        "reward_unexplained_end": rnd(float(u[-k:].mean())),
+        "acc_metric": correct[0],
+        "acc_rate_before_per100": rnd(100 * before, 3),
+        "acc_rate_after_per100": rnd(100 * after, 3),
+        "since_step": onset,
+    }
     missing = [] if ctx.has("trunc") else ["trunc"]
     return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), C.FIRM)

@@ -20,7 +20,9 @@ def ln_points(ctx: Ctx) -> int:
     return int(ctx.data("len")[1].size)
 
 
-def paid_in_length(ctx: Ctx, onset: int | None, truth: str, z: float | None = None) -> tuple[float, float, float, float, float] | None:
+def paid_in_length(
+    ctx: Ctx, onset: int | None, truth: str, z: float | None = None
+) -> tuple[float, float, float, float, float] | None:
     """Since `onset` (where the reward parted from the truth: reward_hacking's onset) the answers grew
     while the truth gained nothing -- the reward's excess came with longer answers and no gain (the
     lesson: len 涨而 acc 不涨 = 长度作弊).  The m length points from the onset on against the m before

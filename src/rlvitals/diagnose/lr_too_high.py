@@ -84,12 +84,25 @@ def check(ctx: Ctx) -> Finding | None:
         ev[f"{u.jitter_metric}_jitter"] = rnd(u.jitter, 3)
     conf = min(1.0, C.FIRM + (u.clip or 0) + C.SIGN * u.gnorm_high)
     # onset: where clip_frac (else the grad norm) left its normal level for good
-    onset = ctx.crossing("clip_frac", get("onset_share")) if u.clip is not None else ctx.crossing("gnorm", get("onset_share"), log=True)
+    onset = (
+        ctx.crossing("clip_frac", get("onset_share"))
+        if u.clip is not None
+        else ctx.crossing("gnorm", get("onset_share"), log=True)
+    )
     if u.clip is not None and ctx.start("clip_frac") >= get("clip_high"):
-        onset = ctx.first_step()   # too big from the first step (no ramp to find)
+        onset = ctx.first_step()  # too big from the first step (no ramp to find)
     span = ctx.last_step() - ctx.first_step()
     if u.clip is None and onset is not None and onset > ctx.last_step() - WINDOW * span:
         # a jittering grad norm "leaving its level" only in the last window has not left it for good:
         # the jitter is the run's own, from its first step
         onset = ctx.first_step()
-    return Finding(ID, "warning", onset if onset is not None else ctx.first_step(), ev, (), tuple(missing), action_for(ID), round(conf, 3))
+    return Finding(
+        ID,
+        "warning",
+        onset if onset is not None else ctx.first_step(),
+        ev,
+        (),
+        tuple(missing),
+        action_for(ID),
+        round(conf, 3),
+    )

@@ -31,8 +31,18 @@ from .context import Ctx, rnd
 from .symptoms import components, goal, trend
 from .thresholds import get
 
-__all__ = ["Effect", "at_ceiling", "bounded", "bounded_above_zero", "goal_effect", "goal_scale", "learned_first", "settled_level", "solved",
-           "unhurt"]
+__all__ = [
+    "Effect",
+    "at_ceiling",
+    "bounded",
+    "bounded_above_zero",
+    "goal_effect",
+    "goal_scale",
+    "learned_first",
+    "settled_level",
+    "solved",
+    "unhurt",
+]
 
 
 @dataclass(frozen=True)
@@ -40,10 +50,10 @@ class Effect:
     """The goal from a finding's onset to the end of the run, in the goal's own range."""
 
     goal: str
-    at_onset: float      # mean of the goal's points around the onset
-    end: float           # mean of its last points
-    peak_after: float    # highest block mean after the onset
-    scale: float         # the goal's own range (1 for a rate)
+    at_onset: float  # mean of the goal's points around the onset
+    end: float  # mean of its last points
+    peak_after: float  # highest block mean after the onset
+    scale: float  # the goal's own range (1 for a rate)
     points_after: int
 
     @property
@@ -55,8 +65,12 @@ class Effect:
         return get("goal_material") * self.scale
 
     def evidence(self) -> dict[str, Any]:
-        return {"goal_metric": self.goal, "goal_at_onset": rnd(self.at_onset), "goal_end": rnd(self.end),
-                "goal_material_move": rnd(self.material)}
+        return {
+            "goal_metric": self.goal,
+            "goal_at_onset": rnd(self.at_onset),
+            "goal_end": rnd(self.end),
+            "goal_material_move": rnd(self.material),
+        }
 
 
 def bounded(ctx: Ctx, g: str) -> bool:
@@ -122,8 +136,8 @@ def goal_effect(ctx: Ctx, onset: int | None, windows_after: int = 2, metric: str
     i = int(np.searchsorted(s, onset))
     after = v.size - i
     if after < windows_after * w:
-        return None          # too little after the onset to say what it did
-    at = float(np.mean(v[max(0, i - w // 2): i + w // 2 + 1]))
+        return None  # too little after the onset to say what it did
+    at = float(np.mean(v[max(0, i - w // 2) : i + w // 2 + 1]))
     tail = v[i:]
     nb = max(1, min(8, tail.size // w))
     peak = float(max(np.mean(b) for b in np.array_split(tail, nb)))
@@ -160,7 +174,7 @@ def unhurt(ctx: Ctx, onset: int | None, *, kind: str = "") -> Effect | None:
     # window dipping under its best block is not a gain given back
     se = (tr.noise if tr is not None else 0.0) * float(np.sqrt(2.0 / max(3, eff.points_after // 10 or 1)))
     slack = max(eff.material, get("goal_z") * se)
-    kept = eff.end >= eff.peak_after - slack        # did not give back a material part of its gains
+    kept = eff.end >= eff.peak_after - slack  # did not give back a material part of its gains
     if kind == "step":
         return eff if eff.gain > -slack else None
     if kind == "cheat":
@@ -209,8 +223,9 @@ def learned_first(ctx: Ctx) -> dict[str, object] | None:
         return cached
     out: dict[str, object] | None = None
     comps = components(ctx)
-    truth = next((f"component:{k}" for k, (kind, _) in comps.items() if kind == "correctness"),
-                 "acc" if ctx.has("acc") else None)
+    truth = next(
+        (f"component:{k}" for k, (kind, _) in comps.items() if kind == "correctness"), "acc" if ctx.has("acc") else None
+    )
     tt = trend(ctx, truth) if truth is not None else None
     for k, (kind, _) in comps.items():
         if truth is None:
@@ -227,18 +242,27 @@ def learned_first(ctx: Ctx) -> dict[str, object] | None:
         w = max(3, v.size // 10)
         head = v[s <= onset]
         if head.size and float(head[-w:].mean()) - tt.start >= get("goal_material") * (goal_scale(ctx, truth) or 1.0):
-            continue      # the truth had risen before the soft term began: not learned first (the parting tests judge it)
+            continue  # the truth had risen before the soft term began: not learned first (the parting tests judge it)
         c, x = ctx.blocks(f"component:{k}", 16)
         knee = int(c[int(np.argmax(x >= x[-1] - get("soft_level") * (x[-1] - x[0])))])
         before = v[s <= knee]
         soft_gain = float(x[-1] - x[0]) / (goal_scale(ctx, f"component:{k}") or 1.0)
-        truth_gain = (float(before[-max(3, before.size // 5):].mean()) - tt.start) if before.size else 0.0
-        if soft_gain < get("goal_material") or truth_gain / (goal_scale(ctx, truth) or 1.0) > get("hack_share") * soft_gain:
-            continue      # the soft term gained little, or the truth rose with it: not learned *first*
+        truth_gain = (float(before[-max(3, before.size // 5) :].mean()) - tt.start) if before.size else 0.0
+        if (
+            soft_gain < get("goal_material")
+            or truth_gain / (goal_scale(ctx, truth) or 1.0) > get("hack_share") * soft_gain
+        ):
+            continue  # the soft term gained little, or the truth rose with it: not learned *first*
         after = s > knee
         n_after = int(after.sum())
-        ev = {"soft_term": k, "soft_start": rnd(t.start), "soft_end": rnd(t.end), "soft_knee_step": knee,
-              "truth_metric": truth.removeprefix("component:"), "truth_points_since": n_after}
+        ev = {
+            "soft_term": k,
+            "soft_start": rnd(t.start),
+            "soft_end": rnd(t.end),
+            "soft_knee_step": knee,
+            "truth_metric": truth.removeprefix("component:"),
+            "truth_points_since": n_after,
+        }
         if n_after < max(get("min_points"), before.size) and float(s[-1]) - onset < get("fair_steps"):
             out = {**ev, "truth_reading": "waiting"}
             break

@@ -43,11 +43,11 @@ class RuledOut:
 class Action:
     """The next knob: which parameter, which way, a typical value, why and where that comes from."""
 
-    knob: str           # "actor_rollout_ref.rollout.temperature" or a plain name ("learning rate")
-    direction: str      # "raise" | "lower" | "enable" | "disable" | "check" | "replace" | "stop"
-    typical: str        # "1.0", "ε_high 0.28", "halve it"
-    why: str            # i18n key under "action_why."
-    source: str         # "DAPO arXiv 2503.14476"
+    knob: str  # "actor_rollout_ref.rollout.temperature" or a plain name ("learning rate")
+    direction: str  # "raise" | "lower" | "enable" | "disable" | "check" | "replace" | "stop"
+    typical: str  # "1.0", "ε_high 0.28", "halve it"
+    why: str  # i18n key under "action_why."
+    source: str  # "DAPO arXiv 2503.14476"
 
 
 @dataclass(frozen=True)
@@ -91,8 +91,8 @@ class Diagnosis:
 
     verdict: str
     findings: tuple[Finding, ...]
-    shapes: dict[str, Any]          # canonical name -> rlvitals.shapes.Shape
-    run: dict[str, Any]             # name, format, steps, first/last step, segments, notes, missing vitals
+    shapes: dict[str, Any]  # canonical name -> rlvitals.shapes.Shape
+    run: dict[str, Any]  # name, format, steps, first/last step, segments, notes, missing vitals
 
     @property
     def top(self) -> Finding | None:
@@ -115,23 +115,37 @@ class Diagnosis:
         if self.unproven_goal() is not None:
             return "ui.verdict_gloss.learning_unproven"
         if self.verdict == "learning" and isinstance(self.run, dict) and "goal" in self.run and not self.run["goal"]:
-            return "ui.verdict_gloss.learning_no_goal"      # never "learning" from the absence of a goal
+            return "ui.verdict_gloss.learning_no_goal"  # never "learning" from the absence of a goal
         return f"verdict.{self.verdict}"
 
     def __str__(self) -> str:
         """A readable summary in English: the run, the verdict and its gloss, one line per finding
         (rlvitals.render.terminal.render_text is the whole report)."""
         name = self.run.get("name", "?") if isinstance(self.run, dict) else "?"
-        lines = [f"{t('ui.diag.title', 'en')} · {name}",
-                 f"{t('ui.verdict_label', 'en')}: {t(f'ui.verdict.{self.verdict}', 'en')} — {t(self.gloss_key(), 'en')}"]
+        lines = [
+            f"{t('ui.diag.title', 'en')} · {name}",
+            f"{t('ui.verdict_label', 'en')}: {t(f'ui.verdict.{self.verdict}', 'en')} — {t(self.gloss_key(), 'en')}",
+        ]
         g = self.unproven_goal()
         if g is not None and not any(f.severity != "info" for f in self.findings):
             more = t("ui.unproven_short", "en", need=g["min_points"]) if g["points"] < g["min_points"] else ""
-            lines.append(t("ui.no_warnings_unproven", "en", metric=g["metric"], start=f"{g['start']:.4g}",
-                           end=f"{g['end']:.4g}", points=g["points"], span=g["span"], more=more))
+            lines.append(
+                t(
+                    "ui.no_warnings_unproven",
+                    "en",
+                    metric=g["metric"],
+                    start=f"{g['start']:.4g}",
+                    end=f"{g['end']:.4g}",
+                    points=g["points"],
+                    span=g["span"],
+                    more=more,
+                )
+            )
         for i, f in enumerate(self.findings, 1):
             since = f" · since step {f.onset_step}" if f.onset_step is not None else ""
-            lines.append(f"  {i}. [{t(f'ui.severity.{f.severity}', 'en')}] {t(f'finding.{f.id}.title', 'en')} ({f.id}){since}")
+            lines.append(
+                f"  {i}. [{t(f'ui.severity.{f.severity}', 'en')}] {t(f'finding.{f.id}.title', 'en')} ({f.id}){since}"
+            )
         return "\n".join(lines)
 
     def __repr__(self) -> str:

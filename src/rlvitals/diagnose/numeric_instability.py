@@ -61,8 +61,8 @@ def _exploding(ctx: Ctx) -> tuple[int, float] | None:
     if not ctx.has("gnorm"):
         return None
     _, gv = ctx.data("gnorm")
-    if not np.all(gv[gv.size // 2:] > 0):
-        return None           # a grad norm exactly 0 on some steps (no gradient there): no line to leave
+    if not np.all(gv[gv.size // 2 :] > 0):
+        return None  # a grad norm exactly 0 on some steps (no gradient there): no line to leave
     g = tail_excess(ctx, "gnorm", get("clip_tail"), log=True)
     if g is None or g[2] < get("len_accel_z"):
         return None
@@ -71,7 +71,7 @@ def _exploding(ctx: Ctx) -> tuple[int, float] | None:
         c = tail_excess(ctx, "clip_frac", get("clip_tail"))
         _, cv = ctx.data("clip_frac")
         if c is None or c[2] >= get("goal_z") or float(np.median(cv[-6:])) >= get("clip_normal"):
-            return None       # the clip fraction grows with it (or is unknown here): the step size, not the numbers
+            return None  # the clip fraction grows with it (or is unknown here): the step size, not the numbers
         need = get("gnorm_rise")
     else:
         need = get("gnorm_explode")
@@ -137,7 +137,7 @@ def _diverging(ctx: Ctx) -> tuple[int, float] | None:
     if x.size < 4 or not np.all(x > 0):
         return None
     lo = int(np.argmin(x))
-    end = float(np.median(v[-max(3, v.size // 10):]))
+    end = float(np.median(v[-max(3, v.size // 10) :]))
     if lo >= x.size - 2 or end < get("update_growth") * float(x[lo]):
         return None
     return int(s[min(int(np.searchsorted(s, cs[lo])), s.size - 1)]), end / float(x[lo])
@@ -164,8 +164,16 @@ def _general_finding(ctx: Ctx) -> Finding | None:
     if ctx.has("loss"):
         div = _diverging(ctx)
         if div is not None:
-            return Finding(ID, "warning", div[0], {"loss_end_over_lowest": rnd(div[1], 3), "loss_turned_at": div[0]}, (), ("gnorm",) if not ctx.has("gnorm") else (),
-                           action_for(ID), C.FIRM)
+            return Finding(
+                ID,
+                "warning",
+                div[0],
+                {"loss_end_over_lowest": rnd(div[1], 3), "loss_turned_at": div[0]},
+                (),
+                ("gnorm",) if not ctx.has("gnorm") else (),
+                action_for(ID),
+                C.FIRM,
+            )
     ev: dict[str, Any] = {}
     onset = None
     for m in ("loss", "gnorm"):
@@ -193,7 +201,9 @@ def check(ctx: Ctx) -> Finding | None:
     for m in ("loss", "gnorm"):
         n, ratio, st = _explodes(ctx, m)
         # st is None exactly when n == 0
-        if st is not None and (n >= 3 or st >= ctx.last_step() - get("explode_recent") * (ctx.last_step() - ctx.first_step())):
+        if st is not None and (
+            n >= 3 or st >= ctx.last_step() - get("explode_recent") * (ctx.last_step() - ctx.first_step())
+        ):
             ev[f"{m}_peak_over_median"] = rnd(ratio, 3)
             ev[f"{m}_points_100x"] = n
             onset = st if onset is None else min(onset, st)
@@ -226,7 +236,9 @@ def check(ctx: Ctx) -> Finding | None:
                 onset = min(onset if onset is not None else int(gs[-1]), int(gs[np.argmax(spikes)]))
         if boom is not None:
             ev["gnorm_over_trend"] = rnd(boom[1], 3)
-            ev["clip_frac_now"] = rnd(float(np.median(ctx.data("clip_frac")[1][-6:]))) if ctx.applicable("clip_frac") else None
+            ev["clip_frac_now"] = (
+                rnd(float(np.median(ctx.data("clip_frac")[1][-6:]))) if ctx.applicable("clip_frac") else None
+            )
             onset = boom[0] if onset is None else min(onset, boom[0])
         sev = "warning"
     if ctx.has("gnorm"):  # the grad norm starts to climb before the first NaN: that is the onset

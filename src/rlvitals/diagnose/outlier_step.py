@@ -28,8 +28,12 @@ def check(ctx: Ctx) -> Finding | None:
     _, raw = ctx.data("kl")
     idx = np.searchsorted(s, spikes)
     peak = float(np.max(raw[idx]))
-    level = float(np.median(clean[max(0, int(idx[0]) - 5): int(idx[0]) + 6]))
+    level = float(np.median(clean[max(0, int(idx[0]) - 5) : int(idx[0]) + 6]))
     sev = "warning" if peak >= get("kl_high") else "info"
-    ev = {"kl_spike_max": rnd(peak), "kl_level_around": rnd(level), "kl_spike_steps": ", ".join(map(str, spikes[:5])),
-          "kl_spikes": len(spikes)}
+    ev = {
+        "kl_spike_max": rnd(peak),
+        "kl_level_around": rnd(level),
+        "kl_spike_steps": ", ".join(map(str, spikes[:5])),
+        "kl_spikes": len(spikes),
+    }
     return Finding(ID, sev, spikes[0], ev, (), (), action_for(ID), C.FIRM)

@@ -83,9 +83,13 @@ def check(ctx: Ctx) -> Finding | None:
         pre, post = sl
         if pre <= 0 or post > get("plateau_slope") * pre:
             continue
-        ev = {f"{goal}_start": rnd(ctx.start(goal)), f"{goal}_end": rnd(ctx.end(goal)),
-              "slope_before_per100": rnd(pre * 100, 3), "slope_after_per100": rnd(post * 100, 3),
-              "flat_since": onset}
+        ev = {
+            f"{goal}_start": rnd(ctx.start(goal)),
+            f"{goal}_end": rnd(ctx.end(goal)),
+            "slope_before_per100": rnd(pre * 100, 3),
+            "slope_after_per100": rnd(post * 100, 3),
+            "flat_since": onset,
+        }
         conf = float(np.clip(C.STRONG - 2 * max(post, 0.0) / pre, C.LOW, C.STRONG))
         return Finding(ID, "info", onset, ev, (), (), action_for(ID), round(conf, 3))
     return None

@@ -41,8 +41,8 @@ class Pred:
     holds: bool
     metric: str
     value: Any = None
-    known: bool = True      # False when the deciding metric is missing (then `holds` is False)
-    reason: str | None = None   # the i18n ruled-out reason when it is not the RULERS' one
+    known: bool = True  # False when the deciding metric is missing (then `holds` is False)
+    reason: str | None = None  # the i18n ruled-out reason when it is not the RULERS' one
 
 
 NO = Pred(False, "", None, False)
@@ -128,6 +128,7 @@ def reward_tracks_truth(ctx: Ctx) -> Pred:
     reward "climb" is the accuracy's own move (judged by the rate rules), not something else being
     learned or gamed."""
     from .symptoms import components
+
     if not ctx.has("reward"):
         return Pred(False, "reward", None, False)
     truths = [m for m in ("acc",) if ctx.has(m)]
@@ -146,8 +147,11 @@ def reward_tracks_truth(ctx: Ctx) -> Pred:
         d = r / (spread(r) or 1.0) - a / (spread(a) or 1.0)
         k = max(3, d.size // 10)
         move = float(d[-k:].mean() - d[:k].mean())
-        return Pred(corr >= get("track_corr") and move < get("hack_gap"), t[10:] if t.startswith("component:") else t,
-                    f"step-change correlation {corr:.2f}")
+        return Pred(
+            corr >= get("track_corr") and move < get("hack_gap"),
+            t[10:] if t.startswith("component:") else t,
+            f"step-change correlation {corr:.2f}",
+        )
     return Pred(False, "reward", None, False)
 
 
@@ -160,9 +164,15 @@ def reward_climbs_alone(ctx: Ctx) -> Pred:
     if g is None or g == "reward" or not ctx.has("reward"):
         return Pred(False, "reward", None, ctx.has("reward"))
     rw = trend(ctx, "reward")
-    ok = (rw is not None and rw.rose and rw.move > 3 * rw.noise and ctx.gained("reward", rel=get("reward_climb"))
-          and ctx.still_rising("reward", 0.0) and not holds(ctx, "reward_tracks_truth")
-          and learned_first(ctx) is None)     # a format term learned first carries it: no gaming yet
+    ok = (
+        rw is not None
+        and rw.rose
+        and rw.move > 3 * rw.noise
+        and ctx.gained("reward", rel=get("reward_climb"))
+        and ctx.still_rising("reward", 0.0)
+        and not holds(ctx, "reward_tracks_truth")
+        and learned_first(ctx) is None
+    )  # a format term learned first carries it: no gaming yet
     return Pred(ok, "reward", f"{rw.start:.4g} → {rw.end:.4g}" if rw is not None else None)
 
 
@@ -170,6 +180,7 @@ def reward_paid_in_length(ctx: Ctx) -> Pred:
     """Since the reward parted from the truth, the answers grew while the truth gained nothing
     (`reward_hacking.parted_through_length`): the reward is paid through length."""
     from .reward_hacking import parted_through_length
+
     return Pred(parted_through_length(ctx), "len", None, ctx.has("len"))
 
 
@@ -185,6 +196,7 @@ def policy_narrowing(ctx: Ctx) -> Pred:
     """The entropy fell, relatively, at least as far as adv_std with the answers below their ceiling
     (`data_too_easy.narrowing`): the groups turn uniform because the policy narrows (pair B)."""
     from .data_too_easy import narrowing
+
     return Pred(narrowing(ctx), "entropy", None, ctx.has("entropy"))
 
 
@@ -206,6 +218,7 @@ def goal_not_zero(ctx: Ctx) -> Pred:
 # -- updates --------------------------------------------------------------------------------------
 def _updates(ctx: Ctx) -> Any:
     from .updates import assess
+
     return assess(ctx)
 
 
@@ -240,7 +253,11 @@ def gnorm_high(ctx: Ctx) -> Pred:
 
 def all_finite(ctx: Ctx) -> Pred:
     """No NaN or inf in loss, grad norm, KL, reward or entropy."""
-    bad = [m for m in ("loss", "gnorm", "kl", "reward", "entropy") if (s := ctx.series(m)) is not None and (~s.finite).any()]
+    bad = [
+        m
+        for m in ("loss", "gnorm", "kl", "reward", "entropy")
+        if (s := ctx.series(m)) is not None and (~s.finite).any()
+    ]
     metric = next((m for m in ("gnorm", "loss", "kl", "reward") if ctx.series(m) is not None), "reward")
     return Pred(not bad, metric, "finite" if not bad else "NaN/inf")
 
@@ -307,7 +324,7 @@ def _tenths(v: np.ndarray) -> float:
     k = max(3, v.size // 10)
     if v.size < 2 * k:
         return 1.0
-    before = float(np.median(v[-2 * k:-k]))
+    before = float(np.median(v[-2 * k : -k]))
     return float(np.median(v[-k:])) / before if before > 0 else 1.0
 
 
@@ -316,10 +333,15 @@ def kl_lifted_by_updates(ctx: Ctx) -> Pred:
     with the entropy) while the step size is up -- the clip fraction or the grad norm high, the updates growing
     (`updates.growing`), or either's last tenth `update_growth` times the tenth before: the learning rate's."""
     from .kl_blowup import only_taking_off
+
     if not ctx.has("kl"):
         return Pred(False, "kl", None, False)
-    lifted = (holds(ctx, "clip_high") or holds(ctx, "gnorm_high") or _updates(ctx).growing
-              or any(_tenths(ctx.data(m)[1]) >= get("update_growth") for m in ("clip_frac", "gnorm") if ctx.applicable(m)))
+    lifted = (
+        holds(ctx, "clip_high")
+        or holds(ctx, "gnorm_high")
+        or _updates(ctx).growing
+        or any(_tenths(ctx.data(m)[1]) >= get("update_growth") for m in ("clip_frac", "gnorm") if ctx.applicable(m))
+    )
     return Pred(lifted and only_taking_off(ctx), "kl")
 
 
@@ -328,6 +350,7 @@ def kl_jumped_at_cut(ctx: Ctx) -> Pred:
     times (+ `kl_floor`) its median before (`truncation_starvation.kl_jumped_at_cut`): the policy broke away
     as the answers ran long."""
     from .truncation_starvation import kl_jumped_at_cut as jumped
+
     return Pred(jumped(ctx), "kl", None, ctx.has("kl"))
 
 
@@ -335,6 +358,7 @@ def len_with_kl_breaking(ctx: Ctx) -> Pred:
     """No whole-run length test fired and the KL's last stretch runs `kl_breaking` times above its own line
     (`length_hacking.breaking_away`): growing answers are the policy's break-up."""
     from .length_hacking import breaking_away
+
     return Pred(breaking_away(ctx, "kl"), "kl", None, ctx.has("kl"))
 
 
@@ -342,6 +366,7 @@ def len_with_entropy_breaking(ctx: Ctx) -> Pred:
     """No whole-run length test fired and the entropy's last stretch runs `len_accel` above its own line
     (`length_hacking.breaking_away`): growing answers are a flattening policy's rambling."""
     from .length_hacking import breaking_away
+
     return Pred(breaking_away(ctx, "entropy"), "entropy", None, ctx.has("entropy"))
 
 
@@ -349,6 +374,7 @@ def entropy_with_kl_leaving(ctx: Ctx) -> Pred:
     """Only entropy_explosion's on-the-way run-up test is asked, and the KL left its own line upward with it by
     more than the run-up costs (`entropy_explosion.kl_left_with_run_up`): the entropy may follow a blow-up."""
     from .entropy_explosion import kl_left_with_run_up
+
     return Pred(kl_left_with_run_up(ctx), "kl", None, ctx.has("kl"))
 
 
@@ -384,7 +410,7 @@ def answers_cut(ctx: Ctx) -> Pred:
     if ctx.has("len") or ctx.word("len") == "constant":
         _, v = ctx.data("len")
         if v.size >= 5:
-            pinned = float(np.mean(v[int(0.7 * v.size):] >= 0.98 * float(np.max(v))))
+            pinned = float(np.mean(v[int(0.7 * v.size) :] >= 0.98 * float(np.max(v))))
             if pinned >= get("len_pinned") and ctx.word("len") in ("constant", "flat", "rising", "spike"):
                 return Pred(True, "len", f"{float(np.max(v)):g} (at the cap on {pinned:.0%} of late steps)")
         return Pred(False, "len", None)
@@ -408,19 +434,37 @@ def len_not_exploding(ctx: Ctx) -> Pred:
 
 
 PREDICATES: dict[str, Callable[[Ctx], Pred]] = {
-    "entropy_healthy": entropy_healthy, "entropy_to_zero": entropy_to_zero, "entropy_rising": entropy_rising,
+    "entropy_healthy": entropy_healthy,
+    "entropy_to_zero": entropy_to_zero,
+    "entropy_rising": entropy_rising,
     "entropy_running_up": entropy_running_up,
-    "ratio_steady": ratio_steady, "goal_improving": goal_improving, "goal_not_zero": goal_not_zero,
+    "ratio_steady": ratio_steady,
+    "goal_improving": goal_improving,
+    "goal_not_zero": goal_not_zero,
     "reward_tracks_truth": reward_tracks_truth,
-    "clip_normal": clip_normal, "clip_high": clip_high, "gnorm_normal": gnorm_normal, "gnorm_high": gnorm_high,
-    "all_finite": all_finite, "kl_steady": kl_steady, "adv_std_normal": adv_std_normal, "trunc_low": trunc_low,
-    "answers_cut": answers_cut, "len_not_exploding": len_not_exploding,
-    "kl_follows_entropy": kl_follows_entropy, "kl_moved_with_entropy": kl_moved_with_entropy,
-    "kl_sharpening": kl_sharpening, "kl_flattening": kl_flattening, "kl_lifted_by_updates": kl_lifted_by_updates,
-    "kl_jumped_at_cut": kl_jumped_at_cut, "reward_climbs_alone": reward_climbs_alone,
-    "reward_paid_in_length": reward_paid_in_length, "entropy_gone_no_progress": entropy_gone_no_progress,
-    "policy_narrowing": policy_narrowing, "len_with_kl_breaking": len_with_kl_breaking,
-    "len_with_entropy_breaking": len_with_entropy_breaking, "entropy_with_kl_leaving": entropy_with_kl_leaving,
+    "clip_normal": clip_normal,
+    "clip_high": clip_high,
+    "gnorm_normal": gnorm_normal,
+    "gnorm_high": gnorm_high,
+    "all_finite": all_finite,
+    "kl_steady": kl_steady,
+    "adv_std_normal": adv_std_normal,
+    "trunc_low": trunc_low,
+    "answers_cut": answers_cut,
+    "len_not_exploding": len_not_exploding,
+    "kl_follows_entropy": kl_follows_entropy,
+    "kl_moved_with_entropy": kl_moved_with_entropy,
+    "kl_sharpening": kl_sharpening,
+    "kl_flattening": kl_flattening,
+    "kl_lifted_by_updates": kl_lifted_by_updates,
+    "kl_jumped_at_cut": kl_jumped_at_cut,
+    "reward_climbs_alone": reward_climbs_alone,
+    "reward_paid_in_length": reward_paid_in_length,
+    "entropy_gone_no_progress": entropy_gone_no_progress,
+    "policy_narrowing": policy_narrowing,
+    "len_with_kl_breaking": len_with_kl_breaking,
+    "len_with_entropy_breaking": len_with_entropy_breaking,
+    "entropy_with_kl_leaving": entropy_with_kl_leaving,
 }
 
 

@@ -57,7 +57,7 @@ def _gain_in_spreads(s: np.ndarray, v: np.ndarray, onset: int) -> float:
     k = max(1, v.size // 10)
     i = min(int(np.searchsorted(s, onset)), max(0, v.size - 2 * k))
     sp = spread(v) or 1.0
-    return (float(v[-k:].mean()) - float(v[i:i + k].mean())) / sp
+    return (float(v[-k:].mean()) - float(v[i : i + k].mean())) / sp
 
 
 def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
@@ -79,7 +79,7 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
     ra, rb, zr = since(ctx, "reward", onset)
     za = since(ctx, truth, onset)[2]
     if not rb - ra >= get("goal_material") * goal_scale(ctx, "reward"):
-        return None     # beyond noise is not enough: the reward's gain since the parting is not material in its range
+        return None  # beyond noise is not enough: the reward's gain since the parting is not material in its range
     # a sparse truth (eval every N steps) must have points of its own after the onset
     if int(np.sum(ctx.data(truth)[0] >= onset)) < get("truth_min_after"):
         return None
@@ -88,25 +88,34 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
         return None
     ta0, ta1, _ = since(ctx, truth, onset)
     if za >= get("goal_z") and ta1 - ta0 >= get("goal_material") * goal_scale(ctx, truth):
-        return None     # the truth rose since the parting, beyond its noise and by a material amount: 同向 = 真能力
+        return None  # the truth rose since the parting, beyond its noise and by a material amount: 同向 = 真能力
     tt = trend(ctx, truth)
     rw = trend(ctx, "reward")
     if tt is None or rw is None:
         return None
     lt = length_term_excess(ctx)
     if lt is not None and lt[1] >= onset:
-        return None     # the parting is a logged length term jumping: length_hacking's question
+        return None  # the parting is a logged length term jumping: length_hacking's question
     sa, va = ctx.data(truth)
     i = int(np.searchsorted(sa, onset))
-    at_onset = float(np.mean(va[i:i + max(1, va.size // 10)])) if i < va.size else tt.end
+    at_onset = float(np.mean(va[i : i + max(1, va.size // 10)])) if i < va.size else tt.end
     if tt.rate and max(at_onset, tt.end) >= get("ceiling"):
-        return None     # the truth is at its ceiling: it cannot follow the reward any higher
+        return None  # the truth is at its ceiling: it cannot follow the reward any higher
     name = truth[10:] if truth.startswith("component:") else truth
-    ev = {"reward_start": rnd(rw.start), "reward_end": rnd(rw.end), "acc_start": rnd(tt.start), "acc_end": rnd(tt.end),
-          "acc_at_onset": rnd(at_onset), "acc_metric": name, "acc_constant": ctx.word(truth) == "constant"}
+    ev = {
+        "reward_start": rnd(rw.start),
+        "reward_end": rnd(rw.end),
+        "acc_start": rnd(tt.start),
+        "acc_end": rnd(tt.end),
+        "acc_at_onset": rnd(at_onset),
+        "acc_metric": name,
+        "acc_constant": ctx.word(truth) == "constant",
+    }
     drop = max(0.0, at_onset - tt.end)
     sev = "critical"
-    conf = min(1.0, C.SOLID + C.LOST_WEIGHT * drop + C.SIGN * (ctx.word(truth) in ("constant", "flat", "falling", "to_zero")))
+    conf = min(
+        1.0, C.SOLID + C.LOST_WEIGHT * drop + C.SIGN * (ctx.word(truth) in ("constant", "flat", "falling", "to_zero"))
+    )
     missing = tuple(m for m in ("len",) if not ctx.has(m))
     return Finding(ID, sev, onset, ev, (), missing, action_for(ID), round(conf, 3))
 
@@ -144,9 +153,9 @@ def _early(ctx: Ctx, truth: str) -> Finding | None:
         return None
     lt = length_term_excess(ctx)
     if lt is not None and lt[2] >= get("length_term_carries") * shift:
-        return None     # a logged length term carries the excess: length_hacking's question
+        return None  # a logged length term carries the excess: length_hacking's question
     # the truth gained nothing over the stretch (against the stretch of equal length before it)
-    ta, tb = float(a[j - m:j].mean()), float(a[j:].mean())
+    ta, tb = float(a[j - m : j].mean()), float(a[j:].mean())
     tr = trend(ctx, truth)
     if tr is None or tb - ta > tr.noise * pair_se(m):
         return None
@@ -154,9 +163,16 @@ def _early(ctx: Ctx, truth: str) -> Finding | None:
         return None
     onset = int(common[j])
     name = truth[10:] if truth.startswith("component:") else truth
-    ev = {"reward_start": rnd(float(r[j - m:j].mean())), "reward_end": rnd(float(r[j:].mean())),
-          "acc_start": rnd(ta), "acc_end": rnd(tb), "acc_at_onset": rnd(ta), "acc_metric": name,
-          "acc_constant": ctx.word(truth) == "constant", "reward_excess": rnd(shift)}
+    ev = {
+        "reward_start": rnd(float(r[j - m : j].mean())),
+        "reward_end": rnd(float(r[j:].mean())),
+        "acc_start": rnd(ta),
+        "acc_end": rnd(tb),
+        "acc_at_onset": rnd(ta),
+        "acc_metric": name,
+        "acc_constant": ctx.word(truth) == "constant",
+        "reward_excess": rnd(shift),
+    }
     missing = tuple(mm for mm in ("len",) if not ctx.has(mm))
     return Finding(ID, "warning", onset, ev, (), missing, action_for(ID), C.FAIR)
 
@@ -168,18 +184,29 @@ def _by_points(ctx: Ctx, truth: str) -> Finding | None:
     accuracy, the correctness term).  Scaled by their spreads alone, a pass rate creeping 0.1% -> 0.5%
     "rises" as much as a reward going 0.2 -> 0.7; in points it has not moved."""
     if truth == "val_acc" or not bounded(ctx, truth):
-        return None     # (an eval on held-out questions gains less than the training reward: _by_eval asks)
+        return None  # (an eval on held-out questions gains less than the training reward: _by_eval asks)
     tt, rw = trend(ctx, truth), trend(ctx, "reward")
     if tt is None or rw is None or not tt.enough(get("min_points")) or not rw.enough(get("min_points")):
         return None
     r_share = rw.move / (goal_scale(ctx, "reward") or 1.0)
-    if not rw.rose or r_share < get("goal_material") or tt.move >= min(get("goal_material"), get("hack_share") * r_share):
+    if (
+        not rw.rose
+        or r_share < get("goal_material")
+        or tt.move >= min(get("goal_material"), get("hack_share") * r_share)
+    ):
         return None
     if max(tt.start, tt.end) >= get("ceiling"):
-        return None     # the truth is at its ceiling: it cannot follow the reward any higher
+        return None  # the truth is at its ceiling: it cannot follow the reward any higher
     name = truth[10:] if truth.startswith("component:") else truth
-    ev = {"reward_start": rnd(rw.start), "reward_end": rnd(rw.end), "acc_start": rnd(tt.start), "acc_end": rnd(tt.end),
-          "acc_metric": name, "acc_constant": ctx.word(truth) == "constant", "reward_gain_share": rnd(r_share, 3)}
+    ev = {
+        "reward_start": rnd(rw.start),
+        "reward_end": rnd(rw.end),
+        "acc_start": rnd(tt.start),
+        "acc_end": rnd(tt.end),
+        "acc_metric": name,
+        "acc_constant": ctx.word(truth) == "constant",
+        "reward_gain_share": rnd(r_share, 3),
+    }
     missing = tuple(m for m in ("len",) if not ctx.has(m))
     onset = divergence_onset(ctx, truth) or ctx.crossing("reward", get("onset_share"))
     return Finding(ID, "critical", onset, ev, (), missing, action_for(ID), C.STRONG)
@@ -209,10 +236,17 @@ def _by_components(ctx: Ctx) -> Finding | None:
     if c.n < 2 * get("hack_min_after") or c.move > get("hack_share") * t.move:
         return None
     onset = ctx.crossing(f"component:{k}", get("onset_share"))
-    ev = {"reward_start": rnd(ctx.start("reward")) if ctx.has("reward") else None,
-          "reward_end": rnd(ctx.end("reward")) if ctx.has("reward") else None,
-          "acc_start": rnd(c.start), "acc_end": rnd(c.end), "acc_metric": correct[0], "acc_constant": c.n > 0 and c.peak == c.trough,
-          "rising_component": k, "rising_component_start": rnd(t.start), "rising_component_end": rnd(t.end)}
+    ev = {
+        "reward_start": rnd(ctx.start("reward")) if ctx.has("reward") else None,
+        "reward_end": rnd(ctx.end("reward")) if ctx.has("reward") else None,
+        "acc_start": rnd(c.start),
+        "acc_end": rnd(c.end),
+        "acc_metric": correct[0],
+        "acc_constant": c.n > 0 and c.peak == c.trough,
+        "rising_component": k,
+        "rising_component_start": rnd(t.start),
+        "rising_component_end": rnd(t.end),
+    }
     return Finding(ID, "critical", onset, ev, (), (), action_for(ID), C.VERY_STRONG)
 
 
@@ -224,9 +258,16 @@ def _by_eval(ctx: Ctx) -> Finding | None:
     ev_t = trend(ctx, "val_acc")
     rw = trend(ctx, "reward")
     assert ev_t is not None and rw is not None
-    ev = {"reward_start": rnd(rw.start), "reward_end": rnd(rw.end), "acc_start": rnd(ev_t.start),
-          "acc_end": rnd(ev_t.end), "acc_metric": "val_acc", "acc_constant": False,
-          "train_acc_gain": rnd(lag[0]), "eval_acc_gain": rnd(lag[1])}
+    ev = {
+        "reward_start": rnd(rw.start),
+        "reward_end": rnd(rw.end),
+        "acc_start": rnd(ev_t.start),
+        "acc_end": rnd(ev_t.end),
+        "acc_metric": "val_acc",
+        "acc_constant": False,
+        "train_acc_gain": rnd(lag[0]),
+        "eval_acc_gain": rnd(lag[1]),
+    }
     onset = ctx.crossing("acc", get("onset_share"))
     return Finding(ID, "critical", onset, ev, (), (), action_for(ID), C.STRONG)
 
@@ -276,7 +317,7 @@ def check(ctx: Ctx) -> Finding | None:
     if lagging is not None:
         return lagging
     if learned_first(ctx) is not None:
-        return None       # a format term learned first, the truth waiting its turn or following: no parting
+        return None  # a format term learned first, the truth waiting its turn or following: no parting
     p = _parted(ctx)
     comp = _by_components(ctx)
     if p is not None:

@@ -28,11 +28,17 @@ ID = "stalled"
 def _still(t: Trend, n_min: float) -> bool:
     """A policy metric that did not move: no evidence of a move, or a move under 1% of its level
     (start, end and peak), or (KL) a level that never left the reference (below kl_floor / 100)."""
-    if t.still_over(n_min) or max(abs(t.end - t.start), abs(t.peak - t.start), abs(t.start - t.trough)) < get("still_move") * abs(t.start):
+    if t.still_over(n_min) or max(abs(t.end - t.start), abs(t.peak - t.start), abs(t.start - t.trough)) < get(
+        "still_move"
+    ) * abs(t.start):
         return True
     # (a KL rising beyond its noise is the policy leaving the reference, however small its level: a
     # LoRA run's KL goes 1e-5 -> 1e-4 in its first tens of steps)
-    return t.metric == "kl" and not t.rose and max(abs(t.start), abs(t.end), abs(t.peak)) < get("kl_dust") * get("kl_floor")
+    return (
+        t.metric == "kl"
+        and not t.rose
+        and max(abs(t.start), abs(t.end), abs(t.peak)) < get("kl_dust") * get("kl_floor")
+    )
 
 
 def _dust(ctx: Ctx, trs: list[Trend]) -> Finding | None:
@@ -44,11 +50,20 @@ def _dust(ctx: Ctx, trs: list[Trend]) -> Finding | None:
     warning: the full test below makes it critical once stall_points points agree."""
     _, kl = ctx.data("kl")
     kl = kl[np.isfinite(kl)]
-    if kl.size < get("stall_dust_points") or not np.any(kl != 0) or not float(np.max(np.abs(kl))) < get("kl_dust") * get("kl_floor"):
-        return None      # (a KL exactly 0 at every step is not computed at all: not applicable)
+    if (
+        kl.size < get("stall_dust_points")
+        or not np.any(kl != 0)
+        or not float(np.max(np.abs(kl))) < get("kl_dust") * get("kl_floor")
+    ):
+        return None  # (a KL exactly 0 at every step is not computed at all: not applicable)
     e = trend(ctx, "entropy")
-    if e is not None and not (e.start > 0 and (e.still_over(get("stall_dust_points")) or max(
-            abs(e.end - e.start), abs(e.peak - e.start), abs(e.start - e.trough)) < get("still_move") * e.start)):
+    if e is not None and not (
+        e.start > 0
+        and (
+            e.still_over(get("stall_dust_points"))
+            or max(abs(e.end - e.start), abs(e.peak - e.start), abs(e.start - e.trough)) < get("still_move") * e.start
+        )
+    ):
         return None
     if any(t.rose or t.fit_move > 2 * t.fit_se for t in trs):
         return None
@@ -90,16 +105,17 @@ def _full(ctx: Ctx) -> Finding | None:
     # dip in its window means cannot be a real fall when nothing in the policy moved
     held = bool(policy) and ctx.has("entropy") and all(p is not None and _still(p, n_min) for p in policy)
 
-    def quiet(t: Trend) -> bool:   # no evidence of a move, or at most a slight drift down
+    def quiet(t: Trend) -> bool:  # no evidence of a move, or at most a slight drift down
         if held and t.n >= n_min and not t.rose and t.fit_move < get("stall_drift_z") * t.fit_se:
             return True
-        return t.still_over(n_min) or (t.not_rising and abs(t.fit_move) < 4 * t.fit_se
-                                       and abs(t.move) < get("goal_z") * t.se)
+        return t.still_over(n_min) or (
+            t.not_rising and abs(t.fit_move) < 4 * t.fit_se and abs(t.move) < get("goal_z") * t.se
+        )
 
     if not all(quiet(t) or (t.n >= 12 and ctx.word(t.metric) == "constant") for t in trs if t is not None):
         return None
     if policy and not all(p is not None and _still(p, n_min) for p in policy):
-        return None      # the policy changes while the score does not: not "nothing moves" (not_learning)
+        return None  # the policy changes while the score does not: not "nothing moves" (not_learning)
     if not policy and not all(t.flat or ctx.word(t.metric) == "constant" for t in trs if t is not None):
         return None
     ev: dict[str, Any] = {}

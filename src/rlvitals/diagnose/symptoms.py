@@ -28,10 +28,26 @@ from .thresholds import get
 if TYPE_CHECKING:
     from .context import Ctx
 
-__all__ = ["Trend", "aligned", "around", "components", "covers", "eval_lags", "excursions", "gap", "goal", "kl_clean", "per_point", "since", "spread",
-           "tail_excess", "trend", "window_mean"]
+__all__ = [
+    "Trend",
+    "aligned",
+    "around",
+    "components",
+    "covers",
+    "eval_lags",
+    "excursions",
+    "gap",
+    "goal",
+    "kl_clean",
+    "per_point",
+    "since",
+    "spread",
+    "tail_excess",
+    "trend",
+    "window_mean",
+]
 
-WINDOW = 0.1        # the start/end windows: a tenth of the step span (and at least MIN_WINDOW points)
+WINDOW = 0.1  # the start/end windows: a tenth of the step span (and at least MIN_WINDOW points)
 MIN_WINDOW = 3
 
 
@@ -40,18 +56,18 @@ class Trend:
     """What one metric did over the run, measured by steps and against its own noise."""
 
     metric: str
-    n: int              # finite points
-    span: int           # steps from the first to the last finite point
-    start: float        # mean of the first tenth of the step span
-    end: float          # mean of the last tenth
-    peak: float         # highest of up to 16 block medians
-    trough: float       # lowest of them
-    noise: float        # robust per-point noise (MAD of first differences / sqrt 2, or residual MAD)
-    se: float           # standard error of end - start
-    tau: float          # Kendall's tau of the block medians (steadiness, -1..1)
-    rate: bool          # a fraction in [0, 1] (acc, trunc, clip_frac): moves are also judged in points
-    fit_move: float = 0.0   # the least-squares line's change over the span
-    fit_se: float = 0.0     # its standard error (from the noise)
+    n: int  # finite points
+    span: int  # steps from the first to the last finite point
+    start: float  # mean of the first tenth of the step span
+    end: float  # mean of the last tenth
+    peak: float  # highest of up to 16 block medians
+    trough: float  # lowest of them
+    noise: float  # robust per-point noise (MAD of first differences / sqrt 2, or residual MAD)
+    se: float  # standard error of end - start
+    tau: float  # Kendall's tau of the block medians (steadiness, -1..1)
+    rate: bool  # a fraction in [0, 1] (acc, trunc, clip_frac): moves are also judged in points
+    fit_move: float = 0.0  # the least-squares line's change over the span
+    fit_se: float = 0.0  # its standard error (from the noise)
 
     @property
     def move(self) -> float:
@@ -124,9 +140,13 @@ class Trend:
             return False
         if self.noise == 0:
             return self.move == 0
-        return (abs(self.fit_move) < 2.5 * self.fit_se and abs(self.move) < get("goal_z") * self.se
-                and abs(self.tau) < 0.45
-                and not self.big_peak(self.peak - self.start) and not self.big_peak(self.start - self.trough))
+        return (
+            abs(self.fit_move) < 2.5 * self.fit_se
+            and abs(self.move) < get("goal_z") * self.se
+            and abs(self.tau) < 0.45
+            and not self.big_peak(self.peak - self.start)
+            and not self.big_peak(self.start - self.trough)
+        )
 
 
 def covers(n: int, span: float, n_min: float) -> bool:
@@ -162,8 +182,9 @@ def per_point(ctx: Ctx, name: str, ratio: float) -> float:
 # Metrics a trainer logging every N steps reports as the mean over the steps since its last log (TRL's
 # GRPO metrics and the HF Trainer's loss).  The grad norm is not among them: the HF Trainer logs the
 # norm of the step it logs at, so a sparse grad norm is a sample, its spikes full-size or unseen.
-WINDOW_MEANS = frozenset({"loss", "reward", "acc", "kl", "entropy", "len", "clip_frac", "trunc", "adv_std",
-                          "ratio_mean"})
+WINDOW_MEANS = frozenset(
+    {"loss", "reward", "acc", "kl", "entropy", "len", "clip_frac", "trunc", "adv_std", "ratio_mean"}
+)
 
 
 def excursions(ctx: Ctx, name: str, a: np.ndarray, level: float, ratio: float) -> np.ndarray:
@@ -179,7 +200,7 @@ def excursions(ctx: Ctx, name: str, a: np.ndarray, level: float, ratio: float) -
     if name in WINDOW_MEANS and gap(ctx, name) > 1 and a.size:
         thr = per_point(ctx, name, ratio)
         hi = np.r_[False, a >= thr * level, False]
-        calm = np.r_[True, a < float(np.sqrt(thr)) * level, True]   # the ends count as calm
+        calm = np.r_[True, a < float(np.sqrt(thr)) * level, True]  # the ends count as calm
         edges = np.flatnonzero(np.diff(hi.astype(np.int8)))
         for i, j in zip(edges[::2], edges[1::2]):
             if j - i <= 2 and calm[i] and calm[j + 1]:
@@ -246,7 +267,7 @@ def trend(ctx: Ctx, name: str) -> Trend | None:
         _, x = ctx.blocks(name, 16)
         noise = _noise(ctx, name, v)
         se = noise * float(np.sqrt(1.0 / max(n1, 1) + 1.0 / max(n2, 1)))
-        tau = kendall_tau(x)     # 0 under 3 blocks
+        tau = kendall_tau(x)  # 0 under 3 blocks
         rate = name in PERCENT_METRICS or (name.startswith("eval:") and float(np.nanmax(np.abs(v))) <= 1.0)
         k = max(1, v.size // 65536)
         ts, vs = s[::k].astype(float), v[::k]
@@ -255,8 +276,21 @@ def trend(ctx: Ctx, name: str) -> Trend | None:
         slope = float((tc * (vs - vs.mean())).sum()) / sxx
         span = float(s[-1] - s[0])
         fit_se = noise / np.sqrt(sxx) * span * np.sqrt(k)
-        out = Trend(name, int(v.size), int(span), start, end, float(np.max(x)), float(np.min(x)),
-                    noise, se, tau, rate, slope * span, float(fit_se))
+        out = Trend(
+            name,
+            int(v.size),
+            int(span),
+            start,
+            end,
+            float(np.max(x)),
+            float(np.min(x)),
+            noise,
+            se,
+            tau,
+            rate,
+            slope * span,
+            float(fit_se),
+        )
     ctx._results[key] = out
     return out
 
@@ -312,7 +346,7 @@ def kl_clean(ctx: Ctx) -> tuple[np.ndarray, np.ndarray, list[int]]:
         level = np.maximum(np.abs(hi), get("kl_floor"))
         cand = (mid > get("kl_spike") * level) & (mid - hi > get("spike_z") * mad) & (lo >= -abs(hi))
         idx = np.nonzero(cand)[0] + 1
-        if idx.size and idx.size <= max(3, v.size // 50):   # a handful of outliers, not a regime
+        if idx.size and idx.size <= max(3, v.size // 50):  # a handful of outliers, not a regime
             v = v.copy()
             v[idx] = 0.5 * (v[idx - 1] + v[idx + 1])
             spikes = [int(s[i]) for i in idx]
@@ -329,7 +363,7 @@ def since(ctx: Ctx, name: str, step: int | None) -> tuple[float, float, float]:
     s, v = ctx.data(name)
     if step is None or v.size == 0:
         return float("nan"), float("nan"), 0.0
-    seg = v[int(np.searchsorted(s, step)):]
+    seg = v[int(np.searchsorted(s, step)) :]
     if seg.size < 6:
         return float("nan"), float("nan"), 0.0
     k = max(3, seg.size // 5)
@@ -349,7 +383,7 @@ def around(ctx: Ctx, name: str, step: int) -> tuple[float, float, int, Trend] | 
     tr = trend(ctx, name)
     if tr is None or m < 3 or j < m:
         return None
-    return float(v[j - m:j].mean()), float(v[j:].mean()), m, tr
+    return float(v[j - m : j].mean()), float(v[j:].mean()), m, tr
 
 
 def eval_lags(ctx: Ctx) -> tuple[float, float] | None:
@@ -369,8 +403,9 @@ def eval_lags(ctx: Ctx) -> tuple[float, float] | None:
     return None
 
 
-def tail_excess(ctx: Ctx, name: str, tail: float, *, log: bool = False,
-                mean: bool = False, q: float = 0.5) -> tuple[int, float, float] | None:
+def tail_excess(
+    ctx: Ctx, name: str, tail: float, *, log: bool = False, mean: bool = False, q: float = 0.5
+) -> tuple[int, float, float] | None:
     """Does the last stretch of a metric leave the line it followed before? (one-sided, by steps)
 
     The stretch is the last `tail` of the step span (at least 6 points); a least-squares line is
@@ -397,7 +432,7 @@ def tail_excess(ctx: Ctx, name: str, tail: float, *, log: bool = False,
     xt = s[j:].astype(float)
     d = v[j:] - line(xt)
     excess = float(np.mean(d) if mean else np.median(d) if q == 0.5 else np.quantile(d, q))
-    eff = 1.0 if mean else 1.253 ** 2   # the variance of a mean, or of a median (x pi/2), of m points
+    eff = 1.0 if mean else 1.253**2  # the variance of a mean, or of a median (x pi/2), of m points
     se = sd * float(np.sqrt(eff / m + 1.0 / (j - i) + (float(xt.mean()) - xm) ** 2 / sxx))
     return int(s[j]), excess, excess / se
 

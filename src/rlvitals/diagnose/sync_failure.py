@@ -35,7 +35,7 @@ def _deviation(ctx: Ctx) -> tuple[float, float, str]:
     s = ctx.series("ratio_mean")
     r0, r1 = ctx.start("ratio_mean"), ctx.end("ratio_mean")
     if s is not None and s.proxy and abs(ctx.window("ratio_mean", 0, 1)) < get("proxy_diff_level"):
-        return abs(r0), abs(r1), "diff"      # a difference/KL-like proxy: healthy is 0
+        return abs(r0), abs(r1), "diff"  # a difference/KL-like proxy: healthy is 0
     # no further from 1 than the nearest of its last 3 points: an importance ratio knocked off 1 for a
     # step or two by huge updates (a KL blow-up's step, a bad batch) is an excursion, not the lesson's
     # monotonic departure, which holds
@@ -49,7 +49,9 @@ def _leaving(ctx: Ctx, d0: float, d1: float) -> bool:
     (2 x goal_z standard errors), more than 3x where it started, and further out than it ever was."""
     tr = trend(ctx, "ratio_mean")
     # half the steady band -- or a quarter of it when the shape is already a monotonic drift
-    floor = (get("ratio_leaving_drift") if ctx.word("ratio_mean") == "drift" else get("ratio_leaving")) * get("ratio_tol")
+    floor = (get("ratio_leaving_drift") if ctx.word("ratio_mean") == "drift" else get("ratio_leaving")) * get(
+        "ratio_tol"
+    )
     if tr is None or d1 < floor or abs(tr.z) < 2 * get("goal_z") or d1 < 3 * max(d0, tr.noise):
         return False
     # further out than every block before the end window (the last tenth of the points the end level
@@ -60,7 +62,7 @@ def _leaving(ctx: Ctx, d0: float, d1: float) -> bool:
     return bool(d1 >= float(np.max(np.abs(before - 1.0)))) if before.size else False
 
 
-STRETCH = 10     # points at least in the stretch: Kendall's tau of fewer is too coarse to call a drift steady
+STRETCH = 10  # points at least in the stretch: Kendall's tau of fewer is too coarse to call a drift steady
 
 
 def _drifting(ctx: Ctx) -> float | None:
@@ -89,16 +91,21 @@ def _drifting(ctx: Ctx) -> float | None:
     now = float(np.median(xs[-3:]))
     if now < get("ratio_drift_min") or kendall_tau(xs) < get("ratio_drift_tau"):
         return None
-    rise = now - float(np.median(x[max(0, j - 3):j]))
+    rise = now - float(np.median(x[max(0, j - 3) : j]))
     i = max(0, min(j // 2, j - int(get("min_points"))))
     sig = step_noise(v[i:j])
     bt, blk = ctx.blocks("ratio_mean", 16)
     out_before = np.abs(blk[bt < float(s[j])] - 1.0)
     h = j + xs.size // 2
-    late = now - float(np.median(x[h - 1:h + 2]))      # the rise over the stretch's later half
-    if (rise <= 0 or float(np.max(np.diff(x[max(0, j - 3):]))) > get("ratio_jump_share") * rise
-            or late < get("ratio_late_share") * rise or rise < 2 * get("goal_z") * np.sqrt(2) * sig
-            or now < 3 * max(float(np.median(x[:j])), sig) or (out_before.size and now < float(np.max(out_before)))):
+    late = now - float(np.median(x[h - 1 : h + 2]))  # the rise over the stretch's later half
+    if (
+        rise <= 0
+        or float(np.max(np.diff(x[max(0, j - 3) :]))) > get("ratio_jump_share") * rise
+        or late < get("ratio_late_share") * rise
+        or rise < 2 * get("goal_z") * np.sqrt(2) * sig
+        or now < 3 * max(float(np.median(x[:j])), sig)
+        or (out_before.size and now < float(np.max(out_before)))
+    ):
         return None
     return now
 
@@ -112,13 +119,17 @@ def check(ctx: Ctx) -> Finding | None:
     if kind == "ratio":
         fired = d1 >= get("ratio_tol") and (sh.word == "drift" or d1 >= get("ratio_far")) and d1 > 2 * d0
         if not fired and (_leaving(ctx, d0, d1) or _drifting(ctx) is not None):
-            fired, sev = True, "warning"     # early: a steady move away from 1, not yet far
+            fired, sev = True, "warning"  # early: a steady move away from 1, not yet far
     else:
         fired = d1 > get("mismatch_high") and d1 > 2 * max(d0, get("mismatch_start") * get("mismatch_high"))
     if not fired:
         return None
-    ev = {"ratio_start": rnd(ctx.start("ratio_mean"), 5), "ratio_end": rnd(ctx.end("ratio_mean"), 5),
-          "ratio_deviation": rnd(d1, 3), "ratio_tau": rnd(sh.stats.get("tau", float("nan")), 3)}
+    ev = {
+        "ratio_start": rnd(ctx.start("ratio_mean"), 5),
+        "ratio_end": rnd(ctx.end("ratio_mean"), 5),
+        "ratio_deviation": rnd(d1, 3),
+        "ratio_tau": rnd(sh.stats.get("tau", float("nan")), 3),
+    }
     if ctx.has("entropy"):
         ev["entropy_end"] = rnd(ctx.end("entropy"))
     for g in ("reward", "acc"):

@@ -43,11 +43,13 @@ R = TypeVar("R")
 def _once(measure: Callable[[Ctx], R]) -> Callable[[Ctx], R]:
     """Compute a measure once per diagnosis, cached on the Ctx under its name (every rule that asks
     for it gets the same number)."""
+
     @functools.wraps(measure)
     def cached(ctx: Ctx) -> R:
         if measure.__name__ not in ctx._results:
             ctx._results[measure.__name__] = measure(ctx)
         return cast(R, ctx._results[measure.__name__])
+
     return cached
 
 
@@ -55,6 +57,7 @@ def _once(measure: Callable[[Ctx], R]) -> Callable[[Ctx], R]:
 def kl_surge(ctx: Ctx) -> float:
     """Largest rise of (kl + kl_floor) within a fifth of the run (isolated spikes removed)."""
     from ..shapes import blocks
+
     s, v, _ = kl_clean(ctx)
     best = 1.0
     if v.size >= 10:
@@ -62,7 +65,7 @@ def kl_surge(ctx: Ctx) -> float:
         x = np.maximum(x, 0.0) + get("kl_floor")
         w = max(1, x.size // 5)
         for i in range(x.size - 1):
-            best = max(best, float(np.max(x[i + 1:i + w + 1]) / x[i]))
+            best = max(best, float(np.max(x[i + 1 : i + w + 1]) / x[i]))
     return best
 
 
@@ -79,6 +82,7 @@ def kl_jump(ctx: Ctx) -> float:
     """Share of the KL's peak (one-step spikes removed, 100 blocks) gained within `kl_jump_steps`:
     near 1 when the KL jumped in a few steps (a blow-up), small when it climbed (in step with something else)."""
     from ..shapes import blocks
+
     s, v, _ = kl_clean(ctx)
     share = 0.0
     if v.size >= 10:
@@ -94,12 +98,13 @@ def _entropy_move_share(ctx: Ctx, up: bool) -> float:
     """Share of the entropy's rise (up: first tenth to its peak) or fall (first tenth to its low),
     over 100 blocks, made within `kl_jump_steps`; 0 when it did not move that way."""
     from ..shapes import blocks
+
     s, v = ctx.data("entropy")
     share = 0.0
     if v.size >= 10:
         t, x = blocks(s, v, 100)
         w = jump_window(t, gap(ctx, "entropy"))
-        first = float(np.mean(x[:max(1, x.size // 10)]))
+        first = float(np.mean(x[: max(1, x.size // 10)]))
         move = float(np.max(x)) - first if up else first - float(np.min(x))
         if x.size > w and move > 0:
             step = x[w:] - x[:-w] if up else x[:-w] - x[w:]
@@ -120,6 +125,7 @@ def kl_rise_step(ctx: Ctx) -> int | None:
     magnitude: log10(kl + a thousandth of its peak) past `kl_rise_start` of its way from the first tenth's level to
     the last tenth's (the block after the last one below).  None when the KL did not rise."""
     from ..shapes import blocks
+
     s, v, _ = kl_clean(ctx)
     out: int | None = None
     if v.size >= 10:
@@ -161,19 +167,18 @@ def entropy_led_kl(ctx: Ctx) -> bool:
     pair, the entropy moved first (the lesson: the one that began first is the cause)."""
     tr = trend(ctx, "entropy") if ctx.has("kl") and ctx.has("entropy") else None
     if tr is None or not tr.end < tr.start:
-        return False      # (an entropy that rose did not narrow the policy)
+        return False  # (an entropy that rose did not narrow the policy)
     k = kl_rise_step(ctx)
     e = ctx.crossing("entropy", get("entropy_fall_start"))
-    return (k is not None and e is not None and abs(e - k) <= get("kl_jump_steps")
-            and not entropy_dropped_at_once(ctx))
+    return k is not None and e is not None and abs(e - k) <= get("kl_jump_steps") and not entropy_dropped_at_once(ctx)
 
 
 def rolled(v: np.ndarray, w: int = 5) -> np.ndarray:
     """Trailing median of w points (the first w-1 over what there is): a level, not one step's noise."""
     if v.size < w:
-        return np.array([float(np.median(v[:i + 1])) for i in range(v.size)])
+        return np.array([float(np.median(v[: i + 1])) for i in range(v.size)])
     win = np.lib.stride_tricks.sliding_window_view(v, w)
-    head = [float(np.median(v[:i + 1])) for i in range(w - 1)]
+    head = [float(np.median(v[: i + 1])) for i in range(w - 1)]
     return np.concatenate((head, np.median(win, axis=1)))
 
 
@@ -244,8 +249,12 @@ def entropy_sharpening(ctx: Ctx) -> bool:
     (sharpening_ratio), and the entropy slid rather than dropped at once (entropy_dropped_at_once): the KL
     is what the narrowing costs (谁先动谁是因), whether or not the entropy has passed half its level yet."""
     r = sharpening_ratio(ctx)
-    return (r is not None and r <= get("kl_sharpen") and ctx.end("entropy") < first_entropy(ctx)
-            and not entropy_dropped_at_once(ctx))
+    return (
+        r is not None
+        and r <= get("kl_sharpen")
+        and ctx.end("entropy") < first_entropy(ctx)
+        and not entropy_dropped_at_once(ctx)
+    )
 
 
 def entropy_run_up(ctx: Ctx) -> float | None:
@@ -258,4 +267,3 @@ def entropy_run_up(ctx: Ctx) -> float | None:
     if t is None or t[2] < get("len_accel_z") or float(np.expm1(t[1])) < get("entropy_bend"):
         return None
     return float(np.expm1(t[1]))
-

@@ -28,7 +28,7 @@ def _pinned(ctx: Ctx, a: float = 0.0) -> float:
     _, v = ctx.data("len")
     if v.size < 5:
         return 0.0
-    return float(np.mean(v[int(a * v.size):] >= get("len_at_max") * float(np.max(v))))
+    return float(np.mean(v[int(a * v.size) :] >= get("len_at_max") * float(np.max(v))))
 
 
 def _cutting_fast(ctx: Ctx, g: str) -> bool:
@@ -40,7 +40,7 @@ def _cutting_fast(ctx: Ctx, g: str) -> bool:
     if te is None or te[1] < get("trunc_jump") or te[2] < get("len_accel_z"):
         return False
     st, vt = ctx.data("trunc")
-    if float(np.mean(vt[int(np.searchsorted(st, te[0])):])) < get("trunc_early_level") * get("trunc_high"):
+    if float(np.mean(vt[int(np.searchsorted(st, te[0])) :])) < get("trunc_early_level") * get("trunc_high"):
         return False
     cut = around(ctx, g, te[0])
     if cut is None:
@@ -73,7 +73,7 @@ def _medians_around(ctx: Ctx, m: str, step: int | None, after: int = 0) -> tuple
     kk = max(3, v.size // 20)
     if c < kk or v.size - c < (after or kk):
         return None
-    return float(np.median(v[c - kk:c])), float(np.median(v[c:c + kk]))
+    return float(np.median(v[c - kk : c])), float(np.median(v[c : c + kk]))
 
 
 def _cap_came_down(ctx: Ctx, step: int) -> bool:
@@ -120,7 +120,7 @@ def _struck(ctx: Ctx, g: str, rise: int | None) -> dict[str, Any] | None:
     k = max(3, v.size // 10)
     if i < k:
         return None
-    before = float(v[i - k:i].mean())
+    before = float(v[i - k : i].mean())
     se = (tr.noise or EPS) * float(np.sqrt(1.0 / k + 1.0 / max(3, v.size // 10)))
     if not (before - tr.end > get("goal_z") * se and before - tr.end > get("score_drop") * abs(before)):
         return None
@@ -134,8 +134,9 @@ def _outgrowing(ctx: Ctx) -> bool:
     k = max(3, v.size // 5)
     if v.size < 2 * k or not ctx.start("len") > 0:
         return False
-    return (ctx.end("len") / ctx.start("len") >= get("len_explode")
-            and float(np.median(v[-k:])) > float(np.median(v[-2 * k:-k])))
+    return ctx.end("len") / ctx.start("len") >= get("len_explode") and float(np.median(v[-k:])) > float(
+        np.median(v[-2 * k : -k])
+    )
 
 
 def _unlogged_cut(ctx: Ctx, g: str, g_end: float) -> Finding:
@@ -169,18 +170,29 @@ def check(ctx: Ctx) -> Finding | None:
             on = ctx.crossing("trunc", get("rise_start"))
             _, _, tz = since(ctx, "trunc", on)
             _, _, rz = since(ctx, g, on)
-            early = (t1 >= get("trunc_high") and tz >= 2 * get("goal_z") and rz <= -get("goal_z")
-                     and tr.enough(get("min_points")))
+            early = (
+                t1 >= get("trunc_high")
+                and tz >= 2 * get("goal_z")
+                and rz <= -get("goal_z")
+                and tr.enough(get("min_points"))
+            )
             # a strong signal on its own: a rate that climbed from low to past trunc_high cuts that
             # share of the answers while the score still improves (not when the length is
             # exploding with no accuracy to judge by: length_hacking's strong signal)
             t0 = ctx.start("trunc")
             g_true = goal(ctx)
-            exploding = ctx.has("len") and ctx.start("len") > 0 and ctx.end("len") / ctx.start("len") >= get("len_explode")
+            exploding = (
+                ctx.has("len") and ctx.start("len") > 0 and ctx.end("len") / ctx.start("len") >= get("len_explode")
+            )
             gt = trend(ctx, g_true) if g_true is not None else None
             learning = gt is not None and gt.rose and not gt.fell_back
-            strong = (learning and t1 >= get("trunc_high") and t0 < get("trunc_high") / 3 and t1 - t0 >= 4 * get("trunc_rise")
-                      and not (exploding and (g_true is None or g_true == "reward")))
+            strong = (
+                learning
+                and t1 >= get("trunc_high")
+                and t0 < get("trunc_high") / 3
+                and t1 - t0 >= 4 * get("trunc_rise")
+                and not (exploding and (g_true is None or g_true == "reward"))
+            )
             struck = _struck(ctx, g, cut) if not improving else None
             if struck is not None:
                 ev.update(struck)
@@ -200,12 +212,14 @@ def check(ctx: Ctx) -> Finding | None:
         if not len_ok or improving or not (tr.enough(get("min_points")) or still_const):
             return None
         if ctx.word(g) == "constant" and abs(tr.end) < TINY:
-            pinned = _pinned(ctx)            # zero reward from step one: pinned most of the run
+            pinned = _pinned(ctx)  # zero reward from step one: pinned most of the run
             from_start = True
-        elif ctx.word("len") in ("rising", "spike") and (tr.end <= get("reward_died") * abs(tr.peak) or tr.fell or tr.fell_back):
-            pinned = _pinned(ctx, get("pinned_from"))        # grew into the cap and the reward died with it
+        elif ctx.word("len") in ("rising", "spike") and (
+            tr.end <= get("reward_died") * abs(tr.peak) or tr.fell or tr.fell_back
+        ):
+            pinned = _pinned(ctx, get("pinned_from"))  # grew into the cap and the reward died with it
         elif tr.still or tr.fell:
-            pinned = _pinned(ctx)             # at the cap all along and nothing learned
+            pinned = _pinned(ctx)  # at the cap all along and nothing learned
             from_start = True
         else:
             return None
@@ -218,10 +232,18 @@ def check(ctx: Ctx) -> Finding | None:
         ev["len_end"] = rnd(ctx.end("len"))
     # the answers began to outgrow the cap where length bent upward (trunc only follows later) -- unless
     # the cap came down to the answers: the length fell where the truncation rate rose (a cut cap)
-    onset = (ctx.first_step() if from_start
-             else int(ev["cut_from_step"]) if "cut_from_step" in ev
-             else cut if cut is not None and _cap_came_down(ctx, cut)
-             else ctx.onset("len", "bend", log=True, until_peak=True) if ctx.has("len") and ctx.word("len") != "constant"
-             else ctx.crossing("trunc", get("rise_start")) if ctx.has("trunc") else ctx.first_step())
+    onset = (
+        ctx.first_step()
+        if from_start
+        else int(ev["cut_from_step"])
+        if "cut_from_step" in ev
+        else cut
+        if cut is not None and _cap_came_down(ctx, cut)
+        else ctx.onset("len", "bend", log=True, until_peak=True)
+        if ctx.has("len") and ctx.word("len") != "constant"
+        else ctx.crossing("trunc", get("rise_start"))
+        if ctx.has("trunc")
+        else ctx.first_step()
+    )
     conf = C.SURE if "trunc_end" in ev else C.SOLID
     return Finding(ID, sev, onset, ev, (), tuple(missing), action_for(ID), conf)

@@ -20,14 +20,14 @@ from .thresholds import get
 
 @dataclass(frozen=True)
 class Violence:
-    clip: float | None        # clip_frac over the last 30% of the run (median), None when missing
-    clip_na: bool             # logged but identically constant (one update per batch)
-    gnorm: float | None       # grad norm over the last 30% (median), None when missing
+    clip: float | None  # clip_frac over the last 30% of the run (median), None when missing
+    clip_na: bool  # logged but identically constant (one update per batch)
+    gnorm: float | None  # grad norm over the last 30% (median), None when missing
     gnorm_rise: float | None  # that level / the first 30%'s level
     gnorm_jitter: float | None
     jitter_metric: str | None  # the curve that oscillates most (reward, acc, loss), if any
-    jitter: float             # its step-to-step noise / the range of its trend (scale-free)
-    clip_held: bool = False   # clip_frac held at or above clip_high beyond its own noise (see _held)
+    jitter: float  # its step-to-step noise / the range of its trend (scale-free)
+    clip_held: bool = False  # clip_frac held at or above clip_high beyond its own noise (see _held)
     clip_growth: float = 1.0  # the last stretch of clip_frac over its own line before (1 = on the line; see _growth)
     gnorm_growth: float = 1.0  # the same for the grad norm
 
@@ -48,8 +48,11 @@ class Violence:
 
     @property
     def gnorm_high(self) -> bool:
-        return self.gnorm is not None and (self.gnorm >= get("gnorm_high") or (self.gnorm_jitter or 0) >= get("gnorm_jitter")
-                                           or (self.gnorm_rise or 0) >= get("gnorm_rise"))
+        return self.gnorm is not None and (
+            self.gnorm >= get("gnorm_high")
+            or (self.gnorm_jitter or 0) >= get("gnorm_jitter")
+            or (self.gnorm_rise or 0) >= get("gnorm_rise")
+        )
 
     @property
     def gnorm_normal(self) -> bool:
@@ -89,7 +92,7 @@ def _growth(ctx: Ctx, name: str) -> float:
     lower third, so most of it must be up: a jump one or two steps old is not yet a growth) when that
     excess is beyond len_accel_z standard errors; 1.0 otherwise (or when the metric is 0 on some late steps)."""
     _, v = ctx.data(name)
-    if v.size < 2 * get("min_points") or not np.all(v[v.size // 2:] > 0):
+    if v.size < 2 * get("min_points") or not np.all(v[v.size // 2 :] > 0):
         return 1.0
     t = tail_excess(ctx, name, get("clip_tail"), log=True, q=1 / 3)
     return float(np.exp(t[1])) if t is not None and t[2] >= get("len_accel_z") else 1.0
@@ -104,7 +107,7 @@ def _assess(ctx: Ctx) -> Violence:
         # 30% of the points when that is higher: a long high stretch is as telling)
         ct = trend(ctx, "clip_frac")
         late = ctx.window("clip_frac", 0.7, 1.0)
-        clip = max(late, ctx.window("clip_frac", 0.9, 1.0))   # medians, as for the grad norm below
+        clip = max(late, ctx.window("clip_frac", 0.9, 1.0))  # medians, as for the grad norm below
         tail = _held(ctx, ct.noise if ct is not None else 0.0)
         clip_held = tail is not None
         if tail is not None:

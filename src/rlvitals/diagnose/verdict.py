@@ -38,7 +38,17 @@ from .symptoms import Trend, goal, trend
 from .thresholds import get
 from .timing import kl_jump
 
-__all__ = ["CHAINS", "DEFERS", "PRIORITY", "SUPPRESSES", "goal_summary", "not_learning", "order", "resolve", "verdict_of"]
+__all__ = [
+    "CHAINS",
+    "DEFERS",
+    "PRIORITY",
+    "SUPPRESSES",
+    "goal_summary",
+    "not_learning",
+    "order",
+    "resolve",
+    "verdict_of",
+]
 
 # Most specific cause first; used after severity (the registry's order).
 PRIORITY: tuple[str, ...] = tuple(sp.id for sp in SPECS)
@@ -46,7 +56,8 @@ PRIORITY: tuple[str, ...] = tuple(sp.id for sp in SPECS)
 # owner -> the findings it explains when it fires at warning or above (registry.RELATIONS "explains")
 SUPPRESSES: dict[str, frozenset[str]] = {
     o: frozenset(r.other for r in RELATIONS if r.kind == "explains" and r.owner == o)
-    for o in dict.fromkeys(r.owner for r in RELATIONS if r.kind == "explains")}
+    for o in dict.fromkeys(r.owner for r in RELATIONS if r.kind == "explains")
+}
 
 # Look-alikes that often fire together because one causes the other (registry.RELATIONS "chain"):
 # the one that began first is the cause and owns the run -- when they are more than `together` of
@@ -56,13 +67,15 @@ SUPPRESSES: dict[str, frozenset[str]] = {
 # pair; and when they began together but the KL jumped (kl_abrupt: several-fold within a few steps,
 # "kl 陡增 = 跑飞"), the blow-up owns it; for other pairs that began together, UPSTREAM names the cause.
 CHAINS: tuple[frozenset[str], ...] = tuple(frozenset(r.other.split("|")) for r in RELATIONS if r.kind == "chain")
-UPSTREAM: dict[frozenset[str], str] = {frozenset(r.other.split("|")): r.owner for r in RELATIONS
-                                       if r.kind == "chain" and r.owner}
+UPSTREAM: dict[frozenset[str], str] = {
+    frozenset(r.other.split("|")): r.owner for r in RELATIONS if r.kind == "chain" and r.owner
+}
 
 # finding -> the predicates while which it stands back for another (registry.RELATIONS "defers")
 DEFERS: dict[str, tuple[str, ...]] = {
     o: tuple(r.when for r in RELATIONS if r.kind == "defers" and r.other == o)
-    for o in dict.fromkeys(r.other for r in RELATIONS if r.kind == "defers")}
+    for o in dict.fromkeys(r.other for r in RELATIONS if r.kind == "defers")
+}
 
 # What a finding did to the goal decides whether it sets the verdict (materiality; registry.HARM_KINDS).
 # 1. At its ceiling: a goal that sits at its ceiling (or, but for a cheating finding, a training
@@ -84,10 +97,10 @@ def _own_material(f: Finding, ctx: Ctx) -> bool:
     if HARM_KIND[f.id] == "own":
         return True
     if f.id == "lr_too_high":
-        return "clip_frac_late" in f.evidence     # the clip fraction itself says the steps are too big
+        return "clip_frac_late" in f.evidence  # the clip fraction itself says the steps are too big
     if f.id == "sync_failure":
         _, r = ctx.data("ratio_mean")
-        return bool(r.size) and float(np.max(np.abs(r[-max(3, r.size // 10):] - 1.0))) > get("ratio_far")
+        return bool(r.size) and float(np.max(np.abs(r[-max(3, r.size // 10) :] - 1.0))) > get("ratio_far")
     return False
 
 
@@ -123,7 +136,7 @@ def _chain_losers(found: list[Finding], ctx: Ctx) -> set[str]:
         if fa is None or fb is None:
             continue
         if "kl_blowup" in pair and pair & ENTROPY_MOVES and pred(ctx, "kl_follows_entropy").holds:
-            out.add("kl_blowup")   # a KL that climbed in step with the entropy is its consequence
+            out.add("kl_blowup")  # a KL that climbed in step with the entropy is its consequence
             continue
         if fa.onset_step is None or fb.onset_step is None:
             continue
@@ -131,11 +144,11 @@ def _chain_losers(found: list[Finding], ctx: Ctx) -> set[str]:
             if pair in UPSTREAM:
                 out.add(b if UPSTREAM[pair] == a else a)
             elif "kl_blowup" in pair and kl_jump(ctx) >= get("kl_abrupt"):
-                out.add(b if a == "kl_blowup" else a)   # together, but the KL jumped: the blow-up drives
+                out.add(b if a == "kl_blowup" else a)  # together, but the KL jumped: the blow-up drives
             continue
         first, later = (fa, fb) if fa.onset_step < fb.onset_step else (fb, fa)
         if SEVERITIES.index(later.severity) <= SEVERITIES.index(first.severity):
-            out.add(later.id)   # (a later but more severe finding stays: severity orders them)
+            out.add(later.id)  # (a later but more severe finding stays: severity orders them)
     return out
 
 
@@ -148,12 +161,22 @@ def _aftermath(found: list[Finding], ctx: Ctx) -> list[Finding]:
     of its own.  A NaN poisons every metric from its own step on, so after numeric_instability at
     critical "after" starts at its onset; and a NaN is news whenever it comes (never an aftermath)."""
     span = max(ctx.last_step() - ctx.first_step(), 1)
-    owners = [(f.onset_step, f.id) for f in found
-              if f.severity == "critical" and FINDING_IDS[f.id] == "dead" and f.onset_step is not None]
+    owners = [
+        (f.onset_step, f.id)
+        for f in found
+        if f.severity == "critical" and FINDING_IDS[f.id] == "dead" and f.onset_step is not None
+    ]
     out = []
     for f in found:
-        after = [(step, oid) for step, oid in owners if oid != f.id and f.onset_step is not None
-                 and (f.onset_step > step + get("together") * span or (oid == "numeric_instability" and f.onset_step >= step))]
+        after = [
+            (step, oid)
+            for step, oid in owners
+            if oid != f.id
+            and f.onset_step is not None
+            and (
+                f.onset_step > step + get("together") * span or (oid == "numeric_instability" and f.onset_step >= step)
+            )
+        ]
         if not after or not _warns(f) or f.id == "numeric_instability":
             out.append(f)
             continue
@@ -189,9 +212,9 @@ def not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
     g = goal(ctx)
     tr = trend(ctx, g) if g else None
     if tr is not None and g is not None and _constant_goal(ctx, g, tr.n, tr.span):
-        how = "constant"     # not a noisy stretch: the same value at every logged step
+        how = "constant"  # not a noisy stretch: the same value at every logged step
     elif tr is None or not tr.enough(get("min_points")):
-        return None          # too early (or nothing to judge by): no verdict from absence
+        return None  # too early (or nothing to judge by): no verdict from absence
     else:
         how = ""
     if not how:
@@ -199,8 +222,14 @@ def not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
         if found is None:
             return None
         how = found
-    ev: dict[str, Any] = {"goal_metric": g, "goal_start": rnd(tr.start), "goal_end": rnd(tr.end), "goal_peak": rnd(tr.peak),
-                "goal_move_in_se": rnd(tr.z, 3), "goal_trend": how}
+    ev: dict[str, Any] = {
+        "goal_metric": g,
+        "goal_start": rnd(tr.start),
+        "goal_end": rnd(tr.end),
+        "goal_peak": rnd(tr.peak),
+        "goal_move_in_se": rnd(tr.z, 3),
+        "goal_trend": how,
+    }
     if how == "constant":
         ev["goal_points"] = tr.n
         ev["goal_span_steps"] = tr.span
@@ -214,8 +243,9 @@ def not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
     # the metric that would decide each candidate, where the log lacks it (e.g. no trunc in torchtune)
     missing = tuple(dict.fromkeys(DECIDES[c] for c in candidates if c in DECIDES and not ctx.has(DECIDES[c])))
     conf = 0.5 + 0.1 * min(abs(tr.z), 3.0) / 3.0 if how != "constant" else 0.6
-    return Finding("not_learning", "warning", ctx.first_step(), ev, (), missing, action_for("not_learning"),
-                   round(conf, 3))
+    return Finding(
+        "not_learning", "warning", ctx.first_step(), ev, (), missing, action_for("not_learning"), round(conf, 3)
+    )
 
 
 def _constant_goal(ctx: Ctx, g: str, n: int, span: int) -> bool:
@@ -227,7 +257,7 @@ def _constant_goal(ctx: Ctx, g: str, n: int, span: int) -> bool:
     if not v.size or float(np.ptp(v)) != 0.0:
         return False
     at_ceiling = g in ("acc", "val_acc") and float(v[0]) >= get("ceiling")
-    return not at_ceiling      # every answer right from the start is data_too_easy's reading
+    return not at_ceiling  # every answer right from the start is data_too_easy's reading
 
 
 def _no_material_gain(ctx: Ctx, m: str, tr: Trend, *, sparse_ok: bool = False) -> bool:
@@ -248,24 +278,47 @@ def _goal_failed(ctx: Ctx, g: str | None, tr: Trend) -> str | None:
     others = [o for m in ("reward", "acc", "val_acc") if m != g and ctx.has(m) and (o := trend(ctx, m)) is not None]
     # a sparse goal (an eval every N steps) covering those steps counts when every dense score
     # beside it shows no material gain over as many points either
-    stuck = g is not None and _no_material_gain(ctx, g, tr, sparse_ok=bool(others) and all(
-        _no_material_gain(ctx, o.metric, o) for o in others))
+    stuck = g is not None and _no_material_gain(
+        ctx, g, tr, sparse_ok=bool(others) and all(_no_material_gain(ctx, o.metric, o) for o in others)
+    )
     if tr.rose or not (tr.flat or tr.fell or tr.fell_back or no_rise or stuck):
         return None
     if tr.rate and tr.end >= get("ceiling") and not (tr.fell or tr.fell_back):
-        return None          # an accuracy at its ceiling has nowhere to go (data_too_easy's reading)
+        return None  # an accuracy at its ceiling has nowhere to go (data_too_easy's reading)
     if g is not None and solved(ctx) and tr.start - tr.end < get("goal_material") * goal_scale(ctx, g):
-        return None          # a training score at its ceiling and a goal that lost no material part: converged
+        return None  # a training score at its ceiling and a goal that lost no material part: converged
     for m in ("reward", "acc", "val_acc"):
         other = trend(ctx, m) if m != g and ctx.has(m) else None
-        if (m == "reward" and other is not None and g != "reward" and (tr.flat or no_rise)
-                and pred(ctx, "reward_tracks_truth").holds):
-            continue         # a still goal, and the reward only moves with it: the goal's judgement stands
-        if other is not None and (other.rose or not (other.still or other.fell or other.fell_back or other.not_rising
-                                                     or (stuck and _no_material_gain(ctx, m, other)))):
-            return None      # another score climbs (reward_hacking's question) or is still undecided
-    return ("fell" if tr.fell else "fell_back" if tr.fell_back else "flat" if tr.flat
-            else "not_rising" if no_rise else "no_material_gain")
+        if (
+            m == "reward"
+            and other is not None
+            and g != "reward"
+            and (tr.flat or no_rise)
+            and pred(ctx, "reward_tracks_truth").holds
+        ):
+            continue  # a still goal, and the reward only moves with it: the goal's judgement stands
+        if other is not None and (
+            other.rose
+            or not (
+                other.still
+                or other.fell
+                or other.fell_back
+                or other.not_rising
+                or (stuck and _no_material_gain(ctx, m, other))
+            )
+        ):
+            return None  # another score climbs (reward_hacking's question) or is still undecided
+    return (
+        "fell"
+        if tr.fell
+        else "fell_back"
+        if tr.fell_back
+        else "flat"
+        if tr.flat
+        else "not_rising"
+        if no_rise
+        else "no_material_gain"
+    )
 
 
 def goal_summary(ctx: Ctx) -> dict[str, Any] | None:
@@ -278,8 +331,15 @@ def goal_summary(ctx: Ctx) -> dict[str, Any] | None:
         return None
     # the window means (`rose`) or the least-squares line over every point (more power on a sparse log)
     fitted = tr.tau > 0 and tr.fit_move > get("goal_z") * tr.fit_se and not (tr.rate and tr.fit_move < get("rate_move"))
-    return {"metric": g, "start": rnd(tr.start), "end": rnd(tr.end), "points": tr.n, "span": tr.span,
-            "improved": bool(tr.rose or fitted), "min_points": int(get("min_points"))}
+    return {
+        "metric": g,
+        "start": rnd(tr.start),
+        "end": rnd(tr.end),
+        "points": tr.n,
+        "span": tr.span,
+        "improved": bool(tr.rose or fitted),
+        "min_points": int(get("min_points")),
+    }
 
 
 def resolve(found: list[Finding], ctx: Ctx) -> tuple[Finding, ...]:

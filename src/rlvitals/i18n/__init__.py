@@ -71,7 +71,7 @@ class Msg(str):
         """The sentence in `lang` (its fields too)."""
         return str(self) if lang == "en" else t(self.key, lang, **_in_lang(self.fields, lang))
 
-    def __reduce__(self) -> tuple[object, tuple[str, dict[str, object]]]:   # pickling keeps the key
+    def __reduce__(self) -> tuple[object, tuple[str, dict[str, object]]]:  # pickling keeps the key
         return (_msg, (self.key, self.fields))
 
 

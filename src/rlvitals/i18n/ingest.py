@@ -12,52 +12,51 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.err.empty": "{path} is empty",
         "ingest.err.dir": "{path} is a directory with no TensorBoard event files, no W&B run (run-*.wandb), no MLflow run (metrics/, mlflow.db) and no SwanLab run (run-*.swanlab); give a log file",
         "ingest.err.mlflow_none": "{path}: no MLflow run found (looked for a run folder holding metrics/ and "
-                                  "meta.yaml, in the folder, its experiments, and a mlruns/ folder below it, "
-                                  "and for an mlflow.db)",
+        "meta.yaml, in the folder, its experiments, and a mlruns/ folder below it, "
+        "and for an mlflow.db)",
         "ingest.err.swanlab_none": "{path}: no SwanLab run found (looked for run-*.swanlab in the folder, in its "
-                                   "run folders, and in a swanlog/ folder below it)",
+        "run folders, and in a swanlog/ folder below it)",
         "ingest.err.wandb_none": "{path}: no W&B run found (looked for run-*.wandb in the folder, in its "
-                                 "offline-run-*/ and run-*/ folders, and in a wandb/ folder below it)",
+        "offline-run-*/ and run-*/ folders, and in a wandb/ folder below it)",
         "ingest.note.wandb_corrupt": "{n} {kind} chunk(s) failed their checksum: skipped with the rest of their "
-                                     "32 KiB block",
+        "32 KiB block",
         "ingest.note.wandb_cut": "the last {n} bytes are an unfinished {kind} record (a run still writing, or a "
-                                 "copy cut short): read up to the last whole record",
+        "copy cut short): read up to the last whole record",
         "ingest.err.not_regular": "{path} is not a regular file",
         "ingest.err.format_name": "unknown format {name!r}; known formats: {known}",
         "ingest.err.not_lines": "format {name!r} is not line-based; it can only be read whole",
         "ingest.err.write_only": "format {name!r} can be written but not read",
         "ingest.err.no_writer": "format {name!r} has no writer; writable: {writable}",
         "ingest.err.no_stdin": "`-` reads the log from standard input, but nothing is piped in "
-                               "(e.g. zcat run.log.gz | rlvitals diagnose -)",
+        "(e.g. zcat run.log.gz | rlvitals diagnose -)",
         "ingest.err.binary": "{path} is a binary file, not a training log ({bad} of {total} lines hold NUL "
-                             "or control bytes; formats: see `rlvitals formats`)",
+        "or control bytes; formats: see `rlvitals formats`)",
         "ingest.err.not_utf8": "{path} is not UTF-8 text (undecodable byte at offset {offset})",
         "ingest.err.compressed": "{path}: the {kind} data cannot be decompressed ({error})",
         "ingest.err.bomb": "{path}: the {kind} data decompresses to more than {cap}: refused as a decompression "
-                           "bomb, nothing read (the cap: {ratio}x the file, at least 1 GiB; "
-                           "RLVITALS_MAX_UNPACKED=20G sets it)",
+        "bomb, nothing read (the cap: {ratio}x the file, at least 1 GiB; "
+        "RLVITALS_MAX_UNPACKED=20G sets it)",
         "ingest.err.temp_full": "{path}: decompressing the {kind} data into {where} failed after {n} ({error}); "
-                                "nothing read (set TMPDIR to a folder with more room)",
+        "nothing read (set TMPDIR to a folder with more room)",
         "ingest.err.zstd": "reading a .zst file needs the zstandard package: pip install zstandard",
         "ingest.err.unknown": "{path}: no supported log format recognised (tried: {formats}); "
-                              "use --input-format to choose one",
+        "use --input-format to choose one",
         "ingest.err.no_metrics": "{path}: read as {format}, but not one metric value was found",
         "ingest.err.no_vitals": "{path}: read as {format}, but none of its {n} numeric keys is a vital "
-                                "({vitals}); keys seen: {keys}; say which key is which with --map CANON=KEY, "
-                                "e.g. --map '{canon}={example}'",
+        "({vitals}); keys seen: {keys}; say which key is which with --map CANON=KEY, "
+        "e.g. --map '{canon}={example}'",
         "ingest.err.json": "{path} is not valid JSON ({error})",
-        "ingest.err.json_shape": "{path}: a JSON document with no log_history list, and not an array of log "
-                                 "dicts",
+        "ingest.err.json_shape": "{path}: a JSON document with no log_history list, and not an array of log dicts",
         "ingest.err.notebook": "{path} is not a readable Jupyter notebook ({error})",
         "ingest.err.notebook_empty": "{path}: the notebook's outputs hold no training metrics (no Trainer "
-                                     "table, no printed log lines); run it and save it with its outputs",
+        "table, no printed log lines); run it and save it with its outputs",
         "ingest.err.map_syntax": "--map takes CANON=KEY (e.g. --map 'reward=Average Reward'), not {arg!r}",
         "ingest.err.map_canon": "--map {canon}=…: {canon!r} is not a metric rlvitals knows (known: {known})",
         "ingest.err.map_key": "--map {canon}={key}: the log has no key {key!r} (keys seen: {keys})",
         "ingest.err.no_run": "run {which} does not exist: {name} holds {n} run(s) (choose 1..{n}, or -1 for the last)",
         "ingest.err.sqlite_open": "{path}: cannot open the SQLite database ({error})",
         "ingest.err.sqlite_table": "{path} is a SQLite database without a `metrics` table (tables: {tables}); "
-                                   "rlvitals reads rlwatch's metrics.db",
+        "rlvitals reads rlwatch's metrics.db",
         "ingest.err.sqlite_step": "{path}: table `metrics` has no `step` column",
         "ingest.err.parquet_dep": "{path}: reading Parquet needs pyarrow: pip install pyarrow (or rlvitals[parquet])",
         "ingest.err.parquet": "{path} is not a readable Parquet table ({error})",
@@ -67,39 +66,39 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.vit.wandb_line": "{id} (project {project}, written by wandb {version}): {history} history records of {records} records",
         "ingest.vit.context": "config",
         "ingest.vit.fallback": "read by the generic fallback reader (`name: number` lines); check each "
-                               "vital's source key below",
+        "vital's source key below",
         "ingest.note.decoded": "input decoded: {layers}",
         "ingest.note.cut_short": "the {kind} stream is cut short: read the {n} bytes before the cut",
         "ingest.note.damaged": "the {kind} stream is damaged after {n} bytes: read what came before",
         "ingest.note.nb_table": "read from the Trainer's HTML table in cell {cell}, columns: {columns}",
         "ingest.note.nb_table_of": "read from the Trainer's HTML table in cell {cell} ({i} of {n} tables: the one "
-                                   "with the most vitals), columns: {columns}",
+        "with the most vitals), columns: {columns}",
         "ingest.note.nb_also_text": "the printed output also reads as {format} ({steps} steps, {vitals} vitals); "
-                                    "the table was used",
+        "the table was used",
         "ingest.note.nb_text": "read from the printed output of the cells ({format})",
         "ingest.note.nb_also_table": "an HTML table with {table} vitals was found too; the printed output has more "
-                                     "({text}) and was used",
+        "({text}) and was used",
         "ingest.note.nb_no_step": "the table has no Step column: the row number is used as the step",
         "ingest.note.gen_next": "generic reader: metrics printed on lines without a step are attached to the next "
-                                "step line (they come before the first one)",
+        "step line (they come before the first one)",
         "ingest.note.gen_previous": "generic reader: metrics printed on lines without a step are attached to the "
-                                    "step line before them",
+        "step line before them",
         "ingest.note.gen_percent": "values written with % are read as fractions (45% → 0.45)",
         "ingest.note.gen_no_counter": "generic reader found no step counter: the row number is used as the step "
-                                      "(a new row starts when a name repeats)",
+        "(a new row starts when a name repeats)",
         "ingest.note.fallback_from": "the {format} reader found no metric: read by the generic fallback",
         "ingest.note.mapped": "{canon} from {key}: mapped by the user (--map {canon}={given})",
         "ingest.note.guessed": "{canon} from {key}: the name read as {canon} (if it is not, say which key is with "
-                               "--map {canon}=KEY)",
+        "--map {canon}=KEY)",
         "ingest.note.no_goal": "no reward, accuracy or correctness term is logged: whether the run learns cannot "
-                               "be judged from these keys (say which key is the goal with --map goal=KEY)",
+        "be judged from these keys (say which key is the goal with --map goal=KEY)",
         "ingest.note.unmapped": "{n} numeric key(s) not read as any metric: {keys}",
         "ingest.note.suggest": "if they are what their names say, read them with: {maps}",
         "ingest.note.goal_eval": "goal: {key}, the eval accuracy (its own cadence)",
         "ingest.note.goal_acc": "goal: {key}, the training accuracy",
         "ingest.note.goal_component": "goal: {key}, a correctness term (ahead of the total reward)",
         "ingest.note.goal_reward": "goal: {key}, the reward (no accuracy, eval accuracy or correctness term "
-                                   "logged; say another with --map goal=KEY)",
+        "logged; say another with --map goal=KEY)",
         "ingest.note.goal_user": "goal: {key}, chosen by the user (--map goal={given})",
         "ingest.note.positions": "{n} log dicts have no step key: their position in the array is used as the step",
         "ingest.note.not_split": "the step counter restarted at step <= {max} more than {runs} times: read as one run, not split",
@@ -145,11 +144,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.err.empty": "{path} 是空的",
         "ingest.err.dir": "{path} 是目录，里面没有 TensorBoard 事件文件、W&B 运行（run-*.wandb）、MLflow 运行（metrics/、mlflow.db）或 SwanLab 运行（run-*.swanlab）；请给出一个日志文件",
         "ingest.err.mlflow_none": "{path}：没有找到 MLflow 运行（查找了该目录、其下各实验目录以及其下 mlruns/ 目录中"
-                                  "含 metrics/ 与 meta.yaml 的运行目录，以及 mlflow.db）",
+        "含 metrics/ 与 meta.yaml 的运行目录，以及 mlflow.db）",
         "ingest.err.swanlab_none": "{path}：没有找到 SwanLab 运行（查找了该目录、其下各运行目录以及其下 swanlog/ 目录中的 "
-                                   "run-*.swanlab）",
+        "run-*.swanlab）",
         "ingest.err.wandb_none": "{path}：没有找到 W&B 运行（查找了该目录、其下 offline-run-*/ 与 run-*/ 目录、"
-                                 "以及其下 wandb/ 目录中的 run-*.wandb）",
+        "以及其下 wandb/ 目录中的 run-*.wandb）",
         "ingest.note.wandb_corrupt": "{n} 个 {kind} 数据块校验和不符：连同所在 32 KiB 块的其余部分一起跳过",
         "ingest.note.wandb_cut": "最后 {n} 字节是未写完的 {kind} 记录（运行仍在写入，或文件副本被截断）：读到最后一条完整记录为止",
         "ingest.err.not_regular": "{path} 不是普通文件",
@@ -158,33 +157,33 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.err.write_only": "格式 {name!r} 只能写出，不能读取",
         "ingest.err.no_writer": "格式 {name!r} 没有写出器；可写出的格式：{writable}",
         "ingest.err.no_stdin": "`-` 表示从标准输入读日志，但没有内容通过管道传入"
-                               "（例如 zcat run.log.gz | rlvitals diagnose -）",
+        "（例如 zcat run.log.gz | rlvitals diagnose -）",
         "ingest.err.binary": "{path} 是二进制文件，不是训练日志（{total} 行里有 {bad} 行含 NUL 或控制字节；"
-                             "支持的格式见 `rlvitals formats`）",
+        "支持的格式见 `rlvitals formats`）",
         "ingest.err.not_utf8": "{path} 不是 UTF-8 文本（偏移 {offset} 处有无法解码的字节）",
         "ingest.err.compressed": "{path}：{kind} 数据无法解压（{error}）",
         "ingest.err.bomb": "{path}：{kind} 数据解压后超过 {cap}：视为解压炸弹拒绝，未读取任何内容"
-                           "（上限：文件大小的 {ratio} 倍，至少 1 GiB；RLVITALS_MAX_UNPACKED=20G 可设定）",
+        "（上限：文件大小的 {ratio} 倍，至少 1 GiB；RLVITALS_MAX_UNPACKED=20G 可设定）",
         "ingest.err.temp_full": "{path}：把 {kind} 数据解压到 {where} 时在 {n} 之后失败（{error}）；"
-                                "未读取任何内容（把 TMPDIR 设到空间更大的文件夹）",
+        "未读取任何内容（把 TMPDIR 设到空间更大的文件夹）",
         "ingest.err.zstd": "读取 .zst 文件需要 zstandard 包：pip install zstandard",
         "ingest.err.unknown": "{path}：没有认出任何支持的日志格式（试过：{formats}）；用 --input-format 指定一个",
         "ingest.err.no_metrics": "{path}：按 {format} 读取，但一个指标数值也没找到",
         "ingest.err.no_vitals": "{path}：按 {format} 读取，{n} 个数值键里没有一个是体征（{vitals}）；"
-                                "看到的键：{keys}；用 --map CANON=KEY 指明哪个键是哪个，"
-                                "例如 --map '{canon}={example}'",
+        "看到的键：{keys}；用 --map CANON=KEY 指明哪个键是哪个，"
+        "例如 --map '{canon}={example}'",
         "ingest.err.json": "{path} 不是合法的 JSON（{error}）",
         "ingest.err.json_shape": "{path}：JSON 文档里没有 log_history 列表，也不是日志字典的数组",
         "ingest.err.notebook": "{path} 不是可读的 Jupyter 笔记本（{error}）",
         "ingest.err.notebook_empty": "{path}：笔记本的输出里没有训练指标（没有 Trainer 表格，也没有打印的日志行）；"
-                                     "请运行后连同输出一起保存",
+        "请运行后连同输出一起保存",
         "ingest.err.map_syntax": "--map 的写法是 CANON=KEY（例如 --map 'reward=Average Reward'），不是 {arg!r}",
         "ingest.err.map_canon": "--map {canon}=…：{canon!r} 不是 rlvitals 认识的指标（认识的：{known}）",
         "ingest.err.map_key": "--map {canon}={key}：日志里没有键 {key!r}（看到的键：{keys}）",
         "ingest.err.no_run": "第 {which} 次运行不存在：{name} 里有 {n} 次运行（可选 1..{n}，或 -1 表示最后一次）",
         "ingest.err.sqlite_open": "{path}：无法打开 SQLite 数据库（{error}）",
         "ingest.err.sqlite_table": "{path} 是没有 `metrics` 表的 SQLite 数据库（表：{tables}）；"
-                                   "rlvitals 读取的是 rlwatch 的 metrics.db",
+        "rlvitals 读取的是 rlwatch 的 metrics.db",
         "ingest.err.sqlite_step": "{path}：`metrics` 表没有 `step` 列",
         "ingest.err.parquet_dep": "{path}：读取 Parquet 需要 pyarrow：pip install pyarrow（或 rlvitals[parquet]）",
         "ingest.err.parquet": "{path} 不是可读的 Parquet 表（{error}）",
@@ -199,7 +198,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.damaged": "{kind} 数据流在 {n} 字节之后损坏：只读取了之前的内容",
         "ingest.note.nb_table": "读自第 {cell} 个单元格里 Trainer 的 HTML 表格，列：{columns}",
         "ingest.note.nb_table_of": "读自第 {cell} 个单元格里 Trainer 的 HTML 表格（{n} 个表格中的第 {i} 个：体征最多的那个），"
-                                   "列：{columns}",
+        "列：{columns}",
         "ingest.note.nb_also_text": "打印输出也能按 {format} 读出（{steps} 步，{vitals} 个体征）；用的是表格",
         "ingest.note.nb_text": "读自单元格的打印输出（{format}）",
         "ingest.note.nb_also_table": "也找到了含 {table} 个体征的 HTML 表格；打印输出的体征更多（{text} 个），用的是打印输出",

@@ -9,31 +9,35 @@ from __future__ import annotations
 _EN: dict[str, str] = {
     # ---- session
     "lab.intro.title": "=== Lab: read your first training curves ===",
-    "lab.intro.body": ("Six curve sets: judge which are learning, which are cheating, which are already dead.\n"
-                       "Then four pairs of look-alike logs (pair, diff, hint), then the lesson's three questions.\n"
-                       "Judge for yourself first, then look.  Type `help` for commands, `goals` for your progress."),
+    "lab.intro.body": (
+        "Six curve sets: judge which are learning, which are cheating, which are already dead.\n"
+        "Then four pairs of look-alike logs (pair, diff, hint), then the lesson's three questions.\n"
+        "Judge for yourself first, then look.  Type `help` for commands, `goals` for your progress."
+    ),
     "lab.intro.resume": "Welcome back: {n}/{total} stages done, score {score}/{max}.",
     "lab.intro.start": "Type `next` to continue.",
-    "lab.help": ("Commands (short forms in brackets):\n"
-                 "  next [n]            the next unfinished stage\n"
-                 "  show N [s]          curve set N (1-6): PNG path + terminal charts\n"
-                 "  answer V [FAILURE]  judge the set: V = learning, cheating, dead, unstable\n"
-                 "                      (l/c/d/u); naming the failure earns 3 more points, by id\n"
-                 "                      or by name in either language: answer dead sync_failure,\n"
-                 "                      answer cheating reward hacking (Chinese names work too)\n"
-                 "  pair A [p]          pair A..D side by side\n"
-                 "  is A1 CAUSE         say what log A1 is, e.g.  is A1 sync_failure\n"
-                 "                      (the other log is the other cause)\n"
-                 "  diff                the answer: where the two logs differ, what that rules out\n"
-                 "  hint                where to look -> the values -> the rule (-2 points each\n"
-                 "                      before answering)\n"
-                 "  quiz                the lesson's three questions; answer with 1-4\n"
-                 "  ref [TOPIC]         the lesson's reference material: healthy, shapes, adv_std,\n"
-                 "                      table, pairs, plot, summary\n"
-                 "  knob N              after a failure is named: the knob to turn, and which way\n"
-                 "  exp [E1]            experiments: turn a knob of a real RL loop, then\n"
-                 "                      turn N (the setting) and predict N (what the curves do)\n"
-                 "  goals [g]  score  lang en|zh  help [h]  quit (progress is saved)"),
+    "lab.help": (
+        "Commands (short forms in brackets):\n"
+        "  next [n]            the next unfinished stage\n"
+        "  show N [s]          curve set N (1-6): PNG path + terminal charts\n"
+        "  answer V [FAILURE]  judge the set: V = learning, cheating, dead, unstable\n"
+        "                      (l/c/d/u); naming the failure earns 3 more points, by id\n"
+        "                      or by name in either language: answer dead sync_failure,\n"
+        "                      answer cheating reward hacking (Chinese names work too)\n"
+        "  pair A [p]          pair A..D side by side\n"
+        "  is A1 CAUSE         say what log A1 is, e.g.  is A1 sync_failure\n"
+        "                      (the other log is the other cause)\n"
+        "  diff                the answer: where the two logs differ, what that rules out\n"
+        "  hint                where to look -> the values -> the rule (-2 points each\n"
+        "                      before answering)\n"
+        "  quiz                the lesson's three questions; answer with 1-4\n"
+        "  ref [TOPIC]         the lesson's reference material: healthy, shapes, adv_std,\n"
+        "                      table, pairs, plot, summary\n"
+        "  knob N              after a failure is named: the knob to turn, and which way\n"
+        "  exp [E1]            experiments: turn a knob of a real RL loop, then\n"
+        "                      turn N (the setting) and predict N (what the curves do)\n"
+        "  goals [g]  score  lang en|zh  help [h]  quit (progress is saved)"
+    ),
     "lab.lang.set": "Language: English.",
     "lab.err.internal": "Something went wrong inside the lab ({err}); your progress is safe, carry on.",
     "lab.err.unknown": "Unknown command: {cmd!s}.  Type `help` for the list.",
@@ -42,8 +46,10 @@ _EN: dict[str, str] = {
     "lab.err.pair": "Usage: pair A  (pairs A, B, C, D).",
     "lab.err.nothing": "Nothing is open yet: type `next`.",
     "lab.err.verdict": "Judge the set with: answer learning | cheating | dead | unstable [failure]  (or l / c / d / u).",
-    "lab.err.failure": ("I don't know the failure {word!s}; name it by id or by name in English or Chinese, e.g. entropy_coll"
-        "apse, sync, reward hacking, 刷分, length_hacking, KL blow-up (tab completes ids)."),
+    "lab.err.failure": (
+        "I don't know the failure {word!s}; name it by id or by name in English or Chinese, e.g. entropy_coll"
+        "apse, sync, reward hacking, 刷分, length_hacking, KL blow-up (tab completes ids)."
+    ),
     "lab.err.is_nopair": "`is` answers a pair: open one first with `pair A`.",
     "lab.err.is": "Usage: is {a} CAUSE   (e.g. is {a} entropy_collapse)",
     "lab.err.cause": "In this pair the cause is either {x} or {y}.",
@@ -53,9 +59,9 @@ _EN: dict[str, str] = {
     "lab.state.nosave": "Progress cannot be saved to {path} ({err}); playing on without saving.",
     "lab.state.is_dir": "--state {path} is a directory; give a file path (nothing was changed)",
     "lab.state.special": "--state {path} is not a regular file (a device, FIFO or socket); give a file path "
-                         "(nothing was changed)",
+    "(nothing was changed)",
     "lab.state.not_ours": "--state {path} is not a progress file of rlvitals lab; give another path "
-                          "(nothing was changed)",
+    "(nothing was changed)",
     "lab.state.stuck": "--state {path} is damaged ({why}) and cannot be set aside ({err}); nothing was changed",
     "lab.png": "→ figure: {path}",
     "lab.png.none": "(no PNG: {err}; terminal charts only)",
@@ -102,17 +108,25 @@ _EN: dict[str, str] = {
     "lab.pair.B.where": "Hint 1: compare entropy and acc, and read the 8 sampled answers under each log.",
     "lab.pair.C.where": "Hint 1: does acc rise together with len?  Look at trunc too.",
     "lab.pair.D.where": "Hint 1: compare clip_frac and gnorm: are the updates themselves violent?",
-    "lab.pair.A.rule": ("Rule: entropy → 0 with ratio ≡ 1.0 is entropy collapse (the policy went deterministic); "
-                        "entropy normal but ratio drifting away from 1 is a weight-sync failure: the normal "
-                        "entropy/adv_std rule out collapse and the data side, so the problem is the sync."),
-    "lab.pair.B.rule": ("Rule: normal entropy (≈1.4) and 8 answers that differ but are all right = the data got easy "
-                        "(acc high) → harder data / dynamic sampling.  Entropy → 0, 8 nearly identical answers, acc "
-                        "stuck mid-way = entropy collapse → raise temperature / roll back."),
-    "lab.pair.C.rule": ("Rule: len rising together with acc = writing more carefully pays (healthy).  len rising while "
-                        "acc stays flat, with truncation climbing = length hacking → overlong penalty, check trunc."),
-    "lab.pair.D.rule": ("Rule: clip_frac a few % and steady gnorm = observation noise of a small batch (a bigger batch "
-                        "smooths it; nothing is broken).  clip_frac > 20% and gnorm high = each update is too violent "
-                        "→ lower the learning rate."),
+    "lab.pair.A.rule": (
+        "Rule: entropy → 0 with ratio ≡ 1.0 is entropy collapse (the policy went deterministic); "
+        "entropy normal but ratio drifting away from 1 is a weight-sync failure: the normal "
+        "entropy/adv_std rule out collapse and the data side, so the problem is the sync."
+    ),
+    "lab.pair.B.rule": (
+        "Rule: normal entropy (≈1.4) and 8 answers that differ but are all right = the data got easy "
+        "(acc high) → harder data / dynamic sampling.  Entropy → 0, 8 nearly identical answers, acc "
+        "stuck mid-way = entropy collapse → raise temperature / roll back."
+    ),
+    "lab.pair.C.rule": (
+        "Rule: len rising together with acc = writing more carefully pays (healthy).  len rising while "
+        "acc stays flat, with truncation climbing = length hacking → overlong penalty, check trunc."
+    ),
+    "lab.pair.D.rule": (
+        "Rule: clip_frac a few % and steady gnorm = observation noise of a small batch (a bigger batch "
+        "smooths it; nothing is broken).  clip_frac > 20% and gnorm high = each update is too violent "
+        "→ lower the learning rate."
+    ),
     "lab.samples.head": "{label}: {n} sampled answers to one prompt (step {step}):",
     "lab.diff.confirm": "`diff` shows the answer.  Judge first with `is …` — or type `diff` again to give this pair up (0 points).",
     "lab.diff.title": "=== Pair {key}: the answer ===",
@@ -132,37 +146,47 @@ _EN: dict[str, str] = {
     "lab.quiz.head": "--- Question {n}/{total} ---",
     "lab.quiz.prompt": "Your answer: 1-{n}",
     "lab.quiz.wrong": "✗ The answer is {n}.",
-    "lab.quiz.Q1.q": ("Both logs' reward went flat.  One has entropy={e1}, ratio={r1}; the other entropy={e2}, ratio={r2}. "
-        " What is each?"),
+    "lab.quiz.Q1.q": (
+        "Both logs' reward went flat.  One has entropy={e1}, ratio={r1}; the other entropy={e2}, ratio={r2}. "
+        " What is each?"
+    ),
     "lab.quiz.Q1.o1": "Both converged: a flat reward means training is done.",
     "lab.quiz.Q1.o2": "The first is entropy collapse, the second a weight-sync failure.",
     "lab.quiz.Q1.o3": "The first is a weight-sync failure, the second entropy collapse.",
     "lab.quiz.Q1.o4": "Both are entropy collapse; the second one just started later.",
-    "lab.quiz.Q1.why": ("Why: entropy {ce} ≈ 0 means the policy went deterministic: collapse; its ratio {cr} rules out a sync"
+    "lab.quiz.Q1.why": (
+        "Why: entropy {ce} ≈ 0 means the policy went deterministic: collapse; its ratio {cr} rules out a sync"
         " problem.  The other keeps entropy {se} (normal: rules out collapse), but ratio {sr} is far from 1: "
         "the rollout engine samples with stale weights.  Collapse → raise temperature, clip-higher (ε_high 0."
-        "28) or roll back; sync → fix the weight sync (a bug, not a hyperparameter)."),
+        "28) or roll back; sync → fix the weight sync (a bug, not a hyperparameter)."
+    ),
     "lab.quiz.Q1.hint": "Hint: pair A's distinction.  Which number is near 0, and which should be exactly 1?",
-    "lab.quiz.Q2.q": "adv_std fell to {adv}.  How do you tell \"the model got stronger\" from \"entropy collapse\"?",
+    "lab.quiz.Q2.q": 'adv_std fell to {adv}.  How do you tell "the model got stronger" from "entropy collapse"?',
     "lab.quiz.Q2.o1": "Look at reward: if it still rises, the model got stronger.",
     "lab.quiz.Q2.o2": "Lower the learning rate and see whether adv_std comes back.",
     "lab.quiz.Q2.o3": "Look at KL: a large KL means collapse.",
     "lab.quiz.Q2.o4": "Look at entropy and at the 8 sampled answers of one group.",
-    "lab.quiz.Q2.why": ("Why: both make adv_std fall, for opposite reasons.  Entropy normal (≈1.4), answers different "
-                        "but all right, acc high → the data got easy: harder data or dynamic sampling.  Entropy → 0, "
-                        "8 nearly identical answers, acc stuck → collapse: raise temperature / roll back.  "
-                        "The lesson calls this its most practical distinction."),
+    "lab.quiz.Q2.why": (
+        "Why: both make adv_std fall, for opposite reasons.  Entropy normal (≈1.4), answers different "
+        "but all right, acc high → the data got easy: harder data or dynamic sampling.  Entropy → 0, "
+        "8 nearly identical answers, acc stuck → collapse: raise temperature / roll back.  "
+        "The lesson calls this its most practical distinction."
+    ),
     "lab.quiz.Q2.hint": "Hint: pair B's distinction.  What did you compare under the two logs?",
-    "lab.quiz.Q3.q": ("Both runs' curves shake hard.  One: clip={c1} / gnorm={g1} / effective batch {b1}; the other: clip={"
-        "c2} / gnorm={g2} / effective batch {b2}.  Which needs fixing, and how?"),
+    "lab.quiz.Q3.q": (
+        "Both runs' curves shake hard.  One: clip={c1} / gnorm={g1} / effective batch {b1}; the other: clip={"
+        "c2} / gnorm={g2} / effective batch {b2}.  Which needs fixing, and how?"
+    ),
     "lab.quiz.Q3.o1": "The second: lower the learning rate.  The first is only small-batch noise.",
     "lab.quiz.Q3.o2": "The first: a batch of {b1} is broken; the second is fine because its batch is bigger.",
     "lab.quiz.Q3.o3": "Both: lower the learning rate of both runs.",
     "lab.quiz.Q3.o4": "Neither: shaking curves are always noise.",
-    "lab.quiz.Q3.why": ("Why: the first shakes because {b1} prompts a step make a noisy estimate; its clip {c1p} and gnorm {g"
+    "lab.quiz.Q3.why": (
+        "Why: the first shakes because {b1} prompts a step make a noisy estimate; its clip {c1p} and gnorm {g"
         "1} are normal, which rules out violent updates (a bigger batch would smooth it).  The second shakes "
         "with a batch of {b2}, so it is not noise: clip {c2p} (> 20%) and gnorm {g2} say each step is too big"
-        " → lower the learning rate."),
+        " → lower the learning rate."
+    ),
     "lab.quiz.Q3.hint": "Hint: pair D's distinction.  Which run's clip and gnorm are abnormal?",
     "lab.after.next": "→ `next` goes on to {key}.",
     "lab.after.done": "→ Every stage is done: `exp` for the experiments, `score` for the details, `quit` to leave.",
@@ -222,14 +246,19 @@ _EN: dict[str, str] = {
     "lab.err.cand_sep": ", ",
     "lab.sep": ", ",
     "lab.ex.watch": "  Keep watching adv_std ({start} → {end}): {band}",
-    "lab.ex.watch_missing": ("  Keep watching adv_std: it is not logged here, and it is the one vital that falls even in a healthy"
-        " run (`ref adv_std`)."),
+    "lab.ex.watch_missing": (
+        "  Keep watching adv_std: it is not logged here, and it is the one vital that falls even in a healthy"
+        " run (`ref adv_std`)."
+    ),
     "lab.ex.note": "  note (info, nothing to change): {name} — {ev}",
     "lab.band.b1": "0.8–1.2, healthy: enough difference within groups; carry on.",
-    "lab.band.b2": ("0.5–0.8, normal late in a run: returns are starting to diminish; keep an eye on it (if it keeps fall"
-        "ing: harder data or dynamic sampling)."),
-    "lab.band.b3": ("0.3–0.5 or lower, many groups have degenerated and efficiency drops clearly: harder data / dynamic s"
-        "ampling."),
+    "lab.band.b2": (
+        "0.5–0.8, normal late in a run: returns are starting to diminish; keep an eye on it (if it keeps fall"
+        "ing: harder data or dynamic sampling)."
+    ),
+    "lab.band.b3": (
+        "0.3–0.5 or lower, many groups have degenerated and efficiency drops clearly: harder data / dynamic sampling."
+    ),
     "lab.band.b4": "< 0.2, training has effectively stopped: stop, don't burn GPU hours.",
     "lab.quiz.Q2.run": "This question's run: adv_std {adv}, entropy {ent}, acc {acc} → {name}.",
     "lab.whynot.learning.cheating": "Why not learning: {m} — a learning run's acc rises together with its reward ({r}).",
@@ -354,28 +383,32 @@ _EN: dict[str, str] = {
 
 _ZH: dict[str, str] = {
     "lab.intro.title": "=== 闯关：读第一次训练曲线 ===",
-    "lab.intro.body": ("六组训练曲线：判断哪些在学、哪些在作弊、哪些已经废了。\n"
-                       "然后是容易混的四组配对（pair、diff、hint），最后是本节的三个问题。\n"
-                       "先自己判断再看。输入 `help` 看命令，`goals` 看目标和进度。"),
+    "lab.intro.body": (
+        "六组训练曲线：判断哪些在学、哪些在作弊、哪些已经废了。\n"
+        "然后是容易混的四组配对（pair、diff、hint），最后是本节的三个问题。\n"
+        "先自己判断再看。输入 `help` 看命令，`goals` 看目标和进度。"
+    ),
     "lab.intro.resume": "欢迎回来：已完成 {n}/{total} 关，得分 {score}/{max}。",
     "lab.intro.start": "输入 `next` 继续。",
-    "lab.help": ("命令（括号里是简写）：\n"
-                 "  next [n]            下一个没做完的关\n"
-                 "  show N [s]          第 N 组曲线（1-6）：PNG 路径 + 终端图\n"
-                 "  answer V [失效]     判断这一组：V = learning|cheating|dead|unstable（l/c/d/u，\n"
-                 "                      或 在学/作弊/废了/不稳）；说出失效名再加 3 分，id 或中英文\n"
-                 "                      名字都行：answer dead entropy_collapse、答 作弊 刷分\n"
-                 "  pair A [p]          并排看配对 A..D\n"
-                 "  is A1 原因          说出 A1 是什么，例如  is A1 sync_failure\n"
-                 "                      （另一份就是另一个原因）\n"
-                 "  diff                对答案：两份日志哪里不同、每个不同排除了什么\n"
-                 "  hint                分级提示：看哪里 → 数值 → 规则（答题前每个扣 2 分）\n"
-                 "  quiz                本节的三个问题，用 1-4 作答\n"
-                 "  参考 [主题]         课程的参考资料，主题：健康、形状、adv_std、判读表、配对\n"
-                 "  knob N              说出失效后：该转哪个旋钮、往哪个方向\n"
-                 "  exp [E1]            实验：在真实 RL 循环里转一个旋钮，再用\n"
-                 "                      turn N（选设置）和 predict N（预测曲线）\n"
-                 "  goals [g]  score  lang en|zh  help [h]  quit（进度会保存）"),
+    "lab.help": (
+        "命令（括号里是简写）：\n"
+        "  next [n]            下一个没做完的关\n"
+        "  show N [s]          第 N 组曲线（1-6）：PNG 路径 + 终端图\n"
+        "  answer V [失效]     判断这一组：V = learning|cheating|dead|unstable（l/c/d/u，\n"
+        "                      或 在学/作弊/废了/不稳）；说出失效名再加 3 分，id 或中英文\n"
+        "                      名字都行：answer dead entropy_collapse、答 作弊 刷分\n"
+        "  pair A [p]          并排看配对 A..D\n"
+        "  is A1 原因          说出 A1 是什么，例如  is A1 sync_failure\n"
+        "                      （另一份就是另一个原因）\n"
+        "  diff                对答案：两份日志哪里不同、每个不同排除了什么\n"
+        "  hint                分级提示：看哪里 → 数值 → 规则（答题前每个扣 2 分）\n"
+        "  quiz                本节的三个问题，用 1-4 作答\n"
+        "  参考 [主题]         课程的参考资料，主题：健康、形状、adv_std、判读表、配对\n"
+        "  knob N              说出失效后：该转哪个旋钮、往哪个方向\n"
+        "  exp [E1]            实验：在真实 RL 循环里转一个旋钮，再用\n"
+        "                      turn N（选设置）和 predict N（预测曲线）\n"
+        "  goals [g]  score  lang en|zh  help [h]  quit（进度会保存）"
+    ),
     "lab.lang.set": "语言：中文。",
     "lab.err.internal": "闯关内部出了点问题（{err}）；进度没丢，继续吧。",
     "lab.err.unknown": "不认识的命令：{cmd!s}。输入 `help` 看命令列表。",
@@ -384,7 +417,9 @@ _ZH: dict[str, str] = {
     "lab.err.pair": "用法：pair A（配对 A、B、C、D）。",
     "lab.err.nothing": "还没打开任何一关：输入 `next`。",
     "lab.err.verdict": "这样判断：answer learning | cheating | dead | unstable [失效]（或 l / c / d / u，在学 / 作弊 / 废了）。",
-    "lab.err.failure": ("不认识失效名 {word!s}；用 id 或中英文名字都行，例如 熵崩塌、权重同步失效、刷分、长度作弊、KL 跑飞、entropy_collapse、sync（id 可用 Tab 补全）。"),
+    "lab.err.failure": (
+        "不认识失效名 {word!s}；用 id 或中英文名字都行，例如 熵崩塌、权重同步失效、刷分、长度作弊、KL 跑飞、entropy_collapse、sync（id 可用 Tab 补全）。"
+    ),
     "lab.err.is_nopair": "`is` 用来回答配对：先用 `pair A` 打开一组。",
     "lab.err.is": "用法：is {a} 原因（例如 is {a} entropy_collapse）",
     "lab.err.cause": "这一组的原因只可能是 {x} 或 {y}。",
@@ -438,14 +473,22 @@ _ZH: dict[str, str] = {
     "lab.pair.B.where": "提示 1：比较 entropy 和 acc，再读每份日志下面的 8 条采样原文。",
     "lab.pair.C.where": "提示 1：acc 有没有跟着 len 一起涨？再看看 trunc。",
     "lab.pair.D.where": "提示 1：比较 clip_frac 和 gnorm：更新本身猛不猛？",
-    "lab.pair.A.rule": ("规则：entropy 趋近 0 而 ratio 恒为 1.0 = 熵崩塌（策略变成确定性的）；entropy 正常但 ratio 单调偏离 1 "
-                        "= 权重同步失效：正常的 entropy/adv_std 排除了熵崩塌和数据侧 → 问题在同步。"),
-    "lab.pair.B.rule": ("规则：entropy 正常（1.4 左右）、8 条采样内容不同只是都对了 = 题目变简单（acc 高）→ 换难题 / 动态采样。"
-                        "entropy 趋近 0、8 条几乎一样、acc 卡在中等值 = 熵崩塌 → 提 temperature / 回滚。"),
-    "lab.pair.C.rule": ("规则：len 与 acc 同向上涨 = 写详细带来更高正确率（健康）。len 涨而 acc 不涨、trunc 跟着涨 "
-                        "= 长度作弊 → 加超长惩罚，配合 trunc 看。"),
-    "lab.pair.D.rule": ("规则：clip_frac 几个百分点、gnorm 平稳 = batch 太小的观测噪声（加大 batch 就平滑了，没坏）。"
-                        "clip_frac > 20%、gnorm 高 = 单步太猛 → 降学习率。"),
+    "lab.pair.A.rule": (
+        "规则：entropy 趋近 0 而 ratio 恒为 1.0 = 熵崩塌（策略变成确定性的）；entropy 正常但 ratio 单调偏离 1 "
+        "= 权重同步失效：正常的 entropy/adv_std 排除了熵崩塌和数据侧 → 问题在同步。"
+    ),
+    "lab.pair.B.rule": (
+        "规则：entropy 正常（1.4 左右）、8 条采样内容不同只是都对了 = 题目变简单（acc 高）→ 换难题 / 动态采样。"
+        "entropy 趋近 0、8 条几乎一样、acc 卡在中等值 = 熵崩塌 → 提 temperature / 回滚。"
+    ),
+    "lab.pair.C.rule": (
+        "规则：len 与 acc 同向上涨 = 写详细带来更高正确率（健康）。len 涨而 acc 不涨、trunc 跟着涨 "
+        "= 长度作弊 → 加超长惩罚，配合 trunc 看。"
+    ),
+    "lab.pair.D.rule": (
+        "规则：clip_frac 几个百分点、gnorm 平稳 = batch 太小的观测噪声（加大 batch 就平滑了，没坏）。"
+        "clip_frac > 20%、gnorm 高 = 单步太猛 → 降学习率。"
+    ),
     "lab.samples.head": "{label}：同一个 prompt 的 {n} 条采样（第 {step} 步）：",
     "lab.diff.confirm": "`diff` 会直接给出答案。先用 `is …` 自己判断——或者再输入一次 `diff` 放弃这一组（0 分）。",
     "lab.diff.title": "=== 配对 {key}：答案 ===",
@@ -468,26 +511,34 @@ _ZH: dict[str, str] = {
     "lab.quiz.Q1.o2": "第一份是熵崩塌，第二份是权重同步失效。",
     "lab.quiz.Q1.o3": "第一份是权重同步失效，第二份是熵崩塌。",
     "lab.quiz.Q1.o4": "都是熵崩塌，只是第二份开始得晚。",
-    "lab.quiz.Q1.why": ("解释：entropy {ce} ≈ 0，策略变成确定性的：熵崩塌；它的 ratio {cr} 排除了同步问题。另一份 entropy {se} 正常（排除熵崩塌），但 ratio {sr} 远离 1："
-        "推理引擎在用旧权重采样。熵崩塌 → 提 temperature、clip-higher（ε_high 0.28）或回滚；同步失效 → 修权重同步（是 bug，不是超参）。"),
+    "lab.quiz.Q1.why": (
+        "解释：entropy {ce} ≈ 0，策略变成确定性的：熵崩塌；它的 ratio {cr} 排除了同步问题。另一份 entropy {se} 正常（排除熵崩塌），但 ratio {sr} 远离 1："
+        "推理引擎在用旧权重采样。熵崩塌 → 提 temperature、clip-higher（ε_high 0.28）或回滚；同步失效 → 修权重同步（是 bug，不是超参）。"
+    ),
     "lab.quiz.Q1.hint": "提示：配对 A 练的那种区分。哪个数趋近 0，哪个数本该恒为 1？",
     "lab.quiz.Q2.q": "`adv_std` 降到 {adv}。怎么判断是「模型变强了」还是「熵崩塌」？",
     "lab.quiz.Q2.o1": "看 reward：还在涨就是模型变强了。",
     "lab.quiz.Q2.o2": "降学习率，看 adv_std 能不能回来。",
     "lab.quiz.Q2.o3": "看 KL：KL 大就是熵崩塌。",
     "lab.quiz.Q2.o4": "看 entropy 和同一组的 8 条采样原文。",
-    "lab.quiz.Q2.why": ("解释：两者都让 adv_std 降，但原因相反。entropy 正常（1.4 左右）、采样内容不同只是都对了、acc 高 → "
-                        "题目变简单：换难题或动态采样。entropy 趋近 0、8 条几乎一样、acc 卡住 → 熵崩塌：提 temperature / 回滚。"
-                        "这是本节最实用的一条辨别。"),
+    "lab.quiz.Q2.why": (
+        "解释：两者都让 adv_std 降，但原因相反。entropy 正常（1.4 左右）、采样内容不同只是都对了、acc 高 → "
+        "题目变简单：换难题或动态采样。entropy 趋近 0、8 条几乎一样、acc 卡住 → 熵崩塌：提 temperature / 回滚。"
+        "这是本节最实用的一条辨别。"
+    ),
     "lab.quiz.Q2.hint": "提示：配对 B 练的那种区分。你在两份日志下面比较了什么？",
-    "lab.quiz.Q3.q": ("两份日志的曲线都剧烈抖动。一份 clip={c1} / gnorm={g1} / 有效 batch {b1}；另一份 clip={c2} / gnorm={g2} / 有效 batch {b2}。哪个"
-        "要修，修什么？"),
+    "lab.quiz.Q3.q": (
+        "两份日志的曲线都剧烈抖动。一份 clip={c1} / gnorm={g1} / 有效 batch {b1}；另一份 clip={c2} / gnorm={g2} / 有效 batch {b2}。哪个"
+        "要修，修什么？"
+    ),
     "lab.quiz.Q3.o1": "第二份：降学习率。第一份只是 batch 太小的噪声。",
     "lab.quiz.Q3.o2": "第一份：batch {b1} 坏了；第二份 batch 大，没问题。",
     "lab.quiz.Q3.o3": "两份都要修：都降学习率。",
     "lab.quiz.Q3.o4": "都不用修：曲线抖都是噪声。",
-    "lab.quiz.Q3.why": ("解释：第一份抖是因为每步只有 {b1} 个 prompt，估计本身噪声大；clip {c1p}、gnorm {g1} 都正常，排除了更新震荡（加大 batch 就平滑了）。第二份 batch {b2}"
-        " 还在抖，就不是噪声：clip {c2p}（> 20%）、gnorm {g2} 说明单步太猛 → 降学习率。"),
+    "lab.quiz.Q3.why": (
+        "解释：第一份抖是因为每步只有 {b1} 个 prompt，估计本身噪声大；clip {c1p}、gnorm {g1} 都正常，排除了更新震荡（加大 batch 就平滑了）。第二份 batch {b2}"
+        " 还在抖，就不是噪声：clip {c2p}（> 20%）、gnorm {g2} 说明单步太猛 → 降学习率。"
+    ),
     "lab.quiz.Q3.hint": "提示：配对 D 练的那种区分。哪一份的 clip 和 gnorm 不正常？",
     "lab.after.next": "→ `next` 进入 {key}。",
     "lab.after.done": "→ 全部关卡完成：`exp` 做实验，`score` 看明细，`quit` 离开。",

@@ -9,7 +9,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "report.next_none": "Nothing to turn: no warning.",
         "report.curves": "Curves",
         "report.hint": "Drag across a chart to zoom (every chart follows), double-click to reset; hover for the step and value. "
-                       "Long runs are drawn from a per-pixel min/max envelope (spikes kept); the diagnosis used every point.",
+        "Long runs are drawn from a per-pixel min/max envelope (spikes kept); the diagnosis used every point.",
         "report.not_logged": "Not logged (a missing tool for ruling things out): {metrics}",
         "report.shapes": "Each curve's shape",
         "report.ruled_out": "Ruled out",
@@ -41,7 +41,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "report.next_none": "没有要拧的：没有警告。",
         "report.curves": "曲线",
         "report.hint": "在图上横向拖动可放大（所有图一起跟随），双击复原；鼠标悬停显示步数和数值。"
-                       "长训练按每个像素的最小/最大值包络绘制（尖峰保留）；诊断用的是全部数据点。",
+        "长训练按每个像素的最小/最大值包络绘制（尖峰保留）；诊断用的是全部数据点。",
         "report.not_logged": "未记录（少了一件排除手段）：{metrics}",
         "report.shapes": "每条曲线的形状",
         "report.ruled_out": "已排除",

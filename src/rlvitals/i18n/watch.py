@@ -18,7 +18,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "watch.rotated": "{path} was replaced by a new file (rotated); the old file is read to its end, then the new file from its start",
         "watch.vanished": "{path} disappeared; waiting for it to come back",
         "watch.unread": "a file rotated away from {path} was given up after {old} of its {new} bytes "
-                        "(too many rotated files waiting): its later lines are not read",
+        "(too many rotated files waiting): its later lines are not read",
         "watch.rewritten": "{path} was rewritten from its start (truncated and refilled to {new} bytes: the bytes already read changed); reading it from the start as a new run",
         "watch.unreadable": "{path} cannot be read ({reason}); still trying every poll",
         "watch.readable": "{path} can be read again; reading it",
@@ -79,7 +79,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "watch.rotated": "{path} 被换成了新文件（日志轮转）；旧文件读到末尾后，再从新文件开头读取",
         "watch.vanished": "{path} 不见了；等待它重新出现",
         "watch.unread": "从 {path} 轮转出去的一个文件只读了 {new} 字节中的 {old} 字节就放弃了"
-                        "（等待读取的轮转文件太多）：后面的行没有读",
+        "（等待读取的轮转文件太多）：后面的行没有读",
         "watch.rewritten": "{path} 被从头重写（截断后又写到 {new} 字节：已读过的字节变了）；当作新的一次训练从头读取",
         "watch.unreadable": "{path} 无法读取（{reason}）；每次轮询都会重试",
         "watch.readable": "{path} 可以读取了；继续读取",

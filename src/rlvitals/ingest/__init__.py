@@ -55,8 +55,21 @@ SNIFF_BYTES = 64 * 1024
 SNIFF_MORE = 2 * 1024 * 1024
 
 
-_LOG_SUFFIXES = (".gz", ".bz2", ".xz", ".zst", ".log", ".txt", ".md", ".jsonl", ".json", ".csv", ".tsv", ".out",
-                 ".ipynb")
+_LOG_SUFFIXES = (
+    ".gz",
+    ".bz2",
+    ".xz",
+    ".zst",
+    ".log",
+    ".txt",
+    ".md",
+    ".jsonl",
+    ".json",
+    ".csv",
+    ".tsv",
+    ".out",
+    ".ipynb",
+)
 
 
 def run_name(path: Path) -> str:
@@ -87,7 +100,14 @@ def sniff_text(text: str) -> str | None:
 
 
 # Short names people type; each maps to a registered format.
-ALIASES = {"verl": "verl-console", "tb": "tensorboard", "tsv": "csv", "wandb-csv": "csv", "json": "jsonl", "w&b": "wandb"}
+ALIASES = {
+    "verl": "verl-console",
+    "tb": "tensorboard",
+    "tsv": "csv",
+    "wandb-csv": "csv",
+    "json": "jsonl",
+    "w&b": "wandb",
+}
 
 
 def _format(name: str) -> Format:
@@ -137,8 +157,9 @@ def select_run(run: Run, which: int | None) -> Run:
     return runs[which - 1 if which > 0 else which]
 
 
-def read_all(path: str | Path, format: str | None = None, *, name: str | None = None,
-             mapping: Mapping[str, str] | None = None) -> list[Run]:
+def read_all(
+    path: str | Path, format: str | None = None, *, name: str | None = None, mapping: Mapping[str, str] | None = None
+) -> list[Run]:
     """Every run in a log file, in file order (one element unless the step counter restarted at
     step <= 1: concatenated runs; or an rlwatch database holding several run ids)."""
     last = read(path, format, name=name)
@@ -146,8 +167,14 @@ def read_all(path: str | Path, format: str | None = None, *, name: str | None = 
     return [apply_mapping(r, mapping) for r in runs] if mapping else runs
 
 
-def read(path: str | Path, format: str | None = None, *, name: str | None = None,
-         mapping: Mapping[str, str] | None = None, run: int | None = None) -> Run:
+def read(
+    path: str | Path,
+    format: str | None = None,
+    *,
+    name: str | None = None,
+    mapping: Mapping[str, str] | None = None,
+    run: int | None = None,
+) -> Run:
     """Read a log file (or a TensorBoard directory; `-` is stdin) into a Run; the format is sniffed
     unless given.  Compressed, UTF-16 and BOM-prefixed files are opened transparently (see source.py).
 
@@ -161,30 +188,50 @@ def read(path: str | Path, format: str | None = None, *, name: str | None = None
         if not path.exists():
             raise NotAFile.of("ingest.err.missing", path=path)
         if path.is_dir():
-            fmt = format or ("tensorboard" if "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path))
-                             else "parquet" if is_run_dir(path) else "wandb" if wandb_files(path)
-                             else "mlflow" if mlflow_runs(path) or is_mlflow_db(path / "mlflow.db")
-                             else "swanlab" if swanlab_files(path) else None)
+            fmt = format or (
+                "tensorboard"
+                if "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path))
+                else "parquet"
+                if is_run_dir(path)
+                else "wandb"
+                if wandb_files(path)
+                else "mlflow"
+                if mlflow_runs(path) or is_mlflow_db(path / "mlflow.db")
+                else "swanlab"
+                if swanlab_files(path)
+                else None
+            )
             if fmt is None:
                 raise NotAFile.of("ingest.err.dir", path=path)
             return _finish(select_run(_read_with(_format(fmt), path, name or run_name(path)), run), path, mapping)
         if not path.is_file():
             raise NotAFile.of("ingest.err.not_regular", path=path)
         if ALIASES.get(format or "", format) == "tensorboard" or (
-                format is None and "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path))):
-            return _finish(select_run(_read_with(FORMATS["tensorboard"], path, name or run_name(path)), run),
-                           path, mapping)
+            format is None and "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path))
+        ):
+            return _finish(
+                select_run(_read_with(FORMATS["tensorboard"], path, name or run_name(path)), run), path, mapping
+            )
         magic = _head(path, 16) if format is None else b""
-        binary = ("mlflow" if magic.startswith(SQLITE_MAGIC) and is_mlflow_db(path)
-                  else "rlwatch-sqlite" if magic.startswith(SQLITE_MAGIC) else "parquet" if magic.startswith(PARQUET_MAGIC)
-                  else "wandb" if magic.startswith(WANDB_MAGIC) else "swanlab" if magic.startswith(SWANLAB_MAGIC)
-                  else ALIASES.get(format or "", format))
+        binary = (
+            "mlflow"
+            if magic.startswith(SQLITE_MAGIC) and is_mlflow_db(path)
+            else "rlwatch-sqlite"
+            if magic.startswith(SQLITE_MAGIC)
+            else "parquet"
+            if magic.startswith(PARQUET_MAGIC)
+            else "wandb"
+            if magic.startswith(WANDB_MAGIC)
+            else "swanlab"
+            if magic.startswith(SWANLAB_MAGIC)
+            else ALIASES.get(format or "", format)
+        )
         if binary in ("rlwatch-sqlite", "parquet", "wandb", "mlflow", "swanlab"):
             return _finish(select_run(_read_with(FORMATS[binary], path, name or run_name(path)), run), path, mapping)
     with open_input(path) as src:
         name = name or src.name or run_name(path)
         chosen = _format(format or sniff_file(src.path, src.label))
-        with reading(src.path, src.label):    # a progress line on a terminal for a long read
+        with reading(src.path, src.label):  # a progress line on a terminal for a long read
             got = _read_with(chosen, src.path, name)
             if format is None and not (got.series or got.extras) and chosen.name != "generic" and "generic" in FORMATS:
                 # the sniffer's pick found nothing: a hand-rolled log that only looks like a framework's
@@ -193,7 +240,7 @@ def read(path: str | Path, format: str | None = None, *, name: str | None = None
                     generic.notes.insert(0, Msg("ingest.note.fallback_from", format=chosen.name))
                     got = generic
         for each in got.file_runs or [got]:
-            src.annotate(each)           # what opening did holds for every run of the file
+            src.annotate(each)  # what opening did holds for every run of the file
     return _finish(select_run(got, run), src.label, mapping)
 
 
@@ -214,7 +261,7 @@ def _read_lines(parser: LineParser, path: Path) -> Run:
             if prev is not None:
                 parser.feed(prev)
             prev = line
-            if not i & 0x3FFF:            # every 16,384 lines: where the buffer has read to
+            if not i & 0x3FFF:  # every 16,384 lines: where the buffer has read to
                 tick(raw.tell())
         if prev is not None:
             if prev.endswith(("\n", "\r")):
@@ -234,8 +281,9 @@ def _read_text(text: str, format: str | None, name: str) -> Run:
     if format is None:
         raise UnknownFormat.of("ingest.err.unknown", path="text", formats=", ".join(FORMATS))
     fmt = _format(format)
-    if fmt.parser is None:                # a whole-document format (trainer_state.json): via a file
+    if fmt.parser is None:  # a whole-document format (trainer_state.json): via a file
         import tempfile
+
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / f"{name}.txt"
             path.write_text(text, encoding="utf-8")

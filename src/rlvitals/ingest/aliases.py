@@ -38,8 +38,8 @@ __all__ = ["EXACT", "PATTERNS", "Alias", "canonical_key", "describe", "lookup", 
 @dataclass(frozen=True)
 class Alias:
     canonical: str
-    rank: int = 0                    # lower wins when several keys map to one metric
-    scale: float = 1.0               # multiply (e.g. 0.01 for a percent)
+    rank: int = 0  # lower wins when several keys map to one metric
+    scale: float = 1.0  # multiply (e.g. 0.01 for a percent)
     transform: Callable[[np.ndarray], np.ndarray] | None = None
     proxy: bool = False
     note: str = ""
@@ -58,8 +58,7 @@ def _one_minus(x: np.ndarray) -> np.ndarray:
     return 1.0 - x
 
 
-_ADV_FROM_ZERO_STD = Alias("adv_std", 5, transform=_sqrt_one_minus, proxy=True,
-                           note=Msg("note.alias.adv_zero_std"))
+_ADV_FROM_ZERO_STD = Alias("adv_std", 5, transform=_sqrt_one_minus, proxy=True, note=Msg("note.alias.adv_zero_std"))
 
 
 def _rows(canonical: str, keys: str, *, rank: int = 0, proxy: bool = False, note: str = "") -> dict[str, Alias]:
@@ -69,79 +68,130 @@ def _rows(canonical: str, keys: str, *, rank: int = 0, proxy: bool = False, note
 
 EXACT: dict[str, Alias] = {
     # reward: raw score first
-    **_rows("reward", "reward critic/score/mean rollout/raw_reward objective/scores train/reward "
-            "reward/avg_raw_reward rewards mean_reward reward/mean ppo_actor/task_reward/avg "
-            "rollout/reward_mean env/reward_mean ppo/mean_scores score"),
+    **_rows(
+        "reward",
+        "reward critic/score/mean rollout/raw_reward objective/scores train/reward "
+        "reward/avg_raw_reward rewards mean_reward reward/mean ppo_actor/task_reward/avg "
+        "rollout/reward_mean env/reward_mean ppo/mean_scores score",
+    ),
     # peers (rlprobe, rlwatch), Tinker (env/all/…), EasyR1 (reward/overall), hand-rolled loops
-    **_rows("reward", "reward_mean env/all/reward/total reward/overall reward/total avg_reward train_reward",
-            rank=12),
-    **_rows("reward", "critic/rewards/mean objective/rlhf_reward ppo_actor/final_reward/avg",
-            rank=20, note=Msg("note.alias.kl_shaped")),
+    **_rows("reward", "reward_mean env/all/reward/total reward/overall reward/total avg_reward train_reward", rank=12),
+    **_rows(
+        "reward",
+        "critic/rewards/mean objective/rlhf_reward ppo_actor/final_reward/avg",
+        rank=20,
+        note=Msg("note.alias.kl_shaped"),
+    ),
     **_rows("reward", "rollout/rewards", rank=30, note=Msg("note.alias.normalised")),
     # accuracy (training batches)
-    **_rows("acc", "acc accuracy critic/correct/mean rewards/accuracy_reward/mean rewards/accuracy_reward "
-            "successes passrate/pass@1 reward/avg_pass_at_1 metrics/exact_match_reward correct"),
+    **_rows(
+        "acc",
+        "acc accuracy critic/correct/mean rewards/accuracy_reward/mean rewards/accuracy_reward "
+        "successes passrate/pass@1 reward/avg_pass_at_1 metrics/exact_match_reward correct",
+    ),
     **_rows("acc", "env/all/correct reward/accuracy train_accuracy train/accuracy", rank=12),
     # validation accuracy (own cadence)
-    **_rows("val_acc", "val_acc validation/accuracy eval/accuracy eval_accuracy eval/acc val/accuracy val/acc "
-            "test/accuracy test/env/all/correct"),
+    **_rows(
+        "val_acc",
+        "val_acc validation/accuracy eval/accuracy eval_accuracy eval/acc val/accuracy val/acc "
+        "test/accuracy test/env/all/correct",
+    ),
     # entropy
-    **_rows("entropy", "entropy actor/entropy policy/entropy_avg objective/entropy rollout/entropy "
-            "critic/entropy/mean ppo_actor/update/entropy/avg train/approx_entropy policy/policy_entropy "
-            "entropy/all/mean ppo/policy/entropy optim/entropy"),
+    **_rows(
+        "entropy",
+        "entropy actor/entropy policy/entropy_avg objective/entropy rollout/entropy "
+        "critic/entropy/mean ppo_actor/update/entropy/avg train/approx_entropy policy/policy_entropy "
+        "entropy/all/mean ppo/policy/entropy optim/entropy",
+    ),
     **_rows("entropy", "entropy_mean mean_entropy policy_entropy", rank=12),
-    **_rows("entropy", "actor/entropy_loss entropy_loss train/entropy_loss", rank=10,
-            note=Msg("note.alias.entropy_loss")),
+    **_rows(
+        "entropy", "actor/entropy_loss entropy_loss train/entropy_loss", rank=10, note=Msg("note.alias.entropy_loss")
+    ),
     # KL to the reference
-    **_rows("kl", "kl actor/kl_loss actor/reward_kl_penalty critic/kl objective/kl train/kl_loss kl_loss "
-            "ref_kl kl_div train/kl_penalty policy/policy_kl loss/avg_kl ppo_actor/kl_rewards/avg"),
+    **_rows(
+        "kl",
+        "kl actor/kl_loss actor/reward_kl_penalty critic/kl objective/kl train/kl_loss kl_loss "
+        "ref_kl kl_div train/kl_penalty policy/policy_kl loss/avg_kl ppo_actor/kl_rewards/avg",
+    ),
     **_rows("kl", "kl_mean kl_divergence mean_kl kl_to_ref", rank=12),
     # advantage spread
     **_rows("adv_std", "adv_std advantages/std critic/advantages/std advantage_std advantages_std advantage/std"),
     "frac_reward_zero_std": _ADV_FROM_ZERO_STD,
-    "zero_variance_group_frac": Alias("adv_std", 6, transform=_sqrt_one_minus, proxy=True,
-                                      note=Msg("note.alias.adv_zero_variance")),
-    "group/mixed_groups_ratio": Alias("adv_std", 7, transform=_sqrt_clip, proxy=True,
-                                      note=Msg("note.alias.adv_mixed_groups")),
+    "zero_variance_group_frac": Alias(
+        "adv_std", 6, transform=_sqrt_one_minus, proxy=True, note=Msg("note.alias.adv_zero_variance")
+    ),
+    "group/mixed_groups_ratio": Alias(
+        "adv_std", 7, transform=_sqrt_clip, proxy=True, note=Msg("note.alias.adv_mixed_groups")
+    ),
     # Tinker cookbook: the share of groups whose reward has any spread ("the learnability signal")
-    **{k: Alias("adv_std", 7, transform=_sqrt_clip, proxy=True,
-                note=Msg("note.alias.adv_frac_mixed"))
-       for k in ("env/all/by_group/frac_mixed", "env/all/frac_mixed")},
+    **{
+        k: Alias("adv_std", 7, transform=_sqrt_clip, proxy=True, note=Msg("note.alias.adv_frac_mixed"))
+        for k in ("env/all/by_group/frac_mixed", "env/all/frac_mixed")
+    },
     # clip fraction
-    **_rows("clip_frac", "clip_frac clip clipfrac actor/pg_clipfrac clip_ratio/region_mean clip_ratio "
-            "policy/clipfrac_avg ppo_clip_ratio train/pg_clipfrac actor/ppo_ratio_clipfrac actor/clipfrac "
-            "ppo_actor/update/clip_ratio/avg policy/loss_metrics/clip_ratio ppo/policy/clipfrac"),
+    **_rows(
+        "clip_frac",
+        "clip_frac clip clipfrac actor/pg_clipfrac clip_ratio/region_mean clip_ratio "
+        "policy/clipfrac_avg ppo_clip_ratio train/pg_clipfrac actor/ppo_ratio_clipfrac actor/clipfrac "
+        "ppo_actor/update/clip_ratio/avg policy/loss_metrics/clip_ratio ppo/policy/clipfrac",
+    ),
     **_rows("clip_frac", "clip_fraction pg_clipfrac policy/clip_fraction val/clipfrac_avg", rank=12),
     # ratio π/π_old (the one vital that should stay at 1.0)
-    **_rows("ratio_mean", "ratio_mean ratio actor/ratio_mean val/ratio train/ois ratios "
-            "ppo_actor/update/importance_weight/avg train/probs_ratio importance_ratio/mean"),
-    **_rows("ratio_mean", "sampling/importance_sampling_ratio/mean rollout_corr/rollout_is_mean "
-            "train/token_mult_prob_error", rank=10, proxy=True,
-            note=Msg("note.alias.ratio_is")),
-    "training/rollout_probs_diff_mean": Alias("ratio_mean", 20, transform=_one_minus, proxy=True,
-                                              note=Msg("note.alias.ratio_diff")),
+    **_rows(
+        "ratio_mean",
+        "ratio_mean ratio actor/ratio_mean val/ratio train/ois ratios "
+        "ppo_actor/update/importance_weight/avg train/probs_ratio importance_ratio/mean",
+    ),
+    **_rows(
+        "ratio_mean",
+        "sampling/importance_sampling_ratio/mean rollout_corr/rollout_is_mean train/token_mult_prob_error",
+        rank=10,
+        proxy=True,
+        note=Msg("note.alias.ratio_is"),
+    ),
+    "training/rollout_probs_diff_mean": Alias(
+        "ratio_mean", 20, transform=_one_minus, proxy=True, note=Msg("note.alias.ratio_diff")
+    ),
     # response length
-    **_rows("len", "len response_length/mean completions/mean_length completion_length response_length "
-            "rollout/response_len/mean rollout/response_lengths token/response_length/mean "
-            "train/mean_gen_tokens_per_sample generate/avg_num_tokens response_lengths completion_len/mean "
-            "policy/response_length tokens/responses_len_mean"),
-    **_rows("len", "completion_len_mean rollout/response_length_mean mean_completion_length response_len_mean "
-            "env/all/ac_tokens_per_turn", rank=12),
+    **_rows(
+        "len",
+        "len response_length/mean completions/mean_length completion_length response_length "
+        "rollout/response_len/mean rollout/response_lengths token/response_length/mean "
+        "train/mean_gen_tokens_per_sample generate/avg_num_tokens response_lengths completion_len/mean "
+        "policy/response_length tokens/responses_len_mean",
+    ),
+    **_rows(
+        "len",
+        "completion_len_mean rollout/response_length_mean mean_completion_length response_len_mean "
+        "env/all/ac_tokens_per_turn",
+        rank=12,
+    ),
     # grad norm
-    **_rows("gnorm", "gnorm grad_norm actor/grad_norm actor_grad_norm train/grad_norm actor_train/grad_norm "
-            "ppo_actor/update/grad_norm policy/grad_norm optim/grad_norm"),
+    **_rows(
+        "gnorm",
+        "gnorm grad_norm actor/grad_norm actor_grad_norm train/grad_norm actor_train/grad_norm "
+        "ppo_actor/update/grad_norm policy/grad_norm optim/grad_norm",
+    ),
     # truncation rate (fraction of answers cut at the length cap)
-    **_rows("trunc", "trunc response_length/clip_ratio completions/clipped_ratio rollout/truncated_rate "
-            "response_clip_ratio rollout/truncated_ratio ppo_actor/no_eos_ratios/avg train/truncation_rate "
-            "is_truncated/mean truncated"),
+    **_rows(
+        "trunc",
+        "trunc response_length/clip_ratio completions/clipped_ratio rollout/truncated_rate "
+        "response_clip_ratio rollout/truncated_ratio ppo_actor/no_eos_ratios/avg train/truncation_rate "
+        "is_truncated/mean truncated",
+    ),
     **_rows("trunc", "truncation_rate max_len_hit_frac rollout/truncated truncated_ratio", rank=12),
-    "token/total_response_length/clip_rate": Alias(
-        "trunc", 13, note=Msg("note.alias.roll_trunc")),
+    "token/total_response_length/clip_rate": Alias("trunc", 13, note=Msg("note.alias.roll_trunc")),
     # learning rate, loss
-    **_rows("lr", "lr learning_rate actor/lr actor_lr train/lr-pg_0 optim/lr ppo_actor/update/lr train/lr "
-            "policy/policy_lr ppo/learning_rate"),
-    **_rows("loss", "loss actor/pg_loss policy_loss train/pg_loss loss/policy_avg policy/policy_loss "
-            "ppo_actor/update/actor_loss/avg train/loss loss/mean"),
+    **_rows(
+        "lr",
+        "lr learning_rate actor/lr actor_lr train/lr-pg_0 optim/lr ppo_actor/update/lr train/lr "
+        "policy/policy_lr ppo/learning_rate",
+    ),
+    **_rows(
+        "loss",
+        "loss actor/pg_loss policy_loss train/pg_loss loss/policy_avg policy/policy_loss "
+        "ppo_actor/update/actor_loss/avg train/loss loss/mean",
+    ),
     **_rows("loss", "train_loss policy/loss", rank=12),
 }
 
@@ -170,10 +220,34 @@ _EVAL_PREFIX = re.compile(r"^(eval_|eval/|val-aux/|val-core/|validation/|test/)"
 # the clock's numbers never stand in for the policy's vitals.
 NAMESPACE_RANK = 50
 # (`rewards/<fn>`, `reward/<fn>`: the terms of a reward, components.py, never a vital by their name)
-_FOREIGN_NAMESPACES = frozenset({"reward", "rewards", "reward_components", "reward_component", "critic", "value", "ref", "reference", "reward_model", "rm", "time", "timing",
-                                 "perf", "progress", "system", "memory", "mem", "throughput", "profile", "teacher",
-                                 # train/rollout mismatch statistics (verl rollout_corr/kl is no KL to the reference)
-                                 "rollout_corr", "mismatch", "sampling"})
+_FOREIGN_NAMESPACES = frozenset(
+    {
+        "reward",
+        "rewards",
+        "reward_components",
+        "reward_component",
+        "critic",
+        "value",
+        "ref",
+        "reference",
+        "reward_model",
+        "rm",
+        "time",
+        "timing",
+        "perf",
+        "progress",
+        "system",
+        "memory",
+        "mem",
+        "throughput",
+        "profile",
+        "teacher",
+        # train/rollout mismatch statistics (verl rollout_corr/kl is no KL to the reference)
+        "rollout_corr",
+        "mismatch",
+        "sampling",
+    }
+)
 
 
 # bare words that name the metric only where the table lists them: under another namespace a
@@ -203,7 +277,7 @@ def lookup(key: str) -> Alias | None:
     if parts[0].lower() in _FOREIGN_NAMESPACES:
         return None
     if any(p.isdigit() for p in parts[:-1]):
-        return None      # one of many (`layers/12/grad_norm`, a head, a GPU): not the run's own vital
+        return None  # one of many (`layers/12/grad_norm`, a head, a GPU): not the run's own vital
     for i in range(1, len(parts)):
         rest = "/".join(parts[i:])
         hit = None if rest in _ONLY_AS_LISTED else _direct(rest)
@@ -220,8 +294,9 @@ def canonical_key(key: str) -> str | None:
     return alias.canonical if alias else None
 
 
-def resolve(raw: dict[str, tuple[np.ndarray, np.ndarray]]
-            ) -> tuple[dict[str, Series], dict[str, Series], dict[str, int], list[Msg]]:
+def resolve(
+    raw: dict[str, tuple[np.ndarray, np.ndarray]],
+) -> tuple[dict[str, Series], dict[str, Series], dict[str, int], list[Msg]]:
     """Map framework keys to canonical series.
 
     Returns (series, extras, unrecognized, notes): canonical name -> Series from the preferred key;
@@ -267,8 +342,14 @@ def describe() -> list[str]:
     for key, alias in EXACT.items():
         rows[alias.canonical].append((alias.rank, key + (" (stand-in)" if alias.proxy else "")))
     for pat, alias in PATTERNS:
-        shown = pat.pattern.strip("^$").replace("[^/]+", "<name>").replace(".+", "<name>").replace("\\d+", "<n>").replace("\\", "")
-        if "(?" in shown or "*+" in shown:      # a lookahead: say it in words
+        shown = (
+            pat.pattern.strip("^$")
+            .replace("[^/]+", "<name>")
+            .replace(".+", "<name>")
+            .replace("\\d+", "<n>")
+            .replace("\\", "")
+        )
+        if "(?" in shown or "*+" in shown:  # a lookahead: say it in words
             shown = "rewards/<a name holding acc or correct>[/mean]"
         rows[alias.canonical].append((alias.rank, shown + (" (stand-in)" if alias.proxy else "")))
     import textwrap
@@ -277,8 +358,14 @@ def describe() -> list[str]:
     out = ["Keys read as each metric, the first one logged wins (src/rlvitals/ingest/aliases.py):"]
     for name in CANONICAL:
         keys = ", ".join(k for _, k in sorted(rows[name], key=lambda r: r[0]))
-        out += textwrap.wrap(keys, 100, initial_indent=f"  {name:{width}s}  ", subsequent_indent=" " * (width + 4),
-                             break_on_hyphens=False, break_long_words=False)
+        out += textwrap.wrap(
+            keys,
+            100,
+            initial_indent=f"  {name:{width}s}  ",
+            subsequent_indent=" " * (width + 4),
+            break_on_hyphens=False,
+            break_long_words=False,
+        )
     foreign = ", ".join(f"{n}/" for n in sorted(_FOREIGN_NAMESPACES))
     notes = [
         "Any namespace in front of a key above reads as it, after the keys above "

@@ -20,7 +20,7 @@ __all__ = ["ANSI", "RAY_PREFIX", "Format", "LineParser", "clean_line"]
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # "(TaskRunner pid=46086)", "(main_task pid=54569, ip=10.0.0.1)", possibly repeated after ANSI removal
 RAY_PREFIX = re.compile(r"^\s*\([\w.\-]+ pid=\d+(?:, ip=[\d.]+)?\)\s?")
-RAY_REPEATED = re.compile(r"\[repeated \d+x across cluster\]")     # fullmatch on the tail (see clean_line)
+RAY_REPEATED = re.compile(r"\[repeated \d+x across cluster\]")  # fullmatch on the tail (see clean_line)
 
 
 def clean_line(line: str) -> str:

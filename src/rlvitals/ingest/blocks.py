@@ -32,11 +32,11 @@ from .values import steps_ok
 __all__ = ["BLOCK", "Layout", "Syntax", "layout_ids", "read_blocks", "trim_heap"]
 
 BLOCK = 1 << 20
-MAX_LAYOUTS = 4096                  # skeletons remembered (learned or not); then the cache starts over
+MAX_LAYOUTS = 4096  # skeletons remembered (learned or not); then the cache starts over
 _NUMBER = frozenset(b"0123456789.+-eE")
 
 
-TRIM_EVERY = 16          # blocks
+TRIM_EVERY = 16  # blocks
 
 
 def trim_heap(blocks_read: int) -> None:
@@ -47,9 +47,9 @@ def trim_heap(blocks_read: int) -> None:
         release_heap()
 
 
-
-def layout_ids(layouts: dict[bytes, Any], skel: list[bytes],
-               learn: Callable[[bytes, int], Any]) -> tuple[dict[bytes, Any], np.ndarray, list[Any]]:
+def layout_ids(
+    layouts: dict[bytes, Any], skel: list[bytes], learn: Callable[[bytes, int], Any]
+) -> tuple[dict[bytes, Any], np.ndarray, list[Any]]:
     """Each line's layout number (0: none) and the layouts by number, for a block whose lines have
     the skeletons `skel` (the line with its numbers taken out).  `layouts` remembers each skeleton's
     layout, or how many tries to learn one failed (an int); it starts over past MAX_LAYOUTS and is
@@ -62,8 +62,13 @@ def layout_ids(layouts: dict[bytes, Any], skel: list[bytes],
     for k, count in Counter(skel).items():
         lay = layouts.get(k, 0)
         while isinstance(lay, int) and lay < 3 and (lay == 0 or count > lay):
-            at = skel.index(k) if lay == 0 else len(skel) - 1 - skel[::-1].index(k) if lay == 1 else (
-                skel.index(k, len(skel) // 2) if k in skel[len(skel) // 2:-1] else skel.index(k))
+            at = (
+                skel.index(k)
+                if lay == 0
+                else len(skel) - 1 - skel[::-1].index(k)
+                if lay == 1
+                else (skel.index(k, len(skel) // 2) if k in skel[len(skel) // 2 : -1] else skel.index(k))
+            )
             got = learn(k, at)
             lay = layouts[k] = got if got is not None else lay + 1
         lay = layouts[k]
@@ -73,6 +78,7 @@ def layout_ids(layouts: dict[bytes, Any], skel: list[bytes],
             number[k] = len(table)
             table.append(lay)
     return layouts, np.fromiter(map(number.__getitem__, skel), dtype=np.int32, count=len(skel)), table
+
 
 class Layout:
     """Keys in order, the token of the step and of each value, tokens per line."""
@@ -90,13 +96,19 @@ class Syntax:
     `check` runs, not by numpy's C reader); `rows_need`: bytes without which a line can add no row (a careful line without them
     does not split the block's rows)."""
 
-    def __init__(self, table: bytes, delete: bytes, skeleton: bytes,
-                 learn: Callable[[bytes, LineParser], tuple[Layout, dict[str, float], float] | None],
-                 check: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None,
-                 c_reader: bool = True, rows_need: bytes | None = None) -> None:
+    def __init__(
+        self,
+        table: bytes,
+        delete: bytes,
+        skeleton: bytes,
+        learn: Callable[[bytes, LineParser], tuple[Layout, dict[str, float], float] | None],
+        check: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None,
+        c_reader: bool = True,
+        rows_need: bytes | None = None,
+    ) -> None:
         self.table, self.delete, self.skeleton, self.learn = table, delete, skeleton, learn
-        self.rows_need = rows_need      # a line without these bytes adds no row and numbers none
-        self.check = check        # (buffer, starts, ends) -> the tokens the format's own grammar allows
+        self.rows_need = rows_need  # a line without these bytes adds no row and numbers none
+        self.check = check  # (buffer, starts, ends) -> the tokens the format's own grammar allows
         self.c_reader = c_reader
 
     def tokens(self, raw: bytes) -> list[bytes]:
@@ -115,7 +127,7 @@ class _Reader:
     def __init__(self, parser: LineParser, syntax: Syntax) -> None:
         self.parser, self.syntax = parser, syntax
         self.builder = parser.builder
-        self.layouts: dict[bytes, Layout | int] = {}   # skeleton -> its layout, or the tries that failed
+        self.layouts: dict[bytes, Layout | int] = {}  # skeleton -> its layout, or the tries that failed
         self.lineno = 0
         self.fast_rows = 0
         self.blocks = 0
@@ -133,8 +145,11 @@ class _Reader:
         v, ok = parse_numbers(a, s[pos], e[pos] - s[pos])
         if self.syntax.check is not None:
             ok &= self.syntax.check(a, s[pos], e[pos])
-        same = bool(ok.all()) and v[0] == step and all(
-            np.float64(x).tobytes() == np.float64(row[k]).tobytes() for k, x in zip(lay.keys, v[1:].tolist()))
+        same = (
+            bool(ok.all())
+            and v[0] == step
+            and all(np.float64(x).tobytes() == np.float64(row[k]).tobytes() for k, x in zip(lay.keys, v[1:].tolist()))
+        )
         return lay if same else None
 
     def block(self, data: bytes) -> None:
@@ -142,7 +157,7 @@ class _Reader:
         nl = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
         bounds = np.concatenate(([0], nl + 1)).tolist()
         n = int(nl.size)
-        line: Callable[[int], bytes] = lambda i: data[bounds[i]:bounds[i + 1] - 1]   # noqa: E731 - without its newline
+        line: Callable[[int], bytes] = lambda i: data[bounds[i] : bounds[i + 1] - 1]  # noqa: E731 - without its newline
         skel = data.translate(None, self.syntax.skeleton).split(b"\n")[:-1]
         self.layouts, ids, table = layout_ids(self.layouts, skel, lambda k, at: self._check(line(at)))
         fast = np.flatnonzero(ids)
@@ -150,7 +165,7 @@ class _Reader:
         loaded = self._loaded(data, ids, table, fast) if fast.size * 4 >= n else None
         if loaded is not None:
             rows = loaded
-        elif fast.size * 4 >= n:                 # (mostly careful lines: all of them go the careful way)
+        elif fast.size * 4 >= n:  # (mostly careful lines: all of them go the careful way)
             other = np.flatnonzero(ids == 0).tolist()
             clean = data if not other else b"".join(line(i) + b"\n" for i in fast.tolist())
             nb = numeric_buffer(clean, self.syntax.table, self.syntax.delete)
@@ -176,13 +191,12 @@ class _Reader:
                     okv &= self.syntax.check(nb, starts[every], ends[every])
                 at = 0
                 for lay, sel, tok in picked:
-                    v = vals[at:at + tok.size].reshape(tok.shape)
-                    good = okv[at:at + tok.size].reshape(tok.shape).all(axis=1) & steps_ok(v[:, 0])
+                    v = vals[at : at + tok.size].reshape(tok.shape)
+                    good = okv[at : at + tok.size].reshape(tok.shape).all(axis=1) & steps_ok(v[:, 0])
                     at += tok.size
                     if not good.all():
                         v, sel = v[good], sel[good]
-                    rows.append((fast[sel], v[:, 0].astype(np.int64),
-                                 {k: v[:, c + 1] for c, k in enumerate(lay.keys)}))
+                    rows.append((fast[sel], v[:, 0].astype(np.int64), {k: v[:, c + 1] for c, k in enumerate(lay.keys)}))
         taken = np.zeros(n, dtype=bool)
         for r in rows:
             taken[r[0]] = True
@@ -191,8 +205,9 @@ class _Reader:
         self.blocks += 1
         trim_heap(self.blocks)
 
-    def _loaded(self, data: bytes, ids: np.ndarray, table: list[Layout], fast: np.ndarray
-                ) -> list[tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]] | None:
+    def _loaded(
+        self, data: bytes, ids: np.ndarray, table: list[Layout], fast: np.ndarray
+    ) -> list[tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]] | None:
         """Every line with a layout, read at once per kind of layout (`fastnum.read_rows`); None when
         one of them is not as its layout says (then the token-by-token path below sorts them out)."""
         if not self.syntax.c_reader:
@@ -201,8 +216,9 @@ class _Reader:
         kinds: dict[tuple[object, ...], int] = {}
         kind_of = np.zeros(len(table), dtype=np.int64)
         for j, lay in enumerate(table[1:], 1):
-            kind_of[j] = kinds.setdefault((tuple(lay.keys), lay.step_pos, tuple(lay.value_pos), lay.per_line),
-                                          len(kinds))
+            kind_of[j] = kinds.setdefault(
+                (tuple(lay.keys), lay.step_pos, tuple(lay.value_pos), lay.per_line), len(kinds)
+            )
         kind = kind_of[ids[fast]]
         rows = []
         for j in kinds.values():
@@ -217,8 +233,12 @@ class _Reader:
             rows.append((sel, got[0].astype(np.int64), dict(zip(lay.keys, got[1]))))
         return rows
 
-    def _emit(self, rows: list[tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]], careful: list[int],
-              line: Callable[[int], bytes]) -> None:
+    def _emit(
+        self,
+        rows: list[tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]],
+        careful: list[int],
+        line: Callable[[int], bytes],
+    ) -> None:
         """The block rows and the careful lines, in line order."""
         if rows:
             line_no = np.concatenate([r[0] for r in rows])
@@ -243,11 +263,14 @@ class _Reader:
             quiet = i is not None and need is not None and need not in line(i)
             if rows and hi > at and not quiet:
                 sl = slice(at, hi)
-                self.builder.add_block(steps[sl], {k: v[sl] for k, v in cols.items()},
-                                       present={k: p[sl] for k, p in present.items()} or None,
-                                       lines=self.lineno + line_no[sl] + 1)
+                self.builder.add_block(
+                    steps[sl],
+                    {k: v[sl] for k, v in cols.items()},
+                    present={k: p[sl] for k, p in present.items()} or None,
+                    lines=self.lineno + line_no[sl] + 1,
+                )
                 self.fast_rows += hi - at
-                if hasattr(self.parser, "_row_no"):      # readers that number their rows (JSONL, CSV)
+                if hasattr(self.parser, "_row_no"):  # readers that number their rows (JSONL, CSV)
                     self.parser._row_no += hi - at
                 at = hi
             if i is not None:

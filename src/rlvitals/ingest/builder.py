@@ -50,7 +50,7 @@ __all__ = ["RunBuilder", "link_runs"]
 _FLOATS = {float}
 # step arrays already joined during one build, by the ids of the blocks they were joined from
 _Shared = dict[tuple[int, ...] | None, tuple[np.ndarray, bool]]
-COMPACT_ROWS = 1 << 18           # look for overridden duplicates every this many rows at least
+COMPACT_ROWS = 1 << 18  # look for overridden duplicates every this many rows at least
 
 
 class _Column:
@@ -80,20 +80,20 @@ class RunBuilder:
         self.notes: list[Msg] = []
         self.meta: dict[str, object] = {}
         self._cols: dict[str, _Column] = {}
-        self._row = 0                      # rows added so far
+        self._row = 0  # rows added so far
         self._last_step: int | None = None
-        self._segments: list[list[int]] = []   # [first_step, last_step, first_line, rows, first_row]
+        self._segments: list[list[int]] = []  # [first_step, last_step, first_line, rows, first_row]
         self._last_keys: frozenset[str] | dict[str, float] | None = None
-        self.partial = False               # the next line fed is a last line without a newline
+        self.partial = False  # the next line fed is a last line without a newline
         # False for readers that feed rows out of time order (slime maps train lines onto rollout
         # ids afterwards; TensorBoard reads one event file after another): restarts are then no
         # new runs
         self.split_runs = True
-        self._pend_keys: tuple[str, ...] | None = None     # rows held by add_row (see there)
+        self._pend_keys: tuple[str, ...] | None = None  # rows held by add_row (see there)
         self._pend_steps: list[int] = []
         self._pend_vals: list[tuple[float, ...]] = []
         self._pend_lines: list[int] = []
-        self._compact_at = COMPACT_ROWS    # rows at which to look for duplicates to drop
+        self._compact_at = COMPACT_ROWS  # rows at which to look for duplicates to drop
 
     # -- feeding -------------------------------------------------------------------------------
     def _begin_row(self, step: int, lineno: int) -> int:
@@ -116,7 +116,7 @@ class RunBuilder:
         if not row:
             return False
         if type(step) is str and len(step) < 16 and step.isdecimal():
-            step = int(step)                  # the common case: digits as printed (< 10**15 < 2**53)
+            step = int(step)  # the common case: digits as printed (< 10**15 < 2**53)
         elif type(step) is not int or not 0 <= step < STEP_LIMIT:
             got = parse_step(step)
             if isinstance(got, str):
@@ -140,7 +140,7 @@ class RunBuilder:
             return False
         self._last_keys = row
         keys = tuple(row)
-        if keys != self._pend_keys or len(self._pend_steps) >= 2048:   # bounded: Python floats are big
+        if keys != self._pend_keys or len(self._pend_steps) >= 2048:  # bounded: Python floats are big
             self._flush()
             self._pend_keys = keys
         self._pend_steps.append(step)
@@ -181,8 +181,11 @@ class RunBuilder:
         self._pend_steps, self._pend_vals, self._pend_lines = [], [], []
         if len(steps) >= 8:
             table = np.array(vals, dtype=np.float64)
-            self.add_block(np.array(steps, dtype=np.int64), {k: table[:, j] for j, k in enumerate(keys)},
-                           lines=np.array(lines, dtype=np.int64))
+            self.add_block(
+                np.array(steps, dtype=np.int64),
+                {k: table[:, j] for j, k in enumerate(keys)},
+                lines=np.array(lines, dtype=np.int64),
+            )
             return
         cols = self._cols
         for step, values, lineno in zip(steps, vals, lines):
@@ -217,14 +220,20 @@ class RunBuilder:
             s_, k_ = steps[idx], seg[idx]
             last = np.ones(idx.size, dtype=bool)
             last[:-1] = (s_[1:] != s_[:-1]) | (k_[1:] != k_[:-1])
-            keep = np.sort(idx[last])                      # back in row order
+            keep = np.sort(idx[last])  # back in row order
             col.pieces = [(steps[keep], values[keep], order[keep])]
             col.steps, col.values, col.order = array("q"), array("d"), array("q")
             kept_max = max(kept_max, int(keep.size))
         self._compact_at = self._row + max(COMPACT_ROWS, 2 * kept_max)
 
-    def add_block(self, steps: np.ndarray, columns: dict[str, np.ndarray], first_line: int = 0,
-                  present: dict[str, np.ndarray] | None = None, lines: np.ndarray | None = None) -> None:
+    def add_block(
+        self,
+        steps: np.ndarray,
+        columns: dict[str, np.ndarray],
+        first_line: int = 0,
+        present: dict[str, np.ndarray] | None = None,
+        lines: np.ndarray | None = None,
+    ) -> None:
         """Many rows at once (fast readers).  Every value is kept (a logged NaN is evidence) unless
         `present[key]` is given: a bool mask of the rows where the key was actually logged.
         `lines` (1-based line number of each row) makes segment starts exact; without it rows are
@@ -273,7 +282,7 @@ class RunBuilder:
             if col is None:
                 col = self._cols[key] = _Column()
             if mask is None or bool(np.all(mask)):
-                col.pieces.append((steps, vals, first))          # steps shared by the block's keys
+                col.pieces.append((steps, vals, first))  # steps shared by the block's keys
             else:
                 keep = np.asarray(mask, dtype=bool)
                 order = np.arange(first, first + steps.size, dtype=np.int64)
@@ -281,8 +290,16 @@ class RunBuilder:
         if self._row >= self._compact_at:
             self._compact()
 
-    def add_parsed(self, step: int | float | str, row: dict[str, float], lineno: int, *, dropped: int = 0,
-                   dropped_reason: str = "non-numeric values", empty_reason: str = "line without metrics") -> None:
+    def add_parsed(
+        self,
+        step: int | float | str,
+        row: dict[str, float],
+        lineno: int,
+        *,
+        dropped: int = 0,
+        dropped_reason: str = "non-numeric values",
+        empty_reason: str = "line without metrics",
+    ) -> None:
         """A metric line a reader has parsed: keep the row and count its unusable values as
         dropped, or count the line as skipped when nothing numeric was left."""
         if row:
@@ -321,8 +338,13 @@ class RunBuilder:
         col = self._cols[key]
         parts = list(col.pieces)
         if len(col.steps):
-            parts.append((np.frombuffer(col.steps, dtype=np.int64), np.frombuffer(col.values, dtype=np.float64),
-                          np.frombuffer(col.order, dtype=np.int64)))
+            parts.append(
+                (
+                    np.frombuffer(col.steps, dtype=np.int64),
+                    np.frombuffer(col.values, dtype=np.float64),
+                    np.frombuffer(col.order, dtype=np.int64),
+                )
+            )
         return parts
 
     def _series(self, key: str, shared: _Shared | None = None, release: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -342,7 +364,7 @@ class RunBuilder:
         if shared is not None and ident in shared:
             steps, increasing = shared[ident]
         else:
-            steps = np.concatenate([p[0] for p in parts])        # fresh arrays: the Run owns them
+            steps = np.concatenate([p[0] for p in parts])  # fresh arrays: the Run owns them
             increasing = steps.size < 2 or bool(np.all(steps[1:] > steps[:-1]))
             if shared is not None and ident is not None:
                 # (ids of blocks that all lived when build began: a released one's id cannot come back
@@ -350,12 +372,13 @@ class RunBuilder:
                 shared[ident] = (steps, increasing)
         values = np.concatenate([p[1] for p in parts])
         if not increasing:
-            order = np.concatenate([np.arange(o, o + p.size, dtype=np.int64) if isinstance(o, int) else o
-                                    for p, _, o in parts])
+            order = np.concatenate(
+                [np.arange(o, o + p.size, dtype=np.int64) if isinstance(o, int) else o for p, _, o in parts]
+            )
             idx = np.lexsort((order, steps))
             steps, values = steps[idx], values[idx]
             last = np.ones(steps.size, dtype=bool)
-            last[:-1] = steps[1:] != steps[:-1]       # keep the last write of each step
+            last[:-1] = steps[1:] != steps[:-1]  # keep the last write of each step
             steps, values = steps[last], values[last]
         return steps, values
 
@@ -366,8 +389,9 @@ class RunBuilder:
             return np.empty(0, np.int64), np.empty(0), np.empty(0, np.int64)
         steps = np.concatenate([p[0] for p in parts])
         values = np.concatenate([p[1] for p in parts])
-        order = np.concatenate([np.arange(o, o + p.size, dtype=np.int64) if isinstance(o, int) else o
-                                for p, _, o in parts])
+        order = np.concatenate(
+            [np.arange(o, o + p.size, dtype=np.int64) if isinstance(o, int) else o for p, _, o in parts]
+        )
         if order.size > 1 and not bool(np.all(order[1:] >= order[:-1])):
             idx = np.argsort(order, kind="stable")
             steps, values, order = steps[idx], values[idx], order[idx]
@@ -416,8 +440,10 @@ class RunBuilder:
         run.evals = evals
         components.set_goal(run)
         if len(run.segments) > 1:
-            where = Listing(tuple(Msg("note.line_step", line=s.first_line, step=s.first_step)
-                                  for s in run.segments[1:]), "note.comma_sep")
+            where = Listing(
+                tuple(Msg("note.line_step", line=s.first_line, step=s.first_step) for s in run.segments[1:]),
+                "note.comma_sep",
+            )
             run.notes.append(Msg("note.segments", n=len(run.segments), where=where))
         return run
 
@@ -437,8 +463,11 @@ class RunBuilder:
                     # memory and the read peaks at twice its values (1M steps: 223 -> ~150 MiB)
                     release_heap()
             run = self._make_run(raw, groups[0] if groups else [])
-            if len(self._segments) > 1 and len(groups) == 1 and sum(s[0] <= NEW_RUN_MAX_STEP
-                                                                     for s in self._segments) > MAX_RUNS:
+            if (
+                len(self._segments) > 1
+                and len(groups) == 1
+                and sum(s[0] <= NEW_RUN_MAX_STEP for s in self._segments) > MAX_RUNS
+            ):
                 run.notes.append(Msg("ingest.note.not_split", max=NEW_RUN_MAX_STEP, runs=MAX_RUNS))
             return run
         gathered = {key: self._gather(key) for key in self._cols}
@@ -452,16 +481,19 @@ class RunBuilder:
                 if b > a:
                     part[key] = self._later_wins(steps[a:b], values[a:b], order[a:b])
             runs.append(self._make_run(part, segs))
-        entries = [Msg("note.run_rows", i=i + 1, first=g[0][0], last=max(s[1] for s in g), rows=sum(s[3] for s in g))
-                   for i, g in enumerate(groups)]
-        return link_runs(runs, Msg("note.file_holds", n=len(runs), max=NEW_RUN_MAX_STEP),
-                         entry=lambda i, _r: entries[i])
+        entries = [
+            Msg("note.run_rows", i=i + 1, first=g[0][0], last=max(s[1] for s in g), rows=sum(s[3] for s in g))
+            for i, g in enumerate(groups)
+        ]
+        return link_runs(
+            runs, Msg("note.file_holds", n=len(runs), max=NEW_RUN_MAX_STEP), entry=lambda i, _r: entries[i]
+        )
 
 
 def _malloc_trim() -> Callable[[int], int] | None:
     try:
         return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
-    except (OSError, AttributeError, TypeError):     # not glibc (macOS, Windows, musl): nothing to do
+    except (OSError, AttributeError, TypeError):  # not glibc (macOS, Windows, musl): nothing to do
         return None
 
 
@@ -474,17 +506,23 @@ def release_heap() -> None:
         _TRIM(0)
 
 
-LISTED_RUNS = 12           # runs named in the note at most (the note stays short with 10,000 runs)
+LISTED_RUNS = 12  # runs named in the note at most (the note stays short with 10,000 runs)
 
 
-def link_runs(runs: list[Run], holds: Msg, label: Callable[[Run], str] | None = None, *,
-              entry: Callable[[int, Run], Msg] | None = None) -> Run:
+def link_runs(
+    runs: list[Run],
+    holds: Msg,
+    label: Callable[[Run], str] | None = None,
+    *,
+    entry: Callable[[int, Run], Msg] | None = None,
+) -> Run:
     """Several runs read from one place (a file whose step counter restarted, a database, a folder
     of W&B, SwanLab or MLflow runs): each knows the others (`file_runs`, `run_index` / `run_count`)
     and says so in a note ("{holds}: run 1: … This is run i; choose another with --run K"); the last
     is returned, as a file's last run is.  Each run is listed as `entry(i, run)` (0-based i), by
     default "run i: {label(run)} ({n} steps)"; the first LISTED_RUNS are named."""
     if len(runs) > 1:
+
         def by_label(i: int, r: Run) -> Msg:
             return Msg("note.run_db", i=i + 1, id=label(r) if label is not None else r.name, steps=r.n_steps)
 

@@ -31,42 +31,99 @@ from ..i18n import Listing, Msg
 from ..run import Run, Series
 from . import aliases
 
-__all__ = ["KINDS", "choose_goal", "classify", "component_name", "is_correctness_name", "is_eval_key", "set_goal",
-           "split", "val_acc_choice"]
+__all__ = [
+    "KINDS",
+    "choose_goal",
+    "classify",
+    "component_name",
+    "is_correctness_name",
+    "is_eval_key",
+    "set_goal",
+    "split",
+    "val_acc_choice",
+]
 
 KINDS: tuple[str, ...] = ("correctness", "format", "length", "style", "other")
 
 # component key -> name; first match wins.  `/std`, `/min`, `/max` of a component stay in extras.
 _COMPONENT_PATTERNS: tuple[re.Pattern[str], ...] = (
-    re.compile(r"^(?:train/)?rewards?/(?P<name>[^/]+)/mean$"),          # TRL ≥ 2025-03, rl-doctor
-    re.compile(r"^(?:train/)?rewards/(?P<name>[^/]+)$"),                # TRL before 2025-03-23
-    re.compile(r"^reward_components?[./](?P<name>[^/]+)$"),              # rlprobe (parquet flatten)
-    re.compile(r"^metrics/(?P<name>[^/]+_reward)$"),                     # prime-rl verifiers
-    re.compile(r"^reward/(?P<name>[^/]+)$"),                             # `reward/<name>`
-    re.compile(r"^critic/score/(?P<name>[^/]+)/mean$"),                  # verl reward_extra_info
-    re.compile(r"^env/all/(?P<name>correct|format)$"),                   # Tinker cookbook
+    re.compile(r"^(?:train/)?rewards?/(?P<name>[^/]+)/mean$"),  # TRL ≥ 2025-03, rl-doctor
+    re.compile(r"^(?:train/)?rewards/(?P<name>[^/]+)$"),  # TRL before 2025-03-23
+    re.compile(r"^reward_components?[./](?P<name>[^/]+)$"),  # rlprobe (parquet flatten)
+    re.compile(r"^metrics/(?P<name>[^/]+_reward)$"),  # prime-rl verifiers
+    re.compile(r"^reward/(?P<name>[^/]+)$"),  # `reward/<name>`
+    re.compile(r"^critic/score/(?P<name>[^/]+)/mean$"),  # verl reward_extra_info
+    re.compile(r"^env/all/(?P<name>correct|format)$"),  # Tinker cookbook
 )
 # names that are the reward itself or its statistics, not a term of it
-_NOT_A_COMPONENT = frozenset({
-    "mean", "std", "min", "max", "avg", "sum", "total", "total_reward", "reward", "rewards", "score",
-    "avg_raw_reward", "mean_positive_reward", "raw_reward", "final_reward", "task_reward", "p10", "p90",
-    "median", "count", "overall",
-    "chosen", "rejected", "margins", "accuracies",      # TRL's DPO statistics, not reward terms
-})
+_NOT_A_COMPONENT = frozenset(
+    {
+        "mean",
+        "std",
+        "min",
+        "max",
+        "avg",
+        "sum",
+        "total",
+        "total_reward",
+        "reward",
+        "rewards",
+        "score",
+        "avg_raw_reward",
+        "mean_positive_reward",
+        "raw_reward",
+        "final_reward",
+        "task_reward",
+        "p10",
+        "p90",
+        "median",
+        "count",
+        "overall",
+        "chosen",
+        "rejected",
+        "margins",
+        "accuracies",  # TRL's DPO statistics, not reward terms
+    }
+)
 
 _TOKEN = re.compile(r"[a-z0-9@]+")
 _EVAL = re.compile(r"^(?:eval[_/]|val[-/_]|validation[/_]|test[/_])")
 # (kind, whole tokens, token prefixes); checked in this order, first hit wins
 _RULES: tuple[tuple[str, frozenset[str], tuple[str, ...]], ...] = (
-    ("correctness", frozenset({"acc", "em", "exact", "answer", "pass", "pass@1", "pass1", "solve", "solved",
-                               "success", "successes", "right", "mc", "mcq", "choice"}),
-     ("correct", "accura", "exactmatch", "verif", "solve", "passrate")),
-    ("format", frozenset({"xml", "tag", "tags", "think", "int", "integer", "schema", "json"}),
-     ("format", "xml", "struct", "tag", "think", "reasoning_step", "reasoningstep", "syntax", "parse")),
-    ("length", frozenset({"len", "long", "short", "overlong", "tokens"}),
-     ("length", "overlong", "len_")),
-    ("style", frozenset({"cosine", "style", "language", "lang", "fluency", "repetition", "tone", "politeness"}),
-     ("cosine", "style", "language", "repetit", "fluen", "readab")),
+    (
+        "correctness",
+        frozenset(
+            {
+                "acc",
+                "em",
+                "exact",
+                "answer",
+                "pass",
+                "pass@1",
+                "pass1",
+                "solve",
+                "solved",
+                "success",
+                "successes",
+                "right",
+                "mc",
+                "mcq",
+                "choice",
+            }
+        ),
+        ("correct", "accura", "exactmatch", "verif", "solve", "passrate"),
+    ),
+    (
+        "format",
+        frozenset({"xml", "tag", "tags", "think", "int", "integer", "schema", "json"}),
+        ("format", "xml", "struct", "tag", "think", "reasoning_step", "reasoningstep", "syntax", "parse"),
+    ),
+    ("length", frozenset({"len", "long", "short", "overlong", "tokens"}), ("length", "overlong", "len_")),
+    (
+        "style",
+        frozenset({"cosine", "style", "language", "lang", "fluency", "repetition", "tone", "politeness"}),
+        ("cosine", "style", "language", "repetit", "fluen", "readab"),
+    ),
     ("correctness", frozenset({"code", "math", "test", "tests", "unit", "execution"}), ()),
 )
 
@@ -93,13 +150,13 @@ def classify(name: str) -> str:
             return kind
         if any(t.startswith(p) for t in tokens for p in prefixes):
             return kind
-        if any(len(p) >= 5 and "_" not in p and p in joined for p in prefixes):   # "xmlcount", "softformat"
+        if any(len(p) >= 5 and "_" not in p and p in joined for p in prefixes):  # "xmlcount", "softformat"
             return kind
     return "other"
 
 
 _STATISTIC = frozenset({"std", "min", "max", "sum", "count", "p10", "p90", "median", "var"})
-_COUNTED = re.compile(r"count|num|total|(^|_)n_")      # a count of right answers is no rate
+_COUNTED = re.compile(r"count|num|total|(^|_)n_")  # a count of right answers is no rate
 
 
 def component_name(key: str) -> str | None:
@@ -126,8 +183,13 @@ def _correctness_leaf(key: str) -> str | None:
     if parts[-1].lower() == "mean":
         parts = parts[:-1]
     leaf = parts[-1]
-    if (leaf.lower() in _STATISTIC or not is_correctness_name(leaf) or _EVAL.match(key) or _COUNTED.search(leaf.lower())
-            or aliases.lookup(key) is not None):
+    if (
+        leaf.lower() in _STATISTIC
+        or not is_correctness_name(leaf)
+        or _EVAL.match(key)
+        or _COUNTED.search(leaf.lower())
+        or aliases.lookup(key) is not None
+    ):
         return None
     return leaf
 
@@ -173,8 +235,9 @@ def val_acc_choice(keys: list[str]) -> str | None:
     return best[2] if best else None
 
 
-def split(raw: dict[str, tuple[np.ndarray, np.ndarray]], series: dict[str, Series],
-          extras: dict[str, Series]) -> tuple[dict[str, Series], dict[str, str], dict[str, Series], list[Msg]]:
+def split(
+    raw: dict[str, tuple[np.ndarray, np.ndarray]], series: dict[str, Series], extras: dict[str, Series]
+) -> tuple[dict[str, Series], dict[str, str], dict[str, Series], list[Msg]]:
     """(components, component_kinds, evals, notes) of one run.  Mutates `series` only to add a
     `val_acc` chosen from the eval keys when no alias row gave one."""
     components: dict[str, Series] = {}
@@ -184,14 +247,14 @@ def split(raw: dict[str, tuple[np.ndarray, np.ndarray]], series: dict[str, Serie
     for key, (steps, values) in raw.items():
         name = component_name(key)
         if name is not None and name not in components:
-            components[name] = extras.get(key) or Series(key, steps, values, key)   # arrays shared, not copied
+            components[name] = extras.get(key) or Series(key, steps, values, key)  # arrays shared, not copied
             kinds[name] = classify(name)
         elif is_eval_key(key):
             evals[key] = extras.get(key) or Series(key, steps, values, key)
     acc = series.get("acc")
     if acc is not None and not acc.proxy and component_name(acc.source) is not None and len(acc):
         top = float(np.nanmax(acc.values)) if np.isfinite(acc.values).any() else 0.0
-        if top > 1.0 + 1e-9:       # Unsloth's correctness_reward_func pays 2.0: a reward, not a rate
+        if top > 1.0 + 1e-9:  # Unsloth's correctness_reward_func pays 2.0: a reward, not a rate
             note = Msg("note.acc_stands_in", src=acc.source, top=f"{top:.3g}")
             series["acc"] = Series("acc", acc.steps, acc.values, acc.source, True, note)
             notes.append(Msg("note.alias", canon="acc", key=acc.source, note=note))
@@ -204,22 +267,25 @@ def split(raw: dict[str, tuple[np.ndarray, np.ndarray]], series: dict[str, Serie
     elif "val_acc" in series and len(evals) > 1:
         notes.append(Msg("note.val_kept", src=series["val_acc"].source, n=len(evals)))
     if components:
-        listing = Listing(tuple(Msg("note.component", name=n, kind=Msg(f"note.kind.{kinds[n]}")) for n in components),
-                          "note.comma_sep")
+        listing = Listing(
+            tuple(Msg("note.component", name=n, kind=Msg(f"note.kind.{kinds[n]}")) for n in components),
+            "note.comma_sep",
+        )
         notes.append(Msg("note.components", listing=listing))
     return components, kinds, evals, notes
 
 
 # -- the goal ------------------------------------------------------------------------------------
-GOAL_MIN_POINTS = 4          # as diagnose's goal: an accuracy needs 4 points to stand for the run
+GOAL_MIN_POINTS = 4  # as diagnose's goal: an accuracy needs 4 points to stand for the run
 
 
 def _points(s: Series | None) -> int:
     return 0 if s is None else int(np.isfinite(s.values).sum())
 
 
-def choose_goal(series: dict[str, Series], components: dict[str, Series],
-                kinds: dict[str, str]) -> tuple[str, str, str] | None:
+def choose_goal(
+    series: dict[str, Series], components: dict[str, Series], kinds: dict[str, str]
+) -> tuple[str, str, str] | None:
     """(metric, source key, why) of the metric that says whether the run learns, in diagnose's
     order: the eval accuracy, the training accuracy, a correctness term of the reward (ahead of
     the total reward, which a format or proxy term can carry alone), the reward."""
@@ -250,5 +316,5 @@ def set_goal(run: Run, *, metric: str | None = None, key: str = "", given: str =
         return
     metric, key, why = got
     run.meta["goal"] = {"metric": metric, "key": key, "by": "reader", "why": why}
-    if why in ("component", "eval"):       # a choice worth saying (`vitals` shows every one)
+    if why in ("component", "eval"):  # a choice worth saying (`vitals` shows every one)
         run.notes.append(Msg(f"ingest.note.goal_{why}", key=key))

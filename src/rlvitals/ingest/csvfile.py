@@ -72,7 +72,7 @@ class CsvParser(LineParser):
             if value is None or value != value or (value in (math.inf, -math.inf) and value is not OUT_OF_RANGE):
                 self.builder.skip("CSV row without a step")
                 return
-            step = cells[self.step_col]            # as written: the builder checks its range
+            step = cells[self.step_col]  # as written: the builder checks its range
         row: dict[str, float] = {}
         text = 0
         for i, (key, cell) in enumerate(zip(self.header, cells)):
@@ -83,8 +83,9 @@ class CsvParser(LineParser):
                 text += 1
             else:
                 row[key] = v
-        self.builder.add_parsed(step, row, lineno, dropped=text, dropped_reason="non-numeric cells",
-                                empty_reason="CSV row without metrics")
+        self.builder.add_parsed(
+            step, row, lineno, dropped=text, dropped_reason="non-numeric cells", empty_reason="CSV row without metrics"
+        )
 
 
 def _learn(raw: bytes, parser: LineParser) -> tuple[Layout, dict[str, float], float] | None:
@@ -124,8 +125,12 @@ def read_csv(path: Path, name: str) -> Run:
 
 def _syntax(delim: bytes) -> Syntax:
     """Cells of plain numbers between `delim`s (a TSV keeps its tabs in the skeleton)."""
-    return Syntax(bytes.maketrans(delim, b" "), bytes(c for c in range(256) if c not in b"0123456789.+-eE \n" + delim),
-                  b"0123456789.+-eE" + (b"" if delim == b"\t" else b" \t"), _learn)
+    return Syntax(
+        bytes.maketrans(delim, b" "),
+        bytes(c for c in range(256) if c not in b"0123456789.+-eE \n" + delim),
+        b"0123456789.+-eE" + (b"" if delim == b"\t" else b" \t"),
+        _learn,
+    )
 
 
 def _cell(v: float) -> str:
@@ -143,10 +148,10 @@ def write_csv(run: Run, out: TextIO) -> None:
     rows = list(rows_for_writer(run, {n: (n, None) for n in run.series}))
     names = sorted({k for _, row in rows for k in row})
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(["_runtime", *names[: len(names) // 2], "_step", *names[len(names) // 2:]])
+    w.writerow(["_runtime", *names[: len(names) // 2], "_step", *names[len(names) // 2 :]])
     for i, (step, row) in enumerate(rows):
         vals = [_cell(row[n]) if n in row else "" for n in names]
-        w.writerow([f"{10.0 * i:.1f}", *vals[: len(names) // 2], step, *vals[len(names) // 2:]])
+        w.writerow([f"{10.0 * i:.1f}", *vals[: len(names) // 2], step, *vals[len(names) // 2 :]])
 
 
 def _header_only(line: str) -> float:
@@ -171,7 +176,7 @@ def _sniff(text: str) -> float:
     n = lines[0].count(delim)
     if n < 1 or lines[0].lstrip().startswith(("{", "[")):
         return 0.0
-    rows = lines[1:-1] or lines[1:]          # the last sniffed line may be cut by the window
+    rows = lines[1:-1] or lines[1:]  # the last sniffed line may be cut by the window
     same = sum(1 for l in rows if l.count(delim) >= n)
     header = [h.strip().strip('"') for h in lines[0].split(delim)]
     numeric = sum(1 for c in lines[1].split(delim) if parse_value(c) is not None)
@@ -180,5 +185,11 @@ def _sniff(text: str) -> float:
     return 0.8 if any(h in STEP_COLUMNS for h in header) else 0.5
 
 
-FORMAT = Format("csv", "CSV/TSV table with a header (W&B history export: `_step`, blank cells, any column order)",
-                _sniff, parser=CsvParser, reader=read_csv, writer=write_csv)
+FORMAT = Format(
+    "csv",
+    "CSV/TSV table with a header (W&B history export: `_step`, blank cells, any column order)",
+    _sniff,
+    parser=CsvParser,
+    reader=read_csv,
+    writer=write_csv,
+)

@@ -38,14 +38,13 @@ __all__ = [
 ]
 
 KEEP_NUMERIC = frozenset(b"0123456789.+-eE")
-WIDTH = 32                      # longest token read at once; longer tokens go one by one
-PAD = WIDTH                     # blank bytes after the text, so a token's window never runs off the end
+WIDTH = 32  # longest token read at once; longer tokens go one by one
+PAD = WIDTH  # blank bytes after the text, so a token's window never runs off the end
 _POW10 = 10.0 ** np.arange(23)
-_LD_OK = (np.finfo(np.longdouble).nmant == 63 and np.dtype(np.longdouble).itemsize == 16
-          and np.little_endian)
+_LD_OK = np.finfo(np.longdouble).nmant == 63 and np.dtype(np.longdouble).itemsize == 16 and np.little_endian
 _LD_POW10 = np.longdouble(10) ** np.arange(28, dtype=np.longdouble) if _LD_OK else None
-_TWO53 = float(2 ** 53)
-_TINY = 2.2250738585072014e-308     # smallest normal float64: below it, double rounding is not checked
+_TWO53 = float(2**53)
+_TINY = 2.2250738585072014e-308  # smallest normal float64: below it, double rounding is not checked
 
 
 def numeric_buffer(text: bytes, table: bytes | None = None, delete: bytes = b"") -> np.ndarray:
@@ -53,8 +52,9 @@ def numeric_buffer(text: bytes, table: bytes | None = None, delete: bytes = b"")
     return np.frombuffer(text.translate(table, delete) + b" " * PAD, dtype=np.uint8)
 
 
-def read_rows(lines: list[bytes], per_line: int, step: int, cols: list[int]
-              ) -> tuple[np.ndarray, list[np.ndarray]] | None:
+def read_rows(
+    lines: list[bytes], per_line: int, step: int, cols: list[int]
+) -> tuple[np.ndarray, list[np.ndarray]] | None:
     """(steps, values) of `lines`: the number at token `step` of each line, and the numbers at token
     positions `cols` as columns (`values[j]`: token `cols[j]` of every line), when every line has
     exactly `per_line` blank-separated tokens and each of `cols` a finite number (the caller
@@ -72,13 +72,13 @@ def read_rows(lines: list[bytes], per_line: int, step: int, cols: list[int]
     dt = np.dtype([(f"t{i}", kind.get(i, "S1")) for i in range(per_line)])
     try:
         got = np.loadtxt(lines, dtype=dt, comments=None, ndmin=1, encoding="latin1")
-    except (ValueError, OverflowError):     # a token count, or a token the line parser must see
+    except (ValueError, OverflowError):  # a token count, or a token the line parser must see
         return None
     if got.shape != (len(lines),):
         return None
     # one array per column: a key's blocks are freed on their own when the run is built
     values = [np.ascontiguousarray(got[f"t{c}"]) for c in cols]
-    if not all(np.isfinite(v).all() for v in values):   # 1e400 is inf for both: values.py counts it
+    if not all(np.isfinite(v).all() for v in values):  # 1e400 is inf for both: values.py counts it
         return None
     return np.ascontiguousarray(got[f"t{step}"]), values
 
@@ -89,7 +89,7 @@ def token_bounds(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     edges = np.flatnonzero(inside[1:] != inside[:-1]) + 1
     if inside[0]:
         edges = np.concatenate(([0], edges))
-    return edges[0::2], edges[1::2]        # the buffer ends with blanks: every start has its end
+    return edges[0::2], edges[1::2]  # the buffer ends with blanks: every start has its end
 
 
 def parse_tokens(a: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -107,7 +107,7 @@ def parse_numbers(a: np.ndarray, starts: np.ndarray, length: np.ndarray) -> tupl
         return out, ok
     length = np.asarray(length)
     width = int(min(max(int(length.max()), 1), WIDTH))
-    x = np.lib.stride_tricks.sliding_window_view(a, width)[starts]      # (n, width): one copy
+    x = np.lib.stride_tricks.sliding_window_view(a, width)[starts]  # (n, width): one copy
     slow: list[np.ndarray] = []
     long = length > width
     if long.any():
@@ -117,7 +117,7 @@ def parse_numbers(a: np.ndarray, starts: np.ndarray, length: np.ndarray) -> tupl
     sign = (head == 45).view(np.int8) + 2 * (head == 43).view(np.int8)
     dot = (x == 46).argmax(axis=1)
     dot = np.where((x[np.arange(n), dot] == 46) & (dot < length), dot, width + 1)
-    e_at = ((x | 32) == 101)
+    e_at = (x | 32) == 101
     ep = e_at.argmax(axis=1)
     ep = np.where(e_at[np.arange(n), ep] & (ep < length), ep, width + 1)
     esign = np.zeros(n, dtype=np.int8)
@@ -144,7 +144,7 @@ def parse_numbers(a: np.ndarray, starts: np.ndarray, length: np.ndarray) -> tupl
         # one sort by shape (16-bit keys: a radix sort, O(n)) and one gather: each shape is a slice
         lut = np.zeros(counts.size + 1, dtype=np.uint16)
         lut[present] = np.arange(1, present.size + 1, dtype=np.uint16)
-        dense = lut[code]                                  # 0 for the long tokens
+        dense = lut[code]  # 0 for the long tokens
         order = np.argsort(dense, kind="stable")
         ends = np.cumsum(np.bincount(dense, minlength=present.size + 1)).tolist()
         xs = x[order]
@@ -160,9 +160,9 @@ def parse_numbers(a: np.ndarray, starts: np.ndarray, length: np.ndarray) -> tupl
                     slow.append(order[lo:hi][~got[1]])
         out[order] = outs
         ok[order] = oks
-    for i in (np.concatenate(slow).tolist() if slow else ()):
+    for i in np.concatenate(slow).tolist() if slow else ():
         try:
-            v = float(a[starts[i]:starts[i] + length[i]].tobytes())
+            v = float(a[starts[i] : starts[i] + length[i]].tobytes())
         except ValueError:
             out[i] = np.nan
             ok[i] = False
@@ -191,28 +191,28 @@ def _shape(rows: np.ndarray, size: int, s: int, d: int, e: int, es: int) -> tupl
     ecols = list(range(e + 1 + (1 if es else 0), size)) if e < size else []
     if not mcols or (e < size and not ecols) or len(ecols) > 4:
         return None
-    dig = rows[:, mcols] - np.uint8(48)                    # uint8 wraps: a non-digit is > 9
+    dig = rows[:, mcols] - np.uint8(48)  # uint8 wraps: a non-digit is > 9
     bad = dig.max(axis=1) > 9
     nd = len(mcols)
     frac = (m_end - d - 1) if d < m_end else 0
     if nd <= 15:
-        mant = dig.astype(np.float64) @ _POW10[nd - 1::-1]
+        mant = dig.astype(np.float64) @ _POW10[nd - 1 :: -1]
         big = None
     else:
         lead = nd - 19
         big = np.zeros(dig.shape[0], dtype=bool)
-        if lead > 0:                                       # only leading zeros may go past 19 digits
+        if lead > 0:  # only leading zeros may go past 19 digits
             big |= dig[:, :lead].any(axis=1)
             dig = dig[:, lead:]
-        hi = dig[:, :-15].astype(np.float64) @ _POW10[dig.shape[1] - 16::-1]
+        hi = dig[:, :-15].astype(np.float64) @ _POW10[dig.shape[1] - 16 :: -1]
         lo = dig[:, -15:].astype(np.float64) @ _POW10[14::-1]
         with np.errstate(invalid="ignore", over="ignore"):
-            mant_u = hi.astype(np.uint64) * np.uint64(10 ** 15) + lo.astype(np.uint64)
+            mant_u = hi.astype(np.uint64) * np.uint64(10**15) + lo.astype(np.uint64)
         mant = mant_u.astype(np.float64)
     if ecols:
         ed = rows[:, ecols] - np.uint8(48)
         bad |= ed.max(axis=1) > 9
-        k = ed.astype(np.float64) @ _POW10[len(ecols) - 1::-1]
+        k = ed.astype(np.float64) @ _POW10[len(ecols) - 1 :: -1]
         k = (-k if es == 1 else k) - frac
     else:
         k = np.full(dig.shape[0], -float(frac))
@@ -229,11 +229,11 @@ def _shape(rows: np.ndarray, size: int, s: int, d: int, e: int, es: int) -> tupl
         if j.size:
             mm = mant_u[j].astype(np.longdouble)
             kk = k[j]
-            pp = _LD_POW10[np.abs(kk).astype(np.intp)]   # type: ignore[index]
+            pp = _LD_POW10[np.abs(kk).astype(np.intp)]  # type: ignore[index]
             r = np.where(kk >= 0, mm * pp, mm / pp)
             low = r.view(np.uint64)[0::2] & np.uint64(0x7FF)
             got = r.astype(np.float64)
             good = (low != np.uint64(0x400)) & (got >= _TINY) & np.isfinite(got)
             val[j[good]] = got[good]
             fast[j[good]] = True
-    return (-val if s == 1 else val), fast      # what is not fast, float() decides
+    return (-val if s == 1 else val), fast  # what is not fast, float() decides

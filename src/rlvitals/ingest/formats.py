@@ -18,21 +18,21 @@ MODULES: tuple[str, ...] = (
     "jsonl",
     "csvfile",
     "tb_format",
-    "parquet",              # Parquet step tables, rlprobe's run directory (binary: by magic bytes; needs pyarrow)
-    "sqlite_store",         # rlwatch's metrics.db (binary: chosen by its magic bytes, never by text sniffing)
-    "wandb_store",          # W&B offline runs (`.wandb` record log; binary: by magic bytes or a run folder)
-    "swanlab_store",        # SwanLab runs (`.swanlab`: W&B's record log with its own header; binary)
-    "mlflow_store",         # MLflow: mlruns/ file store or mlflow.db (a folder or SQLite tables, never text sniffing)
+    "parquet",  # Parquet step tables, rlprobe's run directory (binary: by magic bytes; needs pyarrow)
+    "sqlite_store",  # rlwatch's metrics.db (binary: chosen by its magic bytes, never by text sniffing)
+    "wandb_store",  # W&B offline runs (`.wandb` record log; binary: by magic bytes or a run folder)
+    "swanlab_store",  # SwanLab runs (`.swanlab`: W&B's record log with its own header; binary)
+    "mlflow_store",  # MLflow: mlruns/ file store or mlflow.db (a folder or SQLite tables, never text sniffing)
     "notebook",
-    "logdicts:STATE_FORMAT",   # trainer_state.json (any object holding log_history)
-    "logdicts:ARRAY_FORMAT",   # the same log dicts as a bare JSON array
+    "logdicts:STATE_FORMAT",  # trainer_state.json (any object holding log_history)
+    "logdicts:ARRAY_FORMAT",  # the same log dicts as a bare JSON array
     "openrlhf",
     "roll",
     "slime",
     "torchtune",
     "primerl_console",
     "trl",
-    "generic",              # the fallback for hand-rolled loops: keep it last
+    "generic",  # the fallback for hand-rolled loops: keep it last
 )
 
 

@@ -34,10 +34,14 @@ from .values import OUT_OF_RANGE, checked_float
 
 __all__ = ["FORMAT", "GenericParser", "pairs", "step_of"]
 
-_VALUE = re.compile(r"[:=][ \t]*+(?P<v>[-+]?(?:\d++(?:\.\d*+)?|\.\d++)(?:[eE][-+]?\d++)?|[-+]?(?:nan|inf(?:inity)?))"
-                    r"(?P<pct>%?)(?![\w.:/])", re.IGNORECASE)
-_STEP = re.compile(r"\b(?:global[ _]?step|step|iter(?:ation)?)\b[ \t]*+[:=#]?[ \t]*+(\d{1,18})(?!\d)(?!\.\d)",
-                   re.IGNORECASE)
+_VALUE = re.compile(
+    r"[:=][ \t]*+(?P<v>[-+]?(?:\d++(?:\.\d*+)?|\.\d++)(?:[eE][-+]?\d++)?|[-+]?(?:nan|inf(?:inity)?))"
+    r"(?P<pct>%?)(?![\w.:/])",
+    re.IGNORECASE,
+)
+_STEP = re.compile(
+    r"\b(?:global[ _]?step|step|iter(?:ation)?)\b[ \t]*+[:=#]?[ \t]*+(\d{1,18})(?!\d)(?!\.\d)", re.IGNORECASE
+)
 _BRACKET = re.compile(r"^\s*+\[\s*+(\d{1,18})\s*+(?:/\s*+\d++\s*+)?\]")
 _WORD = re.compile(r"[A-Za-z_][\w./\-]*")
 _DELIMS = ",;|()[]{}<>:=\t"
@@ -51,7 +55,7 @@ def _name(segment: str) -> str | None:
     a sentence ("GPU: Tesla T4. Max memory" → "Max memory"); a source location
     ("config.py:2368") is no name."""
     cut = max(segment.rfind(c) for c in _DELIMS)
-    words = segment[cut + 1:].split()
+    words = segment[cut + 1 :].split()
     keep: list[str] = []
     for w in reversed(words):
         if len(keep) == MAX_WORDS or not _WORD.fullmatch(w) or (keep and w.endswith(".")):
@@ -68,11 +72,11 @@ def pairs(line: str) -> tuple[dict[str, float], bool]:
     pct = False
     prev = 0
     for m in _VALUE.finditer(line):
-        name = _name(line[prev:m.start()])
+        name = _name(line[prev : m.start()])
         prev = m.end()
         if name is None or name.lower() in _STEP_NAMES:
             continue
-        value = checked_float(m.group("v"))      # `1e400`: OUT_OF_RANGE, dropped by the builder
+        value = checked_float(m.group("v"))  # `1e400`: OUT_OF_RANGE, dropped by the builder
         if m.group("pct") and value is not OUT_OF_RANGE:
             value, pct = value / 100.0, True
         out[name] = value
@@ -92,9 +96,9 @@ class GenericParser(LineParser):
 
     def __init__(self, name: str = "") -> None:
         super().__init__(name)
-        self.mode: str | None = None            # "next" | "previous" once a step line was seen
-        self.held: list[tuple[int, dict[str, float]]] = []   # free rows before the first step line
-        self.pending: dict[str, float] = {}     # "next" mode: free values waiting for their step
+        self.mode: str | None = None  # "next" | "previous" once a step line was seen
+        self.held: list[tuple[int, dict[str, float]]] = []  # free rows before the first step line
+        self.pending: dict[str, float] = {}  # "next" mode: free values waiting for their step
         self.pending_lines = 0
         self.last_step: int | None = None
         self.percent = False
@@ -150,8 +154,9 @@ class GenericParser(LineParser):
             self._notes(self.builder)
             run = self.builder.build()
             if self.pending_lines:
-                run.skipped["metrics after the last step line"] = run.skipped.get(
-                    "metrics after the last step line", 0) + self.pending_lines
+                run.skipped["metrics after the last step line"] = (
+                    run.skipped.get("metrics after the last step line", 0) + self.pending_lines
+                )
             return guess_names(run)
         # no step counter (yet): line order, a new row whenever a name repeats
         b = RunBuilder(self.builder.name, self.format_name)
@@ -208,8 +213,13 @@ def guess_names(run: Run) -> Run:
             alias = aliases.lookup(cand)
             if alias is None:
                 continue
-            if (alias.canonical not in run.series and alias.canonical not in guesses and not alias.proxy
-                    and alias.transform is None and alias.scale == 1.0):
+            if (
+                alias.canonical not in run.series
+                and alias.canonical not in guesses
+                and not alias.proxy
+                and alias.transform is None
+                and alias.scale == 1.0
+            ):
                 guesses[alias.canonical] = key
             break
     if not guesses:
@@ -240,5 +250,10 @@ def _sniff(text: str) -> float:
     return 0.31 if stepped >= 2 or multi >= 3 else 0.0
 
 
-FORMAT = Format("generic", "fallback for hand-rolled logs: `name: number` / `name=number` lines, step from "
-                "`Step 12/500`, `step 12`, `[12]` or line order (use --map CANON=KEY)", _sniff, parser=GenericParser)
+FORMAT = Format(
+    "generic",
+    "fallback for hand-rolled logs: `name: number` / `name=number` lines, step from "
+    "`Step 12/500`, `step 12`, `[12]` or line order (use --map CANON=KEY)",
+    _sniff,
+    parser=GenericParser,
+)

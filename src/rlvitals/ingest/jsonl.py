@@ -55,7 +55,7 @@ class JsonlParser(LineParser):
     """Line-by-line reader of JSON Lines (flat or verl's `{"step", "data"}`)."""
 
     format_name = "jsonl"
-    null_is_nan = False          # verl's file logger writes NaN as null
+    null_is_nan = False  # verl's file logger writes NaN as null
 
     def __init__(self, name: str = "") -> None:
         super().__init__(name)
@@ -114,8 +114,7 @@ class JsonlParser(LineParser):
                 row[key] = OUT_OF_RANGE if v in _INFS and "Infinity" not in text else v
             else:
                 dropped += 1
-        self.builder.add_parsed(step, row, lineno, dropped=dropped,
-                                empty_reason="JSON line without metrics")
+        self.builder.add_parsed(step, row, lineno, dropped=dropped, empty_reason="JSON line without metrics")
 
 
 def _learn(raw: bytes, parser: LineParser) -> tuple[Layout, dict[str, float], float] | None:
@@ -159,20 +158,27 @@ def json_numbers(a: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndar
     neg = a[starts] == 45
     lead = a[starts + neg]
     nxt = a[starts + neg + 1]
-    ok: np.ndarray = ((lead - np.uint8(48)) < 10) & ~((lead == 48) & ((nxt - np.uint8(48)) < 10) & (starts + neg + 1 < ends))
+    ok: np.ndarray = ((lead - np.uint8(48)) < 10) & ~(
+        (lead == 48) & ((nxt - np.uint8(48)) < 10) & (starts + neg + 1 < ends)
+    )
     ok &= a[ends - 1] != 46
-    dot_e = np.flatnonzero((a[:-1] == 46) & ((a[1:] | 32) == 101))      # "5.e3": rare, found at the byte level
+    dot_e = np.flatnonzero((a[:-1] == 46) & ((a[1:] | 32) == 101))  # "5.e3": rare, found at the byte level
     if dot_e.size:
         ok[np.unique(np.searchsorted(starts, dot_e, side="right") - 1)] = False
     return ok
 
 
-_SYNTAX = Syntax(bytes.maketrans(b'{}":,[]\t\r', b" " * 9),
-                 bytes(c for c in range(256) if c not in b'0123456789.+-eE{}":,[] \t\r\n'),
-                 b"0123456789.+- \t", _learn, json_numbers,
-                 # JSON's numbers are checked token by token; a block-wide check cost more (~10% of
-                 # the read) than the C reader saved on these 17-digit reprs
-                 c_reader=False, rows_need=b"{")
+_SYNTAX = Syntax(
+    bytes.maketrans(b'{}":,[]\t\r', b" " * 9),
+    bytes(c for c in range(256) if c not in b'0123456789.+-eE{}":,[] \t\r\n'),
+    b"0123456789.+- \t",
+    _learn,
+    json_numbers,
+    # JSON's numbers are checked token by token; a block-wide check cost more (~10% of
+    # the read) than the C reader saved on these 17-digit reprs
+    c_reader=False,
+    rows_need=b"{",
+)
 
 
 def read_jsonl(path: Path, name: str) -> Run:
@@ -204,5 +210,11 @@ def _sniff(text: str) -> float:
     return 0.5 + 0.35 * good / len(lines) if 2 * good >= len(lines) else 0.25 * good / len(lines)
 
 
-FORMAT = Format("jsonl", "JSON Lines, one object per step (`{\"step\": 12, \"loss\": …}`; prime-rl, torchtune, …)",
-                _sniff, parser=JsonlParser, reader=read_jsonl, writer=write_jsonl)
+FORMAT = Format(
+    "jsonl",
+    'JSON Lines, one object per step (`{"step": 12, "loss": …}`; prime-rl, torchtune, …)',
+    _sniff,
+    parser=JsonlParser,
+    reader=read_jsonl,
+    writer=write_jsonl,
+)

@@ -48,9 +48,21 @@ _NB_DELETE = bytes(c for c in range(256) if c not in KEEP_NUMERIC and c not in b
 BLOCK = 1 << 20
 
 # canonical name -> the lesson's key (the lesson calls clip_frac `clip` and ratio_mean `ratio`)
-KEYS: dict[str, str] = {"reward": "reward", "acc": "acc", "entropy": "entropy", "kl": "kl",
-                        "adv_std": "adv_std", "clip_frac": "clip", "ratio_mean": "ratio", "len": "len",
-                        "gnorm": "gnorm", "trunc": "trunc", "lr": "lr", "loss": "loss", "val_acc": "val_acc"}
+KEYS: dict[str, str] = {
+    "reward": "reward",
+    "acc": "acc",
+    "entropy": "entropy",
+    "kl": "kl",
+    "adv_std": "adv_std",
+    "clip_frac": "clip",
+    "ratio_mean": "ratio",
+    "len": "len",
+    "gnorm": "gnorm",
+    "trunc": "trunc",
+    "lr": "lr",
+    "loss": "loss",
+    "val_acc": "val_acc",
+}
 
 
 class LessonParser(LineParser):
@@ -75,7 +87,7 @@ class LessonParser(LineParser):
                 bad += 1
             else:
                 row[key] = v
-        if bad and row:                      # a line left with no value is counted as a skipped line
+        if bad and row:  # a line left with no value is counted as a skipped line
             self.builder.drop("unreadable value", bad)
         return m.group(1), row
 
@@ -93,7 +105,6 @@ class LessonParser(LineParser):
 
 
 # ---------------------------------------------------------------- the block path
-
 
 
 class _Layout:
@@ -137,18 +148,21 @@ class _BlockReader:
     def __init__(self, name: str) -> None:
         self.parser = LessonParser(name)
         self.builder = self.parser.builder
-        self.layouts: dict[bytes, _Layout | int] = {}   # skeleton -> its layout, or the tries that failed
-        self.lineno = 0                         # lines consumed before the current block
+        self.layouts: dict[bytes, _Layout | int] = {}  # skeleton -> its layout, or the tries that failed
+        self.lineno = 0  # lines consumed before the current block
         self.blocks = 0
 
     def block(self, data: bytes) -> None:
         """A block of whole lines (ends with a newline)."""
         nl = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
-        bounds = np.concatenate(([0], nl + 1))            # line i is data[bounds[i]:bounds[i+1]]
+        bounds = np.concatenate(([0], nl + 1))  # line i is data[bounds[i]:bounds[i+1]]
         n = int(nl.size)
-        line: Callable[[int], bytes] = lambda i: data[bounds[i]:bounds[i + 1] - 1]   # noqa: E731 - without its newline
+        line: Callable[[int], bytes] = lambda i: data[bounds[i] : bounds[i + 1] - 1]  # noqa: E731 - without its newline
         skel = data.translate(None, _DEL_SKELETON).split(b"\n")[:-1]
-        learn: Callable[[bytes, int], _Layout | None] = lambda k, at: _learn(line(at).rstrip(b"\r")) if k.startswith(b"[") else None  # noqa: E731
+
+        def learn(k: bytes, at: int) -> _Layout | None:
+            return _learn(line(at).rstrip(b"\r")) if k.startswith(b"[") else None
+
         self.layouts, ids, table = layout_ids(self.layouts, skel, learn)
         fast = np.flatnonzero(ids)
         other = np.flatnonzero(ids == 0).tolist()
@@ -184,14 +198,16 @@ class _BlockReader:
                 vals, okv = parse_numbers(nb, starts[every], ends[every] - starts[every])
                 at = 0
                 for lay, sel, tok in picked:
-                    v = vals[at:at + tok.size].reshape(tok.shape)
-                    good = okv[at:at + tok.size].reshape(tok.shape).all(axis=1)
+                    v = vals[at : at + tok.size].reshape(tok.shape)
+                    good = okv[at : at + tok.size].reshape(tok.shape).all(axis=1)
                     at += tok.size
-                    good &= steps_ok(v[:, 0])     # a step out of range goes slow, to be counted there
+                    good &= steps_ok(v[:, 0])  # a step out of range goes slow, to be counted there
                     if not good.all():
                         v, sel = v[good], sel[good]
-                    cols = {k: (v[:, c + 1] / 100.0 if pct else v[:, c + 1])
-                            for c, (k, pct) in enumerate(zip(lay.keys, lay.pct))}
+                    cols = {
+                        k: (v[:, c + 1] / 100.0 if pct else v[:, c + 1])
+                        for c, (k, pct) in enumerate(zip(lay.keys, lay.pct))
+                    }
                     groups.append((lay, fast[sel], v[:, 0].astype(np.int64), cols))
             taken = np.zeros(n, dtype=bool)
             for _, rows, _, _ in groups:
@@ -202,7 +218,7 @@ class _BlockReader:
         noise = 0
         for i in other:
             k = skel[i]
-            if not cr and b"[" not in k:      # no step bracket: noise (the skeleton keeps '[')
+            if not cr and b"[" not in k:  # no step bracket: noise (the skeleton keeps '[')
                 if k or line(i).strip():
                     noise += 1
                 continue
@@ -215,8 +231,9 @@ class _BlockReader:
         trim_heap(self.blocks)
 
     @staticmethod
-    def _loaded(data: bytes, ids: np.ndarray, table: list[_Layout], fast: np.ndarray
-                ) -> list[tuple[_Layout, np.ndarray, np.ndarray, dict[str, np.ndarray]]] | None:
+    def _loaded(
+        data: bytes, ids: np.ndarray, table: list[_Layout], fast: np.ndarray
+    ) -> list[tuple[_Layout, np.ndarray, np.ndarray, dict[str, np.ndarray]]] | None:
         """Every line with a layout, read at once per kind of layout (`fastnum.read_rows`); None when
         one of them is not as its layout says (then the token-by-token path sorts them out)."""
         lines = data.translate(_NB_TABLE, _NB_DELETE).split(b"\n")
@@ -224,8 +241,9 @@ class _BlockReader:
         kinds: dict[tuple[object, ...], int] = {}
         kind_of = np.zeros(len(table), dtype=np.int64)
         for j, lay in enumerate(table[1:], 1):
-            kind_of[j] = kinds.setdefault((tuple(lay.keys), tuple(lay.pct), tuple(lay.value_pos), lay.per_line),
-                                          len(kinds))
+            kind_of[j] = kinds.setdefault(
+                (tuple(lay.keys), tuple(lay.pct), tuple(lay.value_pos), lay.per_line), len(kinds)
+            )
         kind = kind_of[ids[fast]]
         groups = []
         for j in kinds.values():
@@ -240,7 +258,7 @@ class _BlockReader:
             steps, v = got[0].astype(np.int64), got[1]
             for c, pct in enumerate(lay.pct):
                 if pct:
-                    v[c] /= 100.0               # in place: no second copy of a percent column
+                    v[c] /= 100.0  # in place: no second copy of a percent column
             groups.append((lay, sel, steps, dict(zip(lay.keys, v))))
         return groups
 
@@ -250,7 +268,7 @@ class _BlockReader:
         pieces, at = [], 0
         b = bounds.tolist() if len(drop) > 64 else bounds
         for i in drop:
-            pieces.append(data[at:int(b[i])])
+            pieces.append(data[at : int(b[i])])
             at = int(b[i + 1])
         pieces.append(data[at:])
         return b"".join(pieces)
@@ -258,7 +276,7 @@ class _BlockReader:
     def _rows(self, raw: bytes) -> list[tuple[int, dict[str, float]]]:
         """Rows of one line the block path did not take (a tqdm `\\r` repaint splits it in pieces,
         as text mode and `watch` would)."""
-        if b"[" not in raw and b"\r" not in raw:          # cannot hold a step: noise, counted
+        if b"[" not in raw and b"\r" not in raw:  # cannot hold a step: noise, counted
             if raw.strip():
                 self.builder.skip("not a metric line")
             return []
@@ -289,8 +307,11 @@ class _BlockReader:
             for step, row in self._rows(lines[i]):
                 self.builder.add_row(step, row, self.lineno + i + 1)
 
-    def _merge(self, groups: list[tuple[_Layout, np.ndarray, np.ndarray, dict[str, np.ndarray]]],
-               fb_rows: list[tuple[int, int, dict[str, float]]]) -> None:
+    def _merge(
+        self,
+        groups: list[tuple[_Layout, np.ndarray, np.ndarray, dict[str, np.ndarray]]],
+        fb_rows: list[tuple[int, int, dict[str, float]]],
+    ) -> None:
         """Block rows (each layout's) and fallback rows, in line order, as one `add_block`."""
         if len(groups) == 1 and not fb_rows:
             _, rows, steps, cols = groups[0]
@@ -308,8 +329,11 @@ class _BlockReader:
             keys.update(dict.fromkeys(row))
         if len(keys) > 256:
             # many distinct keys (each line its own): a dense table would cost keys × rows
-            table = [(int(r), int(s), {k: float(v[j]) for k, v in g[3].items()})
-                     for g in groups for j, (r, s) in enumerate(zip(g[1], g[2]))] + fb_rows
+            table = [
+                (int(r), int(s), {k: float(v[j]) for k, v in g[3].items()})
+                for g in groups
+                for j, (r, s) in enumerate(zip(g[1], g[2]))
+            ] + fb_rows
             for j in order.tolist():
                 i, step, row = table[j]
                 self.builder.add_row(step, row, self.lineno + i + 1)
@@ -382,5 +406,11 @@ def _sniff(text: str) -> float:
     return min(0.9, 0.6 + 0.1 * hits)
 
 
-FORMAT = Format("lesson", "the lesson's lines: `[  12] reward=0.412 acc=21.1% entropy=… trunc=…%`",
-                _sniff, parser=LessonParser, reader=read_lesson, writer=write_lesson)
+FORMAT = Format(
+    "lesson",
+    "the lesson's lines: `[  12] reward=0.412 acc=21.1% entropy=… trunc=…%`",
+    _sniff,
+    parser=LessonParser,
+    reader=read_lesson,
+    writer=write_lesson,
+)

@@ -33,6 +33,7 @@ __all__ = ["ARRAY_FORMAT", "STATE_FORMAT", "log_dicts_run", "read_log_dicts", "w
 
 _INFS = (math.inf, -math.inf)
 
+
 def _json_doc(path: Path) -> tuple[object, int, bool]:
     """(the document, values nested too deep, whether it spells an infinity).  Values nested deeper than values.MAX_DEPTH
     come back as safejson.DEEP (counted where they are met), never as a RecursionError."""
@@ -41,7 +42,7 @@ def _json_doc(path: Path) -> tuple[object, int, bool]:
         doc, deep = safejson.loads(text)
     except json.JSONDecodeError as e:
         raise InputError.of("ingest.err.json", path=path, error=f"{e.msg} at line {e.lineno}") from None
-    except ValueError as e:                           # safejson.TooDeep
+    except ValueError as e:  # safejson.TooDeep
         raise InputError.of("ingest.err.json", path=path, error=str(e)) from None
     return doc, deep, "Infinity" in text
 
@@ -55,8 +56,15 @@ def _entry_step(entry: Mapping[str, object], keys: tuple[str, ...]) -> int | flo
     return None
 
 
-def log_dicts_run(history: list[object], name: str, format: str, *, step_keys: tuple[str, ...] = ("step",),
-                  row_order: bool = False, spelled_inf: bool = True) -> RunBuilder:
+def log_dicts_run(
+    history: list[object],
+    name: str,
+    format: str,
+    *,
+    step_keys: tuple[str, ...] = ("step",),
+    row_order: bool = False,
+    spelled_inf: bool = True,
+) -> RunBuilder:
     """A builder filled from a list of HF-style log dicts (`{"loss": …, "reward": …, "step": 10}`).
 
     Nested dicts are flattened with `/`; `None` is NaN (TRL's "every value was NaN"); the
@@ -92,7 +100,7 @@ def log_dicts_run(history: list[object], name: str, format: str, *, step_keys: t
             elif isinstance(v, int) and not isinstance(v, bool):
                 row[k] = as_float(v)
             elif v == safejson.DEEP:
-                continue                              # counted once for the document (read_log_dicts)
+                continue  # counted once for the document (read_log_dicts)
             else:
                 bad += 1
         if row:
@@ -124,8 +132,9 @@ def read_log_dicts(path: Path, name: str) -> Run:
         raise InputError.of("ingest.err.json_shape", path=path)
     assert isinstance(doc, dict)
     history = doc[key]
-    b = log_dicts_run(history, name, "trl-state", step_keys=("step",) if key == "log_history" else STEP_KEYS,
-                      spelled_inf=spelled_inf)
+    b = log_dicts_run(
+        history, name, "trl-state", step_keys=("step",) if key == "log_history" else STEP_KEYS, spelled_inf=spelled_inf
+    )
     if key != "log_history":
         b.note(Msg("ingest.note.dicts_from", key=key))
         if isinstance(doc.get("config"), dict):
@@ -150,7 +159,6 @@ def write_state(run: Run, out: TextIO) -> None:
     out.write("\n")
 
 
-
 # the list of log dicts inside a JSON object: HF `log_history`; rl-doctor's `{"config", "history"}`
 HISTORY_KEYS = ("log_history", "history", "records")
 _HISTORY_LIST = re.compile(r'"(?:history|records)"\s*:\s*\[\s*\{')
@@ -170,8 +178,17 @@ def _sniff_array(text: str) -> float:
     return 0.9 if _ARRAY_OF_DICTS.match(text) else 0.0
 
 
-STATE_FORMAT = Format("trl-state", "any JSON object holding a `log_history` list (HF trainer_state.json; "
-                      "also a `history` / `records` list of log dicts, rl-doctor's JSON)",
-                      _sniff_state, reader=read_log_dicts, writer=write_state)
-ARRAY_FORMAT = Format("json-array", "a bare JSON array of log dicts (TRL `log_history` dumped alone; "
-                      "`step` key, else the position)", _sniff_array, reader=read_log_dicts)
+STATE_FORMAT = Format(
+    "trl-state",
+    "any JSON object holding a `log_history` list (HF trainer_state.json; "
+    "also a `history` / `records` list of log dicts, rl-doctor's JSON)",
+    _sniff_state,
+    reader=read_log_dicts,
+    writer=write_state,
+)
+ARRAY_FORMAT = Format(
+    "json-array",
+    "a bare JSON array of log dicts (TRL `log_history` dumped alone; `step` key, else the position)",
+    _sniff_array,
+    reader=read_log_dicts,
+)

@@ -23,10 +23,22 @@ from ..run import CANONICAL, VITALS, Run, Series
 from . import components
 from .base import LineParser
 
-__all__ = ["DIAGNOSABLE", "GOAL", "MAPPABLE", "MappedParser", "apply_mapping", "key_notes", "keys_seen", "norm_key",
-           "parse_map", "require_vitals", "suggest_maps", "unmapped_keys"]
+__all__ = [
+    "DIAGNOSABLE",
+    "GOAL",
+    "MAPPABLE",
+    "MappedParser",
+    "apply_mapping",
+    "key_notes",
+    "keys_seen",
+    "norm_key",
+    "parse_map",
+    "require_vitals",
+    "suggest_maps",
+    "unmapped_keys",
+]
 
-TOP_KEYS = 15                  # keys listed in the NoVitals message
+TOP_KEYS = 15  # keys listed in the NoVitals message
 # `--map goal=KEY`: the metric that says whether the run learns (diagnose keeps the user's choice)
 GOAL = "goal"
 MAPPABLE: tuple[str, ...] = (*CANONICAL, GOAL)
@@ -37,7 +49,7 @@ _NORM = re.compile(r"[\s_\-]+")
 
 
 def norm_key(key: str) -> str:
-    """"Average Reward" and "average_reward" and "rewards / acc" vs "rewards/acc" compare equal."""
+    """ "Average Reward" and "average_reward" and "rewards / acc" vs "rewards/acc" compare equal."""
     return _NORM.sub("", key.strip().lower())
 
 
@@ -91,8 +103,14 @@ def apply_mapping(run: Run, mapping: Mapping[str, str], *, strict: bool = True, 
     """A copy of `run` where each `canonical <- key` of `mapping` holds.  A key the log lacks is an
     error, unless not `strict` (a live log may not have printed it yet).  `how`: "user" (--map) or
     "guessed" (the generic reader reading "Average Reward" as reward)."""
-    run = replace(run, series=dict(run.series), extras=dict(run.extras), unrecognized=dict(run.unrecognized),
-                  notes=list(run.notes), meta=dict(run.meta))
+    run = replace(
+        run,
+        series=dict(run.series),
+        extras=dict(run.extras),
+        unrecognized=dict(run.unrecognized),
+        notes=list(run.notes),
+        meta=dict(run.meta),
+    )
     applied: dict[str, str] = {}
     for canon, key in mapping.items():
         if canon not in MAPPABLE:
@@ -106,9 +124,14 @@ def apply_mapping(run: Run, mapping: Mapping[str, str], *, strict: bool = True, 
             raise InputError.of("ingest.err.map_key", canon=canon, key=key, keys=_top(keys_seen(run)))
         found, src = hit
         old = run.series.get(canon)
-        if how == "user" and old is not None and old.source == found:   # a guess the user confirms
-            run.notes = [n for n in run.notes if not (getattr(n, "key", None) == "ingest.note.guessed"
-                                                      and getattr(n, "fields", {}).get("canon") == canon)]
+        if how == "user" and old is not None and old.source == found:  # a guess the user confirms
+            run.notes = [
+                n
+                for n in run.notes
+                if not (
+                    getattr(n, "key", None) == "ingest.note.guessed" and getattr(n, "fields", {}).get("canon") == canon
+                )
+            ]
         if old is not None and old.source != found and old.source and not old.proxy:
             run.extras.setdefault(old.source, Series(old.source, old.steps, old.values, old.source))
         note = Msg("note.alias.user" if how == "user" else "note.alias.guessed")
@@ -125,7 +148,7 @@ def apply_mapping(run: Run, mapping: Mapping[str, str], *, strict: bool = True, 
         if _map_goal(run, mapping[GOAL], strict):
             applied[GOAL] = run.meta["goal"]["key"]
     elif applied:
-        components.set_goal(run)             # the reader's choice, on the mapped series
+        components.set_goal(run)  # the reader's choice, on the mapped series
     run.meta["mapping"] = applied
     return run
 
@@ -178,12 +201,36 @@ _HINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
 _WORD = re.compile(r"[a-z]+")
 # words a metric's name may carry beside its own (`avg_return`, `episode_len`, `approx_kl`); any
 # other word makes it something else (`asst_token_ratio`, `aborted_ratio`, `w_exact`, `kl_sample_v1`)
-_NEUTRAL = frozenset({"mean", "avg", "average", "batch", "train", "training", "policy", "actor", "approx", "episode",
-                      "ep", "all", "total", "raw", "rollout", "task", "sample", "sampled", "per", "step"})
+_NEUTRAL = frozenset(
+    {
+        "mean",
+        "avg",
+        "average",
+        "batch",
+        "train",
+        "training",
+        "policy",
+        "actor",
+        "approx",
+        "episode",
+        "ep",
+        "all",
+        "total",
+        "raw",
+        "rollout",
+        "task",
+        "sample",
+        "sampled",
+        "per",
+        "step",
+    }
+)
 # namespaces of the clock and the machine, never a vital (`timing_s/adv` is a duration)
 _FOREIGN = re.compile(r"(^|/)(time|timing|perf|progress|system|mem|memory|throughput|profile)[^/]*/")
-_NOT_A_SOURCE = re.compile(r"(^|[/_.])(std|min|max|var|count|time|timing|sec|secs|seconds|throughput|mfu|"
-                           r"mem|memory|epoch|step|steps|lr)($|[/_.])")
+_NOT_A_SOURCE = re.compile(
+    r"(^|[/_.])(std|min|max|var|count|time|timing|sec|secs|seconds|throughput|mfu|"
+    r"mem|memory|epoch|step|steps|lr)($|[/_.])"
+)
 MAX_UNMAPPED_LISTED = 8
 
 
@@ -229,8 +276,9 @@ def key_notes(run: Run) -> Run:
         run.notes.append(Msg("ingest.note.no_goal"))
     if not unmapped or not (hints or "goal" not in run.meta):
         return run
-    shown = ", ".join(unmapped[:MAX_UNMAPPED_LISTED]) + (f", … +{len(unmapped) - MAX_UNMAPPED_LISTED}"
-                                                         if len(unmapped) > MAX_UNMAPPED_LISTED else "")
+    shown = ", ".join(unmapped[:MAX_UNMAPPED_LISTED]) + (
+        f", … +{len(unmapped) - MAX_UNMAPPED_LISTED}" if len(unmapped) > MAX_UNMAPPED_LISTED else ""
+    )
     run.notes.append(Msg("ingest.note.unmapped", n=len(unmapped), keys=shown))
     if hints:
         run.notes.append(Msg("ingest.note.suggest", maps=" ".join(f"--map {c}={k}" for c, k in hints)))
@@ -250,8 +298,16 @@ def require_vitals(run: Run, label: object, *, strict: bool = False) -> None:
     if hints:
         example = hints[0][1]
     canon = hints[0][0] if hints else "reward"
-    raise NoVitals.of("ingest.err.no_vitals", path=label, format=run.format, n=len(seen),
-                      vitals=", ".join(VITALS), keys=_top(seen), example=example, canon=canon)
+    raise NoVitals.of(
+        "ingest.err.no_vitals",
+        path=label,
+        format=run.format,
+        n=len(seen),
+        vitals=", ".join(VITALS),
+        keys=_top(seen),
+        example=example,
+        canon=canon,
+    )
 
 
 class MappedParser:
@@ -276,5 +332,5 @@ class MappedParser:
     def finish(self) -> Run:
         return apply_mapping(self.inner.finish(), self.mapping, strict=False)
 
-    def __getattr__(self, name: str) -> Any:     # whatever the inner parser has (its builder, lineno)
+    def __getattr__(self, name: str) -> Any:  # whatever the inner parser has (its builder, lineno)
         return getattr(self.inner, name)

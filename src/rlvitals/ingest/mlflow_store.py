@@ -59,10 +59,15 @@ def mlflow_runs(path: Path) -> list[Path]:
     for base in (path, path / "mlruns"):
         if not base.is_dir():
             continue
-        runs = [d for d in base.iterdir() if d.is_dir() and _is_run(d)]       # an experiment folder
+        runs = [d for d in base.iterdir() if d.is_dir() and _is_run(d)]  # an experiment folder
         if not runs:
-            runs = [d for e in base.iterdir() if e.is_dir() and e.name != ".trash"
-                    for d in e.iterdir() if d.is_dir() and _is_run(d)]
+            runs = [
+                d
+                for e in base.iterdir()
+                if e.is_dir() and e.name != ".trash"
+                for d in e.iterdir()
+                if d.is_dir() and _is_run(d)
+            ]
         if runs:
             return sorted(runs, key=lambda d: (_start(d), str(d)))[-_MAX_RUNS:]
     return []
@@ -187,26 +192,39 @@ def is_mlflow_db(path: Path) -> bool:
 def _db_runs(path: Path) -> list[Run]:
     con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     try:
-        found = con.execute("SELECT run_uuid, name, experiment_id FROM runs WHERE lifecycle_stage IS NOT 'deleted' "
-                            "ORDER BY start_time, run_uuid").fetchall()[-_MAX_RUNS:]
+        found = con.execute(
+            "SELECT run_uuid, name, experiment_id FROM runs WHERE lifecycle_stage IS NOT 'deleted' "
+            "ORDER BY start_time, run_uuid"
+        ).fetchall()[-_MAX_RUNS:]
         has_nan = any(r[1] == "is_nan" for r in con.execute("PRAGMA table_info(metrics)"))
         out = []
         for run_id, run_name, exp in found:
             b = RunBuilder(run_name or run_id, "mlflow")
             b.split_runs = False
-            rows = con.execute(f"SELECT key, timestamp, value, step{', is_nan' if has_nan else ''} FROM metrics "
-                               "WHERE run_uuid = ?", (run_id,)).fetchall()
+            rows = con.execute(
+                f"SELECT key, timestamp, value, step{', is_nan' if has_nan else ''} FROM metrics WHERE run_uuid = ?",
+                (run_id,),
+            ).fetchall()
             by_key: dict[str, list[tuple[float | None, ...]]] = {}
             for r in rows:
                 by_key.setdefault(r[0], []).append(r[1:])
             cols = {}
             for key, rs in by_key.items():
-                t = np.array([[x[0] or 0, math.nan if x[1] is None or (has_nan and x[3]) else x[1], x[2]]
-                              for x in rs], dtype=np.float64)
+                t = np.array(
+                    [[x[0] or 0, math.nan if x[1] is None or (has_nan and x[3]) else x[1], x[2]] for x in rs],
+                    dtype=np.float64,
+                )
                 cols[key] = (t[:, 0], t[:, 1], t[:, 2])
             _join(b, cols)
-            _context(b, {k: _param(v) for k, v in con.execute("SELECT key, value FROM params WHERE run_uuid = ?",
-                                                                  (run_id,)).fetchall()[:500]})
+            _context(
+                b,
+                {
+                    k: _param(v)
+                    for k, v in con.execute("SELECT key, value FROM params WHERE run_uuid = ?", (run_id,)).fetchall()[
+                        :500
+                    ]
+                },
+            )
             b.meta["mlflow"] = {"run_id": run_id, "experiment": str(exp), "metrics": len(cols), "database": str(path)}
             out.append(b.build())
         return out
@@ -243,6 +261,10 @@ def read_mlflow(path: Path, name: str) -> Run:
     return link_runs(runs, Msg("ingest.note.mlflow_holds", n=len(runs)), lambda r: r.name)
 
 
-FORMAT = Format("mlflow", "MLflow runs: the file store (a run folder, an experiment or mlruns/) or the tracking "
-                "database mlflow.db; --run K, e.g. `rlvitals diagnose mlruns/`", lambda text: 0.0,
-                reader=read_mlflow)
+FORMAT = Format(
+    "mlflow",
+    "MLflow runs: the file store (a run folder, an experiment or mlruns/) or the tracking "
+    "database mlflow.db; --run K, e.g. `rlvitals diagnose mlruns/`",
+    lambda text: 0.0,
+    reader=read_mlflow,
+)

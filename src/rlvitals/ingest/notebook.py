@@ -37,10 +37,10 @@ from .values import checked_float
 
 __all__ = ["FORMAT", "Table", "html_tables", "normalise_column", "read_notebook"]
 
-_SPACED_SLASH = re.compile(r"(?<!\s)\s*/\s*")     # (?<!\s): one try per blank run (linear on any input)
+_SPACED_SLASH = re.compile(r"(?<!\s)\s*/\s*")  # (?<!\s): one try per blank run (linear on any input)
 _RENAMED = {"training loss": "loss", "validation loss": "eval_loss"}
 _STEP_COLS = ("step", "global step")
-_MAX_STEP = 2.0 ** 62
+_MAX_STEP = 2.0**62
 _NO_VALUE = frozenset({"", "no log", "none", "-", "—"})
 
 
@@ -56,7 +56,7 @@ class Table:
 
     header: list[str]
     rows: list[list[str]] = field(default_factory=list)
-    cell: int = 0                   # notebook cell index (0-based)
+    cell: int = 0  # notebook cell index (0-based)
 
     @property
     def columns(self) -> list[str]:
@@ -122,7 +122,6 @@ class _TableParser:
         if self._cell is not None and self._depth == 1:
             self._cell.append(data)
 
-
     def feed(self, html: str) -> None:
         """Tokenize `html` in one pass (each character looked at a bounded number of times)."""
         i, n = 0, len(html)
@@ -137,7 +136,7 @@ class _TableParser:
             if html.startswith("<!--", i):
                 end = html.find("-->", i + 4)
                 if end < 0:
-                    return                       # an unclosed comment runs to the end
+                    return  # an unclosed comment runs to the end
                 i = end + 3
                 continue
             m = _TAG.match(html, i)
@@ -147,7 +146,7 @@ class _TableParser:
                     self.handle_endtag(tag)
                 else:
                     self.handle_starttag(tag, [])
-                    if tag in _RAW_END:          # a script's or style's text is not HTML
+                    if tag in _RAW_END:  # a script's or style's text is not HTML
                         e = _RAW_END[tag].search(html, m.end())
                         i = e.end() if e else n
                         continue
@@ -157,7 +156,7 @@ class _TableParser:
             if d is not None:
                 i = d.end()
                 continue
-            self.handle_data("<")                # a lone `<`: text
+            self.handle_data("<")  # a lone `<`: text
             i += 1
 
 
@@ -209,7 +208,7 @@ def _table_run(table: Table, name: str) -> Run:
             number = float(cells[sc]) if sc is not None else float(lineno)
         except (ValueError, IndexError):
             number = float("nan")
-        if not abs(number) < _MAX_STEP:            # NaN, inf, absurdly large
+        if not abs(number) < _MAX_STEP:  # NaN, inf, absurdly large
             b.skip("table row without a step")
             continue
         step = int(number)
@@ -219,9 +218,9 @@ def _table_run(table: Table, name: str) -> Run:
             if j == sc or col.lower() == "epoch":
                 continue
             if cell.strip().lower() in _NO_VALUE:
-                continue                           # not logged at this step
+                continue  # not logged at this step
             try:
-                row[col] = checked_float(cell)      # `1e400`: OUT_OF_RANGE, dropped by the builder
+                row[col] = checked_float(cell)  # `1e400`: OUT_OF_RANGE, dropped by the builder
             except ValueError:
                 bad += 1
         if row and bad:
@@ -264,7 +263,7 @@ def read_notebook(path: Path, name: str) -> Run:
         raise InputError.of("ingest.err.notebook", path=path, error="no list of cells")
     tables, texts = _outputs(doc["cells"])
     usable = [t for t in tables if t.score()[0] or t.step_col is not None]
-    best = max(reversed(usable), key=Table.score) if usable else None   # max keeps the first: the later table
+    best = max(reversed(usable), key=Table.score) if usable else None  # max keeps the first: the later table
     table_run = _table_run(best, name) if best is not None else None
     text_run = _text_run(texts, name)
     if table_run is not None and not (table_run.series or table_run.extras):
@@ -278,13 +277,23 @@ def read_notebook(path: Path, name: str) -> Run:
         run.meta["notebook_source"] = "html-table"
         columns = ", ".join(best.header)
         if len(tables) > 1:
-            notes.append(Msg("ingest.note.nb_table_of", cell=best.cell + 1, i=tables.index(best) + 1, n=len(tables),
-                             columns=columns))
+            notes.append(
+                Msg(
+                    "ingest.note.nb_table_of",
+                    cell=best.cell + 1,
+                    i=tables.index(best) + 1,
+                    n=len(tables),
+                    columns=columns,
+                )
+            )
         else:
             notes.append(Msg("ingest.note.nb_table", cell=best.cell + 1, columns=columns))
         if text_run is not None:
-            notes.append(Msg("ingest.note.nb_also_text", format=text_run.format, steps=text_run.n_steps,
-                             vitals=_vitals(text_run)))
+            notes.append(
+                Msg(
+                    "ingest.note.nb_also_text", format=text_run.format, steps=text_run.n_steps, vitals=_vitals(text_run)
+                )
+            )
     else:
         assert text_run is not None
         run = text_run
@@ -307,5 +316,9 @@ def _sniff(text: str) -> float:
     return 0.97 if ('"cell_type"' in text or '"nbformat"' in text) else 0.0
 
 
-FORMAT = Format("notebook", "Jupyter notebook (.ipynb): the Trainer's HTML progress table, or printed logs in "
-                "its outputs", _sniff, reader=read_notebook)
+FORMAT = Format(
+    "notebook",
+    "Jupyter notebook (.ipynb): the Trainer's HTML progress table, or printed logs in its outputs",
+    _sniff,
+    reader=read_notebook,
+)

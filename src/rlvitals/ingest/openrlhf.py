@@ -18,7 +18,7 @@ from .pydict import KeyMap, format_dict, marked_dict, numeric, rows_for_writer
 
 __all__ = ["FORMAT", "OpenRLHFParser", "write"]
 
-_LINE = re.compile(r"Global step ([^\s:]+):\s*\{")     # step checked by the builder
+_LINE = re.compile(r"Global step ([^\s:]+):\s*\{")  # step checked by the builder
 _SNIFF = re.compile(r"Global step \d+:\s*\{")
 
 
@@ -33,8 +33,7 @@ class OpenRLHFParser(LineParser):
             return
         m, parsed = hit
         row, dropped = numeric(parsed)
-        self.builder.add_parsed(m.group(1), row, lineno, dropped=dropped,
-                                empty_reason="dict without metrics")
+        self.builder.add_parsed(m.group(1), row, lineno, dropped=dropped, empty_reason="dict without metrics")
 
 
 # What OpenRLHF logs for each canonical metric; it logs no adv_std, ratio or training accuracy.
@@ -63,5 +62,4 @@ def _sniff(text: str) -> float:
     return 0.0 if hits == 0 else min(0.95, 0.7 + 0.05 * hits)
 
 
-FORMAT = Format("openrlhf", "OpenRLHF console: `Global step N: {…}`", _sniff,
-                parser=OpenRLHFParser, writer=write)
+FORMAT = Format("openrlhf", "OpenRLHF console: `Global step N: {…}`", _sniff, parser=OpenRLHFParser, writer=write)

@@ -32,7 +32,7 @@ __all__ = ["FORMAT", "MAGIC", "is_run_dir", "read_parquet"]
 
 MAGIC = b"PAR1"
 STEPS_FILE = "steps.parquet"
-_MAX_STEP = 2 ** 62
+_MAX_STEP = 2**62
 
 
 def is_run_dir(path: Path) -> bool:
@@ -63,7 +63,7 @@ def read_parquet(path: Path, name: str) -> Run:
         col = table.column(field.name)
         kind = str(field.type)
         if not kind.startswith(("int", "uint", "float", "double", "halffloat", "decimal")):
-            b.drop("non-numeric values", int(len(col) - col.null_count))   # lists, strings, flags: not metrics
+            b.drop("non-numeric values", int(len(col) - col.null_count))  # lists, strings, flags: not metrics
             continue
         mask = ~np.asarray(col.is_null().to_numpy(zero_copy_only=False), dtype=bool)
         values = np.asarray(col.fill_null(0).to_numpy(zero_copy_only=False), dtype=np.float64)
@@ -104,5 +104,10 @@ def read_parquet(path: Path, name: str) -> Run:
     return b.build()
 
 
-FORMAT = Format("parquet", "Parquet step table: rlprobe's run directory (steps.parquet) or a pandas/W&B export "
-                "(needs pyarrow: rlvitals[parquet])", lambda text: 0.0, reader=read_parquet)
+FORMAT = Format(
+    "parquet",
+    "Parquet step table: rlprobe's run directory (steps.parquet) or a pandas/W&B export "
+    "(needs pyarrow: rlvitals[parquet])",
+    lambda text: 0.0,
+    reader=read_parquet,
+)

@@ -32,15 +32,23 @@ from .values import OUT_OF_RANGE, parse_value
 
 __all__ = ["FORMAT", "PrimeRLConsoleParser", "write"]
 
-_LINE = re.compile(r"(?:^|\s)Step (\S+) \|(.*\|.*)$")     # step checked by the builder
+_LINE = re.compile(r"(?:^|\s)Step (\S+) \|(.*\|.*)$")  # step checked by the builder
 _NUM = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|nan|inf|-inf")
 _LABEL = re.compile(r"[A-Za-z][A-Za-z0-9 .\-/]*")
 _BLANKS = re.compile(r"\s+")
 _DURATION = re.compile(r"^\s*[\d.]+s\s*$")
 # label (snake_case) -> the key written, so the alias table maps it where it means a canonical metric
-_KEYS = {"grad_norm": "grad_norm", "truncation": "truncated", "seq_length": "seq_len", "lr": "lr",
-         "loss": "loss", "entropy": "entropy", "reward": "reward", "mismatch_kl": "mismatch_kl",
-         "importance_ratio": "importance_ratio/mean"}
+_KEYS = {
+    "grad_norm": "grad_norm",
+    "truncation": "truncated",
+    "seq_length": "seq_len",
+    "lr": "lr",
+    "loss": "loss",
+    "entropy": "entropy",
+    "reward": "reward",
+    "mismatch_kl": "mismatch_kl",
+    "importance_ratio": "importance_ratio/mean",
+}
 
 
 def _snake(label: str) -> str:
@@ -81,7 +89,7 @@ def _field(part: str) -> tuple[str | None, str, bool] | None:
     once) rather than one regex with a lazy label, which backtracked cubically on long blank runs."""
     s = part.lstrip()
     m = _LABEL.match(s)
-    end = m.end() if m else 0               # a label is a prefix of s[:end]
+    end = m.end() if m else 0  # a label is a prefix of s[:end]
     if end:
         for blank in _BLANKS.finditer(s, 1):
             at = blank.start()
@@ -89,7 +97,7 @@ def _field(part: str) -> tuple[str | None, str, bool] | None:
                 break
             num = _NUM.match(s, blank.end())
             if num is not None:
-                label = s[:at - 1] if at == end + 1 else s[:at]
+                label = s[: at - 1] if at == end + 1 else s[:at]
                 return label, num.group(), s.startswith("%", num.end())
     num = _NUM.match(s)
     if num is None:
@@ -107,8 +115,14 @@ class PrimeRLConsoleParser(LineParser):
         if m is None:
             return
         row, bad = parse_fields(m.group(2))
-        self.builder.add_parsed(m.group(1), row, lineno, dropped=bad, dropped_reason="fields without a number",
-                                empty_reason="step line without metrics")
+        self.builder.add_parsed(
+            m.group(1),
+            row,
+            lineno,
+            dropped=bad,
+            dropped_reason="fields without a number",
+            empty_reason="step line without metrics",
+        )
 
     def snapshot(self) -> Run:
         return precision_note(self.builder.build())
@@ -119,7 +133,7 @@ class PrimeRLConsoleParser(LineParser):
 
 def precision_note(run: Run, decimals: int = 4) -> Run:
     """Say which vitals the console's fixed decimals left with at most two significant digits."""
-    quantum = 10.0 ** -decimals
+    quantum = 10.0**-decimals
     coarse: list[Msg] = []
     for name, s in run.series.items():
         v = s.values[np.isfinite(s.values)]
@@ -167,5 +181,10 @@ def _sniff(text: str) -> float:
     return 0.0 if hits == 0 else min(0.85, 0.5 + 0.05 * hits)
 
 
-FORMAT = Format("primerl-console", "prime-rl console: `Step N | Label: value | …` (percents → fractions)",
-                _sniff, parser=PrimeRLConsoleParser, writer=write)
+FORMAT = Format(
+    "primerl-console",
+    "prime-rl console: `Step N | Label: value | …` (percents → fractions)",
+    _sniff,
+    parser=PrimeRLConsoleParser,
+    writer=write,
+)

@@ -18,16 +18,16 @@ from pathlib import Path
 
 __all__ = ["MIN_BYTES", "MIN_SECONDS", "reading", "tick"]
 
-MIN_BYTES = 50 * 1024 * 1024     # a file this big gets a progress line from the start
-MIN_SECONDS = 3.0                # any read still going after this long gets one too
-REDRAW = 0.25                    # seconds between redraws
+MIN_BYTES = 50 * 1024 * 1024  # a file this big gets a progress line from the start
+MIN_SECONDS = 3.0  # any read still going after this long gets one too
+REDRAW = 0.25  # seconds between redraws
 
 
 class _Progress:
     def __init__(self, label: str, total: int) -> None:
         from ..safe_text import escape_controls
 
-        self.label, self.total = escape_controls(label, keep_layout=False), total   # a file name may hold anything
+        self.label, self.total = escape_controls(label, keep_layout=False), total  # a file name may hold anything
         self.start = time.monotonic()
         self.next_draw = self.start + (0.0 if total >= MIN_BYTES else MIN_SECONDS)
         self.drawn = False
@@ -43,7 +43,7 @@ class _Progress:
             sys.stderr.write("\r" + line + "\x1b[K")
             sys.stderr.flush()
             self.drawn = True
-        except (OSError, ValueError):   # stderr went away: stop drawing, never fail a read for it
+        except (OSError, ValueError):  # stderr went away: stop drawing, never fail a read for it
             self.next_draw = float("inf")
 
     def close(self) -> None:
@@ -63,7 +63,7 @@ def _size(n: float) -> str:
         if n < 1024 or unit == "GB":
             return f"{n:.0f} {unit}" if unit in ("B", "KB") or n >= 100 else f"{n:.1f} {unit}"
         n /= 1024
-    return f"{n:.1f} GB"    # pragma: no cover
+    return f"{n:.1f} GB"  # pragma: no cover
 
 
 def _wanted() -> bool:

@@ -25,8 +25,17 @@ from .aliases import lookup
 from .components import component_name
 from .values import MAX_DEPTH, as_float, parse_value
 
-__all__ = ["DictSyntaxError", "DictTooDeep", "KeyMap", "find_dict", "format_dict", "numeric", "parse_dict",
-           "rows_for_writer", "skip_reason"]
+__all__ = [
+    "DictSyntaxError",
+    "DictTooDeep",
+    "KeyMap",
+    "find_dict",
+    "format_dict",
+    "numeric",
+    "parse_dict",
+    "rows_for_writer",
+    "skip_reason",
+]
 
 Value = float | None | str
 
@@ -103,7 +112,7 @@ def _parse(text: str, i: int, prefix: str, out: dict[str, Value]) -> int:
     Nested dicts push their prefix on a stack (no recursion)."""
     i = _skip_ws(text, i + 1)
     n = len(text)
-    outer: list[str] = []            # the prefixes of the dicts this one is nested in
+    outer: list[str] = []  # the prefixes of the dicts this one is nested in
     while True:
         if i >= n:
             raise DictSyntaxError("dict not closed")
@@ -121,7 +130,7 @@ def _parse(text: str, i: int, prefix: str, out: dict[str, Value]) -> int:
         # key
         if text[i] in "'\"":
             j = _skip_string(text, i)
-            key = text[i + 1:j - 1]
+            key = text[i + 1 : j - 1]
         else:
             j = text.find(":", i)
             if j < 0:
@@ -181,7 +190,7 @@ def _flatten_json(obj: dict[str, object], prefix: str, out: dict[str, Value]) ->
             num = parse_value(v)
             out[key] = num if num is not None else v
         else:
-            out[key] = f"<{type(v).__name__}>"      # a list: not a metric (never repr'd: it may be deep)
+            out[key] = f"<{type(v).__name__}>"  # a list: not a metric (never repr'd: it may be deep)
 
 
 def _fast(text: str, i: int) -> dict[str, Value] | None:
@@ -189,7 +198,7 @@ def _fast(text: str, i: int) -> dict[str, Value] | None:
         return None
     body = text[i:].replace("'", '"')
     if body.count("{") + body.count("[") > MAX_DEPTH:
-        return None                                     # possibly deep: the scanner decides
+        return None  # possibly deep: the scanner decides
     if "nan" in body or "inf" in body or "None" in body or "True" in body or "False" in body:
         body = _JSON_SPECIAL.sub(lambda m: _JSON_WORD[m.group(1)], body)
     try:
@@ -198,13 +207,13 @@ def _fast(text: str, i: int) -> dict[str, Value] | None:
         return None
     if not isinstance(obj, dict):
         return None
-    if all(type(v) is _FLOAT for v in obj.values()):     # the common case: a flat dict of floats
+    if all(type(v) is _FLOAT for v in obj.values()):  # the common case: a flat dict of floats
         out = obj
     else:
         out = {}
         _flatten_json(obj, "", out)
     vals = out.values()
-    if _INF in vals or -_INF in vals:                  # `1e400` decodes to inf: let parse_value judge
+    if _INF in vals or -_INF in vals:  # `1e400` decodes to inf: let parse_value judge
         return None
     return out
 
@@ -225,8 +234,9 @@ def parse_dict(text: str, start: int | None = None) -> dict[str, Value]:
     return out
 
 
-def marked_dict(line: str, marker: re.Pattern[str], skip: Callable[[str], None]
-                ) -> tuple[re.Match[str], dict[str, Value]] | None:
+def marked_dict(
+    line: str, marker: re.Pattern[str], skip: Callable[[str], None]
+) -> tuple[re.Match[str], dict[str, Value]] | None:
     """The dict printed after `marker` (a regex ending at its opening brace), on a cleaned line.
 
     Returns (the marker's match, the parsed dict), or None when the line has no marker; a dict cut
@@ -294,7 +304,7 @@ def rows_for_writer(run: Run, keymap: KeyMap) -> Iterator[tuple[int, dict[str, f
     direct = _direct_measures(run, keymap)
     for name, s in run.series.items():
         if name not in keymap:
-            if component_name(s.source) is not None:      # a reward function's mean the user logged
+            if component_name(s.source) is not None:  # a reward function's mean the user logged
                 columns.append((s.source, s.steps, np.asarray(s.values, dtype=float)))
             continue
         key, fn = keymap[name]
@@ -324,7 +334,7 @@ def _extra_survives(key: str, run: Run, keymap: KeyMap) -> bool:
     if alias is None or alias.canonical not in run.series:
         return True
     if alias.canonical not in keymap:
-        return False                     # a stand-in for a metric this framework does not log
+        return False  # a stand-in for a metric this framework does not log
     ours = lookup(keymap[alias.canonical][0])
     return ours is not None and ours.rank < alias.rank and ours.canonical == alias.canonical
 
@@ -348,4 +358,3 @@ def _direct_measures(run: Run, keymap: KeyMap) -> dict[str, tuple[np.ndarray, np
 def format_dict(row: dict[str, float]) -> str:
     """`str(dict)` as Python prints it: `{'reward': 0.5, 'kl': nan}`."""
     return str({k: float(v) for k, v in row.items()})
-

@@ -32,8 +32,12 @@ from .values import OUT_OF_RANGE, as_float
 __all__ = ["FORMAT", "RollParser", "write"]
 
 MARKER = "metrics_tag:"
-CLIP_COUNT, BATCH, CLIP_RATE = "token/total_response_length/clip", "system/batch_size", "token/total_response_length/clip_rate"
-WRITE_BATCH = 512     # what the writer logs as system/batch_size (64 prompts x 8 answers)
+CLIP_COUNT, BATCH, CLIP_RATE = (
+    "token/total_response_length/clip",
+    "system/batch_size",
+    "token/total_response_length/clip_rate",
+)
+WRITE_BATCH = 512  # what the writer logs as system/batch_size (64 prompts x 8 answers)
 
 
 def _flatten(d: dict[str, object], prefix: str, out: dict[str, object]) -> None:
@@ -66,11 +70,12 @@ class RollParser(LineParser):
             obj, deep = loads(body)
         except ValueError:
             from_json = False
-            try:                                   # not JSON after all (a hand-printed dict)
+            try:  # not JSON after all (a hand-printed dict)
                 obj, deep = parse_dict(body), 0
             except DictSyntaxError as e:
-                self.builder.skip("nested too deep" if skip_reason(e) == "nested too deep"
-                                  else "truncated or malformed metrics_tag")
+                self.builder.skip(
+                    "nested too deep" if skip_reason(e) == "nested too deep" else "truncated or malformed metrics_tag"
+                )
                 return
         if deep:
             self.builder.skip("nested too deep")
@@ -81,7 +86,7 @@ class RollParser(LineParser):
         flat: dict[str, object] = {}
         if isinstance(obj.get("metrics"), dict):
             _flatten(obj["metrics"], "", flat)
-        else:                                      # parse_dict flattened it already: metrics/…
+        else:  # parse_dict flattened it already: metrics/…
             flat = {key[8:]: v for key, v in obj.items() if key.startswith("metrics/")}
         step = obj.get("step")
         if isinstance(step, bool) or not isinstance(step, (int, float)):
@@ -90,8 +95,7 @@ class RollParser(LineParser):
         values = {key: _number(v, body) for key, v in flat.items()} if from_json else flat
         row, dropped = numeric(values)
         _clip_rate(row)
-        self.builder.add_parsed(step, row, lineno, dropped=dropped,
-                                empty_reason="metrics_tag without metrics")
+        self.builder.add_parsed(step, row, lineno, dropped=dropped, empty_reason="metrics_tag without metrics")
 
 
 def _clip_rate(row: dict[str, float]) -> None:
@@ -142,5 +146,6 @@ def _sniff(text: str) -> float:
     return 0.0 if hits == 0 else min(0.95, 0.7 + 0.05 * hits)
 
 
-FORMAT = Format("roll", "ROLL stdout tracker: `metrics_tag: {\"step\": N, \"metrics\": {…}}`", _sniff,
-                parser=RollParser, writer=write)
+FORMAT = Format(
+    "roll", 'ROLL stdout tracker: `metrics_tag: {"step": N, "metrics": {…}}`', _sniff, parser=RollParser, writer=write
+)

@@ -59,7 +59,7 @@ def _cut_deep(text: str, limit: int) -> tuple[str, int]:
     outside = np.cumsum(quote) % 2 == 0
     opens = ((b == 123) | (b == 91)) & outside
     closes = ((b == 125) | (b == 93)) & outside
-    depth = np.cumsum(opens.astype(np.int64) - closes)          # depth after each byte
+    depth = np.cumsum(opens.astype(np.int64) - closes)  # depth after each byte
     if depth.size == 0 or int(depth.max()) <= limit:
         return text, 0
     starts = np.flatnonzero(opens & (depth == limit + 1))

@@ -37,7 +37,7 @@ __all__ = ["FORMAT", "SlimeParser", "write"]
 
 # `{role}-step S` for a model other than the actor (e.g. `critic-step`); not OpenRLHF's "Global step N: {"
 _GROUP = r"(?:^|[\s\]\-])(?<!Global )((?:[A-Za-z_]+-)?step|rollout|perf|passrate|eval|multi_turn) "
-_LINE = re.compile(_GROUP + r"([^\s:]+):\s*\{")      # the counter as printed: checked by parse_step
+_LINE = re.compile(_GROUP + r"([^\s:]+):\s*\{")  # the counter as printed: checked by parse_step
 _SNIFF = re.compile(_GROUP + r"(\d+):\s*\{")
 _AXIS_KEYS = ("train/step", "rollout/step")
 
@@ -55,7 +55,7 @@ class SlimeParser(LineParser):
         self._cache: tuple[int, Run] | None = None
 
     def _skip(self, reason: str, n: int = 1) -> None:
-        if self.builder.partial:                # the file's last line, without its newline
+        if self.builder.partial:  # the file's last line, without its newline
             reason = "truncated last line"
         self.skipped[reason] += n
 
@@ -79,7 +79,7 @@ class SlimeParser(LineParser):
             self._skip(n)
             return
         if any(isinstance(v, OutOfRange) for v in row.values()):
-            row = self.builder.clean_row(row)        # counted in builder.skipped, merged at snapshot
+            row = self.builder.clean_row(row)  # counted in builder.skipped, merged at snapshot
         if row:
             if dropped:
                 self.dropped["non-numeric values"] += dropped
@@ -118,7 +118,7 @@ class SlimeParser(LineParser):
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
         b = RunBuilder(self.builder.name, self.format_name)
-        b.split_runs = False          # rollout rows first, then train rows mapped onto them
+        b.split_runs = False  # rollout rows first, then train rows mapped onto them
         groups = {g for g, _, _, _ in self.records}
         roles = sorted(g for g in groups if g.endswith("step"))
         rollout_side = groups - set(roles)
@@ -130,8 +130,14 @@ class SlimeParser(LineParser):
                 if role == "step" or "train_steps_per_rollout" not in b.meta:
                     b.meta.update(step_axis="rollout", train_steps_per_rollout=k)
                 way = "train/step // k" if how == "arithmetic" else Msg("ingest.note.slime_by_order")
-                b.note(Msg("ingest.note.slime_mapped", role=role, way=way,
-                           per=Msg("ingest.note.slime_per_one" if k == 1 else "ingest.note.slime_per_many", k=k)))
+                b.note(
+                    Msg(
+                        "ingest.note.slime_mapped",
+                        role=role,
+                        way=way,
+                        per=Msg("ingest.note.slime_per_one" if k == 1 else "ingest.note.slime_per_many", k=k),
+                    )
+                )
             pending: dict[int, list[dict[str, float]]] = {}
             for i, (group, n, row, lineno) in enumerate(self.records):
                 if group not in roles:
@@ -186,7 +192,7 @@ KEYS: KeyMap = {
     "trunc": ("rollout/truncated_ratio", None),
     "lr": ("train/lr-pg_0", None),
     "loss": ("train/pg_loss", None),
-    "val_acc": ("eval/accuracy", None),       # an `eval N: {…}` line, on the eval cadence
+    "val_acc": ("eval/accuracy", None),  # an `eval N: {…}` line, on the eval cadence
 }
 
 
@@ -220,5 +226,10 @@ def _sniff(text: str) -> float:
     return 0.4 if {g for g in groups if not g.endswith("step")} else 0.3
 
 
-FORMAT = Format("slime", "slime console: `step N: {…}`, `rollout N: {…}`, `perf N: {…}` (rollout id as step)",
-                _sniff, parser=SlimeParser, writer=write)
+FORMAT = Format(
+    "slime",
+    "slime console: `step N: {…}`, `rollout N: {…}`, `perf N: {…}` (rollout id as step)",
+    _sniff,
+    parser=SlimeParser,
+    writer=write,
+)

@@ -47,20 +47,25 @@ HEAD = 64 * 1024
 # bytes that have no business in a text log; \t \n \v \f \r, ESC (ANSI colours) and \b (some
 # progress bars) are allowed
 CONTROL = bytes(range(0x00, 0x08)) + bytes(range(0x0E, 0x1B)) + bytes(range(0x1C, 0x20))
-BINARY_SHARE = 0.3            # a larger share of lines with control bytes: not a text log
+BINARY_SHARE = 0.3  # a larger share of lines with control bytes: not a text log
 BAD_LINE = "line with NUL or control bytes"
-MAX_LAYERS = 3                # nested compression layers undone at most
-MAX_LINE = 1 << 22            # a line is read in pieces of at most 4 MiB when blanking
-UNPACK_RATIO = 100            # decompressed output allowed per compressed byte (a bomb is refused) …
-UNPACK_FLOOR = 1 << 30        # … and at least this much (RLVITALS_MAX_UNPACKED overrides both)
+MAX_LAYERS = 3  # nested compression layers undone at most
+MAX_LINE = 1 << 22  # a line is read in pieces of at most 4 MiB when blanking
+UNPACK_RATIO = 100  # decompressed output allowed per compressed byte (a bomb is refused) …
+UNPACK_FLOOR = 1 << 30  # … and at least this much (RLVITALS_MAX_UNPACKED overrides both)
 
-_MAGIC: tuple[tuple[bytes, str], ...] = (            # bzip2's "BZh" is followed by a block-size digit
-    (b"\x1f\x8b\x08", "gzip"), *((b"BZh" + bytes([d]), "bzip2") for d in b"123456789"),
-    (b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"),
+_MAGIC: tuple[tuple[bytes, str], ...] = (  # bzip2's "BZh" is followed by a block-size digit
+    (b"\x1f\x8b\x08", "gzip"),
+    *((b"BZh" + bytes([d]), "bzip2") for d in b"123456789"),
+    (b"\xfd7zXZ\x00", "xz"),
+    (b"\x28\xb5\x2f\xfd", "zstd"),
 )
-_BOMS: tuple[tuple[bytes, str], ...] = (   # longest first: UTF-32-LE's BOM starts like UTF-16-LE's
-    (b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"), (b"\xef\xbb\xbf", "utf-8-sig"),
-    (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"),
+_BOMS: tuple[tuple[bytes, str], ...] = (  # longest first: UTF-32-LE's BOM starts like UTF-16-LE's
+    (b"\xff\xfe\x00\x00", "utf-32-le"),
+    (b"\x00\x00\xfe\xff", "utf-32-be"),
+    (b"\xef\xbb\xbf", "utf-8-sig"),
+    (b"\xff\xfe", "utf-16-le"),
+    (b"\xfe\xff", "utf-16-be"),
 )
 
 
@@ -69,9 +74,9 @@ class Opened:
     """An input made readable.  `path` is UTF-8 text (the original file when nothing was undone)."""
 
     path: Path
-    name: str                                  # the run's default name ("stdin" for `-`)
-    label: str                                 # how to name the input in messages
-    layers: list[str] = field(default_factory=list)   # what was undone: "stdin", "gzip", "utf-16-le", …
+    name: str  # the run's default name ("stdin" for `-`)
+    label: str  # how to name the input in messages
+    layers: list[str] = field(default_factory=list)  # what was undone: "stdin", "gzip", "utf-16-le", …
     bad_lines: int = 0
     notes: list[str] = field(default_factory=list)
 
@@ -109,9 +114,9 @@ def _detect_encoding(head: bytes) -> str | None:
     n = len(odd)
     nul_even, nul_odd = even.count(0) / n, odd.count(0) / n
     if nul_odd > 0.3 and nul_even < 0.05:
-        return "utf-16-le"                     # ASCII text: "a\0b\0…"
+        return "utf-16-le"  # ASCII text: "a\0b\0…"
     if nul_even > 0.3 and nul_odd < 0.05:
-        return "utf-16-be"                     # "\0a\0b…"
+        return "utf-16-be"  # "\0a\0b…"
     return None
 
 
@@ -130,8 +135,8 @@ class _Inflater:
     (a bomb never sits in memory), member after member (`cat a.gz b.gz`), and told apart: the
     end of the stream, a stream cut short, or damaged data."""
 
-    OUT = 1 << 16          # bytes of output per call at most
-    ZSTD_IN = 512          # zstd's decompressobj has no output bound: feed it little at a time
+    OUT = 1 << 16  # bytes of output per call at most
+    ZSTD_IN = 512  # zstd's decompressobj has no output bound: feed it little at a time
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
@@ -140,7 +145,7 @@ class _Inflater:
         if self._zstd is not None:
             self.errors += (self._zstd.ZstdError,)
         self._d = self._new()
-        self.fed = False             # the current member has been given data
+        self.fed = False  # the current member has been given data
 
     def _new(self) -> Any:
         if self.kind == "gzip":
@@ -156,7 +161,7 @@ class _Inflater:
         while data:
             d = self._d
             if self.kind == "zstd":
-                piece, data = data[:self.ZSTD_IN], data[self.ZSTD_IN:]
+                piece, data = data[: self.ZSTD_IN], data[self.ZSTD_IN :]
                 self.fed = True
                 out = d.decompress(piece)
                 if out:
@@ -181,9 +186,9 @@ class _Inflater:
                     if d.eof or d.needs_input:
                         break
                     out = d.decompress(b"", self.OUT)
-            if d.eof:                      # a member ended: what follows is the next one
+            if d.eof:  # a member ended: what follows is the next one
                 rest = d.unused_data + (data if self.kind == "zstd" else b"")
-                data = b"" if not rest.strip(b"\x00") else rest   # gzip's zero padding
+                data = b"" if not rest.strip(b"\x00") else rest  # gzip's zero padding
                 self._d, self.fed = self._new(), False
 
     @property
@@ -241,32 +246,46 @@ def _decompress(path: Path, kind: str, work: _Work, label: str, notes: list[str]
             while block := raw.read(1 << 16):
                 for piece in inflater.feed(block):
                     if written + len(piece) > cap:
-                        raise InputError.of("ingest.err.bomb", path=label, kind=kind, cap=_size(cap),
-                                            ratio=UNPACK_RATIO)
+                        raise InputError.of(
+                            "ingest.err.bomb", path=label, kind=kind, cap=_size(cap), ratio=UNPACK_RATIO
+                        )
                     if len(head) < HEAD:
-                        head += piece[:HEAD - len(head)]
+                        head += piece[: HEAD - len(head)]
                         if len(head) == HEAD:
                             _refuse_binary_head(head, label)
                     try:
                         dst.write(piece)
                     except OSError as e:
-                        raise InputError.of("ingest.err.temp_full", path=label, kind=kind, n=_size(written),
-                                            where=str(out.parent), error=e.strerror or type(e).__name__) from None
+                        raise InputError.of(
+                            "ingest.err.temp_full",
+                            path=label,
+                            kind=kind,
+                            n=_size(written),
+                            where=str(out.parent),
+                            error=e.strerror or type(e).__name__,
+                        ) from None
                     written += len(piece)
         except InputError:
             raise
         except inflater.errors as e:
             if not written:
-                raise InputError.of("ingest.err.compressed", path=label, kind=kind,
-                                    error=f"{type(e).__name__}: {e}") from None
+                raise InputError.of(
+                    "ingest.err.compressed", path=label, kind=kind, error=f"{type(e).__name__}: {e}"
+                ) from None
             notes.append(Msg("ingest.note.damaged", kind=kind, n=f"{written:,}"))
             return out
         try:
             dst.flush()
         except OSError as e:
-            raise InputError.of("ingest.err.temp_full", path=label, kind=kind, n=_size(written),
-                                where=str(out.parent), error=e.strerror or type(e).__name__) from None
-    if inflater.cut_short:                     # cut short: keep what came out
+            raise InputError.of(
+                "ingest.err.temp_full",
+                path=label,
+                kind=kind,
+                n=_size(written),
+                where=str(out.parent),
+                error=e.strerror or type(e).__name__,
+            ) from None
+    if inflater.cut_short:  # cut short: keep what came out
         if not written:
             raise InputError.of("ingest.err.compressed", path=label, kind=kind, error="cut short") from None
         notes.append(Msg("ingest.note.cut_short", kind=kind, n=f"{written:,}"))
@@ -276,7 +295,7 @@ def _decompress(path: Path, kind: str, work: _Work, label: str, notes: list[str]
 def _refuse_binary_head(head: bytes, label: str) -> None:
     """A decompressed stream whose first 64 KiB are binary is refused now, not after 10 GB."""
     if sniff_compression(head[:8]) is not None or _detect_encoding(head) is not None:
-        return                                 # another layer, or UTF-16: judged later
+        return  # another layer, or UTF-16: judged later
     bad, total = _bad_share(head.split(b"\n"))
     if bad > BINARY_SHARE * total:
         raise BinaryInput.of("ingest.err.binary", path=label, bad=bad, total=total)
@@ -295,9 +314,9 @@ def _transcode(path: Path, enc: str, work: _Work) -> Path:
     dec = codecs.getincrementaldecoder(codec)(errors="replace")
     with open(path, "rb") as src, open(out, "w", encoding="utf-8", newline="") as dst:
         start = src.read(4)
-        for bom, e in _BOMS:                   # the BOM is not text
+        for bom, e in _BOMS:  # the BOM is not text
             if e == enc and start.startswith(bom):
-                start = start[len(bom):]
+                start = start[len(bom) :]
                 break
         dst.write(dec.decode(start))
         while block := src.read(CHUNK):
@@ -329,7 +348,7 @@ def _blank_bad_lines(path: Path, work: _Work, label: str) -> tuple[Path, int]:
     out = work.new("clean")
     bad = total = 0
     with open(path, "rb") as src, open(out, "wb") as dst:
-        for line in iter(lambda: src.readline(MAX_LINE), b""):   # bounded: a line may be huge
+        for line in iter(lambda: src.readline(MAX_LINE), b""):  # bounded: a line may be huge
             if not line.strip():
                 dst.write(line)
                 continue
@@ -347,7 +366,7 @@ def _blank_bad_lines(path: Path, work: _Work, label: str) -> tuple[Path, int]:
 def _copy_stdin(work: _Work) -> Path:
     out = work.new("stdin")
     stream: Any = getattr(sys.stdin, "buffer", None)
-    if stream is None or sys.stdin.isatty():       # nothing piped in: do not wait for the keyboard
+    if stream is None or sys.stdin.isatty():  # nothing piped in: do not wait for the keyboard
         raise InputError.of("ingest.err.no_stdin")
     with open(out, "wb") as dst:
         shutil.copyfileobj(stream, dst, CHUNK)
@@ -361,7 +380,7 @@ def _check_utf8(head: bytes, label: str) -> None:
         return
     except UnicodeDecodeError as e:
         if len(head) == HEAD and e.start >= len(head) - 4:
-            return                             # a character cut by the sniff window
+            return  # a character cut by the sniff window
         first = e.start
     lines = [l for l in head.decode("utf-8", errors="replace").splitlines() if l.strip()]
     if sum("\ufffd" in l for l in lines) > BINARY_SHARE * max(1, len(lines)):
@@ -392,7 +411,7 @@ def _open(path: str | Path, work: _Work) -> Opened:
         kind = sniff_compression(_head(current, 8))
         if kind is None:
             break
-        cap = cap or _unpack_cap(current.stat().st_size)     # every layer within the outermost's cap
+        cap = cap or _unpack_cap(current.stat().st_size)  # every layer within the outermost's cap
         current = _decompress(current, kind, work, label, notes, cap)
         layers.append(kind)
     head = _head(current)

@@ -29,7 +29,7 @@ from .values import OUT_OF_RANGE, as_float
 __all__ = ["FORMAT", "read_sqlite_store"]
 
 MAGIC = b"SQLite format 3\x00"
-_MAX_STEP = 2 ** 62            # a step beyond this is no step counter (and would overflow int64)
+_MAX_STEP = 2**62  # a step beyond this is no step counter (and would overflow int64)
 _SKIP_COLUMNS = frozenset({"id", "run_id", "step", "timestamp", "extra_json"})
 
 
@@ -58,7 +58,7 @@ def _quote(name: str) -> str:
 def _numeric(v: object) -> float | None:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return None
-    return as_float(v)            # a JSON integer beyond float64: OUT_OF_RANGE, dropped by the builder
+    return as_float(v)  # a JSON integer beyond float64: OUT_OF_RANGE, dropped by the builder
 
 
 class _RunRows:
@@ -84,12 +84,12 @@ class _RunRows:
             return
         row: dict[str, float] = {}
         dropped = 0
-        for key, v in zip(self.cols, rec[1:1 + len(self.cols)]):
+        for key, v in zip(self.cols, rec[1 : 1 + len(self.cols)]):
             if v is None:
-                if key in self.started:        # SQLite stores NaN as NULL: a gap in a logged metric
+                if key in self.started:  # SQLite stores NaN as NULL: a gap in a logged metric
                     row[key] = math.nan
                     self.nulls += 1
-                continue                       # not logged (yet)
+                continue  # not logged (yet)
             self.started.add(key)
             x = _numeric(v)
             if x is None:
@@ -111,7 +111,7 @@ class _RunRows:
                 for key, v in more.items():
                     x = _numeric(v)
                     if x is not None and x in (math.inf, -math.inf) and isinstance(raw, str) and "Infinity" not in raw:
-                        x = OUT_OF_RANGE           # json reads `1e400` as inf: not an infinity that was logged
+                        x = OUT_OF_RANGE  # json reads `1e400` as inf: not an infinity that was logged
                     if x is None:
                         dropped += 1
                     elif key not in row:
@@ -146,10 +146,11 @@ def read_sqlite_store(path: Path, name: str) -> Run:
         cols = [c for c in columns if c not in _SKIP_COLUMNS]
         extra = "extra_json" in columns
         by_run = "run_id" in columns
-        select = ", ".join(_quote(c) for c in ["step", *cols] + (["extra_json"] if extra else [])
-                           + (["run_id"] if by_run else []))
+        select = ", ".join(
+            _quote(c) for c in ["step", *cols] + (["extra_json"] if extra else []) + (["run_id"] if by_run else [])
+        )
         order = "ORDER BY id" if "id" in columns else ""
-        readers: dict[object, _RunRows] = {}      # in order of first row
+        readers: dict[object, _RunRows] = {}  # in order of first row
         for rec in con.execute(f"SELECT {select} FROM metrics {order}"):  # column names quoted
             rid = rec[-1] if by_run else None
             reader = readers.get(rid)
@@ -183,5 +184,9 @@ def sniff_path(path: Path) -> float:
     return 1.0 if is_sqlite(path) else 0.0
 
 
-FORMAT = Format("rlwatch-sqlite", "rlwatch's SQLite metric store (`metrics.db`: one row per step, several runs by run_id)",
-                lambda text: 0.0, reader=read_sqlite_store)
+FORMAT = Format(
+    "rlwatch-sqlite",
+    "rlwatch's SQLite metric store (`metrics.db`: one row per step, several runs by run_id)",
+    lambda text: 0.0,
+    reader=read_sqlite_store,
+)

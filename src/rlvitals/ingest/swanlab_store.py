@@ -51,8 +51,10 @@ def swanlab_files(path: Path) -> list[Path]:
     if not path.is_dir():
         return []
     for pattern in ("run-*.swanlab", "*/run-*.swanlab", "swanlog/*/run-*.swanlab"):
-        found = sorted((f for f in path.glob(pattern) if f.is_file() and not f.parent.is_symlink()),
-                       key=lambda f: (f.parent.name, f.name))
+        found = sorted(
+            (f for f in path.glob(pattern) if f.is_file() and not f.parent.is_symlink()),
+            key=lambda f: (f.parent.name, f.name),
+        )
         if found:
             return found
     return []
@@ -77,8 +79,9 @@ def scalar_record(buf: bytes) -> tuple[str, int, float] | None:
             elif f == 2 and wt == 0:
                 step = a - (1 << 64) if a >= 1 << 63 else a
             elif f == 5 and wt == 2:
-                value = next((_DOUBLE(buf, va)[0] for vf, vwt, va, _ in iter_fields(buf, a, b)
-                              if vf == 1 and vwt == 1), 0.0)
+                value = next(
+                    (_DOUBLE(buf, va)[0] for vf, vwt, va, _ in iter_fields(buf, a, b) if vf == 1 and vwt == 1), 0.0
+                )
         return (key, step, value) if value is not None else None
     return None
 
@@ -137,7 +140,7 @@ def _config(run_dir: Path) -> dict[str, object]:
         if line and not line[0].isspace() and line.rstrip().endswith(":"):
             key = line.rstrip()[:-1].strip().strip("'\"")
         elif key is not None and line.startswith("  value: "):
-            raw = line[len("  value: "):].strip().strip("'\"")
+            raw = line[len("  value: ") :].strip().strip("'\"")
             try:
                 out[key] = float(raw)
             except ValueError:
@@ -149,7 +152,7 @@ def _config(run_dir: Path) -> dict[str, object]:
 def read_swanlab(path: Path, name: str) -> Run:
     files = swanlab_files(path)
     if not files and Path(path).is_file() and not is_swanlab(Path(path)):
-        return read_rows(Path(path), name, SwanlabRowParser)   # -F swanlab on text: watch's rows
+        return read_rows(Path(path), name, SwanlabRowParser)  # -F swanlab on text: watch's rows
     if not files:
         raise NotAFile.of("ingest.err.swanlab_none", path=path)
     runs = []
@@ -171,6 +174,11 @@ class SwanlabRowParser(WandbRowParser):
     format_name = "swanlab"
 
 
-FORMAT = Format("swanlab", "SwanLab runs, read without swanlab: run-<id>.swanlab, its run folder or swanlog/ "
-                "(--run K), e.g. `rlvitals diagnose swanlog/`", lambda text: 0.0, reader=read_swanlab,
-                parser=SwanlabRowParser)
+FORMAT = Format(
+    "swanlab",
+    "SwanLab runs, read without swanlab: run-<id>.swanlab, its run folder or swanlog/ "
+    "(--run K), e.g. `rlvitals diagnose swanlog/`",
+    lambda text: 0.0,
+    reader=read_swanlab,
+    parser=SwanlabRowParser,
+)

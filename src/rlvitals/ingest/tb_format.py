@@ -22,7 +22,7 @@ __all__ = ["FORMAT", "read_tensorboard"]
 def read_tensorboard(path: Path, name: str) -> Run:
     """All scalars of one event file or of every event file under a directory."""
     builder = RunBuilder(name, "tensorboard")
-    builder.split_runs = False        # one event file after another (train/, eval/ ...): not new runs
+    builder.split_runs = False  # one event file after another (train/, eval/ ...): not new runs
     stats: dict[str, int] = {}
     bad: list[str] = []
     cur_step: int | None = None
@@ -40,7 +40,7 @@ def read_tensorboard(path: Path, name: str) -> Run:
         if reason != "files" and n:
             builder.skip(reason, n)
     builder.meta["event_files"] = stats.get("files", 0)
-    if bad:       # the healthy files are read; each bad one is named
+    if bad:  # the healthy files are read; each bad one is named
         builder.skip("unreadable TensorBoard event file", len(bad))
         more = [Msg("note.more", n=len(bad) - 5)] if len(bad) > 5 else []
         builder.note(Msg("note.tb_left_out", n=len(bad), files=Listing((*bad[:5], *more))))
@@ -60,5 +60,9 @@ def _sniff(arg: str) -> float:
         return 0.0
 
 
-FORMAT = Format("tensorboard", "TensorBoard event files (`events.out.tfevents.*`, a file or a log directory)",
-                _sniff, reader=read_tensorboard)
+FORMAT = Format(
+    "tensorboard",
+    "TensorBoard event files (`events.out.tfevents.*`, a file or a log directory)",
+    _sniff,
+    reader=read_tensorboard,
+)

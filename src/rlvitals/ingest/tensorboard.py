@@ -60,11 +60,37 @@ __all__ = [
 ]
 
 PATTERN = "events.out.tfevents.*"
-_NOT_SCALAR_PLUGINS = frozenset({"histograms", "images", "audio", "text", "hparams", "pr_curves",
-                                 "mesh", "custom_scalars", "graphs", "projector", "distributions"})
+_NOT_SCALAR_PLUGINS = frozenset(
+    {
+        "histograms",
+        "images",
+        "audio",
+        "text",
+        "hparams",
+        "pr_curves",
+        "mesh",
+        "custom_scalars",
+        "graphs",
+        "projector",
+        "distributions",
+    }
+)
 
-_DTYPES = {1: "<f", 2: "<d", 3: "<i", 4: "<B", 5: "<h", 6: "<b", 9: "<q", 10: "<?", 14: "<H", 17: "<H",
-           19: "<e", 22: "<I", 23: "<Q"}
+_DTYPES = {
+    1: "<f",
+    2: "<d",
+    3: "<i",
+    4: "<B",
+    5: "<h",
+    6: "<b",
+    9: "<q",
+    10: "<?",
+    14: "<H",
+    17: "<H",
+    19: "<e",
+    22: "<I",
+    23: "<Q",
+}
 _VALUE_FIELDS = (5, 6, 7, 10, 11, 13, 16, 17)  # float_val, double_val, int_val, int64_val, bool_val, ...
 
 
@@ -84,7 +110,7 @@ def _tensor_scalar(buf: bytes, pos: int, end: int) -> float | None:
             # The typed repeated fields: float/double are fixed width, the rest varints (packed or
             # not).  Turn the first element back into bytes of the dtype's width.
             if f in (5, 6):
-                raw = buf[a:a + (4 if f == 5 else 8)]
+                raw = buf[a : a + (4 if f == 5 else 8)]
             else:
                 v = read_varint(buf, a)[0] if wt == 2 else a
                 width = struct.calcsize(_DTYPES.get(dtype, "<q"))
@@ -141,7 +167,7 @@ def _frames(path: Path, data: bytes, stats: dict[str, int]) -> tuple[np.ndarray,
         off += 16 + length
     if off < n:
         # The tail is a record still being written, unless its length field is itself corrupt.
-        if off + 12 <= n and masked_crc32c(data[off:off + 8]) != struct.unpack_from("<I", data, off + 8)[0]:
+        if off + 12 <= n and masked_crc32c(data[off : off + 8]) != struct.unpack_from("<I", data, off + 8)[0]:
             raise InputError(f"{path}: corrupted TensorBoard record at byte offset {off} (length checksum).")
         stats["truncated TensorBoard record"] = stats.get("truncated TensorBoard record", 0) + 1
     o = np.array(offs, dtype=np.int64)
@@ -151,12 +177,13 @@ def _frames(path: Path, data: bytes, stats: dict[str, int]) -> tuple[np.ndarray,
     def stored(at: np.ndarray) -> np.ndarray:
         return buf[at[:, None] + np.arange(4)].copy().view("<u4").ravel()
 
-    for what, got, want in (("length", masked_many(buf, o, np.full(o.size, 8)), stored(o + 8)),
-                            ("data", masked_many(buf, o + 12, ln), stored(o + 12 + ln))):
+    for what, got, want in (
+        ("length", masked_many(buf, o, np.full(o.size, 8)), stored(o + 8)),
+        ("data", masked_many(buf, o + 12, ln), stored(o + 12 + ln)),
+    ):
         bad = np.flatnonzero(got != want)
         if bad.size:
-            raise InputError(f"{path}: corrupted TensorBoard record at byte offset {int(o[bad[0]])} "
-                             f"({what} checksum).")
+            raise InputError(f"{path}: corrupted TensorBoard record at byte offset {int(o[bad[0]])} ({what} checksum).")
     return o + 12, ln
 
 
@@ -168,8 +195,7 @@ def _plugin_name(buf: bytes, a: int, b: int) -> str | None:
     return None
 
 
-def _event_values(buf: bytes, pos: int, end: int, plugin: dict[str, str]
-                  ) -> tuple[int, list[tuple[str, float | None]]]:
+def _event_values(buf: bytes, pos: int, end: int, plugin: dict[str, str]) -> tuple[int, list[tuple[str, float | None]]]:
     """(step, [(tag, scalar or None)]) of one Event.  Written out by hand rather than with
     `iter_fields`: this loop runs once per scalar, and every field here has a one-byte key."""
     step, values = 0, []
@@ -203,7 +229,7 @@ def _event_values(buf: bytes, pos: int, end: int, plugin: dict[str, str]
                     if vkey == 0x0A:  # tag
                         n = buf[v]
                         n, v = (n, v + 1) if n < 0x80 else read_varint(buf, v)
-                        tag = buf[v:v + n].decode("utf-8", "replace")
+                        tag = buf[v : v + n].decode("utf-8", "replace")
                         v += n
                     elif vkey == 0x15:  # simple_value
                         value = _F32(buf, v)[0]
@@ -263,8 +289,9 @@ def _scan(path: Path, stats: dict[str, int]) -> Iterator[tuple[str, int, float]]
         stats["non-scalar TensorBoard values"] = stats.get("non-scalar TensorBoard values", 0) + skipped
 
 
-def iter_scalars(path: str | os.PathLike[str], *, stats: dict[str, int] | None = None,
-                 bad: list[str] | None = None) -> Iterator[tuple[str, int, float]]:
+def iter_scalars(
+    path: str | os.PathLike[str], *, stats: dict[str, int] | None = None, bad: list[str] | None = None
+) -> Iterator[tuple[str, int, float]]:
     """Yield (tag, step, value) for every scalar in one event file or in every event file under a
     directory (sorted, recursive), in file order.  Values are float32 as stored, NaN/inf kept.
 
@@ -289,10 +316,10 @@ def iter_scalars(path: str | os.PathLike[str], *, stats: dict[str, int] | None =
     for f in files:
         mine: dict[str, int] = {}
         try:
-            records = list(_scan(f, mine))    # whole, or not at all
+            records = list(_scan(f, mine))  # whole, or not at all
         except InputError as e:
             first = first or e
-            if bad is not None:      # named from the folder: "eval/events…: corrupted record at …"
+            if bad is not None:  # named from the folder: "eval/events…: corrupted record at …"
                 bad.append(f"{f.relative_to(path)}: {str(e).replace(f'{f}: ', '', 1)}")
             continue
         read += 1
@@ -316,8 +343,7 @@ def _f32(value: float) -> bytes:
         return struct.pack("<f", math.copysign(math.inf, value))
 
 
-def encode_event(wall_time: float, step: int, summary: bytes | None = None,
-                 file_version: str | None = None) -> bytes:
+def encode_event(wall_time: float, step: int, summary: bytes | None = None, file_version: str | None = None) -> bytes:
     """One serialized Event (`summary` is an already serialized Summary message)."""
     out = field_key(1, 1) + struct.pack("<d", wall_time)
     if step:
@@ -329,8 +355,14 @@ def encode_event(wall_time: float, step: int, summary: bytes | None = None,
     return out
 
 
-def write_scalars(logdir: str | os.PathLike[str], records: Iterable[tuple[str, int, float]], *,
-                  filename: str | None = None, wall_time: float | None = None, append: bool = False) -> Path:
+def write_scalars(
+    logdir: str | os.PathLike[str],
+    records: Iterable[tuple[str, int, float]],
+    *,
+    filename: str | None = None,
+    wall_time: float | None = None,
+    append: bool = False,
+) -> Path:
     """Write (tag, step, value) records as a TensorBoard event file under `logdir`; return its path.
 
     A new file starts with the file_version event, as TensorFlow's writer does; each record becomes
@@ -345,7 +377,9 @@ def write_scalars(logdir: str | os.PathLike[str], records: Iterable[tuple[str, i
         filename = f"events.out.tfevents.{int(time.time()):010d}.{socket.gethostname()}.{os.getpid()}.{_seq}"
     path = d / filename
     now = time.time() if wall_time is None else float(wall_time)
-    payloads = [] if append and path.exists() and path.stat().st_size else [encode_event(now, 0, file_version="brain.Event:2")]
+    payloads = (
+        [] if append and path.exists() and path.stat().st_size else [encode_event(now, 0, file_version="brain.Event:2")]
+    )
     for tag, step, value in records:
         summary = write_bytes_field(1, write_bytes_field(1, str(tag).encode()) + field_key(2, 5) + _f32(float(value)))
         payloads.append(encode_event(now, int(step), summary))

@@ -70,7 +70,7 @@ def masked_many(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.
     long = lengths > _LONG
     for i in np.flatnonzero(long):
         at = int(starts[i])
-        out[i] = crc32c(buf[at:at + int(lengths[i])].tobytes())
+        out[i] = crc32c(buf[at : at + int(lengths[i])].tobytes())
     short = np.flatnonzero(~long)
     order = short[np.argsort(-lengths[short], kind="stable")]
     s, ln = starts[order], lengths[order]
@@ -168,5 +168,7 @@ def frame_records(payloads: list[bytes]) -> bytes:
     len_crc = masked_many(head, np.arange(lens.size, dtype=np.int64) * 8, np.full(lens.size, 8))
     data_crc = masked_many(np.frombuffer(b"".join(payloads), dtype=np.uint8), starts, lens)
     pack_head, pack_crc = struct.Struct("<QI").pack, struct.Struct("<I").pack
-    return b"".join(pack_head(n, lc) + p + pack_crc(dc)
-                    for p, n, lc, dc in zip(payloads, lens.tolist(), len_crc.tolist(), data_crc.tolist()))
+    return b"".join(
+        pack_head(n, lc) + p + pack_crc(dc)
+        for p, n, lc, dc in zip(payloads, lens.tolist(), len_crc.tolist(), data_crc.tolist())
+    )

@@ -40,7 +40,7 @@ class TorchtuneParser(LineParser):
         if m is None:
             return
         rest = m.group(2)
-        if " | " in rest:                      # prime-rl's console, not ours
+        if " | " in rest:  # prime-rl's console, not ours
             return
         row: dict[str, float] = {}
         bad = 0
@@ -50,12 +50,11 @@ class TorchtuneParser(LineParser):
                 bad += 1
             else:
                 row[key] = v
-        self.builder.add_parsed(m.group(1), row, lineno, dropped=bad,
-                                empty_reason="step line without metrics")
+        self.builder.add_parsed(m.group(1), row, lineno, dropped=bad, empty_reason="step line without metrics")
 
 
 STOP_COUNT = "num_stop_tokens"
-WRITE_ANSWERS = 16      # answers per step on rank 0 in dev/3B_full_grpo.yaml (batch_size 1 x grpo_samples 16)
+WRITE_ANSWERS = 16  # answers per step on rank 0 in dev/3B_full_grpo.yaml (batch_size 1 x grpo_samples 16)
 
 
 def _stopped(trunc: np.ndarray) -> np.ndarray:
@@ -94,5 +93,6 @@ def _sniff(text: str) -> float:
     return 0.0 if hits == 0 else min(0.9, 0.6 + 0.05 * hits)
 
 
-FORMAT = Format("torchtune", "torchtune GRPO txt log: `Step N | key:value …`", _sniff,
-                parser=TorchtuneParser, writer=write)
+FORMAT = Format(
+    "torchtune", "torchtune GRPO txt log: `Step N | key:value …`", _sniff, parser=TorchtuneParser, writer=write
+)

@@ -51,7 +51,7 @@ __all__ = ["DEFAULT_LOGGING_STEPS", "FORMAT", "KEYS", "TrlParser", "pinned_lengt
 
 DEFAULT_LOGGING_STEPS = 10  # TRL's GRPOConfig default (transformers' own default is 500)
 
-_TQDM = re.compile(r"(?<!\d)(\d+)/(\d+) \[([^\]\n]{0,80})")   # (?<!\d): one try per digit run, not one per digit
+_TQDM = re.compile(r"(?<!\d)(\d+)/(\d+) \[([^\]\n]{0,80})")  # (?<!\d): one try per digit run, not one per digit
 _DICT_START = re.compile(r"^\s*\{['\"]|(?:it/s\]|s/it\]|\?it/s\])\s*\{['\"]")
 _ANY_DICT = re.compile(r"\{['\"]")
 # keys the HF Trainer adds to every logged row: a dict after some other prefix ("[rank0]: {…}")
@@ -60,8 +60,10 @@ _HF_KEYS = frozenset({"loss", "grad_norm", "learning_rate", "epoch", "reward", "
 _PER_EPOCH = re.compile(r"Num update steps per epoch = ([\d,]+)")
 _TOTAL = re.compile(r"Total optimization steps = ([\d,]+)")
 SUMMARY_KEYS = ("train_runtime", "train_samples_per_second", "train_steps_per_second", "train_loss")
-_SNIFF = re.compile(r"(?:^|\r)[^\S\r\n]*(?:\[rank\d+\]:\s*)?\{'(?:loss|grad_norm|learning_rate|reward|train_runtime|eval_\w+)'",
-                    re.MULTILINE)
+_SNIFF = re.compile(
+    r"(?:^|\r)[^\S\r\n]*(?:\[rank\d+\]:\s*)?\{'(?:loss|grad_norm|learning_rate|reward|train_runtime|eval_\w+)'",
+    re.MULTILINE,
+)
 
 
 def _is_eval(keys: Iterable[str]) -> bool:
@@ -79,7 +81,7 @@ class _Row:
     lineno: int
     epoch: float | None
     bar_items: tuple[tuple[int, tuple[int, int]], ...] = ()  # tqdm total -> (last counter, draw no.)
-    step: int | None = None                               # an explicit `step` key
+    step: int | None = None  # an explicit `step` key
     is_eval: bool = False
 
     @property
@@ -100,9 +102,9 @@ class TrlParser(LineParser):
         super().__init__(name)
         self.rows: list[_Row] = []
         self.bars: dict[int, tuple[int, int]] = {}
-        self.draws = 0                      # tqdm counters seen so far
-        self.drawn: dict[int, tuple[int, str]] = {}   # tqdm total -> (counter, time text) last drawn
-        self.marks: dict[int, list[int]] = {}         # tqdm total -> counters drawn twice in a row
+        self.draws = 0  # tqdm counters seen so far
+        self.drawn: dict[int, tuple[int, str]] = {}  # tqdm total -> (counter, time text) last drawn
+        self.marks: dict[int, list[int]] = {}  # tqdm total -> counters drawn twice in a row
         self.per_epoch: int | None = None
         self.total: int | None = None
         self.finished = False
@@ -113,7 +115,7 @@ class TrlParser(LineParser):
         self._bar_items: tuple[tuple[int, tuple[int, int]], ...] | None = ()
 
     def _skip(self, reason: str, n: int = 1) -> None:
-        if self.builder.partial:                # the file's last line, without its newline
+        if self.builder.partial:  # the file's last line, without its newline
             reason = "truncated last line"
         self.skipped[reason] = self.skipped.get(reason, 0) + n
 
@@ -132,9 +134,9 @@ class TrlParser(LineParser):
                     self.bars[total] = (n, self.draws)
                     self._bar_items = None
                     drawn = (n, m.group(3))
-                    if self.drawn.get(total) == drawn and n >= 1:      # a redraw: the Trainer logged here
+                    if self.drawn.get(total) == drawn and n >= 1:  # a redraw: the Trainer logged here
                         marks = self.marks.setdefault(total, [])
-                        if not marks or marks[-1] != n:      # (an eval logged at the same step: one mark)
+                        if not marks or marks[-1] != n:  # (an eval logged at the same step: one mark)
                             marks.append(n)
                     self.drawn[total] = drawn
         if "steps" in line:
@@ -161,7 +163,7 @@ class TrlParser(LineParser):
                 self._skip(skip_reason(e))
             return
         if prefixed and not (_HF_KEYS & parsed.keys() or any(k.startswith("eval_") for k in parsed)):
-            return                              # some other dict inside a sentence, not a log row
+            return  # some other dict inside a sentence, not a log row
         if any(k in parsed for k in SUMMARY_KEYS):
             self.finished = True
             self._skip("end-of-training summary")
@@ -170,7 +172,7 @@ class TrlParser(LineParser):
         step = parsed.pop("step", None)
         if step is not None:
             step = parse_step(step)
-            if isinstance(step, str):               # a `step` key out of range: the row has no place
+            if isinstance(step, str):  # a `step` key out of range: the row has no place
                 self._skip(step)
                 return
         if not isinstance(epoch, float) or not math.isfinite(epoch) or not 0 <= epoch < 1e9:
@@ -183,13 +185,13 @@ class TrlParser(LineParser):
             self.dropped["non-numeric values"] = self.dropped.get("non-numeric values", 0) + dropped
         keys = tuple(row)
         known = self._keys.get(keys)
-        if known is None:                   # one tuple (and one eval test) per distinct key set
+        if known is None:  # one tuple (and one eval test) per distinct key set
             known = self._keys[keys] = (keys, _is_eval(keys))
         vals = row.values()
         # plain floats in a typed array; a marker (values.OUT_OF_RANGE) or an int keeps its object
         numbers = array("d", vals) if all(type(v) is float for v in vals) else tuple(vals)
         bars = self._bar_items
-        if bars is None:                    # the bars as they stand, shared by the rows until one moves
+        if bars is None:  # the bars as they stand, shared by the rows until one moves
             bars = self._bar_items = tuple(self.bars.items())
         self.rows.append(_Row(known[0], numbers, lineno, epoch, bars, step, known[1]))
 
@@ -230,12 +232,14 @@ class TrlParser(LineParser):
             # logging every k steps gives ⌊T/k⌋ rows: k in (T/(n+1), T/n]; when several fit, prefer
             # TRL's default, then the roundest number (people type 10, 25, 100, not 26)
             fits = range(whole // (n + 1) + 1, whole // n + 1)
-            if len(fits) > 100:             # (any 100 consecutive numbers hold a multiple of 100)
+            if len(fits) > 100:  # (any 100 consecutive numbers hold a multiple of 100)
                 every = DEFAULT_LOGGING_STEPS if DEFAULT_LOGGING_STEPS in fits else -(-fits.start // 100) * 100
                 how = Msg("note.how.fit", every=every, rows=n, total=whole)
             elif fits:
+
                 def roundness(k: int) -> tuple[bool, bool, bool, bool, bool, int]:
                     return (k == DEFAULT_LOGGING_STEPS, k % 100 == 0, k % 50 == 0, k % 10 == 0, k % 5 == 0, -k)
+
                 every = max(fits, key=roundness)
                 how = Msg("note.how.fit", every=every, rows=n, total=whole)
         return [every * (i + 1) for i in range(n)], how, every
@@ -247,8 +251,7 @@ class TrlParser(LineParser):
                 continue
             every = marks[0]
             if all(m == every * (i + 1) for i, m in enumerate(marks)):
-                return ([every * (i + 1) for i in range(n)],
-                        Msg("note.how.bar_every", every=every, total=total), every)
+                return ([every * (i + 1) for i in range(n)], Msg("note.how.bar_every", every=every, total=total), every)
             if len(marks) >= n:
                 return marks[:n], Msg("note.how.bar", total=total), _every(marks[:n])
         return None
@@ -368,5 +371,10 @@ def _sniff_console(text: str) -> float:
     return 0.0 if hits == 0 else min(0.9, 0.6 + 0.1 * hits)
 
 
-FORMAT = Format("trl-console", "TRL / HF Trainer console: printed dicts, no step (inferred)",
-                _sniff_console, parser=TrlParser, writer=write_console)
+FORMAT = Format(
+    "trl-console",
+    "TRL / HF Trainer console: printed dicts, no step (inferred)",
+    _sniff_console,
+    parser=TrlParser,
+    writer=write_console,
+)

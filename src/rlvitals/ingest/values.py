@@ -23,17 +23,36 @@ import re
 
 import numpy as np
 
-__all__ = ["MAX_DEPTH", "OUT_OF_RANGE", "STEP_LIMIT", "WRAPPED", "OutOfRange", "as_float", "checked_float",
-           "parse_step", "parse_value", "steps_ok"]
+__all__ = [
+    "MAX_DEPTH",
+    "OUT_OF_RANGE",
+    "STEP_LIMIT",
+    "WRAPPED",
+    "OutOfRange",
+    "as_float",
+    "checked_float",
+    "parse_step",
+    "parse_value",
+    "steps_ok",
+]
 
-STEP_LIMIT = 2 ** 53
-MAX_DEPTH = 64          # nesting a reader follows (dicts in dicts); deeper input is skipped and counted
-MAX_LAYERS = 8          # wrappers around one value: quotes, %, np.float64(…), tensor(…)
+STEP_LIMIT = 2**53
+MAX_DEPTH = 64  # nesting a reader follows (dicts in dicts); deeper input is skipped and counted
+MAX_LAYERS = 8  # wrappers around one value: quotes, %, np.float64(…), tensor(…)
 
 WRAPPED = re.compile(r"^(?:np\.)?(?:numpy\.)?(?:float|int|uint|bfloat)\d*\((.*)\)$|^tensor\(([^,)]*+)(?:,.*)?\)$")
-_SPECIAL = {"nan": math.nan, "-nan": math.nan, "inf": math.inf, "+inf": math.inf, "-inf": -math.inf,
-            "infinity": math.inf, "+infinity": math.inf, "-infinity": -math.inf,
-            "true": 1.0, "false": 0.0}
+_SPECIAL = {
+    "nan": math.nan,
+    "-nan": math.nan,
+    "inf": math.inf,
+    "+inf": math.inf,
+    "-inf": -math.inf,
+    "infinity": math.inf,
+    "+infinity": math.inf,
+    "-infinity": -math.inf,
+    "true": 1.0,
+    "false": 0.0,
+}
 _INFS = (math.inf, -math.inf)
 
 
@@ -87,7 +106,7 @@ def parse_value(text: str) -> float | None:
         except ValueError:
             continue
     else:
-        return None                   # wrapped deeper than any logger writes
+        return None  # wrapped deeper than any logger writes
     if v is None or v is OUT_OF_RANGE:
         return v
     for _ in range(pct):
@@ -134,7 +153,7 @@ def parse_step(x: object) -> int | str:
     except (TypeError, ValueError, OverflowError):
         return "unreadable step"
     if not 0.0 <= f < STEP_LIMIT:
-        return "step out of range"       # also NaN and ±inf
+        return "step out of range"  # also NaN and ±inf
     if f != math.floor(f):
         return "step not an integer"
     return int(f)

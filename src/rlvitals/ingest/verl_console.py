@@ -30,17 +30,24 @@ from .values import parse_value
 __all__ = ["FORMAT", "KEYS", "VerlConsoleParser", "write_verl"]
 
 _STEP = re.compile(r"^\s*step:(-?\d+)(?: - |\s*$)")
-_NP_PREFIXES = ("np.float64(", "np.float32(", "np.float16(", "np.int64(", "np.int32(", "np.uint64(",
-                "np.bool_(")
+_NP_PREFIXES = ("np.float64(", "np.float32(", "np.float16(", "np.int64(", "np.int32(", "np.uint64(", "np.bool_(")
 _VALIDATION = ("Initial validation metrics:", "Final validation metrics:")
 _INF = math.inf
 
 # canonical name -> the key verl (new) prints for it
 KEYS: dict[str, str] = {
-    "reward": "critic/score/mean", "acc": "critic/correct/mean", "entropy": "actor/entropy",
-    "kl": "actor/kl_loss", "adv_std": "advantages/std", "clip_frac": "actor/pg_clipfrac",
-    "ratio_mean": "actor/ratio_mean", "len": "response_length/mean", "gnorm": "actor/grad_norm",
-    "trunc": "response_length/clip_ratio", "lr": "actor/lr", "loss": "actor/pg_loss",
+    "reward": "critic/score/mean",
+    "acc": "critic/correct/mean",
+    "entropy": "actor/entropy",
+    "kl": "actor/kl_loss",
+    "adv_std": "advantages/std",
+    "clip_frac": "actor/pg_clipfrac",
+    "ratio_mean": "actor/ratio_mean",
+    "len": "response_length/mean",
+    "gnorm": "actor/grad_norm",
+    "trunc": "response_length/clip_ratio",
+    "lr": "actor/lr",
+    "loss": "actor/pg_loss",
     "val_acc": "val-core/data/acc/mean@1",
 }
 
@@ -50,10 +57,16 @@ KEYS: dict[str, str] = {
 # accuracy only for a 0/1 verifier), no advantage spread (critic/advantages/mean|max|min), and the
 # π/π_rollout ratio only as rollout_corr/rollout_is_mean (algorithm.rollout_correction metrics).
 WRITES: KeyMap = {
-    "reward": ("critic/score/mean", None), "entropy": ("actor/entropy", None), "kl": ("actor/kl_loss", None),
-    "clip_frac": ("actor/pg_clipfrac", None), "ratio_mean": ("rollout_corr/rollout_is_mean", None),
-    "len": ("response_length/mean", None), "gnorm": ("actor/grad_norm", None),
-    "trunc": ("response_length/clip_ratio", None), "lr": ("actor/lr", None), "loss": ("actor/pg_loss", None),
+    "reward": ("critic/score/mean", None),
+    "entropy": ("actor/entropy", None),
+    "kl": ("actor/kl_loss", None),
+    "clip_frac": ("actor/pg_clipfrac", None),
+    "ratio_mean": ("rollout_corr/rollout_is_mean", None),
+    "len": ("response_length/mean", None),
+    "gnorm": ("actor/grad_norm", None),
+    "trunc": ("response_length/clip_ratio", None),
+    "lr": ("actor/lr", None),
+    "loss": ("actor/pg_loss", None),
     "val_acc": ("val-core/data/acc/mean@1", None),
 }
 
@@ -76,8 +89,8 @@ class VerlConsoleParser(LineParser):
             if line.strip():
                 self.builder.skip("not a metric line")
             return
-        rest = line[m.end():].rstrip()
-        step = m.group(1)                     # checked by the builder (values.parse_step)
+        rest = line[m.end() :].rstrip()
+        step = m.group(1)  # checked by the builder (values.parse_step)
         if not rest:
             self.builder.skip("step line without metrics")
             return
@@ -104,7 +117,7 @@ class VerlConsoleParser(LineParser):
     @staticmethod
     def _fast(rest: str) -> dict[str, float] | None:
         """The common line in a few C-level string calls; None sends it to the careful loop."""
-        if "np." in rest:                     # np.float64(0.1) - … -> 0.1 - …
+        if "np." in rest:  # np.float64(0.1) - … -> 0.1 - …
             rest = rest.replace("np.float64(", "")
             if "np." in rest:
                 for prefix in _NP_PREFIXES:
@@ -120,9 +133,9 @@ class VerlConsoleParser(LineParser):
             values = list(map(float, items[1::2]))
         except ValueError:
             return None
-        total = sum(values)                    # one C pass: finite means no inf (nor an overflow) below
+        total = sum(values)  # one C pass: finite means no inf (nor an overflow) below
         if total - total != 0 and (_INF in values or -_INF in values):
-            return None                        # `inf` or an overflow (`1e400`): parse_value tells them apart
+            return None  # `inf` or an overflow (`1e400`): parse_value tells them apart
         row = dict(zip(keys, values))
         return row if len(row) == len(keys) and "" not in row else None
 
@@ -133,12 +146,13 @@ class VerlConsoleParser(LineParser):
             if at >= 0:
                 break
         open_, close = line.find("{", at + len(marker)), line.rfind("}")
-        if at < 0 or open_ < 0 or close < open_ or line[at + len(marker):open_].strip():
+        if at < 0 or open_ < 0 or close < open_ or line[at + len(marker) : open_].strip():
             self.builder.skip("not a metric line")
             return
         from .pydict import DictSyntaxError, numeric, parse_dict
+
         try:
-            row, _ = numeric(parse_dict(line[open_:close + 1]))
+            row, _ = numeric(parse_dict(line[open_ : close + 1]))
         except DictSyntaxError:
             self.builder.skip("unreadable validation dict")
             return
@@ -156,13 +170,13 @@ def _learn(raw: bytes, parser: LineParser) -> tuple[Layout, dict[str, float], fl
     except UnicodeDecodeError:
         return None
     m = _STEP.match(line)
-    rest = line[m.end():].rstrip() if m else ""
+    rest = line[m.end() :].rstrip() if m else ""
     row = VerlConsoleParser._fast(rest) if rest else None
     if m is None or row is None:
         return None
-    pos = _SYNTAX.count(raw[:at + 5])
+    pos = _SYNTAX.count(raw[: at + 5])
     step_pos, pos = pos, pos + 1
-    parts = raw[at + 5 + len(m.group(1)):].split(b" - ")
+    parts = raw[at + 5 + len(m.group(1)) :].split(b" - ")
     if parts[0] or len(parts) < 2:
         return None
     keys, value_pos = [], []
@@ -172,21 +186,25 @@ def _learn(raw: bytes, parser: LineParser) -> tuple[Layout, dict[str, float], fl
             o = v.find(b"(")
             if o < 0 or not v.endswith(b")"):
                 return None
-            pre, inner = key + b":" + v[:o + 1], v[o + 1:-1]
+            pre, inner = key + b":" + v[: o + 1], v[o + 1 : -1]
         else:
             pre, inner = key + b":", v
         if not numeric(inner):
             return None
-        pos += 1 + _SYNTAX.count(pre)            # the " - " before it leaves a "-"
+        pos += 1 + _SYNTAX.count(pre)  # the " - " before it leaves a "-"
         keys.append(key.decode("ascii"))
         value_pos.append(pos)
         pos += 1
     return Layout(keys, step_pos, value_pos, pos), row, float(m.group(1))
 
 
-_SYNTAX = Syntax(bytes.maketrans(b":()\t\r", b"     "),
-                 bytes(c for c in range(256) if c not in b"0123456789.+-eE:()\t\r \n"),
-                 b"0123456789.+- \t", _learn, rows_need=b"step:")
+_SYNTAX = Syntax(
+    bytes.maketrans(b":()\t\r", b"     "),
+    bytes(c for c in range(256) if c not in b"0123456789.+-eE:()\t\r \n"),
+    b"0123456789.+- \t",
+    _learn,
+    rows_need=b"step:",
+)
 
 
 def read_verl(path: Path, name: str) -> Run:
@@ -220,5 +238,11 @@ def _sniff(text: str) -> float:
     return 0.0 if hits == 0 else min(0.95, 0.7 + 0.1 * hits)
 
 
-FORMAT = Format("verl-console", "verl console: `step:N - key:value - …` (old 3-decimal and new np.float64 spellings)",
-                _sniff, parser=VerlConsoleParser, reader=read_verl, writer=write_verl)
+FORMAT = Format(
+    "verl-console",
+    "verl console: `step:N - key:value - …` (old 3-decimal and new np.float64 spellings)",
+    _sniff,
+    parser=VerlConsoleParser,
+    reader=read_verl,
+    writer=write_verl,
+)

@@ -41,5 +41,10 @@ def _sniff(text: str) -> float:
     return 0.0 if hits == 0 else min(0.95, 0.85 + 0.02 * hits)
 
 
-FORMAT = Format("verl-jsonl", 'verl file logger: JSON Lines `{"step": N, "data": {…}}` (NaN written as null)',
-                _sniff, parser=VerlJsonlParser, writer=write_verl_jsonl)
+FORMAT = Format(
+    "verl-jsonl",
+    'verl file logger: JSON Lines `{"step": N, "data": {…}}` (NaN written as null)',
+    _sniff,
+    parser=VerlJsonlParser,
+    writer=write_verl_jsonl,
+)

@@ -34,7 +34,6 @@ BLOCK, HEADER = 32768, 7
 _SEED = [zlib.crc32(bytes([t])) for t in range(5)]
 
 
-
 class BulkDecoder:
     """Feed whole blocks in file order (`feed(data)`, data starting at a block boundary), then
     `finish()`.  Chunks are checked and records handed to the `RecordReader`: history records decoded
@@ -42,11 +41,11 @@ class BulkDecoder:
 
     def __init__(self, reader: RecordReader) -> None:
         self.r = reader
-        self.base = 0                 # file offset of the next batch
+        self.base = 0  # file offset of the next batch
         self.parts: list[bytes] = []  # a FIRST … waiting for its LAST (it may cross batches)
         self.corrupt = 0
-        self.cut = 0                  # bytes of an unfinished chunk or record at the end
-        self._orphan_ok: set[int] = set()   # blocks whose first chunk may end a record damage cut
+        self.cut = 0  # bytes of an unfinished chunk or record at the end
+        self._orphan_ok: set[int] = set()  # blocks whose first chunk may end a record damage cut
         self._first_at = 0
 
     # ---------------------------------------------------------------- framing
@@ -68,10 +67,10 @@ class BulkDecoder:
             e = q + HEADER + ln
             valid = (kd >= 1) & (kd <= 4) & (e <= blk_end[act])
             ok = valid & (e <= lim[act])
-            if not valid.all():                          # a length or type no writer produces
+            if not valid.all():  # a length or type no writer produces
                 self.corrupt += int((~valid).sum())
                 self._damage += (q[~valid] + self.base).tolist()
-            if (valid & ~ok).any():                      # a chunk still being written: the file's end
+            if (valid & ~ok).any():  # a chunk still being written: the file's end
                 self.cut += int(n - q[valid & ~ok].min())
             out_s.append(q[ok])
             out_e.append(e[ok])
@@ -79,7 +78,7 @@ class BulkDecoder:
             p[act] = np.where(ok, e, lim[act])
             act = act[p[act] + HEADER <= lim[act]]
         tail = n - p[-1] if nb and p[-1] < lim[-1] and n < blk_end[-1] else 0
-        if tail and not self.cut:                        # fewer than 7 bytes of a header at the end
+        if tail and not self.cut:  # fewer than 7 bytes of a header at the end
             self.cut += int(tail)
         if not out_s:
             return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, np.uint8)
@@ -89,16 +88,19 @@ class BulkDecoder:
 
     def feed(self, data: bytes) -> None:
         u = np.frombuffer(data, dtype=np.uint8)
-        self._damage: list[int] = []                      # file offsets where a block's damage begins
+        self._damage: list[int] = []  # file offsets where a block's damage begins
         s, e, k = self._chunks(u)
         keep = np.ones(s.size, dtype=bool)
         if s.size:
             stored = u[s[:, None] + np.arange(4)].copy().view("<u4").ravel()
             mv = memoryview(data)
-            crc = np.fromiter((zlib.crc32(mv[a + HEADER:b], _SEED[t])
-                               for a, b, t in zip(s.tolist(), e.tolist(), k.tolist())), dtype=np.uint32, count=s.size)
+            crc = np.fromiter(
+                (zlib.crc32(mv[a + HEADER : b], _SEED[t]) for a, b, t in zip(s.tolist(), e.tolist(), k.tolist())),
+                dtype=np.uint32,
+                count=s.size,
+            )
             bad = np.flatnonzero(crc != stored)
-            if bad.size:                                  # a bad chunk loses the rest of its block
+            if bad.size:  # a bad chunk loses the rest of its block
                 blk = s // BLOCK
                 for i in bad.tolist():
                     if keep[i]:
@@ -114,14 +116,14 @@ class BulkDecoder:
         full = (k == 1) & keep
         odd = np.flatnonzero((k != 1) & keep)
         events = sorted([(int(s[i]) + self.base, i) for i in odd.tolist()] + [(d, -1) for d in self._damage])
-        extra: list[tuple[int, bytes]] = []               # (offset in data, payload) of joined records
+        extra: list[tuple[int, bytes]] = []  # (offset in data, payload) of joined records
         for at, i in events:
-            if i < 0:                                     # damage: what was being joined is lost
+            if i < 0:  # damage: what was being joined is lost
                 self.parts.clear()
                 self._orphan_ok.add(at // BLOCK + 1)
                 continue
             t = int(k[i])
-            payload = data[int(s[i]) + HEADER:int(e[i])]
+            payload = data[int(s[i]) + HEADER : int(e[i])]
             if t == 2:
                 if self.parts:
                     self.corrupt += 1
@@ -133,14 +135,14 @@ class BulkDecoder:
                     extra.append((self._first_at, b"".join(self.parts)))
                     self.parts.clear()
             elif at % BLOCK == 0 and at // BLOCK in self._orphan_ok:
-                if t == 3:                                # the tail of a record the damage cut
+                if t == 3:  # the tail of a record the damage cut
                     self._orphan_ok.add(at // BLOCK + 1)
             else:
-                self.corrupt += 1                         # a MIDDLE or LAST without its FIRST
-        if self.parts:                                    # a FIRST whose LAST is in the next batch
+                self.corrupt += 1  # a MIDDLE or LAST without its FIRST
+        if self.parts:  # a FIRST whose LAST is in the next batch
             self._first_at -= len(data)
         fs, fe = s[full] + HEADER, e[full]
-        u = np.frombuffer(data + bytes(16), dtype=np.uint8)     # padded: 8-byte words read at any offset
+        u = np.frombuffer(data + bytes(16), dtype=np.uint8)  # padded: 8-byte words read at any offset
         if not extra:
             self._decode(data, u, fs, fe)
             return
@@ -150,8 +152,12 @@ class BulkDecoder:
         js = len(data) + np.concatenate(([0], np.cumsum(lens)[:-1])).astype(np.int64)
         allbuf = data + b"".join(p for _, p in extra)
         idx = np.argsort(order, kind="stable")
-        self._decode(allbuf, np.frombuffer(allbuf + bytes(16), dtype=np.uint8),
-                     np.concatenate([fs, js])[idx], np.concatenate([fe, js + lens])[idx])
+        self._decode(
+            allbuf,
+            np.frombuffer(allbuf + bytes(16), dtype=np.uint8),
+            np.concatenate([fs, js])[idx],
+            np.concatenate([fe, js + lens])[idx],
+        )
 
     def _decode(self, buf: bytes, u: np.ndarray, rs: np.ndarray, re: np.ndarray) -> None:
         """Records at buf[rs:re]: find each one's payload field; history in bulk, the rest in Python."""
@@ -165,18 +171,18 @@ class BulkDecoder:
             return
         r.records += int(rs.size)
         hist = np.flatnonzero(field == 2)
-        for i in np.flatnonzero((field == 5) | (field == 17)).tolist():   # config, run: a few
+        for i in np.flatnonzero((field == 5) | (field == 17)).tolist():  # config, run: a few
             r.records -= 1
-            r.feed([buf[int(rs[i]):int(re[i])]])
-        for i in np.flatnonzero(field == 3)[-(r.summary.maxlen or 1):].tolist():
-            payload = buf[int(rs[i]):int(re[i])]
+            r.feed([buf[int(rs[i]) : int(re[i])]])
+        for i in np.flatnonzero(field == 3)[-(r.summary.maxlen or 1) :].tolist():
+            payload = buf[int(rs[i]) : int(re[i])]
             r.summary.append((payload, int(fa[i] - rs[i]), int(fz[i] - rs[i])))
         if hist.size:
             try:
                 decode_history(r, buf, u, fa[hist], fz[hist])
             except OddRecord:
                 r.records -= int(hist.size)
-                r.feed([buf[int(rs[i]):int(re[i])] for i in hist.tolist()])
+                r.feed([buf[int(rs[i]) : int(re[i])] for i in hist.tolist()])
 
     @staticmethod
     def top_record(u: np.ndarray, rs: np.ndarray, re: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -193,7 +199,7 @@ class BulkDecoder:
             size, start = read_varints(u, after)
             nxt = np.where(wt == 2, start + size, 0)
             vint = wt == 0
-            if vint.any():                                   # skip a varint field (num)
+            if vint.any():  # skip a varint field (num)
                 p = after[vint]
                 for _ in range(10):
                     cont = u[p] >= 0x80

@@ -50,6 +50,7 @@ def read_varints(u: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             size += more2
     return val, q + size
 
+
 _NUMERIC_FIRST = np.zeros(256, dtype=bool)
 _NUMERIC_FIRST[list(b"-0123456789NI")] = True
 _MAX_KEY = 96
@@ -131,7 +132,7 @@ def decode_history(r: RecordReader, buf: bytes, u: np.ndarray, ha: np.ndarray, h
         is_key = (t == 0x0A) | (t == 0x12)
         is_val = (t == 0x82) & (u[qa + 1] == 0x01)
         if not (is_key | is_val).all() or (is_key & (ka[act] >= 0)).any():
-            raise OddRecord                                   # a nested key path, or another field
+            raise OddRecord  # a nested key path, or another field
         size, start = read_varints(u, qa + np.where(is_val, 2, 1))
         ka[act[is_key]], kl[act[is_key]] = start[is_key], size[is_key]
         va[act[is_val]], vl[act[is_val]] = start[is_val], size[is_val]
@@ -160,7 +161,7 @@ def decode_history(r: RecordReader, buf: bytes, u: np.ndarray, ha: np.ndarray, h
     ids: dict[bytes, int] = {}
     head_id = np.empty(new.size, dtype=np.int64)
     for j, i in enumerate(new.tolist()):
-        kb = buf[int(ka[i]):int(ka[i] + kl[i])]
+        kb = buf[int(ka[i]) : int(ka[i] + kl[i])]
         head_id[j] = ids.setdefault(kb, len(ids))
     inv = np.empty(n, dtype=np.int64)
     inv_of_head = np.zeros(n, dtype=np.int64)
@@ -174,7 +175,7 @@ def decode_history(r: RecordReader, buf: bytes, u: np.ndarray, ha: np.ndarray, h
     has = (va >= 0) & ~internal[inv]
     num = has & _NUMERIC_FIRST[u[np.maximum(va, 0)]]
     parse = num.copy()
-    if "_step" in names:                                 # the step counter: digits, read as integers
+    if "_step" in names:  # the step counter: digits, read as integers
         si = np.flatnonzero(num & (inv == names.index("_step")))
         as_int = _digits(u, va[si], vl[si])
         if as_int is not None:
@@ -185,7 +186,7 @@ def decode_history(r: RecordReader, buf: bytes, u: np.ndarray, ha: np.ndarray, h
         pieces = [buf[a:b] for a, b in zip(va[idx].tolist(), (va[idx] + vl[idx]).tolist())]
         try:
             got = np.fromiter(map(float, pieces), dtype=np.float64, count=idx.size)
-        except ValueError:                               # "-x", "Nope": not numbers after all
+        except ValueError:  # "-x", "Nope": not numbers after all
             parsed = [_number_or_none(x) for x in pieces]
             got = np.array([math.nan if v is None else v for v in parsed])
             num[idx[[v is None for v in parsed]]] = False
@@ -198,9 +199,20 @@ def decode_history(r: RecordReader, buf: bytes, u: np.ndarray, ha: np.ndarray, h
         vals[idx] = got
     _rows(r, buf, rec, inv, names, vals, num, va, vl, (step_at, step_end), nrec)
 
-def _rows(r: RecordReader, buf: bytes, rec: np.ndarray, inv: np.ndarray, names: list[str], vals: np.ndarray,
-          num: np.ndarray, va: np.ndarray, vl: np.ndarray, step_field: tuple[np.ndarray, np.ndarray],
-          nrec: int) -> None:
+
+def _rows(
+    r: RecordReader,
+    buf: bytes,
+    rec: np.ndarray,
+    inv: np.ndarray,
+    names: list[str],
+    vals: np.ndarray,
+    num: np.ndarray,
+    va: np.ndarray,
+    vl: np.ndarray,
+    step_field: tuple[np.ndarray, np.ndarray],
+    nrec: int,
+) -> None:
     from .tfrecord import iter_fields
     from .wandb_records import flat_key, json_value, number_value
 
@@ -212,9 +224,9 @@ def _rows(r: RecordReader, buf: bytes, rec: np.ndarray, inv: np.ndarray, names: 
     if step_key >= 0:
         m = inv == step_key
         steps[rec[m]] = vals[m]
-    for i in np.flatnonzero(np.isnan(steps)).tolist():   # no `_step`: the step field, else the row
+    for i in np.flatnonzero(np.isnan(steps)).tolist():  # no `_step`: the step field, else the row
         at, end = int(step_field[0][i]), int(step_field[1][i])
-        if at >= 0:                                       # HistoryStep { num=1 }: absent when 0
+        if at >= 0:  # HistoryStep { num=1 }: absent when 0
             steps[i] = next((v for f, wt, v, _ in iter_fields(buf, at, end) if f == 1 and wt == 0), 0)
         else:
             steps[i] = r._row_no + 1 + i
@@ -226,7 +238,7 @@ def _rows(r: RecordReader, buf: bytes, rec: np.ndarray, inv: np.ndarray, names: 
     dropped = 0
     # values the vectorised pass left: JSON objects (flattened), text, booleans, null
     for i in np.flatnonzero(metric & ~num).tolist():
-        raw = buf[int(va[i]):int(va[i] + vl[i])] if va[i] >= 0 else b""
+        raw = buf[int(va[i]) : int(va[i] + vl[i])] if va[i] >= 0 else b""
         v = number_value(raw) if raw[:1] not in (b"{", b"") else None
         if v is OUT_OF_RANGE:
             b.drop("value out of range")
@@ -265,5 +277,9 @@ def _rows(r: RecordReader, buf: bytes, rec: np.ndarray, inv: np.ndarray, names: 
     if not whole.any():
         return
     lines = r.history - nrec + 1 + np.flatnonzero(whole)
-    b.add_block(steps[whole].astype(np.int64), {k: v[whole] for k, v in cols.items()},
-                present={k: m[whole] for k, m in present.items()}, lines=lines)
+    b.add_block(
+        steps[whole].astype(np.int64),
+        {k: v[whole] for k, v in cols.items()},
+        present={k: m[whole] for k, m in present.items()},
+        lines=lines,
+    )

@@ -25,7 +25,7 @@ def history_items(buf: bytes, pos: int, end: int) -> Iterator[tuple[str, bytes]]
     """(key, value_json) of each item of a History/Summary/ConfigRecord's repeated field 1."""
     while pos < end:
         tag = buf[pos]
-        if tag != 0x0A:                            # not an item (step, _info, remove): skip it
+        if tag != 0x0A:  # not an item (step, _info, remove): skip it
             if tag >= 0x80:
                 tag, pos = read_varint(buf, pos)
             else:
@@ -41,16 +41,16 @@ def history_items(buf: bytes, pos: int, end: int) -> Iterator[tuple[str, bytes]]
             if t == 0x82 and buf[p + 1] == 0x01:  # value_json: field 16, a two-byte tag
                 n = buf[p + 2]
                 n, q = (n, p + 3) if n < 0x80 else read_varint(buf, p + 2)
-                value = buf[q:q + n]
-            elif t == 0x0A or t == 0x12:           # key, or one part of nested_key
+                value = buf[q : q + n]
+            elif t == 0x0A or t == 0x12:  # key, or one part of nested_key
                 n = buf[p + 1]
                 n, q = (n, p + 2) if n < 0x80 else read_varint(buf, p + 1)
-                text = buf[q:q + n].decode("utf-8", "replace")
+                text = buf[q : q + n].decode("utf-8", "replace")
                 if t == 0x0A:
                     key = text
                 else:
                     parts.append(text)
-            else:                                  # none/boolean/integer/number…: not what W&B writes
+            else:  # none/boolean/integer/number…: not what W&B writes
                 t, q = read_varint(buf, p)
                 p = skip_field(buf, q, t & 7)
                 continue
@@ -68,7 +68,7 @@ def number_value(value: bytes) -> float | None:
     except ValueError:
         return None
     if v in _INFS and b"n" not in value:
-        return OUT_OF_RANGE                       # 1e400: too large, not a logged infinity
+        return OUT_OF_RANGE  # 1e400: too large, not a logged infinity
     return v
 
 
@@ -145,8 +145,8 @@ def history_row(buf: bytes, pos: int, end: int) -> tuple[int | float | None, dic
         elif value[:1] == b"{":
             dropped += flat_key(key, json_value(value), row)
         else:
-            dropped += 1                           # a string, a boolean, a list, null
-    if step is None:                               # HistoryRecord.step { num }: W&B >= 0.2x
+            dropped += 1  # a string, a boolean, a list, null
+    if step is None:  # HistoryRecord.step { num }: W&B >= 0.2x
         f = proto_fields(buf, pos, end).get(2)
         if f is not None:
             step = next((v for fn, wt, v, _ in iter_fields(buf, *f) if fn == 1 and wt == 0), 0)

@@ -50,9 +50,9 @@ BLOCK = 32768
 FULL, FIRST, MIDDLE, LAST = 1, 2, 3, 4
 _SEED = [zlib.crc32(bytes([t])) for t in range(5)]
 _CHUNK = struct.Struct("<IHB").unpack_from
-READ_SIZE = 128 * BLOCK          # read 4 MiB at a time: memory stays bounded on a huge run
-SUMMARY_KEPT = 64                # summary records applied (W&B >= 0.2x writes one per log call)
-CONFIG_KEYS = 200                # config entries kept on the run
+READ_SIZE = 128 * BLOCK  # read 4 MiB at a time: memory stays bounded on a huge run
+SUMMARY_KEPT = 64  # summary records applied (W&B >= 0.2x writes one per log call)
+CONFIG_KEYS = 200  # config entries kept on the run
 
 
 class Decoder:
@@ -61,14 +61,14 @@ class Decoder:
     unfinished waits for the next feed; `pending` says how many bytes that is."""
 
     def __init__(self, magic: bytes = MAGIC) -> None:
-        self.magic = magic        # the header's first 6 bytes (SwanLab writes the same log with its own)
+        self.magic = magic  # the header's first 6 bytes (SwanLab writes the same log with its own)
         self.buf = b""
-        self.at = 0               # file offset of buf[0]
-        self.parts: list[bytes] = []   # a FIRST (and MIDDLEs) waiting for their LAST
-        self.corrupt = 0          # chunks skipped: bad checksum, type or length
+        self.at = 0  # file offset of buf[0]
+        self.parts: list[bytes] = []  # a FIRST (and MIDDLEs) waiting for their LAST
+        self.corrupt = 0  # chunks skipped: bad checksum, type or length
         self.header = False
-        self._resume = 0          # after a bad chunk: the offset of the next block
-        self._resync = False      # … where the tail of a record it cut is no new damage
+        self._resume = 0  # after a bad chunk: the offset of the next block
+        self._resync = False  # … where the tail of a record it cut is no new damage
 
     @property
     def pending(self) -> int:
@@ -90,7 +90,7 @@ class Decoder:
         parts, seed, unpack, crc32 = self.parts, _SEED, _CHUNK, zlib.crc32
         while True:
             left = BLOCK - (at + pos) % BLOCK
-            if left < HEADER:                      # block trailer: zero padding
+            if left < HEADER:  # block trailer: zero padding
                 if pos + left > n:
                     break
                 pos += left
@@ -100,25 +100,25 @@ class Decoder:
             crc, length, kind = unpack(buf, pos)
             end = pos + HEADER + length
             if HEADER + length > left or not 1 <= kind <= 4:
-                bad = True                         # a length or type no writer produces
+                bad = True  # a length or type no writer produces
             elif end > n:
-                break                              # the chunk is still being written
+                break  # the chunk is still being written
             else:
-                bad = crc32(buf[pos + HEADER:end], seed[kind]) != crc
-            if bad:                                # skip the rest of the block: its lengths are suspect
+                bad = crc32(buf[pos + HEADER : end], seed[kind]) != crc
+            if bad:  # skip the rest of the block: its lengths are suspect
                 self.corrupt += 1
                 parts.clear()
                 self._resume = at + pos + left
                 self._resync = True
                 pos = min(pos + left, n)
                 continue
-            payload = buf[pos + HEADER:end]
+            payload = buf[pos + HEADER : end]
             pos = end
             resync = self._resync
             self._resync = resync and kind == MIDDLE
             if kind == FULL:
                 if parts:
-                    self.corrupt += 1              # a record whose LAST never came
+                    self.corrupt += 1  # a record whose LAST never came
                     parts.clear()
                 out.append(payload)
             elif kind == FIRST:
@@ -131,7 +131,7 @@ class Decoder:
                     out.append(b"".join(parts))
                     parts.clear()
             elif not resync:
-                self.corrupt += 1                  # a MIDDLE or LAST without its FIRST
+                self.corrupt += 1  # a MIDDLE or LAST without its FIRST
         self.buf, self.at = buf[pos:], at + pos
         return out
 
@@ -141,7 +141,7 @@ class RecordReader:
 
     def __init__(self, name: str) -> None:
         self.b = RunBuilder(name, "wandb")
-        self.b.split_runs = False          # one run per file; a resumed run's steps go on
+        self.b.split_runs = False  # one run per file; a resumed run's steps go on
         self.config: dict[str, object] = {}
         self.summary: deque[tuple[bytes, int, int]] = deque(maxlen=SUMMARY_KEPT)
         self.info: dict[str, str] = {}
@@ -186,13 +186,13 @@ class RecordReader:
         f = proto_fields(buf, pos, end)
         for num, name in ((1, "run_id"), (3, "project"), (8, "display_name")):
             if num in f:
-                self.info[name] = buf[f[num][0]:f[num][1]].decode("utf-8", "replace")
+                self.info[name] = buf[f[num][0] : f[num][1]].decode("utf-8", "replace")
         if 4 in f:
             self._config(buf, *f[4])
-        if 19 in f:                                # telemetry { cli_version=5 }
+        if 19 in f:  # telemetry { cli_version=5 }
             tel = proto_fields(buf, *f[19])
             if 5 in tel:
-                self.info["wandb_version"] = buf[tel[5][0]:tel[5][1]].decode("utf-8", "replace")
+                self.info["wandb_version"] = buf[tel[5][0] : tel[5][1]].decode("utf-8", "replace")
 
     def finish(self, cut: int, corrupt: int) -> Run:
         b = self.b
@@ -255,7 +255,7 @@ def read_wandb(path: Path, name: str) -> Run:
     others in `file_runs` (`--run K`)."""
     files = wandb_files(path)
     if not files and Path(path).is_file() and not is_wandb(Path(path)):
-        return read_rows(Path(path), name)        # -F wandb on text: the rows `watch` makes of a run
+        return read_rows(Path(path), name)  # -F wandb on text: the rows `watch` makes of a run
     if not files:
         raise NotAFile.of("ingest.err.wandb_none", path=path)
     runs = []
@@ -264,8 +264,11 @@ def read_wandb(path: Path, name: str) -> Run:
         run = read_one(f, f.stem if Path(path).is_file() else f.resolve().parent.name)
         run.meta["wandb"]["file"] = str(f)
         runs.append(run)
-    return link_runs(runs, Msg("ingest.note.folder_holds", n=len(runs), kind="W&B"),
-                     lambda r: r.meta["wandb"].get("run_id") or r.name)
+    return link_runs(
+        runs,
+        Msg("ingest.note.folder_holds", n=len(runs), kind="W&B"),
+        lambda r: r.meta["wandb"].get("run_id") or r.name,
+    )
 
 
 class WandbRowParser(JsonlParser):
@@ -302,6 +305,11 @@ def sniff_path(path: Path) -> float:
     return 1.0 if wandb_files(path) else 0.0
 
 
-FORMAT = Format("wandb", "W&B offline runs, read without wandb: a run folder, its run-<id>.wandb, or a wandb/ "
-                "folder of runs (--run K), e.g. `rlvitals diagnose wandb/latest-run`", lambda text: 0.0,
-                reader=read_wandb, parser=WandbRowParser)
+FORMAT = Format(
+    "wandb",
+    "W&B offline runs, read without wandb: a run folder, its run-<id>.wandb, or a wandb/ "
+    "folder of runs (--run K), e.g. `rlvitals diagnose wandb/latest-run`",
+    lambda text: 0.0,
+    reader=read_wandb,
+    parser=WandbRowParser,
+)

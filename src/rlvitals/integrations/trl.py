@@ -54,10 +54,20 @@ def _build() -> type:
         monitor: an existing `Monitor` to feed instead of a new one.
         """
 
-        def __init__(self, lang: str = "en", *, stop_on: str | None = None, check_every: int = 1,
-                     stream: TextIO | None = sys.stderr, persist: int = 1, monitor: Monitor | None = None,
-                     name: str = "trl", max_overhead: float = 0.01, step_budget: float | None = None,
-                     background: bool = True) -> None:
+        def __init__(
+            self,
+            lang: str = "en",
+            *,
+            stop_on: str | None = None,
+            check_every: int = 1,
+            stream: TextIO | None = sys.stderr,
+            persist: int = 1,
+            monitor: Monitor | None = None,
+            name: str = "trl",
+            max_overhead: float = 0.01,
+            step_budget: float | None = None,
+            background: bool = True,
+        ) -> None:
             if stop_on not in (None, "warning", "critical"):
                 raise ValueError("stop_on must be None, 'warning' or 'critical'")
             self.lang = lang
@@ -66,17 +76,23 @@ def _build() -> type:
             self._stop_requested = False
             # TRL logs every `logging_steps` steps, so each on_log is already a 10-step window:
             # checking on every log costs little and keeps the delay short.
-            self.monitor = monitor or Monitor(lang=lang, on_alert=self._on_alert, check_every=check_every,
-                                              stream=stream, persist=persist, name=name,
-                                              max_overhead=max_overhead, step_budget=step_budget,
-                                              background=background)
+            self.monitor = monitor or Monitor(
+                lang=lang,
+                on_alert=self._on_alert,
+                check_every=check_every,
+                stream=stream,
+                persist=persist,
+                name=name,
+                max_overhead=max_overhead,
+                step_budget=step_budget,
+                background=background,
+            )
 
         def _on_alert(self, alert: Alert) -> None:
             if self.stop_on is not None and alert.at_least(self.stop_on):
                 self._stop_requested = True
 
-        def on_log(self, args: Any, state: Any, control: Any, logs: dict[str, Any] | None = None,
-                   **kwargs: Any) -> Any:
+        def on_log(self, args: Any, state: Any, control: Any, logs: dict[str, Any] | None = None, **kwargs: Any) -> Any:
             try:
                 if not logs or not getattr(state, "is_world_process_zero", True):
                     return control

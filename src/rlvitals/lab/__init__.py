@@ -38,17 +38,27 @@ def show_reference(topic: str | None, lang: str, stdout: TextIO | None = None, w
     if topic is not None:
         tid = topic_of(topic)
         if tid is None:
-            raise RlvitalsError(t("lab.ref.unknown", lang, word=topic[:30]) + " " +
-                                reference(None, lang)[-1].strip())
+            raise RlvitalsError(t("lab.ref.unknown", lang, word=topic[:30]) + " " + reference(None, lang)[-1].strip())
     # a terminal gets its width (up to 120 columns, so wide tables stay tables); a pipe gets 80
     ui = LabUI(Lab(LabContent(None, (), {}), Progress(), lang), out, plain=not _isatty(out), width=width)
     ui.emit(reference(tid, lang))
     return 0
 
 
-def run_lab(lang: str, seed: int | None, reset: bool, script: str | None, state_path: str | Path | None,
-            plain: bool, stdin: TextIO | None = None, stdout: TextIO | None = None, *,
-            figures: bool = True, content: LabContent | None = None, width: int | None = None) -> int:
+def run_lab(
+    lang: str,
+    seed: int | None,
+    reset: bool,
+    script: str | None,
+    state_path: str | Path | None,
+    plain: bool,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    *,
+    figures: bool = True,
+    content: LabContent | None = None,
+    width: int | None = None,
+) -> int:
     """Play the level.  Returns the exit status (0).
 
     script:     a file of commands, "-" for stdin, None for interactive (a non-terminal stdin is read
@@ -67,7 +77,7 @@ def run_lab(lang: str, seed: int | None, reset: bool, script: str | None, state_
         lines = p.read_text(encoding="utf-8", errors="replace").splitlines()
     scripted = script is not None or not _isatty(inp)
     path = Path(state_path) if state_path else default_state_path()
-    progress, note = load_progress(path, seed, reset)   # StateRefused: one line, exit 2, nothing touched
+    progress, note = load_progress(path, seed, reset)  # StateRefused: one line, exit 2, nothing touched
     if note:
         out.write(escape_controls(t("lab.state.bad", lang, note=note)) + "\n")
 
@@ -83,8 +93,14 @@ def run_lab(lang: str, seed: int | None, reset: bool, script: str | None, state_
                 out.write(escape_controls(t("lab.state.nosave", lang, path=path, err=err)) + "\n")
 
     lab = Lab(content or build_content(seed), progress, lang, on_change=save)
-    ui = LabUI(lab, out, plain=plain or scripted, echo=scripted,
-               figures=path.parent / "lab-figures" if figures else None, width=width)
+    ui = LabUI(
+        lab,
+        out,
+        plain=plain or scripted,
+        echo=scripted,
+        figures=path.parent / "lab-figures" if figures else None,
+        width=width,
+    )
     if scripted:
         ui.run_lines(lines if lines is not None else inp)
     elif stdin is None:

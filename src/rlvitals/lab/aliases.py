@@ -36,11 +36,41 @@ EXTRA_ALIASES: dict[str, tuple[str, ...]] = {
     "reward_hacking": ("刷分", "奖励作弊", "reward hack"),
     "length_hacking": ("length explosion", "长度爆炸", "长度作弊", "注水", "length hack"),
     "kl_blowup": ("kl", "kl explosion", "跑飞", "kl跑飞"),
-    "lr_too_high": ("lr", "learning rate", "learning rate that is too high", "学习率太大", "学习率过大", "学习率过高",
-                    "学习率"),
-    "batch_noise": ("noise", "small batch", "normal noise of a small batch", "batch太小", "小batch", "噪声", "正常噪声"),
-    "data_too_easy": ("easy", "too easy", "easy data", "data got easy", "model got stronger", "stronger", "题目变简单",
-                      "题目太简单", "太简单", "简单", "变简单", "数据太简单", "模型变强了", "模型变强", "变强"),
+    "lr_too_high": (
+        "lr",
+        "learning rate",
+        "learning rate that is too high",
+        "学习率太大",
+        "学习率过大",
+        "学习率过高",
+        "学习率",
+    ),
+    "batch_noise": (
+        "noise",
+        "small batch",
+        "normal noise of a small batch",
+        "batch太小",
+        "小batch",
+        "噪声",
+        "正常噪声",
+    ),
+    "data_too_easy": (
+        "easy",
+        "too easy",
+        "easy data",
+        "data got easy",
+        "model got stronger",
+        "stronger",
+        "题目变简单",
+        "题目太简单",
+        "太简单",
+        "简单",
+        "变简单",
+        "数据太简单",
+        "模型变强了",
+        "模型变强",
+        "变强",
+    ),
     "data_too_hard": ("hard", "too hard", "hard data", "题目太难", "太难"),
     "stalled": ("stuck", "卡住", "卡住不动", "停滞"),
     "numeric_instability": ("nan", "inf", "数值不稳", "数值不稳定"),
@@ -123,7 +153,7 @@ def resolve(word: str, choices: Iterable[str]) -> Resolved:
     hits = [fid for fid in allowed if any(a.startswith(w) and f == fid for a, f in table.items())]
     if len(hits) == 1:
         return Resolved(hits[0])
-    if not hits and len(w) >= 2:   # a word inside a name: "简单" in "题目变简单", "sync" in "weightsync"
+    if not hits and len(w) >= 2:  # a word inside a name: "简单" in "题目变简单", "sync" in "weightsync"
         inside = [fid for fid in allowed if any(w in a and f == fid for a, f in table.items())]
         if len(inside) == 1:
             return Resolved(inside[0])

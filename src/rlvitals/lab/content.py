@@ -50,6 +50,7 @@ class View:
     kind: str
     key: str
 
+
 # The learner's three judgements (the lesson's 在学 / 作弊 / 废了) plus the tool's fourth verdict,
 # "unstable" (learning, but the updates are too violent to trust), so a set the tool calls unstable
 # can be answered truthfully.
@@ -113,11 +114,21 @@ QUIZ: tuple[QuizQuestion, ...] = (
 # The numbers a question quotes, read off the last logged step of its runs (what the log's last
 # line says), written the way the lesson writes them: placeholder -> (run index, metric, format).
 QUIZ_FORMATS: dict[str, dict[str, tuple[int, str, str]]] = {
-    "Q1": {"e1": (0, "entropy", "{:.3f}"), "r1": (0, "ratio_mean", "{:.4f}"),
-           "e2": (1, "entropy", "{:.3f}"), "r2": (1, "ratio_mean", "{:.4f}")},
+    "Q1": {
+        "e1": (0, "entropy", "{:.3f}"),
+        "r1": (0, "ratio_mean", "{:.4f}"),
+        "e2": (1, "entropy", "{:.3f}"),
+        "r2": (1, "ratio_mean", "{:.4f}"),
+    },
     "Q2": {"adv": (0, "adv_std", "{:.2f}"), "ent": (0, "entropy", "{:.3f}"), "acc": (0, "acc", "{:.1%}")},
-    "Q3": {"c1": (0, "clip_frac", "{:.3f}"), "g1": (0, "gnorm", "{:.2g}"), "c1p": (0, "clip_frac", "{:.1%}"),
-           "c2": (1, "clip_frac", "{:.3f}"), "g2": (1, "gnorm", "{:.2g}"), "c2p": (1, "clip_frac", "{:.1%}")},
+    "Q3": {
+        "c1": (0, "clip_frac", "{:.3f}"),
+        "g1": (0, "gnorm", "{:.2g}"),
+        "c1p": (0, "clip_frac", "{:.1%}"),
+        "c2": (1, "clip_frac", "{:.3f}"),
+        "g2": (1, "gnorm", "{:.2g}"),
+        "c2p": (1, "clip_frac", "{:.1%}"),
+    },
 }
 
 
@@ -131,7 +142,7 @@ def quiz_numbers(key: str, cases: Sequence[Any]) -> dict[str, str]:
     if key == "Q3":
         for i in (0, 1):
             out[f"b{i + 1}"] = str(cases[i].run.meta.get("effective_batch", "—"))
-    if key == "Q1":   # the explanation names the runs by cause, whichever order the question quotes them in
+    if key == "Q1":  # the explanation names the runs by cause, whichever order the question quotes them in
         for i, c in enumerate(cases[:2]):
             role = "c" if c.truth.get("finding") == "entropy_collapse" else "s"
             out[f"{role}e"], out[f"{role}r"] = out[f"e{i + 1}"], out[f"r{i + 1}"]
@@ -185,8 +196,8 @@ class SetItem:
     opens at once and each stage pays only for itself.
     """
 
-    key: str              # "1".."6"
-    case: Any             # simulate.LabCase (key, run, truth, samples)
+    key: str  # "1".."6"
+    case: Any  # simulate.LabCase (key, run, truth, samples)
     diagnose: Callable[..., Diagnosis] = field(repr=False, compare=False)
 
     @cached_property
@@ -222,7 +233,7 @@ class Side:
 
 @dataclass(frozen=True)
 class PairItem:
-    key: str                         # "A".."D"
+    key: str  # "A".."D"
     left: Side
     right: Side
     options: tuple[str, str]
@@ -279,17 +290,21 @@ def build_quiz(seed: int | None, raw: Mapping[str, Any]) -> tuple[QuizItem, ...]
         cases = tuple(raw[q.key].cases) if q.key in raw else ()
         answer = q.answer
         if q.key == "Q1" and seed is not None and len(cases) == 2 and random.Random(f"{seed}:Q1").random() < 0.5:
-            cases, answer = cases[::-1], 3          # option 3 = "the first is sync, the second collapse"
+            cases, answer = cases[::-1], 3  # option 3 = "the first is sync, the second collapse"
         numbers = quiz_numbers(q.key, cases) if cases else {}
         cause = cases[0].truth.get("finding") if q.key == "Q2" and cases else None
         out.append(QuizItem(q.key, q.options, answer, cases, numbers, cause))
     return tuple(out)
 
 
-def build_content(seed: int | None = None, *, lesson_sets: Callable[..., Sequence[Any]] | None = None,
-                  lesson_pairs: Callable[..., Mapping[str, Any]] | None = None,
-                  diagnose: Callable[..., Diagnosis] | None = None,
-                  lesson_quiz: Callable[..., Mapping[str, Any]] | None = None) -> LabContent:
+def build_content(
+    seed: int | None = None,
+    *,
+    lesson_sets: Callable[..., Sequence[Any]] | None = None,
+    lesson_pairs: Callable[..., Mapping[str, Any]] | None = None,
+    diagnose: Callable[..., Diagnosis] | None = None,
+    lesson_quiz: Callable[..., Mapping[str, Any]] | None = None,
+) -> LabContent:
     """Generate the level for `seed` (None = the lesson's level) and diagnose every run on first use.
 
     The callables default to the simulator and the diagnosis; tests inject small fakes.
@@ -321,6 +336,11 @@ def build_content(seed: int | None = None, *, lesson_sets: Callable[..., Sequenc
         if seed is not None and random.Random(f"{seed}:{key}").random() < 0.5:
             first, second = second, first
         options = PAIR_OPTIONS[key]
-        pairs[key] = PairItem(key, Side(f"{key}1", first, options, diagnose),
-                              Side(f"{key}2", second, options, diagnose), options, PAIR_FOCUS[key])
+        pairs[key] = PairItem(
+            key,
+            Side(f"{key}1", first, options, diagnose),
+            Side(f"{key}2", second, options, diagnose),
+            options,
+            PAIR_FOCUS[key],
+        )
     return LabContent(seed, sets, pairs, build_quiz(seed, lesson_quiz(seed)))

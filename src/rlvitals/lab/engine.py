@@ -31,21 +31,45 @@ SET_VERDICT, SET_FAILURE, STAGE_POINTS, HINT_COST, MAX_HINTS = 7, 3, 10, 2, 3
 # Every spelling a learner may type -> the command.  English first word, short forms, Chinese.
 COMMANDS: dict[str, str] = {}
 for _cmd, _names in {
-    "help": ("help", "h", "?", "帮助"), "goals": ("goals", "g", "目标"), "next": ("next", "n", "下一个", "下一关"),
-    "show": ("show", "s", "看"), "answer": ("answer", "a", "ans", "答", "回答"), "pair": ("pair", "p", "配对"),
-    "is": ("is", "是"), "diff": ("diff", "对答案"), "hint": ("hint", "提示"), "quiz": ("quiz", "测验", "问答"),
-    "score": ("score", "分数", "得分"), "quit": ("quit", "exit", "bye", ":q", "退出"), "lang": ("lang", "语言"),
+    "help": ("help", "h", "?", "帮助"),
+    "goals": ("goals", "g", "目标"),
+    "next": ("next", "n", "下一个", "下一关"),
+    "show": ("show", "s", "看"),
+    "answer": ("answer", "a", "ans", "答", "回答"),
+    "pair": ("pair", "p", "配对"),
+    "is": ("is", "是"),
+    "diff": ("diff", "对答案"),
+    "hint": ("hint", "提示"),
+    "quiz": ("quiz", "测验", "问答"),
+    "score": ("score", "分数", "得分"),
+    "quit": ("quit", "exit", "bye", ":q", "退出"),
+    "lang": ("lang", "语言"),
     "ref": ("ref", "reference", "lesson", "r", "参考", "课程", "资料"),
-    "knob": ("knob", "k", "旋钮", "调"), "exp": ("exp", "experiment", "e", "实验"),
-    "turn": ("turn", "t", "转", "设"), "predict": ("predict", "pr", "预测"),
+    "knob": ("knob", "k", "旋钮", "调"),
+    "exp": ("exp", "experiment", "e", "实验"),
+    "turn": ("turn", "t", "转", "设"),
+    "predict": ("predict", "pr", "预测"),
 }.items():
     for _n in _names:
         COMMANDS[_n] = _cmd
 VERDICT_WORDS: dict[str, str] = {
-    "learning": "learning", "l": "learning", "在学": "learning", "学": "learning",
-    "cheating": "cheating", "c": "cheating", "作弊": "cheating", "在作弊": "cheating",
-    "dead": "dead", "d": "dead", "废了": "dead", "已经废了": "dead", "废": "dead",
-    "unstable": "unstable", "u": "unstable", "不稳": "unstable", "不稳定": "unstable",
+    "learning": "learning",
+    "l": "learning",
+    "在学": "learning",
+    "学": "learning",
+    "cheating": "cheating",
+    "c": "cheating",
+    "作弊": "cheating",
+    "在作弊": "cheating",
+    "dead": "dead",
+    "d": "dead",
+    "废了": "dead",
+    "已经废了": "dead",
+    "废": "dead",
+    "unstable": "unstable",
+    "u": "unstable",
+    "不稳": "unstable",
+    "不稳定": "unstable",
 }
 SIDE_WORDS = {"1": 0, "left": 0, "l": 0, "左": 0, "2": 1, "right": 1, "r": 1, "右": 1}
 
@@ -58,16 +82,21 @@ def match_cause(word: str, choices: tuple[str, ...] | list[str]) -> str | None:
 class Lab(KnobMixin, ExperimentMixin, StandingMixin):
     """One learner's session over one generated level."""
 
-    def __init__(self, content: LabContent, progress: Progress, lang: str = "en",
-                 on_change: Callable[[Progress], None] | None = None):
+    def __init__(
+        self,
+        content: LabContent,
+        progress: Progress,
+        lang: str = "en",
+        on_change: Callable[[Progress], None] | None = None,
+    ):
         self.content, self.progress, self.lang = content, progress, lang
         self._sets = {s.key: s for s in content.sets}
         self._order = content.stage_keys()
         self._on_change = on_change or (lambda p: None)
-        self._diff_armed: str | None = None   # a pair whose answer `diff` would reveal unanswered
+        self._diff_armed: str | None = None  # a pair whose answer `diff` would reveal unanswered
         # the open knob question: (stage, log label, failure, its diagnosis)
         self._knob: tuple[str, str, str, Any] | None = None
-        self._exp: tuple[str, int | None] | None = None   # the open experiment and the setting turned
+        self._exp: tuple[str, int | None] | None = None  # the open experiment and the setting turned
         self.done = False
 
     # ------------------------------------------------------------ helpers
@@ -97,15 +126,24 @@ class Lab(KnobMixin, ExperimentMixin, StandingMixin):
         self._save()
         if key in self._sets:
             out: list[object] = [View("set", key)]
-            out.append(self._t("lab.set.prompt") if key not in self.progress.results
-                       else self._t("lab.set.already", key=key))
+            out.append(
+                self._t("lab.set.prompt") if key not in self.progress.results else self._t("lab.set.already", key=key)
+            )
             return out
         if key in self.content.pairs:
             p = self.content.pairs[key]
             out = [View("pair", key)]
-            out.append(self._t("lab.pair.prompt", a=p.left.label, b=p.right.label,
-                               x=name_of(p.options[0], self.lang), y=name_of(p.options[1], self.lang),
-                               xid=p.options[0], yid=p.options[1]))
+            out.append(
+                self._t(
+                    "lab.pair.prompt",
+                    a=p.left.label,
+                    b=p.right.label,
+                    x=name_of(p.options[0], self.lang),
+                    y=name_of(p.options[1], self.lang),
+                    xid=p.options[0],
+                    yid=p.options[1],
+                )
+            )
             return out
         return [View("quiz", key)]
 
@@ -114,8 +152,9 @@ class Lab(KnobMixin, ExperimentMixin, StandingMixin):
         got, total = self.score()
         out: list[object] = [self._t("lab.intro.title"), self._t("lab.intro.body")]
         if self.progress.results:
-            out.append(self._t("lab.intro.resume", n=len(self.progress.results), total=len(self._order),
-                               score=got, max=total))
+            out.append(
+                self._t("lab.intro.resume", n=len(self.progress.results), total=len(self._order), score=got, max=total)
+            )
         out.append(self._t("lab.intro.ends"))
         out.append(self._t("lab.intro.start"))
         return out
@@ -195,8 +234,11 @@ class Lab(KnobMixin, ExperimentMixin, StandingMixin):
         keys = [q.key for q in self.content.quiz]
         if not keys:
             return [self._t("lab.err.nothing")]
-        key = args[0].upper() if args and args[0].upper() in keys else \
-            next((k for k in keys if k not in self.progress.results), keys[0])
+        key = (
+            args[0].upper()
+            if args and args[0].upper() in keys
+            else next((k for k in keys if k not in self.progress.results), keys[0])
+        )
         return self._goto(key)
 
     def cmd_answer(self, args: list[str]) -> list[object]:
@@ -214,7 +256,7 @@ class Lab(KnobMixin, ExperimentMixin, StandingMixin):
             return [self._t("lab.err.verdict")]
         verdict = VERDICT_WORDS[args[0].lower()]
         failure = None
-        if len(args) > 1:   # a name may have spaces: "reward hacking", "KL blow up"
+        if len(args) > 1:  # a name may have spaces: "reward hacking", "KL blow up"
             word = " ".join(args[1:])
             found = resolve(word, list(FINDING_IDS))
             if found.id is None:
@@ -224,19 +266,24 @@ class Lab(KnobMixin, ExperimentMixin, StandingMixin):
             return [self._t("lab.already"), *explain_set(item, self.lang, self._knob_shown(item.key))]
         ok = verdict == item.verdict
         named_ok = item.failure is None or failure == item.failure
-        points = (SET_VERDICT + (SET_FAILURE if named_ok else 0)) if ok and item.failure else (STAGE_POINTS if ok else 0)
+        points = (
+            (SET_VERDICT + (SET_FAILURE if named_ok else 0)) if ok and item.failure else (STAGE_POINTS if ok else 0)
+        )
         hints = self.progress.hints.get(item.key, 0)
         points = max(0, points - HINT_COST * hints)
         given = verdict + (f" {failure}" if failure else "")
-        self.progress.results[item.key] = StageResult(given, ok and named_ok, points, hints, partial=ok and not named_ok)
+        self.progress.results[item.key] = StageResult(
+            given, ok and named_ok, points, hints, partial=ok and not named_ok
+        )
         self._save()
         teach: list[object] = []
         if ok and named_ok:
             head = self._t("lab.right", points=points)
         elif ok:
-            head = self._t("lab.partial", points=points, failure=name_of(item.failure or "", self.lang),
-                           fid=item.failure or "")
-            if failure:   # the failure named is ruled out by its own metric
+            head = self._t(
+                "lab.partial", points=points, failure=name_of(item.failure or "", self.lang), fid=item.failure or ""
+            )
+            if failure:  # the failure named is ruled out by its own metric
                 teach.append(why_not_cause(self._t("lab.set.label", key=item.key), item.diag, failure, self.lang))
         else:
             head = self._t("lab.wrong", verdict=self._t(f"lab.verdict.{item.verdict}"))
@@ -251,8 +298,9 @@ class Lab(KnobMixin, ExperimentMixin, StandingMixin):
     def _unresolved(self, word: str, found: Resolved) -> str:
         """One line for a failure name that fits none, or several (then they are listed)."""
         if found.candidates:
-            cands = self._t("lab.err.cand_sep").join(self._t("lab.err.cand", fid=c, name=name_of(c, self.lang))
-                                                      for c in found.candidates[:6])
+            cands = self._t("lab.err.cand_sep").join(
+                self._t("lab.err.cand", fid=c, name=name_of(c, self.lang)) for c in found.candidates[:6]
+            )
             more = "…" if len(found.candidates) > 6 else ""
             return self._t("lab.err.ambiguous", word=word[:30], cands=cands + more)
         return self._t("lab.err.failure", word=word[:30])
@@ -264,7 +312,7 @@ class Lab(KnobMixin, ExperimentMixin, StandingMixin):
         pair = self.content.pairs[cur]
         if len(args) < 2:
             return [self._t("lab.err.is", a=pair.left.label)]
-        if pair.key in self.progress.results:   # answered: the explanation again, whatever was typed
+        if pair.key in self.progress.results:  # answered: the explanation again, whatever was typed
             if cur not in self.progress.diffed:
                 self.progress.diffed.append(cur)
                 self._save()
@@ -288,11 +336,25 @@ class Lab(KnobMixin, ExperimentMixin, StandingMixin):
         given = f"{side.label}={cause} {other.label}={other_cause}"
         self.progress.results[pair.key] = StageResult(given, ok, points, hints)
         self._save()
-        head = self._t("lab.right", points=points) if ok else self._t(
-            "lab.pair.wrong", a=side.label, x=name_of(side.answer, self.lang), b=other.label,
-            y=name_of(other.answer, self.lang))
-        teach = [] if ok else [why_not_cause(side.label, side.diag, cause, self.lang),
-                               why_not_cause(other.label, other.diag, other_cause, self.lang)]
+        head = (
+            self._t("lab.right", points=points)
+            if ok
+            else self._t(
+                "lab.pair.wrong",
+                a=side.label,
+                x=name_of(side.answer, self.lang),
+                b=other.label,
+                y=name_of(other.answer, self.lang),
+            )
+        )
+        teach = (
+            []
+            if ok
+            else [
+                why_not_cause(side.label, side.diag, cause, self.lang),
+                why_not_cause(other.label, other.diag, other_cause, self.lang),
+            ]
+        )
         fix = next((s for s in (pair.left, pair.right) if s.answer == PAIR_FIX.get(pair.key)), None)
         knob = self._ask_knob(pair.key, fix.label, fix.answer, fix.diag) if fix is not None else []
         return [head, *teach, *knob, self._t("lab.pair.see_diff")]
@@ -306,8 +368,7 @@ class Lab(KnobMixin, ExperimentMixin, StandingMixin):
             self._diff_armed = cur
             return [self._t("lab.diff.confirm")]
         if cur not in self.progress.results:  # looked before judging: the pair scores 0
-            self.progress.results[cur] = StageResult("(diff)", False, 0, self.progress.hints.get(cur, 0),
-                                                     revealed=True)
+            self.progress.results[cur] = StageResult("(diff)", False, 0, self.progress.hints.get(cur, 0), revealed=True)
         if cur not in self.progress.diffed:
             self.progress.diffed.append(cur)
         self._save()
@@ -360,7 +421,7 @@ class Lab(KnobMixin, ExperimentMixin, StandingMixin):
         self._save()
         head = self._t("lab.right", points=points) if ok else self._t("lab.quiz.wrong", n=q.answer)
         out: list[object] = [head]
-        if not ok:   # why the option chosen is ruled out, in this question's own numbers
+        if not ok:  # why the option chosen is ruled out, in this question's own numbers
             opt = choice if key != "Q1" or q.answer == 2 or choice not in (2, 3) else 5 - choice
             out.append(self._t(f"lab.quiz.{key}.not{opt}", **q.numbers))
         out += explain_quiz(q, self.lang)

@@ -35,24 +35,52 @@ class Experiment:
     """One knob, two settings (RL-loop scenario + knobs), three claims, the metrics to watch."""
 
     key: str
-    pair: str                                        # "A".."D", or "hack"
+    pair: str  # "A".."D", or "hack"
     settings: tuple[tuple[str, dict[str, Any]], ...]
     claims: tuple[str, ...]
     watch: tuple[str, ...]
 
 
-EXPERIMENTS: dict[str, Experiment] = {e.key: e for e in (
-    Experiment("E1", "A", (("sync_failure", {"onset": 5}), ("entropy_collapse", {})),
-               ("ratio_drifts", "entropy_to_zero", "stays_healthy"), ("reward", "entropy", "ratio_mean", "adv_std")),
-    Experiment("E2", "B", (("data_too_easy", {}), ("entropy_collapse", {})),
-               ("adv_low_entropy_normal", "adv_low_entropy_zero", "adv_stays"), ("acc", "entropy", "adv_std", "reward")),
-    Experiment("E3", "C", (("length_hacking", {"onset": 5, "len_bonus": 3.0}), ("healthy", {})),
-               ("len_up_acc_not", "len_up_acc_up", "len_stays"), ("len", "acc", "trunc", "reward")),
-    Experiment("E4", "D", (("lr_too_high", {"onset": 5}), ("batch_noise", {})),
-               ("jitter_clip_high", "jitter_clip_calm", "nothing_changes"), ("reward", "clip_frac", "gnorm", "ratio_mean")),
-    Experiment("E5", "hack", (("reward_hacking", {}), ("healthy", {})),
-               ("reward_up_acc_not", "reward_acc_up", "reward_down"), ("reward", "acc", "val_acc", "len")),
-)}
+EXPERIMENTS: dict[str, Experiment] = {
+    e.key: e
+    for e in (
+        Experiment(
+            "E1",
+            "A",
+            (("sync_failure", {"onset": 5}), ("entropy_collapse", {})),
+            ("ratio_drifts", "entropy_to_zero", "stays_healthy"),
+            ("reward", "entropy", "ratio_mean", "adv_std"),
+        ),
+        Experiment(
+            "E2",
+            "B",
+            (("data_too_easy", {}), ("entropy_collapse", {})),
+            ("adv_low_entropy_normal", "adv_low_entropy_zero", "adv_stays"),
+            ("acc", "entropy", "adv_std", "reward"),
+        ),
+        Experiment(
+            "E3",
+            "C",
+            (("length_hacking", {"onset": 5, "len_bonus": 3.0}), ("healthy", {})),
+            ("len_up_acc_not", "len_up_acc_up", "len_stays"),
+            ("len", "acc", "trunc", "reward"),
+        ),
+        Experiment(
+            "E4",
+            "D",
+            (("lr_too_high", {"onset": 5}), ("batch_noise", {})),
+            ("jitter_clip_high", "jitter_clip_calm", "nothing_changes"),
+            ("reward", "clip_frac", "gnorm", "ratio_mean"),
+        ),
+        Experiment(
+            "E5",
+            "hack",
+            (("reward_hacking", {}), ("healthy", {})),
+            ("reward_up_acc_not", "reward_acc_up", "reward_down"),
+            ("reward", "acc", "val_acc", "len"),
+        ),
+    )
+}
 
 
 def _jitter(s: Shape) -> float:
@@ -87,14 +115,24 @@ CLAIMS: dict[str, Callable[[dict[str, Shape]], bool]] = {
 
 
 # The claim each setting is built to show (1-based), checked over level seeds by the tests.
-EXPECTED: dict[tuple[str, int], int] = {("E1", 1): 1, ("E1", 2): 2, ("E2", 1): 1, ("E2", 2): 2, ("E3", 1): 1,
-                                        ("E3", 2): 2, ("E4", 1): 1, ("E4", 2): 2, ("E5", 1): 1, ("E5", 2): 2}
+EXPECTED: dict[tuple[str, int], int] = {
+    ("E1", 1): 1,
+    ("E1", 2): 2,
+    ("E2", 1): 1,
+    ("E2", 2): 2,
+    ("E3", 1): 1,
+    ("E3", 2): 2,
+    ("E4", 1): 1,
+    ("E4", 2): 2,
+    ("E5", 1): 1,
+    ("E5", 2): 2,
+}
 
 
 def claim_holds(claim: str, shapes: dict[str, Shape]) -> bool:
     try:
         return bool(CLAIMS[claim](shapes))
-    except KeyError:        # a metric the run does not log: the claim cannot be shown to hold
+    except KeyError:  # a metric the run does not log: the claim cannot be shown to hold
         return False
 
 
@@ -113,7 +151,7 @@ class ExperimentMixin:
     progress: Any
     lang: str
     _exp: tuple[str, int | None] | None
-    last_exp: tuple[Experiment, Any, int, int] | None = None   # what the UI draws step by step
+    last_exp: tuple[Experiment, Any, int, int] | None = None  # what the UI draws step by step
 
     def _t(self, msg_id: str, /, **kw: object) -> str:  # pragma: no cover - Lab defines it
         return t(msg_id, self.lang, **kw)
@@ -135,8 +173,10 @@ class ExperimentMixin:
             out.append(self._t("lab.exp.how"))
             return out
         self._exp = (key, None)
-        out = [self._t("lab.exp.head", key=key, title=self._t(f"lab.exp.{key}.title")),
-               self._t("lab.exp.setup", steps=EXP_STEPS)]
+        out = [
+            self._t("lab.exp.head", key=key, title=self._t(f"lab.exp.{key}.title")),
+            self._t("lab.exp.setup", steps=EXP_STEPS),
+        ]
         out += [f"  {i}) {self._t(f'lab.exp.{key}.s{i}')}" for i in range(1, len(EXPERIMENTS[key].settings) + 1)]
         out.append(self._t("lab.exp.turn_prompt"))
         return out
@@ -149,8 +189,10 @@ class ExperimentMixin:
         if not args or not args[0].isdigit() or not 1 <= int(args[0]) <= n:
             return [self._t("lab.exp.bad", n=n)]
         self._exp = (key, int(args[0]))
-        out: list[object] = [self._t("lab.exp.turned", setting=self._t(f"lab.exp.{key}.s{args[0]}")),
-                             self._t("lab.exp.predict_prompt")]
+        out: list[object] = [
+            self._t("lab.exp.turned", setting=self._t(f"lab.exp.{key}.s{args[0]}")),
+            self._t("lab.exp.predict_prompt"),
+        ]
         out += [f"  {i}) {self._t(f'lab.claim.{c}')}" for i, c in enumerate(EXPERIMENTS[key].claims, 1)]
         return out
 

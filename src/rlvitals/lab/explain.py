@@ -61,7 +61,7 @@ def num(v: Any) -> str:
 def focus_metrics(item: SetItem) -> tuple[str, ...]:
     """Where a set's hints point: the metrics behind the tool's call."""
     if item.diag.verdict == "learning" and healthy(item.diag):
-        return FOCUS[HEALTHY]          # an info note on a healthy run is no lead to follow
+        return FOCUS[HEALTHY]  # an info note on a healthy run is no lead to follow
     key = item.failure or (item.diag.top.id if item.diag.top else HEALTHY)
     return FOCUS.get(key, FOCUS[HEALTHY])
 
@@ -91,9 +91,9 @@ def _finding_lines(f: Finding, lang: str, prefix: str = "", knob: bool = True) -
     if f.samples:
         out.append(prefix + t("lab.ex.samples", lang, n=len(f.samples), first=f.samples[0][:200]))
     a = f.action
-    if f.severity == "info":      # a note is worth watching, never a knob to turn
+    if f.severity == "info":  # a note is worth watching, never a knob to turn
         out.append(prefix + t("lab.ex.no_knob", lang))
-    elif a is not None and knob:   # hidden while the learner is still asked to pick the knob
+    elif a is not None and knob:  # hidden while the learner is still asked to pick the knob
         out.append(prefix + t("lab.ex.knob_plain", lang, text=action_text(a, lang)))
     return out
 
@@ -106,8 +106,7 @@ def healthy(diag: Diagnosis) -> bool:
 def _explain_healthy(item: SetItem, lang: str) -> list[str]:
     """A healthy set: say so, show its shapes, and what to keep watching -- never a knob to turn."""
     d = item.diag
-    out = [t("lab.ex.tool", lang, verdict=t(f"lab.verdict.{d.verdict}", lang), name=name_of(HEALTHY, lang),
-             onset="")]
+    out = [t("lab.ex.tool", lang, verdict=t(f"lab.verdict.{d.verdict}", lang), name=name_of(HEALTHY, lang), onset="")]
     for m in (*FOCUS[HEALTHY], "adv_std"):
         line = shape_line(d, m, lang)
         if line:
@@ -116,7 +115,7 @@ def _explain_healthy(item: SetItem, lang: str) -> list[str]:
     out.append(watch_line(d, lang))
     from ..render.words import finding_summary
 
-    for f in d.findings:   # info notes: what the tool would keep an eye on, in the report's words
+    for f in d.findings:  # info notes: what the tool would keep an eye on, in the report's words
         out.append(t("lab.ex.note", lang, name=name_of(f.id, lang), ev=finding_summary(f, lang) or "—"))
     return out
 
@@ -126,8 +125,13 @@ def watch_line(d: Diagnosis, lang: str, prefix: str = "") -> str:
     adv = d.shapes.get("adv_std")
     if adv is None:
         return prefix + t("lab.ex.watch_missing", lang)
-    return prefix + t("lab.ex.watch", lang, start=fmt_value("adv_std", adv.start), end=fmt_value("adv_std", adv.end),
-                      band=t(f"lab.band.{adv_std_band(adv.end)}", lang))
+    return prefix + t(
+        "lab.ex.watch",
+        lang,
+        start=fmt_value("adv_std", adv.start),
+        end=fmt_value("adv_std", adv.end),
+        band=t(f"lab.band.{adv_std_band(adv.end)}", lang),
+    )
 
 
 def explain_set(item: SetItem, lang: str, knob: bool = True) -> list[str]:
@@ -169,15 +173,24 @@ def differing_metrics(a: Diagnosis, b: Diagnosis) -> list[str]:
 
 def _matching(side: Side) -> Finding | None:
     """The finding that made the tool name this side's cause (the top one if none matches)."""
-    return next((f for f in side.diag.findings if f.id == side.answer), side.diag.top if side.answer != HEALTHY else None)
+    return next(
+        (f for f in side.diag.findings if f.id == side.answer), side.diag.top if side.answer != HEALTHY else None
+    )
 
 
 def explain_diff(pair: PairItem, lang: str, knob: bool = True) -> list[str]:
     """The answer to a pair: what the tool calls each log, where they differ, what that rules out."""
     out = [t("lab.diff.title", lang, key=pair.key)]
     for side in (pair.left, pair.right):
-        out.append(t("lab.diff.side", lang, label=side.label, name=name_of(side.answer, lang),
-                     verdict=t(f"lab.verdict.{side.diag.verdict}", lang)))
+        out.append(
+            t(
+                "lab.diff.side",
+                lang,
+                label=side.label,
+                name=name_of(side.answer, lang),
+                verdict=t(f"lab.verdict.{side.diag.verdict}", lang),
+            )
+        )
     out.append(t("lab.diff.where", lang))
     # The metrics that decide the pair come first even when they differ less than the others.
     both = [m for m in pair.focus if m in pair.left.diag.shapes and m in pair.right.diag.shapes]

@@ -42,15 +42,24 @@ class StandingMixin:
         q_done, q_ok = counts(quiz)
         first = sum(1 for k in pairs if k in res and not res[k].revealed)
         got, total = self.score()
-        return [self._t("lab.goals.title"),
-                self._t("lab.goals.g1", done=s_done, ok=s_ok, n=len(sets)),
-                self._t("lab.goals.g2", done=p_done, ok=p_ok, n=len(pairs), qdone=q_done, qok=q_ok, qn=len(quiz)),
-                self._t("lab.goals.g3", first=first, n=len(pairs)),
-                self._t("lab.goals.knobs", ok=sum(r.correct for k, r in res.items() if k.endswith(".knob")),
-                        done=sum(k.endswith(".knob") for k in res)),
-                self._t("lab.goals.exps", done=sum(k in res for k in self.experiments()), n=len(self.experiments()),
-                        ok=sum(res[k].correct for k in self.experiments() if k in res)),
-                self._t("lab.score.line", score=got, max=total, hints=sum(r.hints for r in res.values()))]
+        return [
+            self._t("lab.goals.title"),
+            self._t("lab.goals.g1", done=s_done, ok=s_ok, n=len(sets)),
+            self._t("lab.goals.g2", done=p_done, ok=p_ok, n=len(pairs), qdone=q_done, qok=q_ok, qn=len(quiz)),
+            self._t("lab.goals.g3", first=first, n=len(pairs)),
+            self._t(
+                "lab.goals.knobs",
+                ok=sum(r.correct for k, r in res.items() if k.endswith(".knob")),
+                done=sum(k.endswith(".knob") for k in res),
+            ),
+            self._t(
+                "lab.goals.exps",
+                done=sum(k in res for k in self.experiments()),
+                n=len(self.experiments()),
+                ok=sum(res[k].correct for k in self.experiments() if k in res),
+            ),
+            self._t("lab.score.line", score=got, max=total, hints=sum(r.hints for r in res.values())),
+        ]
 
     def cmd_score(self, args: list[str]) -> list[object]:
         got, total = self.score()
@@ -62,4 +71,3 @@ class StandingMixin:
                 mark = "✓" if r.correct else ("~" if r.partial else "✗")
                 out.append(f"  {k:>3} {mark} {r.points:>2}  {self._given(r.given)}")
         return out
-

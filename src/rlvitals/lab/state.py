@@ -28,11 +28,19 @@ from typing import Any
 
 from ..errors import RlvitalsError
 
-__all__ = ["Progress", "StageResult", "StateRefused", "default_state_path", "load_progress", "save_progress", "seed_key"]
+__all__ = [
+    "Progress",
+    "StageResult",
+    "StateRefused",
+    "default_state_path",
+    "load_progress",
+    "save_progress",
+    "seed_key",
+]
 
 VERSION = 1
-MAX_BYTES = 8 * 1024 * 1024      # a progress file is a few kB; anything this large is not one
-_DEPTH = 6                       # file → levels → level → results → result: 4 deep, with room
+MAX_BYTES = 8 * 1024 * 1024  # a progress file is a few kB; anything this large is not one
+_DEPTH = 6  # file → levels → level → results → result: 4 deep, with room
 
 
 class StateRefused(RlvitalsError):
@@ -51,8 +59,8 @@ class StageResult:
     correct: bool
     points: int
     hints: int = 0
-    partial: bool = False     # a set judged right but its failure named wrong (or not at all)
-    revealed: bool = False    # a pair whose answer was shown by `diff` before it was answered
+    partial: bool = False  # a set judged right but its failure named wrong (or not at all)
+    revealed: bool = False  # a pair whose answer was shown by `diff` before it was answered
 
 
 @dataclass
@@ -60,8 +68,8 @@ class Progress:
     seed: int | None = None
     current: str | None = None
     results: dict[str, StageResult] = field(default_factory=dict)
-    hints: dict[str, int] = field(default_factory=dict)   # hints taken per stage before answering
-    diffed: list[str] = field(default_factory=list)        # pairs whose diff has been seen
+    hints: dict[str, int] = field(default_factory=dict)  # hints taken per stage before answering
+    diffed: list[str] = field(default_factory=list)  # pairs whose diff has been seen
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -77,9 +85,13 @@ class Progress:
         if not isinstance(diffed, list):
             raise ValueError("diffed is not a list")
         seed = d.get("seed")
-        return cls(seed=None if seed is None else _int(seed, "seed"),
-                   current=None if d.get("current") is None else _text(d["current"], "current"),
-                   results=results, hints=hints, diffed=[_text(x, "diffed") for x in diffed])
+        return cls(
+            seed=None if seed is None else _int(seed, "seed"),
+            current=None if d.get("current") is None else _text(d["current"], "current"),
+            results=results,
+            hints=hints,
+            diffed=[_text(x, "diffed") for x in diffed],
+        )
 
 
 def _obj(v: Any, what: str) -> dict[str, Any]:
@@ -120,10 +132,14 @@ def _result(v: Any) -> StageResult:
     unknown = set(d) - {"given", "correct", "points", "hints", "partial", "revealed"}
     if unknown or not {"given", "correct", "points"} <= set(d):
         raise ValueError("a result has missing or unknown fields")
-    return StageResult(given=_text(d["given"], "given"), correct=_bool(d["correct"], "correct"),
-                       points=_points(d["points"]), hints=_int(d.get("hints", 0), "hints"),
-                       partial=_bool(d.get("partial", False), "partial"),
-                       revealed=_bool(d.get("revealed", False), "revealed"))
+    return StageResult(
+        given=_text(d["given"], "given"),
+        correct=_bool(d["correct"], "correct"),
+        points=_points(d["points"]),
+        hints=_int(d.get("hints", 0), "hints"),
+        partial=_bool(d.get("partial", False), "partial"),
+        revealed=_bool(d.get("revealed", False), "revealed"),
+    )
 
 
 def default_state_path() -> Path:
@@ -141,8 +157,8 @@ def _target(path: Path) -> Path:
     real = Path(os.path.realpath(path))
     try:
         st = os.stat(real)
-    except OSError:               # missing, or a parent that is no directory: reading finds nothing,
-        return real               # and saving says why once (the session plays on)
+    except OSError:  # missing, or a parent that is no directory: reading finds nothing,
+        return real  # and saving says why once (the session plays on)
     if stat.S_ISDIR(st.st_mode):
         raise StateRefused.of("lab.state.is_dir", path=path)
     if not stat.S_ISREG(st.st_mode):
@@ -184,7 +200,7 @@ def _parse(data: bytes) -> dict[str, Any]:
         d = _obj(value, "the file")
         if not isinstance(d.get("levels"), dict):
             raise ValueError("no levels")
-        for k, lvl in d["levels"].items():   # every level now, not halfway through a session
+        for k, lvl in d["levels"].items():  # every level now, not halfway through a session
             _text(k, "level name")
             Progress.from_json(lvl)
     except ValueError as e:
@@ -197,10 +213,10 @@ def _set_aside(real: Path) -> Path:
     for n in range(1, 1000):
         bad = real.with_name(real.name + (".bad" if n == 1 else f".bad.{n}"))
         try:
-            os.link(real, bad)                 # fails if `bad` exists: nothing is overwritten
+            os.link(real, bad)  # fails if `bad` exists: nothing is overwritten
         except FileExistsError:
             continue
-        except OSError:                        # no hard links here: rename, still never over a file
+        except OSError:  # no hard links here: rename, still never over a file
             if os.path.lexists(bad):
                 continue
             os.rename(real, bad)
@@ -216,7 +232,7 @@ def _read_file(path: Path) -> tuple[dict[str, Any], str | None]:
     real = _target(path)
     try:
         data = _read_bytes(real)
-    except OSError as e:                       # unreadable (permissions): a fresh start, nothing touched
+    except OSError as e:  # unreadable (permissions): a fresh start, nothing touched
         return empty, f"{path}: {e.strerror or type(e).__name__}"
     if data is None or not data.strip():
         return empty, None
@@ -257,7 +273,7 @@ def save_progress(path: Path, progress: Progress) -> None:
     real.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
     try:
-        try:                                   # keep the file's permissions (mkstemp makes it 0600)
+        try:  # keep the file's permissions (mkstemp makes it 0600)
             os.fchmod(fd, stat.S_IMODE(os.stat(real).st_mode))
         except FileNotFoundError:
             os.fchmod(fd, 0o666 & ~_umask())
@@ -265,7 +281,7 @@ def save_progress(path: Path, progress: Progress) -> None:
             fh.write(json.dumps(data, ensure_ascii=False, indent=1))
             fh.flush()
             os.fsync(fh.fileno())
-        _target(path)                          # still a file or nothing (not swapped for a directory)
+        _target(path)  # still a file or nothing (not swapped for a directory)
         os.replace(tmp, real)
     except BaseException:
         try:

@@ -20,14 +20,31 @@ from .content import HEALTHY, SetItem
 from .explain import shape_line
 from .state import Progress, StageResult
 
-__all__ = ["FIX_OF", "KNOBS", "PAIR_FIX", "KnobMixin", "knob_menu", "knob_verdict", "pick_knob", "why_not_cause",
-           "why_not_verdict"]
+__all__ = [
+    "FIX_OF",
+    "KNOBS",
+    "PAIR_FIX",
+    "KnobMixin",
+    "knob_menu",
+    "knob_verdict",
+    "pick_knob",
+    "why_not_cause",
+    "why_not_verdict",
+]
 
 # The knobs a learner chooses from, each with its direction (i18n `lab.knob.<id>` says it, and
 # `lab.knob.<id>.for` what it is for).  Sources: the lesson ("提 temperature / 回滚", "换难题 /
 # 上动态采样", "降学习率", "权重没同步", "配合 trunc 看") and the findings' actions.
-KNOBS: tuple[str, ...] = ("lr_down", "temperature_up", "fix_sync", "fix_reward", "length_penalty", "harder_data",
-                          "bigger_batch", "keep_going")
+KNOBS: tuple[str, ...] = (
+    "lr_down",
+    "temperature_up",
+    "fix_sync",
+    "fix_reward",
+    "length_penalty",
+    "harder_data",
+    "bigger_batch",
+    "keep_going",
+)
 # The knob(s) that fix each failure; the first is the one the explanation names.
 FIX_OF: dict[str, tuple[str, ...]] = {
     "entropy_collapse": ("temperature_up",),
@@ -46,10 +63,21 @@ PAIR_FIX: dict[str, str] = {"A": "sync_failure", "B": "data_too_easy", "C": "len
 
 # The metric that shows each cause, for ruling it out when a learner names it wrongly.
 SIGNATURE: dict[str, str] = {
-    "entropy_collapse": "entropy", "sync_failure": "ratio_mean", "data_too_easy": "entropy", HEALTHY: "acc",
-    "length_hacking": "acc", "batch_noise": "clip_frac", "lr_too_high": "clip_frac", "reward_hacking": "acc",
-    "kl_blowup": "kl", "data_too_hard": "acc", "stalled": "reward", "entropy_explosion": "entropy",
-    "truncation_starvation": "trunc", "numeric_instability": "gnorm", "plateau": "acc",
+    "entropy_collapse": "entropy",
+    "sync_failure": "ratio_mean",
+    "data_too_easy": "entropy",
+    HEALTHY: "acc",
+    "length_hacking": "acc",
+    "batch_noise": "clip_frac",
+    "lr_too_high": "clip_frac",
+    "reward_hacking": "acc",
+    "kl_blowup": "kl",
+    "data_too_hard": "acc",
+    "stalled": "reward",
+    "entropy_explosion": "entropy",
+    "truncation_starvation": "trunc",
+    "numeric_instability": "gnorm",
+    "plateau": "acc",
 }
 
 
@@ -76,21 +104,41 @@ def why_not_verdict(item: SetItem, said: str, lang: str) -> list[str]:
         key = "lab.whynot.learning.cheating" if truth == "cheating" else "lab.whynot.learning.dead"
         metric = _goal(d)
     elif said == "cheating":
-        key, metric = ("lab.whynot.cheating.learning", _goal(d)) if truth == "learning" else \
-            ("lab.whynot.cheating.dead", "reward")
+        key, metric = (
+            ("lab.whynot.cheating.learning", _goal(d))
+            if truth == "learning"
+            else ("lab.whynot.cheating.dead", "reward")
+        )
     else:  # said dead
-        key, metric = ("lab.whynot.dead.learning", _goal(d)) if truth == "learning" else \
-            ("lab.whynot.dead.cheating", "reward" if item.failure != "length_hacking" else "len")
-    return [t(key, lang, m=_said(d, metric, lang), r=_said(d, "reward", lang), a=_said(d, _goal(d), lang),
-              g=_said(d, "gnorm", lang))]
+        key, metric = (
+            ("lab.whynot.dead.learning", _goal(d))
+            if truth == "learning"
+            else ("lab.whynot.dead.cheating", "reward" if item.failure != "length_hacking" else "len")
+        )
+    return [
+        t(
+            key,
+            lang,
+            m=_said(d, metric, lang),
+            r=_said(d, "reward", lang),
+            a=_said(d, _goal(d), lang),
+            g=_said(d, "gnorm", lang),
+        )
+    ]
 
 
 def why_not_cause(label: str, diag: Diagnosis, cause: str, lang: str) -> str:
     """'Why B2 is not data too easy: entropy approaching 0 1.876 → 0.014 — data that got easy keeps
     entropy normal (about 1.4).'  `label` names the log (a pair side, or a set's number)."""
     metric = SIGNATURE.get(cause, _goal(diag))
-    return t("lab.whynot.cause", lang, label=label, m=_said(diag, metric, lang),
-             why=t(f"lab.whynot.c.{cause}", lang), name=name_of(cause, lang))
+    return t(
+        "lab.whynot.cause",
+        lang,
+        label=label,
+        m=_said(diag, metric, lang),
+        why=t(f"lab.whynot.c.{cause}", lang),
+        name=name_of(cause, lang),
+    )
 
 
 def knob_menu(lang: str) -> list[str]:
@@ -125,11 +173,20 @@ def knob_verdict(failure: str, knob: str, diag: Diagnosis, lang: str) -> tuple[b
     metric = SIGNATURE.get(failure, _goal(diag))
     said = _said(diag, metric, lang)
     if ok:
-        return ok, [t("lab.knob.right", lang, knob=t(f"lab.knob.{knob}", lang), m=said,
-                      use=t(f"lab.knob.{knob}.for", lang))]
-    return ok, [t("lab.knob.wrong", lang, knob=t(f"lab.knob.{knob}", lang), use=t(f"lab.knob.{knob}.for", lang)),
-                t("lab.knob.here", lang, name=name_of(failure, lang), m=said, knob=t(f"lab.knob.{best}", lang),
-                  why=t(f"lab.knob.{best}.for", lang))]
+        return ok, [
+            t("lab.knob.right", lang, knob=t(f"lab.knob.{knob}", lang), m=said, use=t(f"lab.knob.{knob}.for", lang))
+        ]
+    return ok, [
+        t("lab.knob.wrong", lang, knob=t(f"lab.knob.{knob}", lang), use=t(f"lab.knob.{knob}.for", lang)),
+        t(
+            "lab.knob.here",
+            lang,
+            name=name_of(failure, lang),
+            m=said,
+            knob=t(f"lab.knob.{best}", lang),
+            why=t(f"lab.knob.{best}.for", lang),
+        ),
+    ]
 
 
 class KnobMixin:
@@ -209,4 +266,3 @@ class KnobMixin:
             else:
                 words.append(w)
         return " ".join(words)
-

@@ -44,8 +44,16 @@ def completions(lab: Lab) -> list[str]:
 class LabUI:
     """Draw engine output on `out`; `figures` is the directory for PNGs (None: terminal only)."""
 
-    def __init__(self, lab: Lab, out: TextIO, *, plain: bool = False, echo: bool = False,
-                 figures: Path | None = None, width: int | None = None):
+    def __init__(
+        self,
+        lab: Lab,
+        out: TextIO,
+        *,
+        plain: bool = False,
+        echo: bool = False,
+        figures: Path | None = None,
+        width: int | None = None,
+    ):
         self.lab, self.out, self.plain, self.echo, self.figures = lab, out, plain, echo, figures
         # plain output (scripts, classrooms) stays within 80 columns; a terminal gets up to 120
         cols = shutil.get_terminal_size((100, 40)).columns
@@ -57,7 +65,7 @@ class LabUI:
         return self.lab.lang
 
     def write(self, text: str = "") -> None:
-        self.out.write(escape_controls(text) + "\n")   # a script's echoed lines may hold anything
+        self.out.write(escape_controls(text) + "\n")  # a script's echoed lines may hold anything
 
     def emit(self, items: Iterable[object]) -> None:
         for item in items:
@@ -104,7 +112,9 @@ class LabUI:
         except Exception as e:
             if not self._png_warned:
                 self._png_warned = True
-                self.write(t("lab.png.none", self.lang, err=str(e).splitlines()[0][:80] if str(e) else type(e).__name__))
+                self.write(
+                    t("lab.png.none", self.lang, err=str(e).splitlines()[0][:80] if str(e) else type(e).__name__)
+                )
 
     def _seed_tag(self) -> str:
         seed = self.lab.content.seed
@@ -115,8 +125,11 @@ class LabUI:
         self.write("")
         self.write(t("lab.set.title", self.lang, key=key, n=len(self.lab.content.sets)))
         self._png(item.case.run, f"set{key}-{self._seed_tag()}")
-        self.write(panel_grid(item.case.run, width=self.width, height=3, metrics=SHOWN,
-                              not_logged=t("lab.not_logged", self.lang)).rstrip("\n"))
+        self.write(
+            panel_grid(
+                item.case.run, width=self.width, height=3, metrics=SHOWN, not_logged=t("lab.not_logged", self.lang)
+            ).rstrip("\n")
+        )
 
     def _draw_pair(self, key: str) -> None:
         pair: PairItem = self.lab.content.pairs[key]
@@ -154,7 +167,7 @@ class LabUI:
                     cells.append(pad(t("lab.not_logged", self.lang), half))
                     continue
                 v = s.values[np.isfinite(s.values)]
-                a, b = curve_ends(v) if v.size else (0.0, 0.0)     # the reports' start → end
+                a, b = curve_ends(v) if v.size else (0.0, 0.0)  # the reports' start → end
                 ends = f"{fmt_value(m, a)}→{fmt_value(m, b)}" if v.size else "NaN"
                 spark = shared_sparkline(s.values, lo, hi, spark_w, flat=flat)
                 cells.append(pad(clip_text(f"{spark} {ends}", half), half))
@@ -187,15 +200,18 @@ class LabUI:
             upto = max(1, last * i // 10)
             cells = []
             for m in metrics:
-                s = run.series[m]           # by step: an eval logged every 10 steps is read as logged
+                s = run.series[m]  # by step: an eval logged every 10 steps is read as logged
                 v = s.values[(s.steps <= upto) & (s.steps > upto - max(10, last // 20))]
                 v = v[np.isfinite(v)]
                 if not v.size:
                     cells.append(f"{m} NaN")
                     continue
                 now = float(v.mean())
-                arrow = "" if m not in prev else ("↑" if now > prev[m] * 1.02 + 1e-9 else
-                                                  "↓" if now < prev[m] * 0.98 - 1e-9 else "→")
+                arrow = (
+                    ""
+                    if m not in prev
+                    else ("↑" if now > prev[m] * 1.02 + 1e-9 else "↓" if now < prev[m] * 0.98 - 1e-9 else "→")
+                )
                 prev[m] = now
                 cells.append(f"{m} {fmt_value(m, now)}{arrow}")
             self.write(f"  {pad(t('lab.exp.row', self.lang, step=upto), 10)} " + "  ".join(cells))
@@ -211,8 +227,10 @@ class LabUI:
             lo, hi = float(fin.min()), float(fin.max())
             a, b = curve_ends(fin)
             flat = flat_range(lo, hi, functools.partial(fmt_value, m))
-            self.write(f"  {m:<10} {shared_sparkline(s.values, lo, hi, spark_w, flat=flat)} "
-                       f"{fmt_value(m, a)}→{fmt_value(m, b)}")
+            self.write(
+                f"  {m:<10} {shared_sparkline(s.values, lo, hi, spark_w, flat=flat)} "
+                f"{fmt_value(m, a)}→{fmt_value(m, b)}"
+            )
 
     def intro_notes(self) -> list[str]:
         """Where the figures go, and (in Chinese) a one-line hint when no Chinese font can draw them."""
@@ -293,12 +311,14 @@ def shared_sparkline(values: np.ndarray, lo: float, hi: float, width: int, *, fl
     mid, span = (lo + hi) / 2, (0.0 if flat else hi - lo)
     out = []
     for i in range(width):
-        b = values[i * n // width:max(i * n // width + 1, (i + 1) * n // width)]
+        b = values[i * n // width : max(i * n // width + 1, (i + 1) * n // width)]
         if not np.all(np.isfinite(b)):
             out.append(NAN_MARK)
             continue
         v = b.max() if abs(b.max() - mid) >= abs(b.min() - mid) else b.min()
-        out.append(BLOCKS[(len(BLOCKS) // 2 if flat else 0) if span <= 0 else int(round((v - lo) / span * (len(BLOCKS) - 1)))])
+        out.append(
+            BLOCKS[(len(BLOCKS) // 2 if flat else 0) if span <= 0 else int(round((v - lo) / span * (len(BLOCKS) - 1)))]
+        )
     return "".join(out)
 
 

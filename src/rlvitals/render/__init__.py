@@ -17,8 +17,15 @@ __all__ = ["FORMATS", "render_diagnosis", "render_vitals"]
 FORMATS: tuple[str, ...] = ("text", "json", "markdown")
 
 
-def render_diagnosis(diag: Diagnosis, fmt: str = "text", lang: str = "en", width: int | None = 100, *,
-                     run: Run | None = None, color: bool | None = None) -> str:
+def render_diagnosis(
+    diag: Diagnosis,
+    fmt: str = "text",
+    lang: str = "en",
+    width: int | None = 100,
+    *,
+    run: Run | None = None,
+    color: bool | None = None,
+) -> str:
     """The diagnosis in `fmt`.  Pass the `run` it came from to get a sparkline per vital
     (text and markdown); `width` None = the terminal's width (min 60); `color` None = auto
     (a TTY with NO_COLOR unset)."""

@@ -39,14 +39,20 @@ BLOCKS = "▁▂▃▄▅▆▇█"
 NAN_MARK = "×"
 # Reward beside acc, as the lesson asks; then the pairs whose relation matters most.
 GRID_ORDER: tuple[tuple[str, str | None], ...] = (
-    ("reward", "acc"), ("entropy", "kl"), ("adv_std", "clip_frac"), ("ratio_mean", "len"),
-    ("gnorm", "trunc"), ("lr", "loss"), ("val_acc", None),
+    ("reward", "acc"),
+    ("entropy", "kl"),
+    ("adv_std", "clip_frac"),
+    ("ratio_mean", "len"),
+    ("gnorm", "trunc"),
+    ("lr", "loss"),
+    ("val_acc", None),
 )
 # Metrics that should sit on a line: the chart draws it so a drift is visible at a glance.
 REFERENCE_LINES: dict[str, float] = {"ratio_mean": 1.0}
 
 
 # ---------------------------------------------------------------- display width
+
 
 def _char_width(ch: str) -> int:
     if unicodedata.combining(ch) or ch in "\u200b\u200d\ufe0f":
@@ -61,7 +67,7 @@ def display_width(text: str) -> int:
     """Columns `text` takes in a terminal (East Asian Wide/Fullwidth count 2, colour codes 0)."""
     if "\x1b" in text:
         text = _ANSI.sub("", text)
-    if "\ufdd0" in text:                 # render.safe's colour marks take no column either
+    if "\ufdd0" in text:  # render.safe's colour marks take no column either
         from ..safe_text import mark_width_free
 
         text = mark_width_free(text)
@@ -135,6 +141,7 @@ def fmt_value(metric: str, value: float | None, percent: bool | None = None) -> 
 
 # ---------------------------------------------------------------- reduction
 
+
 def _values(series: Series | Sequence[float] | np.ndarray) -> np.ndarray:
     vals = series.values if isinstance(series, Series) else series
     return np.asarray(vals, dtype=np.float64).ravel()
@@ -181,6 +188,7 @@ def flat_range(lo: float, hi: float, fmt: Callable[[float], str]) -> bool:
 
 # ---------------------------------------------------------------- sparkline
 
+
 def sparkline(values: Series | Sequence[float] | np.ndarray, width: int = 20, *, rel_floor: float = 0.0) -> str:
     """One line of ▁▂▃▄▅▆▇█, at most `width` characters.
 
@@ -219,9 +227,14 @@ def sparkline(values: Series | Sequence[float] | np.ndarray, width: int = 20, *,
 _DOTS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
 
 
-def chart(series: Series | Sequence[float] | np.ndarray, width: int = 40, height: int = 6,
-          title: str | None = None, ref: float | None = None,
-          fmt: Callable[[float], str] | None = None) -> list[str]:
+def chart(
+    series: Series | Sequence[float] | np.ndarray,
+    width: int = 40,
+    height: int = 6,
+    title: str | None = None,
+    ref: float | None = None,
+    fmt: Callable[[float], str] | None = None,
+) -> list[str]:
     """A small line chart in braille (2×4 dots per cell), `height` rows by `width` plot columns.
 
     The y axis is labelled with the max (top row) and min (bottom row); an optional reference
@@ -245,9 +258,9 @@ def chart(series: Series | Sequence[float] | np.ndarray, width: int = 40, height
     flat = flat_range(lo, hi, fmt)
     if flat:  # a constant (or a spread below resolution): a line across the middle, labelled once
         value = lo if hi == lo else float(np.median(fin))
-        if ref is not None and math.isfinite(ref):   # flat at its reference (ratio ≡ 1.0): one line, not two
+        if ref is not None and math.isfinite(ref):  # flat at its reference (ratio ≡ 1.0): one line, not two
             value = ref
-        vals = np.where(np.isfinite(vals), value, vals)   # the spread is below what the chart can say
+        vals = np.where(np.isfinite(vals), value, vals)  # the spread is below what the chart can say
         pad_ = abs(value) * 0.05 or 1.0
         lo, hi = value - pad_, value + pad_
         lo, hi = lo - pad_, hi + pad_
@@ -309,13 +322,14 @@ def chart(series: Series | Sequence[float] | np.ndarray, width: int = 40, height
 
 # ---------------------------------------------------------------- grid of vitals
 
+
 def _panel(run: Run, metric: str, width: int, height: int, not_logged: str) -> list[str]:
     s = run.series.get(metric)
     if s is None or not len(s):
         return [metric, f"  ({not_logged})"]
     fin = s.values[np.isfinite(s.values)]
     head = metric
-    if fin.size:   # start → end as every report gives it (shapes.ends: first and last tenth's mean)
+    if fin.size:  # start → end as every report gives it (shapes.ends: first and last tenth's mean)
         pct = is_fraction(metric, fin)
         a, b = ends(fin)
         head = f"{metric}  {fmt_value(metric, a, pct)} → {fmt_value(metric, b, pct)}"
@@ -323,8 +337,15 @@ def _panel(run: Run, metric: str, width: int, height: int, not_logged: str) -> l
     return chart(s, width=max(8, width - 10), height=height, title=head, ref=REFERENCE_LINES.get(metric))
 
 
-def panel_grid(run: Run, width: int = 80, height: int = 4, *, metrics: Sequence[str] | None = None,
-               not_logged: str | None = None, lang: str = "en") -> str:
+def panel_grid(
+    run: Run,
+    width: int = 80,
+    height: int = 4,
+    *,
+    metrics: Sequence[str] | None = None,
+    not_logged: str | None = None,
+    lang: str = "en",
+) -> str:
     """Every vital (and each logged extra) as a small chart, two per row, reward beside acc.
 
     `metrics` restricts the panels (the lab shows a subset); absent vitals are shown as
@@ -338,8 +359,11 @@ def panel_grid(run: Run, width: int = 80, height: int = 4, *, metrics: Sequence[
     wanted = set(metrics) if metrics is not None else None
     pairs: list[tuple[str, str | None]] = []
     for left, right in GRID_ORDER:
-        keep = [m for m in (left, right) if m is not None
-                and (wanted is None or m in wanted) and (m in VITALS or m in run.series)]
+        keep = [
+            m
+            for m in (left, right)
+            if m is not None and (wanted is None or m in wanted) and (m in VITALS or m in run.series)
+        ]
         if keep:
             pairs.append((keep[0], keep[1] if len(keep) > 1 else None))
     half = max(20, (width - 2) // 2)

@@ -28,8 +28,9 @@ __all__ = ["compare_html", "compare_markdown", "compare_text", "load_rows", "ren
 _A, _B = "#1f77b4", "#e6550d"
 
 
-def load_rows(paths: list[str], *, fmt: str | None = None, mapping: list[str] | None = None
-              ) -> tuple[list[Row], list[tuple[str, str]]]:
+def load_rows(
+    paths: list[str], *, fmt: str | None = None, mapping: list[str] | None = None
+) -> tuple[list[Row], list[tuple[str, str]]]:
     """Read and diagnose each log (a folder that is not a TensorBoard log dir stands for the files
     in it).  A log that cannot be read is skipped and reported (path, one-line reason)."""
     from ..diagnose import diagnose
@@ -39,7 +40,7 @@ def load_rows(paths: list[str], *, fmt: str | None = None, mapping: list[str] | 
     expanded: list[str] = []
     for p in paths:
         path = Path(p)
-        if not path.exists() and any(ch in p for ch in "*?["):     # a glob the shell did not expand
+        if not path.exists() and any(ch in p for ch in "*?["):  # a glob the shell did not expand
             expanded += sorted(glob.glob(p)) or [p]
         elif path.is_dir() and not any("tfevents" in f.name for f in path.iterdir()):
             # a sweep: each file, and each sub-folder (a TensorBoard log dir per run), is a run
@@ -52,13 +53,15 @@ def load_rows(paths: list[str], *, fmt: str | None = None, mapping: list[str] | 
     for p, label in zip(expanded, names):
         try:
             run = read(p, format=fmt, mapping=parse_map(mapping))
-            require_vitals(run, p, strict=True)     # no verdict drawn from loss and lr alone
+            require_vitals(run, p, strict=True)  # no verdict drawn from loss and lr alone
             rows.append(summarize(run, diagnose(run), label))
         except RlvitalsError as e:
             skipped.append((p, str(e).splitlines()[0]))
     if len(rows) < 2:
         why = "; ".join(f"{p}: {r}" for p, r in skipped)
-        raise RlvitalsError(f"compare needs at least two readable runs, got {len(rows)}" + (f" ({why})" if why else "") + ".")
+        raise RlvitalsError(
+            f"compare needs at least two readable runs, got {len(rows)}" + (f" ({why})" if why else "") + "."
+        )
     return rows, skipped
 
 
@@ -157,10 +160,14 @@ def compare_markdown(rows: list[Row], lang: str = "en") -> str:
         lines += [f"**{cell(_part_line(p, lang))}**", ""]
         if _order_line(p, lang):
             lines += [cell(_order_line(p, lang)), ""]
-        lines += [f"| | A: `{cell(clean(a.label))}` | B: `{cell(clean(b.label))}` |", "|---|---|---|",
-                  f"| {tr('compare.col.verdict', lang)} | {_verdict(a, lang)} | {_verdict(b, lang)} |",
-                  f"| {tr('ui.findings', lang)} | {cell('<br>'.join(_findings(a, lang)))} | "
-                  f"{cell('<br>'.join(_findings(b, lang)))} |", ""]
+        lines += [
+            f"| | A: `{cell(clean(a.label))}` | B: `{cell(clean(b.label))}` |",
+            "|---|---|---|",
+            f"| {tr('compare.col.verdict', lang)} | {_verdict(a, lang)} | {_verdict(b, lang)} |",
+            f"| {tr('ui.findings', lang)} | {cell('<br>'.join(_findings(a, lang)))} | "
+            f"{cell('<br>'.join(_findings(b, lang)))} |",
+            "",
+        ]
     lines += ["| " + " | ".join(_heads(lang)) + " |", "|" + "---|" * 5]
     lines += ["| " + " | ".join(cell(c) for c in _cells(r, lang)) + " |" for r in ranked(rows)]
     lines += ["", tr("compare.sorted", lang)]
@@ -179,20 +186,29 @@ def compare_html(rows: list[Row], lang: str = "en", *, max_points: int = 1000) -
     if len(rows) == 2:
         a, b = rows
         p = part_ways(a.run, b.run)
-        body.append(f'<p class="next" id="parting"><b>{esc(_part_line(p, lang))}</b><br>{esc(_order_line(p, lang))}</p>')
-        body.append('<table id="side"><tr><th></th>'
-                    f'<th><span style="color:{_A}">■</span> A: {esc(a.label)}</th>'
-                    f'<th><span style="color:{_B}">■</span> B: {esc(b.label)}</th></tr>'
-                    f"<tr><td>{esc(tr('compare.col.verdict', lang))}</td>"
-                    + "".join(f'<td><span class="verdict v-{esc(r.diag.verdict)}">{esc(_verdict(r, lang))}</span> '
-                              f"{esc(verdict_gloss(r.diag, lang))}</td>" for r in (a, b))
-                    + f"</tr><tr><td>{esc(tr('ui.findings', lang))}</td>"
-                    + "".join("<td><ul>" + "".join(f"<li>{esc(x)}</li>" for x in _findings(r, lang)) + "</ul></td>"
-                              for r in (a, b)) + "</tr></table>")
+        body.append(
+            f'<p class="next" id="parting"><b>{esc(_part_line(p, lang))}</b><br>{esc(_order_line(p, lang))}</p>'
+        )
+        body.append(
+            '<table id="side"><tr><th></th>'
+            f'<th><span style="color:{_A}">■</span> A: {esc(a.label)}</th>'
+            f'<th><span style="color:{_B}">■</span> B: {esc(b.label)}</th></tr>'
+            f"<tr><td>{esc(tr('compare.col.verdict', lang))}</td>"
+            + "".join(
+                f'<td><span class="verdict v-{esc(r.diag.verdict)}">{esc(_verdict(r, lang))}</span> '
+                f"{esc(verdict_gloss(r.diag, lang))}</td>"
+                for r in (a, b)
+            )
+            + f"</tr><tr><td>{esc(tr('ui.findings', lang))}</td>"
+            + "".join(
+                "<td><ul>" + "".join(f"<li>{esc(x)}</li>" for x in _findings(r, lang)) + "</ul></td>" for r in (a, b)
+            )
+            + "</tr></table>"
+        )
         body.append('<div class="grid">')
         both = [m for m in CANONICAL if m in a.run.series and m in b.run.series]
         parted = [m for m, s in p.by_metric.items() if s is not None and m in both]
-        for m in parted + [m for m in both if m not in parted]:     # the first to part first
+        for m in parted + [m for m in both if m not in parted]:  # the first to part first
             title = m + (" (%)" if m in PERCENT_METRICS else "")
             sa = chart_spec(a.run, m, title=title, max_points=max_points, group="cmp", words=words)
             sb = chart_spec(b.run, m, title=title, max_points=max_points, group="cmp", words=words)
@@ -203,36 +219,68 @@ def compare_html(rows: list[Row], lang: str = "en", *, max_points: int = 1000) -
             sa["s"] += sb["s"]
             sa["nan"] = sorted(set(sa.get("nan", [])) | set(sb.get("nan", [])))
             own = p.by_metric.get(m)
-            sa["v"] = [] if own is None else [{"x": own, "l": tr("compare.col.diverges", lang) + f" {own}",
-                                               "c": "#d94801" if m == p.metric else "#555"}]
+            sa["v"] = (
+                []
+                if own is None
+                else [
+                    {
+                        "x": own,
+                        "l": tr("compare.col.diverges", lang) + f" {own}",
+                        "c": "#d94801" if m == p.metric else "#555",
+                    }
+                ]
+            )
             body.append(chart(sa))
         body.append("</div>")
-    table = ["<table id=\"runs\"><tr>" + "".join(f"<th>{esc(h)}</th>" for h in _heads(lang)) + "</tr>"]
+    table = ['<table id="runs"><tr>' + "".join(f"<th>{esc(h)}</th>" for h in _heads(lang)) + "</tr>"]
     for r in ranked(rows):
         c = _cells(r, lang)
-        table.append(f'<tr><td>{esc(c[0])}</td><td><span class="verdict v-{esc(r.diag.verdict)}" '
-                     f'style="font-size:12px;padding:1px 6px;margin:0">{esc(c[1])}</span></td>'
-                     + "".join(f"<td>{esc(x)}</td>" for x in c[2:]) + "</tr>")
-    body += [f"<h2>{esc(tr('compare.col.run', lang))} ({len(rows)})</h2>", f'<p class="muted">{esc(tr("compare.sorted", lang))}</p>',
-             "".join(table) + "</table>"]
+        table.append(
+            f'<tr><td>{esc(c[0])}</td><td><span class="verdict v-{esc(r.diag.verdict)}" '
+            f'style="font-size:12px;padding:1px 6px;margin:0">{esc(c[1])}</span></td>'
+            + "".join(f"<td>{esc(x)}</td>" for x in c[2:])
+            + "</tr>"
+        )
+    body += [
+        f"<h2>{esc(tr('compare.col.run', lang))} ({len(rows)})</h2>",
+        f'<p class="muted">{esc(tr("compare.sorted", lang))}</p>',
+        "".join(table) + "</table>",
+    ]
     if len(rows) > 2:
         body.append('<div class="grid" id="multiples">')
         for r in ranked(rows):
             goal = r.goal_metric if r.goal_metric in r.run.series else ("acc" if "acc" in r.run.series else "reward")
             if goal not in r.run.series:
                 continue
-            top = [] if r.top is None or r.top.onset_step is None or r.top.severity == "info" else \
-                [(r.top.onset_step, finding_title(r.top.id, lang), r.top.severity)]
-            spec = chart_spec(r.run, goal, title=f"{r.label} — {_verdict(r, lang)} — {goal}", max_points=300,
-                              group=f"m{len(charts)}", onsets=top, words=words)
+            top = (
+                []
+                if r.top is None or r.top.onset_step is None or r.top.severity == "info"
+                else [(r.top.onset_step, finding_title(r.top.id, lang), r.top.severity)]
+            )
+            spec = chart_spec(
+                r.run,
+                goal,
+                title=f"{r.label} — {_verdict(r, lang)} — {goal}",
+                max_points=300,
+                group=f"m{len(charts)}",
+                onsets=top,
+                words=words,
+            )
             body.append(chart(spec))
         body.append("</div>")
-    return page(tr("compare.title", lang), "\n".join(body), {"charts": charts, "words": {"step": tr("report.step", lang)}},
-                lang)
+    return page(
+        tr("compare.title", lang), "\n".join(body), {"charts": charts, "words": {"step": tr("report.step", lang)}}, lang
+    )
 
 
-def render_compare(rows: list[Row], skipped: list[tuple[str, str]], *, fmt: str | None = None, lang: str | None = None,
-                   output: str | os.PathLike[str] | None = None) -> int:
+def render_compare(
+    rows: list[Row],
+    skipped: list[tuple[str, str]],
+    *,
+    fmt: str | None = None,
+    lang: str | None = None,
+    output: str | os.PathLike[str] | None = None,
+) -> int:
     lang = lang or default_lang()
     out = check_output(output) if output else None
     if fmt is None:

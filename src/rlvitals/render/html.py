@@ -50,9 +50,13 @@ MAX_POINTS = 2000
 
 
 def chart_words(lang: str) -> dict[str, str]:
-    return {"train": tr("plot.train", lang), "val": tr("plot.val", lang),
-            "healthy_band": tr("plot.healthy_band", lang).replace("\n", "; "),
-            "ratio_ref": tr("plot.ratio_ref", lang), "clip_ref": tr("plot.clip_ref", lang)}
+    return {
+        "train": tr("plot.train", lang),
+        "val": tr("plot.val", lang),
+        "healthy_band": tr("plot.healthy_band", lang).replace("\n", "; "),
+        "ratio_ref": tr("plot.ratio_ref", lang),
+        "clip_ref": tr("plot.clip_ref", lang),
+    }
 
 
 def onset_marks(diag: Diagnosis | None, lang: str) -> dict[str, list[tuple[int, str, str]]]:
@@ -70,8 +74,9 @@ def cited_panels(f: Finding) -> list[str]:
     """The panels a finding rests on: its evidence's metrics, and the reward's components when it
     names one (the gamed term, or a correctness term read as the goal)."""
     out = finding_metrics(f)
-    if "rising_component" in f.evidence or any(isinstance(v, str) and v.startswith("component:")
-                                               for v in f.evidence.values()):
+    if "rising_component" in f.evidence or any(
+        isinstance(v, str) and v.startswith("component:") for v in f.evidence.values()
+    ):
         out.append(COMPONENTS)
     return out
 
@@ -108,9 +113,11 @@ def _chart_notes(run: Run, name: str, lang: str) -> list[str]:
 
 def _finding_html(f: Finding, lang: str, shown: set[str]) -> str:
     sev = tr(f"ui.severity.{f.severity}", lang, f.severity)
-    out = [f'<article class="finding sev-{esc(f.severity)}" id="finding-{esc(f.id)}">',
-           f'<h3>{esc(finding_title(f.id, lang))} <code>{esc(f.id)}</code> <span class="sev">{esc(sev)}</span>'
-           f'<span class="muted">{esc(finding_meta(f, lang))}</span></h3>']
+    out = [
+        f'<article class="finding sev-{esc(f.severity)}" id="finding-{esc(f.id)}">',
+        f'<h3>{esc(finding_title(f.id, lang))} <code>{esc(f.id)}</code> <span class="sev">{esc(sev)}</span>'
+        f'<span class="muted">{esc(finding_meta(f, lang))}</span></h3>',
+    ]
     summary = finding_summary(f, lang)
     if summary:
         out.append(f"<p>{esc(summary)}</p>")
@@ -124,7 +131,9 @@ def _finding_html(f: Finding, lang: str, shown: set[str]) -> str:
         out += [f"<li>{esc(ruled_out_text(r, lang))}</li>" for r in f.ruled_out]
         out.append("</ul>")
     if f.missing:
-        out.append(f"<p>{esc(tr('ui.label', lang, text=tr('ui.missing', lang)))}{esc(missing_text(f.missing, lang))}</p>")
+        out.append(
+            f"<p>{esc(tr('ui.label', lang, text=tr('ui.missing', lang)))}{esc(missing_text(f.missing, lang))}</p>"
+        )
     if f.action is not None:
         out.append(f"<p><b>{esc(tr(next_key(f), lang))}</b> {esc(action_text(f.action, lang))}</p>")
     for s in f.samples:
@@ -136,14 +145,18 @@ def _finding_html(f: Finding, lang: str, shown: set[str]) -> str:
 def _head(run: Run, diag: Diagnosis, lang: str) -> list[str]:
     v = diag.verdict
     gloss = verdict_gloss(diag, lang)
-    out = [f"<h1>{esc(tr('report.title', lang, name=run.name or 'run'))}</h1>",
-           f'<p class="muted">{esc(run_line(diag, lang))}</p>',
-           f'<div class="verdict v-{esc(v)}" id="verdict">{esc(tr(f"ui.verdict.{v}", lang, v.upper()))}</div>'
-           + (f" <span>{esc(gloss)}</span>" if gloss else "")]
+    out = [
+        f"<h1>{esc(tr('report.title', lang, name=run.name or 'run'))}</h1>",
+        f'<p class="muted">{esc(run_line(diag, lang))}</p>',
+        f'<div class="verdict v-{esc(v)}" id="verdict">{esc(tr(f"ui.verdict.{v}", lang, v.upper()))}</div>'
+        + (f" <span>{esc(gloss)}</span>" if gloss else ""),
+    ]
     top = next((f for f in ordered(diag) if f.severity != "info"), None)
     if top is not None and top.action is not None:
         knob = f"{finding_title(top.id, lang)}{finding_meta(top, lang)} — {action_text(top.action, lang)}"
-        out.append(f'<div class="next" id="next"><b>{esc(tr("ui.label", lang, text=tr("report.next", lang)))}</b>{esc(knob)}</div>')
+        out.append(
+            f'<div class="next" id="next"><b>{esc(tr("ui.label", lang, text=tr("report.next", lang)))}</b>{esc(knob)}</div>'
+        )
     elif top is None:
         out.append(f'<div class="next" id="next">{esc(no_warnings_text(diag, lang))}</div>')
     return out
@@ -159,19 +172,37 @@ def render_report(run: Run, diag: Diagnosis, lang: str = "en", *, max_points: in
     charts: list[dict[str, Any]] = []
     cells = []
     for name in names:
-        spec = chart_spec(run, name, title=panel_title(run, name, lang), max_points=max_points,
-                          onsets=marks.get(name, []), words=words)
+        spec = chart_spec(
+            run,
+            name,
+            title=panel_title(run, name, lang),
+            max_points=max_points,
+            onsets=marks.get(name, []),
+            words=words,
+        )
         spec["notes"] = _chart_notes(run, name, lang)
         spec["v"] += restarts
-        cells.append(f'<div class="card"><div class="rlv-chart" id="chart-{esc(name)}" data-chart="{len(charts)}">'
-                     "</div></div>")
+        cells.append(
+            f'<div class="card"><div class="rlv-chart" id="chart-{esc(name)}" data-chart="{len(charts)}"></div></div>'
+        )
         charts.append(spec)
-    body = ["<header>"] + _head(run, diag, lang) + ["</header>",
+    body = (
+        ["<header>"]
+        + _head(run, diag, lang)
+        + [
+            "</header>",
             f'<section id="curves"><h2>{esc(tr("report.curves", lang))}</h2>',
-            f'<p class="muted">{esc(tr("report.hint", lang))}</p>', '<div class="grid">'] + cells + ["</div>"]
+            f'<p class="muted">{esc(tr("report.hint", lang))}</p>',
+            '<div class="grid">',
+        ]
+        + cells
+        + ["</div>"]
+    )
     missing = missing_vitals(run)
     if missing:
-        body.append(f'<p class="muted" id="not-logged">{esc(tr("report.not_logged", lang, metrics=", ".join(missing)))}</p>')
+        body.append(
+            f'<p class="muted" id="not-logged">{esc(tr("report.not_logged", lang, metrics=", ".join(missing)))}</p>'
+        )
     body.append("</section>")
     shown = set(names)
     serious = [f for f in ordered(diag) if f.severity != "info"]
@@ -199,19 +230,31 @@ def _shapes(diag: Diagnosis, lang: str, run: Run) -> str:
     if not rows:
         return ""
     head = "".join(f"<th>{esc(tr(k, lang))}</th>" for k in ("ui.col.metric", "ui.col.range", "ui.col.shape"))
-    body = "".join(f"<tr><td><code>{esc(r.metric)}</code></td><td>{esc(r.start)} → {esc(r.end)}</td>"
-                   f"<td>{esc(r.shape)}</td></tr>" for r in rows)
+    body = "".join(
+        f"<tr><td><code>{esc(r.metric)}</code></td><td>{esc(r.start)} → {esc(r.end)}</td><td>{esc(r.shape)}</td></tr>"
+        for r in rows
+    )
     goal = diag.run.get("goal") if isinstance(diag.run, dict) else None
     extra = ""
     if goal:
-        extra = (f'<p class="muted">{esc(tr("report.goal", lang))}: <code>{esc(goal.get("metric"))}</code> '
-                 f'{esc(fmt_num(goal.get("start")))} → {esc(fmt_num(goal.get("end")))}</p>')
-    return (f'<section id="shapes"><h2>{esc(tr("report.shapes", lang))}</h2><table><tr>{head}</tr>{body}</table>'
-            f"{extra}</section>")
+        extra = (
+            f'<p class="muted">{esc(tr("report.goal", lang))}: <code>{esc(goal.get("metric"))}</code> '
+            f"{esc(fmt_num(goal.get('start')))} → {esc(fmt_num(goal.get('end')))}</p>"
+        )
+    return (
+        f'<section id="shapes"><h2>{esc(tr("report.shapes", lang))}</h2><table><tr>{head}</tr>{body}</table>'
+        f"{extra}</section>"
+    )
 
 
-def write_report(run: Run, path: str | os.PathLike[str] = "report.html", *, lang: str = "en",
-                 diagnosis: Diagnosis | None = None, max_points: int = MAX_POINTS) -> Path:
+def write_report(
+    run: Run,
+    path: str | os.PathLike[str] = "report.html",
+    *,
+    lang: str = "en",
+    diagnosis: Diagnosis | None = None,
+    max_points: int = MAX_POINTS,
+) -> Path:
     """Write the report of `run` to `path` (.html/.htm) and return the path."""
     out = check_output(path)
     if out.suffix.lower() not in (".html", ".htm"):

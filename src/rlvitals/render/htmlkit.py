@@ -24,12 +24,34 @@ from .plot import envelope
 
 __all__ = ["COLORS", "chart_spec", "clean", "esc", "page", "series_points"]
 
-COLORS = {"reward": "#1f77b4", "acc": "#ff7f0e", "entropy": "#2ca02c", "kl": "#9467bd",
-          "adv_std": "#8c564b", "clip_frac": "#e377c2", "ratio_mean": "#17becf", "len": "#7f7f7f",
-          "gnorm": "#bcbd22", "trunc": "#253494", "loss": "#404040", "lr": "#6a6a6a",
-          "val_acc": "#2f4f4f", REWARD_STD: "#6b8ebf"}
-_PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
-            "#7f7f7f", "#393b79")
+COLORS = {
+    "reward": "#1f77b4",
+    "acc": "#ff7f0e",
+    "entropy": "#2ca02c",
+    "kl": "#9467bd",
+    "adv_std": "#8c564b",
+    "clip_frac": "#e377c2",
+    "ratio_mean": "#17becf",
+    "len": "#7f7f7f",
+    "gnorm": "#bcbd22",
+    "trunc": "#253494",
+    "loss": "#404040",
+    "lr": "#6a6a6a",
+    "val_acc": "#2f4f4f",
+    REWARD_STD: "#6b8ebf",
+}
+_PALETTE = (
+    "#1f77b4",
+    "#ff7f0e",
+    "#2ca02c",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#17becf",
+    "#bcbd22",
+    "#7f7f7f",
+    "#393b79",
+)
 ONSET_COLORS = {"critical": "#d94801", "warning": "#a6761d"}
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 
@@ -71,8 +93,16 @@ def series_points(s: Series, max_points: int, scale: float = 1.0) -> tuple[list[
     return [int(v) for v in x.tolist()], _round(y), [int(v) for v in bad.tolist()]
 
 
-def chart_spec(run: Run, name: str, *, title: str, max_points: int, group: str = "run",
-               onsets: list[tuple[int, str, str]] | tuple[()] = (), words: dict[str, str] | None = None) -> dict[str, Any]:
+def chart_spec(
+    run: Run,
+    name: str,
+    *,
+    title: str,
+    max_points: int,
+    group: str = "run",
+    onsets: list[tuple[int, str, str]] | tuple[()] = (),
+    words: dict[str, str] | None = None,
+) -> dict[str, Any]:
     """One panel as the inline script draws it.  `onsets`: (step, label, severity).
     words: "train", "val", "components", "healthy_band", "ratio_ref", "clip_ref" in the page's language."""
     words = words or {}
@@ -107,8 +137,9 @@ def chart_spec(run: Run, name: str, *, title: str, max_points: int, group: str =
             _references(spec, name, s, words)
     if nan:
         spec["nan"] = sorted(set(nan))
-    spec["v"] = [{"x": int(step), "l": clean(label), "c": ONSET_COLORS.get(sev, "#a6761d")}
-                 for step, label, sev in onsets]
+    spec["v"] = [
+        {"x": int(step), "l": clean(label), "c": ONSET_COLORS.get(sev, "#a6761d")} for step, label, sev in onsets
+    ]
     return spec
 
 
@@ -118,8 +149,8 @@ def _references(spec: dict[str, Any], name: str, s: Series, words: dict[str, str
         return
     if name == "ratio_mean" and (not s.proxy or 0.5 <= float(np.median(finite)) <= 2.0):
         spec["h"] = [{"y": 1.0, "c": "#d62728", "l": words.get("ratio_ref", "")}]
-        spec["ext"] += [0.95, 1.05]   # a healthy 1.0000 ± 1e-4 must look flat, not like wild noise
-    elif name == "adv_std":     # a proxy too: the diagnosis reads it against the same band
+        spec["ext"] += [0.95, 1.05]  # a healthy 1.0000 ± 1e-4 must look flat, not like wild noise
+    elif name == "adv_std":  # a proxy too: the diagnosis reads it against the same band
         spec["b"] = [{"lo": 0.8, "hi": 1.2, "c": "#2ca02c", "l": words.get("healthy_band", "")}]
         spec["ext"] += [0.8, 1.2]
     elif name == "clip_frac" and float(np.max(finite)) * 100 >= 10.0:
@@ -128,13 +159,15 @@ def _references(spec: dict[str, Any], name: str, s: Series, words: dict[str, str
 
 def page(title: str, body: str, data: dict[str, Any], lang: str, css: str = "") -> str:
     """The whole document: one file, no request leaves it (no font, script or image from elsewhere)."""
-    return (f'<!DOCTYPE html>\n<html lang="{"zh-CN" if lang == "zh" else "en"}">\n<head>\n<meta charset="utf-8">\n'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-            "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n"
-            f"<title>{esc(title)}</title>\n<style>{BASE_CSS}{CHART_CSS}{css}</style>\n</head>\n<body>\n{body}\n"
-            f'<script type="application/json" id="rlv-data">{_json(data)}</script>\n'
-            f"<script>{CHART_JS}</script>\n</body>\n</html>\n")
+    return (
+        f'<!DOCTYPE html>\n<html lang="{"zh-CN" if lang == "zh" else "en"}">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+        "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n"
+        f"<title>{esc(title)}</title>\n<style>{BASE_CSS}{CHART_CSS}{css}</style>\n</head>\n<body>\n{body}\n"
+        f'<script type="application/json" id="rlv-data">{_json(data)}</script>\n'
+        f"<script>{CHART_JS}</script>\n</body>\n</html>\n"
+    )
 
 
 BASE_CSS = """

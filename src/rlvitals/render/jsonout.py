@@ -55,11 +55,13 @@ def _finding(f: Finding, lang: str) -> dict[str, Any]:
         "severity": f.severity,
         "onset_step": f.onset_step,
         "evidence": dict(f.evidence),
-        "ruled_out": [{"lookalike": r.lookalike, "metric": r.metric, "value": r.value, "reason": r.reason}
-                      for r in f.ruled_out],
+        "ruled_out": [
+            {"lookalike": r.lookalike, "metric": r.metric, "value": r.value, "reason": r.reason} for r in f.ruled_out
+        ],
         "missing": list(f.missing),
-        "action": None if a is None else {"knob": a.knob, "direction": a.direction, "typical": a.typical,
-                                          "why": a.why, "source": a.source},
+        "action": None
+        if a is None
+        else {"knob": a.knob, "direction": a.direction, "typical": a.typical, "why": a.why, "source": a.source},
         "confidence": f.confidence,
         "samples": list(f.samples),
         "title": finding_title(f.id, lang),
@@ -68,23 +70,31 @@ def _finding(f: Finding, lang: str) -> dict[str, Any]:
 
 
 def _shape(s: Any) -> dict[str, Any]:
-    return {"shape": shape_attr(s, "word"), "start": shape_attr(s, "start"), "end": shape_attr(s, "end"),
-            "slope": shape_attr(s, "slope", 0.0), "rel_change": shape_attr(s, "rel_change", 0.0),
-            "onset_step": shape_attr(s, "onset_step"), "stats": dict(shape_attr(s, "stats", {}) or {})}
+    return {
+        "shape": shape_attr(s, "word"),
+        "start": shape_attr(s, "start"),
+        "end": shape_attr(s, "end"),
+        "slope": shape_attr(s, "slope", 0.0),
+        "rel_change": shape_attr(s, "rel_change", 0.0),
+        "onset_step": shape_attr(s, "onset_step"),
+        "stats": dict(shape_attr(s, "stats", {}) or {}),
+    }
 
 
 def diagnosis_dict(diag: Diagnosis, lang: str = "en") -> dict[str, Any]:
     """The JSON object as a Python dict (already cleaned)."""
-    out: dict[str, Any] = clean({
-        "schema": SCHEMA,
-        "lang": lang,
-        "verdict": diag.verdict,
-        "worst_severity": diag.worst_severity(),
-        "findings": [_finding(f, lang) for f in ordered(diag)],
-        "shapes": {m: _shape(s) for m, s in diag.shapes.items()},
-        "not_logged": [m for m in VITALS if m not in diag.shapes],
-        "run": dict(diag.run),
-    })
+    out: dict[str, Any] = clean(
+        {
+            "schema": SCHEMA,
+            "lang": lang,
+            "verdict": diag.verdict,
+            "worst_severity": diag.worst_severity(),
+            "findings": [_finding(f, lang) for f in ordered(diag)],
+            "shapes": {m: _shape(s) for m, s in diag.shapes.items()},
+            "not_logged": [m for m in VITALS if m not in diag.shapes],
+            "run": dict(diag.run),
+        }
+    )
     return out
 
 

@@ -69,8 +69,11 @@ def render_markdown(diag: Diagnosis, lang: str = "en", *, run: Run | None = None
     v = diag.verdict
     word = tr(f"ui.verdict.{v}", lang, v.upper())
     gloss = verdict_gloss(diag, lang)
-    lines = [f"### {tr('ui.diag.title', lang)}: {word}" + (f" — {gloss}" if gloss else ""), "",
-             _cell(run_line(diag, lang))]
+    lines = [
+        f"### {tr('ui.diag.title', lang)}: {word}" + (f" — {gloss}" if gloss else ""),
+        "",
+        _cell(run_line(diag, lang)),
+    ]
     if segment_count(diag) > 1:
         n = segment_count(diag)
         lines.append("")

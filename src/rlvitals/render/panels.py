@@ -19,8 +19,22 @@ __all__ = ["COMPONENTS", "ORDER", "REWARD_STD", "missing_vitals", "panel_names",
 COMPONENTS = "components"
 REWARD_STD = "reward_std"
 # the order panels are laid out in, left to right, row after row
-ORDER: tuple[str, ...] = ("reward", "acc", COMPONENTS, REWARD_STD, "entropy", "kl", "adv_std", "clip_frac",
-                          "gnorm", "ratio_mean", "len", "trunc", "lr", "loss")
+ORDER: tuple[str, ...] = (
+    "reward",
+    "acc",
+    COMPONENTS,
+    REWARD_STD,
+    "entropy",
+    "kl",
+    "adv_std",
+    "clip_frac",
+    "gnorm",
+    "ratio_mean",
+    "len",
+    "trunc",
+    "lr",
+    "loss",
+)
 _STD_KEY = re.compile(r"(^|[/_.\s])(rewards?|score)[/_.\s]?std$", re.IGNORECASE)
 
 

@@ -46,10 +46,21 @@ __all__ = ["build_figure", "cjk_font", "envelope", "finding_metrics", "layout", 
 SUFFIXES = (".png", ".svg", ".pdf")
 DPI = 120
 FIGSIZE = (18.0, 9.0)
-_COLORS = {"reward": "#1f77b4", "acc": "#ff7f0e", "entropy": "#2ca02c", "kl": "#9467bd",
-           "adv_std": "#8c564b", "clip_frac": "#e377c2", "ratio_mean": "#17becf", "len": "#7f7f7f",
-           "gnorm": "#bcbd22", "trunc": "#253494", "loss": "#404040", "lr": "#6a6a6a",
-           "val_acc": "#2f4f4f"}   # red is kept for the reference lines
+_COLORS = {
+    "reward": "#1f77b4",
+    "acc": "#ff7f0e",
+    "entropy": "#2ca02c",
+    "kl": "#9467bd",
+    "adv_std": "#8c564b",
+    "clip_frac": "#e377c2",
+    "ratio_mean": "#17becf",
+    "len": "#7f7f7f",
+    "gnorm": "#bcbd22",
+    "trunc": "#253494",
+    "loss": "#404040",
+    "lr": "#6a6a6a",
+    "val_acc": "#2f4f4f",
+}  # red is kept for the reference lines
 _REF_RED = "red"
 _ONSET_COLORS = {"critical": "#e6550d", "warning": "#b8860b"}
 # reference lines and finding onsets are drawn above the curve (zorder 2): a ratio of exactly 1.0
@@ -116,35 +127,71 @@ def layout(run: Run, more: tuple[str, ...] | list[str] = ()) -> list[list[str | 
     nrows = 1 if len(names) <= 4 else 2 if len(names) <= 12 else 3
     ncols = -(-len(names) // nrows)
     names += [None] * (nrows * ncols - len(names))
-    return [names[r * ncols:(r + 1) * ncols] for r in range(nrows)]
+    return [names[r * ncols : (r + 1) * ncols] for r in range(nrows)]
 
 
 def finding_metrics(finding: Finding) -> list[str]:
     """The metrics a finding rests on: those its evidence keys are about (`loss_peak_over_median`
     -> loss, `acc_metric` -> its value), in evidence order."""
-    names = sorted(CANONICAL, key=len, reverse=True)   # "ratio_mean_end" is ratio_mean, not ratio
+    names = sorted(CANONICAL, key=len, reverse=True)  # "ratio_mean_end" is ratio_mean, not ratio
     out: list[str] = []
     for key, value in finding.evidence.items():
         if key == "acc_metric" and isinstance(value, str):
             hit: str | None = value
         else:
             hit = next((m for m in names if key == m or key.startswith(m + "_")), None)
-            if hit is None and key.startswith("ratio_"):   # "ratio_end", "ratio_deviation": the ratio's
+            if hit is None and key.startswith("ratio_"):  # "ratio_end", "ratio_deviation": the ratio's
                 hit = "ratio_mean"
         if hit and hit in CANONICAL and hit not in out:
             out.append(hit)
     return out
 
 
-_CJK_NAMES = ("WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "Noto Sans CJK SC", "Noto Sans CJK JP",
-              "Noto Sans SC", "Source Han Sans SC", "Source Han Sans CN", "Sarasa Gothic SC",
-              "Droid Sans Fallback", "AR PL UMing CN", "SimHei", "Microsoft YaHei", "PingFang SC",
-              "Hiragino Sans GB", "Heiti SC", "STHeiti", "Arial Unicode MS")
-_CJK_FILES = ("wqy-microhei*", "wqy-zenhei*", "notosanscjk*", "notoserifcjk*", "notosanssc*",
-              "sourcehansans*", "sarasa*", "droidsansfallback*", "uming*", "ukai*", "simhei*", "msyh*",
-              "pingfang*", "hiragino sans gb*", "stheiti*")
-_FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts", "~/.fonts",
-              "/System/Library/Fonts", "/Library/Fonts", "C:/Windows/Fonts")
+_CJK_NAMES = (
+    "WenQuanYi Micro Hei",
+    "WenQuanYi Zen Hei",
+    "Noto Sans CJK SC",
+    "Noto Sans CJK JP",
+    "Noto Sans SC",
+    "Source Han Sans SC",
+    "Source Han Sans CN",
+    "Sarasa Gothic SC",
+    "Droid Sans Fallback",
+    "AR PL UMing CN",
+    "SimHei",
+    "Microsoft YaHei",
+    "PingFang SC",
+    "Hiragino Sans GB",
+    "Heiti SC",
+    "STHeiti",
+    "Arial Unicode MS",
+)
+_CJK_FILES = (
+    "wqy-microhei*",
+    "wqy-zenhei*",
+    "notosanscjk*",
+    "notoserifcjk*",
+    "notosanssc*",
+    "sourcehansans*",
+    "sarasa*",
+    "droidsansfallback*",
+    "uming*",
+    "ukai*",
+    "simhei*",
+    "msyh*",
+    "pingfang*",
+    "hiragino sans gb*",
+    "stheiti*",
+)
+_FONT_DIRS = (
+    "/usr/share/fonts",
+    "/usr/local/share/fonts",
+    "~/.local/share/fonts",
+    "~/.fonts",
+    "/System/Library/Fonts",
+    "/Library/Fonts",
+    "C:/Windows/Fonts",
+)
 
 
 @functools.lru_cache(maxsize=1)
@@ -196,15 +243,16 @@ def build_figure(run: Run, *, lang: str = "en", max_points: int = 2000, diagnosi
     words = "zh" if font else "en"  # no CJK font: English words rather than boxes
     fp: dict[str, Any] = {"fontfamily": [font, "DejaVu Sans"]} if font else {}
 
-    marks: dict[str, list[tuple[int, str, str]]] = {}    # metric -> (onset, title, severity)
+    marks: dict[str, list[tuple[int, str, str]]] = {}  # metric -> (onset, title, severity)
     for f in getattr(diagnosis, "findings", ()) or ():
         if f.severity == "info" or f.onset_step is None:
             continue
         title = t(f"finding.{f.id}.title", words)
         for m in finding_metrics(f):
             marks.setdefault(m, []).append((int(f.onset_step), title, f.severity))
-        if "rising_component" in f.evidence or any(isinstance(v, str) and v.startswith("component:")
-                                                   for v in f.evidence.values()):   # the term gamed, or the goal
+        if "rising_component" in f.evidence or any(
+            isinstance(v, str) and v.startswith("component:") for v in f.evidence.values()
+        ):  # the term gamed, or the goal
             marks.setdefault(COMPONENTS, []).append((int(f.onset_step), title, f.severity))
     rows = layout(run, list(marks))
     ncols = len(rows[0])
@@ -227,14 +275,32 @@ def build_figure(run: Run, *, lang: str = "en", max_points: int = 2000, diagnosi
             if r == len(rows) - 1 or (r + 1 < len(rows) and rows[r + 1][c] is None):
                 ax.set_xlabel(t("plot.step", words), **fp)
     missing = missing_vitals(run)
-    if missing:   # a missing vital is a missing tool for ruling things out: named, not drawn empty
-        foot = fig.text(0.005, 0.005, f"{t('ui.not_logged', words)}: {', '.join(missing)}", fontsize=9,
-                        color="#666666", va="bottom", ha="left")
+    if missing:  # a missing vital is a missing tool for ruling things out: named, not drawn empty
+        foot = fig.text(
+            0.005,
+            0.005,
+            f"{t('ui.not_logged', words)}: {', '.join(missing)}",
+            fontsize=9,
+            color="#666666",
+            va="bottom",
+            ha="left",
+        )
         if fp:
             foot.set_fontfamily(fp["fontfamily"])
     points, first, last = _extent(run)
-    fig.suptitle(t("plot.title", words, name=run.name or "run", format=run.format or "?", points=f"{points:,}",
-                    first=first, last=last), fontsize=13, **fp)
+    fig.suptitle(
+        t(
+            "plot.title",
+            words,
+            name=run.name or "run",
+            format=run.format or "?",
+            points=f"{points:,}",
+            first=first,
+            last=last,
+        ),
+        fontsize=13,
+        **fp,
+    )
     return fig
 
 
@@ -252,8 +318,9 @@ def _extent(run: Run) -> tuple[int, int, int]:
     return int(n), int(allsteps[0]), int(allsteps[-1])
 
 
-def _panel(ax: Axes, run: Run, name: str, words: str, fp: dict[str, Any], max_points: int, restarts: list[int],
-           first: bool) -> None:
+def _panel(
+    ax: Axes, run: Run, name: str, words: str, fp: dict[str, Any], max_points: int, restarts: list[int], first: bool
+) -> None:
     ax.grid(alpha=0.3)
     ax.tick_params(labelsize=9)
     if name == COMPONENTS:
@@ -276,13 +343,27 @@ def _panel(ax: Axes, run: Run, name: str, words: str, fp: dict[str, Any], max_po
     notes: list[str] = []
     if s is not None and len(s):
         x, y = envelope(s.steps, s.values * scale, max_points)
-        ax.plot(x, y, lw=1.2, color=_COLORS.get(name, "#6b8ebf"), label=t("plot.train", words) if val else None,
-                marker="o" if x.size == 1 else None)  # a lone point draws no line
+        ax.plot(
+            x,
+            y,
+            lw=1.2,
+            color=_COLORS.get(name, "#6b8ebf"),
+            label=t("plot.train", words) if val else None,
+            marker="o" if x.size == 1 else None,
+        )  # a lone point draws no line
         bad = s.steps[~s.finite]
         if bad.size:  # marked at the top of the panel: a NaN is evidence, not a gap
             bx = _thin(bad, max_points)
-            ax.plot(bx, np.full(bx.size, 0.97), "x", color="red", ms=5, mew=1.2,
-                    transform=ax.get_xaxis_transform(), clip_on=False)
+            ax.plot(
+                bx,
+                np.full(bx.size, 0.97),
+                "x",
+                color="red",
+                ms=5,
+                mew=1.2,
+                transform=ax.get_xaxis_transform(),
+                clip_on=False,
+            )
             notes.append(t("plot.nonfinite", words, n=int(bad.size)))
             if x.size == 0:
                 notes.append(t("plot.no_finite", words))
@@ -304,8 +385,16 @@ def _restarts(ax: Axes, restarts: list[int], words: str, fp: dict[str, Any], fir
     for step in restarts:
         ax.axvline(step, color="#444444", ls="-.", lw=0.8, alpha=0.7)
         if first:
-            ax.text(step, 0.02, " " + t("plot.restart", words), transform=ax.get_xaxis_transform(),
-                    fontsize=8, color="#444444", va="bottom", **fp)
+            ax.text(
+                step,
+                0.02,
+                " " + t("plot.restart", words),
+                transform=ax.get_xaxis_transform(),
+                fontsize=8,
+                color="#444444",
+                va="bottom",
+                **fp,
+            )
 
 
 def _onsets(ax: Axes, marks: list[tuple[int, str, str]], fp: dict[str, Any]) -> None:
@@ -313,9 +402,19 @@ def _onsets(ax: Axes, marks: list[tuple[int, str, str]], fp: dict[str, Any]) -> 
     for step, title, severity in marks:
         color = _ONSET_COLORS.get(severity, "#b8860b")
         ax.axvline(step, color=color, ls="--", lw=1.1, zorder=_REF_Z)
-        ax.text(step, 0.985, f" {title}", transform=ax.get_xaxis_transform(), fontsize=8, color=color,
-                va="top", ha="left", zorder=_REF_Z, bbox={"facecolor": "white", "alpha": 0.7, "lw": 0, "pad": 1},
-                **fp)
+        ax.text(
+            step,
+            0.985,
+            f" {title}",
+            transform=ax.get_xaxis_transform(),
+            fontsize=8,
+            color=color,
+            va="top",
+            ha="left",
+            zorder=_REF_Z,
+            bbox={"facecolor": "white", "alpha": 0.7, "lw": 0, "pad": 1},
+            **fp,
+        )
 
 
 def _legend(ax: Axes, fp: dict[str, Any], notes: list[str]) -> None:
@@ -336,9 +435,16 @@ def _legend(ax: Axes, fp: dict[str, Any], notes: list[str]) -> None:
     frac = min(0.5, 0.045 * rows + 0.05)
     lo, hi = ax.get_ylim()
     ax.set_ylim(lo, hi + (hi - lo) * frac / (1 - frac))
-    leg = ax.legend(handles, labels, loc="best", fontsize=7.5, framealpha=0.85, handlelength=1.6,
-                    prop={"family": fp["fontfamily"], "size": 7.5} if fp else None)
-    for txt in leg.get_texts()[len(labels) - len(notes):]:
+    leg = ax.legend(
+        handles,
+        labels,
+        loc="best",
+        fontsize=7.5,
+        framealpha=0.85,
+        handlelength=1.6,
+        prop={"family": fp["fontfamily"], "size": 7.5} if fp else None,
+    )
+    for txt in leg.get_texts()[len(labels) - len(notes) :]:
         txt.set_gid("note")
         txt.set_color("#7a4a00")
 
@@ -363,11 +469,17 @@ def _references(ax: Axes, name: str, s: Series, scale: float, words: str) -> Non
             ax.axhline(20.0, color=_REF_RED, ls=":", lw=0.9, alpha=0.7, zorder=_REF_Z, label=t("plot.clip_ref", words))
 
 
-def plot(run: Run, path: str | os.PathLike[str] = "curves.png", *, lang: str = "en", max_points: int = 2000,
-         diagnosis: Diagnosis | None = None) -> Path:
+def plot(
+    run: Run,
+    path: str | os.PathLike[str] = "curves.png",
+    *,
+    lang: str = "en",
+    max_points: int = 2000,
+    diagnosis: Diagnosis | None = None,
+) -> Path:
     """Draw the lesson's figure of `run` to `path` (.png, .svg or .pdf) and return the path.
     With a `diagnosis` (rlvitals.diagnose_run(run)) the findings' onsets are marked."""
-    out = check_output(path)          # before the work: a bad path fails fast, no folder is made
+    out = check_output(path)  # before the work: a bad path fails fast, no folder is made
     if out.suffix.lower() not in SUFFIXES:
         raise RlvitalsError(f"Cannot plot to {out.name}: the file name must end in .png, .svg or .pdf.")
     if max_points and max_points < 4:

@@ -48,11 +48,19 @@ from .words import (
 
 __all__ = ["finding_meta", "render_text", "use_color", "wrap"]
 
-_COLORS = {"learning": "32", "cheating": "35", "dead": "31", "unstable": "33",
-           "critical": "31", "warning": "33", "info": "36"}
+_COLORS = {
+    "learning": "32",
+    "cheating": "35",
+    "dead": "31",
+    "unstable": "33",
+    "critical": "31",
+    "warning": "33",
+    "info": "36",
+}
 
 
 # ---------------------------------------------------------------- text layout
+
 
 def use_color(stream: TextIO | None = None) -> bool:
     """Colour only on a TTY and only when NO_COLOR is unset (https://no-color.org)."""
@@ -84,7 +92,7 @@ def wrap(text: str, width: int, indent: str = "", first: str | None = None) -> l
             room = limit - display_width(cur)
             piece = clip_text(tok, room + 1)[:-1] or tok[0]
             lines.append(cur + piece)
-            tok, cur = tok[len(piece):], indent
+            tok, cur = tok[len(piece) :], indent
         cur += tok
     if cur.strip() or not lines:
         lines.append(cur.rstrip())
@@ -129,7 +137,7 @@ def _table(out: _Out, rows: list[VitalRow], lang: str) -> None:
 
 
 def finding_meta(f: Finding, lang: str) -> str:
-    """" · since step N · confidence P%": the tail of a finding's heading (text and markdown)."""
+    """ " · since step N · confidence P%": the tail of a finding's heading (text and markdown)."""
     meta = ""
     if f.onset_step is not None:
         meta += " · " + tr("ui.since_step", lang, step=f.onset_step)
@@ -164,8 +172,9 @@ def _finding(out: _Out, i: int, f: Finding, lang: str) -> None:
             out.add(f"{ind}  “{quote}”")
 
 
-def render_text(diag: Diagnosis, lang: str = "en", width: int = 100, *, run: Run | None = None,
-                color: bool | None = None) -> str:
+def render_text(
+    diag: Diagnosis, lang: str = "en", width: int = 100, *, run: Run | None = None, color: bool | None = None
+) -> str:
     """The full terminal report.  `run` (optional) adds a sparkline per vital."""
     width = max(60, int(width))
     out = _Out(width, use_color() if color is None else color)

@@ -57,6 +57,7 @@ REFERENCE = {"ratio_mean": 1.0}
 
 # ---------------------------------------------------------------- shared pieces
 
+
 def tr(key: str, lang: str, fallback: str | None = None, **fields: Any) -> str:
     """`i18n.t`, but a missing key gives `fallback` (or the key) instead of the bare key."""
     out = t(key, lang, **fields)
@@ -113,16 +114,25 @@ def finding_summary(f: Finding, lang: str) -> str:
     fields = _fields(f)
     out = ""
     if "aftermath_of" in f.evidence:
-        return tr("ui.aftermath", lang, owner=finding_title(str(f.evidence["aftermath_of"]), lang),
-                  step=f.evidence.get("aftermath_since_step"))
+        return tr(
+            "ui.aftermath",
+            lang,
+            owner=finding_title(str(f.evidence["aftermath_of"]), lang),
+            step=f.evidence.get("aftermath_since_step"),
+        )
     if f.missing:
         out = tr(f"finding.{f.id}.summary_missing", lang, "", missing=", ".join(f.missing), **fields)
     if not out:
         out = tr(f"finding.{f.id}.summary", lang, "", **fields)
     out = "" if _PLACEHOLDER.search(out) else out
-    if f.evidence.get("goal_unhurt"):       # materiality: kept as a note, with what the goal did after it
-        tail = tr("ui.goal_unhurt", lang, metric=str(f.evidence.get("goal_metric", "")).replace("component:", ""),
-                  a=fmt_num(f.evidence.get("goal_at_onset")), b=fmt_num(f.evidence.get("goal_end")))
+    if f.evidence.get("goal_unhurt"):  # materiality: kept as a note, with what the goal did after it
+        tail = tr(
+            "ui.goal_unhurt",
+            lang,
+            metric=str(f.evidence.get("goal_metric", "")).replace("component:", ""),
+            a=fmt_num(f.evidence.get("goal_at_onset")),
+            b=fmt_num(f.evidence.get("goal_end")),
+        )
         out = f"{out} — {tail}" if out else tail
     return out
 
@@ -153,8 +163,9 @@ def ruled_out_text(r: RuledOut, lang: str) -> str:
     if isinstance(v, str):
         v = str(value_text(v, lang))
     numeric = isinstance(v, (int, float)) and not isinstance(v, bool)
-    value = fmt_value(r.metric, v) if isinstance(v, (int, float)) and numeric and r.metric in _UNIT_METRICS \
-        else fmt_num(v)
+    value = (
+        fmt_value(r.metric, v) if isinstance(v, (int, float)) and numeric and r.metric in _UNIT_METRICS else fmt_num(v)
+    )
     look = finding_title(r.lookalike, lang) if r.lookalike else "?"
     why = tr(f"ruled_out.{r.reason}", lang, "", metric=r.metric, value=value, lookalike=r.lookalike)
     if why:
@@ -209,9 +220,16 @@ def no_warnings_text(diag: Diagnosis, lang: str) -> str:
     g = diag.unproven_goal()
     if g is not None:
         short = g["points"] < g["min_points"]
-        return tr("ui.no_warnings_unproven", lang, metric=g["metric"], start=fmt_num(g["start"]),
-                  end=fmt_num(g["end"]), points=g["points"], span=g["span"],
-                  more=tr("ui.unproven_short", lang, need=g["min_points"]) if short else "")
+        return tr(
+            "ui.no_warnings_unproven",
+            lang,
+            metric=g["metric"],
+            start=fmt_num(g["start"]),
+            end=fmt_num(g["end"]),
+            points=g["points"],
+            span=g["span"],
+            more=tr("ui.unproven_short", lang, need=g["min_points"]) if short else "",
+        )
     infos = sum(1 for f in diag.findings if f.severity == "info")
     return tr("ui.no_warnings_watch", lang, n=infos) if infos else tr("ui.no_warnings", lang)
 
@@ -262,8 +280,8 @@ class VitalRow:
     logged: bool
     start: str
     end: str
-    shape: str          # localised label ("" when not logged)
-    word: str           # the shape word id ("" when not logged)
+    shape: str  # localised label ("" when not logged)
+    word: str  # the shape word id ("" when not logged)
     values: np.ndarray | None
 
 
@@ -282,8 +300,17 @@ def vital_rows(diag: Diagnosis, lang: str, run: Run | None = None) -> list[Vital
         name = f"{m}*" if (m in proxies or (series is not None and series.proxy)) else m
         start, end = shape_attr(shape, "start"), shape_attr(shape, "end")
         pct = is_fraction(m, values if values is not None else [x for x in (start, end) if x is not None])
-        rows.append(VitalRow(name, True, fmt_value(m, start, pct), fmt_value(m, end, pct),
-                             shape_label(m, shape, lang), shape_attr(shape, "word", ""), values))
+        rows.append(
+            VitalRow(
+                name,
+                True,
+                fmt_value(m, start, pct),
+                fmt_value(m, end, pct),
+                shape_label(m, shape, lang),
+                shape_attr(shape, "word", ""),
+                values,
+            )
+        )
     return rows
 
 
@@ -308,8 +335,15 @@ def reason_text(reason: str, lang: str) -> str:
 
 def run_line(diag: Diagnosis, lang: str) -> str:
     r = diag.run
-    return tr("ui.run_line", lang, name=r.get("name", "?"), format=r.get("format", "?"),
-              steps=r.get("steps", r.get("n_steps", "?")), first=r.get("first_step", "?"), last=r.get("last_step", "?"))
+    return tr(
+        "ui.run_line",
+        lang,
+        name=r.get("name", "?"),
+        format=r.get("format", "?"),
+        steps=r.get("steps", r.get("n_steps", "?")),
+        first=r.get("first_step", "?"),
+        last=r.get("last_step", "?"),
+    )
 
 
 def segment_count(diag: Diagnosis) -> int:

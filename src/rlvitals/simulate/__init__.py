@@ -50,7 +50,9 @@ _NAN_METRICS = ("entropy", "kl", "adv_std", "clip_frac", "ratio_mean", "gnorm")
 
 def _rng(name: str, seed: int | None) -> np.random.Generator:
     if seed is not None and (not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0):
-        raise RlvitalsError(f"the seed must be a non-negative integer (or None for the lesson's numbers), not {seed!r}.")
+        raise RlvitalsError(
+            f"the seed must be a non-negative integer (or None for the lesson's numbers), not {seed!r}."
+        )
     # The scenario's name is part of the seed, so two scenarios at one seed are independent draws.
     tag = zlib.crc32(name.encode())
     return np.random.default_rng([tag, 0 if seed is None else 1, 0 if seed is None else int(seed)])
@@ -79,8 +81,9 @@ def _check_profile(profile: str) -> bool:
     return profile == "lab"
 
 
-def realise(name: str, seed: int | None, steps: int,
-            profile: str = "default") -> tuple[Latent, int | None, dict[str, np.ndarray]]:
+def realise(
+    name: str, seed: int | None, steps: int, profile: str = "default"
+) -> tuple[Latent, int | None, dict[str, np.ndarray]]:
     """The latent state, the true onset index and the logged columns of one simulated run.
 
     profile="lab": the lab's stages, drawn so the lesson's table holds over the whole run (a
@@ -92,9 +95,18 @@ def realise(name: str, seed: int | None, steps: int,
     lat, onset = build(name, Draw(rng, lesson=seed is None, stage=_check_profile(profile)), T)
     dice = roll_dice(lat, rng)
     cols: dict[str, np.ndarray] = {
-        "reward": dice["reward"], "acc": dice["acc"], "entropy": lat.entropy, "kl": lat.kl,
-        "adv_std": dice["adv_std"], "clip_frac": lat.clip, "ratio_mean": lat.ratio, "len": dice["len"],
-        "gnorm": lat.gnorm, "trunc": dice["trunc"], "lr": lat.lr, "frac_reward_zero_std": dice["frac_zero_std"],
+        "reward": dice["reward"],
+        "acc": dice["acc"],
+        "entropy": lat.entropy,
+        "kl": lat.kl,
+        "adv_std": dice["adv_std"],
+        "clip_frac": lat.clip,
+        "ratio_mean": lat.ratio,
+        "len": dice["len"],
+        "gnorm": lat.gnorm,
+        "trunc": dice["trunc"],
+        "lr": lat.lr,
+        "frac_reward_zero_std": dice["frac_zero_std"],
     }
     if sc.onset == "derived":
         onset = _derive_onset(cols["adv_std"])
@@ -105,7 +117,7 @@ def realise(name: str, seed: int | None, steps: int,
         for m in _NAN_METRICS:
             cols[m] = cols[m].copy()
             cols[m][k:] = np.nan
-        cols["gnorm"][k] = np.inf                  # the step it overflowed
+        cols["gnorm"][k] = np.inf  # the step it overflowed
         cols["kl"][k] = np.inf
         cols["adv_std"][k:] = np.nan
     return lat, onset, cols
@@ -123,22 +135,38 @@ def simulate(name: str, *, seed: int | None = 0, steps: int = 200, profile: str 
     T = lat.T
     step_ids = np.arange(1, T + 1)
     zero_std = cols.pop("frac_reward_zero_std")
-    run = Run.from_arrays(f"{name}-{'lesson' if seed is None else f'seed{seed}'}", step_ids, cols,
-                          format="simulated", source="simulated")
+    run = Run.from_arrays(
+        f"{name}-{'lesson' if seed is None else f'seed{seed}'}", step_ids, cols, format="simulated", source="simulated"
+    )
     run.extras["frac_reward_zero_std"] = Series("frac_reward_zero_std", step_ids, zero_std, "simulated")
     run.extras["batch_size"] = Series("batch_size", step_ids, np.full(T, float(lat.B)), "simulated")
-    run.meta.update({
-        "truth": {"scenario": name, "finding": sc.finding, "verdict": sc.verdict, "severity": sc.severity,
-                  "onset_step": None if onset is None else int(step_ids[onset])},
-        "simulated": True, "seed": seed, "steps": T, "profile": profile, "batch_prompts": lat.B, "group_size": 8,
-        "effective_batch": lat.B, "max_response_length": int(lat.cap), "format_score": lat.w,
-    })
+    run.meta.update(
+        {
+            "truth": {
+                "scenario": name,
+                "finding": sc.finding,
+                "verdict": sc.verdict,
+                "severity": sc.severity,
+                "onset_step": None if onset is None else int(step_ids[onset]),
+            },
+            "simulated": True,
+            "seed": seed,
+            "steps": T,
+            "profile": profile,
+            "batch_prompts": lat.B,
+            "group_size": 8,
+            "effective_batch": lat.B,
+            "max_response_length": int(lat.cap),
+            "format_score": lat.w,
+        }
+    )
     run.notes.append(Msg("note.simulated", name=name, seed=seed, summary=Text(sc.summary, sc.summary_zh)))
     return run
 
 
-def simulate_samples(name: str, *, seed: int | None = 0, steps: int = 200, every: int = 10,
-                     prompts: int = 4, profile: str = "default") -> list[dict[str, Any]]:
+def simulate_samples(
+    name: str, *, seed: int | None = 0, steps: int = 200, every: int = 10, prompts: int = 4, profile: str = "default"
+) -> list[dict[str, Any]]:
     """Rollout records {step, group, prompt, response, reward}, 8 per group, every `every` steps."""
     from .samples import make_samples
 
@@ -148,7 +176,6 @@ def simulate_samples(name: str, *, seed: int | None = 0, steps: int = 200, every
     tag = zlib.crc32(f"samples:{name}".encode())
     rng = np.random.default_rng([tag, 0 if seed is None else 1, 0 if seed is None else int(seed)])
     return make_samples(lat, rng, every=every, prompts=prompts)
-
 
 
 def listing(lang: str = "en") -> str:
@@ -192,11 +219,19 @@ def write_simulated(run: Run, path: str, fmt: str = "lesson", samples_path: str 
         if truth.get("engine") == "rl":
             from .rlloop import simulate_rl_samples
 
-            recs = simulate_rl_samples(truth["scenario"], seed=int(run.meta.get("seed", 0)),
-                                       steps=int(run.meta.get("steps", 300)), **dict(run.meta.get("knobs") or {}))
+            recs = simulate_rl_samples(
+                truth["scenario"],
+                seed=int(run.meta.get("seed", 0)),
+                steps=int(run.meta.get("steps", 300)),
+                **dict(run.meta.get("knobs") or {}),
+            )
         else:
-            recs = simulate_samples(truth["scenario"], seed=run.meta.get("seed"), steps=int(run.meta.get("steps", 200)),
-                                    profile=str(run.meta.get("profile", "default")))
+            recs = simulate_samples(
+                truth["scenario"],
+                seed=run.meta.get("seed"),
+                steps=int(run.meta.get("steps", 200)),
+                profile=str(run.meta.get("profile", "default")),
+            )
         with writing(samples_path), open(samples_path, "w", encoding="utf-8") as fh:
             for r in recs:
                 fh.write(json.dumps(r, ensure_ascii=False) + "\n")

@@ -20,9 +20,9 @@ import numpy as np
 
 __all__ = ["GROUP_BUDGET", "G", "Latent", "moving_mean", "norm_cdf", "roll_dice", "trunc_prob"]
 
-G = 8                    # responses per prompt (group size)
-_CHUNK_RESPONSES = 1 << 21   # responses per chunk: bounds memory at a few MB per array
-GROUP_BUDGET = 8_000_000     # groups rolled per run at most (200 steps x 64 = 12,800; 1M steps -> 8 a step)
+G = 8  # responses per prompt (group size)
+_CHUNK_RESPONSES = 1 << 21  # responses per chunk: bounds memory at a few MB per array
+GROUP_BUDGET = 8_000_000  # groups rolled per run at most (200 steps x 64 = 12,800; 1M steps -> 8 a step)
 # Relative token length of each reward class: right answers run longer ("写详细带来了更高正确率"),
 # so token-weighted adv_std sits slightly above sqrt(1 - frac_zero_std) while most answers are wrong.
 _LEN_HI, _LEN_W, _LEN_0 = 1.4, 1.0, 0.85
@@ -56,9 +56,9 @@ class Latent:
     length: np.ndarray
     cap: float
     len_sigma: float = 0.45
-    bad: float = 0.0                    # share of prompts no policy can solve (wrong keys, missing facts)
-    noise: float = 1.0                  # multiplier on the metric noise
-    nan_from: int | None = None         # index where numeric_instability turns values to NaN/inf
+    bad: float = 0.0  # share of prompts no policy can solve (wrong keys, missing facts)
+    noise: float = 1.0  # multiplier on the metric noise
+    nan_from: int | None = None  # index where numeric_instability turns values to NaN/inf
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -75,7 +75,7 @@ def norm_cdf(z: np.ndarray) -> np.ndarray:
 
 def trunc_prob(length: np.ndarray, cap: float, sigma: float) -> np.ndarray:
     """P(response longer than the cap) for lognormal lengths with the given mean."""
-    mu = np.log(np.maximum(length, 1.0)) - sigma ** 2 / 2
+    mu = np.log(np.maximum(length, 1.0)) - sigma**2 / 2
     return 1.0 - norm_cdf((np.log(cap) - mu) / sigma)
 
 
@@ -99,7 +99,7 @@ def _combo_tables(w: float) -> tuple[np.ndarray, np.ndarray]:
                 adv = (levels - mean) / std if std > 1e-9 else np.zeros(3)
                 tok = n * weights
                 ids[(nc * 9 + nh) * 9 + nw] = len(rows)
-                rows.append((n @ levels, nc, float(std <= 1e-9), tok.sum(), tok @ adv, tok @ adv ** 2))
+                rows.append((n @ levels, nc, float(std <= 1e-9), tok.sum(), tok @ adv, tok @ adv**2))
     return ids, np.array(rows)
 
 
@@ -155,7 +155,7 @@ def roll_dice(lat: Latent, rng: np.random.Generator) -> dict[str, np.ndarray]:
             same = rng.random((n, B), dtype=np.float32) < lat.degen[rows, None]
             u = np.where(same, (u & np.uint64(0x7F)) * _LANES, u)
         n_c, n_hi, n_f, n_live = (_count(u, t) for t in thr)
-        sums = tab[ids[(n_c * 9 + (n_hi - n_c)) * 9 + (n_f - n_hi)]].sum(axis=1)   # (n, 6) step totals
+        sums = tab[ids[(n_c * 9 + (n_hi - n_c)) * 9 + (n_f - n_hi)]].sum(axis=1)  # (n, 6) step totals
         out["reward"][rows] = sums[:, 0] / (B * G)
         out["acc"][rows] = sums[:, 1] / (B * G)
         out["frac_zero_std"][rows] = sums[:, 2] / B

@@ -22,9 +22,15 @@ __all__ = ["EXAMPLE", "LESSON_FIELDS", "format_lesson_line", "write_example", "w
 EXAMPLE = Path(__file__).resolve().parent.parent / "data" / "example-healthy.log"
 # (canonical name, the lesson's key, format, shown as percent)
 LESSON_FIELDS: tuple[tuple[str, str, str, bool], ...] = (
-    ("reward", "reward", "{:.3f}", False), ("acc", "acc", "{:.1f}", True), ("entropy", "entropy", "{:.3f}", False),
-    ("kl", "kl", "{:.4f}", False), ("adv_std", "adv_std", "{:.3f}", False), ("clip_frac", "clip", "{:.3f}", False),
-    ("ratio_mean", "ratio", "{:.4f}", False), ("len", "len", "{:.0f}", False), ("gnorm", "gnorm", "{:.2f}", False),
+    ("reward", "reward", "{:.3f}", False),
+    ("acc", "acc", "{:.1f}", True),
+    ("entropy", "entropy", "{:.3f}", False),
+    ("kl", "kl", "{:.4f}", False),
+    ("adv_std", "adv_std", "{:.3f}", False),
+    ("clip_frac", "clip", "{:.3f}", False),
+    ("ratio_mean", "ratio", "{:.4f}", False),
+    ("len", "len", "{:.0f}", False),
+    ("gnorm", "gnorm", "{:.2f}", False),
     ("trunc", "trunc", "{:.1f}", True),
 )
 
@@ -54,9 +60,11 @@ def write_lesson_pretty(run: Run, out: TextIO, *, noise: bool = True) -> None:
         out.write(format_lesson_line(step, {n: c[step] for n, c in cols.items() if step in c}) + "\n")
         if noise and step % 25 == 0:
             done = int(20 * step / total)
-            out.write(f"Training: {100 * step // total:3d}%|{'█' * done}{' ' * (20 - done)}| {step}/{total} "
-                      f"[{step * 3 // 60:02d}:{step * 3 % 60:02d}<{(total - step) * 3 // 60:02d}:"
-                      f"{(total - step) * 3 % 60:02d},  3.02s/it]\n")
+            out.write(
+                f"Training: {100 * step // total:3d}%|{'█' * done}{' ' * (20 - done)}| {step}/{total} "
+                f"[{step * 3 // 60:02d}:{step * 3 % 60:02d}<{(total - step) * 3 // 60:02d}:"
+                f"{(total - step) * 3 % 60:02d},  3.02s/it]\n"
+            )
         if noise and step % 100 == 0:
             out.write(f"saving checkpoint to checkpoints/global_step_{step} ...\n")
 

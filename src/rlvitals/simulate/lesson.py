@@ -56,8 +56,14 @@ LESSON_STEPS = 200
 # acc ~57%; D: clip 0.011, gnorm 0.8 vs clip 0.419, gnorm 6).
 LESSON_PINS: dict[str, dict[str, tuple[float | None, float | None]]] = {
     "healthy": {
-        "reward": (0.412, 0.847), "acc": (0.211, 0.574), "entropy": (1.842, 1.498), "kl": (0.002, 0.045),
-        "adv_std": (1.031, 0.664), "clip_frac": (None, 0.041), "len": (78.0, 152.0), "ratio_mean": (None, 1.0),
+        "reward": (0.412, 0.847),
+        "acc": (0.211, 0.574),
+        "entropy": (1.842, 1.498),
+        "kl": (0.002, 0.045),
+        "adv_std": (1.031, 0.664),
+        "clip_frac": (None, 0.041),
+        "len": (78.0, 152.0),
+        "ratio_mean": (None, 1.0),
     },
     "entropy_collapse": {"entropy": (None, 0.009), "ratio_mean": (None, 1.0), "adv_std": (None, 0.24)},
     "sync_failure": {"entropy": (None, 1.774), "ratio_mean": (None, 0.5407)},
@@ -83,8 +89,9 @@ def _edge(v: np.ndarray, at_end: bool) -> float:
     return float(icpt + slope * (k - 1 if at_end else 0))
 
 
-def pin_series(v: np.ndarray, start: float | None, end: float | None, from_index: int = 0,
-               level: str = "point") -> np.ndarray:
+def pin_series(
+    v: np.ndarray, start: float | None, end: float | None, from_index: int = 0, level: str = "point"
+) -> np.ndarray:
     """`v` bent so it starts at `start` and ends at `end`; an end-only pin ramps in from `from_index`.
 
     level="point": the first/last logged values land exactly on the numbers (what a log line
@@ -106,7 +113,7 @@ def pin_series(v: np.ndarray, start: float | None, end: float | None, from_index
         lo = np.log(start / s0) if start is not None and s0 > 0 else 0.0
         hi = np.log(end / s1) if end is not None and s1 > 0 else 0.0
         v = v * np.exp(lo * (1 - x) + hi * x) if start is not None else v * np.exp(hi * x)
-    if level == "point":   # land exactly on the lesson's printed numbers
+    if level == "point":  # land exactly on the lesson's printed numbers
         if start is not None:
             v[0] = start
         if end is not None:
@@ -116,13 +123,20 @@ def pin_series(v: np.ndarray, start: float | None, end: float | None, from_index
 
 def apply_pins(name: str, columns: dict[str, np.ndarray], onset: int | None) -> None:
     """Pin `columns` in place to the lesson's numbers for scenario `name` (no-op for others)."""
-    level = "ends" if name == "healthy" else "point"   # the healthy table is start → end; the rest quote log lines
+    level = "ends" if name == "healthy" else "point"  # the healthy table is start → end; the rest quote log lines
     for metric, (start, end) in LESSON_PINS.get(name, {}).items():
         columns[metric] = pin_series(columns[metric], start, end, onset or 0, level)
 
+
 # The order a learner meets them in the lesson (seed=None): verdicts interleaved.
-SET_SCENARIOS: tuple[str, ...] = ("healthy", "reward_hacking", "entropy_collapse", "healthy_long",
-                                  "length_hacking", "sync_failure")
+SET_SCENARIOS: tuple[str, ...] = (
+    "healthy",
+    "reward_hacking",
+    "entropy_collapse",
+    "healthy_long",
+    "length_hacking",
+    "sync_failure",
+)
 # key -> (left scenario, right scenario, question id).  Left/right follow the lesson's A1/A2 ...:
 # "A2 的 adv_std 正常 → 问题在同步", "B1 的 entropy 正常 → 是模型真变强了", "D1 的 clip 和 gnorm 正常 → 只是观测噪声".
 PAIR_SCENARIOS: dict[str, tuple[str, str, str]] = {
@@ -195,8 +209,9 @@ def lesson_sets(seed: int | None = None, *, samples: bool = True) -> list[LabCas
     names = list(SET_SCENARIOS)
     if seed is not None:
         np.random.default_rng([7, int(seed)]).shuffle(names)
-    return [lesson_case(str(i + 1), name, stage_seed(seed, str(i + 1)), samples=samples)
-            for i, name in enumerate(names)]
+    return [
+        lesson_case(str(i + 1), name, stage_seed(seed, str(i + 1)), samples=samples) for i, name in enumerate(names)
+    ]
 
 
 def lesson_pairs(seed: int | None = None, *, samples: bool = True) -> dict[str, LabPair]:
@@ -204,8 +219,12 @@ def lesson_pairs(seed: int | None = None, *, samples: bool = True) -> dict[str, 
     out = {}
     for key, (left, right, question) in PAIR_SCENARIOS.items():
         a, b = f"{key}1", f"{key}2"
-        out[key] = LabPair(key=key, left=lesson_case(a, left, stage_seed(seed, a), samples=samples),
-                           right=lesson_case(b, right, stage_seed(seed, b), samples=samples), question=question)
+        out[key] = LabPair(
+            key=key,
+            left=lesson_case(a, left, stage_seed(seed, a), samples=samples),
+            right=lesson_case(b, right, stage_seed(seed, b), samples=samples),
+            question=question,
+        )
     return out
 
 
@@ -219,8 +238,14 @@ def lesson_quiz(seed: int | None = None) -> dict[str, LabQuiz]:
     for key, names in QUIZ_SCENARIOS.items():
         if seed is not None and key == "Q2":
             names = (Q2_CAUSES[int(np.random.default_rng([11, int(seed)]).integers(2))],)
-        cases = tuple(lesson_case(f"{key}{chr(97 + i)}", name,
-                                  None if seed is None else stage_seed(seed, f"{key}{chr(97 + i)}"), samples=False)
-                      for i, name in enumerate(names))
+        cases = tuple(
+            lesson_case(
+                f"{key}{chr(97 + i)}",
+                name,
+                None if seed is None else stage_seed(seed, f"{key}{chr(97 + i)}"),
+                samples=False,
+            )
+            for i, name in enumerate(names)
+        )
         out[key] = LabQuiz(key=key, cases=cases)
     return out

@@ -19,8 +19,8 @@ from .engine import Latent
 __all__ = ["Draw", "build"]
 
 T_ = TypeVar("T_")
-Fields = dict[str, Any]             # a scenario's latent fields by name (arrays over the run, and scalars)
-Built = tuple[Fields, int | None]   # a builder's fields and its onset index (None: no failure)
+Fields = dict[str, Any]  # a scenario's latent fields by name (arrays over the run, and scalars)
+Built = tuple[Fields, int | None]  # a builder's fields and its onset index (None: no failure)
 
 
 class Draw:
@@ -32,7 +32,7 @@ class Draw:
         self.rng, self.lesson, self.stage = rng, lesson, stage
 
     def u(self, lo: float, hi: float, lesson: float | None = None) -> float:
-        x = float(self.rng.uniform(lo, hi))   # always consume, so lesson mode shares the stream
+        x = float(self.rng.uniform(lo, hi))  # always consume, so lesson mode shares the stream
         return (lesson if lesson is not None else (lo + hi) / 2) if self.lesson else x
 
     def choice(self, options: list[T_], lesson: T_ | None = None) -> T_:
@@ -49,7 +49,7 @@ def ease(x: np.ndarray, tau: float) -> np.ndarray:
 def skill_for(acc: float, sigma_d: float, bad: float = 0.0) -> float:
     """The skill whose expected accuracy is `acc` (logistic-normal approximation)."""
     a = min(max(acc / (1 - bad), 1e-4), 1 - 1e-4)
-    return math.log(a / (1 - a)) * math.sqrt(1 + math.pi * sigma_d ** 2 / 8)
+    return math.log(a / (1 - a)) * math.sqrt(1 + math.pi * sigma_d**2 / 8)
 
 
 def ramp(T: int, t0: int, span: float) -> np.ndarray:
@@ -66,7 +66,7 @@ def _healthy(dr: Draw, T: int) -> Fields:
     u = np.arange(T) / max(T - 1, 1)
     d: Fields = {"T": T, "u": u}
     d["B"] = dr.choice([32, 64], 64)
-    if dr.stage:   # a lab stage: a flat curve must read flat (平掉), not as 32 prompts' sampling noise
+    if dr.stage:  # a lab stage: a flat curve must read flat (平掉), not as 32 prompts' sampling noise
         d["B"] = 256
     d["sigma_d"] = dr.u(3.4, 4.4, 3.9)
     d["bad"] = dr.u(0.18, 0.28, 0.23)
@@ -83,9 +83,9 @@ def _healthy(dr: Draw, T: int) -> Fields:
     d["h_ref"] = h0
     d["entropy"] = h0 - h0 * (1 - dr.u(0.77, 0.86, 0.813)) * ease(u, 0.5)
     kl1 = dr.u(0.03, 0.065, 0.045)
-    d["kl"] = 0.002 + (kl1 - 0.002) * u ** 1.2
+    d["kl"] = 0.002 + (kl1 - 0.002) * u**1.2
     d["clip"] = dr.u(0.03, 0.055, 0.041) * ease(u, 0.35)
-    if dr.lesson:   # the lesson's table: clip_frac "0.000 → 0.041", from 0 (its first tenth rounds to 0)
+    if dr.lesson:  # the lesson's table: clip_frac "0.000 → 0.041", from 0 (its first tenth rounds to 0)
         d["clip"] = 0.041 * ease(np.clip((u - 0.1) / 0.9, 0.0, 1.0), 0.35)
     d["ratio"] = np.ones(T)
     d["gnorm"] = dr.u(0.7, 0.95, 0.81) * (1 - 0.12 * u)
@@ -98,7 +98,7 @@ def _healthy(dr: Draw, T: int) -> Fields:
 
 
 def _onset(dr: Draw, T: int, lesson_frac: float = 0.45) -> int:
-    if dr.stage:   # a lab stage: the failure owns the run (the lesson's 平 is the whole curve's word)
+    if dr.stage:  # a lab stage: the failure owns the run (the lesson's 平 is the whole curve's word)
         return int(round(dr.u(0.03, 0.1, 0.06) * (T - 1)))
     return int(round(dr.u(0.3, 0.6, lesson_frac) * (T - 1)))
 
@@ -131,7 +131,7 @@ def healthy_grad_spike(dr: Draw, T: int) -> Built:
     n = dr.choice([2, 3, 4], 3)
     where = dr.rng.choice(np.arange(int(0.1 * T), max(int(0.95 * T), int(0.1 * T) + n)), size=n, replace=False)
     for i in where:
-        d["gnorm"][i] *= dr.u(8, 30, 15)          # one bad minibatch; the optimizer clips and moves on
+        d["gnorm"][i] *= dr.u(8, 30, 15)  # one bad minibatch; the optimizer clips and moves on
     return d, None
 
 
@@ -153,7 +153,7 @@ def healthy_reasoning(dr: Draw, T: int) -> Built:
 
 def batch_noise(dr: Draw, T: int) -> Built:
     d = _healthy(dr, T)
-    d["B"] = dr.choice([4, 8], 8)                 # few prompts: the mean of 32-64 answers jitters
+    d["B"] = dr.choice([4, 8], 8)  # few prompts: the mean of 32-64 answers jitters
     d["clip"] = dr.u(0.007, 0.015, 0.011) * ease(d["u"], 0.2)
     d["gnorm"] = np.full(T, dr.u(0.7, 0.95, 0.8))
     return d, 0
@@ -164,10 +164,12 @@ def lr_too_high(dr: Draw, T: int) -> Built:
     d["B"] = 64
     t0 = _onset(dr, T)
     peak = 1e-5 * dr.u(0.7, 1.5, 1.0)
-    crit = 0.45 * peak                            # the largest rate this model and batch take
+    crit = 0.45 * peak  # the largest rate this model and batch take
     idx = np.arange(T)
     span = max(0.15 * T, 2)
-    d["lr"] = np.where(idx <= t0, crit * (idx + 1) / (t0 + 1), np.minimum(peak, crit + (peak - crit) * (idx - t0) / span))
+    d["lr"] = np.where(
+        idx <= t0, crit * (idx + 1) / (t0 + 1), np.minimum(peak, crit + (peak - crit) * (idx - t0) / span)
+    )
     inst = np.clip((d["lr"] - crit) / (peak - crit), 0, 1)
     rng = dr.rng
     # Overshoot and correct: an AR(1) with negative coefficient (truncated impulse response).
@@ -193,12 +195,12 @@ def entropy_collapse(dr: Draw, T: int) -> Built:
     h[t0:] = floor + (h[t0] - floor) * decay[t0:]
     d["degen"] = degen_from_entropy(h, d["h_ref"], dr.u(0.92, 0.97, 0.95))
     r = 1 - decay
-    _freeze(d["skill"], t0)                       # one answer per prompt: nothing left to explore
+    _freeze(d["skill"], t0)  # one answer per prompt: nothing left to explore
     d["skill"] = d["skill"] - 0.1 * r
     _freeze(d["fmt"], t0)
-    d["clip"] = d["clip"] * np.maximum(decay, 0.02)   # a deterministic policy has ratio == 1
+    d["clip"] = d["clip"] * np.maximum(decay, 0.02)  # a deterministic policy has ratio == 1
     d["kl"] = d["kl"] + dr.u(0.03, 0.08, 0.05) * ramp(T, t0, 0.3 * T)
-    d["gnorm"] = d["gnorm"] * (0.25 + 0.75 * decay)   # no advantage, no gradient
+    d["gnorm"] = d["gnorm"] * (0.25 + 0.75 * decay)  # no advantage, no gradient
     d["length"] = d["length"] * (1 - 0.15 * r)
     return d, t0
 
@@ -207,38 +209,38 @@ def sync_failure(dr: Draw, T: int) -> Built:
     d = _healthy(dr, T)
     t0 = _onset(dr, T)
     for k in ("skill", "fmt", "entropy", "length"):
-        _freeze(d[k], t0)                         # rollouts keep coming from the stale weights
-    if dr.stage:   # a lab stage: sync broke before the first weights went out, nothing was learned
+        _freeze(d[k], t0)  # rollouts keep coming from the stale weights
+    if dr.stage:  # a lab stage: sync broke before the first weights went out, nothing was learned
         _freeze(d["skill"], 0)
         _freeze(d["fmt"], 0)
     r = ramp(T, t0, T - 1 - t0)
     d["ratio"] = 1 - (1 - dr.u(0.45, 0.8, 0.5407)) * r
     d["clip"] = d["clip"] + 0.15 * np.abs(1 - d["ratio"])
-    d["kl"] = d["kl"] + 0.03 * r                 # the trainer's copy drifts without feedback
+    d["kl"] = d["kl"] + 0.03 * r  # the trainer's copy drifts without feedback
     d["gnorm"] = d["gnorm"] * (1 + 0.6 * r)
     return d, t0
 
 
 def data_too_easy(dr: Draw, T: int) -> Built:
     d = _healthy(dr, T)
-    d["bad"] = dr.u(0.05, 0.4, 0.4)                # some prompts nobody solves (bad keys)
+    d["bad"] = dr.u(0.05, 0.4, 0.4)  # some prompts nobody solves (bad keys)
     d["sigma_d"] = dr.u(1.0, 1.6, 1.2)
     s0 = skill_for(0.45, d["sigma_d"])
     s1 = skill_for(dr.u(0.975, 0.993, 0.985), d["sigma_d"])
     d["skill"] = s0 + (s1 - s0) * ease(d["u"], 0.3)
-    d["fmt"] = 0.7 + 0.298 * ease(d["u"], 0.3)     # the format is learned, so all-wrong groups tie too
+    d["fmt"] = 0.7 + 0.298 * ease(d["u"], 0.3)  # the format is learned, so all-wrong groups tie too
     d["entropy"] = d["h_ref"] * (1 - 0.24 * ease(d["u"], 0.5))
-    return d, None                                 # onset derived from the dice
+    return d, None  # onset derived from the dice
 
 
 def data_too_hard(dr: Draw, T: int) -> Built:
     d = _healthy(dr, T)
-    d["bad"], d["w"] = 0.3, 0.0                    # pure correctness reward
+    d["bad"], d["w"] = 0.3, 0.0  # pure correctness reward
     d["skill"] = np.full(T, skill_for(dr.u(0.002, 0.012, 0.005), d["sigma_d"], 0.3))
     d["entropy"] = d["h_ref"] * (1 - 0.03 * d["u"])
     d["kl"] = 0.0004 + 0.0008 * d["u"]
     d["clip"] = 0.002 * ease(d["u"], 0.3)
-    d["gnorm"] = d["gnorm"] * 0.12                 # almost every advantage is zero
+    d["gnorm"] = d["gnorm"] * 0.12  # almost every advantage is zero
     d["length"] = np.full(T, d["length"][0])
     return d, 0
 
@@ -255,7 +257,7 @@ def reward_hacking(dr: Draw, T: int) -> Built:
     if dr.stage:
         _fall_back(d["skill"], t0, r)
     d["skill"] = d["skill"] - dr.u(0.2, 0.8, 0.5) * r
-    d["kl"] = d["kl"] + dr.u(0.05, 0.2, 0.1) * r ** 2
+    d["kl"] = d["kl"] + dr.u(0.05, 0.2, 0.1) * r**2
     d["entropy"] = d["entropy"] * (1 - 0.2 * r)
     d["length"] = d["length"] * (1 - dr.u(0.1, 0.4, 0.3) * r)
     return d, t0
@@ -265,14 +267,14 @@ def length_hacking(dr: Draw, T: int) -> Built:
     d = _healthy(dr, T)
     t0 = _onset(dr, T)
     r = ramp(T, t0, T - 1 - t0)
-    d["w"] = dr.u(0.4, 0.6, 0.5)                   # a process score that long answers always earn
+    d["w"] = dr.u(0.4, 0.6, 0.5)  # a process score that long answers always earn
     d["cap"] = float(dr.choice([1024, 1536], 1024))
     _freeze(d["length"], t0)
     # Padding grows answers to most of the cap; the tail of the length distribution gets cut.
     d["length"] = d["length"] * np.exp(math.log(d["cap"] * dr.u(0.5, 0.7, 0.6) / d["length"][t0]) * r)
     d["len_sigma"] = 0.45
     d["fmt"] = d["fmt"] + (0.99 - d["fmt"]) * np.minimum(1, 3 * r)
-    _freeze(d["skill"], t0)                       # padding adds no ability
+    _freeze(d["skill"], t0)  # padding adds no ability
     if dr.stage:
         _fall_back(d["skill"], t0, r)
     d["kl"] = d["kl"] + 0.05 * r
@@ -315,9 +317,9 @@ def numeric_instability(dr: Draw, T: int) -> Built:
     t_nan = min(T - 1, t0 + max(3, int(dr.u(0.04, 0.1, 0.06) * T)))
     r = ramp(T, t0, t_nan - t0)
     d["gnorm"] = d["gnorm"] * np.exp(math.log(dr.u(50, 500, 200)) * r)
-    d["kl"] = d["kl"] * (1 + 3 * r ** 2)
-    d["entropy"] = d["entropy"] * (1 + 0.2 * r ** 2)
-    d["skill"][t_nan:] = -12.0                     # the weights are NaN: the model emits garbage
+    d["kl"] = d["kl"] * (1 + 3 * r**2)
+    d["entropy"] = d["entropy"] * (1 + 0.2 * r**2)
+    d["skill"][t_nan:] = -12.0  # the weights are NaN: the model emits garbage
     d["fmt"][t_nan:] = 0.0
     d["length"][t_nan:] = d["cap"] * 3
     d["nan_from"] = t_nan
@@ -346,7 +348,7 @@ def entropy_explosion(dr: Draw, T: int) -> Built:
     _freeze(d["skill"], t0)
     d["skill"] = d["skill"] - dr.u(2.5, 4.5, 3.5) * r
     d["fmt"] = d["fmt"] * (1 - 0.8 * r)
-    d["length"] = d["length"] * (1 + dr.u(0.3, 1.0, 0.6) * r)   # rambling, but mostly under the cap
+    d["length"] = d["length"] * (1 + dr.u(0.3, 1.0, 0.6) * r)  # rambling, but mostly under the cap
     d["kl"] = d["kl"] * (1 + dr.u(2, 5, 3) * r)
     d["clip"] = d["clip"] + 0.05 * r
     d["gnorm"] = d["gnorm"] * (1 + 1.5 * r)
@@ -357,12 +359,12 @@ def plateau(dr: Draw, T: int) -> Built:
     d = _healthy(dr, T)
     t0 = _onset(dr, T, 0.4)
     x = np.clip(d["u"] / max(t0 / max(T - 1, 1), 1e-9), 0, 1)
-    prog = 1 - (1 - x) ** 2                        # learns, then levels off with zero slope at t0
+    prog = 1 - (1 - x) ** 2  # learns, then levels off with zero slope at t0
     # It levels off mid-way (a capacity ceiling), so groups stay mixed and adv_std stays healthy:
     # the run is not starved of signal, it has simply stopped gaining.
     s0 = d["skill"][0]
     s1 = skill_for(dr.u(0.36, 0.48, 0.42), d["sigma_d"], d["bad"])
-    d["B"] = 64                                    # a flat mid-level reward is noisiest; keep the batch large
+    d["B"] = 64  # a flat mid-level reward is noisiest; keep the batch large
     d["skill"] = s0 + (s1 - s0) * prog
     q = d["fmt"]
     d["fmt"] = q[0] + (q[-1] - q[0]) * prog
@@ -373,17 +375,36 @@ def plateau(dr: Draw, T: int) -> Built:
     return d, t0
 
 
-BUILDERS: dict[str, Callable[[Draw, int], Built]] = {f.__name__: f for f in (
-    healthy, healthy_long, healthy_grad_spike, healthy_reasoning, batch_noise, lr_too_high,
-    entropy_collapse, sync_failure, data_too_easy, data_too_hard, reward_hacking, length_hacking,
-    kl_blowup, stalled, numeric_instability, truncation_starvation, entropy_explosion, plateau)}
+BUILDERS: dict[str, Callable[[Draw, int], Built]] = {
+    f.__name__: f
+    for f in (
+        healthy,
+        healthy_long,
+        healthy_grad_spike,
+        healthy_reasoning,
+        batch_noise,
+        lr_too_high,
+        entropy_collapse,
+        sync_failure,
+        data_too_easy,
+        data_too_hard,
+        reward_hacking,
+        length_hacking,
+        kl_blowup,
+        stalled,
+        numeric_instability,
+        truncation_starvation,
+        entropy_explosion,
+        plateau,
+    )
+}
 
 
 def build(name: str, dr: Draw, T: int) -> tuple[Latent, int | None]:
     """The latent state of scenario `name` over T steps, with measurement noise, and its onset index."""
     d, onset = BUILDERS[name](dr, T)
     rng = dr.rng
-    ns = math.sqrt(64 / d["B"])                   # smaller batches measure everything less precisely
+    ns = math.sqrt(64 / d["B"])  # smaller batches measure everything less precisely
     ent = d["entropy"] * (1 + rng.normal(0, 0.004 * ns, T))
     kl = d["kl"] * np.exp(rng.normal(0, 0.06 * ns, T))
     clip = np.maximum(d["clip"] * np.exp(rng.normal(0, 0.12 * math.sqrt(ns), T)), 0.0)
@@ -393,8 +414,26 @@ def build(name: str, dr: Draw, T: int) -> tuple[Latent, int | None]:
     degen = d.get("degen")
     if degen is None:
         degen = degen_from_entropy(d["entropy"], d["h_ref"])
-    lat = Latent(T=T, B=int(d["B"]), sigma_d=d["sigma_d"], w=d["w"], skill=d["skill"], fmt=d["fmt"],
-                 hack=d["hack"], degen=degen, entropy=ent, kl=kl, clip=clip, ratio=ratio, gnorm=gnorm,
-                 lr=d["lr"], length=d["length"], cap=d["cap"], len_sigma=d["len_sigma"], bad=d["bad"],
-                 nan_from=d.get("nan_from"), extra={"h_ref": d["h_ref"]})
+    lat = Latent(
+        T=T,
+        B=int(d["B"]),
+        sigma_d=d["sigma_d"],
+        w=d["w"],
+        skill=d["skill"],
+        fmt=d["fmt"],
+        hack=d["hack"],
+        degen=degen,
+        entropy=ent,
+        kl=kl,
+        clip=clip,
+        ratio=ratio,
+        gnorm=gnorm,
+        lr=d["lr"],
+        length=d["length"],
+        cap=d["cap"],
+        len_sigma=d["len_sigma"],
+        bad=d["bad"],
+        nan_from=d.get("nan_from"),
+        extra={"h_ref": d["h_ref"]},
+    )
     return lat, onset

@@ -23,15 +23,15 @@ from .schedule import Scheduler
 from .session import Watcher
 
 __all__ = [
-           "Alert",
-           "AlertTracker",
-           "FollowEvent",
-           "Follower",
-           "Monitor",
-           "Scheduler",
-           "WatchConfig",
-           "Watcher",
-           "alert_payload",
-           "format_alert",
-           "watch_file",
+    "Alert",
+    "AlertTracker",
+    "FollowEvent",
+    "Follower",
+    "Monitor",
+    "Scheduler",
+    "WatchConfig",
+    "Watcher",
+    "alert_payload",
+    "format_alert",
+    "watch_file",
 ]

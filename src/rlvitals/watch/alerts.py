@@ -34,8 +34,16 @@ from typing import Any
 from ..diagnose.model import FINDING_IDS, SEVERITIES, Diagnosis, Finding
 from ..i18n import t as tr
 
-__all__ = ["CONFIRM", "CONFIRM_STEPS", "MIN_STEPS", "Alert", "AlertTracker", "alert_payload", "format_alert",
-           "jsonable"]
+__all__ = [
+    "CONFIRM",
+    "CONFIRM_STEPS",
+    "MIN_STEPS",
+    "Alert",
+    "AlertTracker",
+    "alert_payload",
+    "format_alert",
+    "jsonable",
+]
 
 SCHEMA = "rlvitals.alert/1"
 
@@ -106,11 +114,19 @@ class AlertTracker:
             raise ValueError("persist and confirm must be at least 1")
         if self.min_severity not in SEVERITIES:
             raise ValueError(f"unknown severity {self.min_severity!r}")
-        self._levels = SEVERITIES[SEVERITIES.index(self.min_severity):]
+        self._levels = SEVERITIES[SEVERITIES.index(self.min_severity) :]
         self._streak = {lvl: {} for lvl in self._levels}
 
-    def update(self, diag: Diagnosis, step: int, *, run: str = "", source: str = "",
-               confirmed: bool = False, n_steps: int | None = None) -> list[Alert]:
+    def update(
+        self,
+        diag: Diagnosis,
+        step: int,
+        *,
+        run: str = "",
+        source: str = "",
+        confirmed: bool = False,
+        n_steps: int | None = None,
+    ) -> list[Alert]:
         """Feed one check's diagnosis; return the alerts it raises (usually none).
 
         step:      the last step the diagnosis saw.
@@ -138,10 +154,12 @@ class AlertTracker:
                     streak.pop(fid, None)
         out: list[Alert] = []
         for fid, f in found.items():
-            held = [lvl for lvl in self._levels
-                    if self._holds(self._streak[lvl].get(fid), step, confirmed)
-                    and (confirmed or (lvl == SEVERITIES[-1] and fid in INSTANT)
-                         or self._sighted_enough(fid, step))]
+            held = [
+                lvl
+                for lvl in self._levels
+                if self._holds(self._streak[lvl].get(fid), step, confirmed)
+                and (confirmed or (lvl == SEVERITIES[-1] and fid in INSTANT) or self._sighted_enough(fid, step))
+            ]
             if not held:
                 continue
             sev = held[-1]  # the highest level that has held
@@ -221,8 +239,9 @@ def format_alert(alert: Alert, lang: str = "en") -> str:
     onset = f.onset_step if f.onset_step is not None else tr("watch.onset_unknown", lang)
     sev_word = tr(f"watch.sev.{alert.severity}", lang)
     key = "watch.alert.head_escalated" if alert.escalated else "watch.alert.head"
-    lines = [tr(key, lang, sev=alert.severity.upper(), sev_word=sev_word, step=alert.step, title=title,
-                id=f.id, onset=onset)]
+    lines = [
+        tr(key, lang, sev=alert.severity.upper(), sev_word=sev_word, step=alert.step, title=title, id=f.id, onset=onset)
+    ]
     num = rt.fmt_num if rt else _num
     if rt:
         summary = _safe(lambda: rt.finding_summary(f, lang))
@@ -233,8 +252,10 @@ def format_alert(alert: Alert, lang: str = "en") -> str:
         lines.append("  " + tr("watch.alert.evidence", lang, items=items))
     for r in f.ruled_out[:3]:
         text = _safe(lambda ro: rt.label("ui.ruled_out", lang) + rt.ruled_out_text(ro, lang), r) if rt else ""
-        lines.append("  " + (text or tr("watch.alert.ruled_out", lang, lookalike=r.lookalike, metric=r.metric,
-                                         value=_num(r.value))))
+        lines.append(
+            "  "
+            + (text or tr("watch.alert.ruled_out", lang, lookalike=r.lookalike, metric=r.metric, value=_num(r.value)))
+        )
     if f.missing:
         text = _safe(lambda: rt.label("ui.missing", lang) + rt.missing_text(f.missing, lang)) if rt else ""
         lines.append("  " + (text or tr("watch.alert.missing", lang, metrics=", ".join(f.missing))))
@@ -245,8 +266,15 @@ def format_alert(alert: Alert, lang: str = "en") -> str:
             direction = tr(f"watch.dir.{a.direction}", lang)
             if direction == f"watch.dir.{a.direction}":
                 direction = a.direction
-            text = tr("watch.alert.action", lang, direction=direction, knob=a.knob, typical=a.typical,
-                      why=a.why, source=a.source)
+            text = tr(
+                "watch.alert.action",
+                lang,
+                direction=direction,
+                knob=a.knob,
+                typical=a.typical,
+                why=a.why,
+                source=a.source,
+            )
         lines.append("  " + text)
     return "\n".join(lines)
 
@@ -286,22 +314,24 @@ def alert_payload(alert: Alert, lang: str = "en") -> dict[str, Any]:
 
     f = alert.finding
     title = t(f"finding.{f.id}.title", lang)
-    payload: dict[str, Any] = jsonable({
-        "schema": SCHEMA,
-        "run": alert.run,
-        "source": alert.source,
-        "step": alert.step,
-        "finding": f.id,
-        "severity": alert.severity,
-        "escalated": alert.escalated,
-        "onset_step": f.onset_step,
-        "verdict": FINDING_IDS.get(f.id),
-        "title": title if title != f"finding.{f.id}.title" else f.id,
-        "evidence": f.evidence,
-        "ruled_out": f.ruled_out,
-        "missing": f.missing,
-        "action": f.action,
-        "confidence": f.confidence,
-        "text": format_alert(alert, lang),
-    })
+    payload: dict[str, Any] = jsonable(
+        {
+            "schema": SCHEMA,
+            "run": alert.run,
+            "source": alert.source,
+            "step": alert.step,
+            "finding": f.id,
+            "severity": alert.severity,
+            "escalated": alert.escalated,
+            "onset_step": f.onset_step,
+            "verdict": FINDING_IDS.get(f.id),
+            "title": title if title != f"finding.{f.id}.title" else f.id,
+            "evidence": f.evidence,
+            "ruled_out": f.ruled_out,
+            "missing": f.missing,
+            "action": f.action,
+            "confidence": f.confidence,
+            "text": format_alert(alert, lang),
+        }
+    )
     return payload

@@ -39,7 +39,7 @@ _lock = threading.RLock()
 def _say(stream: TextIO, text: str) -> None:
     with _lock:
         try:
-            stream.write(escape_controls(text) + "\n")   # keys and notes from the log: escaped
+            stream.write(escape_controls(text) + "\n")  # keys and notes from the log: escaped
             stream.flush()
         except (OSError, ValueError):  # a closed pipe must not kill the watcher
             pass
@@ -131,8 +131,10 @@ class WatchConfig:
         if self.webhook is not None:
             validate_webhook(self.webhook, self.lang)
         if path.is_dir() and not record_run:
-            raise NotAFile(f"{path} is a directory: watch follows one text log file or a W&B run "
-                           f"(for a TensorBoard directory use `rlvitals diagnose`)")
+            raise NotAFile(
+                f"{path} is a directory: watch follows one text log file or a W&B run "
+                f"(for a TensorBoard directory use `rlvitals diagnose`)"
+            )
         if self.once and not path.exists():
             raise NotAFile(f"{path} does not exist")
         run = self.run
@@ -140,9 +142,16 @@ class WatchConfig:
             raise InputError.of("watch.err.run", which=run)
 
 
-def watch_file(path: str | Path, config: WatchConfig | None = None, *, out: TextIO | None = None,
-               err: TextIO | None = None, stop: threading.Event | None = None,
-               diagnose_fn: Callable[[Run], Diagnosis] | None = None, **options: Any) -> int:
+def watch_file(
+    path: str | Path,
+    config: WatchConfig | None = None,
+    *,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+    stop: threading.Event | None = None,
+    diagnose_fn: Callable[[Run], Diagnosis] | None = None,
+    **options: Any,
+) -> int:
     """Follow `path`, alert once per finding, print a summary at the end; the exit status.
 
     The options are a `WatchConfig`, or its fields as keywords (`watch_file(p, once=True)`), or
@@ -160,26 +169,47 @@ def watch_file(path: str | Path, config: WatchConfig | None = None, *, out: Text
     if records is not None:
         cfg = replace(cfg, fmt=records[0])
     cfg.check(path, records is not None)
-    return _Watch(path, cfg, out or sys.stdout, err or sys.stderr, diagnose_fn or default_diagnose,
-                  records).follow(stop)
+    return _Watch(path, cfg, out or sys.stdout, err or sys.stderr, diagnose_fn or default_diagnose, records).follow(
+        stop
+    )
 
 
 class _Watch:
     """One watch of one file: the steps of `watch_file` and the state they share."""
 
-    def __init__(self, path: Path, cfg: WatchConfig, out: TextIO, err: TextIO,
-                 diagnose_fn: Callable[[Run], Diagnosis], records: tuple[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        path: Path,
+        cfg: WatchConfig,
+        out: TextIO,
+        err: TextIO,
+        diagnose_fn: Callable[[Run], Diagnosis],
+        records: tuple[str, Any] | None = None,
+    ) -> None:
         self.path, self.cfg, self.out, self.err = path, cfg, out, err
-        self.w = Watcher(fmt=cfg.fmt, lang=cfg.lang, name=path.stem, source=str(path),
-                         persist=1 if cfg.once else cfg.persist, max_wait=cfg.max_wait, diagnose_fn=diagnose_fn,
-                         mapping=dict(cfg.mapping or {}), run_index=cfg.run)
+        self.w = Watcher(
+            fmt=cfg.fmt,
+            lang=cfg.lang,
+            name=path.stem,
+            source=str(path),
+            persist=1 if cfg.once else cfg.persist,
+            max_wait=cfg.max_wait,
+            diagnose_fn=diagnose_fn,
+            mapping=dict(cfg.mapping or {}),
+            run_index=cfg.run,
+        )
         self.fol = (records[1] if records else Follower)(path, from_start=cfg.from_start, rotate_grace=cfg.rotate_grace)
         # the history found in the file when watching began is judged like `diagnose` would
         self.history = cfg.from_start and (records is not None or (path.is_file() and path.stat().st_size > 0))
         self.said_fmt = self.said_sniff = self.said_wait = self.said_runs_found = False
         self.n_errors = self.n_new_runs = 0
-        self.sinks = Dispatcher(cfg.exec_cmd, cfg.webhook, lambda key, fields: self.say_err(key, **fields),
-                                exec_timeout=cfg.exec_timeout, webhook_deadline=cfg.webhook_deadline)
+        self.sinks = Dispatcher(
+            cfg.exec_cmd,
+            cfg.webhook,
+            lambda key, fields: self.say_err(key, **fields),
+            exec_timeout=cfg.exec_timeout,
+            webhook_deadline=cfg.webhook_deadline,
+        )
 
     def say_err(self, key: str, **fields: Any) -> None:
         _say(self.err, tr(key, self.cfg.lang, **fields))
@@ -225,7 +255,7 @@ class _Watch:
         backlog = self.fol.more_pending
         if self.cfg.once and not backlog:
             lines += self.fol.flush()
-        self.w.scan = not backlog   # a backlog is history: no hard-signal scan line by line
+        self.w.scan = not backlog  # a backlog is history: no hard-signal scan line by line
         self.take(lines, events)
         if not self.said_fmt and self.w.fmt is not None:
             self.say_err("watch.format", fmt=self.w.fmt)
@@ -262,10 +292,11 @@ class _Watch:
         """`--once`: what `diagnose` would say, then the summary."""
         w = self.w
         if w.sniffing and w.buffered:
-            raise UnknownFormat(f"{self.path}: no supported log format recognised "
-                                f"(see `rlvitals formats`, or pass -F FORMAT)")
+            raise UnknownFormat(
+                f"{self.path}: no supported log format recognised (see `rlvitals formats`, or pass -F FORMAT)"
+            )
         stop_now = self.handle(w.check(force=True, confirmed=True))
-        for e in w.errors[self.n_errors:]:
+        for e in w.errors[self.n_errors :]:
             _say(self.err, e)
         if w.awaiting:
             raise InputError.of("ingest.err.no_run", which=self.cfg.run, name=self.path.name, n=w.run_count)
@@ -277,11 +308,11 @@ class _Watch:
         w = self.w
         if self.handle(w.check(confirmed=self.history)):
             return self.finish(3)
-        if self.said_runs():     # --run K: run K+1 began, run K is over
+        if self.said_runs():  # --run K: run K+1 began, run K is over
             return self.finish(0)
         if w.checks:
             self.history = False
-        for e in w.errors[self.n_errors:self.n_errors + 1]:  # say the first failure, count the rest
+        for e in w.errors[self.n_errors : self.n_errors + 1]:  # say the first failure, count the rest
             _say(self.err, e)
         self.n_errors = len(w.errors)
         return None
@@ -294,7 +325,7 @@ class _Watch:
             # several runs were already in the file when watching began: say which one is judged
             self.say_err("watch.runs_found", path=path, n=w.run_count)
         self.said_runs_found = self.said_runs_found or w.run_count > 1
-        for number, first in w.new_runs[self.n_new_runs:]:
+        for number, first in w.new_runs[self.n_new_runs :]:
             self.say_err("watch.new_run", path=path, number=number, step=first)
         self.n_new_runs = len(w.new_runs)
         if w.awaiting and not self.said_wait:
@@ -313,7 +344,7 @@ class _Watch:
                 self.take(lines, events, say=False)
                 if not self.fol.more_pending:
                     break
-            hit = self.handle(self.w.check(force=True, confirmed=True))   # the end: as final as the data gets
+            hit = self.handle(self.w.check(force=True, confirmed=True))  # the end: as final as the data gets
         except KeyboardInterrupt:  # a second Ctrl-C: just the summary
             hit = False
         return self.finish(3 if hit else 0)

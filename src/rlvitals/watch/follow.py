@@ -38,7 +38,7 @@ from typing import IO, Any
 
 __all__ = ["FINGERPRINT", "FollowEvent", "Follower", "split_records"]
 
-_PACKED = (".gz", ".bz2", ".xz", ".zst", ".zip", ".tmp", ".lock")   # siblings that are no log text
+_PACKED = (".gz", ".bz2", ".xz", ".zst", ".zip", ".tmp", ".lock")  # siblings that are no log text
 
 # Read at most this much per poll: a huge backlog is consumed over several polls so that the
 # caller can interleave its own work, and memory stays bounded.
@@ -86,12 +86,12 @@ class _Handle:
         self.ident = (st.st_dev, st.st_ino)
         self.pos = 0
         self.tail = ""
-        self.pending = b""       # an incomplete UTF-8 sequence at the end of the last read
-        self.head = b""          # the file's first FINGERPRINT bytes (as far as read)
-        self.mark = b""          # the last FINGERPRINT bytes read, ending at `pos`
+        self.pending = b""  # an incomplete UTF-8 sequence at the end of the last read
+        self.head = b""  # the file's first FINGERPRINT bytes (as far as read)
+        self.mark = b""  # the last FINGERPRINT bytes read, ending at `pos`
         self.overlong = False
-        self.size = st.st_size                  # the size last seen (fstat), and when it last changed:
-        self.changed_at = 0.0                   # a rotated file is done once quiet for rotate_grace
+        self.size = st.st_size  # the size last seen (fstat), and when it last changed:
+        self.changed_at = 0.0  # a rotated file is done once quiet for rotate_grace
 
     def watch_size(self, now: float) -> None:
         """Note whether the file grew since the last look (late writes to a rotated file)."""
@@ -143,7 +143,7 @@ class _Handle:
             got += len(data)
             self.pos += len(data)
             if len(self.head) < FINGERPRINT:
-                self.head += data[:FINGERPRINT - len(self.head)]
+                self.head += data[: FINGERPRINT - len(self.head)]
             self.mark = (self.mark + data)[-FINGERPRINT:]
             out += self._decode(data)
 
@@ -208,13 +208,13 @@ class Follower:
     bytes_read: int = 0
     more_pending: bool = False  # the last poll stopped at its byte budget: call again at once
     _cur: _Handle | None = field(default=None, repr=False)
-    _chain: list[_Handle] = field(default_factory=list, repr=False)   # rotated away, oldest first
+    _chain: list[_Handle] = field(default_factory=list, repr=False)  # rotated away, oldest first
     _seen: dict[tuple[int, int], None] = field(default_factory=dict, repr=False)  # files opened (bounded)
-    _announce: bool = False   # `_cur` came by rotation: say "rotated" when its reading begins
-    _since: float = 0.0       # when the current file was opened (older siblings are history)
-    _said: str = ""           # the last "where is the file" state reported: waiting/vanished/unreadable:<why>
+    _announce: bool = False  # `_cur` came by rotation: say "rotated" when its reading begins
+    _since: float = 0.0  # when the current file was opened (older siblings are history)
+    _said: str = ""  # the last "where is the file" state reported: waiting/vanished/unreadable:<why>
     _ever_open: bool = False
-    _polled: bool = False     # after the first poll, a file that appears is new: read from its start
+    _polled: bool = False  # after the first poll, a file that appears is new: read from its start
     _first: bool = True
 
     MAX_CHAIN = 64
@@ -241,7 +241,7 @@ class Follower:
             if st is None and why == "missing":
                 self._say(events, "vanished", FollowEvent("vanished"))
         if self._cur is None and self._chain and ident == self._chain[-1].ident:
-            self._cur = self._chain.pop()        # moved back: the same file, go on where we were
+            self._cur = self._chain.pop()  # moved back: the same file, go on where we were
         if st is not None and self._cur is None and self._chain:
             # a new file while older ones drain: open it now (it may be rotated away in turn),
             # and pick up the files rotated in and out since the last poll
@@ -252,10 +252,10 @@ class Follower:
         for h in self._chain:
             h.watch_size(now)
         if len(self._chain) > self.MAX_CHAIN:
-            for h in self._chain[:-self.MAX_CHAIN]:
+            for h in self._chain[: -self.MAX_CHAIN]:
                 events.append(FollowEvent("unread", old=h.pos, new=h.size))
                 h.close()
-            del self._chain[:-self.MAX_CHAIN]
+            del self._chain[: -self.MAX_CHAIN]
         while self._chain:
             old = self._chain[0]
             got = self._read(old, events)
@@ -268,7 +268,7 @@ class Follower:
                 if last and self._cur is None and st is None and why != "missing":
                     self._say(events, "unreadable:" + why, FollowEvent("unreadable", detail=why))
                 return lines, events
-            lines += self._finish(old)   # the rotation ends its half-written last line
+            lines += self._finish(old)  # the rotation ends its half-written last line
             old.close()
             self._chain.pop(0)
         if self._cur is not None and self._announce:
@@ -407,7 +407,7 @@ class Follower:
             if self._cur is not None and ident == self._cur.ident:
                 continue
             if st.st_mtime < self._wall(since) - 1.0:
-                continue                     # history from before we followed: not ours to read
+                continue  # history from before we followed: not ours to read
             found.append((st.st_mtime_ns, st.st_ino, Path(e.path), st))
         for _, _, path, st in sorted(found):
             try:

@@ -48,14 +48,14 @@ class History:
             raise ValueError("capacity must be at least 16 rows")
         self.capacity = int(capacity)
         self.max_keys = int(max_keys)
-        self.stride = 1           # the kept regular rows are those with arrival index % stride == 0
-        self.arrived = 0          # rows offered in all
-        self.dropped_keys = 0     # values of keys beyond max_keys
+        self.stride = 1  # the kept regular rows are those with arrival index % stride == 0
+        self.arrived = 0  # rows offered in all
+        self.dropped_keys = 0  # values of keys beyond max_keys
         self.n = 0
         self._cols: dict[str, int] = {}
         self._steps = np.zeros(self.capacity, dtype=np.int64)
-        self._idx = np.zeros(self.capacity, dtype=np.int64)      # arrival index of each kept row
-        self._bad = np.zeros(self.capacity, dtype=bool)          # the row carries a NaN/inf
+        self._idx = np.zeros(self.capacity, dtype=np.int64)  # arrival index of each kept row
+        self._bad = np.zeros(self.capacity, dtype=bool)  # the row carries a NaN/inf
         self._vals = np.full((self.capacity, 8), np.nan)
         self._has = np.zeros((self.capacity, 8), dtype=bool)
 
@@ -110,7 +110,7 @@ class History:
             cand = np.flatnonzero((idx[pos:] % self.stride == 0) | bad[pos:]) + pos
             if cand.size == 0:
                 return
-            take = cand[:self.capacity - self.n]
+            take = cand[: self.capacity - self.n]
             r0, r1 = self.n, self.n + take.size
             self._steps[r0:r1], self._idx[r0:r1], self._bad[r0:r1] = steps[take], idx[take], bad[take]
             self._vals[r0:r1] = np.nan
@@ -145,7 +145,7 @@ class History:
         keep = self._idx[:n] % self.stride == 0
         bad = self._bad[:n]
         budget = self.capacity // 4
-        if bad.sum() > budget:   # too many NaN rows to keep them all: the most recent ones
+        if bad.sum() > budget:  # too many NaN rows to keep them all: the most recent ones
             bad = bad & (np.cumsum(bad[::-1])[::-1] <= budget)
         keep |= bad
         k = int(keep.sum())

@@ -39,6 +39,7 @@ from .schedule import Scheduler, SpikeWatch
 
 __all__ = ["Monitor"]
 
+
 def _default_diagnose(run: Run) -> Diagnosis:
     from ..diagnose import diagnose
 
@@ -97,13 +98,26 @@ class Monitor:
     sys.stdout travel by name; `on_alert` and any other stream must be picklable themselves.
     """
 
-    def __init__(self, lang: str = "en", on_alert: Callable[[Alert], Any] | None = None, check_every: int = 1,
-                 stream: TextIO | None = sys.stderr, *, persist: int = 1, name: str = "monitor",
-                 max_overhead: float = 0.01, step_budget: float | None = None,
-                 diagnose_fn: Callable[[Run], Diagnosis] | None = None,
-                 clock: Callable[[], float] = time.monotonic, timer: Callable[[], float] = time.thread_time,
-                 capacity: int = CAPACITY, background: bool = True, min_steps: int = MIN_STEPS,
-                 burst: float | None = None, confirm: int = CONFIRM) -> None:
+    def __init__(
+        self,
+        lang: str = "en",
+        on_alert: Callable[[Alert], Any] | None = None,
+        check_every: int = 1,
+        stream: TextIO | None = sys.stderr,
+        *,
+        persist: int = 1,
+        name: str = "monitor",
+        max_overhead: float = 0.01,
+        step_budget: float | None = None,
+        diagnose_fn: Callable[[Run], Diagnosis] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        timer: Callable[[], float] = time.thread_time,
+        capacity: int = CAPACITY,
+        background: bool = True,
+        min_steps: int = MIN_STEPS,
+        burst: float | None = None,
+        confirm: int = CONFIRM,
+    ) -> None:
         self.lang = lang
         self.on_alert = on_alert
         self.check_every = max(1, int(check_every))
@@ -127,15 +141,20 @@ class Monitor:
         self._timer = timer
         if step_budget is None:
             step_budget = 0.0 if background else 0.0005
-        self.schedule = Scheduler(min_every=self.check_every, max_overhead=max_overhead, step_budget=step_budget,
-                                  max_wait=math.inf, burst=(1.0 if background else 0.0) if burst is None else burst,
-                                  clock=clock)
+        self.schedule = Scheduler(
+            min_every=self.check_every,
+            max_overhead=max_overhead,
+            step_budget=step_budget,
+            max_wait=math.inf,
+            burst=(1.0 if background else 0.0) if burst is None else burst,
+            clock=clock,
+        )
         self._spikes = SpikeWatch()
         self.background = background
-        self.check_cpu = 0.0        # CPU seconds spent in checks (wherever they ran)
-        self._lock = threading.RLock()   # history, schedule, alerts: shared with the worker
+        self.check_cpu = 0.0  # CPU seconds spent in checks (wherever they ran)
+        self._lock = threading.RLock()  # history, schedule, alerts: shared with the worker
         self._checking = threading.Lock()  # the tracker: one check at a time
-        self._fresh: list[Alert] = []    # raised in the background, not yet returned by log()
+        self._fresh: list[Alert] = []  # raised in the background, not yet returned by log()
         self._wake = threading.Event()
         self._busy = False
         self._worker: threading.Thread | None = None
@@ -162,7 +181,7 @@ class Monitor:
             return []
         values: list[tuple[str, float]] = []
         bad_values, bad_key = 0, ""
-        for key, v in metrics.items():           # conversion needs no lock
+        for key, v in metrics.items():  # conversion needs no lock
             if key == "step":
                 continue
             x = _to_float(v)
@@ -239,7 +258,7 @@ class Monitor:
             with self._lock:
                 run = self.history.build(self.name)
                 n = self.steps_logged
-                taken = self.schedule.pending   # steps logged while it runs stay pending
+                taken = self.schedule.pending  # steps logged while it runs stay pending
             if run.n_steps == 0:
                 return []
             diag = self._diagnose(run)
@@ -332,7 +351,7 @@ class Monitor:
         self._lock = threading.RLock()
         self._checking = threading.Lock()
         self._wake = threading.Event()
-        self._worker = None       # started again at the next check that is due
+        self._worker = None  # started again at the next check that is due
 
     def __exit__(self, *exc: object) -> None:
         self.close()
@@ -347,8 +366,7 @@ class Monitor:
         if self.stream is None:
             return
         try:
-            self.stream.write(escape_controls(text) + "\n")   # a metric's name may hold anything
+            self.stream.write(escape_controls(text) + "\n")  # a metric's name may hold anything
             self.stream.flush()
         except Exception as e:
             self._error(e)
-

@@ -40,9 +40,9 @@ __all__ = ["SPIKE_K", "Scheduler", "SpikeWatch"]
 
 # A value this many robust scales (EWMA of the absolute deviation) from its EWMA level is a spike.
 SPIKE_K = 12.0
-SPIKE_WARMUP = 8      # observations of a key before spikes in it count
-SPIKE_ALPHA = 0.1     # EWMA weight of the newest observation
-SPIKE_SHIFT = 3       # this many spikes in a row are a new level, not spikes: the level moves there
+SPIKE_WARMUP = 8  # observations of a key before spikes in it count
+SPIKE_ALPHA = 0.1  # EWMA weight of the newest observation
+SPIKE_SHIFT = 3  # this many spikes in a row are a new level, not spikes: the level moves there
 
 
 @dataclass
@@ -56,10 +56,10 @@ class Scheduler:
     max_wait: float = 30.0
     burst: float = 1.0
     clock: Callable[[], float] = time.monotonic
-    soon: int = 0                 # > 0: a check is due after this many new steps (a warning awaits confirmation)
-    pending: int = 0              # steps arrived since the last check
-    hard: bool = False            # a hard signal arrived since the last check
-    seen: int = 0                 # steps arrived in all
+    soon: int = 0  # > 0: a check is due after this many new steps (a warning awaits confirmation)
+    pending: int = 0  # steps arrived since the last check
+    hard: bool = False  # a hard signal arrived since the last check
+    seen: int = 0  # steps arrived in all
     seen_at_check: int = 0
     last_cost: float = 0.0
     last_check: float = field(default=0.0)

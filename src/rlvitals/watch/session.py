@@ -52,7 +52,7 @@ def scan_line(line: str, spikes: SpikeWatch) -> bool:
         c = tok[0]
         if c.isalpha() or c == "_":
             if tok[-1] == "(":
-                continue                      # a wrapper around the value
+                continue  # a wrapper around the value
             if tok.lower() not in _NONFINITE:
                 key = tok
                 continue
@@ -61,7 +61,7 @@ def scan_line(line: str, spikes: SpikeWatch) -> bool:
             x = float(tok)
         if key and spikes(key, x):
             hard = True
-        key = ""                              # one number per name
+        key = ""  # one number per name
     return hard
 
 
@@ -81,16 +81,16 @@ class Watcher:
     source: str = ""
     persist: int = 1
     min_steps: int = MIN_STEPS
-    confirm: int = CONFIRM   # sightings a warning needs before it alerts (see AlertTracker)
+    confirm: int = CONFIRM  # sightings a warning needs before it alerts (see AlertTracker)
     max_wait: float = 30.0
     max_overhead: float = 0.01
     step_budget: float = 0.0
-    burst: float = 1.0   # CPU seconds the checks may spend ahead of the 1% budget (see schedule)
-    scan: bool = True   # look for hard signals in each metric line (off while reading a backlog)
+    burst: float = 1.0  # CPU seconds the checks may spend ahead of the 1% budget (see schedule)
+    scan: bool = True  # look for hard signals in each metric line (off while reading a backlog)
     clock: Callable[[], float] = time.monotonic
     timer: Callable[[], float] = time.thread_time  # CPU a diagnosis costs (not wall: load inflates it)
     diagnose_fn: Callable[[Run], Diagnosis] = default_diagnose
-    mapping: dict[str, str] = field(default_factory=dict)   # --map CANON=KEY
+    mapping: dict[str, str] = field(default_factory=dict)  # --map CANON=KEY
     # --run K: judge run K of the file (1-based), when the step counter restarts at step <= 1 in
     # it (a trainer restarted with `tee -a`).  None (or -1): the run being written, the last one;
     # a restart of the counter is then a new run, its alerts start afresh (as after a truncation).
@@ -103,22 +103,27 @@ class Watcher:
     checks: int = 0
     restarts: int = 0
     new_runs: list[tuple[int, int]] = field(default_factory=list)  # (run number, first step) of each restart seen
-    run_count: int = 0          # runs the file holds so far (the step counter restarted run_count - 1 times)
-    ended: bool = False         # --run K: run K is over (run K+1 has begun); nothing more will change it
-    awaiting: bool = False      # --run K: the file holds fewer than K runs so far
+    run_count: int = 0  # runs the file holds so far (the step counter restarted run_count - 1 times)
+    ended: bool = False  # --run K: run K is over (run K+1 has begun); nothing more will change it
+    awaiting: bool = False  # --run K: the file holds fewer than K runs so far
 
     def __post_init__(self) -> None:
         if self.tracker is None:
             self.tracker = AlertTracker(persist=self.persist, min_steps=self.min_steps, confirm=self.confirm)
-        self.schedule = Scheduler(max_overhead=self.max_overhead, step_budget=self.step_budget,
-                                  max_wait=self.max_wait, burst=self.burst, clock=self.clock)
+        self.schedule = Scheduler(
+            max_overhead=self.max_overhead,
+            step_budget=self.step_budget,
+            max_wait=self.max_wait,
+            burst=self.burst,
+            clock=self.clock,
+        )
         self._spikes = SpikeWatch()
         self._explicit_fmt = self.fmt
         self._parser: LineParser | None = None
         self._last_run: Run | None = None
         self._sniff_buf: list[str] = []
         self._next_full_sniff = 0
-        self._judged: int | None = None    # the run number the tracker's alerts belong to
+        self._judged: int | None = None  # the run number the tracker's alerts belong to
         self._reset_parser()
 
     # -- feeding -----------------------------------------------------------------------------
@@ -174,8 +179,10 @@ class Watcher:
             fmt = sniff_text("\n".join(head)) or fmt
         if fmt is None:
             if len(buf) > SNIFF_LINES_MAX:
-                raise UnknownFormat(f"{self.source or 'the log'}: no supported log format in its first "
-                                    f"{SNIFF_LINES_MAX} lines (see `rlvitals formats`, or pass -F FORMAT)")
+                raise UnknownFormat(
+                    f"{self.source or 'the log'}: no supported log format in its first "
+                    f"{SNIFF_LINES_MAX} lines (see `rlvitals formats`, or pass -F FORMAT)"
+                )
             return
         self.fmt = fmt
         self._open_parser(fmt)
@@ -225,7 +232,7 @@ class Watcher:
                 return None
             chosen, number = runs[k - 1], k
             self.ended = len(runs) > k
-        else:   # -2, -3, ...: counted from the end of what the file holds now (--once)
+        else:  # -2, -3, ...: counted from the end of what the file holds now (--once)
             if len(runs) < -k:
                 self.awaiting = True
                 return None
@@ -254,8 +261,12 @@ class Watcher:
             # The log went quiet with a finding seen but not yet held for `persist` checks: a
             # trainer that died on a NaN writes nothing more.  After `max_wait` seconds of
             # silence, one more look at the same data confirms it.
-            return (not self._idle_checked and self.tracker.unconfirmed and sch.quiet_for() >= self.max_wait
-                    and (self.max_overhead <= 0 or sch.credit() >= 0))
+            return (
+                not self._idle_checked
+                and self.tracker.unconfirmed
+                and sch.quiet_for() >= self.max_wait
+                and (self.max_overhead <= 0 or sch.credit() >= 0)
+            )
         return sch.due()
 
     def snapshot(self) -> Run | None:
@@ -276,7 +287,7 @@ class Watcher:
         try:
             whole = self._parser.snapshot()
             picked = self.pick(whole)
-            if picked is None:   # --run K: run K has not begun yet
+            if picked is None:  # --run K: run K has not begun yet
                 return []
             run = picked
             n = run.n_steps
@@ -285,19 +296,31 @@ class Watcher:
             step = int(run.steps[-1])
             diag = self.diagnose_fn(run)
         except Exception as e:  # a rule failing on a half-written run must not stop the watch
-            self.errors.append(tr("watch.diag_failed", self.lang, step=step if step is not None else "?",
-                                  error=f"{type(e).__name__}: {e}"))
+            self.errors.append(
+                tr(
+                    "watch.diag_failed",
+                    self.lang,
+                    step=step if step is not None else "?",
+                    error=f"{type(e).__name__}: {e}",
+                )
+            )
             return []
         finally:
             self.schedule.ran(self.timer() - t0)
-        if self.run_count > 1:   # the cadence follows the judged run's steps, not the whole file's
+        if self.run_count > 1:  # the cadence follows the judged run's steps, not the whole file's
             self.schedule.seen_at_check = n
             self.schedule.seen = n + self.schedule.pending
         self.checks += 1
         self.diagnosis = diag
         # a re-check of a log gone quiet is as final as the data will get (see `due`)
-        new = self.tracker.update(diag, step, run=run.name or self.name, source=self.source,
-                                  confirmed=confirmed or self._idle_checked or self.ended, n_steps=n)
+        new = self.tracker.update(
+            diag,
+            step,
+            run=run.name or self.name,
+            source=self.source,
+            confirmed=confirmed or self._idle_checked or self.ended,
+            n_steps=n,
+        )
         self.alerts.extend(new)
         # a warning seen once is confirmed (or not) after `confirm_steps` more steps, not a cadence period
         self.schedule.soon = self.tracker.confirm_steps if self.tracker.unconfirmed else 0

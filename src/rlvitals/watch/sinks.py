@@ -40,9 +40,9 @@ from .alerts import Alert
 
 __all__ = ["BadWebhook", "Dispatcher", "post_webhook", "run_exec", "validate_webhook"]
 
-WEBHOOK_DEADLINE = 5.0    # seconds, the whole request: connect, send, status, body
-EXEC_TIMEOUT = 60.0       # seconds before the command's process group is killed
-QUEUE_SIZE = 32           # alerts waiting per sink; beyond this they are dropped and counted
+WEBHOOK_DEADLINE = 5.0  # seconds, the whole request: connect, send, status, body
+EXEC_TIMEOUT = 60.0  # seconds before the command's process group is killed
+QUEUE_SIZE = 32  # alerts waiting per sink; beyond this they are dropped and counted
 
 
 class BadWebhook(RlvitalsError):
@@ -51,6 +51,7 @@ class BadWebhook(RlvitalsError):
 
 def validate_webhook(url: str, lang: str = "en") -> tuple[str, str, int, str]:
     """(scheme, host, port, path?query) of an http(s) URL, or BadWebhook saying what is wrong."""
+
     def bad(why: str, **kw: object) -> BadWebhook:
         return BadWebhook(tr("watch.webhook_bad", lang, url=repr(url), why=tr(f"watch.webhook_bad.{why}", lang, **kw)))
 
@@ -113,9 +114,12 @@ def post_webhook(url: str, payload: dict[str, Any], deadline: float = WEBHOOK_DE
     body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
     socks: list[socket.socket] = []
     opener = urllib.request.build_opener(urllib.request.ProxyHandler(), _Watched(socks), _WatchedTLS(socks))
-    req = urllib.request.Request(url, data=body, method="POST",
-                                 headers={"Content-Type": "application/json; charset=utf-8",
-                                          "User-Agent": "rlvitals-watch"})
+    req = urllib.request.Request(
+        url,
+        data=body,
+        method="POST",
+        headers={"Content-Type": "application/json; charset=utf-8", "User-Agent": "rlvitals-watch"},
+    )
     expired = threading.Event()
 
     def expire() -> None:  # the watchdog: whatever the request is waiting for, it ends now
@@ -200,8 +204,13 @@ def _kill_group(proc: subprocess.Popen[bytes], grace: float = 2.0) -> None:
         return
 
 
-def run_exec(cmd: str, alert: Alert, payload: dict[str, Any], timeout: float = EXEC_TIMEOUT,
-             started: Callable[[subprocess.Popen[bytes] | None], None] | None = None) -> tuple[int | None, str]:
+def run_exec(
+    cmd: str,
+    alert: Alert,
+    payload: dict[str, Any],
+    timeout: float = EXEC_TIMEOUT,
+    started: Callable[[subprocess.Popen[bytes] | None], None] | None = None,
+) -> tuple[int | None, str]:
     """Run `cmd` through the shell with the finding in the environment; (exit status, error text).
 
     The command gets its own session; after `timeout` seconds all it started is killed (its process
@@ -211,14 +220,16 @@ def run_exec(cmd: str, alert: Alert, payload: dict[str, Any], timeout: float = E
     """
     token = secrets.token_hex(8)
     env = dict(os.environ)
-    env.update({
-        "RLVITALS_FINDING": alert.id,
-        "RLVITALS_SEVERITY": alert.severity,
-        "RLVITALS_STEP": str(alert.step),
-        "RLVITALS_ONSET_STEP": "" if alert.onset_step is None else str(alert.onset_step),
-        "RLVITALS_JSON": json.dumps(payload, ensure_ascii=False),
-        _TOKEN_VAR: token,
-    })
+    env.update(
+        {
+            "RLVITALS_FINDING": alert.id,
+            "RLVITALS_SEVERITY": alert.severity,
+            "RLVITALS_STEP": str(alert.step),
+            "RLVITALS_ONSET_STEP": "" if alert.onset_step is None else str(alert.onset_step),
+            "RLVITALS_JSON": json.dumps(payload, ensure_ascii=False),
+            _TOKEN_VAR: token,
+        }
+    )
     try:
         proc = subprocess.Popen(cmd, shell=True, env=env, stdin=subprocess.DEVNULL, start_new_session=True)
     except OSError as e:
@@ -292,9 +303,16 @@ class Dispatcher:
     say(text): where failures are reported (called from the worker threads; make it thread-safe).
     """
 
-    def __init__(self, exec_cmd: str | None, webhook: str | None, say: Callable[[str, dict[str, Any]], None],
-                 *, exec_timeout: float = EXEC_TIMEOUT, webhook_deadline: float = WEBHOOK_DEADLINE,
-                 queue_size: int = QUEUE_SIZE) -> None:
+    def __init__(
+        self,
+        exec_cmd: str | None,
+        webhook: str | None,
+        say: Callable[[str, dict[str, Any]], None],
+        *,
+        exec_timeout: float = EXEC_TIMEOUT,
+        webhook_deadline: float = WEBHOOK_DEADLINE,
+        queue_size: int = QUEUE_SIZE,
+    ) -> None:
         self.exec_cmd, self.webhook = exec_cmd, webhook
         self.exec_timeout, self.webhook_deadline = exec_timeout, webhook_deadline
         self.say = say
@@ -313,8 +331,7 @@ class Dispatcher:
 
     def _do_exec(self, item: tuple[Alert, dict[str, Any]]) -> None:
         alert, payload = item
-        code, err = run_exec(self.exec_cmd or "", alert, payload, timeout=self.exec_timeout,
-                             started=self._track)
+        code, err = run_exec(self.exec_cmd or "", alert, payload, timeout=self.exec_timeout, started=self._track)
         if err:
             self.say("watch.exec_error", {"error": err})
         elif code:
@@ -333,7 +350,10 @@ class Dispatcher:
         sink name → alerts not delivered (dropped on a full queue or still pending)."""
         out: dict[str, int] = {}
         t0 = time.monotonic()
-        for name, w, limit in (("--exec", self._exec, self.exec_timeout), ("--webhook", self._hook, self.webhook_deadline)):
+        for name, w, limit in (
+            ("--exec", self._exec, self.exec_timeout),
+            ("--webhook", self._hook, self.webhook_deadline),
+        ):
             if w is None:
                 continue
             budget = (limit + 1.0) if wait is None else max(0.0, wait - (time.monotonic() - t0))

@@ -100,7 +100,7 @@ class WandbFollower:
         self.more_pending = len(data) == self.chunk
         try:
             records = self._dec.feed(data)
-        except ValueError:                         # not (yet) a W&B header: wait for it
+        except ValueError:  # not (yet) a W&B header: wait for it
             self._pos = 0
             self._reset()
             return [], events
@@ -134,11 +134,11 @@ class WandbFollower:
                         self._said_cfg = dict(self._cfg.config)
                         out.append(json.dumps({"_config": self._said_cfg}, default=str))
             except (ValueError, IndexError):
-                continue                           # a record that does not parse: never fatal here
+                continue  # a record that does not parse: never fatal here
         return out
 
     def flush(self) -> list[str]:
-        return []                                  # an unfinished record is no row
+        return []  # an unfinished record is no row
 
     def close(self) -> None:
         if self._fh is not None:

@@ -25,12 +25,34 @@ from .knobs import KNOB_HELP, RUN_LEVEL, BadKnob, Knobs, check_knobs
 from .loop import Trace, train
 from .scenarios import SCENARIOS, RLScenario, UnknownRLScenario, derived_onset, get_rl_scenario
 
-__all__ = ["KNOB_HELP", "SCENARIOS", "BadKnob", "Knobs", "RLScenario", "UnknownRLScenario", "listing", "simulate_rl",
-           "simulate_rl_cli", "simulate_rl_samples"]
+__all__ = [
+    "KNOB_HELP",
+    "SCENARIOS",
+    "BadKnob",
+    "Knobs",
+    "RLScenario",
+    "UnknownRLScenario",
+    "listing",
+    "simulate_rl",
+    "simulate_rl_cli",
+    "simulate_rl_samples",
+]
 
 MIN_STEPS = 20
-_VITALS = ("reward", "acc", "entropy", "kl", "adv_std", "clip_frac", "ratio_mean", "len", "gnorm", "trunc", "lr",
-           "loss")
+_VITALS = (
+    "reward",
+    "acc",
+    "entropy",
+    "kl",
+    "adv_std",
+    "clip_frac",
+    "ratio_mean",
+    "len",
+    "gnorm",
+    "trunc",
+    "lr",
+    "loss",
+)
 COMPONENT_KINDS = {"verifier": "correctness", "format": "format", "length": "length"}
 
 
@@ -73,7 +95,7 @@ def configure(sc: RLScenario, steps: int, knobs: dict[str, Any], rng: np.random.
     onset: int | None = None
     if cause and (sc.onset == "mid" or user_onset is not None):
         onset = user_onset - 1 if user_onset is not None else int(rng.integers(int(0.3 * steps), int(0.6 * steps) + 1))
-    elif cause:                                       # "start": the cause holds from step one
+    elif cause:  # "start": the cause holds from step one
         start.update(cause)
         cause = {}
         onset = 0
@@ -85,8 +107,9 @@ def configure(sc: RLScenario, steps: int, knobs: dict[str, Any], rng: np.random.
     return base, onset
 
 
-def _simulate(scenario: str, seed: object, steps: object, knobs: dict[str, Any],
-              record: tuple[int, int] | None = None) -> tuple[RLScenario, Trace, Knobs, int, int | None, dict[str, Any]]:
+def _simulate(
+    scenario: str, seed: object, steps: object, knobs: dict[str, Any], record: tuple[int, int] | None = None
+) -> tuple[RLScenario, Trace, Knobs, int, int | None, dict[str, Any]]:
     sc = get_rl_scenario(scenario)
     seed, steps = _check(seed, steps)
     given = check_knobs(knobs)
@@ -111,8 +134,9 @@ def simulate_rl(scenario: str, *, seed: int = 0, steps: int = 300, **knobs: Any)
     return to_run(*_simulate(scenario, seed, steps, knobs))
 
 
-def simulate_rl_samples(scenario: str, *, seed: int = 0, steps: int = 300, every: int = 10, prompts: int = 4,
-                        **knobs: Any) -> list[dict[str, Any]]:
+def simulate_rl_samples(
+    scenario: str, *, seed: int = 0, steps: int = 300, every: int = 10, prompts: int = 4, **knobs: Any
+) -> list[dict[str, Any]]:
     """The rollouts behind `simulate_rl(scenario, seed=seed, steps=steps, **knobs)`: at steps 1, 1+every, ...
     the answers to the first `prompts` prompts (G each) as {step, group, prompt, response, reward}."""
     from .samples import render
@@ -130,14 +154,15 @@ def to_run(sc: RLScenario, tr: Trace, kn: Knobs, seed: int, onset: int | None, g
     cols: dict[str, object] = {k: tr.cols[k] for k in _VITALS}
     run = Run.from_arrays(f"rl-{sc.name}-seed{seed}", steps, cols, format="simulated", source="simulated")
     run.series["val_acc"] = Series("val_acc", tr.val_steps + 1, tr.val_acc, "simulated")
-    run.extras["frac_reward_zero_std"] = Series("frac_reward_zero_std", steps, tr.cols["frac_reward_zero_std"],
-                                                "simulated")
+    run.extras["frac_reward_zero_std"] = Series(
+        "frac_reward_zero_std", steps, tr.cols["frac_reward_zero_std"], "simulated"
+    )
     batch = np.array([kn.at(t).batch for t in range(T)], dtype=float)
     run.extras["batch_size"] = Series("batch_size", steps, batch, "simulated")
     comps: dict[str, Series] = {}
     for name, col in (("verifier", "r_correctness"), ("format", "r_format"), ("length", "r_length")):
         vals = tr.cols[col]
-        if name != "verifier" and not np.any(vals):       # a term that is off is not logged
+        if name != "verifier" and not np.any(vals):  # a term that is off is not logged
             continue
         comps[name] = Series(name, steps, vals, f"rewards/{name}/mean")
         run.extras[f"rewards/{name}/mean"] = Series(f"rewards/{name}/mean", steps, vals, "simulated")
@@ -148,17 +173,30 @@ def to_run(sc: RLScenario, tr: Trace, kn: Knobs, seed: int, onset: int | None, g
     truth["engine"] = "rl"
     if sc.finding is not None and onset is None:
         # a derived failure that never began in this run (too short for it): say what did happen
-        truth.update(finding=None, verdict="learning", severity=None,
-                     note=f"the cause of {sc.name} was present but the failure had not begun by step {T}")
-    run.meta.update({
-        "truth": truth, "simulated": True, "engine": "rl", "seed": seed, "steps": T,
-        "batch_prompts": kn.batch, "group_size": kn.group, "max_response_length": kn.cap,
-        "knobs": {k: v for k, v in given.items()},
-    })
+        truth.update(
+            finding=None,
+            verdict="learning",
+            severity=None,
+            note=f"the cause of {sc.name} was present but the failure had not begun by step {T}",
+        )
+    run.meta.update(
+        {
+            "truth": truth,
+            "simulated": True,
+            "engine": "rl",
+            "seed": seed,
+            "steps": T,
+            "batch_prompts": kn.batch,
+            "group_size": kn.group,
+            "max_response_length": kn.cap,
+            "knobs": {k: v for k, v in given.items()},
+        }
+    )
     run.notes.append(Msg("sim.note.rl_scenario", name=sc.name, seed=seed, summary=Text(sc.summary, sc.summary_zh)))
     if given:
-        run.notes.append(Msg("sim.note.knobs", knobs=Listing(tuple(f"{k}={v}" for k, v in given.items()),
-                                                             "note.comma_sep")))
+        run.notes.append(
+            Msg("sim.note.knobs", knobs=Listing(tuple(f"{k}={v}" for k, v in given.items()), "note.comma_sep"))
+        )
     return run
 
 
@@ -193,8 +231,9 @@ def listing(lang: str = "en") -> str:
     return "\n".join(lines) + "\n"
 
 
-def simulate_rl_cli(scenario: str | None, *, list_only: bool, seed: int, steps: int | None, knobs: list[str],
-                    lang: str = "en") -> Run | None:
+def simulate_rl_cli(
+    scenario: str | None, *, list_only: bool, seed: int, steps: int | None, knobs: list[str], lang: str = "en"
+) -> Run | None:
     """What `rlvitals simulate --engine rl` does: print the listing (returns None) or run a scenario."""
     if list_only or not scenario:
         import sys

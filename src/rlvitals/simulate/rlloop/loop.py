@@ -30,8 +30,25 @@ from .task import NB, Task, judge, make_task, sample_answers
 
 __all__ = ["LOGGED", "Trace", "train"]
 
-LOGGED = ("reward", "acc", "entropy", "kl", "adv_std", "clip_frac", "ratio_mean", "len", "gnorm", "trunc", "lr",
-          "loss", "frac_reward_zero_std", "r_correctness", "r_format", "r_length", "hacked")
+LOGGED = (
+    "reward",
+    "acc",
+    "entropy",
+    "kl",
+    "adv_std",
+    "clip_frac",
+    "ratio_mean",
+    "len",
+    "gnorm",
+    "trunc",
+    "lr",
+    "loss",
+    "frac_reward_zero_std",
+    "r_correctness",
+    "r_format",
+    "r_length",
+    "hacked",
+)
 
 
 @dataclass
@@ -44,7 +61,7 @@ class Trace:
     overflow_step: int | None
     task: Task
     params: Params
-    rollouts: list[dict[str, Any]] | None = None             # recorded answers (see `train(record=...)`)
+    rollouts: list[dict[str, Any]] | None = None  # recorded answers (see `train(record=...)`)
 
 
 def _advantages(r: np.ndarray, G: int) -> tuple[np.ndarray, np.ndarray]:
@@ -59,18 +76,33 @@ def _weighted_std(x: np.ndarray, w: np.ndarray) -> float:
     return float(np.sqrt((w * (x - m) ** 2).sum() / w.sum()))
 
 
-def _policy_grads(kn: Knobs, Y: np.ndarray, lpc: np.ndarray, lpb: np.ndarray, ref: tuple[np.ndarray, np.ndarray],
-                  topic: np.ndarray, onehot: np.ndarray, counts: np.ndarray, b: np.ndarray, A: np.ndarray,
-                  old_c: np.ndarray, old_b: np.ndarray, roll_c: np.ndarray, roll_b: np.ndarray, T: float,
-                  kl_coef: float, ent_coef: float) -> tuple[tuple[np.ndarray, np.ndarray], dict[str, float]]:
+def _policy_grads(
+    kn: Knobs,
+    Y: np.ndarray,
+    lpc: np.ndarray,
+    lpb: np.ndarray,
+    ref: tuple[np.ndarray, np.ndarray],
+    topic: np.ndarray,
+    onehot: np.ndarray,
+    counts: np.ndarray,
+    b: np.ndarray,
+    A: np.ndarray,
+    old_c: np.ndarray,
+    old_b: np.ndarray,
+    roll_c: np.ndarray,
+    roll_b: np.ndarray,
+    T: float,
+    kl_coef: float,
+    ent_coef: float,
+) -> tuple[tuple[np.ndarray, np.ndarray], dict[str, float]]:
     """Loss gradients w.r.t. (Z, Y) on one minibatch, and its metrics (Y: the length head's parameters)."""
     n = counts.astype(np.float64)
     Ln = n.sum(axis=1)
-    ntok = Ln + 1.0                                   # content tokens + the stop (length) decision
+    ntok = Ln + 1.0  # content tokens + the stop (length) decision
     Ntok = float(ntok.sum())
     pc, pb = np.exp(lpc), np.exp(lpb)
-    cur_c = lpc[topic]                                # (N, V)
-    cur_b = lpb[topic, b]                             # (N,)
+    cur_c = lpc[topic]  # (N, V)
+    cur_b = lpb[topic, b]  # (N,)
     dc = cur_c - old_c
     db = cur_b - old_b
     K = lpc.shape[0]
@@ -104,8 +136,8 @@ def _policy_grads(kn: Knobs, Y: np.ndarray, lpc: np.ndarray, lpb: np.ndarray, re
         ratio_mean = float(((n * np.exp(cur_c - roll_c)).sum() + np.exp(cur_b - roll_b).sum()) / Ntok)
         clip_frac = float(((n * clip_c).sum() + clip_b.sum()) / Ntok)
     # per-topic token counts (content, stop decisions) for the KL and entropy terms
-    Nk = onehot.T @ n                                 # (K, V)
-    Sk = per_topic_bins(None)                         # (K, NB)
+    Nk = onehot.T @ n  # (K, V)
+    Sk = per_topic_bins(None)  # (K, NB)
     # k3 = x - log x - 1 with x = pi_ref / pi_theta, per token; d/dlogpi = 1 - x
     # (log x clamped to +-20 and k3 to <= 10 per token, as verl's low_var_kl does)
     lxc = np.clip(ref[0] - lpc, -20.0, 20.0)
@@ -125,17 +157,36 @@ def _policy_grads(kn: Knobs, Y: np.ndarray, lpc: np.ndarray, lpb: np.ndarray, re
         gZ += ent_coef * (tok_k / Ntok)[:, None] * pc * (lpc + Hc[:, None]) / T
         gY += ent_coef * (resp_k / Ntok)[:, None] * pb * (lpb + Hb[:, None]) / T
     loss = loss_pg + kl_coef * kl - ent_coef * entropy
-    return (gZ, bin_grad(Y, gY)), {"kl": kl, "entropy": entropy, "ratio_mean": ratio_mean, "clip_frac": clip_frac,
-                      "loss": loss}
+    return (gZ, bin_grad(Y, gY)), {
+        "kl": kl,
+        "entropy": entropy,
+        "ratio_mean": ratio_mean,
+        "clip_frac": clip_frac,
+        "loss": loss,
+    }
 
 
 def _garbage_step(kn: Knobs, cap: int) -> dict[str, float]:
     """After the weights turned NaN the engine emits noise up to the cap: nothing scores."""
     nan = float("nan")
-    return {"reward": 0.0, "acc": 0.0, "entropy": nan, "kl": nan, "adv_std": 0.0, "clip_frac": nan,
-            "ratio_mean": nan, "len": float(cap), "gnorm": nan, "trunc": 1.0, "loss": nan,
-            "frac_reward_zero_std": 1.0, "r_correctness": 0.0, "r_format": 0.0,
-            "r_length": kn.len_bonus * min(cap / float(kn.len_target), 1.0), "hacked": 0.0}
+    return {
+        "reward": 0.0,
+        "acc": 0.0,
+        "entropy": nan,
+        "kl": nan,
+        "adv_std": 0.0,
+        "clip_frac": nan,
+        "ratio_mean": nan,
+        "len": float(cap),
+        "gnorm": nan,
+        "trunc": 1.0,
+        "loss": nan,
+        "frac_reward_zero_std": 1.0,
+        "r_correctness": 0.0,
+        "r_format": 0.0,
+        "r_length": kn.len_bonus * min(cap / float(kn.len_target), 1.0),
+        "hacked": 0.0,
+    }
 
 
 def train(kn: Knobs, rng: np.random.Generator, record: tuple[int, int] | None = None) -> Trace:
@@ -144,16 +195,16 @@ def train(kn: Knobs, rng: np.random.Generator, record: tuple[int, int] | None = 
     record=(every, prompts): keep the answers of the first `prompts` groups at steps 1, 1+every, ...
     (counts, truncation, correctness, reward); recording draws nothing, so the run is unchanged.
     """
-    vrng = np.random.default_rng(int(rng.integers(2**63)))   # validation draws: val_every never changes training
+    vrng = np.random.default_rng(int(rng.integers(2**63)))  # validation draws: val_every never changes training
     task: Task = make_task(rng, need_median=kn.need_median, unsolvable=kn.unsolvable)
     params: Params = init_params(rng, task)
-    ref_params = params.copy()                    # the frozen reference, scored at the rollout temperature
+    ref_params = params.copy()  # the frozen reference, scored at the rollout temperature
     ref_T, ref = kn.temperature, topic_tables(ref_params, kn.temperature)
     opt = Adam()
     # the loss scale doubles every 1/20 of the run (60 optimizer steps in a 300-step run)
     scaler = LossScaler(window=max(4, kn.minibatches * (kn.steps // 20)), check=kn.fp16_check) if kn.fp16 else None
     stale: Params | None = None
-    history: list[Params] = []                    # the weights of the last sync_lag steps (oldest first)
+    history: list[Params] = []  # the weights of the last sync_lag steps (oldest first)
     cols = {k: np.empty(kn.steps) for k in LOGGED}
     val_steps: list[int] = []
     val_acc: list[float] = []
@@ -161,7 +212,7 @@ def train(kn: Knobs, rng: np.random.Generator, record: tuple[int, int] | None = 
     rollouts: list[dict[str, Any]] | None = [] if record else None
     eye = np.eye(task.K)
     for t in range(kn.steps):
-        at = kn.at(t)                                 # knobs in force at this step (mid-run changes)
+        at = kn.at(t)  # knobs in force at this step (mid-run changes)
         B, G, T, cap = at.batch, at.group, at.temperature, at.cap
         lr = at.lr_at(t)
         cols["lr"][t] = lr
@@ -173,8 +224,20 @@ def train(kn: Knobs, rng: np.random.Generator, record: tuple[int, int] | None = 
                 val_acc.append(0.0)
             if rollouts is not None and record and t % record[0] == 0:
                 for j in range(min(record[1], at.batch) * G):
-                    rollouts.append({"step": t + 1, "group": j // G, "prompt": -1, "need": 0, "topic": -1,
-                                     "right": -1, "counts": None, "trunc": True, "correct": False, "reward": 0.0})
+                    rollouts.append(
+                        {
+                            "step": t + 1,
+                            "group": j // G,
+                            "prompt": -1,
+                            "need": 0,
+                            "topic": -1,
+                            "right": -1,
+                            "counts": None,
+                            "trunc": True,
+                            "correct": False,
+                            "reward": 0.0,
+                        }
+                    )
             continue
         history.append(params.copy() if (kn.sync_lag or at.sync_lag) else params)
         if len(history) > at.sync_lag + 1:
@@ -186,15 +249,27 @@ def train(kn: Knobs, rng: np.random.Generator, record: tuple[int, int] | None = 
         else:
             stale = None
             behave = history[0] if at.sync_lag else params
-        if ref_T != T:                                # a temperature change: the reference is rescored too
+        if ref_T != T:  # a temperature change: the reference is rescored too
             ref_T, ref = T, topic_tables(ref_params, T)
         blpc, blpb = topic_tables(behave, T)
         pidx = np.repeat(rng.integers(0, len(task.train), B), G)
         topic = task.train.topic[pidx]
         b, length, trunc, counts = sample_answers(rng, topic, np.exp(blpc), np.exp(blpb), cap)
         correct, verifier, fmt, len_term = judge(
-            rng, task, task.train, pidx, counts, length, trunc, slip=at.slip, hack_marks=at.hack_marks,
-            hack_bonus=at.hack_bonus, w_fmt=at.w_fmt, len_bonus=at.len_bonus, len_target=at.len_target)
+            rng,
+            task,
+            task.train,
+            pidx,
+            counts,
+            length,
+            trunc,
+            slip=at.slip,
+            hack_marks=at.hack_marks,
+            hack_bonus=at.hack_bonus,
+            w_fmt=at.w_fmt,
+            len_bonus=at.len_bonus,
+            len_target=at.len_target,
+        )
         reward = verifier + fmt + len_term
         A, zero = _advantages(reward, G)
         ntok = length + 1.0
@@ -210,22 +285,49 @@ def train(kn: Knobs, rng: np.random.Generator, record: tuple[int, int] | None = 
         cols["hacked"][t] = ((verifier > 0) & ~correct).mean()
         if rollouts is not None and record and t % record[0] == 0:
             for j in range(min(record[1], B) * G):
-                rollouts.append({"step": t + 1, "group": j // G, "prompt": int(pidx[j]),
-                                 "need": int(task.train.need[pidx[j]]), "topic": int(topic[j]),
-                                 "right": int(task.r[topic[j]]), "counts": counts[j].copy(),
-                                 "trunc": bool(trunc[j]), "correct": bool(correct[j]), "reward": float(reward[j])})
+                rollouts.append(
+                    {
+                        "step": t + 1,
+                        "group": j // G,
+                        "prompt": int(pidx[j]),
+                        "need": int(task.train.need[pidx[j]]),
+                        "topic": int(topic[j]),
+                        "right": int(task.r[topic[j]]),
+                        "counts": counts[j].copy(),
+                        "trunc": bool(trunc[j]),
+                        "correct": bool(correct[j]),
+                        "reward": float(reward[j]),
+                    }
+                )
         roll_c, roll_b = blpc[topic], blpb[topic, b]
         if behave is params:
             old_c, old_b = roll_c, roll_b
-        else:                                         # the trainer recomputes with its own weights
+        else:  # the trainer recomputes with its own weights
             tlpc, tlpb = topic_tables(params, T)
             old_c, old_b = tlpc[topic], tlpb[topic, b]
         order = rng.permutation(topic.size)
         acc_m: dict[str, list[float]] = {k: [] for k in ("kl", "entropy", "ratio_mean", "clip_frac", "loss", "gnorm")}
-        for mb in np.array_split(order, min(at.minibatches, topic.size)):   # never an empty minibatch
+        for mb in np.array_split(order, min(at.minibatches, topic.size)):  # never an empty minibatch
             lpc, lpb = topic_tables(params, T)
-            grads, m = _policy_grads(at, params.Y, lpc, lpb, ref, topic[mb], eye[topic[mb]], counts[mb], b[mb], A[mb],
-                                     old_c[mb], old_b[mb], roll_c[mb], roll_b[mb], T, at.kl_coef, at.ent_coef)
+            grads, m = _policy_grads(
+                at,
+                params.Y,
+                lpc,
+                lpb,
+                ref,
+                topic[mb],
+                eye[topic[mb]],
+                counts[mb],
+                b[mb],
+                A[mb],
+                old_c[mb],
+                old_b[mb],
+                roll_c[mb],
+                roll_b[mb],
+                T,
+                at.kl_coef,
+                at.ent_coef,
+            )
             overflow = False
             if scaler is not None:
                 grads, overflow = scaler.unscale(grads)
@@ -261,7 +363,19 @@ def _validate(task: Task, params: Params, kn: Knobs, rng: np.random.Generator) -
     pidx = np.repeat(np.arange(len(task.held_out)), 4)
     topic = task.held_out.topic[pidx]
     _, length, trunc, counts = sample_answers(rng, topic, np.exp(lpc), np.exp(lpb), kn.cap)
-    correct = judge(rng, task, task.held_out, pidx, counts, length, trunc, slip=kn.slip, hack_marks=kn.hack_marks,
-                    hack_bonus=0.0, w_fmt=0.0, len_bonus=0.0, len_target=kn.len_target)[0]
+    correct = judge(
+        rng,
+        task,
+        task.held_out,
+        pidx,
+        counts,
+        length,
+        trunc,
+        slip=kn.slip,
+        hack_marks=kn.hack_marks,
+        hack_bonus=0.0,
+        w_fmt=0.0,
+        len_bonus=0.0,
+        len_target=kn.len_target,
+    )[0]
     return float(correct.mean())
-

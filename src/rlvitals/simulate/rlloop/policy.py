@@ -15,14 +15,23 @@ import numpy as np
 
 from .task import BIN_LEN, MARK, Task, V
 
-__all__ = ["Adam", "LossScaler", "Params", "bin_grad", "bin_logits", "entropy_rows", "init_params", "log_softmax",
-           "topic_tables"]
+__all__ = [
+    "Adam",
+    "LossScaler",
+    "Params",
+    "bin_grad",
+    "bin_logits",
+    "entropy_rows",
+    "init_params",
+    "log_softmax",
+    "topic_tables",
+]
 
 
 @dataclass
 class Params:
-    Z: np.ndarray           # (K, V) content logits
-    Y: np.ndarray           # (K, 2) length head: mu, log sigma of the planned log-length
+    Z: np.ndarray  # (K, V) content logits
+    Y: np.ndarray  # (K, 2) length head: mu, log sigma of the planned log-length
 
     def copy(self) -> Params:
         return Params(self.Z.copy(), self.Y.copy())
@@ -45,9 +54,18 @@ def entropy_rows(logp: np.ndarray) -> np.ndarray:
     return out
 
 
-def init_params(rng: np.random.Generator, task: Task, *, mark_p: float = 0.03, r_p: float = 0.24,
-                r_sigma: float = 0.6, plausible: int = 4, tail: float = 0.05, len0: float = 72.0,
-                len_sigma: float = 0.55) -> Params:
+def init_params(
+    rng: np.random.Generator,
+    task: Task,
+    *,
+    mark_p: float = 0.03,
+    r_p: float = 0.24,
+    r_sigma: float = 0.6,
+    plausible: int = 4,
+    tail: float = 0.05,
+    len0: float = 72.0,
+    len_sigma: float = 0.55,
+) -> Params:
     """The "pretrained" prior: per topic a few plausible steps; the right one is likely for some
     topics and rare for others.
 
@@ -155,4 +173,3 @@ def bin_grad(Y: np.ndarray, g: np.ndarray) -> np.ndarray:
 def topic_tables(params: Params, T: float) -> tuple[np.ndarray, np.ndarray]:
     """Log-probs of the content tokens (K, V) and of the length bins (K, NB) at temperature T."""
     return log_softmax(params.Z / T), log_softmax(bin_logits(params.Y) / T)
-

@@ -25,8 +25,23 @@ from .task import MARK, V
 
 __all__ = ["STEP_WORDS", "render"]
 
-STEP_WORDS: tuple[str, ...] = ("add", "carry", "subtract", "halve", "double", "check", "multiply", "divide",
-                               "round", "compare", "sum", "split", "count", "convert", "estimate")
+STEP_WORDS: tuple[str, ...] = (
+    "add",
+    "carry",
+    "subtract",
+    "halve",
+    "double",
+    "check",
+    "multiply",
+    "divide",
+    "round",
+    "compare",
+    "sum",
+    "split",
+    "count",
+    "convert",
+    "estimate",
+)
 assert len(STEP_WORDS) == V - 1
 _WORDS = np.array(["####", *STEP_WORDS])
 _TOPICS = ("marbles", "a bakery", "wages", "a train", "pages", "a garden", "coins", "a tank")
@@ -38,8 +53,10 @@ def _prompt(rec: dict[str, Any]) -> str:
     topic = _TOPICS[rec["topic"] % len(_TOPICS)]
     need = rec["need"]
     steps = "an impossible number of" if need >= 5000 else str(need)
-    return (f"Problem {rec['prompt']} about {topic}: it takes {steps} '{STEP_WORDS[rec['right'] - 1]}' steps. "
-            "Answer after ####.")
+    return (
+        f"Problem {rec['prompt']} about {topic}: it takes {steps} '{STEP_WORDS[rec['right'] - 1]}' steps. "
+        "Answer after ####."
+    )
 
 
 def _answer_number(rec: dict[str, Any]) -> int:
@@ -48,7 +65,7 @@ def _answer_number(rec: dict[str, Any]) -> int:
 
 def _response(rec: dict[str, Any], rng: np.random.Generator) -> str:
     counts = rec["counts"]
-    if counts is None:                                 # NaN weights: noise up to the cap
+    if counts is None:  # NaN weights: noise up to the cap
         return " ".join(["<unk>"] * 24)
     bag = np.repeat(np.arange(V), counts)
     rng.shuffle(bag)
@@ -57,7 +74,7 @@ def _response(rec: dict[str, Any], rng: np.random.Generator) -> str:
         return " ".join(words)
     right = _answer_number(rec)
     final = right if rec["correct"] else right + int(rng.integers(1, 9)) * (1 if rng.random() < 0.5 else -1)
-    if counts[MARK] > 1:                               # listing several candidates (what the lenient verifier pays)
+    if counts[MARK] > 1:  # listing several candidates (what the lenient verifier pays)
         cands = iter(right + rng.integers(-9, 10, int(counts[MARK])))
         words = np.array([f"#### {next(cands)}" if w == "####" else w for w in words], dtype=object)
     return " ".join(words) + f" #### {final}"
@@ -68,6 +85,13 @@ def render(rollouts: list[dict[str, Any]], scenario: str, seed: int) -> list[dic
     rng = np.random.default_rng([zlib.crc32(f"rlloop-samples:{scenario}".encode()), int(seed)])
     out = []
     for rec in rollouts:
-        out.append({"step": rec["step"], "group": rec["group"], "prompt": _prompt(rec),
-                    "response": _response(rec, rng), "reward": round(rec["reward"], 4)})
+        out.append(
+            {
+                "step": rec["step"],
+                "group": rec["group"],
+                "prompt": _prompt(rec),
+                "response": _response(rec, rng),
+                "reward": round(rec["reward"], 4),
+            }
+        )
     return out

@@ -30,11 +30,11 @@ import numpy as np
 
 __all__ = ["MARK", "NB", "Prompts", "Task", "V", "make_task"]
 
-V = 16                      # content vocabulary: MARK + 15 step tokens
-NB = 44                     # length bins
+V = 16  # content vocabulary: MARK + 15 step tokens
+NB = 44  # length bins
 MARK = 0
-WRONG_SLIP = 0.004          # each wrong step derails the answer with this probability ...
-NEED_REF = 10.0             # ... scaled by min(1, need / NEED_REF): easy prompts leave less room to go wrong
+WRONG_SLIP = 0.004  # each wrong step derails the answer with this probability ...
+NEED_REF = 10.0  # ... scaled by min(1, need / NEED_REF): easy prompts leave less room to go wrong
 # Length bins: 10 * 1.12**b tokens, 10 .. ~1300 (a geometric grid, like the log-length a model plans).
 BIN_LEN = np.round(10.0 * 1.12 ** np.arange(NB)).astype(np.int64)
 
@@ -43,8 +43,8 @@ BIN_LEN = np.round(10.0 * 1.12 ** np.arange(NB)).astype(np.int64)
 class Prompts:
     """A set of prompts: topic and the right steps each needs."""
 
-    topic: np.ndarray       # int (P,)
-    need: np.ndarray        # int (P,)
+    topic: np.ndarray  # int (P,)
+    need: np.ndarray  # int (P,)
 
     def __len__(self) -> int:
         return int(self.topic.size)
@@ -55,13 +55,14 @@ class Task:
     """Topics (their right steps), the training pool and the held-out prompts."""
 
     K: int
-    r: np.ndarray           # int (K,) the right step of each topic
+    r: np.ndarray  # int (K,) the right step of each topic
     train: Prompts
     held_out: Prompts
 
 
-def _prompts(rng: np.random.Generator, n: int, K: int, need_median: float, need_sigma: float,
-             unsolvable: float) -> Prompts:
+def _prompts(
+    rng: np.random.Generator, n: int, K: int, need_median: float, need_sigma: float, unsolvable: float
+) -> Prompts:
     topic = rng.integers(0, K, n)
     need = np.maximum(1, np.round(need_median * np.exp(need_sigma * rng.standard_normal(n)))).astype(np.int64)
     # a share of prompts cannot be solved at all (e.g. a missing fact): they ask for more steps
@@ -71,16 +72,28 @@ def _prompts(rng: np.random.Generator, n: int, K: int, need_median: float, need_
     return Prompts(topic, need)
 
 
-def make_task(rng: np.random.Generator, *, K: int = 8, pool: int = 4096, held_out: int = 256,
-              need_median: float = 28.0, need_sigma: float = 0.6, unsolvable: float = 0.15) -> Task:
+def make_task(
+    rng: np.random.Generator,
+    *,
+    K: int = 8,
+    pool: int = 4096,
+    held_out: int = 256,
+    need_median: float = 28.0,
+    need_sigma: float = 0.6,
+    unsolvable: float = 0.15,
+) -> Task:
     """A task set: `pool` training prompts and `held_out` validation prompts from one distribution.
 
     need_median / need_sigma: the lognormal difficulty (steps required); unsolvable: share of
     prompts no answer can solve.
     """
     r = rng.integers(1, V, K)
-    return Task(K, r, _prompts(rng, pool, K, need_median, need_sigma, unsolvable),
-                _prompts(rng, held_out, K, need_median, need_sigma, unsolvable))
+    return Task(
+        K,
+        r,
+        _prompts(rng, pool, K, need_median, need_sigma, unsolvable),
+        _prompts(rng, held_out, K, need_median, need_sigma, unsolvable),
+    )
 
 
 def _poisson(rng: np.random.Generator, lam: np.ndarray) -> np.ndarray:
@@ -93,8 +106,9 @@ def _poisson(rng: np.random.Generator, lam: np.ndarray) -> np.ndarray:
     return out
 
 
-def sample_answers(rng: np.random.Generator, topic: np.ndarray, pc: np.ndarray, pb: np.ndarray,
-                   cap: int) -> tuple[np.ndarray, ...]:
+def sample_answers(
+    rng: np.random.Generator, topic: np.ndarray, pc: np.ndarray, pb: np.ndarray, cap: int
+) -> tuple[np.ndarray, ...]:
     """Draw one answer per row of `topic` from the per-topic tables pc (K, V) and pb (K, NB).
 
     The length head picks a planned length L (a bin); the answer then holds Poisson(L * p_v)
@@ -115,16 +129,29 @@ def sample_answers(rng: np.random.Generator, topic: np.ndarray, pc: np.ndarray, 
     return b, length, trunc, counts
 
 
-def judge(rng: np.random.Generator, task: Task, prompts: Prompts, idx: np.ndarray, counts: np.ndarray,
-          length: np.ndarray, trunc: np.ndarray, *, slip: float, hack_marks: int, hack_bonus: float,
-          w_fmt: float, len_bonus: float, len_target: int) -> tuple[np.ndarray, ...]:
+def judge(
+    rng: np.random.Generator,
+    task: Task,
+    prompts: Prompts,
+    idx: np.ndarray,
+    counts: np.ndarray,
+    length: np.ndarray,
+    trunc: np.ndarray,
+    *,
+    slip: float,
+    hack_marks: int,
+    hack_bonus: float,
+    w_fmt: float,
+    len_bonus: float,
+    len_target: int,
+) -> tuple[np.ndarray, ...]:
     """Strict correctness, verifier score, format and length terms for answers to prompts[idx]."""
     k = prompts.topic[idx]
     rows = np.arange(idx.size)
     c = counts[rows, task.r[k]]
     wrong = counts.sum(axis=1) - c - counts[:, MARK]
     need = prompts.need[idx]
-    q = WRONG_SLIP * np.minimum(1.0, need / NEED_REF)      # easy prompts leave less room to go wrong
+    q = WRONG_SLIP * np.minimum(1.0, need / NEED_REF)  # easy prompts leave less room to go wrong
     no_slip = rng.random(idx.size) < (1.0 - slip) ** length * (1.0 - q) ** wrong
     correct = ~trunc & (c >= need) & no_slip
     marks = counts[:, MARK]
