@@ -39,16 +39,21 @@ def _early(ctx: Ctx, g: str | None) -> Finding | None:
     if ctx.end("len") < get("len_grown") * ctx.start("len"):
         return None  # over the whole run the answers did not grow (a rebound after a collapse is not it)
     onset = ctx.onset("len", "bend", log=True)
-    la, lb, lz = since(ctx, "len", onset)
-    ta, tb, tz = since(ctx, g, onset)
     if onset is None or ln_points(ctx) < get("min_points"):
         return None
     if int(np.searchsorted(ctx.data("len")[0], onset)) < get("min_points"):
         return None  # the length's course before the bend is too short to say it accelerated
-    if int(np.sum(ctx.data(g)[0] >= onset)) < get("truth_min_after"):
-        return None  # a sparse truth (an eval every N steps) with no points of its own since the bend says nothing
+    # the truth with points of its own since the bend: a sparse eval (every N steps) that has too few
+    # says nothing, and the training accuracy beside it, measured on every step, is asked instead
+    g = next(
+        (m for m in (g, "acc") if ctx.has(m) and int(np.sum(ctx.data(m)[0] >= onset)) >= get("truth_min_after")), None
+    )
+    if g is None:
+        return None
+    la, lb, lz = since(ctx, "len", onset)
+    ta, tb, tz = since(ctx, g, onset)
     # the truth neither gains (pair C1) nor falls (a policy breaking down: KL, entropy own that)
-    if not (la > 0 and lb / la >= get("bend_rise") and lz >= 2 * get("goal_z") and -get("goal_z") < tz <= 1.0):
+    if not (la > 0 and lb / la >= get("bend_rise") and lz >= 2 * get("goal_z") and -get("goal_z") < tz < get("goal_z")):
         return None
     if tb - ta >= get("goal_material") * goal_scale(ctx, g):
         return None  # the truth gained a material amount of its range since the bend, however noisy: pair C1
