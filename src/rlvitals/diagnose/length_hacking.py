@@ -33,7 +33,7 @@ ID = "length_hacking"
 
 def _early(ctx: Ctx, g: str | None) -> Finding | None:
     """On the way up: since the length bent upward it grew beyond 2 x goal_z standard errors and by a
-    tenth, no slower than before the bend, and the truth did not gain."""
+    tenth, faster than before the bend, and the truth did not gain (within its noise and its range)."""
     if g is None or g == "reward" or ctx.word("len") not in ("rising", "spike"):
         return None
     if ctx.end("len") < get("len_grown") * ctx.start("len"):
@@ -53,12 +53,11 @@ def _early(ctx: Ctx, g: str | None) -> Finding | None:
     la, lb, lz = since(ctx, "len", onset)
     ta, tb, tz = since(ctx, g, onset)
     # the truth neither gains (pair C1) nor falls (a policy breaking down: KL, entropy own that)
-    if not (la > 0 and lb / la >= get("bend_rise") and lz >= 2 * get("goal_z") and -get("goal_z") < tz < get("goal_z")):
+    if not (la > 0 and lb / la >= get("bend_rise") and lz >= 2 * get("goal_z") and -get("goal_z") < tz <= 1.0):
         return None
     if tb - ta >= get("goal_material") * goal_scale(ctx, g):
         return None  # the truth gained a material amount of its range since the bend, however noisy: pair C1
-    # and the growth did not slow at the bend: its log-rate after is at least the rate before (asking
-    # for a doubling, or for half again, made the verdict flip with each new point of a steady run-away)
+    # and the growth sped up at the bend: its log-rate after is at least len_bend_accel times the rate before
     s, v = ctx.data("len")
     l0 = ctx.start("len")
     before = max(float(onset - s[0]), 1.0)
@@ -217,19 +216,13 @@ def _length_term(ctx: Ctx) -> Finding | None:
 def _into_the_cap(ctx: Ctx) -> int | None:
     """Over the last stretch (len_tail of the steps) the truncation rate's mean climbs above its own
     line (beyond goal_z standard errors; the mean, since the rate lags the length by a step or two
-    and rises inside the stretch), with at least trunc_cap_floor of the answers cut there: the growing
-    answers are already running into the cap.  That is
+    and rises inside the stretch): the growing answers are already running into the cap.  That is
     the lesson's confusable pair -- length hacking or truncation starvation -- and what decides it
     is whether the reward collapses with the cut answers or rises with the length, which has not
     shown yet on the way up.  The on-the-way tests stand back (the whole-run test, and
     truncation_starvation's, read the reward).  Returns the first step of that stretch, or None."""
     te = tail_excess(ctx, "trunc", get("len_tail"), mean=True) if ctx.has("trunc") else None
-    if te is None or not (te[1] > 0 and te[2] >= get("goal_z")):
-        return None
-    # and the stretch cuts answers at all: a rate climbing from 0.0% to 0.2% is beyond its noise, not
-    # yet into the cap
-    s, v = ctx.data("trunc")
-    return te[0] if float(v[s >= te[0]].mean()) >= get("trunc_cap_floor") else None
+    return te[0] if te is not None and te[1] > 0 and te[2] >= get("goal_z") else None
 
 
 def _whole_run(ctx: Ctx) -> Finding | None:

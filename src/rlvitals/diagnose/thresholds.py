@@ -477,14 +477,6 @@ TABLE: dict[str, Threshold] = dict(
             "and beyond this many standard errors (residual noise and the line's extrapolation error)",
             "ours (one-sided, beyond the 3-sigma goal_z: a healthy prefix must never warn)",
         ),
-        _t(
-            "trunc_cap_floor",
-            0.01,
-            "length_hacking on the way up stands back for the cap only once the last stretch cuts at "
-            "least this share of the answers (a truncation rate climbing from 0.0% to 0.2% is beyond its noise, not a cap)",
-            "ours: the simulator's truncation runs cut 3-5% within a few steps of their onset; its length-hacking runs "
-            "stay under 1% until their answers are several times longer",
-        ),
         _t("trunc_rise", 0.05, "truncation rising by this many points is rising", OURS_SIM),
         _t(
             "trunc_tail",
@@ -635,11 +627,12 @@ TABLE: dict[str, Threshold] = dict(
         ),
         _t(
             "len_bend_accel",
-            1.0,
+            1.5,
             "length_hacking on the way up: the length's log-growth rate after its bend at least this "
-            "many times its rate before (the growth did not slow at the bend; with the truth flat since, that is the "
-            "lesson's len 涨而 acc 不涨)",
-            OURS_WORLDS + "; 1.5 made a steady run-away's verdict flip with each new point",
+            "many times its rate before (the growth sped up; a steady climb beside the accuracy is the lesson's "
+            "pair C1)",
+            OURS_WORLDS + "; 1.0 let answers growing with a rising accuracy alarm before the RL loop's truncation "
+            "and learning-rate runs began",
         ),
         _t(
             "len_truth_gain",
