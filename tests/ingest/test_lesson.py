@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rlvitals.ingest import lesson, open_parser, read, read_text, write_run
+from rlvitals.ingest import blocks, lesson, open_parser, read, read_text, write_run
 from rlvitals.run import Run
 
 
@@ -95,9 +95,9 @@ def _messy(tmp_path, name="messy.log", crlf=False):
     return path
 
 
-@pytest.mark.parametrize("block", [lesson.BLOCK, 4096, 777])
+@pytest.mark.parametrize("block", [blocks.BLOCK, 4096, 777])
 def test_block_path_equals_the_line_parser(tmp_path, monkeypatch, block):
-    monkeypatch.setattr(lesson, "BLOCK", block)
+    monkeypatch.setattr(blocks, "BLOCK", block)  # the block size read_lesson's whole_lines reads by
     path = _messy(tmp_path)
     fast = read(path)
     slow = _by_line(path)
@@ -203,7 +203,7 @@ def test_round_trip_property(rows):
 
 def test_unusual_first_line_does_not_slow_or_change_the_read(tmp_path, monkeypatch):
     """The first metric line has an extra key; the block path relearns the common layout."""
-    monkeypatch.setattr(lesson, "BLOCK", 2048)
+    monkeypatch.setattr(blocks, "BLOCK", 2048)
     path = tmp_path / "u.log"
     lines = ["[   0] reward=0.1 acc=1.0% val_acc=5.0%"] + [
         f"[{i:>4}] reward=0.{i % 10} acc={i % 50}.5%" for i in range(1, 400)

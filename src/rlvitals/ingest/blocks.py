@@ -16,9 +16,9 @@ the block rows around it: skip counts, notes, "later wins" and run splits are th
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -29,7 +29,7 @@ from .fastnum import numeric_buffer, parse_numbers, read_rows, token_bounds
 from .progress import tick
 from .values import steps_ok
 
-__all__ = ["BLOCK", "Layout", "Syntax", "layout_ids", "read_blocks", "trim_heap"]
+__all__ = ["BLOCK", "Layout", "Syntax", "layout_ids", "read_blocks", "trim_heap", "whole_lines"]
 
 BLOCK = 1 << 20
 MAX_LAYOUTS = 4096  # skeletons remembered (learned or not); then the cache starts over
@@ -278,6 +278,26 @@ class _Reader:
                 self.parser.feed(line(i).decode("utf-8", errors="replace"))
 
 
+def whole_lines(f: BinaryIO) -> Iterator[bytes]:
+    """The rest of `f` in blocks of about BLOCK bytes, each ending at a newline (the progress ticked
+    per block); a last line with no newline comes last, on its own."""
+    rest = b""
+    while True:
+        chunk = f.read(BLOCK)
+        if not chunk:
+            break
+        tick(f.tell())
+        data = rest + chunk
+        cut = data.rfind(b"\n") + 1
+        if cut == 0:
+            rest = data
+            continue
+        rest = data[cut:]
+        yield data[:cut]
+    if rest:
+        yield rest
+
+
 def read_blocks(path: Path, parser: LineParser, syntax: Syntax, head: int = 0) -> tuple[Run, int]:
     """Read a file with `parser` for its careful lines and `syntax` for its block rows; the first
     `head` non-blank lines (a CSV header) go to the parser before any block.  Returns the run
@@ -297,18 +317,11 @@ def read_blocks(path: Path, parser: LineParser, syntax: Syntax, head: int = 0) -
                 parser.feed(raw.decode("utf-8", errors="replace"))
             else:
                 parser.feed_last(raw.decode("utf-8", errors="replace"))
-        while True:
-            chunk = f.read(BLOCK)
-            if not chunk:
-                break
-            tick(f.tell())
-            data = rest + chunk
-            cut = data.rfind(b"\n") + 1
-            if cut == 0:
+        for data in whole_lines(f):
+            if data.endswith(b"\n"):
+                reader.block(data)
+            else:
                 rest = data
-                continue
-            rest = data[cut:]
-            reader.block(data[:cut])
     if rest:
         parser.lineno = reader.lineno
         parser.feed_last(rest.decode("utf-8", errors="replace"))

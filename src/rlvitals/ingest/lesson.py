@@ -30,9 +30,8 @@ import numpy as np
 
 from ..run import PERCENT_METRICS, Run
 from .base import Format, LineParser, clean_line
-from .blocks import layout_ids, trim_heap
+from .blocks import layout_ids, trim_heap, whole_lines
 from .fastnum import KEEP_NUMERIC, numeric_buffer, parse_numbers, read_rows, token_bounds
-from .progress import tick
 from .values import OutOfRange, parse_step, parse_value, steps_ok
 
 __all__ = ["FORMAT", "KEYS", "LessonParser", "read_lesson", "write_lesson"]
@@ -45,7 +44,6 @@ _DEL_SKELETON = b"0123456789.+- \t\r"
 # characters a value can hold are kept, everything else (key letters, brackets, '%') is dropped.
 _NB_TABLE = bytes.maketrans(b"=\t\r", b"   ")
 _NB_DELETE = bytes(c for c in range(256) if c not in KEEP_NUMERIC and c not in b"=\t\r \n")
-BLOCK = 1 << 20
 
 # canonical name -> the lesson's key (the lesson calls clip_frac `clip` and ratio_mean `ratio`)
 KEYS: dict[str, str] = {
@@ -352,20 +350,13 @@ class _BlockReader:
 def read_lesson(path: Path, name: str) -> Run:
     """Read a lesson-format file in blocks (see the module docstring)."""
     reader = _BlockReader(name)
+    rest = b""
     with open(path, "rb") as f:
-        rest = b""
-        while True:
-            chunk = f.read(BLOCK)
-            if not chunk:
-                break
-            tick(f.tell())
-            data = rest + chunk
-            cut = data.rfind(b"\n") + 1
-            if cut == 0:
+        for data in whole_lines(f):
+            if data.endswith(b"\n"):
+                reader.block(data)
+            else:
                 rest = data
-                continue
-            rest = data[cut:]
-            reader.block(data[:cut])
     if rest:
         reader.builder.partial = True
         for step, row in reader._rows(rest):
