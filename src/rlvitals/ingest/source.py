@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import BinaryInput, EmptyInput, InputError, MissingExtra
+from ..errors import BinaryInput, EmptyInput, InputError, MissingExtra, RlvitalsError
 from ..i18n import Msg
 from ..run import Run
 
@@ -256,14 +256,7 @@ def _decompress(path: Path, kind: str, work: _Work, label: str, notes: list[str]
                     try:
                         dst.write(piece)
                     except OSError as e:
-                        raise InputError.of(
-                            "ingest.err.temp_full",
-                            path=label,
-                            kind=kind,
-                            n=_size(written),
-                            where=str(out.parent),
-                            error=e.strerror or type(e).__name__,
-                        ) from None
+                        raise _temp_full(label, kind, written, out, e) from None
                     written += len(piece)
         except InputError:
             raise
@@ -277,14 +270,7 @@ def _decompress(path: Path, kind: str, work: _Work, label: str, notes: list[str]
         try:
             dst.flush()
         except OSError as e:
-            raise InputError.of(
-                "ingest.err.temp_full",
-                path=label,
-                kind=kind,
-                n=_size(written),
-                where=str(out.parent),
-                error=e.strerror or type(e).__name__,
-            ) from None
+            raise _temp_full(label, kind, written, out, e) from None
     if inflater.cut_short:  # cut short: keep what came out
         if not written:
             raise InputError.of("ingest.err.compressed", path=label, kind=kind, error="cut short") from None
@@ -299,6 +285,18 @@ def _refuse_binary_head(head: bytes, label: str) -> None:
     bad, total = _bad_share(head.split(b"\n"))
     if bad > BINARY_SHARE * total:
         raise BinaryInput.of("ingest.err.binary", path=label, bad=bad, total=total)
+
+
+def _temp_full(label: str, kind: str, written: int, out: Path, e: OSError) -> RlvitalsError:
+    """The one-line error when the unpacked copy cannot be written (the temporary folder is full)."""
+    return InputError.of(
+        "ingest.err.temp_full",
+        path=label,
+        kind=kind,
+        n=_size(written),
+        where=str(out.parent),
+        error=e.strerror or type(e).__name__,
+    )
 
 
 def _size(n: int) -> str:
