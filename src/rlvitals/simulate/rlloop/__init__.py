@@ -22,7 +22,7 @@ from ...errors import RlvitalsError
 from ...i18n import Listing, Msg, Text
 from ...run import Run, Series
 from .knobs import KNOB_HELP, RUN_LEVEL, BadKnob, Knobs, check_knobs
-from .loop import Trace, train
+from .loop import VITALS_LOGGED, Trace, train
 from .scenarios import SCENARIOS, RLScenario, UnknownRLScenario, derived_onset, get_rl_scenario
 
 __all__ = [
@@ -39,20 +39,6 @@ __all__ = [
 ]
 
 MIN_STEPS = 20
-_VITALS = (
-    "reward",
-    "acc",
-    "entropy",
-    "kl",
-    "adv_std",
-    "clip_frac",
-    "ratio_mean",
-    "len",
-    "gnorm",
-    "trunc",
-    "lr",
-    "loss",
-)
 COMPONENT_KINDS = {"verifier": "correctness", "format": "format", "length": "length"}
 
 
@@ -151,7 +137,7 @@ def to_run(sc: RLScenario, tr: Trace, kn: Knobs, seed: int, onset: int | None, g
     """The logged series as a Run, as a framework would have written them."""
     T = kn.steps
     steps = np.arange(1, T + 1)
-    cols: dict[str, object] = {k: tr.cols[k] for k in _VITALS}
+    cols: dict[str, object] = {k: tr.cols[k] for k in VITALS_LOGGED}
     run = Run.from_arrays(f"rl-{sc.name}-seed{seed}", steps, cols, format="simulated", source="simulated")
     run.series["val_acc"] = Series("val_acc", tr.val_steps + 1, tr.val_acc, "simulated")
     run.extras["frac_reward_zero_std"] = Series(

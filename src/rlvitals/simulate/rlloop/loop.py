@@ -28,9 +28,10 @@ from .knobs import Knobs
 from .policy import Adam, LossScaler, Params, bin_grad, entropy_rows, init_params, topic_tables
 from .task import NB, Task, judge, make_task, sample_answers
 
-__all__ = ["LOGGED", "Trace", "train"]
+__all__ = ["LOGGED", "VITALS_LOGGED", "Trace", "train"]
 
-LOGGED = (
+# the canonical vitals the loop logs (what a run of it carries), then its own diagnostic columns
+VITALS_LOGGED = (
     "reward",
     "acc",
     "entropy",
@@ -43,6 +44,8 @@ LOGGED = (
     "trunc",
     "lr",
     "loss",
+)
+LOGGED = VITALS_LOGGED + (
     "frac_reward_zero_std",
     "r_correctness",
     "r_format",
