@@ -19,27 +19,11 @@ import numpy as np
 
 from ..run import PERCENT_METRICS, Run, Series
 from .htmljs import CHART_CSS, CHART_JS
-from .panels import COMPONENTS, REWARD_STD, reward_std
+from .panels import COLORS, COMPONENTS, REWARD_STD, reward_std
 from .plot import envelope
 
-__all__ = ["COLORS", "chart_spec", "clean", "esc", "page", "series_points"]
+__all__ = ["chart_spec", "clean", "esc", "page", "series_points"]
 
-COLORS = {
-    "reward": "#1f77b4",
-    "acc": "#ff7f0e",
-    "entropy": "#2ca02c",
-    "kl": "#9467bd",
-    "adv_std": "#8c564b",
-    "clip_frac": "#e377c2",
-    "ratio_mean": "#17becf",
-    "len": "#7f7f7f",
-    "gnorm": "#bcbd22",
-    "trunc": "#253494",
-    "loss": "#404040",
-    "lr": "#6a6a6a",
-    "val_acc": "#2f4f4f",
-    REWARD_STD: "#6b8ebf",
-}
 _PALETTE = (
     "#1f77b4",
     "#ff7f0e",

@@ -14,10 +14,27 @@ import re
 
 from ..run import VITALS, Run, Series
 
-__all__ = ["COMPONENTS", "ORDER", "REWARD_STD", "missing_vitals", "panel_names", "reward_std"]
+__all__ = ["COLORS", "COMPONENTS", "ORDER", "REWARD_STD", "missing_vitals", "panel_names", "reward_std"]
 
 COMPONENTS = "components"
 REWARD_STD = "reward_std"
+# one colour per panel, the same in the figure and the HTML report (red is kept for reference lines)
+COLORS = {
+    "reward": "#1f77b4",
+    "acc": "#ff7f0e",
+    "entropy": "#2ca02c",
+    "kl": "#9467bd",
+    "adv_std": "#8c564b",
+    "clip_frac": "#e377c2",
+    "ratio_mean": "#17becf",
+    "len": "#7f7f7f",
+    "gnorm": "#bcbd22",
+    "trunc": "#253494",
+    "loss": "#404040",
+    "lr": "#6a6a6a",
+    "val_acc": "#2f4f4f",
+    REWARD_STD: "#6b8ebf",
+}
 # the order panels are laid out in, left to right, row after row
 ORDER: tuple[str, ...] = (
     "reward",

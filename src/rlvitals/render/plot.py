@@ -33,7 +33,7 @@ from ..i18n import localize, t
 from ..output import check_output, writing
 from ..run import CANONICAL, PERCENT_METRICS, Run, Series
 from .charts import is_fraction
-from .panels import COMPONENTS, REWARD_STD, missing_vitals, panel_names, reward_std
+from .panels import COLORS, COMPONENTS, REWARD_STD, missing_vitals, panel_names, reward_std
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -46,21 +46,6 @@ __all__ = ["build_figure", "cjk_font", "envelope", "finding_metrics", "layout", 
 SUFFIXES = (".png", ".svg", ".pdf")
 DPI = 120
 FIGSIZE = (18.0, 9.0)
-_COLORS = {
-    "reward": "#1f77b4",
-    "acc": "#ff7f0e",
-    "entropy": "#2ca02c",
-    "kl": "#9467bd",
-    "adv_std": "#8c564b",
-    "clip_frac": "#e377c2",
-    "ratio_mean": "#17becf",
-    "len": "#7f7f7f",
-    "gnorm": "#bcbd22",
-    "trunc": "#253494",
-    "loss": "#404040",
-    "lr": "#6a6a6a",
-    "val_acc": "#2f4f4f",
-}  # red is kept for the reference lines
 _REF_RED = "red"
 _ONSET_COLORS = {"critical": "#e6550d", "warning": "#b8860b"}
 # reference lines and finding onsets are drawn above the curve (zorder 2): a ratio of exactly 1.0
@@ -347,7 +332,7 @@ def _panel(
             x,
             y,
             lw=1.2,
-            color=_COLORS.get(name, "#6b8ebf"),
+            color=COLORS.get(name, COLORS[REWARD_STD]),
             label=t("plot.train", words) if val else None,
             marker="o" if x.size == 1 else None,
         )  # a lone point draws no line
