@@ -17,7 +17,7 @@ from rlvitals.ingest import read_text
 N = 300
 
 
-def _run(correct: np.ndarray, seed: int = 0):
+def _run(correct: np.ndarray, seed: int = 0, adv_std: float | None = None):
     rng = np.random.default_rng(seed)
     s = np.arange(N)
     fmt = np.clip(0.98 - 0.55 * np.exp(-s / 15.0) + rng.normal(0, 0.01, N), 0, 1)
@@ -34,6 +34,7 @@ def _run(correct: np.ndarray, seed: int = 0):
                 "kl": float(0.002 + 0.02 * i / N),
                 "completions/mean_length": float(300 + rng.normal(0, 5)),
                 "grad_norm": float(0.4 + rng.normal(0, 0.02)),
+                **({} if adv_std is None else {"adv_std": float(adv_std + rng.normal(0, 0.02))}),
             }
         )
         for i in range(N)
@@ -60,3 +61,17 @@ def test_a_format_term_that_carries_the_whole_gain_is_still_cheating_once_the_tr
     assert d.verdict == "cheating" and d.findings[0].id == "reward_hacking"
     # while the format term is still being learned the truth has had no fair chance: no alarm yet
     assert diagnose(run.upto(30)).verdict != "cheating"
+
+
+def test_a_format_term_over_an_all_wrong_truth_with_uniform_groups_is_data_too_hard_at_every_prefix():
+    # the truth stays all wrong, and adv_std says the groups score alike: the format was all they had
+    # to teach -- the data's question, not a reward gamed; the verdict must not flip with the prefix
+    run = _run(np.full(N, 0.04), adv_std=0.4)
+    seq = [
+        (d.verdict, d.findings[0].id if d.findings else None)
+        for d in map(diagnose, map(run.upto, (80, 120, 160, 200, 299)))
+    ]
+    assert seq == [("dead", "data_too_hard")] * len(seq), seq
+    # the same run with groups that still differ (healthy adv_std): the climb is the reward's
+    d = diagnose(_run(np.full(N, 0.04), adv_std=1.0))
+    assert (d.verdict, d.findings[0].id) == ("cheating", "reward_hacking")

@@ -40,6 +40,7 @@ __all__ = [
     "goal_scale",
     "learned_first",
     "settled_level",
+    "soft_first",
     "solved",
     "unhurt",
 ]
@@ -202,6 +203,13 @@ def _fit(s: np.ndarray, v: np.ndarray) -> tuple[float, float]:
 
 
 def learned_first(ctx: Ctx) -> dict[str, object] | None:
+    """A format (length, style) term learned first, the truth following after (or not yet given its
+    fair chance): `soft_first` when its truth is "waiting" or "following", else None."""
+    out = soft_first(ctx)
+    return out if out is not None and out["truth_reading"] != "judged" else None
+
+
+def soft_first(ctx: Ctx) -> dict[str, object] | None:
     """A format (length, style) term learned first, the truth following after: the normal course of a
     run, not a reward parting from its truth.
 
@@ -215,9 +223,9 @@ def learned_first(ctx: Ctx) -> dict[str, object] | None:
     range, it follows ("following").  A soft term still rising has its knee near the end: the truth
     waits until the term levels off, then has as many points again to show it follows.  Either way
     the reward's early lead is the soft term's and says nothing of cheating.  A truth that fell is
-    never waited for.  None when no soft term was learned first, or the truth neither waits nor follows (the parting tests then judge the run).
-    Cached on the context."""
-    key = "materiality.learned_first"
+    never waited for.  None when no soft term was learned first; "judged" when one was and the truth
+    neither waits nor follows (the parting tests then judge the run).  Cached on the context."""
+    key = "materiality.soft_first"
     if key in ctx._results:
         cached: dict[str, object] | None = ctx._results[key]
         return cached
@@ -271,5 +279,7 @@ def learned_first(ctx: Ctx) -> dict[str, object] | None:
         if z >= get("goal_z") and pace >= get("goal_material") * goal_scale(ctx, truth):
             out = {**ev, "truth_reading": "following", "truth_pace_over_run": rnd(pace)}
             break
+        if out is None:
+            out = {**ev, "truth_reading": "judged"}
     ctx._results[key] = out
     return out

@@ -18,7 +18,7 @@ from typing import Any, cast
 import numpy as np
 
 from .context import Ctx, rnd
-from .materiality import learned_first
+from .materiality import learned_first, soft_first
 from .symptoms import aligned, goal, kl_clean, spread, tail_excess, trend
 from .thresholds import get
 from .timing import (
@@ -159,7 +159,11 @@ def reward_climbs_alone(ctx: Ctx) -> Pred:
     """The goal is not the reward, and the reward climbs clearly -- it rose, by more than three step-to-step
     noises and `reward_climb` of its start, still rising -- without only moving with the truth
     (`reward_tracks_truth`), and not through a format term learned first while the truth waits its
-    turn (`materiality.learned_first`): something is being learned or gamed."""
+    turn (`materiality.learned_first`): something is being learned or gamed.  A format term learned
+    first over a truth that stayed all wrong (`goal_not_zero` fails), with the groups now uniform
+    (`groups_uniform`), is not that either: the format was all the groups had to teach, and the run is
+    the data's question (data_too_hard), not the reward's.  Without adv_std the groups cannot be
+    called uniform, and the climb stays the reward's."""
     g = goal(ctx)
     if g is None or g == "reward" or not ctx.has("reward"):
         return Pred(False, "reward", None, ctx.has("reward"))
@@ -171,8 +175,9 @@ def reward_climbs_alone(ctx: Ctx) -> Pred:
         and ctx.gained("reward", rel=get("reward_climb"))
         and ctx.still_rising("reward", 0.0)
         and not holds(ctx, "reward_tracks_truth")
-        and learned_first(ctx) is None
-    )  # a format term learned first carries it: no gaming yet
+        and learned_first(ctx) is None  # a format term learned first carries it: no gaming yet
+        and not (soft_first(ctx) is not None and not holds(ctx, "goal_not_zero") and holds(ctx, "groups_uniform"))
+    )
     return Pred(ok, "reward", f"{rw.start:.4g} → {rw.end:.4g}" if rw is not None else None)
 
 
@@ -394,6 +399,15 @@ def adv_std_normal(ctx: Ctx) -> Pred:
     return Pred(a1 >= get("adv_std_watch"), "adv_std", rnd(a1))
 
 
+def groups_uniform(ctx: Ctx) -> Pred:
+    """adv_std ends at or below `adv_std_healthy` - `adv_std_margin` (data_too_hard's bound): most
+    groups score alike, so they carry little to learn from."""
+    if not ctx.has("adv_std"):
+        return Pred(False, "adv_std", None, False)
+    a1 = ctx.end("adv_std")
+    return Pred(a1 <= get("adv_std_healthy") - get("adv_std_margin"), "adv_std", rnd(a1))
+
+
 def trunc_low(ctx: Ctx) -> Pred:
     """truncation rate ends below `trunc_high`."""
     if not ctx.has("trunc") and ctx.word("trunc") != "constant":
@@ -449,6 +463,7 @@ PREDICATES: dict[str, Callable[[Ctx], Pred]] = {
     "all_finite": all_finite,
     "kl_steady": kl_steady,
     "adv_std_normal": adv_std_normal,
+    "groups_uniform": groups_uniform,
     "trunc_low": trunc_low,
     "answers_cut": answers_cut,
     "len_not_exploding": len_not_exploding,
