@@ -44,6 +44,20 @@ def test_a_one_step_spike_after_which_the_goal_falls_keeps_its_warning():
     assert d.verdict != "learning"
 
 
+def test_a_one_step_spike_too_close_to_the_end_to_judge_waits_as_a_note():
+    # the same spike read a few steps after it: the goal has not had a window to show what it did
+    from rlvitals.render.words import finding_summary
+
+    run = healthy(2, kl=_spiked_kl(120, 4.0), acc=np.where(S < 120, np.linspace(0.21, 0.45, N), 0.12))
+    d = diagnose(run.upto(124))
+    f = {x.id: x for x in d.findings}["outlier_step"]
+    assert f.severity == "info" and f.evidence["goal_pending"] is True
+    assert 0 < f.evidence["goal_points_after"] < 12 and d.verdict != "unstable"
+    assert "too soon" in finding_summary(f, "en") and "还看不出" in finding_summary(f, "zh")
+    # once the goal has its window after the spike and fell, the step keeps its warning
+    assert diagnose(run).verdict != "learning"
+
+
 def test_entropy_near_zero_on_a_solved_task_is_not_a_collapse():
     # the model solves the task in a few steps; entropy then goes to ~0 with every answer right
     acc = np.clip(0.94 + 0.06 * (1 - np.exp(-(S - 1) / 5.0)), 0, 1) - np.abs(jitter(0.004, 5))

@@ -42,6 +42,7 @@ __all__ = [
     "settled_level",
     "soft_first",
     "solved",
+    "too_soon",
     "unhurt",
 ]
 
@@ -143,6 +144,21 @@ def goal_effect(ctx: Ctx, onset: int | None, windows_after: int = 2, metric: str
     nb = max(1, min(8, tail.size // w))
     peak = float(max(np.mean(b) for b in np.array_split(tail, nb)))
     return Effect(g, at, float(np.mean(v[-w:])), peak, goal_scale(ctx, g), int(after))
+
+
+def too_soon(ctx: Ctx, onset: int | None, windows_after: int = 1) -> dict[str, Any] | None:
+    """The goal's evidence when it is logged (at least min_points points) but has fewer than
+    `windows_after` windows after `onset`: too soon to say what the finding did to it.  Else None."""
+    g = goal(ctx)
+    if g is None or onset is None:
+        return None
+    s, v = ctx.data(g)
+    if v.size < get("min_points"):
+        return None
+    after = v.size - int(np.searchsorted(s, onset))
+    if after >= windows_after * max(3, v.size // 10):
+        return None
+    return {"goal_metric": g, "goal_points_after": int(after), "goal_pending": True}
 
 
 def at_ceiling(ctx: Ctx, onset: int | None, *, by_reward: bool = True) -> Effect | None:

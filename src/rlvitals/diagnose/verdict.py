@@ -30,7 +30,7 @@ import numpy as np
 from .actions import action_for
 from .context import Ctx, rnd
 from .differential import DECIDES, LOOKALIKES, RULERS, differential
-from .materiality import at_ceiling, goal_scale, solved, unhurt
+from .materiality import at_ceiling, goal_scale, solved, too_soon, unhurt
 from .model import FINDING_IDS, SEVERITIES, Finding
 from .predicates import pred
 from .registry import RELATIONS, SPECS
@@ -88,7 +88,8 @@ DEFERS: dict[str, tuple[str, ...]] = {
 #    logged), a reward parting from a truth that kept up, a ratio drifting less than ratio_far --
 #    sets the verdict only if the goal was hurt (materiality.unhurt by its harm kind).  Findings of
 #    harm "own" (entropy toward 0, KL x N, answers cut, length x N with a flat truth) are material in
-#    their own range by their own definition and keep their severity.
+#    their own range by their own definition and keep their severity.  A step (harm "step") with
+#    too few goal points after it to judge (materiality.too_soon) waits as a note until they come.
 HARM_KIND: dict[str, str] = {sp.id: sp.harm for sp in SPECS}
 
 
@@ -114,6 +115,11 @@ def _material(found: list[Finding], ctx: Ctx) -> list[Finding]:
             eff = at_ceiling(ctx, f.onset_step, by_reward=FINDING_IDS[f.id] != "cheating")
             if eff is None and not _own_material(f, ctx):
                 eff = unhurt(ctx, f.onset_step, kind=HARM_KIND[f.id])
+            # one step that came back, with the goal not yet logged after it: whether it hurt the goal
+            # is not known yet, and a step is no failure until the goal says so (it waits as a note)
+            if eff is None and HARM_KIND[f.id] == "step" and (soon := too_soon(ctx, f.onset_step)) is not None:
+                out.append(replace(f, severity="info", evidence={**f.evidence, **soon}))
+                continue
         if eff is None:
             out.append(f)
             continue

@@ -134,6 +134,14 @@ def finding_summary(f: Finding, lang: str) -> str:
             b=fmt_num(f.evidence.get("goal_end")),
         )
         out = f"{out} — {tail}" if out else tail
+    elif f.evidence.get("goal_pending"):  # materiality: too soon to say what it did to the goal
+        tail = tr(
+            "ui.goal_pending",
+            lang,
+            metric=str(f.evidence.get("goal_metric", "")).replace("component:", ""),
+            n=f.evidence.get("goal_points_after"),
+        )
+        out = f"{out} — {tail}" if out else tail
     return out
 
 
