@@ -169,6 +169,25 @@ def test_entropy_explosion():
     assert abs(d.top.onset_step - 100) <= 20
 
 
+def test_entropy_explosion_of_a_low_entropy_model_is_judged_relatively():
+    # a reasoning model's entropy lives near 0.15: x5 to 0.75 with the score crashing is a run-away,
+    # though it never reaches the lesson's absolute band (entropy_ok)
+    ent = 0.15 + ramp(0, 0.6, 100, 110) + jitter(0.01)
+    crash = ramp(0.0, 1.0, 100, 110)
+    d = diagnose(
+        dc.healthy(
+            0,
+            entropy=ent,
+            acc=dc._ease(0.21, 0.574) * (1 - crash) + 0.02 + jitter(0.01),
+            reward=dc._ease(0.4, 0.85) * (1 - crash) + 0.03 + jitter(0.02),
+        )
+    )
+    assert d.top.id == "entropy_explosion" and d.verdict == "dead", [(f.id, f.severity) for f in d.findings]
+    # the same x5 rise while the score keeps rising (an entropy bonus at work) is no explosion
+    d = diagnose(dc.healthy(0, entropy=ent))
+    assert "entropy_explosion" not in {f.id for f in d.findings} and d.verdict == "learning"
+
+
 def test_plateau_is_info_with_its_onset():
     acc = np.minimum(0.2 + 0.004 * S, 0.6) + jitter(0.01)  # flat from step 100
     d = diagnose(dc.healthy(0, acc=acc, reward=acc + 0.2))

@@ -2,7 +2,9 @@
 
 Entropy may rise healthily under an entropy bonus (a verl LoRA run: 0.13 → 0.26 while its score
 rose); the rule wants a relative rise (entropy_rise_fail: x1.3; a uniform policy's ceiling can be only
-x1.5 above a healthy start) AND the goal (or reward) giving ground from its peak (critical from entropy_rise: x1.6).  Early (a
+x1.5 above a healthy start) AND the goal (or reward) giving ground from its peak (critical from entropy_rise: x1.6).
+Below the lesson's absolute band (entropy_ok) only a rise of entropy_rise or more counts: a reasoning
+model whose entropy lives near 0.15 runs away at x5 to 0.75 without ever reaching it.  Early (a
 prefix): the entropy running up now (predicates.entropy_running_up) while the training score does not
 gain over those steps is a warning.  When KL surges
 first, kl_blowup owns the run (verdict.SUPPRESSES); when the entropy leapt with the KL, or the KL
@@ -100,7 +102,8 @@ def _whole(ctx: Ctx) -> tuple[Finding | None, bool]:
     if not ctx.has("entropy"):
         return None, False
     e0, e1 = ctx.start("entropy"), ctx.end("entropy")
-    if not (e0 > 0) or e1 < get("entropy_ok"):
+    low = e1 < get("entropy_ok")
+    if not (e0 > 0) or (low and e1 / e0 < get("entropy_rise")):
         return None, False  # (rising but still below entropy_ok: an entropy bonus at work, not noise)
     if ctx.word("entropy") not in ("rising", "spike"):
         return None, True
@@ -118,7 +121,7 @@ def _whole(ctx: Ctx) -> tuple[Finding | None, bool]:
             break
     if goal is None:
         # (between entropy_rise_fail and entropy_rise the rise alone is no explosion: the goal must give ground)
-        return _early(ctx) if e1 / e0 < get("entropy_rise") else (None, False)
+        return _early(ctx) if e1 / e0 < get("entropy_rise") and not low else (None, False)
     ev = {
         "entropy_start": rnd(e0),
         "entropy_end": rnd(e1),
