@@ -186,6 +186,10 @@ def test_entropy_explosion_of_a_low_entropy_model_is_judged_relatively():
     # the same x5 rise while the score keeps rising (an entropy bonus at work) is no explosion
     d = diagnose(dc.healthy(0, entropy=ent))
     assert "entropy_explosion" not in {f.id for f in d.findings} and d.verdict == "learning"
+    # nor is a score that dips on its plateau but keeps most of its gain (0.21 -> 0.50 -> 0.43)
+    acc = np.minimum(dc._ease(0.21, 0.7), 0.5) - ramp(0.0, 0.07, 150) + jitter(0.01)
+    d = diagnose(dc.healthy(0, entropy=ent, acc=acc, reward=acc + 0.2))
+    assert "entropy_explosion" not in {f.id for f in d.findings}, [(f.id, f.severity) for f in d.findings]
 
 
 def test_plateau_is_info_with_its_onset():

@@ -3,8 +3,9 @@
 Entropy may rise healthily under an entropy bonus (a verl LoRA run: 0.13 → 0.26 while its score
 rose); the rule wants a relative rise (entropy_rise_fail: x1.3; a uniform policy's ceiling can be only
 x1.5 above a healthy start) AND the goal (or reward) giving ground from its peak (critical from entropy_rise: x1.6).
-Below the lesson's absolute band (entropy_ok) only a rise of entropy_rise or more counts: a reasoning
-model whose entropy lives near 0.15 runs away at x5 to 0.75 without ever reaching it.  Early (a
+Below the lesson's absolute band (entropy_ok) only a rise of entropy_rise or more counts, and the
+score must have given back most of its gain (low_entropy_loss), not dipped on a plateau: a reasoning
+model whose entropy lives near 0.15 runs away at x5 to 0.75 without ever reaching the band.  Early (a
 prefix): the entropy running up now (predicates.entropy_running_up) while the training score does not
 gain over those steps is a warning.  When KL surges
 first, kl_blowup owns the run (verdict.SUPPRESSES); when the entropy leapt with the KL, or the KL
@@ -116,7 +117,9 @@ def _whole(ctx: Ctx) -> tuple[Finding | None, bool]:
         p, e = ctx.peak(g), ctx.end(g)
         # the score gave ground: the tenth-of-run mean sits well below the best block
         se = get("goal_z") * ctx.noise(g) / np.sqrt(max(1, len(ctx.data(g)[1]) // 10))
-        if p - e > max(get("score_drop") * abs(p), se):
+        if p - e > max(get("score_drop") * abs(p), se) and not (
+            low and p - e < get("low_entropy_loss") * max(p - ctx.start(g), 0.0)
+        ):
             goal, peak, g1 = g, p, e
             break
     if goal is None:

@@ -252,6 +252,14 @@ TABLE: dict[str, Threshold] = dict(
             "entropy ending this many times its start is running away",
             "ours; an entropy bonus doubles a low entropy healthily (verl LoRA 0.13 → 0.26); rllm #116 (< 1 is ok)",
         ),
+        _t(
+            "low_entropy_loss",
+            0.5,
+            "an entropy run-away below entropy_ok is judged by the score alone: it must have given back at "
+            "least this share of its gain (start to peak), not merely dipped from its best",
+            "ours: the real corpus -- a reasoning model's run-away takes its score back to 0, while an "
+            "entropy bonus's noisy plateau (verl LoRA, entropy x2 below 0.3) keeps most of its gain",
+        ),
         # -- ours -------------------------------------------------------------------------------------
         _t(
             "goal_z",
