@@ -156,6 +156,22 @@ def test_stalled_nothing_moves():
     assert any(r.lookalike == "sync_failure" and r.metric == "ratio_mean" for r in d.top.ruled_out)
 
 
+def _warned(d) -> list[str]:
+    return [f.id for f in d.findings if f.severity != "info"]
+
+
+def test_a_stall_on_a_noisy_policy_needs_more_points_than_on_a_demonstrably_still_one():
+    # nothing learned; the policy is still either way, but a noisy entropy (no KL logged) only shows
+    # no move within its noise: a stall is not said on 25 points, and is on 40
+    flat = {"reward": 0.45 + jitter(0.02), "acc": 0.25 + jitter(0.01), "kl": None, "adv_std": 0.95 + jitter(0.01)}
+    noisy = dc.healthy(0, entropy=1.8 + jitter(0.15, 3), **flat)
+    assert "stalled" not in _warned(diagnose(noisy.upto(25)))
+    assert _warned(diagnose(noisy.upto(40)))[:1] == ["stalled"]
+    # an entropy held within 1% of its level says it on the same 25 points
+    still = dc.healthy(0, entropy=1.8 + jitter(0.002, 3), **flat)
+    assert _warned(diagnose(still.upto(25)))[:1] == ["stalled"]
+
+
 def test_entropy_explosion():
     d = diagnose(
         dc.healthy(

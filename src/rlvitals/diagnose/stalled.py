@@ -5,7 +5,9 @@ data, truncation) owns the run when it fires (verdict.SUPPRESSES), and the diffe
 metric that would have decided when one is missing (no ratio_mean: could be a weight-sync failure).
 "Nothing moves" is judged by steps and against each curve's own noise: the goal and the reward
 show no evidence of a move over at least min_points points, and the policy (entropy, KL) is still
-too -- or, with neither logged, the scores are demonstrably flat on their own.  Before that,
+too (stall_points points when its change is bounded under still_move of its level, stall_points_noisy
+when it only shows no move within its noise) -- or, with neither logged, the scores are demonstrably
+flat on their own.  Before that,
 a KL that never left numerical dust says early (a warning) that the weights do not move.
 """
 
@@ -95,7 +97,14 @@ def _full(ctx: Ctx) -> Finding | None:
     # "nothing moves" includes the policy: entropy and KL still too (then stall_points points
     # suffice) -- or, when neither is logged, the scores must be demonstrably flat on their own
     policy = [trend(ctx, m) for m in ("entropy", "kl") if ctx.has(m)]
-    n_min = get("stall_points") if policy else get("min_points")
+    # a policy demonstrably still says it early; one still only within its noise needs more points
+    # (a metric logged at one value at every step -- a KL of exactly 0 is not computed -- says nothing either way)
+    proven = all(
+        p is not None
+        and ((p.noise == 0 and p.move == 0) or abs(p.fit_move) + 2 * p.fit_se < get("still_move") * abs(p.start))
+        for p in policy
+    )
+    n_min = (get("stall_points") if proven else get("stall_points_noisy")) if policy else get("min_points")
     # a sparse eval (a point every N steps) too short to say anything does not veto the dense scores
     dense: list[Trend | None] = [t for t in trs if t is not None and t.n >= n_min]
     if dense:

@@ -341,7 +341,21 @@ TABLE: dict[str, Threshold] = dict(
             "all score 0 before anything is learned)",
             "ours",
         ),
-        _t("stall_points", 20.0, "points enough to call a stall when the policy (entropy, KL) is still too", OURS_SIM),
+        _t(
+            "stall_points",
+            20.0,
+            "points enough to call a stall when the policy (entropy, KL) is demonstrably still: its fitted "
+            "change, two standard errors included, under still_move of its level",
+            OURS_SIM,
+        ),
+        _t(
+            "stall_points_noisy",
+            30.0,
+            "points enough to call a stall when the policy shows no move only within its own noise (absence "
+            "of evidence, not evidence of absence)",
+            "ours: every world read at 8 growing prefixes (bench_stability) -- at 20 points real runs whose "
+            "noisy entropy or KL showed no move yet were called stalls and moved later; 30 keeps every real stall",
+        ),
         _t(
             "stall_dust_points",
             8.0,
