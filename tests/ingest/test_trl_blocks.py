@@ -38,7 +38,7 @@ def _same(a, b):
 
 
 def _both(path: Path) -> tuple[object, object, int]:
-    run, fast = trl_blocks.read_trl_blocks(path, TrlParser(path.stem))
+    run, fast = trl_blocks.read_trl_blocks(path, TrlParser(path.stem), release=True)
     return run, _read_lines(TrlParser(path.stem), path), fast
 
 

@@ -259,7 +259,9 @@ class TrlParser(LineParser):
                 return marks[:n], Msg("note.how.bar", total=total), _every(marks[:n])
         return None
 
-    def snapshot(self) -> Run:
+    def snapshot(self, release: bool = False) -> Run:
+        """The run so far; `release` (a last read): the rows are handed to the builder and dropped,
+        so the values are held once, not twice, while the run is built."""
         key = self.n_rows + sum(self.skipped.values()) + self.lineno
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
@@ -294,8 +296,10 @@ class TrlParser(LineParser):
         evals = sum(len(r) if isinstance(r, Chunk) else 1 for r in self.rows if r.is_eval)
         if evals:
             b.note(Msg("note.trl_evals", n=evals))
-        run = pinned_length_note(b.build())
-        self._cache = (key, run)
+        if release:
+            self.rows, self.n_rows = [], 0
+        run = pinned_length_note(b.build(release=release))
+        self._cache = (key, run) if not release else None
         return run
 
     def finish(self) -> Run:
@@ -379,7 +383,7 @@ def write_console(run: Run, out: TextIO) -> None:
 
 def read_trl(path: Path, name: str) -> Run:
     """A TRL console log: dict rows and bar lines in blocks (trl_blocks.py), the rest by TrlParser."""
-    return read_trl_blocks(path, TrlParser(name))[0]
+    return read_trl_blocks(path, TrlParser(name), release=True)[0]
 
 
 def _sniff_console(text: str) -> float:

@@ -71,6 +71,7 @@ class _Parser(Protocol):
     def feed_last(self, line: str) -> bool: ...
     def add_chunk(self, chunk: Chunk) -> None: ...
     def finish(self) -> Run: ...
+    def snapshot(self, release: bool = False) -> Run: ...
 
 
 class _DictLayout:
@@ -334,9 +335,9 @@ class _Reader:
         p.drawn[total] = (int(cnt[-1]), text[-1].decode("ascii"))
 
 
-def read_trl_blocks(path: Path, parser: _Parser) -> tuple[Run, int]:
+def read_trl_blocks(path: Path, parser: _Parser, release: bool = False) -> tuple[Run, int]:
     """Read a TRL console log with `parser` for its careful lines; returns the run and how many
-    rows the block path read."""
+    rows the block path read.  `release`: the parser's rows are let go as the run is built."""
     reader = _Reader(parser)
     rest = b""
     with open(path, "rb") as f:
@@ -347,4 +348,4 @@ def read_trl_blocks(path: Path, parser: _Parser) -> tuple[Run, int]:
                 rest = data
     if rest:
         reader.careful(rest, last=True)
-    return parser.finish(), reader.fast_rows
+    return parser.snapshot(release) if release else parser.finish(), reader.fast_rows
