@@ -51,9 +51,9 @@ _FIELD_TABLE = bytes.maketrans(b",}", b"::")
 _FORBIDDEN = (b"[", b'"', b"\\", b"(", b"=", b"\x7f")
 # a line that is one tqdm bar and nothing else: no `/` before the counter, no `[`/`]` in the time
 # text, nothing after it (so `_TQDM` finds exactly this counter, and no header or dict is there)
-_BAR = rb"\r? *[0-9]{1,3}%\|[ #\x80-\xff]*\| ([0-9]+)/([0-9]+) \[([^\x00-\x1f\x7f-\xff\[\]{=]{0,80})(?<!cluster)\]"
+_BAR = rb" *[0-9]{1,3}%\|[ #\x80-\xff]*\| ([0-9]+)/([0-9]+) \[([^\x00-\x1f\x7f-\xff\[\]{=]{0,80})(?<!cluster)\]"
 _BAR_LINE = re.compile(_BAR)
-_BAR_LINES = re.compile(rb"^" + _BAR + rb"$", re.MULTILINE)
+_BAR_LINES = re.compile(rb"^" + _BAR + rb"$", re.MULTILINE)  # many lines in one call
 _ULINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")  # text-mode lines (newline="")
 
 
@@ -84,6 +84,7 @@ class _DictLayout:
 
 
 _BAR_KIND = object()  # the layout of a bar line
+_BLANK_KIND = object()  # blanks and number characters only (tqdm.write clears the bar with blanks)
 
 
 def _counter(digits: bytes) -> int | None:
@@ -97,6 +98,8 @@ def _counter(digits: bytes) -> int | None:
 def _learn(raw: bytes) -> _DictLayout | object | None:
     if raw.startswith(b"{'"):
         return _learn_dict(raw)
+    if not raw.translate(None, _NUMBER).strip(b" "):  # no `/`, `[`, `{` nor `steps`: parse does nothing
+        return _BLANK_KIND
     return _BAR_KIND if _BAR_LINE.fullmatch(raw) else None
 
 
@@ -178,26 +181,25 @@ class _Reader:
         return np.concatenate((ok1, ok2)), [np.concatenate(pair) for pair in zip(c1, c2)]
 
     def block(self, data: bytes) -> None:
-        """A block of whole lines (ends with a newline)."""
-        buf = np.frombuffer(data, dtype=np.uint8)
-        nl = np.flatnonzero(buf == 10)
-        n = int(nl.size)
+        """A block of whole lines (ends with a newline), read as text-mode lines: a `\r` ends a
+        line as `\n` and `\r\n` do (a tqdm repaint, a dict printed after one, are lines of
+        their own, as `read`'s text stream and `LineParser.feed` make them)."""
+        if b"\r" in data:
+            data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         lines = data.split(b"\n")[:-1]
-        cr = np.flatnonzero(buf == 13)
-        per = np.ones(n, dtype=np.int64)
-        if cr.size:  # a lone `\r` ends a text-mode line too (`\r\n` is one end)
-            per += np.bincount(np.searchsorted(nl, cr), minlength=n)
-            per -= (buf[np.maximum(nl - 1, 0)] == 13) & (nl > 0)
-        ulast = self.lineno + np.cumsum(per)  # each line's last text-mode line number
+        n = len(lines)
+        ulast = self.lineno + np.arange(1, n + 1)  # each line's number
         skel = data.translate(None, _NUMBER).split(b"\n")[:-1]
         self.layouts, ids, table = layout_ids(self.layouts, skel, lambda k, at: _learn(lines[at]))
-        kind = np.full(n, -1, dtype=np.int64)  # -1 careful, -2 bar, else a kind of keys
+        kind = np.full(n, -1, dtype=np.int64)  # -1 careful, -2 bar, -3 nothing to read, else a kind of keys
         by_keys: dict[tuple[object, ...], int] = {}
         kinds: list[_DictLayout] = []
         of_layout = np.full(len(table), -1, dtype=np.int64)
         for j, lay in enumerate(table[1:], 1):
             if lay is _BAR_KIND:
                 of_layout[j] = -2
+            elif lay is _BLANK_KIND:
+                of_layout[j] = -3
             else:
                 of_layout[j] = by_keys.setdefault((lay.keys, *lay.key_fields), len(by_keys))
                 if of_layout[j] == len(kinds):
