@@ -175,3 +175,26 @@ def test_the_generated_console_is_read_in_blocks(tmp_path):
     _same(fast, slow)
     assert taken == 3000 and fast.meta["step_inferred"]
     _same(read_trl(path, "trl"), read(path))
+
+
+def test_redraw_marks_read_in_blocks(tmp_path):
+    """Dicts flushed apart from the bar (all at the end): the steps come from the bar's redraws,
+    which the block path finds among the bar lines as the parser does."""
+    rng = np.random.default_rng(7)
+    logged = sorted(rng.choice(np.arange(2, 300), 30, replace=False).tolist())
+    lines = []
+    for i in range(1, 301):
+        bar = _bar(i, 300, rng)
+        lines.append(bar)
+        if i in logged:  # the Trainer logged: tqdm.write clears the bar and draws it again
+            lines += ["\r" + " " * 40 + "\r", bar]
+        elif i % 50 == 1:  # the same counter drawn again at another time: no row
+            lines.append(bar.replace("[00:", "[01:"))
+    lines += [f"{{'loss': {0.5 / i!r}, 'reward': {i / 30!r}, 'epoch': {i / 30:.2f}}}" for i in range(1, 31)]
+    path = tmp_path / "run.log"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    parser, slow = TrlParser("run"), TrlParser("run")
+    fast, taken = trl_blocks.read_trl_blocks(path, parser)
+    _same(fast, _read_lines(slow, path))
+    assert taken == 30 and parser.marks == slow.marks == {300: logged}
+    assert fast.series["reward"].steps.tolist() == logged

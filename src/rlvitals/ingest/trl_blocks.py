@@ -53,7 +53,8 @@ _FORBIDDEN = (b"[", b'"', b"\\", b"(", b"=", b"\x7f")
 # text, nothing after it (so `_TQDM` finds exactly this counter, and no header or dict is there)
 _BAR = rb" *[0-9]{1,3}%\|[ #\x80-\xff]*\| ([0-9]+)/([0-9]+) \[([^\x00-\x1f\x7f-\xff\[\]{=]{0,80})(?<!cluster)\]"
 _BAR_LINE = re.compile(_BAR)
-_BAR_LINES = re.compile(rb"^" + _BAR + rb"$", re.MULTILINE)  # many lines in one call
+# many lines in one call, the time text not taken (only a counter drawn twice needs it)
+_BAR_LINES = re.compile(rb"^" + _BAR.replace(rb"\[([^", rb"\[(?:[^") + rb"$", re.MULTILINE)
 _ULINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")  # text-mode lines (newline="")
 
 
@@ -225,7 +226,7 @@ class _Reader:
         at = 0
         for stop in [*careful, n]:
             if stop - at >= MIN_RUN:
-                self._segment(at, stop, kind, rank, cols, kinds, bars, ulast)
+                self._segment(at, stop, kind, rank, cols, kinds, bars, ulast, lines)
             else:
                 for i in range(at, stop):
                     self.lineno = int(ulast[i - 1]) if i else self.lineno
@@ -239,9 +240,9 @@ class _Reader:
         self.blocks += 1
         trim_heap(self.blocks)
 
-    def _bars(self, lines: list[bytes], kind: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[bytes]]:
-        """(line, counter, total, time text) of every valid bar on a bar line; lines that are not
-        as their skeleton promised become careful (kind -1)."""
+    def _bars(self, lines: list[bytes], kind: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(line, counter, total) of every valid bar on a bar line; lines that are not as their
+        skeleton promised become careful (kind -1)."""
         sel = np.flatnonzero(kind == -2)
         found = _BAR_LINES.findall(b"\n".join([lines[i] for i in sel.tolist()]))
         if len(found) != sel.size:
@@ -251,19 +252,18 @@ class _Reader:
                 if m is None:
                     kind[i] = -1
                 else:
-                    found.append(m.groups())
+                    found.append(m.groups()[:2])
             sel = np.flatnonzero(kind == -2)
-        digits = np.array([f[:2] for f in found], dtype=bytes).reshape(-1, 2)
+        digits = np.array(found, dtype=bytes).reshape(-1, 2)
         if digits.dtype.itemsize <= 16:  # (16 digits or fewer: each counter fits an int64)
             cnt, total = digits.astype(np.int64).T
             ok = (total > 0) & (cnt <= total) & (total < STEP_LIMIT)
         else:
-            got = [(_counter(a), _counter(b)) for a, b, _ in found]
+            got = [(_counter(a), _counter(b)) for a, b in found]
             ok = np.array([a is not None and b is not None and b > 0 and a <= b for a, b in got], dtype=bool)
             cnt = np.array([a if a is not None else -1 for a, _ in got], dtype=np.int64)
             total = np.array([b if b is not None else -1 for _, b in got], dtype=np.int64)
-        texts = [f[2] for f, good in zip(found, ok.tolist()) if good]
-        return sel[ok], cnt[ok], total[ok], texts
+        return sel[ok], cnt[ok], total[ok]
 
     def _segment(
         self,
@@ -273,13 +273,14 @@ class _Reader:
         rank: np.ndarray,
         cols: list[list[np.ndarray]],
         kinds: list[_DictLayout],
-        bars: tuple[np.ndarray, np.ndarray, np.ndarray, list[bytes]],
+        bars: tuple[np.ndarray, np.ndarray, np.ndarray],
         ulast: np.ndarray,
+        lines: list[bytes],
     ) -> None:
         """Lines a..b-1, every one a dict row or a bar line: the parser's state and rows as `parse`
         would leave them, line after line."""
         p = self.p
-        ev_line, ev_n, ev_total, texts = bars
+        ev_line, ev_n, ev_total = bars
         lo, hi = np.searchsorted(ev_line, [a, b]).tolist()
         rows = a + np.flatnonzero(kind[a:b] >= 0)
         events = ev_line[lo:hi]
@@ -287,10 +288,9 @@ class _Reader:
         if events.size:
             draws = p.draws + 1 + np.arange(events.size, dtype=np.int64)
             tot, cnt = ev_total[lo:hi], ev_n[lo:hi]
-            text = np.array(texts[lo:hi], dtype=object)
             for total in dict.fromkeys(tot.tolist()):
                 mine = np.flatnonzero(tot == total)
-                self._marks(total, cnt[mine], text[mine])
+                self._marks(total, cnt[mine], events[mine], lines)
                 j = np.searchsorted(events[mine], rows) - 1
                 before = p.bars.get(total, (-1, -1))
                 row_bars[total] = (
@@ -322,19 +322,28 @@ class _Reader:
             p.add_chunk(Chunk(keys, values, ulast[rows[s:e]], epochs, chunk_bars, is_eval_keys(keys)))
             self.fast_rows += e - s
 
-    def _marks(self, total: int, cnt: np.ndarray, text: np.ndarray) -> None:
-        """The bar's redraws: a counter drawn twice in a row at the same time text marks a logged row."""
+    def _marks(self, total: int, cnt: np.ndarray, at: np.ndarray, lines: list[bytes]) -> None:
+        """The bar's redraws: a counter drawn twice in a row at the same time text marks a logged
+        row (`at`: the lines of the bars of this total; their time text is read where it matters)."""
         p = self.p
+
+        def text(i: int) -> str:
+            m = _BAR_LINE.fullmatch(lines[int(at[i])])
+            assert m is not None  # (checked in _bars)
+            return m.group(3).decode("ascii")
+
         prev = p.drawn.get(total)
         same = np.zeros(cnt.size, dtype=bool)
-        same[1:] = (cnt[1:] == cnt[:-1]) & (text[1:] == text[:-1])
+        same[1:] = cnt[1:] == cnt[:-1]
         if prev is not None:
-            same[0] = prev == (int(cnt[0]), text[0].decode("ascii"))
+            same[0] = prev[0] == cnt[0]
         for i in np.flatnonzero(same & (cnt >= 1)).tolist():
+            if (prev[1] if i == 0 and prev is not None else text(i - 1)) != text(i):
+                continue
             marks = p.marks.setdefault(total, [])
             if not marks or marks[-1] != cnt[i]:
                 marks.append(int(cnt[i]))
-        p.drawn[total] = (int(cnt[-1]), text[-1].decode("ascii"))
+        p.drawn[total] = (int(cnt[-1]), text(cnt.size - 1))
 
 
 def read_trl_blocks(path: Path, parser: _Parser, release: bool = False) -> tuple[Run, int]:
