@@ -90,8 +90,8 @@ class _Row:
 
 
 class TrlParser(LineParser):
-    """Buffers rows until `snapshot()`: the step of a row can depend on rows that come later.
-    Rows are `_Row`s (one a line) or `Chunk`s (many, read in blocks by trl_blocks.py)."""
+    """Buffers rows (`_Row`s, or `Chunk`s read by trl_blocks.py) until `snapshot()`: the step of a
+    row can depend on rows that come later."""
 
     format_name = "trl-console"
 
@@ -260,8 +260,7 @@ class TrlParser(LineParser):
         return None
 
     def snapshot(self, release: bool = False) -> Run:
-        """The run so far; `release` (a last read): the rows are handed to the builder and dropped,
-        so the values are held once, not twice, while the run is built."""
+        """The run so far; `release` (a last read): the rows go to the builder and are dropped."""
         key = self.n_rows + sum(self.skipped.values()) + self.lineno
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
