@@ -46,7 +46,7 @@ from .base import Format, LineParser, clean_line
 from .builder import RunBuilder
 from .pydict import DictSyntaxError, KeyMap, numeric, parse_dict, rows_for_writer, skip_reason
 from .trl_blocks import read_trl_blocks
-from .trl_rows import SUMMARY_KEYS, Chunk, is_eval_keys, row_table
+from .trl_rows import SUMMARY_KEYS, Chunk, is_eval_keys, logging_every, row_table
 from .values import STEP_LIMIT, parse_step
 
 __all__ = ["DEFAULT_LOGGING_STEPS", "FORMAT", "KEYS", "TrlParser", "pinned_length_note", "read_trl", "split_eval"]
@@ -217,14 +217,14 @@ class TrlParser(LineParser):
             # trainer that logs step 0, e.g. verl -- when the counter then rises at every row)
             from_zero = counts[0] == 0 and bool((counts[1:] > counts[:-1]).all())
             if (counts.min() >= 1 or from_zero) and bool((draws[1:] != draws[:-1]).all()):
-                every = _every(counts)
+                every = logging_every(counts)
                 return counts, Msg("note.how.tqdm", total=total), every
         ep = epochs[train]
         if self.per_epoch and n and not np.isnan(ep).any():
             near = np.rint(ep * self.per_epoch)  # round half to even, as round() does
             if near.min() >= 1 and near.max() < STEP_LIMIT and bool((near[1:] != near[:-1]).all()):
                 steps = near.astype(np.int64)
-                every = _every(steps)
+                every = logging_every(steps)
                 return steps, Msg("note.how.epoch", n=self.per_epoch), every
         marked = self._marked(n)
         if marked is not None:
@@ -256,7 +256,7 @@ class TrlParser(LineParser):
             if all(m == every * (i + 1) for i, m in enumerate(marks)):
                 return ([every * (i + 1) for i in range(n)], Msg("note.how.bar_every", every=every, total=total), every)
             if len(marks) >= n:
-                return marks[:n], Msg("note.how.bar", total=total), _every(marks[:n])
+                return marks[:n], Msg("note.how.bar", total=total), logging_every(marks[:n])
         return None
 
     def snapshot(self, release: bool = False) -> Run:
@@ -266,6 +266,7 @@ class TrlParser(LineParser):
             return self._cache[1]
         b = RunBuilder(self.builder.name, self.format_name)
         got, how, every = self._steps()
+        evals = sum(len(r) if isinstance(r, Chunk) else 1 for r in self.rows if r.is_eval)
         steps = np.asarray(got, dtype=np.int64)
         at = last = 0
         for r in self.rows:
@@ -277,6 +278,8 @@ class TrlParser(LineParser):
                     st, at = steps[at : at + k], at + k
                     last = int(st[-1])
                 b.add_block(st, dict(zip(r.keys, r.columns)), lines=r.lines)
+                if release:  # only the values go on (in the builder): the rest may go now
+                    r.bars, r.epochs, r.lines = {}, steps[:0], steps[:0]
             elif r.is_eval:
                 b.add_row(r.step if r.step is not None else last, r.values, r.lineno)
             else:
@@ -292,7 +295,6 @@ class TrlParser(LineParser):
             b.note(Msg("note.trl_steps", how=how))
         if every:
             b.meta["logging_steps"] = every
-        evals = sum(len(r) if isinstance(r, Chunk) else 1 for r in self.rows if r.is_eval)
         if evals:
             b.note(Msg("note.trl_evals", n=evals))
         if release:
@@ -315,14 +317,6 @@ def _count(digits: str) -> int | None:
         return n if n < STEP_LIMIT else None
     got = parse_step(digits)
     return got if isinstance(got, int) else None
-
-
-def _every(steps: list[int] | np.ndarray) -> int | None:
-    """The logging interval when the steps are evenly spaced from it (10, 20, 30 …), else None."""
-    gaps = np.diff(steps)
-    if gaps.size and np.all(gaps == gaps[0]) and steps[0] == gaps[0]:
-        return int(gaps[0])
-    return None
 
 
 def pinned_length_note(run: Run) -> Run:

@@ -11,9 +11,17 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["SUMMARY_KEYS", "Bars", "Chunk", "is_eval_keys", "row_table"]
+__all__ = ["SUMMARY_KEYS", "Bars", "Chunk", "is_eval_keys", "logging_every", "row_table"]
 
 SUMMARY_KEYS = ("train_runtime", "train_samples_per_second", "train_steps_per_second", "train_loss")
+
+
+def logging_every(steps: list[int] | np.ndarray) -> int | None:
+    """The logging interval when the steps are evenly spaced from it (10, 20, 30 …), else None."""
+    gaps = np.diff(steps)
+    if gaps.size and np.all(gaps == gaps[0]) and steps[0] == gaps[0]:
+        return int(gaps[0])
+    return None
 
 
 def is_eval_keys(keys: Iterable[str]) -> bool:
