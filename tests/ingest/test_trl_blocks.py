@@ -198,3 +198,13 @@ def test_redraw_marks_read_in_blocks(tmp_path):
     _same(fast, _read_lines(slow, path))
     assert taken == 30 and parser.marks == slow.marks == {300: logged}
     assert fast.series["reward"].steps.tolist() == logged
+
+
+def test_rows_with_a_step_key_beside_rows_read_in_blocks(tmp_path):
+    rows = [f"{{'loss': {i / 7!r}, 'reward': {i / 9!r}, 'step': {i}}}" for i in range(1, 21)]
+    rows += [f"{{'loss': {i / 7!r}, 'reward': {i / 9!r}, 'epoch': {i / 100}}}" for i in range(21, 61)]
+    path = tmp_path / "run.log"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    fast, slow, taken = _both(path)
+    _same(fast, slow)
+    assert taken == 40 and fast.series["reward"].steps.size == 60

@@ -202,9 +202,9 @@ class TrlParser(LineParser):
     def _steps(self) -> tuple[np.ndarray | list[int], str, int | None]:
         every: int | None
         is_eval, explicit, epochs, bars = row_table(self.rows)
-        train = ~is_eval
-        n = int(train.sum())
-        if n and bool((explicit[train] >= 0).all()):
+        n = int(is_eval.size - is_eval.sum())
+        train = slice(None) if n == is_eval.size else ~is_eval  # (no copies when every row trains)
+        if n and explicit is not None and bool((explicit[train] >= 0).all()):
             return explicit[train], "", None
         # the training bar: a total every row saw, whose counter rises from row to row
         totals = [t for t, (c, _) in bars.items() if n and bool((c[train] >= 0).all())]

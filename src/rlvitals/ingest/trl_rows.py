@@ -47,16 +47,19 @@ class Chunk:
 Bars = dict[int, tuple[np.ndarray, np.ndarray]]
 
 
-def row_table(parts: list[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, Bars]:
-    """Every row's is_eval, explicit step (-1: none), epoch (NaN: none) and, per tqdm total, the
-    counter and draw number it saw (-1: not drawn yet), in row order, from `Chunk`s and the line
-    parser's rows (objects with is_eval, step, epoch and bar_items)."""
+def row_table(parts: list[Any]) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, Bars]:
+    """Every row's is_eval, explicit step (-1: none; None when no row has one), epoch (NaN: none)
+    and, per tqdm total, the counter and draw number it saw (-1: not drawn yet), in row order,
+    from `Chunk`s and the line parser's rows (objects with is_eval, step, epoch and bar_items)."""
     totals: set[int] = set()
     seen: set[int] = set()
+    explicit = False
     for part in parts:
         if isinstance(part, Chunk):
             totals.update(part.bars)
-        elif id(part.bar_items) not in seen:  # (rows share their bars until one moves)
+            continue
+        explicit = explicit or part.step is not None
+        if id(part.bar_items) not in seen:  # (rows share their bars until one moves)
             seen.add(id(part.bar_items))
             totals.update(t for t, _ in part.bar_items)
     flags: list[np.ndarray] = []
@@ -85,7 +88,8 @@ def row_table(parts: list[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, Bar
         flush()
         k = len(part)
         flags.append(np.full(k, part.is_eval))
-        steps.append(np.full(k, -1, dtype=np.int64))
+        if explicit:
+            steps.append(np.full(k, -1, dtype=np.int64))
         epochs.append(part.epochs)
         for t, (c, d) in bars.items():
             got = part.bars.get(t)
@@ -94,5 +98,11 @@ def row_table(parts: list[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, Bar
     flush()
     join = np.concatenate
     if not flags:
-        return np.zeros(0, bool), np.zeros(0, np.int64), np.zeros(0), {t: (np.zeros(0, np.int64),) * 2 for t in totals}
-    return join(flags), join(steps), join(epochs), {t: (join(c), join(d)) for t, (c, d) in bars.items()}
+        return np.zeros(0, bool), None, np.zeros(0), {t: (np.zeros(0, np.int64),) * 2 for t in totals}
+    # (a million rows read in blocks have no explicit step: no column of -1 for them)
+    return (
+        join(flags),
+        join(steps) if explicit else None,
+        join(epochs),
+        {t: (join(c), join(d)) for t, (c, d) in bars.items()},
+    )
