@@ -5,6 +5,7 @@
     python benchmarks/bench_read.py --with-5m                # adds 5,000,000 steps (minutes, GBs of disk)
     python benchmarks/bench_read.py --skip-baseline          # not the (slow) lesson parser
     python benchmarks/bench_read.py --repeat 3 --logs /tmp/logs --json out.json   # medians; logs kept
+    python benchmarks/bench_read.py --steps 1000000 --against ../main/src   # another rlvitals, in turn
 
 The logs are the simulator's healthy run written by rlvitals' own writers, as each framework
 prints it (`rlvitals simulate -F FMT`): the lesson's `%g` numbers (`lr=3.33333e-10`, `kl=9.5e-05`),
@@ -17,7 +18,9 @@ Each measurement is its own process (peak memory is that reader's alone); CPU se
 figure (the machine is shared; wall time is printed too), the median of `--repeat` runs, each
 run of a row taken in turn with its yardsticks (so a change of the machine's load hits all three).
 `--logs DIR` writes the logs there once and reuses them (to measure two versions of rlvitals on
-the very same files: run it again with another PYTHONPATH). Two yardsticks per row:
+the very same files: run it again with another PYTHONPATH, or give `--against SRC`: each read is then
+measured with that checkout's `src` too, right after this one's, and the ratio printed -- on a
+shared machine, the one comparison that holds). Two yardsticks per row:
 
 - naive: the lesson's own parser (`lesson_baseline.py`) on the lesson log of the same run and
   spelling -- what reading these steps costs the naive way (it reads only the lesson format);
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import statistics
 import subprocess
@@ -104,9 +108,14 @@ print(json.dumps({"wall": dt, "cpu": cpu, "rows": n,
 """
 
 
-def measure(kind: str, path: Path, arg: str = "") -> dict:
+def measure(kind: str, path: Path, arg: str = "", src: Path | None = None) -> dict:
+    env = None if src is None else {**os.environ, "PYTHONPATH": str(src)}
     out = subprocess.run(
-        [sys.executable, "-c", _CHILD, kind, str(path), arg or str(HERE)], check=True, capture_output=True, text=True
+        [sys.executable, "-c", _CHILD, kind, str(path), arg or str(HERE)],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
     ).stdout
     return json.loads(out.strip().splitlines()[-1])
 
@@ -129,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=1, help="runs per measurement; the median is shown")
     ap.add_argument("--logs", type=Path, default=None, help="write the logs here once and reuse them")
     ap.add_argument("--json", type=Path, default=None, help="write the rows here as JSON")
+    ap.add_argument("--against", type=Path, default=None, help="another checkout's src/: each read measured in turn")
     args = ap.parse_args(argv)
     counts = [int(s) for s in args.steps.split(",")] + ([5_000_000] if args.with_5m else [])
     formats, spellings = args.formats.split(","), args.spellings.split(",")
@@ -157,8 +167,16 @@ def main(argv: list[str] | None = None) -> int:
                     )
                 for fmt in formats:
                     path = Path(tmp) / f"{fmt}.{spelling}"
-                    pairs = [(measure("floor", path), measure("read", path, fmt)) for _ in range(args.repeat)]
+                    pairs = [
+                        (
+                            measure("floor", path),
+                            measure("read", path, fmt),
+                            measure("read", path, fmt, args.against) if args.against else None,
+                        )
+                        for _ in range(args.repeat)
+                    ]
                     floor, ours = median_of([p[0] for p in pairs]), median_of([p[1] for p in pairs])
+                    theirs = median_of([p[2] for p in pairs if p[2]]) if args.against else None
                     row = {
                         "steps": steps,
                         "format": fmt,
@@ -171,6 +189,9 @@ def main(argv: list[str] | None = None) -> int:
                         "floor": floor["cpu"],
                         "naive": naive["cpu"] if naive else None,
                     }
+                    if theirs is not None:  # each pair's ratio, then their median: the load moves both
+                        row["against_cpu"], row["against_peak"] = theirs["cpu"], theirs["peak_mb"]
+                        row["ratio_vs"] = statistics.median(p[1]["cpu"] / p[2]["cpu"] for p in pairs if p[2])
                     rows.append(row)
                     ratio = f"{row['naive'] / row['cpu']:5.1f}x naive" if naive else "   -  naive"
                     print(
@@ -179,6 +200,12 @@ def main(argv: list[str] | None = None) -> int:
                         f"{row['cpu'] / row['floor']:4.1f}x floor ({row['floor']:.2f} s), {row['read']:,} steps",
                         flush=True,
                     )
+                    if theirs is not None:
+                        print(
+                            f"    against {args.against}: {theirs['cpu']:6.2f} s CPU, peak {theirs['peak_mb']:5.0f} MB; "
+                            f"this one / that one: {row['ratio_vs']:.2f} in CPU (median of the pairs)",
+                            flush=True,
+                        )
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
     if args.md:

@@ -287,13 +287,13 @@ def whole_lines(f: BinaryIO) -> Iterator[bytes]:
         if not chunk:
             break
         tick(f.tell())
-        data = rest + chunk
-        cut = data.rfind(b"\n") + 1
+        cut = chunk.rfind(b"\n") + 1  # (`rest` holds no newline)
         if cut == 0:
-            rest = data
+            rest += chunk
             continue
-        rest = data[cut:]
-        yield data[:cut]
+        # one copy of the block at most (the chunk itself when it ends a line and nothing is left over)
+        yield chunk if not rest and cut == len(chunk) else b"".join((rest, memoryview(chunk)[:cut]))
+        rest = chunk[cut:]
     if rest:
         yield rest
 

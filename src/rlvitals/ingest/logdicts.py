@@ -26,7 +26,8 @@ from .base import Format
 from .builder import RunBuilder
 from .jsonl import STEP_KEYS, flatten
 from .pydict import rows_for_writer
-from .trl import KEYS, SUMMARY_KEYS, pinned_length_note, split_eval
+from .trl import KEYS, pinned_length_note, split_eval
+from .trl_rows import SUMMARY_KEYS
 from .values import OUT_OF_RANGE, as_float
 
 __all__ = ["ARRAY_FORMAT", "STATE_FORMAT", "log_dicts_run", "read_log_dicts", "write_state"]

@@ -34,8 +34,8 @@ from __future__ import annotations
 import math
 import re
 from array import array
-from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 
 import numpy as np
@@ -45,9 +45,11 @@ from ..run import Run
 from .base import Format, LineParser, clean_line
 from .builder import RunBuilder
 from .pydict import DictSyntaxError, KeyMap, numeric, parse_dict, rows_for_writer, skip_reason
+from .trl_blocks import read_trl_blocks
+from .trl_rows import SUMMARY_KEYS, Chunk, is_eval_keys, logging_every, row_table
 from .values import STEP_LIMIT, parse_step
 
-__all__ = ["DEFAULT_LOGGING_STEPS", "FORMAT", "KEYS", "TrlParser", "pinned_length_note", "split_eval"]
+__all__ = ["DEFAULT_LOGGING_STEPS", "FORMAT", "KEYS", "TrlParser", "pinned_length_note", "read_trl", "split_eval"]
 
 DEFAULT_LOGGING_STEPS = 10  # TRL's GRPOConfig default (transformers' own default is 500)
 
@@ -59,16 +61,10 @@ _ANY_DICT = re.compile(r"\{['\"]")
 _HF_KEYS = frozenset({"loss", "grad_norm", "learning_rate", "epoch", "reward", "train_runtime"})
 _PER_EPOCH = re.compile(r"Num update steps per epoch = ([\d,]+)")
 _TOTAL = re.compile(r"Total optimization steps = ([\d,]+)")
-SUMMARY_KEYS = ("train_runtime", "train_samples_per_second", "train_steps_per_second", "train_loss")
 _SNIFF = re.compile(
     r"(?:^|\r)[^\S\r\n]*(?:\[rank\d+\]:\s*)?\{'(?:loss|grad_norm|learning_rate|reward|train_runtime|eval_\w+)'",
     re.MULTILINE,
 )
-
-
-def _is_eval(keys: Iterable[str]) -> bool:
-    ks = [k for k in keys if k not in ("epoch", "step")]
-    return bool(ks) and all(k.startswith("eval_") for k in ks)
 
 
 @dataclass(slots=True)
@@ -94,13 +90,15 @@ class _Row:
 
 
 class TrlParser(LineParser):
-    """Buffers rows until `snapshot()`: the step of a row can depend on rows that come later."""
+    """Buffers rows (`_Row`s, or `Chunk`s read by trl_blocks.py) until `snapshot()`: the step of a
+    row can depend on rows that come later."""
 
     format_name = "trl-console"
 
     def __init__(self, name: str = "") -> None:
         super().__init__(name)
-        self.rows: list[_Row] = []
+        self.rows: list[_Row | Chunk] = []
+        self.n_rows = 0
         self.bars: dict[int, tuple[int, int]] = {}
         self.draws = 0  # tqdm counters seen so far
         self.drawn: dict[int, tuple[int, str]] = {}  # tqdm total -> (counter, time text) last drawn
@@ -120,9 +118,13 @@ class TrlParser(LineParser):
         self.skipped[reason] = self.skipped.get(reason, 0) + n
 
     def feed(self, line: str) -> bool:
-        before = len(self.rows)
+        before = self.n_rows
         super().feed(line)
-        return len(self.rows) > before
+        return self.n_rows > before
+
+    def add_chunk(self, chunk: Chunk) -> None:
+        self.rows.append(chunk)
+        self.n_rows += len(chunk)
 
     def parse(self, line: str, lineno: int) -> None:
         line = clean_line(line)
@@ -186,7 +188,7 @@ class TrlParser(LineParser):
         keys = tuple(row)
         known = self._keys.get(keys)
         if known is None:  # one tuple (and one eval test) per distinct key set
-            known = self._keys[keys] = (keys, _is_eval(keys))
+            known = self._keys[keys] = (keys, is_eval_keys(keys))
         vals = row.values()
         # plain floats in a typed array; a marker (values.OUT_OF_RANGE) or an int keeps its object
         numbers = array("d", vals) if all(type(v) is float for v in vals) else tuple(vals)
@@ -194,34 +196,35 @@ class TrlParser(LineParser):
         if bars is None:  # the bars as they stand, shared by the rows until one moves
             bars = self._bar_items = tuple(self.bars.items())
         self.rows.append(_Row(known[0], numbers, lineno, epoch, bars, step, known[1]))
+        self.n_rows += 1
 
     # -- step inference ------------------------------------------------------------------------
-    def _steps(self) -> tuple[list[int], str, int | None]:
+    def _steps(self) -> tuple[np.ndarray | list[int], str, int | None]:
         every: int | None
-        train = [r for r in self.rows if not r.is_eval]
-        n = len(train)
-        explicit = [r.step for r in train if r.step is not None]
-        if n and len(explicit) == n:
-            return explicit, "", None
+        is_eval, explicit, epochs, bars = row_table(self.rows)
+        n = int(is_eval.size - is_eval.sum())
+        train = slice(None) if n == is_eval.size else ~is_eval  # (no copies when every row trains)
+        if n and explicit is not None and bool((explicit[train] >= 0).all()):
+            return explicit[train], "", None
         # the training bar: a total every row saw, whose counter rises from row to row
-        totals = set.intersection(*(set(r.bars) for r in train)) if n else set()
+        totals = [t for t, (c, _) in bars.items() if n and bool((c[train] >= 0).all())]
         for total in sorted(totals, reverse=True):
-            counts = [r.bars[total][0] for r in train]
-            draws = [r.bars[total][1] for r in train]
+            counts, draws = bars[total][0][train], bars[total][1][train]
             # the bar must be redrawn between two rows (else the dicts were printed apart from it,
             # e.g. stdout flushed at the end); a resumed run redraws it from the checkpoint, so the
             # counter may go back (a new segment)
             # (a first row at counter 0 is a log that starts at step 0 -- a run converted from a
             # trainer that logs step 0, e.g. verl -- when the counter then rises at every row)
-            from_zero = counts[0] == 0 and all(b > a for a, b in zip(counts, counts[1:]))
-            if (min(counts) >= 1 or from_zero) and all(b != a for a, b in zip(draws, draws[1:])):
-                every = _every(counts)
+            from_zero = counts[0] == 0 and bool((counts[1:] > counts[:-1]).all())
+            if (counts.min() >= 1 or from_zero) and bool((draws[1:] != draws[:-1]).all()):
+                every = logging_every(counts)
                 return counts, Msg("note.how.tqdm", total=total), every
-        epochs = [r.epoch for r in train if r.epoch is not None]
-        if self.per_epoch and n and len(epochs) == n:
-            steps = [int(round(e * self.per_epoch)) for e in epochs]
-            if min(steps) >= 1 and max(steps) < STEP_LIMIT and all(b != a for a, b in zip(steps, steps[1:])):
-                every = _every(steps)
+        ep = epochs[train]
+        if self.per_epoch and n and not np.isnan(ep).any():
+            near = np.rint(ep * self.per_epoch)  # round half to even, as round() does
+            if near.min() >= 1 and near.max() < STEP_LIMIT and bool((near[1:] != near[:-1]).all()):
+                steps = near.astype(np.int64)
+                every = logging_every(steps)
                 return steps, Msg("note.how.epoch", n=self.per_epoch), every
         marked = self._marked(n)
         if marked is not None:
@@ -253,23 +256,35 @@ class TrlParser(LineParser):
             if all(m == every * (i + 1) for i, m in enumerate(marks)):
                 return ([every * (i + 1) for i in range(n)], Msg("note.how.bar_every", every=every, total=total), every)
             if len(marks) >= n:
-                return marks[:n], Msg("note.how.bar", total=total), _every(marks[:n])
+                return marks[:n], Msg("note.how.bar", total=total), logging_every(marks[:n])
         return None
 
-    def snapshot(self) -> Run:
-        key = len(self.rows) + sum(self.skipped.values()) + self.lineno
+    def snapshot(self, release: bool = False) -> Run:
+        """The run so far; `release` (a last read): the rows go to the builder and are dropped."""
+        key = self.n_rows + sum(self.skipped.values()) + self.lineno
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
         b = RunBuilder(self.builder.name, self.format_name)
-        steps, how, every = self._steps()
-        it = iter(steps)
-        last = 0
+        got, how, every = self._steps()
+        evals = sum(len(r) if isinstance(r, Chunk) else 1 for r in self.rows if r.is_eval)
+        steps = np.asarray(got, dtype=np.int64)
+        at = last = 0
         for r in self.rows:
-            if r.is_eval:
+            if isinstance(r, Chunk):  # rows read in a block: one add_block
+                k = len(r)
+                if r.is_eval:
+                    st = np.full(k, last, dtype=np.int64)
+                else:
+                    st, at = steps[at : at + k], at + k
+                    last = int(st[-1])
+                b.add_block(st, dict(zip(r.keys, r.columns)), lines=r.lines)
+                if release:  # only the values go on (in the builder): the rest may go now
+                    r.bars, r.epochs, r.lines = {}, steps[:0], steps[:0]
+            elif r.is_eval:
                 b.add_row(r.step if r.step is not None else last, r.values, r.lineno)
-                continue
-            last = next(it)
-            b.add_row(last, r.values, r.lineno)
+            else:
+                last, at = int(steps[at]), at + 1
+                b.add_row(last, r.values, r.lineno)
         for reason, count in (*self.skipped.items(), *self.builder.skipped.items()):
             b.skip(reason, count)
         for reason, count in self.dropped.items():
@@ -280,11 +295,12 @@ class TrlParser(LineParser):
             b.note(Msg("note.trl_steps", how=how))
         if every:
             b.meta["logging_steps"] = every
-        evals = sum(r.is_eval for r in self.rows)
         if evals:
             b.note(Msg("note.trl_evals", n=evals))
-        run = pinned_length_note(b.build())
-        self._cache = (key, run)
+        if release:
+            self.rows, self.n_rows = [], 0
+        run = pinned_length_note(b.build(release=release))
+        self._cache = (key, run) if not release else None
         return run
 
     def finish(self) -> Run:
@@ -301,14 +317,6 @@ def _count(digits: str) -> int | None:
         return n if n < STEP_LIMIT else None
     got = parse_step(digits)
     return got if isinstance(got, int) else None
-
-
-def _every(steps: list[int]) -> int | None:
-    """The logging interval when the steps are evenly spaced from it (10, 20, 30 …), else None."""
-    gaps = np.diff(steps)
-    if gaps.size and np.all(gaps == gaps[0]) and steps[0] == gaps[0]:
-        return int(gaps[0])
-    return None
 
 
 def pinned_length_note(run: Run) -> Run:
@@ -366,6 +374,11 @@ def write_console(run: Run, out: TextIO) -> None:
             out.write(str({**ev, "epoch": round(step / max(total, 1), 2)}) + "\n")
 
 
+def read_trl(path: Path, name: str) -> Run:
+    """A TRL console log: dict rows and bar lines in blocks (trl_blocks.py), the rest by TrlParser."""
+    return read_trl_blocks(path, TrlParser(name), release=True)[0]
+
+
 def _sniff_console(text: str) -> float:
     hits = len(_SNIFF.findall(text))
     return 0.0 if hits == 0 else min(0.9, 0.6 + 0.1 * hits)
@@ -376,5 +389,6 @@ FORMAT = Format(
     "TRL / HF Trainer console: printed dicts, no step (inferred)",
     _sniff_console,
     parser=TrlParser,
+    reader=read_trl,
     writer=write_console,
 )
