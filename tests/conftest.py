@@ -1,10 +1,15 @@
-"""Shared test fixtures: the real training logs (paths in realdata.py); the `slow` marker."""
+"""Shared test fixtures: the real training logs (paths in realdata.py); the session's shared RL-loop
+runs (simruns.py); the `slow` marker."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
+import simruns
 from realdata import REAL_LOGS, TESTS
 
 # Modules whose tests take a second or more each (simulated RL-loop runs diagnosed at every prefix,
@@ -25,6 +30,16 @@ SLOW_MODULES = frozenset(
         "tests/lab/test_distinct_runs.py",
     }
 )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The session's folder of shared RL-loop runs (tests/simruns.py), made by the controller
+    before the xdist workers start (they inherit its name) and removed when the session ends."""
+    if hasattr(config, "workerinput") or os.environ.get(simruns.ENV):
+        return
+    folder = tempfile.mkdtemp(prefix="rlvitals-test-runs-")
+    os.environ[simruns.ENV] = folder
+    config.add_cleanup(lambda: (os.environ.pop(simruns.ENV, None), shutil.rmtree(folder, ignore_errors=True)))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import pytest
+from simruns import simulate_rl
 
 from rlvitals.diagnose import diagnose
 from rlvitals.diagnose.context import Ctx
@@ -23,7 +24,6 @@ from rlvitals.diagnose.verdict import _aftermath
 from rlvitals.render.words import finding_summary
 from rlvitals.shapes import shapes_of
 from rlvitals.simulate import simulate
-from rlvitals.simulate.rlloop import simulate_rl
 
 
 def _ctx(run) -> Ctx:

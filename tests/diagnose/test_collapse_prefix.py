@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from simruns import simulate_rl
 
 from rlvitals.diagnose import diagnose
 from rlvitals.diagnose.context import Ctx
@@ -23,7 +24,6 @@ from rlvitals.diagnose.timing import entropy_led_kl
 from rlvitals.ingest import read
 from rlvitals.shapes import shapes_of
 from rlvitals.simulate import simulate
-from rlvitals.simulate.rlloop import simulate_rl
 
 WARN = ("warning", "critical")
 

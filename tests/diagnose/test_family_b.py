@@ -234,7 +234,7 @@ def test_a_logged_length_term_switched_on_is_length_hacking_not_reward_hacking()
     # the RL loop adds a length term mid-run: the reward jumps through the logged `length` component
     # before the answers have grown; the correctness term keeps its pace -- the first warning names
     # length_hacking (the term that pays), never reward_hacking
-    from rlvitals.simulate.rlloop import simulate_rl
+    from simruns import simulate_rl
 
     for seed in (1001, 1004):
         run = simulate_rl("length_hacking", seed=seed, steps=200)
@@ -265,7 +265,7 @@ def test_truncation_that_follows_a_kl_jump_is_the_blow_ups_not_starvation():
     # a KL blow-up: the KL jumps x6 in a step, entropy to 0, answers turn to long garbage that the cap
     # cuts (trunc 0 -> 0.5) and the reward dies; the truncation is the blow-up's consequence.  A cap cut
     # whose KL only climbs later, while the policy relearns, stays truncation_starvation.
-    from rlvitals.simulate.rlloop import simulate_rl
+    from simruns import simulate_rl
 
     d = diagnose(simulate_rl("kl_blowup", seed=2003, steps=600))
     assert d.top.id == "kl_blowup" and "truncation_starvation" not in ids(d), ids(d)
@@ -278,7 +278,7 @@ def test_a_logged_length_bonus_over_the_whole_run_is_length_hacking_not_reward_h
     # 150 steps of the RL loop with a length term switched on: the reward rises through the logged
     # length term while the correctness term gains little -- length_hacking owns it (a length
     # *penalty* paying for shorter answers, as in the prime-rl real log, is not: tested there)
-    from rlvitals.simulate.rlloop import simulate_rl
+    from simruns import simulate_rl
 
     d = diagnose(simulate_rl("length_hacking", seed=2001, steps=150))
     assert d.verdict == "cheating" and d.top.id == "length_hacking", ids(d)
@@ -287,7 +287,7 @@ def test_a_logged_length_bonus_over_the_whole_run_is_length_hacking_not_reward_h
 def test_a_length_bend_with_too_short_a_course_before_it_is_not_length_hacking():
     # 31 healthy steps of the RL loop (before its KL blow-up): the length bent at step 16 and grew
     # x1.14 with a noisy accuracy; 16 points before the bend cannot show an acceleration
-    from rlvitals.simulate.rlloop import simulate_rl
+    from simruns import simulate_rl
 
     run = simulate_rl("kl_blowup", seed=1004, steps=200)
     assert "length_hacking" not in ids(diagnose(run.upto(31)))

@@ -23,6 +23,7 @@ from __future__ import annotations
 import io
 
 import pytest
+from simruns import simulate_rl
 
 from rlvitals.diagnose import diagnose, kl_blowup, verdict
 from rlvitals.diagnose.context import Ctx
@@ -31,7 +32,6 @@ from rlvitals.diagnose.thresholds import get
 from rlvitals.diagnose.timing import sharpening_ratio
 from rlvitals.ingest import read_text, write_run
 from rlvitals.shapes import shapes_of
-from rlvitals.simulate.rlloop import simulate_rl
 
 WARN = ("warning", "critical")
 

@@ -342,7 +342,7 @@ def test_clip_fraction_above_20_percent_alone_is_lr_too_high():
     ],
 )
 def test_prefixes_of_healthy_rl_loop_runs_do_not_warn(scenario, seed, step):
-    from rlvitals.simulate.rlloop import simulate_rl
+    from simruns import simulate_rl
 
     d = diagnose(simulate_rl(scenario, seed=seed, steps=300).upto(step))
     assert d.worst_severity() in (None, "info"), [(f.id, f.severity, f.evidence) for f in d.findings]

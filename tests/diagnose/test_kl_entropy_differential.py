@@ -112,9 +112,10 @@ def test_an_entropy_run_up_owns_the_kl_it_drags_in_its_first_steps(seed):
     # RL loop, an entropy bonus too large: the entropy leaves its line 2-4 steps before the KL, and
     # the KL gained stays within what the entropy gained (a flattening policy's cost) for ~10 steps.
     # Before: the explosion's early rule stood back once the KL moved and kl_blowup spoke first.
+    from simruns import simulate_rl
+
     from rlvitals.diagnose.thresholds import get
     from rlvitals.diagnose.timing import flattening_ratio
-    from rlvitals.simulate.rlloop import simulate_rl
 
     run = simulate_rl("entropy_explosion", seed=seed, steps=200)
     on = int(run.meta["truth"]["onset_step"])

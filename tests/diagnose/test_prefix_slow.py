@@ -9,13 +9,13 @@ from __future__ import annotations
 import diag_curves as dc
 import numpy as np
 import pytest
+from simruns import simulate_rl
 
 from rlvitals.diagnose import diagnose
 from rlvitals.diagnose.context import Ctx
 from rlvitals.diagnose.sync_failure import _drifting
 from rlvitals.diagnose.thresholds import using
 from rlvitals.shapes import classify
-from rlvitals.simulate.rlloop import simulate_rl
 
 WARN = ("warning", "critical")
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from simruns import simulate_rl
 
 from rlvitals.diagnose import diagnose
 from rlvitals.diagnose.context import Ctx
 from rlvitals.diagnose.updates import assess
 from rlvitals.run import Run
 from rlvitals.simulate import simulate
-from rlvitals.simulate.rlloop import simulate_rl
 
 WARN = ("warning", "critical")
 

@@ -100,7 +100,7 @@ def test_a_thinned_run_reads_as_the_dense_one(name):
 def test_a_kl_blowup_logged_every_10_steps_is_still_a_blowup():
     # the entropy drops within a few steps of the KL's jump: averaged into 10-step windows, the drop is
     # spread over the two windows it straddles and must still read "at once" (not a slide: a collapse)
-    from rlvitals.simulate.rlloop import simulate_rl
+    from simruns import simulate_rl
 
     run = simulate_rl("kl_blowup", seed=1001, steps=300)
     assert diagnose(run).top.id == "kl_blowup"

@@ -132,12 +132,20 @@ def test_a_signal_mid_decompression_leaves_no_temp_file(tmp_path, signame):
     tmp.mkdir()
     p = tmp_path / "big.log.gz"
     p.write_bytes(members("gzip", lesson_text(20000), 300))  # ~450 MiB decompressed
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "rlvitals.cli", "vitals", str(p)],
-        env={**os.environ, "PYTHONPATH": SRC, "TMPDIR": str(tmp)},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    # under nohup the child would inherit SIGHUP ignored (and rightly keep running): it gets the default
+    ignored = signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
+    if ignored:
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "rlvitals.cli", "vitals", str(p)],
+            env={**os.environ, "PYTHONPATH": SRC, "TMPDIR": str(tmp)},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+    finally:
+        if ignored:
+            signal.signal(signal.SIGHUP, signal.SIG_IGN)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not any(f.stat().st_size > 4 * MIB for f in tmp.rglob("*") if f.is_file()):
         time.sleep(0.02)

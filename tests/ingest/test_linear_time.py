@@ -124,6 +124,11 @@ TEXT = {
 }
 
 
+# the input's size at the small end; a line of 20,000 characters holding 1,250 JSON keys costs
+# the reader as much as the other cases' 160,000 characters, so it starts smaller
+SIZE = {"one long JSON line": 5000}
+
+
 @pytest.mark.parametrize("case", sorted(TEXT))
 def test_sniffing_and_reading_adversarial_text_is_linear(tmp_path, case):
     def make(n: int):
@@ -138,4 +143,4 @@ def test_sniffing_and_reading_adversarial_text_is_linear(tmp_path, case):
 
         return go
 
-    assert_linear(make, 20000)
+    assert_linear(make, SIZE.get(case, 20000))

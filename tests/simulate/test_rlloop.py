@@ -10,6 +10,7 @@ from collections.abc import Iterator, Mapping
 
 import numpy as np
 import pytest
+import simruns
 
 from rlvitals.cli import main
 from rlvitals.diagnose.model import FINDING_IDS, SEVERITIES, VERDICTS
@@ -26,8 +27,8 @@ STEPS = 300
 
 
 class LazyRuns(Mapping[str, Run]):
-    """Each scenario's run at seed 0, simulated on first use (~0.7 s of CPU each): shared by the
-    module's tests, and an xdist worker that runs only some of them simulates only theirs."""
+    """Each scenario's run at seed 0, made on first use (~0.7 s of CPU each to simulate): shared by
+    the module's tests, and by the xdist workers through simruns (one simulates, the others load)."""
 
     def __init__(self) -> None:
         self._made: dict[str, Run] = {}
@@ -36,7 +37,7 @@ class LazyRuns(Mapping[str, Run]):
         if name not in SCENARIOS:
             raise KeyError(name)
         if name not in self._made:
-            self._made[name] = simulate_rl(name, seed=0, steps=STEPS)
+            self._made[name] = simruns.simulate_rl(name, seed=0, steps=STEPS)
         return self._made[name]
 
     def __iter__(self) -> Iterator[str]:

@@ -364,7 +364,7 @@ def test_what_a_broken_run_does_next_is_not_alerted_as_a_second_failure():
     from step ~154 its updates jump (clip fraction past 20%).  The real diagnosis keeps that as the
     starvation's aftermath (an info note), so Monitor, on a simulated clock, alerts the starvation
     and nothing else."""
-    from rlvitals.simulate.rlloop import simulate_rl
+    from simruns import simulate_rl
 
     run = simulate_rl("truncation_starvation", seed=1001, steps=200)
     now = [0.0]
