@@ -315,3 +315,13 @@ def test_fuzzed_payloads_decode_or_fail_cleanly(tmp_path):
                 assert isinstance(tag, str) and -(2**63) <= step < 2**63 and isinstance(x, float)
         except InputError as e:
             assert "malformed TensorBoard event" in str(e)
+
+
+def test_a_log_whose_text_looks_like_a_path_is_never_sniffed_as_tensorboard(tmp_path, monkeypatch):
+    # TensorBoard is told by its path, never by a log's text: the text "/" once walked the filesystem
+    from rlvitals.ingest import read, sniff_text
+
+    write_scalars(tmp_path / "tb" / "events.out.tfevents.1.host", [("train/reward", 1, 0.5), ("train/reward", 2, 0.6)])
+    monkeypatch.chdir(tmp_path)
+    assert sniff_text("tb") is None and sniff_text(str(tmp_path / "tb")) is None and sniff_text("/") is None
+    assert read(tmp_path / "tb").format == "tensorboard"  # the directory itself still reads

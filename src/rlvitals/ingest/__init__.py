@@ -30,6 +30,7 @@ from .source import open_input
 from .sqlite_store import MAGIC as SQLITE_MAGIC
 from .swanlab_store import MAGIC as SWANLAB_MAGIC
 from .swanlab_store import swanlab_files
+from .tb_format import is_tensorboard
 from .wandb_store import MAGIC as WANDB_MAGIC
 from .wandb_store import wandb_files
 
@@ -190,7 +191,7 @@ def read(
         if path.is_dir():
             fmt = format or (
                 "tensorboard"
-                if "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path))
+                if is_tensorboard(path)
                 else "parquet"
                 if is_run_dir(path)
                 else "wandb"
@@ -206,9 +207,7 @@ def read(
             return _finish(select_run(_read_with(_format(fmt), path, name or run_name(path)), run), path, mapping)
         if not path.is_file():
             raise NotAFile.of("ingest.err.not_regular", path=path)
-        if ALIASES.get(format or "", format) == "tensorboard" or (
-            format is None and "tensorboard" in FORMATS and FORMATS["tensorboard"].sniff(str(path))
-        ):
+        if ALIASES.get(format or "", format) == "tensorboard" or (format is None and is_tensorboard(path)):
             return _finish(
                 select_run(_read_with(FORMATS["tensorboard"], path, name or run_name(path)), run), path, mapping
             )

@@ -16,7 +16,7 @@ from .base import Format
 from .builder import RunBuilder
 from .tensorboard import event_files, is_event_file, iter_scalars
 
-__all__ = ["FORMAT", "read_tensorboard"]
+__all__ = ["FORMAT", "is_tensorboard", "read_tensorboard"]
 
 
 def read_tensorboard(path: Path, name: str) -> Run:
@@ -47,22 +47,20 @@ def read_tensorboard(path: Path, name: str) -> Run:
     return builder.build()
 
 
-def _sniff(arg: str) -> float:
-    """`arg` is a path here (read() asks with the path); any other text scores 0."""
-    if not arg or len(arg) > 4096 or "\n" in arg:
-        return 0.0
+def is_tensorboard(path: Path) -> bool:
+    """A TensorBoard event file, or a directory holding some (read() asks with the path: a format
+    told by its path, never by a log's text -- the text "/" is not the root of the filesystem)."""
     try:
-        p = Path(arg)
-        if p.is_dir():
-            return 1.0 if event_files(p) else 0.0
-        return 1.0 if p.is_file() and is_event_file(p) else 0.0
+        if path.is_dir():
+            return bool(event_files(path))
+        return path.is_file() and is_event_file(path)
     except (OSError, ValueError):
-        return 0.0
+        return False
 
 
 FORMAT = Format(
     "tensorboard",
     "TensorBoard event files (`events.out.tfevents.*`, a file or a log directory)",
-    _sniff,
+    lambda text: 0.0,
     reader=read_tensorboard,
 )
