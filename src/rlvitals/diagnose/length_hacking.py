@@ -89,18 +89,37 @@ def check(ctx: Ctx) -> Finding | None:
     if f is not None:
         return f
     g = goal(ctx)
-    cap = _into_the_cap(ctx)
-    if cap is not None:
-        # the pair with truncation_starvation is decided by the reward: since it parted from the
-        # truth it rose with the length (`_paid_by_length`), where a cut answer's reward collapses --
-        # unless the answers had been growing past a flat truth for min_points points before they
-        # reached the cap: the earliest failure owns the run, the cap is its aftermath
-        early = _early(ctx, g)
-        sl = ctx.data("len")[0]
-        if early is not None and int(np.sum((sl >= early.onset_step) & (sl < cap))) >= get("min_points"):
-            return early
-        return _paid_by_length(ctx)
+    if _into_the_cap(ctx) is not None:
+        f = _at_the_cap(ctx)
+        if f is not None:
+            return f
     return _early(ctx, g) or _tail(ctx, g) or _length_term(ctx) or _paid_by_length(ctx)
+
+
+def _at_the_cap(ctx: Ctx) -> Finding | None:
+    """Answers running into the cap (`_into_the_cap`) are the pair with truncation_starvation, decided
+    by the reward: since it parted from the truth it rose with the length (`_paid_by_length`), where a
+    cut answer's reward collapses -- or the answers had been growing past a flat truth for min_points
+    points before they reached the cap (`_early`): the earliest failure owns the run, the cap is its
+    aftermath.  None when neither says so yet (`cut_undecided`)."""
+    cap = _into_the_cap(ctx)
+    if cap is None:
+        return None
+    early = _early(ctx, goal(ctx))
+    sl = ctx.data("len")[0]
+    if early is not None and int(np.sum((sl >= early.onset_step) & (sl < cap))) >= get("min_points"):
+        return early
+    return _paid_by_length(ctx)
+
+
+def cut_undecided(ctx: Ctx) -> bool:
+    """No whole-run test fired, the growing answers run into the cap (`_into_the_cap`), and nothing
+    decides the pair with truncation_starvation yet (`_at_the_cap`): the on-the-way tests' growth may
+    be answers cut at the cap.  Who names that case is a relation (registry.RELATIONS), not this
+    rule's call."""
+    return (
+        ctx.has("len") and _whole_run(ctx) is None and _into_the_cap(ctx) is not None and _at_the_cap(ctx) is None
+    )
 
 
 def _paid_by_length(ctx: Ctx) -> Finding | None:

@@ -359,6 +359,15 @@ def kl_jumped_at_cut(ctx: Ctx) -> Pred:
     return Pred(jumped(ctx), "kl", None, ctx.has("kl"))
 
 
+def cut_undecided(ctx: Ctx) -> Pred:
+    """The growing answers run into the cap and neither the reward paying for length nor growth past a
+    flat truth before the cap decides the pair with truncation_starvation yet
+    (`length_hacking.cut_undecided`)."""
+    from .length_hacking import cut_undecided as undecided
+
+    return Pred(undecided(ctx), "trunc", None, ctx.has("trunc"))
+
+
 def len_with_kl_breaking(ctx: Ctx) -> Pred:
     """No whole-run length test fired and the KL's last stretch runs `kl_breaking` times above its own line
     (`length_hacking.breaking_away`): growing answers are the policy's break-up."""
@@ -477,6 +486,7 @@ PREDICATES: dict[str, Callable[[Ctx], Pred]] = {
     "reward_paid_in_length": reward_paid_in_length,
     "entropy_gone_no_progress": entropy_gone_no_progress,
     "policy_narrowing": policy_narrowing,
+    "cut_undecided": cut_undecided,
     "len_with_kl_breaking": len_with_kl_breaking,
     "len_with_entropy_breaking": len_with_entropy_breaking,
     "entropy_with_kl_leaving": entropy_with_kl_leaving,

@@ -269,6 +269,13 @@ RELATIONS: tuple[Relation, ...] = (
     ),
     _defers(
         "length_hacking",
+        "truncation_starvation",
+        "cut_undecided",
+        "answers running into the cap with nothing yet to say the reward paid for them: the cap may be "
+        "cutting them (the lesson's pair C, decided by the reward)",
+    ),
+    _defers(
+        "length_hacking",
         "kl_blowup",
         "len_with_kl_breaking",
         "answers growing while the KL breaks away are the break-up's, not a term paying for length",
