@@ -359,6 +359,14 @@ def kl_jumped_at_cut(ctx: Ctx) -> Pred:
     return Pred(jumped(ctx), "kl", None, ctx.has("kl"))
 
 
+def length_term_jumped(ctx: Ctx) -> Pred:
+    """The reward's parting from its truth is a logged length term jumping
+    (`reward_hacking.length_term_carries`)."""
+    from .reward_hacking import length_term_carries
+
+    return Pred(length_term_carries(ctx), "reward", None, ctx.has("reward"))
+
+
 def cut_undecided(ctx: Ctx) -> Pred:
     """The growing answers run into the cap and neither the reward paying for length nor growth past a
     flat truth before the cap decides the pair with truncation_starvation yet
@@ -487,6 +495,7 @@ PREDICATES: dict[str, Callable[[Ctx], Pred]] = {
     "entropy_gone_no_progress": entropy_gone_no_progress,
     "policy_narrowing": policy_narrowing,
     "cut_undecided": cut_undecided,
+    "length_term_jumped": length_term_jumped,
     "len_with_kl_breaking": len_with_kl_breaking,
     "len_with_entropy_breaking": len_with_entropy_breaking,
     "entropy_with_kl_leaving": entropy_with_kl_leaving,

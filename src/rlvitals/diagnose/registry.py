@@ -268,6 +268,12 @@ RELATIONS: tuple[Relation, ...] = (
         "a reward climbing over an all-wrong accuracy is being learned or gamed, not starved",
     ),
     _defers(
+        "reward_hacking",
+        "length_hacking",
+        "length_term_jumped",
+        "the reward parted from its truth through a logged length term: the length is the channel",
+    ),
+    _defers(
         "length_hacking",
         "truncation_starvation",
         "cut_undecided",

@@ -93,9 +93,6 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
     rw = trend(ctx, "reward")
     if tt is None or rw is None:
         return None
-    lt = length_term_excess(ctx)
-    if lt is not None and lt[1] >= onset:
-        return None  # the parting is a logged length term jumping: length_hacking's question
     sa, va = ctx.data(truth)
     i = int(np.searchsorted(sa, onset))
     at_onset = float(np.mean(va[i : i + max(1, va.size // 10)])) if i < va.size else tt.end
@@ -151,9 +148,6 @@ def _early(ctx: Ctx, truth: str) -> Finding | None:
     shift = float(np.median(tail))
     if shift < get("hack_z") * sd * MEDIAN_SE / np.sqrt(m) or shift < get("hack_shift") * (spread(rp) or 1.0):
         return None
-    lt = length_term_excess(ctx)
-    if lt is not None and lt[2] >= get("length_term_carries") * shift:
-        return None  # a logged length term carries the excess: length_hacking's question
     # the truth gained nothing over the stretch (against the stretch of equal length before it)
     ta, tb = float(a[j - m : j].mean()), float(a[j:].mean())
     tr = trend(ctx, truth)
@@ -285,6 +279,20 @@ def _parted(ctx: Ctx) -> tuple[str, Finding] | None:
                     break
         ctx._results[key] = out
     return cast("tuple[str, Finding] | None", ctx._results[key])
+
+
+def length_term_carries(ctx: Ctx) -> bool:
+    """The parting (`_parted`) is a logged length term's: it jumped since the whole-run parting's
+    onset, or it carries length_term_carries of the on-the-way test's excess.  Who names that case is
+    a relation (registry.RELATIONS), not this rule's call."""
+    p = _parted(ctx)
+    lt = length_term_excess(ctx)
+    if p is None or lt is None:
+        return False
+    ev = p[1].evidence
+    if "reward_excess" in ev:  # the on-the-way test
+        return lt[2] >= get("length_term_carries") * float(ev["reward_excess"])
+    return "acc_at_onset" in ev and p[1].onset_step is not None and lt[1] >= p[1].onset_step
 
 
 def parting(ctx: Ctx) -> tuple[str, int | None] | None:
