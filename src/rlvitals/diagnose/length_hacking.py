@@ -117,9 +117,7 @@ def cut_undecided(ctx: Ctx) -> bool:
     decides the pair with truncation_starvation yet (`_at_the_cap`): the on-the-way tests' growth may
     be answers cut at the cap.  Who names that case is a relation (registry.RELATIONS), not this
     rule's call."""
-    return (
-        ctx.has("len") and _whole_run(ctx) is None and _into_the_cap(ctx) is not None and _at_the_cap(ctx) is None
-    )
+    return ctx.has("len") and _whole_run(ctx) is None and _into_the_cap(ctx) is not None and _at_the_cap(ctx) is None
 
 
 def _paid_by_length(ctx: Ctx) -> Finding | None:

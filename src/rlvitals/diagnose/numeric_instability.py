@@ -71,7 +71,7 @@ def _exploding(ctx: Ctx) -> tuple[int, float] | None:
         c = tail_excess(ctx, "clip_frac", get("clip_tail"))
         _, cv = ctx.data("clip_frac")
         if c is None or c[2] >= get("goal_z") or float(np.median(cv[-6:])) >= get("clip_normal"):
-            return None  # the clip fraction grows with it (or is unknown here): the step size, not the numbers
+            return None  # the update grows with it (the clip fraction rises, or is already high): not a grad norm outrunning its update
         need = get("gnorm_rise")
     else:
         need = get("gnorm_explode")
