@@ -58,6 +58,21 @@ def test_a_one_step_spike_too_close_to_the_end_to_judge_waits_as_a_note():
     assert diagnose(run).verdict != "learning"
 
 
+def test_a_heavy_tailed_score_whose_last_window_caught_two_spikes_did_not_rise():
+    # a reward near 0.1 on most steps with rare spikes to ~1: the step-to-step noise is robust and
+    # small, so the window means' error must come from what they average (the spikes), not from it
+    from rlvitals.diagnose.symptoms import trend
+
+    base = 0.1 + jitter(0.01, 11)
+    spiky = base.copy()
+    spiky[[30, 77, 130, 191, 196]] = [0.9, 1.2, 0.8, 1.1, 0.9]  # two in the last tenth
+    t = trend(_ctx(healthy(5, reward=spiky, acc=None)), "reward")
+    assert t is not None and not t.rose and abs(t.z) < 3, (t.move, t.se)
+    # the same noise with a real step up of the level still rises
+    t = trend(_ctx(healthy(5, reward=base + ramp(0.0, 0.3, 100, 120), acc=None)), "reward")
+    assert t is not None and t.rose
+
+
 def test_entropy_near_zero_on_a_solved_task_is_not_a_collapse():
     # the model solves the task in a few steps; entropy then goes to ~0 with every answer right
     acc = np.clip(0.94 + 0.06 * (1 - np.exp(-(S - 1) / 5.0)), 0, 1) - np.abs(jitter(0.004, 5))

@@ -45,6 +45,7 @@ __all__ = [
     "tail_excess",
     "trend",
     "window_mean",
+    "window_spread",
 ]
 
 WINDOW = 0.1  # the start/end windows: a tenth of the step span (and at least MIN_WINDOW points)
@@ -236,6 +237,28 @@ def window_mean(s: np.ndarray, v: np.ndarray, a: float, b: float) -> tuple[float
     return float(seg.mean()), int(j - i)
 
 
+def window_spread(s: np.ndarray, v: np.ndarray, a: float, b: float) -> float:
+    """The spread of the values a `window_mean` averages, about their own straight line (a level's
+    trend inside the window is not spread): what a heavy-tailed score's spikes add to that mean's
+    error, which the step-to-step noise (robust by design) does not see."""
+    n = v.size
+    if n < 4:
+        return 0.0
+    s0, s1 = float(s[0]), float(s[-1])
+    span = s1 - s0
+    i = int(np.searchsorted(s, s0 + a * span, side="left"))
+    j = int(np.searchsorted(s, s0 + b * span, side="right"))
+    if j - i < 4:
+        return 0.0
+    x, y = s[i:j].astype(float), v[i:j]
+    if y.size > 65536:
+        x, y = x[:: y.size // 65536], y[:: y.size // 65536]
+    x = x - x.mean()
+    sxx = float(x @ x)
+    res = y - y.mean() - (float(x @ (y - y.mean())) / sxx * x if sxx > 0 else 0.0)
+    return float(np.sqrt(float(res @ res) / max(y.size - 2, 1)))
+
+
 def _noise(ctx: Ctx, name: str, v: np.ndarray) -> float:
     sh = ctx.shapes.get(name)
     st = sh.stats if sh is not None else {}
@@ -266,7 +289,11 @@ def trend(ctx: Ctx, name: str) -> Trend | None:
         end, n2 = window_mean(s, v, 1.0 - WINDOW, 1.0)
         _, x = ctx.blocks(name, 16)
         noise = _noise(ctx, name, v)
-        se = noise * float(np.sqrt(1.0 / max(n1, 1) + 1.0 / max(n2, 1)))
+        # each window mean's error from the spread of what it averages, at least the noise: spikes of
+        # a heavy-tailed score do not make a lucky window "significant"
+        sd1 = max(noise, window_spread(s, v, 0.0, WINDOW))
+        sd2 = max(noise, window_spread(s, v, 1.0 - WINDOW, 1.0))
+        se = float(np.sqrt(sd1 * sd1 / max(n1, 1) + sd2 * sd2 / max(n2, 1)))
         tau = kendall_tau(x)  # 0 under 3 blocks
         rate = name in PERCENT_METRICS or (name.startswith("eval:") and float(np.nanmax(np.abs(v))) <= 1.0)
         k = max(1, v.size // 65536)
