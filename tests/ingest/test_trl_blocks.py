@@ -8,12 +8,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from realdata import REAL
 from test_core_fastnum import _spellings
 
 from rlvitals.ingest import _read_lines, blocks, read, trl_blocks
 from rlvitals.ingest.trl import TrlParser, read_trl
 
-REAL = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "real"
 KEYS = ("loss", "grad_norm", "learning_rate", "reward", "kl", "entropy")
 
 
@@ -47,8 +47,6 @@ def _both(path: Path) -> tuple[object, object, int]:
 )
 def test_real_trl_logs_read_alike(name):
     path = REAL / name
-    if not path.exists():
-        pytest.skip(f"{path} not here")
     fast, slow, taken = _both(path)
     _same(fast, slow)
     _same(read(path), read(path, "trl-console"))
