@@ -29,7 +29,8 @@ from .arith import HALF
 from .context import Ctx, rnd
 from .model import Finding
 from .predicates import holds
-from .symptoms import goal, tail_excess, trend
+from .stretches import tail_excess
+from .symptoms import goal, trend
 from .thresholds import get
 from .timing import kl_jump
 

@@ -24,7 +24,8 @@ from . import confidence as C
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
-from .symptoms import goal, since, tail_excess
+from .stretches import since, tail_excess
+from .symptoms import goal
 from .thresholds import get
 from .timing import entropy_flattening, entropy_run_up
 

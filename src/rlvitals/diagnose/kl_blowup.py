@@ -27,7 +27,8 @@ from .actions import action_for
 from .arith import MICRO
 from .context import Ctx, rnd
 from .model import Finding
-from .symptoms import gap, kl_clean, tail_excess
+from .stretches import tail_excess
+from .symptoms import gap, kl_clean
 from .thresholds import get
 from .timing import jump_window, kl_surge
 

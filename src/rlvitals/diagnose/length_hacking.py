@@ -25,7 +25,8 @@ from .lengths import length_term_excess, ln_points, paid_in_length
 from .materiality import goal_scale
 from .model import Finding
 from .reward_hacking import parting
-from .symptoms import around, components, eval_lags, goal, since, tail_excess, trend
+from .stretches import around, eval_lags, since, tail_excess
+from .symptoms import components, goal, trend
 from .thresholds import get
 
 ID = "length_hacking"

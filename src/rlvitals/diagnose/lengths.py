@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from .context import Ctx
-from .symptoms import around, components, tail_excess
+from .stretches import around, tail_excess
+from .symptoms import components
 from .thresholds import get
 
 __all__ = ["length_term_excess", "ln_points", "paid_in_length"]

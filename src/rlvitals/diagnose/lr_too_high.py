@@ -22,7 +22,8 @@ from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
 from .predicates import holds
-from .symptoms import WINDOW, tail_excess
+from .stretches import tail_excess
+from .symptoms import WINDOW
 from .thresholds import get
 from .updates import assess
 

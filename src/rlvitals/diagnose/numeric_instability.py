@@ -33,7 +33,8 @@ from .actions import action_for
 from .arith import EPS, robust_sd
 from .context import Ctx, rnd
 from .model import Finding
-from .symptoms import excursions, tail_excess
+from .stretches import tail_excess
+from .symptoms import excursions
 from .thresholds import get
 
 ID = "numeric_instability"

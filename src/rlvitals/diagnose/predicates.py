@@ -19,7 +19,8 @@ import numpy as np
 
 from .context import Ctx, rnd
 from .materiality import learned_first, soft_first
-from .symptoms import aligned, goal, kl_clean, spread, tail_excess, trend
+from .stretches import aligned, spread, tail_excess
+from .symptoms import goal, kl_clean, trend
 from .thresholds import get
 from .timing import (
     entropy_flattening,

@@ -24,7 +24,8 @@ from .context import Ctx, rnd
 from .lengths import length_term_excess, paid_in_length
 from .materiality import bounded, goal_scale, learned_first
 from .model import Finding
-from .symptoms import aligned, components, eval_lags, since, spread, trend
+from .stretches import aligned, eval_lags, since, spread
+from .symptoms import components, trend
 from .thresholds import get
 
 ID = "reward_hacking"

@@ -580,7 +580,7 @@ TABLE: dict[str, Threshold] = dict(
         _t(
             "truth_min_after",
             6,
-            "points of the truth metric after a parting (a sparse eval has few); symptoms.since needs 6",
+            "points of the truth metric after a parting (a sparse eval has few); stretches.since needs 6",
             "ours (statistical floor)",
         ),
         _t(

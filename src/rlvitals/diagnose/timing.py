@@ -16,7 +16,8 @@ from typing import TypeVar, cast
 import numpy as np
 
 from .context import Ctx
-from .symptoms import covers, gap, kl_clean, tail_excess, trend
+from .stretches import tail_excess
+from .symptoms import covers, gap, kl_clean, trend
 from .thresholds import get
 
 __all__ = [

@@ -17,7 +17,8 @@ from .actions import action_for
 from .arith import EPS, TINY, pair_se
 from .context import Ctx, rnd
 from .model import Finding
-from .symptoms import around, goal, since, tail_excess, trend
+from .stretches import around, since, tail_excess
+from .symptoms import goal, trend
 from .thresholds import get
 
 ID = "truncation_starvation"

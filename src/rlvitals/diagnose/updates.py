@@ -14,7 +14,8 @@ from typing import cast
 import numpy as np
 
 from .context import Ctx
-from .symptoms import tail_excess, trend
+from .stretches import tail_excess
+from .symptoms import trend
 from .thresholds import get
 
 
