@@ -97,7 +97,7 @@ def _messy(tmp_path, name="messy.log", crlf=False):
 
 @pytest.mark.parametrize("block", [blocks.BLOCK, 4096, 777])
 def test_block_path_equals_the_line_parser(tmp_path, monkeypatch, block):
-    monkeypatch.setattr(blocks, "BLOCK", block)  # the block size read_lesson's whole_lines reads by
+    monkeypatch.setattr(blocks, "BLOCK", block)  # the block size whole_lines hands read_lesson
     path = _messy(tmp_path)
     fast = read(path)
     slow = _by_line(path)

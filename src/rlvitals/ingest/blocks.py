@@ -16,7 +16,7 @@ the block rows around it: skip counts, notes, "later wins" and run splits are th
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -278,9 +278,9 @@ class _Reader:
                 self.parser.feed(line(i).decode("utf-8", errors="replace"))
 
 
-def whole_lines(f: BinaryIO) -> Iterator[bytes]:
-    """The rest of `f` in blocks of about BLOCK bytes, each ending at a newline (the progress ticked
-    per block); a last line with no newline comes last, on its own."""
+def whole_lines(f: BinaryIO, block: Callable[[bytes], object]) -> bytes:
+    """Hand the rest of `f` to `block` in blocks of about BLOCK bytes, each ending at a newline (the
+    progress ticked per block); return a last line with no newline (b"" when the file ends in one)."""
     rest = b""
     while True:
         chunk = f.read(BLOCK)
@@ -292,10 +292,9 @@ def whole_lines(f: BinaryIO) -> Iterator[bytes]:
             rest += chunk
             continue
         # one copy of the block at most (the chunk itself when it ends a line and nothing is left over)
-        yield chunk if not rest and cut == len(chunk) else b"".join((rest, memoryview(chunk)[:cut]))
+        block(chunk if not rest and cut == len(chunk) else b"".join((rest, memoryview(chunk)[:cut])))
         rest = chunk[cut:]
-    if rest:
-        yield rest
+    return rest
 
 
 def read_blocks(path: Path, parser: LineParser, syntax: Syntax, head: int = 0) -> tuple[Run, int]:
@@ -304,7 +303,6 @@ def read_blocks(path: Path, parser: LineParser, syntax: Syntax, head: int = 0) -
     (built once, its blocks released as they are joined) and how many rows the block path read."""
     reader = _Reader(parser, syntax)
     with open(path, "rb") as f:
-        rest = b""
         while head:
             raw = f.readline()
             if not raw:
@@ -317,11 +315,7 @@ def read_blocks(path: Path, parser: LineParser, syntax: Syntax, head: int = 0) -
                 parser.feed(raw.decode("utf-8", errors="replace"))
             else:
                 parser.feed_last(raw.decode("utf-8", errors="replace"))
-        for data in whole_lines(f):
-            if data.endswith(b"\n"):
-                reader.block(data)
-            else:
-                rest = data
+        rest = whole_lines(f, reader.block)
     if rest:
         parser.lineno = reader.lineno
         parser.feed_last(rest.decode("utf-8", errors="replace"))

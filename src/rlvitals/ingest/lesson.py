@@ -350,13 +350,8 @@ class _BlockReader:
 def read_lesson(path: Path, name: str) -> Run:
     """Read a lesson-format file in blocks (see the module docstring)."""
     reader = _BlockReader(name)
-    rest = b""
     with open(path, "rb") as f:
-        for data in whole_lines(f):
-            if data.endswith(b"\n"):
-                reader.block(data)
-            else:
-                rest = data
+        rest = whole_lines(f, reader.block)
     if rest:
         reader.builder.partial = True
         for step, row in reader._rows(rest):

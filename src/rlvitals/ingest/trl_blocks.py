@@ -350,13 +350,8 @@ def read_trl_blocks(path: Path, parser: _Parser, release: bool = False) -> tuple
     """Read a TRL console log with `parser` for its careful lines; returns the run and how many
     rows the block path read.  `release`: the parser's rows are let go as the run is built."""
     reader = _Reader(parser)
-    rest = b""
     with open(path, "rb") as f:
-        for data in whole_lines(f):
-            if data.endswith(b"\n"):
-                reader.block(data)
-            else:
-                rest = data
+        rest = whole_lines(f, reader.block)
     if rest:
         reader.careful(rest, last=True)
     return parser.snapshot(release) if release else parser.finish(), reader.fast_rows
