@@ -16,7 +16,7 @@ An entropy running up on the way while the KL leaves its own line defers to kl_b
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -65,14 +65,18 @@ def _early(ctx: Ctx) -> tuple[Finding | None, bool]:
     ga, gb, gz = since(ctx, g, onset)
     if not (ea > 0 and eb / ea >= get("bend_rise") and ez >= 2 * get("goal_z") and gz <= -get("goal_z")):
         return None, True
-    ev = {
-        "entropy_start": rnd(ea),
-        "entropy_end": rnd(eb),
-        "entropy_rise": rnd(eb / ea, 3),
-        f"{g}_peak": rnd(ga),
-        f"{g}_end": rnd(gb),
+    return Finding(ID, "warning", onset, _evidence(ea, eb, g, ga, gb), (), (), action_for(ID), C.FAIR), False
+
+
+def _evidence(e0: float, e1: float, g: str, peak: float, end: float) -> dict[str, Any]:
+    """The entropy's start, end and rise beside the goal's peak and end: what every test fires on."""
+    return {
+        "entropy_start": rnd(e0),
+        "entropy_end": rnd(e1),
+        "entropy_rise": rnd(e1 / e0, 3),
+        f"{g}_peak": rnd(peak),
+        f"{g}_end": rnd(end),
     }
-    return Finding(ID, "warning", onset, ev, (), (), action_for(ID), C.FAIR), False
 
 
 def check(ctx: Ctx) -> Finding | None:
@@ -126,13 +130,7 @@ def _whole(ctx: Ctx) -> tuple[Finding | None, bool]:
     if goal is None:
         # (between entropy_rise_fail and entropy_rise the rise alone is no explosion: the goal must give ground)
         return _early(ctx) if e1 / e0 < get("entropy_rise") and not low else (None, False)
-    ev = {
-        "entropy_start": rnd(e0),
-        "entropy_end": rnd(e1),
-        "entropy_rise": rnd(e1 / e0, 3),
-        f"{goal}_peak": rnd(peak),
-        f"{goal}_end": rnd(g1),
-    }
+    ev = _evidence(e0, e1, goal, peak, g1)
     if ctx.has("kl"):
         ev["kl_end"] = rnd(ctx.end("kl"))
     onset = ctx.onset("entropy", "bend", until_peak=True)
