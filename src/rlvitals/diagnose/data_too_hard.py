@@ -18,6 +18,7 @@ from . import confidence as C
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
+from .predicates import pred
 from .symptoms import Trend, goal, trend
 from .thresholds import get
 
@@ -52,10 +53,10 @@ def check(ctx: Ctx) -> Finding | None:
         return None
     ev = {f"{g}_start": rnd(tr.start), f"{g}_end": rnd(tr.end)}
     missing = []
-    if ctx.has("adv_std"):
-        a1 = ctx.end("adv_std")
-        ev["adv_std_end"] = rnd(a1)
-        if a1 > get("adv_std_healthy") - get("adv_std_margin"):
+    uniform = pred(ctx, "groups_uniform")
+    if uniform.known:
+        ev["adv_std_end"] = uniform.value
+        if not uniform.holds:
             return None
     else:
         missing.append("adv_std")

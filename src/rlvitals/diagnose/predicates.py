@@ -418,8 +418,8 @@ def adv_std_normal(ctx: Ctx) -> Pred:
 
 
 def groups_uniform(ctx: Ctx) -> Pred:
-    """adv_std ends at or below `adv_std_healthy` - `adv_std_margin` (data_too_hard's bound): most
-    groups score alike, so they carry little to learn from."""
+    """adv_std ends at or below `adv_std_healthy` - `adv_std_margin`: most groups score alike, so they
+    carry little to learn from (data_too_hard asks it of an all-wrong goal)."""
     if not ctx.has("adv_std"):
         return Pred(False, "adv_std", None, False)
     a1 = ctx.end("adv_std")
