@@ -149,6 +149,7 @@ def _early(ctx: Ctx, truth: str) -> Finding | None:
     shift = float(np.median(tail))
     if shift < get("hack_z") * sd * MEDIAN_SE / np.sqrt(m) or shift < get("hack_shift") * (spread(rp) or 1.0):
         return None
+    ctx._results[f"reward_hacking.early_shift:{truth}"] = shift  # (length_term_carries weighs it)
     # the truth gained nothing over the stretch (against the stretch of equal length before it)
     ta, tb = float(a[j - m : j].mean()), float(a[j:].mean())
     tr = trend(ctx, truth)
@@ -273,12 +274,15 @@ def _parted(ctx: Ctx) -> tuple[str, Finding] | None:
     if key not in ctx._results:
         out = None
         rw = trend(ctx, "reward") if ctx.has("reward") else None
+        by = None
         if rw is not None and rw.rose:
             for test in (_by_truth, _by_points, _early):
                 out = next(((t, f) for t in _truths(ctx) if (f := test(ctx, t)) is not None), None)
                 if out is not None:
+                    by = test
                     break
         ctx._results[key] = out
+        ctx._results["reward_hacking.parted_by"] = by  # which test found it (length_term_carries asks)
     return cast("tuple[str, Finding] | None", ctx._results[key])
 
 
@@ -290,10 +294,10 @@ def length_term_carries(ctx: Ctx) -> bool:
     lt = length_term_excess(ctx)
     if p is None or lt is None:
         return False
-    ev = p[1].evidence
-    if "reward_excess" in ev:  # the on-the-way test
-        return lt[2] >= get("length_term_carries") * float(ev["reward_excess"])
-    return "acc_at_onset" in ev and p[1].onset_step is not None and lt[1] >= p[1].onset_step
+    by = ctx._results["reward_hacking.parted_by"]
+    if by is _early:
+        return bool(lt[2] >= get("length_term_carries") * ctx._results[f"reward_hacking.early_shift:{p[0]}"])
+    return by is _by_truth and p[1].onset_step is not None and lt[1] >= p[1].onset_step
 
 
 def parting(ctx: Ctx) -> tuple[str, int | None] | None:
