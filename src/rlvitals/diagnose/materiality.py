@@ -128,14 +128,10 @@ def goal_scale(ctx: Ctx, g: str) -> float:
 def goal_effect(ctx: Ctx, onset: int | None, windows_after: int = 2, metric: str | None = None) -> Effect | None:
     """The goal (or `metric`) from `onset` to the end, or None when it is missing or has fewer than
     `windows_after` windows (a tenth of its points each) after the onset."""
-    g = metric or goal(ctx)
-    if g is None or onset is None:
+    split = _split(ctx, onset, metric)
+    if split is None:
         return None
-    s, v = ctx.data(g)
-    if v.size < get("min_points"):
-        return None
-    w = max(3, v.size // 10)
-    i = int(np.searchsorted(s, onset))
+    g, v, i, w = split
     after = v.size - i
     if after < windows_after * w:
         return None  # too little after the onset to say what it did
@@ -149,16 +145,25 @@ def goal_effect(ctx: Ctx, onset: int | None, windows_after: int = 2, metric: str
 def too_soon(ctx: Ctx, onset: int | None, windows_after: int = 1) -> dict[str, Any] | None:
     """The goal's evidence when it is logged (at least min_points points) but has fewer than
     `windows_after` windows after `onset`: too soon to say what the finding did to it.  Else None."""
-    g = goal(ctx)
+    split = _split(ctx, onset)
+    if split is None:
+        return None
+    g, v, i, w = split
+    if v.size - i >= windows_after * w:
+        return None
+    return {"goal_metric": g, "goal_points_after": int(v.size - i), "goal_pending": True}
+
+
+def _split(ctx: Ctx, onset: int | None, metric: str | None = None) -> tuple[str, np.ndarray, int, int] | None:
+    """(the goal -- or `metric` --, its values, the index of `onset` among them, its window: a tenth of
+    its points, at least 3), or None when it is missing or has fewer than min_points points."""
+    g = metric or goal(ctx)
     if g is None or onset is None:
         return None
     s, v = ctx.data(g)
     if v.size < get("min_points"):
         return None
-    after = v.size - int(np.searchsorted(s, onset))
-    if after >= windows_after * max(3, v.size // 10):
-        return None
-    return {"goal_metric": g, "goal_points_after": int(after), "goal_pending": True}
+    return g, v, int(np.searchsorted(s, onset)), max(3, v.size // 10)
 
 
 def at_ceiling(ctx: Ctx, onset: int | None, *, by_reward: bool = True) -> Effect | None:
