@@ -143,6 +143,26 @@ def test_a_run_resumed_at_its_ceiling_is_not_dead():
     assert not any(f.severity != "info" for f in d.findings)
 
 
+def test_a_sparse_log_at_its_ceiling_is_judged_by_the_steps_its_points_stand_for():
+    # a point every 5 steps: 12 points stand for 60 steps, an easy task's reward ~0.9 from the start
+    steps = np.arange(5, 65, 5)
+    r = np.random.default_rng(3)
+    cols = {
+        "reward": np.clip(0.92 + r.normal(0, 0.06, steps.size), 0, 1),
+        "entropy": 0.12 + r.normal(0, 0.02, steps.size),
+        "kl": 0.004 + r.normal(0, 0.0005, steps.size),
+    }
+    run = Run.from_arrays("easy", steps, cols)
+    eff = at_ceiling(_ctx(run), int(steps[0]))
+    assert eff is not None and eff.goal == "reward" and eff.end >= 0.9
+    assert unhurt(_ctx(run), int(steps[0])) is None  # a trend after an onset still asks for points
+    d = diagnose(run)
+    assert d.verdict == "learning" and not any(f.severity != "info" for f in d.findings)
+    # the same points one step apart stand for 12 steps: too few to say the task sits at its ceiling
+    dense = Run.from_arrays("easy", np.arange(1, 13), cols)
+    assert at_ceiling(_ctx(dense), 1) is None
+
+
 @pytest.mark.parametrize("values, scale", [(np.linspace(0.2, 0.6, 50), 1.0), (np.linspace(-2.2, -1.4, 50), 2.2)])
 def test_the_goal_scale_is_one_for_a_rate_and_its_own_range_otherwise(values, scale):
     run = Run.from_arrays("g", np.arange(1, 51), {"acc": values})

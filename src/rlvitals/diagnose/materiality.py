@@ -28,7 +28,7 @@ import numpy as np
 
 from ..run import in_unit_range
 from .context import Ctx, rnd
-from .symptoms import components, goal, trend
+from .symptoms import components, covers, goal, trend
 from .thresholds import get
 
 __all__ = [
@@ -125,10 +125,12 @@ def goal_scale(ctx: Ctx, g: str) -> float:
     return float(max(hi - lo, abs(hi), abs(lo))) or float(np.max(np.abs(x)))
 
 
-def goal_effect(ctx: Ctx, onset: int | None, windows_after: int = 2, metric: str | None = None) -> Effect | None:
+def goal_effect(
+    ctx: Ctx, onset: int | None, windows_after: int = 2, metric: str | None = None, *, by_steps: bool = False
+) -> Effect | None:
     """The goal (or `metric`) from `onset` to the end, or None when it is missing or has fewer than
     `windows_after` windows (a tenth of its points each) after the onset."""
-    split = _split(ctx, onset, metric)
+    split = _split(ctx, onset, metric, by_steps)
     if split is None:
         return None
     g, v, i, w = split
@@ -154,14 +156,19 @@ def too_soon(ctx: Ctx, onset: int | None, windows_after: int = 1) -> dict[str, A
     return {"goal_metric": g, "goal_points_after": int(v.size - i), "goal_pending": True}
 
 
-def _split(ctx: Ctx, onset: int | None, metric: str | None = None) -> tuple[str, np.ndarray, int, int] | None:
+def _split(
+    ctx: Ctx, onset: int | None, metric: str | None = None, by_steps: bool = False
+) -> tuple[str, np.ndarray, int, int] | None:
     """(the goal -- or `metric` --, its values, the index of `onset` among them, its window: a tenth of
-    its points, at least 3), or None when it is missing or has fewer than min_points points."""
+    its points, at least 3), or None when it is missing or has fewer than min_points points (`by_steps`:
+    or points standing for fewer than min_points steps, symptoms.covers -- enough to read a level, as
+    at_ceiling does, though not a trend after an onset)."""
     g = metric or goal(ctx)
     if g is None or onset is None:
         return None
     s, v = ctx.data(g)
-    if v.size < get("min_points"):
+    enough = v.size >= get("min_points") or (by_steps and covers(v.size, float(s[-1] - s[0]), get("min_points")))
+    if not v.size or not enough:
         return None
     return g, v, int(np.searchsorted(s, onset)), max(3, v.size // 10)
 
@@ -171,7 +178,7 @@ def at_ceiling(ctx: Ctx, onset: int | None, *, by_reward: bool = True) -> Effect
     on a 0..1 scale at its ceiling) and the goal lost no material part of its level since `onset`
     (a solved task has nothing left to lose), else None.  A cheating finding asks with by_reward
     False: a reward at its ceiling is what a gamed reward looks like."""
-    eff = goal_effect(ctx, onset, 1)
+    eff = goal_effect(ctx, onset, 1, by_steps=True)
     if eff is None:
         return None
     at_top = bounded(ctx, eff.goal) and eff.end >= get("ceiling") and settled_level(ctx, eff.goal) >= get("ceiling")
