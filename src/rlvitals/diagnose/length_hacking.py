@@ -12,21 +12,19 @@ the entropy breaks away are the break-up's, not a length exploit: a relation (re
 
 from __future__ import annotations
 
-from typing import Any, cast
-
 import numpy as np
 
-from ..shapes import step_noise
 from . import confidence as C
 from .actions import action_for
 from .arith import EPS, TINY, pair_se
 from .context import Ctx, rnd
+from .length_whole import into_the_cap, whole_run
 from .lengths import length_term_excess, ln_points, paid_in_length
 from .materiality import goal_scale
 from .model import Finding
 from .reward_hacking import parting
-from .stretches import around, eval_lags, since, tail_excess
-from .symptoms import components, goal, trend
+from .stretches import around, since, tail_excess
+from .symptoms import components, goal
 from .thresholds import get
 
 ID = "length_hacking"
@@ -86,11 +84,11 @@ def check(ctx: Ctx) -> Finding | None:
     wait for the cap (truncation) to speak."""
     if not ctx.has("len"):
         return None
-    f = _whole_run(ctx)
+    f = whole_run(ctx)
     if f is not None:
         return f
     g = goal(ctx)
-    if _into_the_cap(ctx) is not None:
+    if into_the_cap(ctx) is not None:
         f = _at_the_cap(ctx)
         if f is not None:
             return f
@@ -98,12 +96,12 @@ def check(ctx: Ctx) -> Finding | None:
 
 
 def _at_the_cap(ctx: Ctx) -> Finding | None:
-    """Answers running into the cap (`_into_the_cap`) are the pair with truncation_starvation, decided
+    """Answers running into the cap (`into_the_cap`) are the pair with truncation_starvation, decided
     by the reward: since it parted from the truth it rose with the length (`_paid_by_length`), where a
     cut answer's reward collapses -- or the answers had been growing past a flat truth for min_points
     points before they reached the cap (`_early`): the earliest failure owns the run, the cap is its
     aftermath.  None when neither says so yet (`cut_undecided`)."""
-    cap = _into_the_cap(ctx)
+    cap = into_the_cap(ctx)
     if cap is None:
         return None
     early = _early(ctx, goal(ctx))
@@ -114,11 +112,11 @@ def _at_the_cap(ctx: Ctx) -> Finding | None:
 
 
 def cut_undecided(ctx: Ctx) -> bool:
-    """No whole-run test fired, the growing answers run into the cap (`_into_the_cap`), and nothing
+    """No whole-run test fired, the growing answers run into the cap (`into_the_cap`), and nothing
     decides the pair with truncation_starvation yet (`_at_the_cap`): the on-the-way tests' growth may
     be answers cut at the cap.  Who names that case is a relation (registry.RELATIONS), not this
     rule's call."""
-    return ctx.has("len") and _whole_run(ctx) is None and _into_the_cap(ctx) is not None and _at_the_cap(ctx) is None
+    return ctx.has("len") and whole_run(ctx) is None and into_the_cap(ctx) is not None and _at_the_cap(ctx) is None
 
 
 def _paid_by_length(ctx: Ctx) -> Finding | None:
@@ -149,40 +147,6 @@ def _paid_by_length(ctx: Ctx) -> Finding | None:
         ev["reward_start"], ev["reward_end"] = rnd(ctx.start("reward")), rnd(ctx.end("reward"))
     missing = [] if ctx.has("trunc") else ["trunc"]
     return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), C.FAIR)
-
-
-def _paid_term(ctx: Ctx) -> Finding | None:
-    """Whole run: a logged length term rose (from where it left its starting level) while the
-    correctness term, in the same reward units, gained at most hack_share of what it gained -- the
-    reward rose through what it pays for length, not for being right."""
-    comps = components(ctx)
-    correct = [k for k, (kind, _) in comps.items() if kind == "correctness"]
-    if not ctx.has("len") or not ctx.end("len") >= get("len_grown") * ctx.start("len"):
-        return None  # a length term is a bonus or a penalty: only growing answers say which
-    for k, (kind, _) in comps.items():
-        if kind != "length" or not correct:
-            continue
-        t = trend(ctx, f"component:{k}")
-        if t is None or not t.rose or t.n < 2 * get("hack_min_after"):
-            continue
-        onset = ctx.crossing(f"component:{k}", get("onset_share"))
-        la, lb, _ = since(ctx, f"component:{k}", onset)
-        ca, cb, _ = since(ctx, f"component:{correct[0]}", onset)
-        if not (lb - la > 0 and cb - ca <= get("hack_share") * (lb - la)):
-            continue
-        ev = {
-            "length_term": k,
-            "length_term_start": rnd(la),
-            "length_term_end": rnd(lb),
-            "acc_metric": correct[0],
-            "acc_start": rnd(ca),
-            "acc_end": rnd(cb),
-            "since_step": onset,
-        }
-        if ctx.has("len"):
-            ev["len_start"], ev["len_end"] = rnd(ctx.start("len")), rnd(ctx.end("len"))
-        return Finding(ID, "warning", onset, ev, (), (), action_for(ID), C.FIRM)
-    return None
 
 
 def _length_term(ctx: Ctx) -> Finding | None:
@@ -231,33 +195,13 @@ def _length_term(ctx: Ctx) -> Finding | None:
     return Finding(ID, "warning", onset, ev, (), (), action_for(ID), C.WEAK)
 
 
-def _into_the_cap(ctx: Ctx) -> int | None:
-    """Over the last stretch (len_tail of the steps) the truncation rate's mean climbs above its own
-    line (beyond goal_z standard errors; the mean, since the rate lags the length by a step or two
-    and rises inside the stretch): the growing answers are already running into the cap.  That is
-    the lesson's confusable pair -- length hacking or truncation starvation -- and what decides it
-    is whether the reward collapses with the cut answers or rises with the length, which has not
-    shown yet on the way up.  The on-the-way tests stand back (the whole-run test, and
-    truncation_starvation's, read the reward).  Returns the first step of that stretch, or None."""
-    te = tail_excess(ctx, "trunc", get("len_tail"), mean=True) if ctx.has("trunc") else None
-    return te[0] if te is not None and te[1] > 0 and te[2] >= get("goal_z") else None
-
-
-def _whole_run(ctx: Ctx) -> Finding | None:
-    """The whole-run tests (`_whole`, `_paid`, `_paid_term`: the first that fires), once per diagnosis."""
-    key = "length_hacking.whole"
-    if key not in ctx._results:
-        ctx._results[key] = _whole(ctx) or _paid(ctx) or _paid_term(ctx)
-    return cast("Finding | None", ctx._results[key])
-
-
 def breaking_away(ctx: Ctx, m: str) -> bool:
     """No whole-run test fired (they have the full picture), and over the last stretch (len_tail of the
     steps) the KL (m="kl": kl_breaking times its own line) or the entropy (m="entropy": len_accel above
     it) runs away, beyond len_accel_z standard errors: answers growing now may be the policy breaking,
     not a term paying for length.  Who names that case is a relation (registry.RELATIONS), not this
     rule's call."""
-    if not ctx.has("len") or not ctx.has(m) or _whole_run(ctx) is not None:
+    if not ctx.has("len") or not ctx.has(m) or whole_run(ctx) is not None:
         return False
     size = float(np.log(get("kl_breaking"))) if m == "kl" else get("len_accel")
     te = tail_excess(ctx, m, get("len_tail"), log=True)
@@ -298,137 +242,3 @@ def _tail(ctx: Ctx, g: str | None) -> Finding | None:
     }
     missing = [] if ctx.has("trunc") else ["trunc"]
     return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), C.WEAK)
-
-
-def _whole(ctx: Ctx) -> Finding | None:
-    ln = trend(ctx, "len")
-    if ln is None or not ln.start > 0:
-        return None
-    l0, l1 = ln.start, ln.end
-    growth = l1 / l0
-    g = goal(ctx)
-    if growth < get("len_growth_healthy") or ctx.word("len") not in ("rising", "spike", "oscillating"):
-        return None
-    onset = ctx.onset("len", "bend", log=True)
-    truth = g if g is not None and g != "reward" else None
-    ev: dict[str, Any] = {"len_start": rnd(l0), "len_end": rnd(l1), "len_growth": rnd(growth, 3)}
-    missing: list[str] = []
-    trunc_up = None
-    if ctx.has("trunc"):
-        t0, t1 = ctx.start("trunc"), ctx.end("trunc")
-        ev["trunc_start"], ev["trunc_end"] = rnd(t0), rnd(t1)
-        trunc_up = t1 >= t0 + get("trunc_rise") or (
-            t1 >= t0 + get("trunc_rise_exploding") * get("trunc_rise") and growth >= get("len_explode")
-        )
-    else:
-        missing.append("trunc")
-    if truth is not None:
-        s, _ = ctx.data(truth)
-        a = min(float(np.searchsorted(s, onset)) / max(s.size, 1), get("judge_from_max")) if onset is not None else 0.0
-        tt = trend(ctx, truth)
-        ev["acc_metric"] = truth
-        ev["acc_start"], ev["acc_end"] = rnd(tt.start) if tt else None, rnd(tt.end) if tt else None
-        lag = eval_lags(ctx)
-        if lag is not None:
-            ev["train_acc_gain"], ev["eval_acc_gain"] = rnd(lag[0]), rnd(lag[1])
-        elif ctx.gained(truth, rel=get("len_truth_gain"), a=a) or ctx.still_rising(truth, a):
-            return None  # pair C1: longer and more right (judged from where the growth began)
-        clear = lag is not None and growth >= get("len_explode")  # exploding, and eval does not follow
-        if trunc_up is False and not clear:
-            return None  # longer, but barely hitting the cap more often: not (yet) an explosion
-        if trunc_up is None and growth < get("len_explode"):
-            return None  # without trunc, only a clear explosion is unambiguous
-    else:
-        missing.append("acc")
-        # no accuracy: only the strong signal -- an explosion that runs into the cap
-        if not (growth >= get("len_explode") and trunc_up and ctx.end("trunc") >= get("trunc_high")):
-            return None
-    if ctx.has("reward"):
-        ev["reward_start"], ev["reward_end"] = rnd(ctx.start("reward")), rnd(ctx.end("reward"))
-        # the pair with truncation_starvation: answers running into the cap, and too few reward
-        # points since the growth began (min_points) to say the reward did not collapse with them
-        sr, _ = ctx.data("reward")
-        fresh = onset is None or sr.size - int(np.searchsorted(sr, onset)) < get("min_points")
-        if fresh and _into_the_cap(ctx) is not None:
-            return None
-    conf = min(1.0, C.FIRM + C.SIGN * (growth - get("len_growth_healthy")) + C.SIGN * bool(truth))
-    return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), round(conf, 3))
-
-
-def _paid(ctx: Ctx) -> Finding | None:
-    """A term nobody logged pays for length: the reward components are logged, and the part of the
-    reward they do not explain (reward minus their sum, in the reward's own units) climbed in step
-    with the length (their 16 block medians correlate at least track_corr) by more than goal_z
-    standard errors and hack_shift of the reward's 10-90% spread, the length grew len_growth_healthy times, and the correctness term did not
-    gain faster after the length bent than before (the extra length bought nothing: pair C2); before
-    the bend the logged terms explained the reward (the unexplained part moved at most hack_share as
-    much as after it).
-    The lesson's "涨的是真能力，不是格式分" with the paying term hidden."""
-    comps = components(ctx)
-    correct = [k for k, (kind, _) in comps.items() if kind == "correctness"]
-    ln = trend(ctx, "len")
-    if (
-        not correct
-        or not ctx.has("reward")
-        or ln is None
-        or not ln.start > 0
-        or ln.end / ln.start < get("len_growth_healthy")
-    ):
-        return None
-    sr, vr = ctx.data("reward")
-    total = np.zeros_like(vr)
-    for _, cs in comps.values():
-        if cs.steps.shape != sr.shape or not np.array_equal(cs.steps, sr):
-            return None  # terms on other steps: their sum is not defined step by step
-        total = total + np.nan_to_num(cs.values)
-    u = vr - total
-    k = max(3, u.size // 10)
-    noise = step_noise(u) or EPS
-    gain = float(u[-k:].mean() - u[:k].mean())
-    q = np.percentile(vr, [10, 90])
-    if (
-        u.size < 2 * get("min_points")
-        or gain <= get("goal_z") * noise * pair_se(k)
-        or gain < get("hack_shift") * float(q[1] - q[0])
-    ):
-        return None  # (a size too: hack_shift of the reward's 10-90% spread, not float dust)
-    from ..shapes import blocks
-
-    _, bu = blocks(sr, u, 16)
-    sl, vl = ctx.data("len")
-    _, bl = blocks(sl, vl, 16)
-    if bu.size != bl.size or bu.size < 4 or float(np.corrcoef(bu, bl)[0, 1]) < get("track_corr"):
-        return None
-    onset = ctx.onset("len", "bend", log=True, until_peak=True)
-    sc, vc = ctx.data(f"component:{correct[0]}")
-    if onset is None or sc.size < 2 * get("min_points"):
-        return None
-    j = int(np.searchsorted(sc, onset))
-    if j < 3 or sc.size - j < 3:
-        return None
-    # the logged terms explained the reward until the length bent: the unexplained part moved at most
-    # hack_share as much before the bend as after it (a partly logged reward whose other terms are
-    # learned all along -- a format score -- is no hidden length term)
-    i = int(np.searchsorted(sr, onset))
-    kb = max(3, min(k, i // 2))
-    if i < 2 * kb or abs(float(u[i - kb : i].mean() - u[:kb].mean())) > get("hack_share") * float(
-        u[-k:].mean() - u[i - kb : i].mean()
-    ):
-        return None
-    before = (float(np.mean(vc[j - 3 : j])) - float(np.mean(vc[:3]))) / max(float(sc[j - 1] - sc[0]), 1.0)
-    after = (float(np.mean(vc[-3:])) - float(np.mean(vc[j : j + 3]))) / max(float(sc[-1] - sc[j]), 1.0)
-    if after > before:
-        return None  # the correctness sped up with the length: pair C1
-    ev = {
-        "len_start": rnd(ln.start),
-        "len_end": rnd(ln.end),
-        "len_growth": rnd(ln.end / ln.start, 3),
-        "reward_unexplained_start": rnd(float(u[:k].mean())),
-        "reward_unexplained_end": rnd(float(u[-k:].mean())),
-        "acc_metric": correct[0],
-        "acc_rate_before_per100": rnd(100 * before, 3),
-        "acc_rate_after_per100": rnd(100 * after, 3),
-        "since_step": onset,
-    }
-    missing = [] if ctx.has("trunc") else ["trunc"]
-    return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), C.FIRM)
