@@ -239,3 +239,25 @@ def test_short_run_does_not_guess():
     d = diagnose(run.upto(6))
     assert d.findings == () and d.verdict == "learning"
     assert all(sh.word in ("short", "constant") for sh in d.shapes.values())
+
+
+def _two_sample_cuts(last: np.ndarray) -> Run:
+    """Two samples a group (G=2): the truncation rate is 0, 1/2 or 1 at every step, past the
+    starvation bar on average over 90 steps; a reward of penalties that never gains; `last` the
+    rate's final ten steps."""
+    r = np.random.default_rng(7)
+    trunc = np.concatenate([r.choice([0.0, 0.5, 1.0], 90, p=[0.2, 0.4, 0.4]), last])
+    steps = np.arange(1, trunc.size + 1)
+    reward = -4.0 + r.normal(0, 5.0, trunc.size) - 6.0 * trunc
+    length = 420.0 + 300.0 * trunc + r.normal(0, 20, trunc.size)
+    return Run.from_arrays("g2", steps, {"reward": reward, "trunc": trunc, "len": np.minimum(length, 718.0)})
+
+
+def test_a_noisy_truncation_rate_past_the_bar_starves_the_run_when_its_last_window_dips():
+    # the last window at 0.4 (under the bar of 0.5, over the lesson's 0.3): a few noisy points
+    d = diagnose(_two_sample_cuts(np.array([0.5, 0.0, 0.5, 0.5, 0.0, 0.5, 0.5, 0.5, 0.5, 0.5])))
+    f = {x.id: x for x in d.findings}.get("truncation_starvation")
+    assert f is not None and f.severity == "critical" and d.verdict == "dead"
+    # one that fell under the lesson's band at the end cuts no more: the last half is not read for it
+    d = diagnose(_two_sample_cuts(np.zeros(10)))
+    assert all(x.id != "truncation_starvation" or x.severity == "info" for x in d.findings)

@@ -166,6 +166,12 @@ def check(ctx: Ctx) -> Finding | None:
     cut = _cut_step(ctx) if ctx.has("trunc") else None
     if ctx.has("trunc"):
         t1 = ctx.end("trunc")
+        _, vt = ctx.data("trunc")
+        # starvation is a sustained state: a rate whose last half sits past the bar starves the run even
+        # when its last window, a few noisy points (two samples a group: 0, 1/2 or 1), dips under the
+        # bar -- but not under the lesson's band (trunc_high), where the answers are no longer cut
+        if vt.size >= 2 * get("min_points") and t1 >= get("trunc_high"):
+            t1 = max(t1, float(np.mean(vt[vt.size // 2 :])))
         if t1 < get("trunc_starve") or improving:
             # early: past trunc_high and climbing, the reward falling since truncation took off
             on = ctx.crossing("trunc", get("rise_start"))
