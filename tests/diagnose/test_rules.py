@@ -11,6 +11,7 @@ import pytest
 from diag_curves import N, S, jitter, ramp
 
 from rlvitals.diagnose import RULES, diagnose
+from rlvitals.diagnose.context import Ctx
 from rlvitals.diagnose.data_too_easy import band
 from rlvitals.diagnose.model import FINDING_IDS
 from rlvitals.diagnose.verdict import PRIORITY
@@ -261,3 +262,25 @@ def test_a_noisy_truncation_rate_past_the_bar_starves_the_run_when_its_last_wind
     # one that fell under the lesson's band at the end cuts no more: the last half is not read for it
     d = diagnose(_two_sample_cuts(np.zeros(10)))
     assert all(x.id != "truncation_starvation" or x.severity == "info" for x in d.findings)
+
+
+def test_the_length_growth_rates_around_the_bend_do_not_drift_with_the_prefix():
+    # answers growing x1.8 beside a rising accuracy (pair C1), then -- the accuracy flat from step 76
+    # -- growing faster, at a steady log-rate: the growth sped up at the bend (x1.48), however long the
+    # prefix (window means at the ends widen with the run and drag the ratio down as it grows)
+    from rlvitals.diagnose.length_hacking import _log_rates
+    from rlvitals.shapes import shapes_of
+
+    r = np.random.default_rng(5)
+    s = np.arange(1, 201)
+    log_len = np.where(s < 76, np.log(86) + 0.0079 * (s - 1), np.log(86) + 0.0079 * 75 + 0.0117 * (s - 76))
+    acc = np.where(s < 76, 0.24 + 0.17 * (s - 1) / 75, 0.41) + r.normal(0, 0.02, s.size)
+    cols = {"len": np.exp(log_len) * (1 + r.normal(0, 0.03, s.size)), "acc": acc}
+    run = Run.from_arrays("long", s, cols)
+    ratios = []
+    for upto in (110, 130, 150, 170, 200):
+        part = run.upto(upto)
+        ctx = Ctx(part, dict(shapes_of(part)))
+        before, after = _log_rates(ctx, 76)
+        ratios.append(after / before)
+    assert min(ratios) > 1.4 and max(ratios) - min(ratios) < 0.1, ratios

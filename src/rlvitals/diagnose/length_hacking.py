@@ -16,7 +16,7 @@ import numpy as np
 
 from . import confidence as C
 from .actions import action_for
-from .arith import EPS, TINY, pair_se
+from .arith import EPS, pair_se
 from .context import Ctx, rnd
 from .length_whole import into_the_cap, whole_run
 from .lengths import length_term_excess, ln_points, paid_in_length
@@ -56,13 +56,13 @@ def _early(ctx: Ctx, g: str | None) -> Finding | None:
         return None
     if tb - ta >= get("goal_material") * goal_scale(ctx, g):
         return None  # the truth gained a material amount of its range since the bend, however noisy: pair C1
-    # and the growth sped up at the bend: its log-rate after is at least len_bend_accel times the rate before
-    s, v = ctx.data("len")
-    l0 = ctx.start("len")
-    before = max(float(onset - s[0]), 1.0)
-    after = max(float(s[-1] - onset), 1.0)
-    rate_before = np.log(max(la, TINY) / max(l0, TINY)) / before
-    rate_after = np.log(lb / la) / after
+    # and the growth sped up at the bend: its log-rate after is at least len_bend_accel times the rate
+    # before, each the least-squares slope of log length on its side of the bend (window means at the
+    # ends would widen with the run and drag the bend's level, and the ratio with it, from prefix to prefix)
+    rates = _log_rates(ctx, onset)
+    if rates is None:
+        return None
+    rate_before, rate_after = rates
     if rate_after < get("len_bend_accel") * max(rate_before, 0.0) or rate_after <= 0:
         return None
     ev = {
@@ -76,6 +76,18 @@ def _early(ctx: Ctx, g: str | None) -> Finding | None:
     }
     missing = [] if ctx.has("trunc") else ["trunc"]
     return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), C.FAIR)
+
+
+def _log_rates(ctx: Ctx, onset: int) -> tuple[float, float] | None:
+    """The fitted growth rates of log length before and after `onset` (per step), or None when a side
+    has fewer than 3 positive lengths."""
+    s, v = ctx.data("len")
+    ok = v > 0
+    before, after = ok & (s < onset), ok & (s >= onset)
+    if before.sum() < 3 or after.sum() < 3:
+        return None
+    fit = [float(np.polyfit(s[m].astype(float), np.log(v[m]), 1)[0]) for m in (before, after)]
+    return fit[0], fit[1]
 
 
 def check(ctx: Ctx) -> Finding | None:
