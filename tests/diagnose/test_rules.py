@@ -284,3 +284,33 @@ def test_the_length_growth_rates_around_the_bend_do_not_drift_with_the_prefix():
         before, after = _log_rates(ctx, 76)
         ratios.append(after / before)
     assert min(ratios) > 1.4 and max(ratios) - min(ratios) < 0.1, ratios
+
+
+def _format_over_flat_truth(seed: int, truth_name: str = "acc") -> Run:
+    """A truth learned to 0.44 by step 120 and then flat (creeping 0.015 over 180 steps), a reward
+    paying 0.4 for a format learned from step 150: the reward parts from its truth."""
+    r = np.random.default_rng(seed)
+    s = np.arange(1, 301)
+    truth = np.where(s < 120, 0.2 + 0.24 * (s - 1) / 119, 0.44 + 0.015 * (s - 120) / 180) + r.normal(0, 0.015, s.size)
+    fmt = np.where(s < 150, 0.2, 0.2 + 0.8 * np.minimum((s - 150) / 100, 1.0)) + r.normal(0, 0.01, s.size)
+    entropy = 1.5 + r.normal(0, 0.01, s.size)
+    return Run.from_arrays("fmt", s, {truth_name: truth, "reward": 0.6 * truth + 0.4 * fmt, "entropy": entropy})
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_flat_truth_beside_a_reward_paid_for_format_is_reward_hacking_whatever_its_z(seed):
+    # the truth's gain since the parting is a coin toss around hack_truth_z (0.1 to 2 standard errors
+    # over these draws): judged by its share of the reward's gain as well, the call does not flip with it
+    from rlvitals.diagnose.reward_hacking import _by_truth, divergence_onset
+    from rlvitals.diagnose.stretches import since
+    from rlvitals.shapes import shapes_of
+
+    run = _format_over_flat_truth(seed)
+    d = diagnose(run)
+    assert d.verdict == "cheating" and d.findings[0].id == "reward_hacking"
+    # an eval gains less than the training reward it follows: its share is not asked
+    ev = _format_over_flat_truth(seed, "val_acc")
+    ctx = Ctx(ev, dict(shapes_of(ev)))
+    za = since(ctx, "val_acc", divergence_onset(ctx, "val_acc"))[2]
+    if za > 0.5:
+        assert _by_truth(ctx, "val_acc") is None

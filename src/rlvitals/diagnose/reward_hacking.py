@@ -85,9 +85,18 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
     if int(np.sum(ctx.data(truth)[0] >= onset)) < get("truth_min_after"):
         return None
     parted = gr - ga >= get("hack_gap") and ga <= get("hack_truth_share") * gr
-    if not parted and not (zr >= get("goal_z") and za <= get("hack_truth_z")):
-        return None
+    # the truth kept apart: within hack_truth_z standard errors of no gain, or -- a flat truth's z is a
+    # coin toss around that bar -- a truth scored on the reward's own answers (not an eval, which
+    # gains less than the training reward it follows), not shown to rise (under goal_z), gaining at
+    # most hack_truth_share of the reward's share of its range
     ta0, ta1, _ = since(ctx, truth, onset)
+    share_t = (ta1 - ta0) / (goal_scale(ctx, truth) or 1.0)
+    share_r = (rb - ra) / (goal_scale(ctx, "reward") or 1.0)
+    apart = za <= get("hack_truth_z") or (
+        truth != "val_acc" and za < get("goal_z") and share_t <= get("hack_truth_share") * share_r
+    )
+    if not parted and not (zr >= get("goal_z") and apart):
+        return None
     if za >= get("goal_z") and ta1 - ta0 >= get("goal_material") * goal_scale(ctx, truth):
         return None  # the truth rose since the parting, beyond its noise and by a material amount: 同向 = 真能力
     tt = trend(ctx, truth)
