@@ -314,3 +314,23 @@ def test_a_flat_truth_beside_a_reward_paid_for_format_is_reward_hacking_whatever
     za = since(ctx, "val_acc", divergence_onset(ctx, "val_acc"))[2]
     if za > 0.5:
         assert _by_truth(ctx, "val_acc") is None
+
+
+def _kl_surged(settle: float, seed: int) -> Run:
+    """A KL at 0.004 for 20 steps, multiplied x125 over the next 20, noisy (x e^N(0,1) a step), then
+    settled at `settle` from step 61."""
+    r = np.random.default_rng(seed)
+    s = np.arange(1, 111)
+    ramp = 0.004 * (0.5 / 0.004) ** (np.clip(s - 20, 0, 20) / 20)
+    kl = np.where(s <= 60, ramp, settle) * np.exp(r.normal(0, 1.0, s.size))
+    return Run.from_arrays("kl", s, {"kl": kl, "reward": np.linspace(0.0, 4.0, s.size) + r.normal(0, 3.0, s.size)})
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_kl_that_surged_and_stayed_at_sixty_times_its_start_has_not_come_back(seed):
+    # a noisy KL dates its onset late some draws (a fifth of its log rise to a noisy peak), and the
+    # level just before that onset is already high: "came back" is asked against the level before the rise
+    f = {x.id: x for x in diagnose(_kl_surged(0.25, seed)).findings}.get("kl_blowup")
+    assert f is not None and f.severity != "info"
+    back = {x.id for x in diagnose(_kl_surged(0.006, seed)).findings if x.severity != "info"}
+    assert "kl_blowup" not in back

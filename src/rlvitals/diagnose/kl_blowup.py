@@ -82,8 +82,12 @@ def check(ctx: Ctx) -> Finding | None:
         if not _multiplying(ctx) and not _taking_off(v):
             return None
         sev = "warning"  # early: multiplying now, not yet an order of magnitude
-    if end < 3 * max(pre, get("kl_floor")):
-        return None  # it surged and came back down: not a run-away now
+    # it surged and came back down: not a run-away now.  Back to what: the level before the rise --
+    # the one just before the onset, or the run's first tenth when lower (the onset, a fifth of the
+    # log rise to the peak so far, moves later as a higher peak comes, and its level with it)
+    base = min(pre, float(np.median(v[:k])))
+    if end < 3 * max(base, get("kl_floor")):
+        return None
     if end < get("kl_high"):
         sev = "warning"  # an order of magnitude up, but still at a level PTT calls normal: not dead yet
     ev = {
