@@ -169,9 +169,14 @@ def check(ctx: Ctx) -> Finding | None:
         _, vt = ctx.data("trunc")
         # starvation is a sustained state: a rate whose last half sits past the bar starves the run even
         # when its last window, a few noisy points (two samples a group: 0, 1/2 or 1), dips under the
-        # bar -- but not under the lesson's band (trunc_high), where the answers are no longer cut
-        if vt.size >= 2 * get("min_points") and t1 >= get("trunc_high"):
-            t1 = max(t1, float(np.mean(vt[vt.size // 2 :])))
+        # bar within its noise -- not when it fell (a trend, beyond goal_z standard errors of the
+        # difference) or under the lesson's band (trunc_high), where the answers are no longer cut
+        tt = trend(ctx, "trunc")
+        if vt.size >= 2 * get("min_points") and t1 >= get("trunc_high") and tt is not None:
+            half = float(np.mean(vt[vt.size // 2 :]))
+            se = tt.noise * float(np.sqrt(1.0 / max(3, vt.size // 10) + 2.0 / vt.size))
+            if half - t1 <= get("goal_z") * se:
+                t1 = max(t1, half)
         if t1 < get("trunc_starve") or improving:
             # early: past trunc_high and climbing, the reward falling since truncation took off
             on = ctx.crossing("trunc", get("rise_start"))
