@@ -85,7 +85,8 @@ def test_entropy_near_zero_on_a_solved_task_is_not_a_collapse():
 def test_an_entropy_collapse_with_the_goal_stuck_midway_sets_the_verdict():
     acc = np.minimum(np.linspace(0.21, 0.60, N), 0.35) + jitter(0.01, 6)
     ent = np.where(S < 60, 1.8, 1.8 * np.exp(-(S - 60) / 15.0)) + 0.005
-    d = diagnose(healthy(4, acc=acc, entropy=ent))
+    # the reward follows the accuracy (a reward left climbing past a stuck accuracy is reward_hacking's)
+    d = diagnose(healthy(4, acc=acc, entropy=ent, reward=acc + 0.2 + jitter(0.01, 7)))
     assert d.findings[0].id == "entropy_collapse" and d.findings[0].severity != "info"
     assert d.verdict == "dead"
 

@@ -87,14 +87,14 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
     parted = gr - ga >= get("hack_gap") and ga <= get("hack_truth_share") * gr
     # the truth kept apart: within hack_truth_z standard errors of no gain, or -- a flat truth's z is a
     # coin toss around that bar -- a truth scored on the reward's own answers (not an eval, which
-    # gains less than the training reward it follows), not shown to rise (under goal_z), gaining at
-    # most hack_truth_share of the reward's share of its range
+    # gains less than the training reward it follows) that is flat: not shown to rise (under goal_z),
+    # gaining no material amount of its range, and at most hack_share of the reward's share of its own
+    # (a truth rising at half the reward's pace early in a run is following it, not yet significant)
     ta0, ta1, _ = since(ctx, truth, onset)
     share_t = (ta1 - ta0) / (goal_scale(ctx, truth) or 1.0)
     share_r = (rb - ra) / (goal_scale(ctx, "reward") or 1.0)
-    apart = za <= get("hack_truth_z") or (
-        truth != "val_acc" and za < get("goal_z") and share_t <= get("hack_truth_share") * share_r
-    )
+    flat = za < get("goal_z") and share_t < get("goal_material") and share_t <= get("hack_share") * share_r
+    apart = za <= get("hack_truth_z") or (truth != "val_acc" and flat)
     if not parted and not (zr >= get("goal_z") and apart):
         return None
     if za >= get("goal_z") and ta1 - ta0 >= get("goal_material") * goal_scale(ctx, truth):

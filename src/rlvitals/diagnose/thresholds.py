@@ -594,7 +594,8 @@ TABLE: dict[str, Threshold] = dict(
         _t(
             "hack_share",
             0.25,
-            "a format/length/style term rising alone: the correctness term gains at most this share of it",
+            "a format/length/style term rising alone: the correctness term gains at most this share of it "
+            "(and a flat truth beside a parting reward gains at most this share of the reward's)",
             "ours (the lesson: 涨的是真能力，不是格式分)",
             (0.15, 0.25, 0.4),
         ),
