@@ -174,7 +174,7 @@ def check(ctx: Ctx) -> Finding | None:
         tt = trend(ctx, "trunc")
         if vt.size >= 2 * get("min_points") and t1 >= get("trunc_high") and tt is not None:
             half = float(np.mean(vt[vt.size // 2 :]))
-            se = tt.noise * float(np.sqrt(1.0 / max(3, vt.size // 10) + 2.0 / vt.size))
+            se = tt.noise * float(np.sqrt(1 / max(3, vt.size // 10) + 1 / (vt.size - vt.size // 2)))
             if half - t1 <= get("goal_z") * se:
                 t1 = max(t1, half)
         if t1 < get("trunc_starve") or improving:
