@@ -107,8 +107,7 @@ OURS_ROWS: tuple[tuple[str, Threshold], ...] = (
     row(
         "stall_dust_points",
         8.0,
-        "points enough for an early stall warning when KL never left dust (< kl_floor / 100) "
-        "and entropy moved < 1%",
+        "points enough for an early stall warning when KL never left dust (< kl_floor / 100) and entropy moved < 1%",
         "ours; real LoRA runs pass 1e-4 by their 3rd logged point (gemma, mistral fixtures)",
     ),
     row(
@@ -200,8 +199,7 @@ OURS_ROWS: tuple[tuple[str, Threshold], ...] = (
     row(
         "kl_sharpen",
         1.5,
-        "a KL never more than this many times the entropy lost (nats) is what a sharpening policy "
-        "costs, not a blow-up",
+        "a KL never more than this many times the entropy lost (nats) is what a sharpening policy costs, not a blow-up",
         "KL(pi||ref) <= H(ref) - H(pi) for pi = ref^b/Z, b >= 1 (derivation); x1.5 for the "
         "estimators' noise (ours, RL loop)",
     ),

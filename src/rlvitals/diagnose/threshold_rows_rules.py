@@ -140,8 +140,7 @@ RULES_ROWS: tuple[tuple[str, Threshold], ...] = (
     row(
         "entropy_steady_first",
         0.15,
-        "an early collapse warning needs a steady stretch first: the fall began after at "
-        "least this share of the run",
+        "an early collapse warning needs a steady stretch first: the fall began after at least this share of the run",
         OURS_WORLDS,
     ),
     row(

@@ -69,8 +69,7 @@ SOURCE_ROWS: tuple[tuple[str, Threshold], ...] = (
     row(
         "ratio_drift_tau",
         0.6,
-        "Kendall's tau of that stretch's distances from 1 at or above this: a steady departure, "
-        "not a jump or a wobble",
+        "Kendall's tau of that stretch's distances from 1 at or above this: a steady departure, not a jump or a wobble",
         "ours; noise alone reaches 0.6 over 10 points in under 1% of windows (tau's null sd 0.25 at n = 10)",
     ),
     row(
