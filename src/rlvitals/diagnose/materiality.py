@@ -167,8 +167,9 @@ def _split(
     if g is None or onset is None:
         return None
     s, v = ctx.data(g)
-    enough = v.size >= get("min_points") or (by_steps and covers(v.size, float(s[-1] - s[0]), get("min_points")))
-    if not v.size or not enough:
+    if not v.size:
+        return None
+    if v.size < get("min_points") and not (by_steps and covers(v.size, float(s[-1] - s[0]), get("min_points"))):
         return None
     return g, v, int(np.searchsorted(s, onset)), max(3, v.size // 10)
 
