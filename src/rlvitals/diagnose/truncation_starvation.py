@@ -175,8 +175,9 @@ def check(ctx: Ctx) -> Finding | None:
         if vt.size >= 2 * get("min_points") and t1 >= get("trunc_high") and tt is not None:
             half = float(np.mean(vt[vt.size // 2 :]))
             se = tt.noise * float(np.sqrt(1 / max(3, vt.size // 10) + 1 / (vt.size - vt.size // 2)))
-            if half - t1 <= get("goal_z") * se:
-                t1 = max(t1, half)
+            if half - t1 <= get("goal_z") * se and half > t1:
+                ev["trunc_last_half"] = rnd(half)
+                t1 = half
         if t1 < get("trunc_starve") or improving:
             # early: past trunc_high and climbing, the reward falling since truncation took off
             on = ctx.crossing("trunc", get("rise_start"))
@@ -212,7 +213,7 @@ def check(ctx: Ctx) -> Finding | None:
                 return None
             else:
                 sev = "warning"
-        ev["trunc_end"] = rnd(t1)
+        ev["trunc_end"] = rnd(ctx.end("trunc"))
     else:
         missing.append("trunc")
         if improving and ctx.has("len") and tr.enough(get("min_points")) and _outgrowing(ctx):
