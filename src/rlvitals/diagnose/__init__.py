@@ -36,6 +36,7 @@ from . import (
     truncation_starvation,
 )
 from .context import Ctx
+from .episodes import notes as episode_notes
 from .model import FINDING_IDS, Diagnosis, Finding
 from .registry import SPECS
 from .thresholds import get
@@ -101,7 +102,7 @@ def _run_summary(run: Run, ctx: Ctx) -> dict[str, Any]:
         "first_step": ctx.first_step() if series else None,
         "last_step": ctx.last_step() if series else None,
         "segments": len(run.segments),
-        "notes": list(run.notes) + _kl_sign(ctx),
+        "notes": list(run.notes) + _kl_sign(ctx) + episode_notes(ctx),
         "skipped": dict(run.skipped),
         "dropped": dict(run.dropped),
         "missing_vitals": [m for m in VITALS if m not in run.series],

@@ -1,0 +1,128 @@
+"""Episodes the verdict does not keep: the goal fell, a vital broke with it, and both came back.
+
+The verdict reads a run where it ends: a run that blew up and recovered is learning again once its
+goal is back.  A practitioner still wants to know it blew up -- the next blow-up may not come back
+-- so the run's notes say when, how far, and which vital moved with it.  Nothing here sets the
+verdict or adds a finding.
+
+A dip is the lowest mean of `w` consecutive goal points (a tenth of them, at least 3), with `w`
+points or more before and after it, that sits below the level before it (the median of the 3 w
+points before, out of the all-wrong zone: near_zero) by a material amount -- score_drop of that level,
+goal_material of the goal's range, and goal_z standard errors of the difference -- while the goal's
+2 w points after it came back to within the same margin.  A vital moved with it when over the dip's steps the entropy reached entropy_rise
+times its level before, the ratio left 1 by ratio_far (having been within it), the KL reached kl_fast
+times its level before (+ kl_floor), or the truncation rate rose by trunc_high.  A dip with no vital
+moving is left unsaid: a noisy score dips on its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..i18n import Msg
+from .context import Ctx
+from .materiality import goal_scale
+from .symptoms import covers, goal
+from .thresholds import get
+
+__all__ = ["notes", "recovered_dip"]
+
+
+def recovered_dip(ctx: Ctx) -> dict[str, Any] | None:
+    """The goal's deepest dip that came back, with the vitals that moved over it, or None.  The run may
+    have fallen again later: that is the verdict's to read; this is the episode before."""
+    g = goal(ctx)
+    if g is None:
+        return None
+    s, v = ctx.data(g)
+    n = v.size
+    if n < 2 or not covers(n, float(s[-1] - s[0]), get("min_points")):
+        return None
+    w = max(3, n // 10)
+    if n < 5 * w:
+        return None
+    c = np.concatenate(([0.0], np.cumsum(v)))
+    roll = (c[w:] - c[:-w]) / w  # roll[i] = mean of v[i : i + w]
+    lo, hi = w, n - 2 * w  # a dip with w points before it and 2 w after it
+    noise = ctx.noise(g)
+    scale = goal_scale(ctx, g) or 1.0
+    # one candidate per stretch of w windows (its lowest), deepest first: one try per dip
+    starts = np.arange(lo, hi + 1, w)
+    cand = [int(a + np.argmin(roll[a : min(a + w, hi + 1)])) for a in starts.tolist()]
+    for j in sorted(cand, key=lambda i: float(roll[i])):
+        pre, post = v[max(0, j - 3 * w) : j], v[j + w : j + 3 * w]
+        before, low, after = float(np.median(pre)), float(roll[j]), float(np.median(post))
+        drop_bar = max(
+            get("score_drop") * abs(before),
+            get("goal_material") * scale,
+            get("goal_z") * noise * float(np.sqrt(1 / w + 1 / pre.size)),
+        )
+        if before - low < drop_bar:
+            break  # the deepest dips left are shallower still
+        if abs(before) < get("near_zero"):
+            continue  # a goal in the all-wrong zone had nothing to lose
+        back_bar = max(
+            get("goal_material") * scale, get("goal_z") * noise * float(np.sqrt(1 / pre.size + 1 / post.size))
+        )
+        if after < before - back_bar:
+            continue  # it did not come back
+        a, b = int(s[j]), int(s[j + w - 1])
+        moved = _moved(ctx, a, b)
+        if moved:
+            return {
+                "goal": g,
+                "before": before,
+                "low": low,
+                "after": after,
+                "from_step": a,
+                "to_step": b,
+                "moved": moved,
+            }
+    return None
+
+
+def _moved(ctx: Ctx, a: int, b: int) -> list[str]:
+    """The vitals that broke over steps a..b against their level before a, as 'name value' words."""
+    out: list[str] = []
+    for m in ("entropy", "ratio_mean", "kl", "trunc"):
+        s, v = ctx.data(m)
+        if v.size == 0:
+            continue
+        inside, before = v[(s >= a) & (s <= b)], v[s < a]
+        if inside.size == 0 or before.size < 3:
+            continue
+        base = float(np.median(before[-max(3, before.size // 2) :]))
+        if m == "entropy" and base > 0 and float(np.max(inside)) >= get("entropy_rise") * base:
+            out.append(f"entropy x{float(np.max(inside)) / base:.1f}")
+        elif m == "ratio_mean":
+            far = float(np.max(np.abs(inside - 1)))
+            if far >= get("ratio_far") and abs(base - 1) < get("ratio_far"):
+                out.append(f"ratio_mean {float(inside[int(np.argmax(np.abs(inside - 1)))]):.3g}")
+        elif m == "kl":
+            top = float(np.max(inside))
+            if top + get("kl_floor") >= get("kl_fast") * (max(base, 0.0) + get("kl_floor")):
+                out.append(f"kl {base:.3g} -> {top:.3g}")
+        elif m == "trunc" and float(np.max(inside)) - base >= get("trunc_high"):
+            out.append(f"trunc {base:.2g} -> {float(np.max(inside)):.2g}")
+    return out
+
+
+def notes(ctx: Ctx) -> list[Msg]:
+    """The run's notes on an episode that came back (empty when there is none)."""
+    d = recovered_dip(ctx)
+    if d is None:
+        return []
+    return [
+        Msg(
+            "note.recovered_dip",
+            goal=d["goal"],
+            before=f"{d['before']:.3g}",
+            low=f"{d['low']:.3g}",
+            after=f"{d['after']:.3g}",
+            start=d["from_step"],
+            end=d["to_step"],
+            moved=", ".join(d["moved"]),
+        )
+    ]

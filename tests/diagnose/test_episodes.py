@@ -1,0 +1,76 @@
+"""A blow-up that recovered is said in the run's notes, never in the verdict.
+
+Each run starts from the lesson's healthy table (diag_curves.healthy) and puts one dip in the
+reward and the accuracy; the assertions read the note's numbers and what it leaves unsaid.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from diag_curves import S, healthy, jitter
+
+from rlvitals.diagnose import diagnose
+from rlvitals.diagnose.context import Ctx
+from rlvitals.diagnose.episodes import recovered_dip
+from rlvitals.i18n import Msg
+from rlvitals.run import CANONICAL, Run
+from rlvitals.shapes import shapes_of
+
+
+def _ctx(run: Run) -> Ctx:
+    return Ctx(run, dict(shapes_of(Run(run.name, run.format, {k: s for k, s in run.series.items() if k in CANONICAL}))))
+
+
+def _dipped(*, entropy_up: bool = True, back: bool = True, at: int = 100) -> Run:
+    """The healthy run with reward and acc knocked down by 0.5 / 0.3 over steps at..at+19 (and, unless
+    `back`, kept down to the end), the entropy x4 over the same steps when `entropy_up`."""
+    steps = np.asarray(S)
+    inside = (steps >= at) & ((steps < at + 20) if back else True)
+    base = healthy(2)
+    reward = base.series["reward"].values - 0.5 * inside
+    acc = base.series["acc"].values - 0.3 * inside
+    ent = base.series["entropy"].values * np.where(inside & entropy_up, 4.0, 1.0)
+    return healthy(2, reward=reward, acc=np.clip(acc, 0, 1), entropy=ent)
+
+
+def _recovered_notes(d) -> list[Msg]:
+    return [m for m in d.run["notes"] if isinstance(m, Msg) and m.key == "note.recovered_dip"]
+
+
+def test_a_dip_with_the_entropy_running_up_that_came_back_is_noted_not_judged():
+    run = _dipped()
+    dip = recovered_dip(_ctx(run))
+    assert dip is not None and dip["goal"] == "acc"
+    assert 95 <= dip["from_step"] <= 105 and dip["to_step"] <= 125
+    assert dip["before"] - dip["low"] > 0.2 and dip["after"] > dip["before"] - 0.05
+    assert any(m.startswith("entropy x") for m in dip["moved"])
+    d = diagnose(run)
+    notes = _recovered_notes(d)
+    assert len(notes) == 1 and "entropy x" in notes[0].fields["moved"]
+    assert d.verdict == "learning"  # the verdict reads where the run ends
+
+
+def test_a_dip_no_vital_moved_with_is_left_unsaid():
+    # a noisy score dips on its own: without a vital breaking over the same steps it is not a blow-up
+    assert recovered_dip(_ctx(_dipped(entropy_up=False))) is None
+
+
+def test_a_fall_that_did_not_come_back_is_the_verdicts_not_a_note():
+    run = _dipped(back=False, at=150)
+    assert recovered_dip(_ctx(run)) is None
+    assert not _recovered_notes(diagnose(run))
+
+
+def test_the_lessons_healthy_run_and_its_noise_have_no_episode():
+    for seed in range(4):
+        assert recovered_dip(_ctx(healthy(seed))) is None
+    noisy = healthy(5, reward=healthy(5).series["reward"].values + jitter(0.08, 9))
+    assert recovered_dip(_ctx(noisy)) is None
+
+
+def test_the_note_is_said_in_both_languages():
+    d = diagnose(_dipped())
+    (note,) = _recovered_notes(d)
+    en, zh = note.in_lang("en"), note.in_lang("zh")
+    assert "came back" in en and str(note.fields["start"]) in en
+    assert "恢复" in zh and str(note.fields["start"]) in zh
