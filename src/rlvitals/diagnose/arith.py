@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["EPS", "HALF", "MAD_SIGMA", "MEDIAN_SE", "MICRO", "SQRT2", "TENTH", "TINY", "pair_se", "robust_sd"]
+__all__ = ["EPS", "HALF", "MAD_SIGMA", "MEDIAN_SE", "MICRO", "SQRT2", "TENTH", "TINY", "ls_slope", "pair_se", "robust_sd"]
 
 # Floors that keep a ratio, a logarithm or a noise defined when a value is exactly 0.  Each is far
 # below any logged value's own noise, so it changes nothing else.
@@ -36,3 +36,10 @@ def pair_se(k: int | float) -> float:
 def robust_sd(x: np.ndarray) -> float:
     """sigma from the median absolute deviation (MAD x 1.4826): one outlier does not move it."""
     return float(MAD_SIGMA * np.median(np.abs(x - np.median(x))))
+
+
+def ls_slope(x: np.ndarray, y: np.ndarray) -> float:
+    """The least-squares slope of y on x (0 when x does not vary): one pass, no polynomial machinery."""
+    xc = x.astype(float) - float(np.mean(x))
+    sxx = float(xc @ xc)
+    return float(xc @ (y - float(np.mean(y)))) / sxx if sxx > 0 else 0.0

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import confidence as C
 from .actions import action_for
-from .arith import EPS, pair_se
+from .arith import EPS, ls_slope, pair_se
 from .context import Ctx, rnd
 from .length_whole import into_the_cap, whole_run
 from .lengths import length_term_excess, ln_points, paid_in_length
@@ -86,8 +86,7 @@ def _log_rates(ctx: Ctx, onset: int) -> tuple[float, float] | None:
     before, after = ok & (s < onset), ok & (s >= onset)
     if before.sum() < 3 or after.sum() < 3:
         return None
-    fit = [float(np.polyfit(s[m].astype(float), np.log(v[m]), 1)[0]) for m in (before, after)]
-    return fit[0], fit[1]
+    return ls_slope(s[before], np.log(v[before])), ls_slope(s[after], np.log(v[after]))
 
 
 def check(ctx: Ctx) -> Finding | None:
