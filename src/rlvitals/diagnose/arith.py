@@ -10,7 +10,19 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["EPS", "HALF", "MAD_SIGMA", "MEDIAN_SE", "MICRO", "SQRT2", "TENTH", "TINY", "ls_slope", "pair_se", "robust_sd"]
+__all__ = [
+    "EPS",
+    "HALF",
+    "MAD_SIGMA",
+    "MEDIAN_SE",
+    "MICRO",
+    "SQRT2",
+    "TENTH",
+    "TINY",
+    "ls_slope",
+    "pair_se",
+    "robust_sd",
+]
 
 # Floors that keep a ratio, a logarithm or a noise defined when a value is exactly 0.  Each is far
 # below any logged value's own noise, so it changes nothing else.
