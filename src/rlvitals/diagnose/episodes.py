@@ -6,13 +6,14 @@ goal is back.  A practitioner still wants to know it blew up -- the next blow-up
 verdict or adds a finding.
 
 A dip is the lowest mean of `w` consecutive goal points (a tenth of them, at least 3), with `w`
-points or more before and after it, that sits below the level before it (the median of the 3 w
-points before, out of the all-wrong zone: near_zero) by a material amount -- score_drop of that level,
-goal_material of the goal's range, and goal_z standard errors of the difference -- while the goal's
-2 w points after it came back to within the same margin.  A vital moved with it when over the dip's steps the entropy reached entropy_rise
-times its level before, the ratio left 1 by ratio_far (having been within it), the KL reached kl_fast
-times its level before (+ kl_floor), or the truncation rate rose by trunc_high.  A dip with no vital
-moving is left unsaid: a noisy score dips on its own.
+points or more before it and 2 w after it, that sits below the level before it (the median of the
+3 w points before, out of the all-wrong zone: near_zero) by a material amount -- score_drop of that
+level, goal_material of the goal's range, and goal_z standard errors of the difference -- while the
+goal's 2 w points after it came back to within the same margin, and by at least half of the fall.
+A vital moved with it when over the dip's steps the entropy reached entropy_rise times its level
+before, the ratio left 1 by ratio_far (having been within it), the KL reached kl_fast times its
+level before (+ kl_floor), or the truncation rate rose by trunc_high.  A dip with no vital moving
+is left unsaid: a noisy score dips on its own.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..i18n import Msg
+from .arith import HALF
 from .context import Ctx
 from .materiality import goal_scale
 from .symptoms import covers, goal
@@ -48,10 +50,11 @@ def recovered_dip(ctx: Ctx) -> dict[str, Any] | None:
     lo, hi = w, n - 2 * w  # a dip with w points before it and 2 w after it
     noise = ctx.noise(g)
     scale = goal_scale(ctx, g) or 1.0
-    # one candidate per stretch of w windows (its lowest), deepest first: one try per dip
+    # one candidate per stretch of w windows (its lowest), the largest fall from the mean before first
     starts = np.arange(lo, hi + 1, w)
     cand = [int(a + np.argmin(roll[a : min(a + w, hi + 1)])) for a in starts.tolist()]
-    for j in sorted(cand, key=lambda i: float(roll[i])):
+    fall = [(c[j] - c[max(0, j - 3 * w)]) / (j - max(0, j - 3 * w)) - roll[j] for j in cand]
+    for j in [cand[k] for k in np.argsort(fall)[::-1].tolist()]:
         pre, post = v[max(0, j - 3 * w) : j], v[j + w : j + 3 * w]
         before, low, after = float(np.median(pre)), float(roll[j]), float(np.median(post))
         drop_bar = max(
@@ -60,14 +63,14 @@ def recovered_dip(ctx: Ctx) -> dict[str, Any] | None:
             get("goal_z") * noise * float(np.sqrt(1 / w + 1 / pre.size)),
         )
         if before - low < drop_bar:
-            break  # the deepest dips left are shallower still
+            continue
         if abs(before) < get("near_zero"):
             continue  # a goal in the all-wrong zone had nothing to lose
         back_bar = max(
             get("goal_material") * scale, get("goal_z") * noise * float(np.sqrt(1 / pre.size + 1 / post.size))
         )
-        if after < before - back_bar:
-            continue  # it did not come back
+        if after < before - back_bar or after - low < HALF * (before - low):
+            continue  # it did not come back (to within the margin, and by at least half of its fall)
         a, b = int(s[j]), int(s[j + w - 1])
         moved = _moved(ctx, a, b)
         if moved:
