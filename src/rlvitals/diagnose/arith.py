@@ -19,7 +19,7 @@ __all__ = [
     "SQRT2",
     "TENTH",
     "TINY",
-    "ls_slope",
+    "ls_fit",
     "pair_se",
     "robust_sd",
 ]
@@ -50,8 +50,14 @@ def robust_sd(x: np.ndarray) -> float:
     return float(MAD_SIGMA * np.median(np.abs(x - np.median(x))))
 
 
-def ls_slope(x: np.ndarray, y: np.ndarray) -> float:
-    """The least-squares slope of y on x (0 when x does not vary): one pass, no polynomial machinery."""
+def ls_fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """The least-squares slope of y on x and its z (slope over its standard error); (0, 0) with fewer
+    than 3 points or an x that does not vary."""
     xc = x.astype(float) - float(np.mean(x))
     sxx = float(xc @ xc)
-    return float(xc @ (y - float(np.mean(y)))) / sxx if sxx > 0 else 0.0
+    if y.size < 3 or sxx <= 0:
+        return 0.0, 0.0
+    slope = float(xc @ (y - y.mean())) / sxx
+    res = y - y.mean() - slope * xc
+    se = float(np.sqrt(float(res @ res) / (y.size - 2) / sxx))
+    return slope, (slope / se if se > 0 else (np.inf if slope > 0 else 0.0))

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import confidence as C
 from .actions import action_for
-from .arith import EPS, ls_slope, pair_se
+from .arith import EPS, ls_fit, pair_se
 from .context import Ctx, rnd
 from .length_whole import into_the_cap, whole_run
 from .lengths import length_term_excess, ln_points, paid_in_length
@@ -86,7 +86,7 @@ def _log_rates(ctx: Ctx, onset: int) -> tuple[float, float] | None:
     before, after = ok & (s < onset), ok & (s >= onset)
     if before.sum() < 3 or after.sum() < 3:
         return None
-    return ls_slope(s[before], np.log(v[before])), ls_slope(s[after], np.log(v[after]))
+    return ls_fit(s[before], np.log(v[before]))[0], ls_fit(s[after], np.log(v[after]))[0]
 
 
 def check(ctx: Ctx) -> Finding | None:

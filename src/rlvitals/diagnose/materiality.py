@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..run import in_unit_range
+from .arith import ls_fit
 from .context import Ctx, rnd
 from .symptoms import components, covers, goal, trend
 from .thresholds import get
@@ -219,18 +220,6 @@ def unhurt(ctx: Ctx, onset: int | None, *, kind: str = "") -> Effect | None:
     return eff if eff.gain >= eff.material and kept and tr is not None and not tr.fell_back else None
 
 
-def _fit(s: np.ndarray, v: np.ndarray) -> tuple[float, float]:
-    """Least-squares slope per step and its z (slope over its standard error)."""
-    x = s.astype(float) - float(np.mean(s))
-    sxx = float(x @ x)
-    if v.size < 3 or sxx <= 0:
-        return 0.0, 0.0
-    slope = float(x @ (v - v.mean())) / sxx
-    res = v - v.mean() - slope * x
-    se = float(np.sqrt(float(res @ res) / (v.size - 2) / sxx))
-    return slope, (slope / se if se > 0 else (np.inf if slope > 0 else 0.0))
-
-
 def learned_first(ctx: Ctx) -> dict[str, object] | None:
     """A format (length, style) term learned first, the truth following after (or not yet given its
     fair chance): `soft_first` when its truth is "waiting" or "following", else None."""
@@ -303,7 +292,7 @@ def soft_first(ctx: Ctx) -> dict[str, object] | None:
         if n_after < max(get("min_points"), before.size) and float(s[-1]) - onset < get("fair_steps"):
             out = {**ev, "truth_reading": "waiting"}
             break
-        slope, z = _fit(s[after], v[after])
+        slope, z = ls_fit(s[after], v[after])
         pace = slope * (ctx.last_step() - ctx.first_step())
         if z >= get("goal_z") and pace >= get("goal_material") * goal_scale(ctx, truth):
             out = {**ev, "truth_reading": "following", "truth_pace_over_run": rnd(pace)}
