@@ -78,7 +78,7 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
     # -- or, judged in each curve's own noise, the reward's gain since the onset is beyond goal_z
     # standard errors while the truth's is within one
     ra, rb, zr = since(ctx, "reward", onset)
-    za = since(ctx, truth, onset)[2]
+    ta0, ta1, za = since(ctx, truth, onset)
     if not rb - ra >= get("goal_material") * goal_scale(ctx, "reward"):
         return None  # beyond noise is not enough: the reward's gain since the parting is not material in its range
     # a sparse truth (eval every N steps) must have points of its own after the onset
@@ -90,7 +90,6 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
     # gains less than the training reward it follows) that is flat: not shown to rise (under goal_z),
     # gaining no material amount of its range, and at most hack_share of the reward's share of its own
     # (a truth rising at half the reward's pace early in a run is following it, not yet significant)
-    ta0, ta1, _ = since(ctx, truth, onset)
     share_t = (ta1 - ta0) / (goal_scale(ctx, truth) or 1.0)
     share_r = (rb - ra) / (goal_scale(ctx, "reward") or 1.0)
     flat = za < get("goal_z") and share_t < get("goal_material") and share_t <= get("hack_share") * share_r
