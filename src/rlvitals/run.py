@@ -101,6 +101,13 @@ class Series:
         v = self.values[self.finite]
         return v.size > 0 and bool(np.all(v == v[0]))
 
+    @property
+    def scored_share(self) -> float:
+        """Share of the finite values that are not exactly 0.  A reward term behind a strict format
+        gate scores 0 on every answer the gate turns away: this is how many steps it scored at all."""
+        v = self.values[self.finite]
+        return float(np.count_nonzero(v)) / v.size if v.size else 0.0
+
     def upto(self, step: int) -> Series:
         """The part of the series at or before `step` (used by watch and by onset tests)."""
         k = int(np.searchsorted(self.steps, step, side="right"))

@@ -284,10 +284,14 @@ def _parted(ctx: Ctx) -> tuple[str, Finding] | None:
         rw = trend(ctx, "reward") if ctx.has("reward") else None
         by = None
         if rw is not None and rw.rose:
+            truths = _truths(ctx)
+            only_terms = all(t.startswith("component:") for t in truths)
             for test in (_by_truth, _by_points, _early):
-                out = next(((t, f) for t in _truths(ctx) if (f := test(ctx, t)) is not None), None)
-                if out is not None:
-                    by = test
+                parted = [(t, f) for t in truths if (f := test(ctx, t)) is not None]
+                # an accuracy that parted decides; of several correctness terms of the reward alone, one
+                # that kept up says its gain is real (a lenient term saturated while a strict one climbs)
+                if parted and not (only_terms and len(parted) < len(truths)):
+                    out, by = parted[0], test
                     break
         ctx._results[key] = out
         ctx._results["reward_hacking.parted_by"] = by  # which test found it (length_term_carries asks)

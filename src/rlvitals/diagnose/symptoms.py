@@ -317,13 +317,27 @@ def trend(ctx: Ctx, name: str) -> Trend | None:
 
 
 def components(ctx: Ctx) -> dict[str, tuple[str, Series]]:
-    """Reward components the reader kept: name -> (kind, series); empty when there are none."""
+    """Reward components the reader kept: name -> (kind, series); empty when there are none.
+
+    Of several correctness terms, the one that scored on the most steps comes first, so that "the
+    correctness term" (the goal, the truth the reward is held against) is it: a term behind a strict
+    format gate (an exact `<answer>` block) scores 0 on every answer the gate turns away, while a
+    lenient one beside it (the number in the answer) reads whether those answers are right."""
+    key = "symptoms.components"
+    if key in ctx._results:
+        cached: dict[str, tuple[str, Series]] = ctx._results[key]
+        return cached
     comps = getattr(ctx.run, "components", None) or {}
     kinds = getattr(ctx.run, "component_kinds", None) or {}
     out: dict[str, tuple[str, Series]] = {}
     for k, s in comps.items():
         if isinstance(s, Series) and len(s):
             out[k] = (kinds.get(k, "other"), s)
+    correct = [k for k, (kind, _) in out.items() if kind == "correctness"]
+    if len(correct) > 1:
+        first = sorted(correct, key=lambda k: -out[k][1].scored_share)  # stable: ties keep the log's order
+        out = {**{k: out[k] for k in first}, **{k: v for k, v in out.items() if k not in first}}
+    ctx._results[key] = out
     return out
 
 

@@ -371,8 +371,9 @@ def describe() -> list[str]:
         "Any namespace in front of a key above reads as it, after the keys above "
         "(policy/entropy -> entropy, env/all/kl -> kl); never under " + foreign,
         "Reward terms (rewards/<fn>/mean, reward/<fn>, metrics/<x>_reward, reward_component.<x>, ...) are kept "
-        "by name; correctness when named correct*, accuracy*, exact_match*, pass@*, check_answer* or "
-        "*correctness* (under any namespace): the goal, ahead of the total reward",
+        "by name; correctness when named correct*, accuracy*, exact_match*, pass@*, check_answer*, check_numbers "
+        "or *correctness* (under any namespace): the goal, ahead of the total reward (of several, the one that "
+        "scored on the most steps)",
         "Eval metrics (eval/, eval_, val/, validation/, test/, val-core/) keep their own cadence; the "
         "accuracy-like one is val_acc, the goal when logged. Say another with --map goal=KEY",
     ]

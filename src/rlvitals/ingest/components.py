@@ -129,8 +129,8 @@ _RULES: tuple[tuple[str, frozenset[str], tuple[str, ...]], ...] = (
 
 
 # names that say "the task was solved", whatever namespace they sit in: `correct*`, `accuracy*`,
-# `exact_match*`, `pass@*`, `check_answer*`, `*correctness*`
-_CORRECTNESS_NAME = re.compile(r"^(?:correct|accuracy|exact_?match|pass@|check_?answer)|correctness")
+# `exact_match*`, `pass@*`, `check_answer*`, `check_numbers` (the number in the answer checked), `*correctness*`
+_CORRECTNESS_NAME = re.compile(r"^(?:correct|accuracy|exact_?match|pass@|check_?answer|check_?numbers?$)|correctness")
 
 
 def is_correctness_name(name: str) -> bool:
@@ -293,9 +293,12 @@ def choose_goal(
         s = series.get(m)
         if _points(s) >= GOAL_MIN_POINTS and s is not None:
             return m, s.source or m, why
-    for name, s in components.items():
-        if kinds.get(name) == "correctness" and _points(s) >= 3:
-            return f"component:{name}", s.source or name, "component"
+    # of several correctness terms, the one that scored on the most steps (diagnose's order: a term
+    # behind a strict format gate scores 0 on every answer the gate turns away)
+    correct = [n for n, s in components.items() if kinds.get(n) == "correctness" and _points(s) >= 3]
+    if correct:
+        name = max(correct, key=lambda n: components[n].scored_share)  # ties: the first logged
+        return f"component:{name}", components[name].source or name, "component"
     s = series.get("reward")
     if _points(s) and s is not None:
         return "reward", s.source or "reward", "reward"

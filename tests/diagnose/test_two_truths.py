@@ -1,0 +1,98 @@
+"""Two correctness terms of one reward: a strict one behind a format gate, a lenient one beside it.
+
+Unsloth's GRPO notebooks sum four reward functions: two format terms, `check_answer` (the exact
+answer inside an exact `<SOLUTION>` block: 0 on every answer the block's format turns away) and
+`check_numbers` (the number after the solution tag, compared as a float).  Early on the model gets
+numbers right long before it writes the exact block: the strict term sits at 0 while the lenient one
+climbs; later the format is learned and the strict term climbs while the lenient one has saturated.
+Runs are written as TRL-style JSONL and read back; the diagnosis is read at growing prefixes.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from rlvitals.diagnose import diagnose
+from rlvitals.ingest import read_text
+from rlvitals.ingest.components import classify
+
+N = 400
+CUTS = (50, 100, 150, 200, 250, 300, 350, 399)
+
+
+def _ramp(at: float, width: float) -> np.ndarray:
+    return 1 / (1 + np.exp(-(np.arange(N) - at) / width))
+
+
+def _run(numbers_right: np.ndarray, seed: int = 0, batch: int = 16, strict: bool = True):
+    """numbers_right: the share of tagged answers whose number is right, step by step.  Each step
+    scores `batch` answers: a term's mean is exactly 0 when none of them passed its gate."""
+    rng = np.random.default_rng(seed)
+    tagged = rng.binomial(batch, 0.3 + 0.65 * _ramp(40, 12))  # the solution tag appears early
+    exact = rng.binomial(tagged, _ramp(230, 15))  # the exact block is learned late
+    right = rng.binomial(tagged, numbers_right)
+    right_exact = rng.binomial(exact, numbers_right)
+    approx = (1.0 * tagged - 1.0 * (batch - tagged)) / batch
+    fmt = 3.0 * exact / batch
+    numbers = (1.5 * right - 0.5 * (tagged - right)) / batch
+    answer = (3.0 * right_exact - 1.5 * (exact - right_exact)) / batch
+    reward = approx + fmt + numbers + (answer if strict else 0.0)
+    lines = [
+        json.dumps(
+            {
+                "step": int(i + 1),
+                "reward": float(reward[i]),
+                "rewards/match_format_exactly/mean": float(fmt[i]),
+                "rewards/match_format_approximately/mean": float(approx[i]),
+                **({"rewards/check_answer/mean": float(answer[i])} if strict else {}),
+                "rewards/check_numbers/mean": float(numbers[i]),
+                "kl": float(0.0005 + 0.1 * i / N + abs(rng.normal(0, 0.005))),
+                "completions/mean_length": float(210 + rng.normal(0, 8)),
+            }
+        )
+        for i in range(N)
+    ]
+    return read_text("\n".join(lines) + "\n", "jsonl")
+
+
+def _seq(run):
+    return [(d.verdict, d.findings[0].id if d.findings else None) for d in map(diagnose, map(run.upto, CUTS))]
+
+
+def test_check_numbers_is_a_correctness_term_by_its_name():
+    assert classify("check_numbers") == "correctness"
+    assert classify("check_number") == "correctness"
+    assert classify("check_answer") == "correctness"
+    assert classify("match_format_exactly") == "format"
+
+
+def test_the_goal_is_the_term_that_scores_not_the_one_behind_the_gate():
+    run = _run(0.2 + 0.5 * _ramp(60, 20))
+    goal = diagnose(run.upto(150)).run["goal"]
+    # the strict term is 0 on nearly every step so far: the lenient one reads the answers
+    assert goal["metric"] == "component:check_numbers", goal
+    assert goal["improved"]
+
+
+def test_numbers_right_before_the_format_is_learning_at_every_prefix():
+    # the numbers get right from step 30 on, the exact block comes at step 230 and the strict term
+    # climbs with it: never "the data is too hard" (the strict term at 0), never a cheat (the reward
+    # climbing through the format after the numbers saturated)
+    seq = _seq(_run(0.2 + 0.5 * _ramp(60, 20)))
+    assert [v for v, _ in seq] == ["learning"] * len(CUTS), seq
+
+
+def test_a_format_climb_over_numbers_that_fell_is_still_cheating():
+    # the numbers got right, then fell back while the format terms kept paying: the reward rose on a
+    # worse model -- the format did not come after a truth that kept its level
+    right = 0.2 + 0.5 * _ramp(60, 20) - 0.6 * _ramp(220, 15)
+    d = diagnose(_run(np.clip(right, 0.0, 1.0)))
+    assert d.verdict != "learning", [(f.id, f.severity) for f in d.findings]
+
+
+def test_numbers_never_right_is_not_learning():
+    # the lenient term never moves: the format terms carry the whole reward
+    d = diagnose(_run(np.full(N, 0.05)))
+    assert d.verdict != "learning", [(f.id, f.severity) for f in d.findings]
