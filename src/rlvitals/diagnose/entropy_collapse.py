@@ -27,6 +27,7 @@ from . import confidence as C
 from .actions import action_for
 from .arith import HALF
 from .context import Ctx, rnd
+from .materiality import goal_scale
 from .model import Finding
 from .predicates import holds
 from .stretches import tail_excess
@@ -66,6 +67,16 @@ def _plunging(ctx: Ctx) -> Finding | None:
         f"{score}_vs_trend": rnd(g[1]),
     }
     return Finding(ID, "warning", t[0], ev, (), (), action_for(ID), C.FAIR)
+
+
+def _material_gain(ctx: Ctx, m: str, a: float) -> bool:
+    """The score's gain from fraction `a` of the run (a tenth of it from there) to its last tenth is
+    material in its own range: goal_material of it (materiality.goal_scale)."""
+    _, v = ctx.data(m)
+    if v.size < 10:
+        return False
+    i, k = int(a * v.size), max(1, v.size // 10)
+    return float(v[-k:].mean()) - float(v[i : i + k].mean()) >= get("goal_material") * goal_scale(ctx, m)
 
 
 def check(ctx: Ctx) -> Finding | None:
@@ -122,10 +133,14 @@ def check(ctx: Ctx) -> Finding | None:
             if half is not None:
                 since = max(since, min(float(np.searchsorted(s, half)) / max(s.size, 1), get("judge_from_max")))
         # (a slow climb counts only beyond the score's noise: a sparse eval's drift of a few points
-        # reads as "still rising" by its rank order alone)
+        # reads as "still rising" by its rank order alone -- and, with the entropy gone to 0 (the
+        # policy can no longer explore), only by a material amount of its range: over a thousand
+        # steps a reward creeping 0.02 is beyond its noise and learns nothing.  An entropy that only
+        # halved, to a level a reasoning model keeps when healthy, asks no more than the noise)
         improving = (
             any(
-                ctx.gained(m, a=since) or (ctx.still_rising(m, since) and ctx.gained(m, rel=0.0, a=since))
+                (ctx.gained(m, a=since) or (ctx.still_rising(m, since) and ctx.gained(m, rel=0.0, a=since)))
+                and (not full or _material_gain(ctx, m, since))
                 for m in scores
             )
             and not tr.fell_back
