@@ -175,3 +175,28 @@ def test_after_a_nan_even_the_same_step_is_its_aftermath():
     assert out["truncation_starvation"].severity == "info"
     assert out["truncation_starvation"].evidence["aftermath_of"] == "numeric_instability"
     assert out["lr_too_high"].severity == "warning"  # began before the NaN: not its aftermath
+
+
+def test_a_goal_that_died_first_owns_the_run_when_the_log_cannot_name_why():
+    # no entropy and no truncation rate logged: the answers shrink to the cap and the goal dies at
+    # step 100; seventy steps later the clip fraction and the grad norm climb as the broken run
+    # thrashes.  The earliest failure is the goal's collapse: dead, the late jitter its aftermath
+    import numpy as np
+    from diag_curves import N, S, healthy, jitter
+
+    acc = np.where(S < 100, np.linspace(0.21, 0.52, N), 0.0) + np.abs(jitter(0.004, 3)) * (S >= 100)
+    reward = np.where(S < 100, np.linspace(0.45, 0.82, N), 0.0) + np.abs(jitter(0.004, 4)) * (S >= 100)
+    clip = np.where(S < 170, 0.04, 0.04 + (S - 170) * 0.008) + np.abs(jitter(0.003, 5))
+    gnorm = np.where(S < 170, 0.6, 0.6 + (S - 170) * 0.02) + jitter(0.08, 6) * (1 + (S >= 170) * 3)
+    length = np.where(S < 100, np.linspace(84, 149, N), 24.0) + jitter(1.0, 8)
+    run = healthy(3, acc=acc, reward=reward, entropy=None, clip_frac=clip, gnorm=gnorm, len=length)
+    d = diagnose(run)
+    assert d.verdict == "dead", [(f.id, f.severity) for f in d.findings]
+    top = d.findings[0]
+    assert top.id == "not_learning" and 85 <= top.onset_step <= 100
+    assert "trunc" in top.missing and "entropy" in top.missing  # the metrics that would name the cause
+    late = {f.id: f for f in d.findings}["lr_too_high"]
+    assert late.severity == "info" and late.evidence["aftermath_of"] == "not_learning"
+    # the same jitter in a run whose goal holds is still the update's problem
+    held = healthy(3, entropy=None, clip_frac=clip, gnorm=gnorm)
+    assert diagnose(held).verdict == "unstable"

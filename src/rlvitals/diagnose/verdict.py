@@ -14,7 +14,9 @@
    When no finding warns and the goal does not improve (flat, falling, peaked and fell back, or no
    material gain after a fair number of points), the run gets `not_learning` -- "not learning,
    cause undetermined" -- with the candidate causes the predicates could not rule out and the
-   metrics that would decide (verdict dead).
+   metrics that would decide (verdict dead).  It gets it too when the goal learned and collapsed
+   before anything that warns began, and nothing says the run died or cheated (`_collapse_first`):
+   the earliest failure owns the run, and the later warnings are its aftermath.
 3. `order`: severity first, then PRIORITY (the more specific cause first), then confidence.
 4. Every finding's `ruled_out` and `missing` are recomputed from the shared predicates
    (`differential.differential`), so a look-alike that fired is never listed as ruled out.
@@ -192,6 +194,47 @@ def _aftermath(found: list[Finding], ctx: Ctx) -> list[Finding]:
     return out
 
 
+def _collapse_first(found: list[Finding], ctx: Ctx) -> list[Finding] | None:
+    """The goal's own collapse, when it came first, owns the run (the earliest failure owns it).
+
+    The goal learned, then gave a real part of it back (`Trend.fell_back`, not_learning's reading),
+    and every finding that warns is of a kind that does not say the run died or cheated (unstable,
+    or notes of a learning run) and began after the goal left its peak (the highest of 16 block
+    medians), beyond `together` of the run: a log that lacks the metric that would name the cause
+    (no trunc, no entropy) still shows the goal dying, and what the broken run does next (steps
+    jumping, the clip fraction climbing as it thrashes) is its aftermath, kept as an info note.
+    The findings with not_learning added, or None."""
+    warned = [f for f in found if _warns(f)]
+    if not warned or any(FINDING_IDS[f.id] in ("dead", "cheating") for f in warned):
+        return None
+    g = goal(ctx)
+    tr = trend(ctx, g) if g else None
+    if g is None or tr is None or not tr.fell_back:
+        return None
+    c, x = ctx.blocks(g, 16)
+    if not x.size:
+        return None
+    peak = int(c[int(np.argmax(x))])
+    span = max(ctx.last_step() - ctx.first_step(), 1)
+    if any(f.onset_step is None or f.onset_step <= peak + get("together") * span for f in warned):
+        return None
+    nl = not_learning(ctx, set())
+    if nl is None or nl.evidence.get("goal_trend") not in ("fell", "fell_back"):
+        return None
+    out = [
+        replace(
+            f,
+            severity="info",
+            evidence={**f.evidence, "aftermath_of": nl.id, "aftermath_since_step": peak},
+            action=None,
+        )
+        if _warns(f)
+        else f
+        for f in found
+    ]
+    return [*out, replace(nl, onset_step=peak)]
+
+
 def _warns(f: Finding) -> bool:
     return f.severity != "info"
 
@@ -363,6 +406,9 @@ def resolve(found: list[Finding], ctx: Ctx) -> tuple[Finding, ...]:
         if nl is not None:
             kept.append(nl)
             fired.add(nl.id)
+    elif (collapse := _collapse_first(kept, ctx)) is not None:
+        kept = collapse
+        fired = {f.id for f in kept if _warns(f)}
     out = []
     for f in kept:
         ruled, missing = differential(ctx, f.id, fired)
