@@ -71,12 +71,16 @@ def _plunging(ctx: Ctx) -> Finding | None:
 
 def _material_gain(ctx: Ctx, m: str, a: float) -> bool:
     """The score's gain from fraction `a` of the run (a tenth of it from there) to its last tenth is
-    material in its own range: goal_material of it (materiality.goal_scale)."""
+    material in its own range: goal_material of it -- of materiality.goal_scale, or of the span its
+    middle 90% covers in this run when that is narrower (a reward logged as 0.5 + 0.2 x score sits
+    in [0, 1] without being a rate: its gains are a fifth of the rate's)."""
     _, v = ctx.data(m)
     if v.size < 10:
         return False
     i, k = int(a * v.size), max(1, v.size // 10)
-    return float(v[-k:].mean()) - float(v[i : i + k].mean()) >= get("goal_material") * goal_scale(ctx, m)
+    lo, hi = np.percentile(v, [5, 95])
+    scale = min(goal_scale(ctx, m), float(hi - lo))
+    return float(v[-k:].mean()) - float(v[i : i + k].mean()) >= get("goal_material") * scale
 
 
 def check(ctx: Ctx) -> Finding | None:
