@@ -19,14 +19,10 @@ and damaged files).
 from __future__ import annotations
 
 import zlib
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .wandb_history import OddRecord, decode_history, read_varints
-
-if TYPE_CHECKING:
-    from .wandb_store import RecordReader
+from .wandb_history import OddRecord, RecordSink, decode_history, read_varints
 
 __all__ = ["BulkDecoder"]
 
@@ -39,7 +35,7 @@ class BulkDecoder:
     `finish()`.  Chunks are checked and records handed to the `RecordReader`: history records decoded
     here, everything else (and anything odd) by the reader's Python path."""
 
-    def __init__(self, reader: RecordReader) -> None:
+    def __init__(self, reader: RecordSink) -> None:
         self.r = reader
         self.base = 0  # file offset of the next batch
         self.parts: list[bytes] = []  # a FIRST … waiting for its LAST (it may cross batches)

@@ -15,16 +15,31 @@ batch's history to the Python decoder, so the result is the same either way.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from collections import deque
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from .values import OUT_OF_RANGE
 
 if TYPE_CHECKING:
-    from .wandb_store import RecordReader
+    from .builder import RunBuilder
 
-__all__ = ["decode_history"]
+__all__ = ["RecordSink", "decode_history"]
+
+
+class RecordSink(Protocol):
+    """What the decoders write into: `wandb_store.RecordReader`, described here rather than imported
+    so that the framing module can call the decoders without an import circle."""
+
+    b: RunBuilder
+    summary: deque[tuple[bytes, int, int]]
+    records: int
+    history: int
+    no_step: int
+    _row_no: int
+
+    def feed(self, records: list[bytes]) -> int: ...
 
 
 class OddRecord(Exception):
@@ -88,7 +103,7 @@ def _digits(u: np.ndarray, at: np.ndarray, size: np.ndarray) -> np.ndarray | Non
     return val.astype(np.float64)
 
 
-def decode_history(r: RecordReader, buf: bytes, u: np.ndarray, ha: np.ndarray, hz: np.ndarray) -> None:
+def decode_history(r: RecordSink, buf: bytes, u: np.ndarray, ha: np.ndarray, hz: np.ndarray) -> None:
     """History records at buf[ha:hz] → rows of the reader's builder, in order."""
     nrec = ha.size
     # 1. the items of every record (field 1), one per round; a step { num } field noted
@@ -201,7 +216,7 @@ def decode_history(r: RecordReader, buf: bytes, u: np.ndarray, ha: np.ndarray, h
 
 
 def _rows(
-    r: RecordReader,
+    r: RecordSink,
     buf: bytes,
     rec: np.ndarray,
     inv: np.ndarray,
