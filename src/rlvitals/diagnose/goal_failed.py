@@ -1,0 +1,169 @@
+"""Whether the goal failed to improve: `not_learning` ("not learning -- cause undetermined") and
+the goal summary the verdict "learning" rests on.  `verdict.resolve` adds not_learning when nothing
+warns and the goal did not improve, or when the goal collapsed before anything that warns began.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .actions import action_for
+from .context import Ctx, rnd
+from .differential import DECIDES, LOOKALIKES, RULERS
+from .materiality import goal_scale, solved
+from .model import Finding
+from .predicates import pred
+from .symptoms import Trend, goal, trend
+from .thresholds import get
+
+__all__ = ["goal_summary", "not_learning"]
+
+
+def not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
+    """not_learning ("not learning -- cause undetermined"): no finding warns, yet the goal does not improve.
+
+    Added by `resolve` (it is not a rule of its own) once the goal has at least `min_points` points
+    and is demonstrably flat (its fitted change plus two standard errors within one step-to-step
+    noise), fell, peaked and fell back, or (over twice min_points) does not go up at all (the fitted
+    change's upper goal_z bound within one noise) -- and no other score (reward, acc, eval acc) is
+    still climbing or undecided (a reward that only moves with the accuracy, `reward_tracks_truth`,
+    is not another score).  An accuracy at its `ceiling` that did not fall is not "not learning".
+    A goal logged at the very same value at every point (`const_points` points over `const_span`
+    steps: a reward of exactly 0 at every step) needs no min_points: there is no noise to wait out.
+    Severity warning, verdict dead.  Evidence: the goal metric, its start, end and peak, its move in standard errors, how it
+    failed to improve (`goal_trend`), and the `candidates`: the look-alike causes the shared
+    predicates could not rule out; `missing` names the metrics that would decide between them.
+    """
+    g = goal(ctx)
+    tr = trend(ctx, g) if g else None
+    if tr is not None and g is not None and _constant_goal(ctx, g, tr.n, tr.span):
+        how = "constant"  # not a noisy stretch: the same value at every logged step
+    elif tr is None or not tr.enough(get("min_points")):
+        return None  # too early (or nothing to judge by): no verdict from absence
+    else:
+        how = ""
+    if not how:
+        found = _goal_failed(ctx, g, tr)
+        if found is None:
+            return None
+        how = found
+    ev: dict[str, Any] = {
+        "goal_metric": g,
+        "goal_start": rnd(tr.start),
+        "goal_end": rnd(tr.end),
+        "goal_peak": rnd(tr.peak),
+        "goal_move_in_se": rnd(tr.z, 3),
+        "goal_trend": how,
+    }
+    if how == "constant":
+        ev["goal_points"] = tr.n
+        ev["goal_span_steps"] = tr.span
+    candidates = []
+    for look in LOOKALIKES["not_learning"]:
+        if look in fired:
+            continue
+        if not any(pred(ctx, p).holds for p, _ in RULERS.get(look, ())):
+            candidates.append(look)
+    ev["candidates"] = ", ".join(candidates) if candidates else "—"
+    # the metric that would decide each candidate, where the log lacks it (e.g. no trunc in torchtune)
+    missing = tuple(dict.fromkeys(DECIDES[c] for c in candidates if c in DECIDES and not ctx.has(DECIDES[c])))
+    conf = 0.5 + 0.1 * min(abs(tr.z), 3.0) / 3.0 if how != "constant" else 0.6
+    return Finding(
+        "not_learning", "warning", ctx.first_step(), ev, (), missing, action_for("not_learning"), round(conf, 3)
+    )
+
+
+def _constant_goal(ctx: Ctx, g: str, n: int, span: int) -> bool:
+    """The goal logged at the very same value at every point (a reward of exactly 0 at every step):
+    no noise to wait out, so `const_points` points over `const_span` steps decide it, however few."""
+    if n < get("const_points") or span < get("const_span"):
+        return False
+    _, v = ctx.data(g)
+    if not v.size or float(np.ptp(v)) != 0.0:
+        return False
+    at_ceiling = g in ("acc", "val_acc") and float(v[0]) >= get("ceiling")
+    return not at_ceiling  # every answer right from the start is data_too_easy's reading
+
+
+def _no_material_gain(ctx: Ctx, m: str, tr: Trend, *, sparse_ok: bool = False) -> bool:
+    """After a fair number of points (twice min_points; points, not steps, unless `sparse_ok`: a
+    sparse log's few noisy points prove little on their own) a score that never gained a material
+    amount of its own range -- neither at the end nor at its peak -- and did not rise has not learned."""
+    enough = tr.n >= 2 * get("min_points") or (sparse_ok and tr.enough(2 * get("min_points")))
+    material = get("goal_material") * goal_scale(ctx, m)
+    return bool(enough and not tr.rose and tr.end - tr.start < material and tr.peak - tr.start < material)
+
+
+def _goal_failed(ctx: Ctx, g: str | None, tr: Trend) -> str | None:
+    """How a goal with enough points failed to improve (fell, fell_back, flat, not_rising,
+    no_material_gain), or None."""
+    # "does not go up at all" must be shown, not drawn from a noisy stretch: the fitted change's
+    # upper goal_z bound within one step-to-step noise (a short or noisy goal stays undecided)
+    no_rise = tr.not_rising and tr.fit_move + get("goal_z") * tr.fit_se < tr.noise
+    others = [o for m in ("reward", "acc", "val_acc") if m != g and ctx.has(m) and (o := trend(ctx, m)) is not None]
+    # a sparse goal (an eval every N steps) covering those steps counts when every dense score
+    # beside it shows no material gain over as many points either
+    stuck = g is not None and _no_material_gain(
+        ctx, g, tr, sparse_ok=bool(others) and all(_no_material_gain(ctx, o.metric, o) for o in others)
+    )
+    if tr.rose or not (tr.flat or tr.fell or tr.fell_back or no_rise or stuck):
+        return None
+    if tr.rate and tr.end >= get("ceiling") and not (tr.fell or tr.fell_back):
+        return None  # an accuracy at its ceiling has nowhere to go (data_too_easy's reading)
+    if g is not None and solved(ctx) and tr.start - tr.end < get("goal_material") * goal_scale(ctx, g):
+        return None  # a training score at its ceiling and a goal that lost no material part: converged
+    for m in ("reward", "acc", "val_acc"):
+        other = trend(ctx, m) if m != g and ctx.has(m) else None
+        if (
+            m == "reward"
+            and other is not None
+            and g != "reward"
+            and (tr.flat or no_rise)
+            and pred(ctx, "reward_tracks_truth").holds
+        ):
+            continue  # a still goal, and the reward only moves with it: the goal's judgement stands
+        if other is not None and (
+            other.rose
+            or not (
+                other.still
+                or other.fell
+                or other.fell_back
+                or other.not_rising
+                or (stuck and _no_material_gain(ctx, m, other))
+            )
+        ):
+            return None  # another score climbs (reward_hacking's question) or is still undecided
+    return (
+        "fell"
+        if tr.fell
+        else "fell_back"
+        if tr.fell_back
+        else "flat"
+        if tr.flat
+        else "not_rising"
+        if no_rise
+        else "no_material_gain"
+    )
+
+
+def goal_summary(ctx: Ctx) -> dict[str, Any] | None:
+    """What the verdict "learning" rests on: the goal metric, its start and end, how many points over
+    how many steps, and whether it improved beyond its noise (`improved`).  A report with no warning
+    whose goal did not improve must not call the run healthy: it says learning is not shown yet."""
+    g = goal(ctx)
+    tr = trend(ctx, g) if g else None
+    if g is None or tr is None:
+        return None
+    # the window means (`rose`) or the least-squares line over every point (more power on a sparse log)
+    fitted = tr.tau > 0 and tr.fit_move > get("goal_z") * tr.fit_se and not (tr.rate and tr.fit_move < get("rate_move"))
+    return {
+        "metric": g,
+        "start": rnd(tr.start),
+        "end": rnd(tr.end),
+        "points": tr.n,
+        "span": tr.span,
+        "improved": bool(tr.rose or fitted),
+        "min_points": int(get("min_points")),
+    }
