@@ -345,6 +345,20 @@ def cmd_formats(args: argparse.Namespace) -> int:
     return 0
 
 
+# each subcommand's function: `main` calls the one the command line names
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "plot": cmd_plot,
+    "report": cmd_report,
+    "compare": cmd_compare,
+    "vitals": cmd_vitals,
+    "diagnose": cmd_diagnose,
+    "simulate": cmd_simulate,
+    "watch": cmd_watch,
+    "lab": cmd_lab,
+    "formats": cmd_formats,
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = _Parser(
         prog="rlvitals",
@@ -372,7 +386,6 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="do not diagnose the run first (by default each finding's onset is marked on its panels)",
     )
-    p.set_defaults(func=cmd_plot)
 
     p = sub.add_parser(
         "report",
@@ -386,7 +399,6 @@ def build_parser() -> argparse.ArgumentParser:
         "HTML path; its directory must exist (default: report.html)",
         "points kept per curve for display, a min/max envelope (0 = all; the diagnosis reads every point)",
     )
-    p.set_defaults(func=cmd_report)
 
     p = sub.add_parser(
         "compare",
@@ -406,7 +418,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="output (default: text, or html when -o ends in .html)",
     )
     p.add_argument("-o", "--output", default=None, help="write to this file instead of standard output")
-    p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser(
         "vitals",
@@ -416,7 +427,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_input(p)
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
-    p.set_defaults(func=cmd_vitals)
 
     p = sub.add_parser(
         "diagnose",
@@ -439,7 +449,6 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="exit 1 when a finding at or above this severity exists (for CI)",
     )
-    p.set_defaults(func=cmd_diagnose)
 
     p = sub.add_parser(
         "simulate",
@@ -491,7 +500,6 @@ def build_parser() -> argparse.ArgumentParser:
         default="default",
         help="lab: drawn as the lab's stages are (the failure owns the run; docs/lab.md)",
     )
-    p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser(
         "watch",
@@ -535,7 +543,6 @@ def build_parser() -> argparse.ArgumentParser:
         "exits 0 with its summary when run K+1 begins). Default (-1): the run being written, "
         "each restart a new run whose alerts start afresh; -2.. from the end with --once",
     )
-    p.set_defaults(func=cmd_watch)
 
     p = sub.add_parser(
         "lab",
@@ -559,11 +566,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="print the lesson's reference material and exit: healthy, shapes, adv_std, table, pairs, "
         "plot, summary (no TOPIC: what the lesson is)",
     )
-    p.set_defaults(func=cmd_lab)
 
     p = sub.add_parser("formats", help="list the log formats rlvitals reads")
     p.add_argument("--keys", action="store_true", help="list every framework key read as each metric (the alias table)")
-    p.set_defaults(func=cmd_formats)
     return ap
 
 
@@ -597,7 +602,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except _BadArgs:
         return 2
-    if not getattr(args, "func", None):
+    if not args.command:
         parser.print_help()
         return 0
     old = _trap_signals()
@@ -611,7 +616,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    func: Callable[[argparse.Namespace], int] = args.func
+    func = COMMANDS[args.command]
     try:
         return func(args)
     except RlvitalsError as e:
