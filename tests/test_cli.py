@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
 
 import pytest
 
-from rlvitals.cli import main
+from rlvitals.cli import COMMANDS, build_parser, main
 
 
 def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
@@ -25,6 +26,14 @@ def test_help_lists_every_command_with_examples(capsys):
     for cmd in ("plot", "vitals", "diagnose", "simulate", "watch", "lab", "formats"):
         assert f"\n    {cmd}" in out
     assert "examples:" in out
+
+
+def test_every_subcommand_has_its_function():
+    """The parser (cli_parser.py) and the functions `main` dispatches to (cli.COMMANDS) name the
+    same subcommands: one declared but not wired would end in a KeyError, not a result."""
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    assert sorted(sub.choices) == sorted(COMMANDS)
+    assert len(COMMANDS) >= 9
 
 
 def test_no_command_prints_help(capsys):
