@@ -9,13 +9,14 @@ from pathlib import Path
 from rlvitals.diagnose.actions import ACTIONS
 from rlvitals.diagnose.model import FINDING_IDS, VERDICTS
 from rlvitals.i18n.lab import STRINGS as LAB
+from rlvitals.i18n.lab_lesson import STRINGS as LESSON
 from rlvitals.i18n.lab_ref import STRINGS as REF
 from rlvitals.lab.content import FOCUS, HEALTHY, PAIR_FOCUS, PAIR_OPTIONS, QUIZ
 from rlvitals.lab.explain import ADV_STD_BANDS, explain_quiz, quiz_text
 from rlvitals.lab.reference import TOPICS
 from rlvitals.shapes import WORDS
 
-STRINGS = {lang: {**LAB[lang], **REF[lang]} for lang in ("en", "zh")}
+STRINGS = {lang: {**LAB[lang], **LESSON[lang], **REF[lang]} for lang in ("en", "zh")}
 LAB_SRC = Path(__file__).resolve().parents[2] / "src" / "rlvitals" / "lab"
 
 

@@ -4,7 +4,7 @@ The runs come from the simulator (`simulate.lesson_sets` / `lesson_pairs` / `les
 stage its own runs; the answer key is what `diagnose` says about each run, never a hand-written
 label, so the lab cannot contradict the tool.  A question quotes the numbers of its own runs.
 The static parts (which metrics to look at, the lesson's rules, the quiz) are ids and i18n keys here;
-the words a learner reads live in `rlvitals.i18n.lab`.
+the words a learner reads live in `rlvitals.i18n.lab` (screens) and `rlvitals.i18n.lab_lesson` (rules, quiz).
 """
 
 from __future__ import annotations
