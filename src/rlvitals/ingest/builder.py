@@ -23,50 +23,40 @@ Every reader feeds a `RunBuilder`; the builder owns the rules real logs need:
   feeding it: a row with fewer keys than the row before it, or any skip, then counts as
   "truncated last line" (a trainer still writing, a copy cut short) instead of entering the run.
 
-Memory is O(values kept): typed arrays, no per-row dicts.
+Memory is O(values kept): typed arrays, no per-row dicts.  The build side (columns joined into
+series, segments grouped into runs, runs linked) lives in `assemble`.
 """
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 from array import array
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 import numpy as np
 
 from ..i18n import Listing, Msg
 from ..run import Run, Segment
 from . import aliases, components
+from .assemble import (
+    LISTED_RUNS,
+    MAX_RUNS,
+    NEW_RUN_MAX_STEP,
+    Column,
+    gather,
+    group_runs,
+    join_columns,
+    link_runs,
+    release_heap,
+    split_columns,
+)
 from .values import STEP_LIMIT, OutOfRange, parse_step, steps_ok
 
-# a segment whose first step is at most this begins a new run (not a resume)
-NEW_RUN_MAX_STEP = 1
-MAX_RUNS = 100
-
-__all__ = ["RunBuilder", "link_runs"]
+# (link_runs, release_heap and the run limits live in assemble; importable from here as before)
+__all__ = ["LISTED_RUNS", "MAX_RUNS", "NEW_RUN_MAX_STEP", "RunBuilder", "link_runs", "release_heap"]
 
 _FLOATS = {float}
-# step arrays already joined during one build, by the ids of the blocks they were joined from
-_Shared = dict[tuple[int, ...] | None, tuple[np.ndarray, bool]]
 COMPACT_ROWS = 1 << 18  # look for overridden duplicates every this many rows at least
-
-
-class _Column:
-    """One key's values: blocks stored as numpy arrays (`pieces`) plus rows appended one by one.
-
-    Every value carries its global row index (`order`), so "later wins" survives sorting; a block's
-    rows are consecutive, so a block stores only its first index unless a mask thinned it.
-    """
-
-    __slots__ = ("order", "pieces", "steps", "values")
-
-    def __init__(self) -> None:
-        self.pieces: list[tuple[np.ndarray, np.ndarray, int | np.ndarray]] = []
-        self.steps = array("q")
-        self.values = array("d")
-        self.order = array("q")
 
 
 class RunBuilder:
@@ -79,7 +69,7 @@ class RunBuilder:
         self.dropped: Counter[str] = Counter()
         self.notes: list[Msg] = []
         self.meta: dict[str, object] = {}
-        self._cols: dict[str, _Column] = {}
+        self._cols: dict[str, Column] = {}
         self._row = 0  # rows added so far
         self._last_step: int | None = None
         self._segments: list[list[int]] = []  # [first_step, last_step, first_line, rows, first_row]
@@ -193,7 +183,7 @@ class RunBuilder:
             for key, value in zip(keys, values):
                 col = cols.get(key)
                 if col is None:
-                    col = cols[key] = _Column()
+                    col = cols[key] = Column()
                 col.steps.append(step)
                 col.values.append(value)
                 col.order.append(order)
@@ -211,8 +201,8 @@ class RunBuilder:
             return
         seg_first = np.array([seg[4] for seg in self._segments], dtype=np.int64)
         kept_max = 0
-        for key, col in self._cols.items():
-            steps, values, order = self._gather(key)
+        for col in self._cols.values():
+            steps, values, order = gather(col)
             if steps.size < 2:
                 continue
             seg = np.searchsorted(seg_first, order, side="right")
@@ -280,7 +270,7 @@ class RunBuilder:
             mask = None if present is None else present.get(key)
             col = self._cols.get(key)
             if col is None:
-                col = self._cols[key] = _Column()
+                col = self._cols[key] = Column()
             if mask is None or bool(np.all(mask)):
                 col.pieces.append((steps, vals, first))  # steps shared by the block's keys
             else:
@@ -332,96 +322,12 @@ class RunBuilder:
         self._flush()
         return list(self._cols)
 
-    # -- building ------------------------------------------------------------------------------
-    def _parts(self, key: str) -> list[tuple[np.ndarray, np.ndarray, int | np.ndarray]]:
-        """The (steps, values, order) blocks of one key: the sealed pieces, then the open buffer."""
-        col = self._cols[key]
-        parts = list(col.pieces)
-        if len(col.steps):
-            parts.append(
-                (
-                    np.frombuffer(col.steps, dtype=np.int64),
-                    np.frombuffer(col.values, dtype=np.float64),
-                    np.frombuffer(col.order, dtype=np.int64),
-                )
-            )
-        return parts
-
-    def _series(self, key: str, shared: _Shared | None = None, release: bool = False) -> tuple[np.ndarray, np.ndarray]:
-        """(steps, values) of one key, sorted, later writes winning.  `shared` caches the step
-        arrays of blocks that several keys share (one array and one order check for all of them).
-        `release` lets the key's blocks go as soon as they are joined (a last build: memory then
-        peaks at the blocks plus one column, not at twice the values)."""
-        parts = self._parts(key)
-        open_rows = len(self._cols[key].steps)
-        if release:
-            col = self._cols[key]
-            col.pieces = []
-            col.steps, col.values, col.order = array("q"), array("d"), array("q")
-        if not parts:
-            return np.empty(0, np.int64), np.empty(0)
-        ident = tuple(id(p[0]) for p in parts) if not open_rows else None
-        if shared is not None and ident in shared:
-            steps, increasing = shared[ident]
-        else:
-            steps = np.concatenate([p[0] for p in parts])  # fresh arrays: the Run owns them
-            increasing = steps.size < 2 or bool(np.all(steps[1:] > steps[:-1]))
-            if shared is not None and ident is not None:
-                # (ids of blocks that all lived when build began: a released one's id cannot come back
-                # as the id of another key's block)
-                shared[ident] = (steps, increasing)
-        values = np.concatenate([p[1] for p in parts])
-        if not increasing:
-            order = np.concatenate(
-                [np.arange(o, o + p.size, dtype=np.int64) if isinstance(o, int) else o for p, _, o in parts]
-            )
-            idx = np.lexsort((order, steps))
-            steps, values = steps[idx], values[idx]
-            last = np.ones(steps.size, dtype=bool)
-            last[:-1] = steps[1:] != steps[:-1]  # keep the last write of each step
-            steps, values = steps[last], values[last]
-        return steps, values
-
-    def _gather(self, key: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(steps, values, row order) of one key in the order rows were fed (for splitting runs)."""
-        parts = self._parts(key)
-        if not parts:
-            return np.empty(0, np.int64), np.empty(0), np.empty(0, np.int64)
-        steps = np.concatenate([p[0] for p in parts])
-        values = np.concatenate([p[1] for p in parts])
-        order = np.concatenate(
-            [np.arange(o, o + p.size, dtype=np.int64) if isinstance(o, int) else o for p, _, o in parts]
-        )
-        if order.size > 1 and not bool(np.all(order[1:] >= order[:-1])):
-            idx = np.argsort(order, kind="stable")
-            steps, values, order = steps[idx], values[idx], order[idx]
-        return steps, values, order
-
-    @staticmethod
-    def _later_wins(steps: np.ndarray, values: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        if steps.size < 2 or bool(np.all(steps[1:] > steps[:-1])):
-            return steps.copy(), values.copy()
-        idx = np.lexsort((order, steps))
-        steps, values = steps[idx], values[idx]
-        last = np.ones(steps.size, dtype=bool)
-        last[:-1] = steps[1:] != steps[:-1]
-        return steps[last], values[last]
-
+    # -- building (the columns become series and runs in `assemble`) --------------------------
     def run_groups(self) -> list[list[list[int]]]:
         """The segments grouped into runs: a segment starting at step <= NEW_RUN_MAX_STEP begins a
         new run.  More than MAX_RUNS restarts is no concatenation of runs but a step counter that
         does not count (kept as one run, "later wins", and said in a note)."""
-        if not self.split_runs:
-            return [list(self._segments)] if self._segments else []
-        groups: list[list[list[int]]] = []
-        for seg in self._segments:
-            if not groups or seg[0] <= NEW_RUN_MAX_STEP:
-                groups.append([seg])
-            else:
-                groups[-1].append(seg)
-        if len(groups) > MAX_RUNS:
-            return [list(self._segments)]
-        return groups
+        return group_runs(self._segments, self.split_runs)
 
     def _make_run(self, raw: dict[str, tuple[np.ndarray, np.ndarray]], segs: list[list[int]]) -> Run:
         series, extras, unrecognized, notes = aliases.resolve(raw)
@@ -453,16 +359,7 @@ class RunBuilder:
         self._flush()
         groups = self.run_groups()
         if len(groups) <= 1:
-            shared: _Shared = {}
-            raw = {}
-            for key in self._cols:
-                raw[key] = self._series(key, shared, release)
-                if release:
-                    # the key's blocks are freed between the others' small arrays: hand their pages
-                    # back before the next key's column is joined, or each column lands on fresh
-                    # memory and the read peaks at twice its values (1M steps: 223 -> ~150 MiB)
-                    release_heap()
-            run = self._make_run(raw, groups[0] if groups else [])
+            run = self._make_run(join_columns(self._cols, release), groups[0] if groups else [])
             if (
                 len(self._segments) > 1
                 and len(groups) == 1
@@ -470,17 +367,8 @@ class RunBuilder:
             ):
                 run.notes.append(Msg("ingest.note.not_split", max=NEW_RUN_MAX_STEP, runs=MAX_RUNS))
             return run
-        gathered = {key: self._gather(key) for key in self._cols}
-        bounds = [g[0][4] for g in groups] + [self._row + 1]
-        runs: list[Run] = []
-        for i, segs in enumerate(groups):
-            lo, hi = bounds[i], bounds[i + 1]
-            part: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-            for key, (steps, values, order) in gathered.items():
-                a, b = np.searchsorted(order, [lo, hi])
-                if b > a:
-                    part[key] = self._later_wins(steps[a:b], values[a:b], order[a:b])
-            runs.append(self._make_run(part, segs))
+        parts = split_columns(self._cols, groups, self._row)  # one run's series at a time
+        runs = [self._make_run(part, segs) for part, segs in zip(parts, groups, strict=True)]
         entries = [
             Msg("note.run_rows", i=i + 1, first=g[0][0], last=max(s[1] for s in g), rows=sum(s[3] for s in g))
             for i, g in enumerate(groups)
@@ -488,50 +376,3 @@ class RunBuilder:
         return link_runs(
             runs, Msg("note.file_holds", n=len(runs), max=NEW_RUN_MAX_STEP), entry=lambda i, _r: entries[i]
         )
-
-
-def _malloc_trim() -> Callable[[int], int] | None:
-    try:
-        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
-    except (OSError, AttributeError, TypeError):  # not glibc (macOS, Windows, musl): nothing to do
-        return None
-
-
-_TRIM = _malloc_trim()
-
-
-def release_heap() -> None:
-    """Hand the heap's free pages back to the system (glibc's malloc_trim; nothing elsewhere)."""
-    if _TRIM is not None:
-        _TRIM(0)
-
-
-LISTED_RUNS = 12  # runs named in the note at most (the note stays short with 10,000 runs)
-
-
-def link_runs(
-    runs: list[Run],
-    holds: Msg,
-    label: Callable[[Run], str] | None = None,
-    *,
-    entry: Callable[[int, Run], Msg] | None = None,
-) -> Run:
-    """Several runs read from one place (a file whose step counter restarted, a database, a folder
-    of W&B, SwanLab or MLflow runs): each knows the others (`file_runs`, `run_index` / `run_count`)
-    and says so in a note ("{holds}: run 1: … This is run i; choose another with --run K"); the last
-    is returned, as a file's last run is.  Each run is listed as `entry(i, run)` (0-based i), by
-    default "run i: {label(run)} ({n} steps)"; the first LISTED_RUNS are named."""
-    if len(runs) > 1:
-
-        def by_label(i: int, r: Run) -> Msg:
-            return Msg("note.run_db", i=i + 1, id=label(r) if label is not None else r.name, steps=r.n_steps)
-
-        shown: list[object] = [(entry or by_label)(i, r) for i, r in enumerate(runs[:LISTED_RUNS])]
-        if len(runs) > LISTED_RUNS:
-            shown.append(Msg("note.runs_more", n=len(runs) - LISTED_RUNS))
-        listing = Listing(tuple(shown))
-        for i, r in enumerate(runs):
-            r.meta["run_index"], r.meta["run_count"] = i + 1, len(runs)
-            r.file_runs = runs
-            r.notes.append(Msg("note.runs_listed", holds=holds, listing=listing, i=i + 1))
-    return runs[-1]
