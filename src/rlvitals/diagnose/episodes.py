@@ -8,7 +8,8 @@ verdict or adds a finding.
 A dip is the lowest mean of `w` consecutive goal points (a tenth of them, at least 3), with `w`
 points or more before it and 2 w after it, that sits below the level before it (the median of the
 3 w points before, out of the all-wrong zone: near_zero) by a material amount -- score_drop of that
-level, goal_material of the goal's range, and goal_z standard errors of the difference -- while the
+level, goal_material of the goal's range, and goal_z standard errors of the difference; the
+window's median too, so that one outlying point does not make a dip -- while the
 goal's 2 w points after it came back to within the same margin, and by at least half of the fall.
 A vital moved with it when over the dip's steps the entropy reached entropy_rise times its level
 before, the ratio left 1 by ratio_far (having been within it), the KL reached kl_fast times its
@@ -62,8 +63,8 @@ def recovered_dip(ctx: Ctx) -> dict[str, Any] | None:
             get("goal_material") * scale,
             get("goal_z") * noise * float(np.sqrt(1 / w + 1 / pre.size)),
         )
-        if before - low < drop_bar:
-            continue
+        if before - low < drop_bar or before - float(np.median(v[j : j + w])) < drop_bar:
+            continue  # not a material fall -- or one carried by an outlier or two (the window's median held)
         if abs(before) < get("near_zero"):
             continue  # a goal in the all-wrong zone had nothing to lose
         back_bar = max(
