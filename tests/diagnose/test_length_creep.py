@@ -10,6 +10,8 @@ whole-run test had enough: the verdict flickered.  The gain is judged in the tru
 from __future__ import annotations
 
 import numpy as np
+import pytest
+from simruns import simulate_rl
 
 from rlvitals.diagnose import diagnose
 from rlvitals.run import Run
@@ -51,3 +53,20 @@ def test_a_truth_that_gains_materially_with_the_answers_is_not():
     for c in (330, 390, 450, 500):
         d = diagnose(run.upto(c))
         assert d.verdict == "learning", (c, [(f.id, f.severity) for f in d.findings])
+
+
+@pytest.mark.parametrize("seed", [1000, 1001, 1002, 1003, 1004])
+def test_answers_growing_with_a_climbing_truth_before_a_cap_are_not_alerted_as_length_hacking(seed):
+    # the RL loop's truncation runs: the answers lengthen while the accuracy climbs (pair C1, 同向),
+    # then the cap starts cutting them.  A few points after the length's bend the accuracy has not
+    # yet gained a material amount but climbs beyond its noise: it has its fair chance (min_points
+    # points since the bend) before "the truth did not gain" is read in its range.  watch alerts a
+    # finding seen at two checks (alerts.py); a single sighting before the onset is not an alert
+    run = simulate_rl("truncation_starvation", seed=seed, steps=300)
+    onset = run.meta["truth"]["onset_step"]
+    seen = [
+        step
+        for step in range(10, onset, 2)
+        if any(f.id == "length_hacking" and f.severity != "info" for f in diagnose(run.upto(step)).findings)
+    ]
+    assert len(seen) <= 1, seen

@@ -51,10 +51,14 @@ def _early(ctx: Ctx, g: str | None) -> Finding | None:
         return None
     la, lb, lz = since(ctx, "len", onset)
     ta, tb, tz = since(ctx, g, onset)
-    # the truth neither gains (pair C1) nor falls (a policy breaking down: KL, entropy own that); a
-    # gain is judged in the truth's own range, not its noise: over hundreds of steps a creep of three
-    # points is beyond its noise and still no gain the length paid for
+    # the truth neither gains (pair C1) nor falls (a policy breaking down: KL, entropy own that).  A
+    # gain is judged in the truth's own range once it had its fair chance (min_points points since
+    # the bend): over hundreds of steps a creep of three points is beyond its noise and still no gain
+    # the length paid for.  Before that, a truth climbing beyond its noise may be on its way to one.
+    fair = int(np.sum(ctx.data(g)[0] >= onset)) >= get("min_points")
     if not (la > 0 and lb / la >= get("bend_rise") and lz >= 2 * get("goal_z") and -get("goal_z") < tz):
+        return None
+    if tz > 1.0 and not fair:
         return None
     if tb - ta >= get("goal_material") * goal_scale(ctx, g):
         return None  # the truth gained a material amount of its range since the bend, however noisy: pair C1
