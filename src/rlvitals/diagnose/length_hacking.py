@@ -55,11 +55,10 @@ def _early(ctx: Ctx, g: str | None) -> Finding | None:
     # gain is judged in the truth's own range once it had its fair chance (min_points points since
     # the bend): over hundreds of steps a creep of three points is beyond its noise and still no gain
     # the length paid for.  Before that, a truth climbing beyond its noise may be on its way to one.
-    fair = int(np.sum(ctx.data(g)[0] >= onset)) >= get("min_points")
     if not (la > 0 and lb / la >= get("bend_rise") and lz >= 2 * get("goal_z") and -get("goal_z") < tz):
         return None
-    if tz > 1.0 and not fair:
-        return None
+    if tz > 1.0 and int(np.sum(ctx.data(g)[0] >= onset)) < get("min_points"):
+        return None  # climbing beyond its noise before its fair chance: not yet a truth that did not gain
     if tb - ta >= get("goal_material") * goal_scale(ctx, g):
         return None  # the truth gained a material amount of its range since the bend, however noisy: pair C1
     # and the growth sped up at the bend: its log-rate after is at least len_bend_accel times the rate
