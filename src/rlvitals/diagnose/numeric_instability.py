@@ -123,6 +123,15 @@ def _explodes(ctx: Ctx, m: str) -> tuple[int, float, int | None]:
     return n, float(a.max() / max(med, EPS)), first
 
 
+def _came_back(ctx: Ctx, m: str, step: int) -> bool:
+    """Points follow `step` and every one is back under gnorm_explode x the metric's median: the
+    excursion at `step` was one step (or a few) that came back, not an explosion under way."""
+    s, v = ctx.data(m)
+    after = np.abs(v[s > step])
+    med = _base(np.abs(v))
+    return bool(after.size) and med is not None and bool(np.all(after < get("gnorm_explode") * med))
+
+
 def _general(ctx: Ctx) -> bool:
     """A general trainer's log: loss / grad norm / lr, none of the RL vitals."""
     return not any(ctx.series(m) is not None for m in VITALS)
@@ -201,9 +210,14 @@ def check(ctx: Ctx) -> Finding | None:
         ev.update({f"{m}_nonfinite": c for m, c in nonfinite.items()})
     for m in ("loss", "gnorm"):
         n, ratio, st = _explodes(ctx, m)
-        # st is None exactly when n == 0
+        # st is None exactly when n == 0; a recent one is the explosion starting -- unless the points
+        # after it are all back within gnorm_explode x the median: one step that came back is a spike
         if st is not None and (
-            n >= 3 or st >= ctx.last_step() - get("explode_recent") * (ctx.last_step() - ctx.first_step())
+            n >= 3
+            or (
+                st >= ctx.last_step() - get("explode_recent") * (ctx.last_step() - ctx.first_step())
+                and not _came_back(ctx, m, st)
+            )
         ):
             ev[f"{m}_peak_over_median"] = rnd(ratio, 3)
             ev[f"{m}_points_100x"] = n
