@@ -162,15 +162,15 @@ def _split(
 ) -> tuple[str, np.ndarray, int, int] | None:
     """(the goal -- or `metric` --, its values, the index of `onset` among them, its window: a tenth of
     its points, at least 3), or None when it is missing or has fewer than min_points points (`by_steps`:
-    or points standing for fewer than min_points steps, symptoms.covers -- enough to read a level, as
-    at_ceiling does, though not a trend after an onset)."""
+    or, reading a level as at_ceiling does -- not a trend after an onset --, fewer than sparse_points;
+    at_ceiling asks more of a level read from fewer than min_points steps)."""
     g = metric or goal(ctx)
     if g is None or onset is None:
         return None
     s, v = ctx.data(g)
     if not v.size:
         return None
-    if v.size < get("min_points") and not (by_steps and covers(v.size, float(s[-1] - s[0]), get("min_points"))):
+    if v.size < get("min_points") and not (by_steps and v.size >= get("sparse_points")):
         return None
     return g, v, int(np.searchsorted(s, onset)), max(3, v.size // 10)
 
@@ -183,7 +183,14 @@ def at_ceiling(ctx: Ctx, onset: int | None, *, by_reward: bool = True) -> Effect
     eff = goal_effect(ctx, onset, 1, by_steps=True)
     if eff is None:
         return None
-    at_top = bounded(ctx, eff.goal) and eff.end >= get("ceiling") and settled_level(ctx, eff.goal) >= get("ceiling")
+    level = settled_level(ctx, eff.goal)
+    at_top = bounded(ctx, eff.goal) and eff.end >= get("ceiling") and level >= get("ceiling")
+    s, v = ctx.data(eff.goal)
+    if not covers(v.size, float(s[-1] - s[0]), get("min_points")):
+        # a short prefix (a finding may fire on as few points): its level says the task is solved only
+        # when it clears the ceiling by goal_z standard errors of a mean of that many noisy points
+        se = ctx.noise(eff.goal) / float(np.sqrt(v.size))
+        return eff if at_top and level - get("ceiling") >= get("goal_z") * se and eff.gain > -eff.material else None
     if not at_top and not (by_reward and solved(ctx)):
         return None
     return eff if eff.gain > -eff.material else None
