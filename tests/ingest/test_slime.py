@@ -140,3 +140,17 @@ def test_eval_accuracy_round_trips_on_its_own_cadence():
     assert list(back.series["val_acc"].steps) == [10, 20, 30]
     assert list(back.series["val_acc"].values) == [0.4, 0.35, 0.3]
     assert list(back.series["reward"].steps) == list(range(1, 31))
+
+
+def test_an_eval_set_named_by_itself_stands_for_the_eval_accuracy():
+    # slime prints each eval set's score under its own name (`eval 10: {'eval/aime': 0.2}`): with no
+    # accuracy key among them, a set's score is the held-out goal, not a metric left unread
+    lines = sum((_rollout(r, 1, 0.1 + 0.01 * r) for r in range(30)), [])
+    for r in (10, 20, 29):
+        lines.append(
+            f"{P}eval {r}: {{'eval/gsm8k': {0.5 + r / 100}, 'eval/aime-truncated_ratio': 0.1, 'eval/aime': {r / 200}}}"
+        )
+    run = read_text("\n".join(lines) + "\n", "slime")
+    assert run.series["val_acc"].source == "eval/aime"
+    assert list(run.series["val_acc"].steps) == [10, 20, 29]
+    assert any("eval/aime" in n for n in run.notes)

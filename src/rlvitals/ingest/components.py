@@ -215,12 +215,15 @@ _ACC_WORDS: tuple[tuple[int, re.Pattern[str]], ...] = (
     (2, re.compile(r"(exact_match|correct|solve)")),
     (3, re.compile(r"(^|[/_])score($|[/_@])")),
     (4, re.compile(r"(^|[/_])rewards?($|[/_@])")),
+    # slime's `eval N: {'eval/aime': 0.2}`: the eval score of one data set, named by the set alone
+    (5, re.compile(r"^eval/[^/]+$")),
 )
-_NOT_ACC = re.compile(r"(loss|length|len|std|min|max|time|tokens|truncat|entropy|kl|perplex)")
+_NOT_ACC = re.compile(r"(loss|length|len|std|min|max|time|tokens|truncat|entropy|kl|perplex|per_second|epoch)")
 
 
 def val_acc_choice(keys: list[str]) -> str | None:
-    """The eval key that best stands for accuracy (accuracy/acc > pass@1 > exact_match > score > reward)."""
+    """The eval key that best stands for accuracy (accuracy/acc > pass@1 > exact_match > score >
+    reward > a data set's own score, `eval/<set>`)."""
     best: tuple[int, int, str] | None = None
     for key in keys:
         low = key.lower()
