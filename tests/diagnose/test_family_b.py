@@ -291,3 +291,33 @@ def test_a_length_bend_with_too_short_a_course_before_it_is_not_length_hacking()
 
     run = simulate_rl("kl_blowup", seed=1004, steps=200)
     assert "length_hacking" not in ids(diagnose(run.upto(31)))
+
+
+def _starved(affine: tuple[float, float]) -> Run:
+    """The reward climbs to 0.9, then the answers run into the cap: every group comes back all wrong
+    (adv_std to 0, trunc to 1, the reward to 0) -- logged as a * reward + b."""
+    r = np.random.default_rng(5)
+    s = np.arange(1, 201)
+    cut = 1 / (1 + np.exp(-(s - 120) / 5.0))
+    score = np.clip(0.3 + 0.6 * np.minimum(s / 80.0, 1.0), 0, 1) * (1 - cut) + r.normal(0, 0.02, s.size)
+    a, b = affine
+    return Run.from_arrays(
+        "starved",
+        s,
+        dict(
+            reward=a * np.clip(score, 0, 1) + b,
+            adv_std=np.maximum(0.0, 0.95 * (1 - cut)) + np.abs(r.normal(0, 0.01, s.size)),
+            trunc=np.clip(0.02 + 0.96 * cut + r.normal(0, 0.01, s.size), 0, 1),
+            len=300 + 212 * cut + r.normal(0, 4, s.size),
+            entropy=0.4 + r.normal(0, 0.01, s.size),
+        ),
+    )
+
+
+def test_groups_uniform_as_the_goal_gives_back_its_gain_are_not_all_right():
+    # read as a rate, a reward of 0.5 is "mostly right"; logged as 0.5 + 0.2 x score it is every
+    # answer wrong: the goal gave back its gain, so the uniform groups are not an easy set's
+    for affine in ((1.0, 0.0), (0.2, 0.5)):
+        d = diagnose(_starved(affine))
+        assert d.verdict == "dead", (affine, ids(d))
+        assert "data_too_easy" not in ids(d), (affine, ids(d))

@@ -16,6 +16,8 @@ steps and adv_std starts below the healthy band.  The table's 0.5-0.8 is "normal
 (后期正常: groups turn uniform as the model learns); below the healthy band before anything was
 learned, with most answers already right, the groups were uniform from the start -- the set is
 too easy for this model (a warning: change the data), read as soon as the levels are beyond noise.
+Groups turning uniform while the goal falls or gives back its gain are uniformly wrong, never
+all right: a reward logged as 0.5 + 0.2 x score reads "mostly right" at 0.5 when every answer fails.
 """
 
 from __future__ import annotations
@@ -147,6 +149,11 @@ def check(ctx: Ctx) -> Finding | None:
         return None  # groups neither mostly right nor getting right: easy data cannot be the cause
     if abs(g1) < get("near_zero") and not bounded_above_zero(ctx, g):
         return None  # groups uniform at a score of ~0 are all wrong, not all right (data_too_hard's reading)
+    if tr.fell or tr.fell_back:
+        # groups turning uniform while the goal gives back what it had are turning uniformly wrong
+        # (a collapse's, a blow-up's or starvation's reading), whatever the level: a reward logged as
+        # 0.5 + 0.2 x score sits at 0.5 when every answer is wrong
+        return None
     ev: dict[str, Any] = {"adv_std_start": rnd(a0), "adv_std_end": rnd(a1), f"{g}_end": rnd(g1)}
     ruled, missing = [], []
     if ctx.has("entropy"):
