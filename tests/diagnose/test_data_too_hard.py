@@ -8,6 +8,7 @@ import numpy as np
 from diag_curves import N, S
 
 from rlvitals.diagnose import diagnose
+from rlvitals.run import Run
 
 
 def _run(acc_start: float, acc_end: float, seed: int = 2):
@@ -34,3 +35,36 @@ def test_a_goal_on_course_to_leave_the_all_wrong_zone_is_not_too_hard():
     # 10% within another run as long
     d = diagnose(_run(0.03, 0.075))
     assert "data_too_hard" not in {f.id for f in d.findings}
+
+
+def _small_groups(acc: np.ndarray, adv_std: float, seed: int = 0) -> Run:
+    """A small-group run (half a group of four right on the steps it scores at all) with `acc` as given."""
+    r = np.random.default_rng(seed)
+    n = acc.size
+    s = np.arange(1, n + 1)
+    return Run.from_arrays(
+        "small",
+        s,
+        dict(
+            acc=acc,
+            reward=1.5 * acc + 0.4 + r.normal(0, 0.05, n),
+            adv_std=adv_std + r.normal(0, 0.02, n),
+            entropy=0.6 + r.normal(0, 0.01, n),
+            kl=0.01 + 0.0002 * s + np.abs(r.normal(0, 0.001, n)),
+            len=300 + r.normal(0, 8, n),
+        ),
+    )
+
+
+def test_all_wrong_is_a_sustained_level_not_a_last_window():
+    # half of a group right on every third step (a sixth of the answers) for 100 steps, the last tenth
+    # drawing one such step: that window reads 5%, the last min_points steps 12% -- not all wrong
+    acc = np.where(np.arange(100) % 3 == 2, 0.5, 0.0)
+    acc[-10:] = 0.0
+    acc[-4] = 0.5
+    d = diagnose(_small_groups(acc, adv_std=0.3))
+    assert "data_too_hard" not in {f.id for f in d.findings}, [(f.id, f.severity) for f in d.findings]
+    # the same on one step in twenty throughout (2.5%): all wrong, whatever window is read
+    rare = np.where(np.arange(100) % 20 == 7, 0.5, 0.0)
+    d = diagnose(_small_groups(rare, adv_std=0.3))
+    assert d.top is not None and d.top.id == "data_too_hard", [(f.id, f.severity) for f in d.findings]

@@ -9,7 +9,9 @@ from 0.0003 to 0.002 is the accuracy's, and an accuracy judged in points has not
 cases are declared as relations (registry.RELATIONS: data_too_hard defers while `answers_cut`,
 `entropy_to_zero` or `reward_climbs_alone` holds); this detector reports the all-wrong groups only.
 A goal creeping up inside the all-wrong zone is still starved unless it is on course to leave it
-within another stretch as long as the run (the run's own steps are the horizon).
+within another stretch as long as the run (the run's own steps are the horizon).  "All wrong" is a
+sustained level, as a ceiling is (materiality.settled_level: the last min_points points): a small
+group's last window drawing no right answer is not the floor.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 from . import confidence as C
 from .actions import action_for
 from .context import Ctx, rnd
+from .materiality import settled_level
 from .model import Finding
 from .predicates import pred
 from .symptoms import Trend, goal, trend
@@ -51,6 +54,8 @@ def check(ctx: Ctx) -> Finding | None:
     # (a climb from below 0 -- penalties fading -- up to 0 has not left the all-wrong zone: judged from 0)
     if tr.end > near or tr.peak > 2 * near or tr.end - max(tr.start, 0.0) > near / 2 or _leaving(ctx, g, tr):
         return None
+    if settled_level(ctx, g) > near:
+        return None  # "all wrong" is a sustained level, as a ceiling is: not a last window of a few noisy points
     ev = {f"{g}_start": rnd(tr.start), f"{g}_end": rnd(tr.end)}
     missing = []
     uniform = pred(ctx, "groups_uniform")
