@@ -96,3 +96,36 @@ def test_numbers_never_right_is_not_learning():
     # the lenient term never moves: the format terms carry the whole reward
     d = diagnose(_run(np.full(N, 0.05)))
     assert d.verdict != "learning", [(f.id, f.severity) for f in d.findings]
+
+
+def _compilable(seed: int, n: int = 45):
+    """A Tinker-style log: the reward is a 'compiles' term climbing 0.21 -> 0.41 from step 4 on, the
+    sandbox correctness term logged beside it stays near 0.001 -- a proxy rewarded, the task not learned."""
+    r = np.random.default_rng(seed)
+    s = np.arange(0, n)
+    reward = 0.21 + 0.2 * np.clip((s - 4) / 30, 0, 1) + r.normal(0, 0.02, n)
+    truth = np.abs(0.001 + 0.00005 * s + r.normal(0, 0.0015, n))
+    ent = 2.3 - 0.02 * s + r.normal(0, 0.03, n)
+    rows = [
+        json.dumps(
+            {
+                "step": int(i),
+                "reward/mean": float(reward[i]),
+                "reward/correctness_f": float(truth[i]),
+                "reward/compilable_g": float(reward[i]),
+                "policy/entropy": float(ent[i]),
+            }
+        )
+        for i in range(n)
+    ]
+    return read_text("\n".join(rows), "jsonl")
+
+
+def test_a_parting_read_twice_is_not_lost_to_a_late_hinge_on_a_short_log():
+    # on a few dozen points the hinge fitted to the reward-minus-truth gap can land late by chance,
+    # leaving too few points after it; the reward's own rise is then where the parting began
+    for seed in range(8):
+        run = _compilable(seed)
+        seq = [diagnose(run.upto(step)).verdict for step in range(12, 45, 2)]
+        first = next((i for i in range(len(seq) - 1) if seq[i] == seq[i + 1] == "cheating"), None)
+        assert first is not None and "learning" not in seq[first:], (seed, seq)

@@ -67,7 +67,12 @@ def _by_truth(ctx: Ctx, truth: str) -> Finding | None:
         return None
     s, v = ctx.data("reward")
     if s.size - int(np.searchsorted(s, onset)) < get("hack_min_after"):
-        return None
+        # a hinge fitted to a short series lands late by chance: the reward's own rise (where it made
+        # onset_share of its gain) is the other reading of where the parting began
+        rise = ctx.crossing("reward", get("onset_share"))
+        if rise is None or rise >= onset or s.size - int(np.searchsorted(s, rise)) < get("hack_min_after"):
+            return None
+        onset = rise
     a = min(float(np.searchsorted(s, onset)) / max(s.size, 1), get("judge_from_max"))
     if not ctx.gained("reward", rel=0.0, a=a):
         return None
