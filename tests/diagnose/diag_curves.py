@@ -7,8 +7,11 @@ and changes only what the failure changes, with seeded noise so each rule sees r
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
+from rlvitals.ingest import read_text
 from rlvitals.run import Run
 
 N = 200
@@ -134,3 +137,10 @@ def pair_d2_lr(seed: int = 0) -> Run:
         reward=_ease(0.45, 0.6) + jitter(0.15, seed + 2),
         acc=_ease(0.25, 0.35) + jitter(0.1, seed + 3),
     )
+
+
+def jsonl_run(steps: np.ndarray, columns: dict[str, np.ndarray]) -> Run:
+    """The run a JSONL log with one row per step and these framework keys reads as: the reader's key
+    mapping and reward components come into play, as they do for a real log."""
+    rows = (json.dumps({"step": int(st), **{k: float(v[i]) for k, v in columns.items()}}) for i, st in enumerate(steps))
+    return read_text("\n".join(rows) + "\n", "jsonl")

@@ -7,12 +7,10 @@ correctness term does afterwards.  The diagnosis is read at growing prefixes, as
 
 from __future__ import annotations
 
-import json
-
+import diag_curves as dc
 import numpy as np
 
 from rlvitals.diagnose import diagnose
-from rlvitals.ingest import read_text
 
 N = 300
 
@@ -23,23 +21,19 @@ def _run(correct: np.ndarray, seed: int = 0, adv_std: float | None = None):
     fmt = np.clip(0.98 - 0.55 * np.exp(-s / 15.0) + rng.normal(0, 0.01, N), 0, 1)
     corr = np.clip(correct + rng.normal(0, 0.02, N), 0, 1)
     reward = 0.5 * corr + 0.5 * fmt
-    lines = [
-        json.dumps(
-            {
-                "step": int(i),
-                "reward": float(reward[i]),
-                "rewards/correctness/mean": float(corr[i]),
-                "rewards/format/mean": float(fmt[i]),
-                "entropy": float(0.8 - 0.1 * i / N + rng.normal(0, 0.01)),
-                "kl": float(0.002 + 0.02 * i / N),
-                "completions/mean_length": float(300 + rng.normal(0, 5)),
-                "grad_norm": float(0.4 + rng.normal(0, 0.02)),
-                **({} if adv_std is None else {"adv_std": float(adv_std + rng.normal(0, 0.02))}),
-            }
-        )
-        for i in range(N)
-    ]
-    return read_text("\n".join(lines) + "\n", "jsonl")
+    z = rng.standard_normal((N, 3 if adv_std is None else 4))  # per step: entropy, length, grad norm, adv_std
+    cols = {
+        "reward": reward,
+        "rewards/correctness/mean": corr,
+        "rewards/format/mean": fmt,
+        "entropy": 0.8 - 0.1 * s / N + 0.01 * z[:, 0],
+        "kl": 0.002 + 0.02 * s / N,
+        "completions/mean_length": 300 + 5 * z[:, 1],
+        "grad_norm": 0.4 + 0.02 * z[:, 2],
+    }
+    if adv_std is not None:
+        cols["adv_std"] = adv_std + 0.02 * z[:, 3]
+    return dc.jsonl_run(s, cols)
 
 
 def _verdicts(run, cuts=(30, 50, 80, 120, 160, 200, 250, 299)):

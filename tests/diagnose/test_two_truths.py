@@ -10,12 +10,10 @@ Runs are written as TRL-style JSONL and read back; the diagnosis is read at grow
 
 from __future__ import annotations
 
-import json
-
+import diag_curves as dc
 import numpy as np
 
 from rlvitals.diagnose import diagnose
-from rlvitals.ingest import read_text
 from rlvitals.ingest.components import classify
 
 N = 400
@@ -39,22 +37,18 @@ def _run(numbers_right: np.ndarray, seed: int = 0, batch: int = 16, strict: bool
     numbers = (1.5 * right - 0.5 * (tagged - right)) / batch
     answer = (3.0 * right_exact - 1.5 * (exact - right_exact)) / batch
     reward = approx + fmt + numbers + (answer if strict else 0.0)
-    lines = [
-        json.dumps(
-            {
-                "step": int(i + 1),
-                "reward": float(reward[i]),
-                "rewards/match_format_exactly/mean": float(fmt[i]),
-                "rewards/match_format_approximately/mean": float(approx[i]),
-                **({"rewards/check_answer/mean": float(answer[i])} if strict else {}),
-                "rewards/check_numbers/mean": float(numbers[i]),
-                "kl": float(0.0005 + 0.1 * i / N + abs(rng.normal(0, 0.005))),
-                "completions/mean_length": float(210 + rng.normal(0, 8)),
-            }
-        )
-        for i in range(N)
-    ]
-    return read_text("\n".join(lines) + "\n", "jsonl")
+    i = np.arange(N)
+    z = rng.standard_normal((N, 2))  # per step: KL, length
+    cols = {
+        "reward": reward,
+        "rewards/match_format_exactly/mean": fmt,
+        "rewards/match_format_approximately/mean": approx,
+        **({"rewards/check_answer/mean": answer} if strict else {}),
+        "rewards/check_numbers/mean": numbers,
+        "kl": 0.0005 + 0.1 * i / N + np.abs(0.005 * z[:, 0]),
+        "completions/mean_length": 210 + 8 * z[:, 1],
+    }
+    return dc.jsonl_run(i + 1, cols)
 
 
 def _seq(run):
@@ -106,19 +100,8 @@ def _compilable(seed: int, n: int = 45):
     reward = 0.21 + 0.2 * np.clip((s - 4) / 30, 0, 1) + r.normal(0, 0.02, n)
     truth = np.abs(0.001 + 0.00005 * s + r.normal(0, 0.0015, n))
     ent = 2.3 - 0.02 * s + r.normal(0, 0.03, n)
-    rows = [
-        json.dumps(
-            {
-                "step": int(i),
-                "reward/mean": float(reward[i]),
-                "reward/correctness_f": float(truth[i]),
-                "reward/compilable_g": float(reward[i]),
-                "policy/entropy": float(ent[i]),
-            }
-        )
-        for i in range(n)
-    ]
-    return read_text("\n".join(rows), "jsonl")
+    cols = {"reward/mean": reward, "reward/correctness_f": truth, "reward/compilable_g": reward, "policy/entropy": ent}
+    return dc.jsonl_run(s, cols)
 
 
 def test_a_parting_read_twice_is_not_lost_to_a_late_hinge_on_a_short_log():
