@@ -71,6 +71,31 @@ def test_truncation_that_struck_but_the_reward_came_back_is_not_starvation():
     assert "truncation_starvation" not in [f.id for f in d.findings if f.severity == "critical"]
 
 
+def _cut_from_the_start(learns: bool):
+    """Every answer is cut from step one (trunc ~0.97, lengths at the cap); the reward climbs 0.2 ->
+    0.85 under that cut and its last tenth falls to 0.3 (`learns`), or it stays at 0.2 throughout."""
+    r = np.random.default_rng(11)
+    rise = dc.ramp(0.2, 0.85 if learns else 0.2, 1, 100)
+    reward = np.where((S > 180) & learns, 0.3, rise) + r.normal(0, 0.04, N)
+    return dc.healthy(
+        0,
+        trunc=np.clip(0.97 + r.normal(0, 0.02, N), 0, 1),
+        reward=reward,
+        acc=None,
+        len=np.minimum(512.0, 505 + r.normal(0, 4.0, N)),
+    )
+
+
+def test_a_cut_the_reward_learned_through_does_not_starve_it():
+    # the reward rose 0.2 -> 0.85 while the cap cut every answer: whatever it loses later, the cap
+    # was cutting just as much while it gained, so the cap is not named for the fall
+    d = diagnose(_cut_from_the_start(learns=True))
+    assert "truncation_starvation" not in ids(d), ids(d)
+    # the same cut with a reward that never left 0.2 starves it
+    d = diagnose(_cut_from_the_start(learns=False))
+    assert d.verdict == "dead" and d.top.id == "truncation_starvation", ids(d)
+
+
 def test_answers_running_into_the_cap_are_not_called_length_hacking_before_the_reward_decides():
     # the lesson's pair: length growing toward the cap with truncation rising is length hacking when
     # the reward rises with it and truncation starvation when the reward collapses; in the first

@@ -16,6 +16,7 @@ from . import confidence as C
 from .actions import action_for
 from .arith import EPS, TINY, pair_se
 from .context import Ctx, rnd
+from .materiality import goal_scale
 from .model import Finding
 from .stretches import around, since, tail_excess
 from .symptoms import goal, trend
@@ -128,6 +129,20 @@ def _struck(ctx: Ctx, g: str, rise: int | None) -> dict[str, Any] | None:
     return {"trunc_peak": rnd(top), f"{g}_before_cut": rnd(before), "cut_from_step": rise}
 
 
+def _learned_under_cut(ctx: Ctx, g: str) -> bool:
+    """The cap cut the answers from the first tenth of the run (a truncation rate past trunc_starve
+    there, and no rise of trunc_rise since) and the score still climbed under it: its highest block
+    rose above its start by a material part of its range (`goal_material`) and beyond its peak margin.
+    A cut the run learned through is a condition of the run, not what starves it: whatever the score
+    loses later, the cap was cutting just as much while it gained."""
+    tt = trend(ctx, "trunc")
+    tr = trend(ctx, g)
+    if tt is None or tr is None or tt.start < get("trunc_starve") or tt.end - tt.start >= get("trunc_rise"):
+        return False
+    gain = tr.peak - tr.start
+    return tr.big_peak(gain) and gain >= get("goal_material") * goal_scale(ctx, g)
+
+
 def _outgrowing(ctx: Ctx) -> bool:
     """The answers grew len_explode-fold and were still growing at the end (the last fifth of the
     run above the fifth before it): on the way to the cap, whatever the score does meanwhile."""
@@ -165,6 +180,8 @@ def check(ctx: Ctx) -> Finding | None:
     sev = "critical"
     cut = _cut_step(ctx) if ctx.has("trunc") else None
     if ctx.has("trunc"):
+        if _learned_under_cut(ctx, g):
+            return None
         t1 = ctx.end("trunc")
         _, vt = ctx.data("trunc")
         # starvation is a sustained state: a rate whose last half sits past the bar starves the run even
