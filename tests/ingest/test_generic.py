@@ -249,3 +249,60 @@ def test_msg_is_english_and_localizes():
     import pickle
 
     assert localize(pickle.loads(pickle.dumps(m)), "zh") == localize(m, "zh")
+
+
+def _sampled(n: int = 6) -> str:
+    """A loop that prints a sampled answer (numbered steps of its own, some with `=` arithmetic) before
+    each of its `[step N] loss=... acc=...` lines."""
+    out = []
+    for i in range(1, n + 1):
+        out += [
+            "**Step 1: Work out the price of one portrait.**",
+            f"* Price = 2 * $5 = ${10 * i}",
+            "**Step 2: Add them up.** Total = 3",
+            f"* Adding up Step 1 and Step 2: {i} + 2 = {i + 2}",
+            f"Final answer: {i * 7}",
+            f"[step {25 * i}] avg_loss={0.01 * i:.4f} acc={0.5 + 0.02 * i:.4f}",
+        ]
+    return "\n".join(out) + "\n"
+
+
+def test_step_numbers_in_a_sampled_answer_are_not_steps(tmp_path):
+    # the answers' "**Step 1: / **Step 2:" numbers start again with every answer: text, not steps,
+    # nor is a step quoted in prose ("Adding up Step 1 and Step 2: ..."), a number that never moves: the
+    # counter never "goes back" to 1 (no restarts, no new run) and their arithmetic is no metric
+    run = read(write(tmp_path, _sampled()))
+    assert run.format == "generic" and len(run.segments) == 1
+    assert run.series["acc"].steps.tolist() == [25, 50, 75, 100, 125, 150]
+    assert run.series["acc"].values.tolist() == pytest.approx([0.52, 0.54, 0.56, 0.58, 0.6, 0.62])
+    assert run.skipped["step number in text"] == 18  # three step numbers in each of six answers
+    assert "Total" not in run.extras
+    assert any("read as text, not steps" in n for n in run.notes)
+    # fed line by line (watch), the same run
+    p = open_parser("generic", "w")
+    for line in _sampled().splitlines(keepends=True):
+        p.feed(line)
+    assert p.snapshot().series["acc"].steps.tolist() == [25, 50, 75, 100, 125, 150]
+
+
+def test_a_loop_without_step_lines_of_its_own_keeps_every_counter(tmp_path):
+    # "Step N/500, loss: ..." lines are the loop's; a header form used once is still a step line
+    text = "".join(f"Step {i}/500, loss: {0.1 / i:.4f}\nreward: {0.1 * i:.1f}\n" for i in range(1, 6))
+    run = read(write(tmp_path, "Step 0: warm-up, reward: 0.0\n" + text))
+    assert run.series["reward"].steps.tolist() == [0, 1, 2, 3, 4, 5] and len(run.segments) == 1
+
+
+def test_a_long_log_is_read_the_same_past_the_lines_held(tmp_path, monkeypatch):
+    # past HOLD_LINES the lines go straight on (bounded memory): the text forms found in the lines
+    # held stay text, and the steps read the same as when every line is held
+    from rlvitals.ingest import generic
+
+    whole = read(write(tmp_path, _sampled(40)))
+    monkeypatch.setattr(generic, "HOLD_LINES", 60)
+    p = open_parser("generic", "w")
+    for line in _sampled(40).splitlines(keepends=True):
+        p.feed(line)
+    assert p.held is None  # the stream went past the lines held
+    run = p.finish()
+    assert run.series["acc"].steps.tolist() == whole.series["acc"].steps.tolist() == [25 * i for i in range(1, 41)]
+    assert len(run.segments) == 1 and run.skipped == whole.skipped

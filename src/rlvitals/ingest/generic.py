@@ -24,6 +24,7 @@ Every regex is linear (possessive quantifiers; names are found by scanning back,
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from ..i18n import Msg
 from ..run import Run
@@ -39,9 +40,10 @@ _VALUE = re.compile(
     r"(?P<pct>%?)(?![\w.:/])",
     re.IGNORECASE,
 )
-_STEP = re.compile(
-    r"\b(?:global[ _]?step|step|iter(?:ation)?)\b[ \t]*+[:=#]?[ \t]*+(\d{1,18})(?!\d)(?!\.\d)", re.IGNORECASE
-)
+_STEP = re.compile(r"\b(?:global[ _]?step|step)\b[ \t]*+[:=#]?[ \t]*+(\d{1,18})(?!\d)(?!\.\d)", re.IGNORECASE)
+# an iteration counter stands for the step only on a line without a step counter: in
+# "Iteration 1/1, Step 7/500, GRPO iter 1/1" the step is 7
+_ITER = re.compile(r"\biter(?:ation)?\b[ \t]*+[:=#]?[ \t]*+(\d{1,18})(?!\d)(?!\.\d)", re.IGNORECASE)
 _BRACKET = re.compile(r"^\s*+\[\s*+(\d{1,18})\s*+(?:/\s*+\d++\s*+)?\]")
 _WORD = re.compile(r"[A-Za-z_][\w./\-]*")
 _DELIMS = ",;|()[]{}<>:=\t"
@@ -85,23 +87,139 @@ def pairs(line: str) -> tuple[dict[str, float], bool]:
 
 def step_of(line: str) -> int | None:
     """The step counter on a line, or None."""
-    m = _BRACKET.match(line) or _STEP.search(line)
+    m = _step_match(line)
     return int(m.group(1)) if m else None
 
 
-class GenericParser(LineParser):
-    """Incremental: rows before the first step counter are held until the mode is known."""
+def _step_match(line: str) -> re.Match[str] | None:
+    return _BRACKET.match(line) or _STEP.search(line) or _ITER.search(line)
 
-    format_name = "generic"
 
-    def __init__(self, name: str = "") -> None:
-        super().__init__(name)
+def _form(line: str, m: re.Match[str]) -> str:
+    """How a step counter is written, its digits aside: the character before it (or the line's
+    start), its word as printed and the character after the number -- `[step 25]` is "[step]",
+    a model's `**Step 1: Work out ...` is "*Step:"."""
+    before = line[: m.start()].rstrip()
+    after = line[m.end(1) : m.end(1) + 1]
+    word = m.group(0)[: m.start(1) - m.start()].strip(" \t:=#")
+    return (before[-1:] or "^") + word + after
+
+
+# a way of writing a step number whose number goes back on at least this many of its lines, and on
+# more than a tenth of them, numbers something else (a sampled answer's Step 1, 2, 3, 1, 2, ...; a
+# training counter goes back once per resume or new run, each of them tens of steps or more)
+TEXT_RESTARTS = 3
+# lines held before the forms that are text are decided (then fixed for what is held, and grown from
+# there on as the log goes on): a hand-rolled loop's whole log, in bounded memory for a huge one
+HOLD_LINES = 20_000
+
+Entry = tuple[int, int | None, str, dict[str, float]]  # (line number, step, its form, the pairs)
+
+
+class _Forms:
+    """How each way of writing a step number (`_form`) moves, line by line."""
+
+    def __init__(self) -> None:
+        self.last: dict[str, int] = {}
+        self.low: dict[str, int] = {}
+        self.high: dict[str, int] = {}
+        self.seen: Counter[str] = Counter()
+        self.back: Counter[str] = Counter()
+
+    def add(self, form: str, step: int) -> None:
+        self.seen[form] += 1
+        last = self.last.get(form)
+        if last is None:
+            self.low[form] = self.high[form] = step
+        else:
+            self.back[form] += step < last
+            self.low[form], self.high[form] = min(self.low[form], step), max(self.high[form], step)
+        self.last[form] = step
+
+    def text(self) -> set[str]:
+        """The forms that count something other than training steps: a training loop's counter moves
+        forward and only goes back when the run is resumed or a new run starts in the same file (a
+        few times), while the steps of worked answers printed in the log start again at 1 with every
+        answer (back on TEXT_RESTARTS lines and on more than a tenth of them), and a number quoted in
+        prose ("from Step 1 and Step 2") may never move at all."""
+        return {f for f in self.seen if self.is_text(f)}
+
+    def is_text(self, f: str) -> bool:
+        n, back = self.seen[f], self.back[f]
+        return n >= TEXT_RESTARTS and ((back >= TEXT_RESTARTS and 10 * back > n) or self.low[f] == self.high[f])
+
+
+class _Rows:
+    """The lines, in order, as rows of a RunBuilder: metrics on lines without a step attach to a step
+    by what the log does first (before the first step line: to the next one; after it: to the
+    previous one); a step number in a text form (`_Forms.text`) is skipped."""
+
+    def __init__(self, b: RunBuilder) -> None:
+        self.b = b
         self.mode: str | None = None  # "next" | "previous" once a step line was seen
         self.held: list[tuple[int, dict[str, float]]] = []  # free rows before the first step line
         self.pending: dict[str, float] = {}  # "next" mode: free values waiting for their step
         self.pending_lines = 0
         self.last_step: int | None = None
+        self.texts = 0
+        self.forms: set[str] = set()  # the text forms skipped so far
+
+    def line(self, lineno: int, step: int | None, form: str, row: dict[str, float], text: set[str]) -> None:
+        b = self.b
+        if step is not None and form in text:
+            self.texts += 1
+            self.forms.add(form)
+            b.skip("step number in text")
+            return
+        if step is None:
+            if self.mode is None:
+                self.held.append((lineno, row))
+            elif self.mode == "next":
+                self.pending.update(row)
+                self.pending_lines += 1
+            else:
+                assert self.last_step is not None
+                b.add_row(self.last_step, row, lineno)
+            return
+        if self.mode is None:
+            self.mode = "next" if self.held else "previous"
+            for _, h in self.held:
+                self.pending.update(h)
+            self.pending_lines, self.held = len(self.held), []
+        if self.mode == "next" and self.pending:
+            row = {**self.pending, **row}
+            self.pending, self.pending_lines = {}, 0
+        self.last_step = step
+        if row:
+            b.add_row(step, row, lineno)
+        else:
+            b.skip("step line without metrics")
+
+
+class GenericParser(LineParser):
+    """Incremental.  The first HOLD_LINES lines with pairs or a step number are held until the ways
+    of writing a step number that are text are known (`_Forms.text`); later lines go straight on.
+
+    A step number written in a form whose numbers keep going back (a sampled answer's `**Step 1:
+    ...`, `**Step 2: ...` printed before every step line of the loop) or never move is text, not a
+    step: the line is skipped and counted ("step number in text"), so the steps never restart on it."""
+
+    format_name = "generic"
+
+    def __init__(self, name: str = "") -> None:
+        super().__init__(name)
+        self.forms = _Forms()
+        self.held: list[Entry] | None = []  # None once HOLD_LINES lines were replayed
+        self.rows = _Rows(self.builder)
+        self.text: set[str] = set()
+        self.n_rows = 0
         self.percent = False
+        self._last_keys: dict[str, float] | None = None
+
+    def feed(self, line: str) -> bool:
+        before = self.n_rows
+        super().feed(line)
+        return self.n_rows > before
 
     def parse(self, line: str, lineno: int) -> None:
         line = clean_line(line)
@@ -111,74 +229,86 @@ class GenericParser(LineParser):
             return
         found, pct = pairs(line)
         self.percent |= pct
-        row = found
-        step = step_of(line)
-        if step is None:
-            if not row:
-                self.builder.skip("not a metric line")
-            elif self.mode is None:
-                self.held.append((lineno, row))
-            elif self.mode == "next":
-                self.pending.update(row)
-                self.pending_lines += 1
-            else:
-                assert self.last_step is not None
-                self.builder.add_row(self.last_step, row, lineno)
+        m = _step_match(line)
+        if m is None and not found:
+            self.builder.skip("not a metric line")
             return
-        if self.mode is None:
-            self.mode = "next" if self.held else "previous"
-            for _, held in self.held:
-                self.pending.update(held)
-            self.pending_lines = len(self.held)
-            self.held = []
-        if self.mode == "next" and self.pending:
-            row = {**self.pending, **row}
-            self.pending, self.pending_lines = {}, 0
-        self.last_step = step
-        if row:
-            self.builder.add_row(step, row, lineno)
-        else:
-            self.builder.skip("step line without metrics")
-
-    def _notes(self, b: RunBuilder) -> None:
-        b.meta["fallback"] = True
-        if self.mode == "next":
-            b.note(Msg("ingest.note.gen_next"))
-        elif self.mode == "previous":
-            b.note(Msg("ingest.note.gen_previous"))
-        if self.percent:
-            b.note(Msg("ingest.note.gen_percent"))
+        if found:
+            # the file's last line without its newline: cut short when it has fewer names than the
+            # line with pairs before it (as RunBuilder.add_row judges it)
+            if self.builder.partial and self._last_keys is not None and not set(found) >= set(self._last_keys):
+                self.builder.skip("truncated last line")
+                return
+            self._last_keys = found
+            self.n_rows += 1
+        step, form = (None, "") if m is None else (int(m.group(1)), _form(line, m))
+        if step is not None:
+            self.forms.add(form, step)
+        if self.held is not None:
+            self.held.append((lineno, step, form, found))
+            if len(self.held) >= HOLD_LINES:
+                self.text = self.forms.text()
+                for e in self.held:
+                    self.rows.line(*e, self.text)
+                self.held = None
+            return
+        if step is not None and form not in self.text and self.forms.is_text(form):
+            self.text.add(form)  # a form found to be text stays text
+        self.rows.line(lineno, step, form, found, self.text)
 
     def snapshot(self) -> Run:
-        if self.mode is not None:
-            self._notes(self.builder)
-            run = self.builder.build()
-            if self.pending_lines:
-                run.skipped["metrics after the last step line"] = (
-                    run.skipped.get("metrics after the last step line", 0) + self.pending_lines
-                )
-            return guess_names(run)
-        # no step counter (yet): line order, a new row whenever a name repeats
+        if self.held is None:
+            return self._run(self.rows)
         b = RunBuilder(self.builder.name, self.format_name)
+        b.split_runs = self.builder.split_runs
         for reason, n in self.builder.skipped.items():
             b.skip(reason, n)
-        step, first = 0, 0
-        row: dict[str, float] = {}
-        for lineno, values in self.held:
-            if row and any(k in row for k in values):
-                step += 1
-                b.add_row(step, row, first)
-                row = {}
-            if not row:
-                first = lineno
-            row.update(values)
-        if row:
-            b.add_row(step + 1, row, first)
-        b.meta["step_inferred"] = True
-        if self.held:
-            b.note(Msg("ingest.note.gen_no_counter"))
-        self._notes(b)
-        return guess_names(b.build())
+        rows = _Rows(b)
+        text = self.forms.text()
+        for e in self.held:
+            rows.line(*e, text)
+        return self._run(rows)
+
+    def _run(self, rows: _Rows) -> Run:
+        notes = [Msg("ingest.note.gen_text_steps", n=rows.texts, form=" / ".join(sorted(rows.forms)))] * bool(
+            rows.texts
+        )
+        if rows.mode == "next":
+            notes.append(Msg("ingest.note.gen_next"))
+        elif rows.mode == "previous":
+            notes.append(Msg("ingest.note.gen_previous"))
+        if self.percent:
+            notes.append(Msg("ingest.note.gen_percent"))
+        if rows.mode is not None:
+            run = rows.b.build()
+            if rows.pending_lines:
+                run.skipped["metrics after the last step line"] = (
+                    run.skipped.get("metrics after the last step line", 0) + rows.pending_lines
+                )
+        else:
+            # no step counter (yet): line order, a new row whenever a name repeats
+            b = RunBuilder(self.builder.name, self.format_name)
+            for reason, n in rows.b.skipped.items():
+                b.skip(reason, n)
+            step, first = 0, 0
+            row: dict[str, float] = {}
+            for lineno, values in rows.held:
+                if row and any(k in row for k in values):
+                    step += 1
+                    b.add_row(step, row, first)
+                    row = {}
+                if not row:
+                    first = lineno
+                row.update(values)
+            if row:
+                b.add_row(step + 1, row, first)
+            b.meta["step_inferred"] = True
+            if rows.held:
+                notes.insert(0, Msg("ingest.note.gen_no_counter"))
+            run = b.build()
+        run.meta["fallback"] = True
+        run.notes = [*notes, *run.notes]
+        return guess_names(run)
 
     def finish(self) -> Run:
         return self.snapshot()
