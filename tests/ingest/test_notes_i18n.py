@@ -13,7 +13,7 @@ import pytest
 
 import rlvitals
 from rlvitals.i18n import LANGS, Listing, Msg, Text, catalogs, localize
-from rlvitals.ingest import read
+from rlvitals.ingest import read, read_text
 from rlvitals.render import render_vitals
 from rlvitals.run import Run
 from rlvitals.simulate import simulate
@@ -185,3 +185,20 @@ def test_a_note_is_put_together_in_each_language_from_its_parts():
     assert sim.endswith(": a run") and localize(sim, "zh").endswith("：一次训练")
     assert localize(Text("only English"), "zh") == "only English"  # no translation given: as written
     assert localize("a plain sentence", "zh") == "a plain sentence"
+
+
+def test_a_log_resumed_many_times_names_only_the_first_restarts():
+    # 20 resumes, each going back 10 steps: the note and the vitals text name the first 12
+    # restarts and count the rest; the JSON keeps every segment
+    lines, start = [], 1
+    for _ in range(20):
+        lines += [f"[{s:4d}] reward={0.01 * s:.3f} acc=20.0%" for s in range(start, start + 50)]
+        start += 40
+    run = read_text("\n".join(lines) + "\n", "lesson", "resumed")
+    assert len(run.segments) == 20
+    note = next(n for n in run.notes if str(n).startswith("20 segments"))
+    assert str(note).count("(step ") == 12 and "… (7 more)" in str(note)
+    assert "……（另有 7 处）" in localize(note, "zh")
+    text = render_vitals(run)
+    assert text.count(" rows from line ") == 12 and "… 8 more (--format json)" in text
+    assert len(json.loads(render_vitals(run, fmt="json"))["segments"]) == 20

@@ -346,10 +346,13 @@ class RunBuilder:
         run.evals = evals
         components.set_goal(run)
         if len(run.segments) > 1:
-            where = Listing(
-                tuple(Msg("note.line_step", line=s.first_line, step=s.first_step) for s in run.segments[1:]),
-                "note.comma_sep",
-            )
+            # the first LISTED_RUNS restarts are named (the note stays short with thousands of them)
+            shown: list[object] = [
+                Msg("note.line_step", line=s.first_line, step=s.first_step) for s in run.segments[1 : LISTED_RUNS + 1]
+            ]
+            if len(run.segments) - 1 > LISTED_RUNS:
+                shown.append(Msg("note.segments_more", n=len(run.segments) - 1 - LISTED_RUNS))
+            where = Listing(tuple(shown), "note.comma_sep")
             run.notes.append(Msg("note.segments", n=len(run.segments), where=where))
         return run
 
