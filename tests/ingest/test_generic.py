@@ -306,3 +306,15 @@ def test_a_long_log_is_read_the_same_past_the_lines_held(tmp_path, monkeypatch):
     run = p.finish()
     assert run.series["acc"].steps.tolist() == whole.series["acc"].steps.tolist() == [25 * i for i in range(1, 41)]
     assert len(run.segments) == 1 and run.skipped == whole.skipped
+
+
+def test_a_loop_written_like_the_answers_keeps_its_steps(tmp_path):
+    # the loop writes "Step 10: loss=..." as the answers write "Step 1: Work out ...": lines with pairs
+    # of their own are followed apart from lines without, so the loop's steps stay steps
+    text = "".join(
+        f"Step 1: Work out the price.\nStep 2: Add them up.\nStep {10 * i}: loss={0.1 / i:.4f} reward={0.1 * i:.2f}\n"
+        for i in range(1, 9)
+    )
+    run = read(write(tmp_path, text))
+    assert run.series["reward"].steps.tolist() == [10 * i for i in range(1, 9)] and len(run.segments) == 1
+    assert run.skipped["step number in text"] == 16

@@ -145,6 +145,16 @@ class _Forms:
         return {f for f in self.seen if self.is_text(f)}
 
     def is_text(self, f: str) -> bool:
+        """`f` numbers text by its own moves, or -- lines of a form that carry pairs -- the same form's
+        lines without pairs are text and these numbers stay within theirs (an answer's `Step 2: 3 x 5 =
+        15` among its `Step 1: ...`; a loop's `Step 40: loss=...` runs past the answers' few steps)."""
+        bare = f[:-1] if f.endswith("=") else ""
+        if bare in self.seen and self._moves_as_text(bare):
+            if self.low[bare] <= self.low[f] and self.high[f] <= self.high[bare]:
+                return True
+        return self._moves_as_text(f)
+
+    def _moves_as_text(self, f: str) -> bool:
         n, back = self.seen[f], self.back[f]
         return n >= TEXT_RESTARTS and ((back >= TEXT_RESTARTS and 10 * back > n) or self.low[f] == self.high[f])
 
@@ -241,7 +251,9 @@ class GenericParser(LineParser):
                 return
             self._last_keys = found
             self.n_rows += 1
-        step, form = (None, "") if m is None else (int(m.group(1)), _form(line, m))
+        # lines with pairs of their own and lines without are followed apart: a loop's `Step 12: loss=...`
+        # stays a step line beside answers' `Step 1: Work out ...` written the same way
+        step, form = (None, "") if m is None else (int(m.group(1)), _form(line, m) + ("=" if found else ""))
         if step is not None:
             self.forms.add(form, step)
         if self.held is not None:
@@ -270,9 +282,11 @@ class GenericParser(LineParser):
         return self._run(rows)
 
     def _run(self, rows: _Rows) -> Run:
-        notes = [Msg("ingest.note.gen_text_steps", n=rows.texts, form=" / ".join(sorted(rows.forms)))] * bool(
-            rows.texts
-        )
+        notes = [
+            Msg(
+                "ingest.note.gen_text_steps", n=rows.texts, form=" / ".join(sorted({f.rstrip("=") for f in rows.forms}))
+            )
+        ] * bool(rows.texts)
         if rows.mode == "next":
             notes.append(Msg("ingest.note.gen_next"))
         elif rows.mode == "previous":
