@@ -282,11 +282,8 @@ class GenericParser(LineParser):
         return self._run(rows)
 
     def _run(self, rows: _Rows) -> Run:
-        notes = [
-            Msg(
-                "ingest.note.gen_text_steps", n=rows.texts, form=" / ".join(sorted({f.rstrip("=") for f in rows.forms}))
-            )
-        ] * bool(rows.texts)
+        forms = " / ".join(sorted({f.rstrip("=") for f in rows.forms}))
+        notes = [Msg("ingest.note.gen_text_steps", n=rows.texts, form=forms)] if rows.texts else []
         if rows.mode == "next":
             notes.append(Msg("ingest.note.gen_next"))
         elif rows.mode == "previous":
