@@ -82,6 +82,20 @@ def test_short_prefix_with_no_rise_is_not_called_healthy():
     assert "not shown yet" in str(d)
 
 
+def test_a_sparse_log_that_covers_enough_steps_is_not_told_to_wait_for_points():
+    # ten window means over 100 steps cover the steps a judgement asks for: a noisy flat reward there
+    # is undecided by its noise, so the report does not ask for min_points points; twelve points of a
+    # dense log still do
+    r = np.random.default_rng(4)
+    steps = np.arange(10, 101, 10)
+    run = Run.from_arrays("sparse", steps, {"reward": 0.25 + r.normal(0, 0.12, 10)}, format="simulated", source="t")
+    d = diagnose(run)
+    assert d.verdict == "learning" and d.run["goal"]["enough"] and not d.run["goal"]["improved"]
+    assert "not shown yet" in str(d) and "points are needed" not in str(d)
+    short = diagnose(simulate("healthy", seed=3, steps=200).upto(12))
+    assert not short.run["goal"]["enough"] and "24 points are needed" in str(short)
+
+
 def test_a_healthy_run_whose_goal_improved_still_reads_healthy():
     d = diagnose(simulate("healthy", seed=3, steps=200))
     assert d.run["goal"]["improved"] is True
@@ -99,4 +113,4 @@ def test_thinned_healthy_run_stays_silent_and_honest():
 def test_goal_summary_is_json_safe():
     d = diagnose(simulate("stalled", seed=0, steps=60))
     json.dumps(d.run["goal"])
-    assert set(d.run["goal"]) == {"metric", "start", "end", "points", "span", "improved", "min_points"}
+    assert set(d.run["goal"]) == {"metric", "start", "end", "points", "span", "improved", "min_points", "enough"}

@@ -166,4 +166,7 @@ def goal_summary(ctx: Ctx) -> dict[str, Any] | None:
         "span": tr.span,
         "improved": bool(tr.rose or fitted),
         "min_points": int(get("min_points")),
+        # enough to judge (min_points points, or a sparse log's points covering that many steps):
+        # a goal that did not improve over as much is undecided by its noise, not by its length
+        "enough": tr.enough(get("min_points")),
     }

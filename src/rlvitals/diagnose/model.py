@@ -109,6 +109,13 @@ class Diagnosis:
             return None
         return g
 
+    def unproven_short(self) -> bool:
+        """The unproven goal (`unproven_goal`) has too little data to be judged at all (fewer than
+        min_points points, and on a sparse log points covering fewer steps): the report then says how
+        many are needed; with enough, the goal is undecided by its noise, not by its length."""
+        g = self.unproven_goal()
+        return g is not None and not g.get("enough", g["points"] >= g["min_points"])
+
     def gloss_key(self) -> str:
         """The i18n key of the sentence that glosses the verdict: "learning" is qualified when the goal
         has not improved yet, or when the diagnosis looked for a goal and the log has none."""
@@ -128,7 +135,7 @@ class Diagnosis:
         ]
         g = self.unproven_goal()
         if g is not None and not any(f.severity != "info" for f in self.findings):
-            more = t("ui.unproven_short", "en", need=g["min_points"]) if g["points"] < g["min_points"] else ""
+            more = t("ui.unproven_short", "en", need=g["min_points"]) if self.unproven_short() else ""
             lines.append(
                 t(
                     "ui.no_warnings_unproven",

@@ -227,7 +227,6 @@ def verdict_gloss(diag: Diagnosis, lang: str) -> str:
 def no_warnings_text(diag: Diagnosis, lang: str) -> str:
     g = diag.unproven_goal()
     if g is not None:
-        short = g["points"] < g["min_points"]
         return tr(
             "ui.no_warnings_unproven",
             lang,
@@ -236,7 +235,7 @@ def no_warnings_text(diag: Diagnosis, lang: str) -> str:
             end=fmt_num(g["end"]),
             points=g["points"],
             span=g["span"],
-            more=tr("ui.unproven_short", lang, need=g["min_points"]) if short else "",
+            more=tr("ui.unproven_short", lang, need=g["min_points"]) if diag.unproven_short() else "",
         )
     infos = sum(1 for f in diag.findings if f.severity == "info")
     return tr("ui.no_warnings_watch", lang, n=infos) if infos else tr("ui.no_warnings", lang)
