@@ -83,3 +83,29 @@ def test_round_trip_exact():
     for k, s in run.series.items():
         assert np.array_equal(back.series[k].steps, s.steps)
         assert np.array_equal(back.series[k].values, s.values, equal_nan=True)
+
+
+def test_two_writers_interleaved_in_one_file_are_one_run_not_a_restart():
+    # an async trainer's two writers append each step as it completes, one lagging the other by a
+    # step or two (0, 1, 2, 0, 1, 3, 2, 4, ...): the counter goes back on a third of the rows, to
+    # steps past 1 -- no run restarted at the first regression, and the note says what happened
+    a = [(s, 0.01 * s) for s in range(40)]
+    b = [(s, 0.01 * s + 0.001) for s in range(40)]
+    order: list[tuple[int, float]] = a[:3]
+    i, j = 3, 0
+    while i < 40 or j < 40:
+        for _ in range(2 if j < 40 else 0):
+            if j < 40:
+                order.append(b[j])
+                j += 1
+        if i < 40:
+            order.append(a[i])
+            i += 1
+    text = "".join(f'{{"step": {s}, "reward": {r}}}\n' for s, r in order)
+    run = read_text(text, "jsonl")
+    assert not run.file_runs and run.series["reward"].steps.tolist() == list(range(40))
+    assert any("two writers appending to one file" in str(n) for n in run.notes)
+    # a run resumed twice (a few regressions over many rows) keeps its segments and no such note
+    resumed = [*range(0, 30), *range(25, 60), *range(55, 90)]
+    run = read_text("".join(f'{{"step": {s}, "reward": 0.1}}\n' for s in resumed), "jsonl")
+    assert len(run.segments) == 3 and not any("two writers" in str(n) for n in run.notes)

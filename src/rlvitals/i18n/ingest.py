@@ -103,6 +103,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "logged; say another with --map goal=KEY)",
         "ingest.note.goal_user": "goal: {key}, chosen by the user (--map goal={given})",
         "ingest.note.positions": "{n} log dicts have no step key: their position in the array is used as the step",
+        "ingest.note.interleaved": "the step counter went back on {back} of {rows} rows, by a few steps each time: "
+        "two writers appending to one file (two runs, or ranks of an async trainer), read as one run; where a step "
+        "is logged twice the later row wins",
         "ingest.note.not_split": "the step counter restarted at step <= {max} more than {runs} times: read as one run, not split",
         "ingest.note.folder_holds": "the folder holds {n} {kind} runs",
         "ingest.note.mlflow_holds": "it holds {n} MLflow runs",
@@ -223,6 +226,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.goal_reward": "目标指标：{key}，奖励（没有记录准确率、评测准确率或正确性一项；可用 --map goal=KEY 指定）",
         "ingest.note.goal_user": "目标指标：{key}，由用户指定（--map goal={given}）",
         "ingest.note.positions": "{n} 个日志字典没有 step 键：用它在数组中的位置作为步数",
+        "ingest.note.interleaved": "step 计数在 {rows} 行中有 {back} 行回退（每次退几步）：两个写入者往同一个文件追加（两次训练，或异步训练的多个 rank），按一次训练读取；同一步记录两次时以后一行为准",
         "ingest.note.not_split": "step 计数在 ≤ {max} 处重新开始超过 {runs} 次：按一次训练读取，不拆分",
         "ingest.note.folder_holds": "文件夹里有 {n} 个 {kind} 运行",
         "ingest.note.mlflow_holds": "其中有 {n} 个 MLflow 运行",

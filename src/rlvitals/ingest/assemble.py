@@ -34,6 +34,7 @@ __all__ = [
     "Column",
     "gather",
     "group_runs",
+    "interleaved",
     "join_columns",
     "link_runs",
     "parts",
@@ -138,11 +139,25 @@ def _later_wins(steps: np.ndarray, values: np.ndarray, order: np.ndarray) -> tup
     return steps[last], values[last]
 
 
+# a step counter that goes back to a step past NEW_RUN_MAX_STEP on at least this many rows, and on
+# more than a tenth of them, is rows of two writers interleaved, not resumes (a resume is rare)
+INTERLEAVED = 3
+
+
+def interleaved(segments: list[list[int]]) -> bool:
+    """Two writers appending to one file (two runs or ranks of an async trainer, each step logged by
+    both as it completes: steps 0, 1, 2, 0, 1, 3, 2, 4, ...): the counter goes back, to a step past
+    NEW_RUN_MAX_STEP, on INTERLEAVED or more rows and on more than a tenth of them.  Such a file is
+    one run (later rows win where steps repeat), not a run restarted at its first regression."""
+    back = sum(seg[0] > NEW_RUN_MAX_STEP for seg in segments[1:])
+    return back >= INTERLEAVED and 10 * back > sum(seg[3] for seg in segments)
+
+
 def group_runs(segments: list[list[int]], split_runs: bool = True) -> list[list[list[int]]]:
     """The segments ([first_step, last_step, first_line, rows, first_row]) grouped into runs: a
     segment starting at step <= NEW_RUN_MAX_STEP begins a new run.  More than MAX_RUNS restarts is
     no concatenation of runs but a step counter that does not count (kept as one run)."""
-    if not split_runs:
+    if not split_runs or interleaved(segments):
         return [list(segments)] if segments else []
     groups: list[list[list[int]]] = []
     for seg in segments:

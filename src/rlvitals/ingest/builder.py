@@ -6,7 +6,9 @@ Every reader feeds a `RunBuilder`; the builder owns the rules real logs need:
   at step <= 1 begins a new *run* (several runs concatenated in one file): `build()` returns the
   last run, with the others in `Run.file_runs`.  A segment that starts later (a resume from a
   checkpoint) stays in its run, and on steps logged more than once the later write wins, per key:
-  a resumed run repeats steps N+1… and its values are the ones that count.
+  a resumed run repeats steps N+1… and its values are the ones that count.  A counter that goes
+  back by a few steps on more than a tenth of the rows is two writers interleaved in one file
+  (`assemble.interleaved`): one run, said in a note.
 - **Duplicates.** The same step written again (several ranks printing the same line, or two
   lines of different keys for one step, as slime does) merges; later values win.
 - **Keys.** Framework keys are kept as logged until `build()`, which maps them through
@@ -45,6 +47,7 @@ from .assemble import (
     Column,
     gather,
     group_runs,
+    interleaved,
     join_columns,
     link_runs,
     release_heap,
@@ -369,6 +372,9 @@ class RunBuilder:
                 and sum(s[0] <= NEW_RUN_MAX_STEP for s in self._segments) > MAX_RUNS
             ):
                 run.notes.append(Msg("ingest.note.not_split", max=NEW_RUN_MAX_STEP, runs=MAX_RUNS))
+            if self.split_runs and interleaved(self._segments):
+                back = sum(s[0] > NEW_RUN_MAX_STEP for s in self._segments[1:])
+                run.notes.append(Msg("ingest.note.interleaved", back=back, rows=self._row))
             return run
         parts = split_columns(self._cols, groups, self._row)  # one run's series at a time
         runs = [self._make_run(part, segs) for part, segs in zip(parts, groups, strict=True)]
