@@ -277,7 +277,7 @@ def test_step_numbers_in_a_sampled_answer_are_not_steps(tmp_path):
     assert run.series["acc"].values.tolist() == pytest.approx([0.52, 0.54, 0.56, 0.58, 0.6, 0.62])
     assert run.skipped["step number in text"] == 18  # three step numbers in each of six answers
     assert "Total" not in run.extras
-    assert any("read as text, not steps" in n for n in run.notes)
+    assert any("read as text, not steps" in n and "`**Step 1:`" in n for n in run.notes)
     # fed line by line (watch), the same run
     p = open_parser("generic", "w")
     for line in _sampled().splitlines(keepends=True):

@@ -86,8 +86,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.gen_percent": "values written with % are read as fractions (45% → 0.45)",
         "ingest.note.gen_no_counter": "generic reader found no step counter: the row number is used as the step "
         "(a new row starts when a name repeats)",
-        "ingest.note.gen_text_steps": "{n} line(s) with a step number written otherwise than the loop's own step "
-        "lines ({form}) were read as text, not steps (a sampled answer's `Step 1: ...`)",
+        "ingest.note.gen_text_steps": "{n} line(s) with a step number written as {form}, a number that starts "
+        "again and again or never moves (a sampled answer's `Step 1: ...`), were read as text, not steps",
         "ingest.note.fallback_from": "the {format} reader found no metric: read by the generic fallback",
         "ingest.note.mapped": "{canon} from {key}: mapped by the user (--map {canon}={given})",
         "ingest.note.guessed": "{canon} from {key}: the name read as {canon} (if it is not, say which key is with "
@@ -213,7 +213,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.gen_previous": "通用读取器：没有步数的行上打印的指标，归到它们之前那条带步数的行",
         "ingest.note.gen_percent": "带 % 的数值按比例读取（45% → 0.45）",
         "ingest.note.gen_no_counter": "通用读取器没有找到步数计数：用行号作为步数（名字重复出现时开始新的一行）",
-        "ingest.note.gen_text_steps": "{n} 行带步数、但写法不同于训练循环自己的 step 行（{form}）：按正文读，不当作步数（例如采样答案里的 `Step 1: ...`）",
+        "ingest.note.gen_text_steps": "{n} 行的步数写作 {form}，且一再从头数起或从不变化（例如采样答案里的 `Step 1: ...`）：按正文读，不当作步数",
         "ingest.note.fallback_from": "{format} 读取器一个指标也没读到：改由通用兜底读取器读取",
         "ingest.note.mapped": "{canon} 来自 {key}：由用户指定（--map {canon}={given}）",
         "ingest.note.guessed": "{canon} 来自 {key}：按名字读作 {canon}（如果不是，用 --map {canon}=KEY 指明）",

@@ -105,12 +105,9 @@ def _form(line: str, m: re.Match[str]) -> str:
     return (before[-1:] or "^") + word + after
 
 
-# a way of writing a step number whose number goes back on at least this many of its lines, and on
-# more than a tenth of them, numbers something else (a sampled answer's Step 1, 2, 3, 1, 2, ...; a
-# training counter goes back once per resume or new run, each of them tens of steps or more)
+# a step number going back on this many of its form's lines (and over a tenth) numbers something else
 TEXT_RESTARTS = 3
-# lines held before the forms that are text are decided (then fixed for what is held, and grown from
-# there on as the log goes on): a hand-rolled loop's whole log, in bounded memory for a huge one
+# lines held until the text forms are known (then grown as the log goes on): bounded memory
 HOLD_LINES = 20_000
 
 Entry = tuple[int, int | None, str, dict[str, float]]  # (line number, step, its form, the pairs)
@@ -125,9 +122,11 @@ class _Forms:
         self.high: dict[str, int] = {}
         self.seen: Counter[str] = Counter()
         self.back: Counter[str] = Counter()
+        self.example: dict[str, str] = {}  # the first line's, for the note
 
-    def add(self, form: str, step: int) -> None:
+    def add(self, form: str, step: int, example: str = "") -> None:
         self.seen[form] += 1
+        self.example.setdefault(form, example)
         last = self.last.get(form)
         if last is None:
             self.low[form] = self.high[form] = step
@@ -255,7 +254,8 @@ class GenericParser(LineParser):
         # stays a step line beside answers' `Step 1: Work out ...` written the same way
         step, form = (None, "") if m is None else (int(m.group(1)), _form(line, m) + ("=" if found else ""))
         if step is not None:
-            self.forms.add(form, step)
+            assert m is not None  # the number in its context (the word before it), for the note
+            self.forms.add(form, step, line[line.rfind(" ", 0, max(m.start() - 1, 0)) + 1 : m.end(1) + 1].strip())
         if self.held is not None:
             self.held.append((lineno, step, form, found))
             if len(self.held) >= HOLD_LINES:
@@ -282,7 +282,7 @@ class GenericParser(LineParser):
         return self._run(rows)
 
     def _run(self, rows: _Rows) -> Run:
-        forms = " / ".join(sorted({f.rstrip("=") for f in rows.forms}))
+        forms = ", ".join(sorted({f"`{self.forms.example[f]}`" for f in rows.forms}))
         notes = [Msg("ingest.note.gen_text_steps", n=rows.texts, form=forms)] if rows.texts else []
         if rows.mode == "next":
             notes.append(Msg("ingest.note.gen_next"))
