@@ -46,7 +46,7 @@ _STEP = re.compile(r"\b(?:global[ _]?step|step)\b[ \t]*+[:=#]?[ \t]*+(\d{1,18})(
 _ITER = re.compile(r"\biter(?:ation)?\b[ \t]*+[:=#]?[ \t]*+(\d{1,18})(?!\d)(?!\.\d)", re.IGNORECASE)
 _BRACKET = re.compile(r"^\s*+\[\s*+(\d{1,18})\s*+(?:/\s*+\d++\s*+)?\]")
 _WORD = re.compile(r"[A-Za-z_][\w./\-]*")
-_DELIMS = ",;|()[]{}<>:=\t"
+_TO_COMMA = str.maketrans(dict.fromkeys(",;|()[]{}<>:=\t", ","))  # every delimiter of a name, as a comma
 _STEP_NAMES = frozenset({"step", "global step", "global_step", "globalstep", "iter", "iteration", "epoch"})
 MAX_WORDS = 4
 _SOURCE_FILE = re.compile(r"\.(?:py|pyx|c|cc|cpp|cu|h|hpp|rs|go|java|js|ts|sh)$")
@@ -56,7 +56,7 @@ def _name(segment: str) -> str | None:
     """The name before a separator: up to four words back to a delimiter, a number or the end of
     a sentence ("GPU: Tesla T4. Max memory" → "Max memory"); a source location
     ("config.py:2368") is no name."""
-    cut = max(segment.rfind(c) for c in _DELIMS)
+    cut = segment.translate(_TO_COMMA).rfind(",")  # the last delimiter, in two passes in C
     words = segment[cut + 1 :].split()
     keep: list[str] = []
     for w in reversed(words):
@@ -124,9 +124,8 @@ class _Forms:
         self.back: Counter[str] = Counter()
         self.example: dict[str, str] = {}  # the first line's, for the note
 
-    def add(self, form: str, step: int, example: str = "") -> None:
+    def add(self, form: str, step: int) -> None:
         self.seen[form] += 1
-        self.example.setdefault(form, example)
         last = self.last.get(form)
         if last is None:
             self.low[form] = self.high[form] = step
@@ -254,8 +253,9 @@ class GenericParser(LineParser):
         # stays a step line beside answers' `Step 1: Work out ...` written the same way
         step, form = (None, "") if m is None else (int(m.group(1)), _form(line, m) + ("=" if found else ""))
         if step is not None:
-            assert m is not None  # the number in its context (the word before it), for the note
-            self.forms.add(form, step, line[line.rfind(" ", 0, max(m.start() - 1, 0)) + 1 : m.end(1) + 1].strip())
+            self.forms.add(form, step)
+            if form not in self.forms.example and m is not None:  # the number and the word before it
+                self.forms.example[form] = line[line.rfind(" ", 0, max(m.start() - 1, 0)) + 1 : m.end(1) + 1].strip()
         if self.held is not None:
             self.held.append((lineno, step, form, found))
             if len(self.held) >= HOLD_LINES:
