@@ -105,6 +105,14 @@ def test_two_writers_interleaved_in_one_file_are_one_run_not_a_restart():
     run = read_text(text, "jsonl")
     assert not run.file_runs and run.series["reward"].steps.tolist() == list(range(40))
     assert any("two writers appending to one file" in str(n) for n in run.notes)
+    # and the report's header says so, not "the step counter restarted N times"
+    from rlvitals.diagnose import diagnose
+    from rlvitals.render.terminal import render_text
+
+    d = diagnose(run)
+    assert d.run["interleaved"] is True
+    head = render_text(d).split("Verdict")[0]
+    assert "two writers interleaved" in head and "restarted" not in head
     # a run resumed twice (a few regressions over many rows) keeps its segments and no such note
     resumed = [*range(0, 30), *range(25, 60), *range(55, 90)]
     run = read_text("".join(f'{{"step": {s}, "reward": 0.1}}\n' for s in resumed), "jsonl")

@@ -102,6 +102,7 @@ def _run_summary(run: Run, ctx: Ctx) -> dict[str, Any]:
         "first_step": ctx.first_step() if series else None,
         "last_step": ctx.last_step() if series else None,
         "segments": len(run.segments),
+        **({"interleaved": True} if run.meta.get("interleaved") else {}),
         "notes": list(run.notes) + _kl_sign(ctx) + episode_notes(ctx),
         "skipped": dict(run.skipped),
         "dropped": dict(run.dropped),

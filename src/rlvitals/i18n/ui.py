@@ -14,6 +14,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "ui.diag.title": "rlvitals diagnosis",
         "ui.run_line": "{name} · {format} · {steps} steps ({first} → {last})",
         "ui.segments": "{n} segments: the step counter restarted {restarts} time(s); later steps win where they overlap",
+        "ui.segments_interleaved": "{n} segments: two writers interleaved in one file (the step counter went back "
+        "{restarts} times, a few steps each); read as one run, later rows win where a step repeats",
         "ui.verdict_label": "Verdict",
         "ui.verdict.learning": "LEARNING",
         "ui.verdict.cheating": "CHEATING",
@@ -224,6 +226,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "ui.diag.title": "rlvitals 诊断",
         "ui.run_line": "{name} · {format} · {steps} 步（{first} → {last}）",
         "ui.segments": "{n} 段：step 计数重启了 {restarts} 次；重叠的步以后一段为准",
+        "ui.segments_interleaved": "{n} 段：两个写入者交替写入同一个文件（step 计数回退 {restarts} 次，每次几步）；按一次训练读取，同一步重复时以后一行为准",
         "ui.verdict_label": "结论",
         "ui.verdict.learning": "在学",
         "ui.verdict.cheating": "在作弊",

@@ -375,6 +375,7 @@ class RunBuilder:
             if self.split_runs and interleaved(self._segments):
                 back = sum(s[0] > NEW_RUN_MAX_STEP for s in self._segments[1:])
                 run.notes.append(Msg("ingest.note.interleaved", back=back, rows=self._row))
+                run.meta["interleaved"] = True
             return run
         parts = split_columns(self._cols, groups, self._row)  # one run's series at a time
         runs = [self._make_run(part, segs) for part, segs in zip(parts, groups, strict=True)]

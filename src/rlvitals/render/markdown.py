@@ -27,6 +27,7 @@ from .words import (
     run_line,
     run_notes,
     segment_count,
+    segments_text,
     tr,
     verdict_gloss,
     vital_rows,
@@ -75,9 +76,8 @@ def render_markdown(diag: Diagnosis, lang: str = "en", *, run: Run | None = None
         _cell(run_line(diag, lang)),
     ]
     if segment_count(diag) > 1:
-        n = segment_count(diag)
         lines.append("")
-        lines.append(tr("ui.segments", lang, n=n, restarts=n - 1))
+        lines.append(segments_text(diag, lang))
     serious = [f for f in ordered(diag) if f.severity != "info"]
     infos = [f for f in ordered(diag) if f.severity == "info"]
     if not serious:

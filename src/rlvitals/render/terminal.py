@@ -41,6 +41,7 @@ from .words import (
     run_line,
     run_notes,
     segment_count,
+    segments_text,
     tr,
     verdict_gloss,
     vital_rows,
@@ -180,8 +181,7 @@ def render_text(
     out = _Out(width, use_color() if color is None else color)
     out.para(f"{tr('ui.diag.title', lang)} · {run_line(diag, lang)}", "  ", "")
     if segment_count(diag) > 1:
-        n = segment_count(diag)
-        out.para(tr("ui.segments", lang, n=n, restarts=n - 1), "  ", "  ")
+        out.para(segments_text(diag, lang), "  ", "  ")
     out.add()
     v = diag.verdict
     word = tr(f"ui.verdict.{v}", lang, v.upper())

@@ -39,6 +39,7 @@ __all__ = [
     "run_line",
     "run_notes",
     "segment_count",
+    "segments_text",
     "shape_attr",
     "shape_label",
     "tr",
@@ -356,3 +357,10 @@ def run_line(diag: Diagnosis, lang: str) -> str:
 def segment_count(diag: Diagnosis) -> int:
     seg = diag.run.get("segments", 1)
     return len(seg) if isinstance(seg, (list, tuple)) else int(seg or 1)
+
+
+def segments_text(diag: Diagnosis, lang: str) -> str:
+    """The header line of a run whose step counter went back: restarts, or two writers interleaved."""
+    n = segment_count(diag)
+    key = "ui.segments_interleaved" if diag.run.get("interleaved") else "ui.segments"
+    return tr(key, lang, n=n, restarts=n - 1)
