@@ -204,6 +204,11 @@ class Run:
     def n_steps(self) -> int:
         return int(self.steps.size)
 
+    def restart_steps(self) -> list[int]:
+        """Where a resumed run's step counter ran forward again (each segment after the first), for the
+        charts to mark; none when the segments are two writers interleaved (meta["interleaved"])."""
+        return [] if self.meta.get("interleaved") else [int(seg.first_step) for seg in self.segments[1:]]
+
     def upto(self, step: int) -> Run:
         """A copy holding only what was logged at or before `step`."""
 

@@ -116,3 +116,7 @@ def test_a_resumed_run_shows_where_it_restarted():
     run.segments = [Segment(1, 80), Segment(60, 200)]
     charts = _data(render_report(run, rlvitals.diagnose_run(run), "en"))["charts"]
     assert all({"x": 60, "l": "restart", "c": "#555555"} in c["v"] for c in charts)
+    # two writers interleaved in one file are no resumes: no restart marked
+    run.meta = {**run.meta, "interleaved": True}
+    charts = _data(render_report(run, rlvitals.diagnose_run(run), "en"))["charts"]
+    assert not any(m.get("l") == "restart" for c in charts for m in c["v"])

@@ -168,7 +168,7 @@ def render_report(run: Run, diag: Diagnosis, lang: str = "en", *, max_points: in
     names = panel_names(run, list(marks))
     words = chart_words(lang)
     # a resumed run: where the step counter ran forward again (the later segment wins on overlaps)
-    restarts = [{"x": int(seg.first_step), "l": tr("plot.restart", lang), "c": "#555555"} for seg in run.segments[1:]]
+    restarts = [{"x": x, "l": tr("plot.restart", lang), "c": "#555555"} for x in run.restart_steps()]
     charts: list[dict[str, Any]] = []
     cells = []
     for name in names:

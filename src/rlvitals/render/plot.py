@@ -248,7 +248,7 @@ def build_figure(run: Run, *, lang: str = "en", max_points: int = 2000, diagnosi
     fig.subplots_adjust(left=0.045, right=0.99, bottom=0.065, top=0.9, wspace=0.3, hspace=0.3)
     FigureCanvasAgg(fig)
     axes = fig.subplots(len(rows), ncols, squeeze=False)
-    restarts = [seg.first_step for seg in run.segments[1:]]
+    restarts = run.restart_steps()
     for r, row in enumerate(rows):
         for c, name in enumerate(row):
             ax = axes[r][c]
