@@ -156,7 +156,8 @@ def interleaved(segments: list[list[int]]) -> bool:
 def group_runs(segments: list[list[int]], split_runs: bool = True) -> list[list[list[int]]]:
     """The segments ([first_step, last_step, first_line, rows, first_row]) grouped into runs: a
     segment starting at step <= NEW_RUN_MAX_STEP begins a new run.  More than MAX_RUNS restarts is
-    no concatenation of runs but a step counter that does not count (kept as one run)."""
+    no concatenation of runs but a step counter that does not count, and two writers `interleaved`
+    are no restarts either: both kept as one run."""
     if not split_runs or interleaved(segments):
         return [list(segments)] if segments else []
     groups: list[list[list[int]]] = []
