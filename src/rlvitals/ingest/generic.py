@@ -9,9 +9,12 @@ Tried last (it claims a file only when no framework reader does, and with low co
   previous pair or a delimiter (`, ; | ( ) [ ] { } < > : =`, tab).  `12%` is read as 0.12.  Names
   are kept as written.  One the alias table knows once lower-cased, joined by `_` and stripped of a
   leading "average", "mean", "train", … ("Average Reward", "KL", "Mean Reward") is read as that
-  vital, as if the user had said `--map`, and a note says so; `--map CANON=KEY` overrides.
+  vital, as if the user had said `--map`, and a note says so (`mapping.guess_names`); `--map
+  CANON=KEY` overrides.
 - **Steps.** A counter on the line: `Step 12/500`, `step 12`, `step=12`, `global_step: 12`,
-  `iter 12`, `Epoch 1 Step 12`, or `[12]` at the start.
+  `iter 12` (on a line without a step counter), `Epoch 1 Step 12`, or `[12]` at the start.  A way
+  of writing it whose number keeps starting again or never moves (a sampled answer's `**Step 1:`)
+  is text, skipped and counted (`_Forms`).
 - **Metrics on lines without a step** attach to a step by what the log does first: printed before
   the first step line, they belong to the next step line; printed after it, to the previous one.
   A note says which.  Values left after the last step line in "next" mode are counted as skipped.
@@ -28,9 +31,9 @@ from collections import Counter
 
 from ..i18n import Msg
 from ..run import Run
-from . import aliases
 from .base import Format, LineParser, clean_line
 from .builder import RunBuilder
+from .mapping import guess_names
 from .values import OUT_OF_RANGE, checked_float
 
 __all__ = ["FORMAT", "GenericParser", "pairs", "step_of"]
@@ -170,13 +173,13 @@ class _Rows:
         self.pending_lines = 0
         self.last_step: int | None = None
         self.texts = 0
-        self.forms: set[str] = set()  # the text forms skipped so far
+        self.text_forms: set[str] = set()  # the text forms skipped so far
 
     def line(self, lineno: int, step: int | None, form: str, row: dict[str, float], text: set[str]) -> None:
         b = self.b
         if step is not None and form in text:
             self.texts += 1
-            self.forms.add(form)
+            self.text_forms.add(form)
             b.skip("step number in text")
             return
         if step is None:
@@ -222,7 +225,7 @@ class GenericParser(LineParser):
         self.text: set[str] = set()
         self.n_rows = 0
         self.percent = False
-        self._last_keys: dict[str, float] | None = None
+        self._partial_line: int | None = None  # the file's last line, fed without its newline
 
     def feed(self, line: str) -> bool:
         before = self.n_rows
@@ -241,27 +244,23 @@ class GenericParser(LineParser):
         if m is None and not found:
             self.builder.skip("not a metric line")
             return
-        if found:
-            # the file's last line without its newline: cut short when it has fewer names than the
-            # line with pairs before it (as RunBuilder.add_row judges it)
-            if self.builder.partial and self._last_keys is not None and not set(found) >= set(self._last_keys):
-                self.builder.skip("truncated last line")
-                return
-            self._last_keys = found
-            self.n_rows += 1
-        # lines with pairs of their own and lines without are followed apart: a loop's `Step 12: loss=...`
-        # stays a step line beside answers' `Step 1: Work out ...` written the same way
-        step, form = (None, "") if m is None else (int(m.group(1)), _form(line, m) + ("=" if found else ""))
-        if step is not None:
+        self.n_rows += bool(found)
+        if self.builder.partial:
+            self._partial_line = lineno  # RunBuilder.add_row judges it when its row is fed
+        step: int | None = None
+        form = ""
+        if m is not None:
+            # lines with pairs of their own and lines without are followed apart: a loop's `Step 12:
+            # loss=...` stays a step line beside answers' `Step 1: Work out ...` written the same way
+            step, form = int(m.group(1)), _form(line, m) + ("=" if found else "")
             self.forms.add(form, step)
-            if form not in self.forms.example and m is not None:  # the number and the word before it
+            if form not in self.forms.example:  # the number and the word before it, for the note
                 self.forms.example[form] = line[line.rfind(" ", 0, max(m.start() - 1, 0)) + 1 : m.end(1) + 1].strip()
         if self.held is not None:
             self.held.append((lineno, step, form, found))
             if len(self.held) >= HOLD_LINES:
                 self.text = self.forms.text()
-                for e in self.held:
-                    self.rows.line(*e, self.text)
+                self._replay(self.rows, self.text)
                 self.held = None
             return
         if step is not None and form not in self.text and self.forms.is_text(form):
@@ -276,13 +275,23 @@ class GenericParser(LineParser):
         for reason, n in self.builder.skipped.items():
             b.skip(reason, n)
         rows = _Rows(b)
-        text = self.forms.text()
-        for e in self.held:
-            rows.line(*e, text)
+        self._replay(rows, self.forms.text())
         return self._run(rows)
 
+    def _replay(self, rows: _Rows, text: set[str]) -> None:
+        """Feed the held lines to `rows` in order; the file's cut-off last line, if held, is fed as one
+        (RunBuilder.partial), the others as whole lines."""
+        assert self.held is not None
+        was = rows.b.partial
+        try:
+            for e in self.held:
+                rows.b.partial = e[0] == self._partial_line
+                rows.line(*e, text)
+        finally:
+            rows.b.partial = was
+
     def _run(self, rows: _Rows) -> Run:
-        forms = ", ".join(sorted({f"`{self.forms.example[f]}`" for f in rows.forms}))
+        forms = ", ".join(sorted({f"`{self.forms.example[f]}`" for f in rows.text_forms}))
         notes = [Msg("ingest.note.gen_text_steps", n=rows.texts, form=forms)] if rows.texts else []
         if rows.mode == "next":
             notes.append(Msg("ingest.note.gen_next"))
@@ -323,52 +332,6 @@ class GenericParser(LineParser):
 
     def finish(self) -> Run:
         return self.snapshot()
-
-
-_QUALIFIERS = frozenset({"average", "avg", "mean", "train", "training", "batch", "total", "current", "policy"})
-
-
-def _candidates(key: str) -> list[str]:
-    """Spellings of a hand-written name the alias table may know: "Mean Reward" → mean_reward,
-    "Average Reward" → reward, "Avg. KL" → kl."""
-    words = [w.strip(".") for w in key.lower().replace("-", " ").replace("_", " ").split()]
-    words = [w for w in words if w]
-    out = ["_".join(words)]
-    while len(words) > 1 and words[0] in _QUALIFIERS:
-        words = words[1:]
-        out.append("_".join(words))
-    return out
-
-
-def guess_names(run: Run) -> Run:
-    """Read hand-written names as the vitals they plainly are ("Average Reward" as reward, "KL" as
-    kl), as if the user had said `--map`: the source stays as written, a note says so, and a
-    user's `--map` still wins (it is applied after)."""
-    from .mapping import apply_mapping
-
-    guesses: dict[str, str] = {}
-    for key in run.extras:
-        if aliases.lookup(key) is not None:
-            continue
-        for cand in _candidates(key):
-            alias = aliases.lookup(cand)
-            if alias is None:
-                continue
-            if (
-                alias.canonical not in run.series
-                and alias.canonical not in guesses
-                and not alias.proxy
-                and alias.transform is None
-                and alias.scale == 1.0
-            ):
-                guesses[alias.canonical] = key
-            break
-    if not guesses:
-        return run
-    run = apply_mapping(run, guesses, how="guessed")
-    run.meta.pop("mapping", None)
-    run.meta["guessed"] = guesses
-    return run
 
 
 def _sniff(text: str) -> float:

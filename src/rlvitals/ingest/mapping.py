@@ -20,7 +20,7 @@ from typing import Any
 from ..errors import InputError, NoVitals
 from ..i18n import Msg
 from ..run import CANONICAL, VITALS, Run, Series
-from . import components
+from . import aliases, components
 from .base import LineParser
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "MAPPABLE",
     "MappedParser",
     "apply_mapping",
+    "guess_names",
     "key_notes",
     "keys_seen",
     "norm_key",
@@ -334,3 +335,47 @@ class MappedParser:
 
     def __getattr__(self, name: str) -> Any:  # whatever the inner parser has (its builder, lineno)
         return getattr(self.inner, name)
+
+
+_QUALIFIERS = frozenset({"average", "avg", "mean", "train", "training", "batch", "total", "current", "policy"})
+
+
+def _candidates(key: str) -> list[str]:
+    """Spellings of a hand-written name the alias table may know: "Mean Reward" → mean_reward,
+    "Average Reward" → reward, "Avg. KL" → kl."""
+    words = [w.strip(".") for w in key.lower().replace("-", " ").replace("_", " ").split()]
+    words = [w for w in words if w]
+    out = ["_".join(words)]
+    while len(words) > 1 and words[0] in _QUALIFIERS:
+        words = words[1:]
+        out.append("_".join(words))
+    return out
+
+
+def guess_names(run: Run) -> Run:
+    """Read hand-written names as the vitals they plainly are ("Average Reward" as reward, "KL" as
+    kl), as if the user had said `--map`: the source stays as written, a note says so, and a
+    user's `--map` still wins (it is applied after)."""
+    guesses: dict[str, str] = {}
+    for key in run.extras:
+        if aliases.lookup(key) is not None:
+            continue
+        for cand in _candidates(key):
+            alias = aliases.lookup(cand)
+            if alias is None:
+                continue
+            if (
+                alias.canonical not in run.series
+                and alias.canonical not in guesses
+                and not alias.proxy
+                and alias.transform is None
+                and alias.scale == 1.0
+            ):
+                guesses[alias.canonical] = key
+            break
+    if not guesses:
+        return run
+    run = apply_mapping(run, guesses, how="guessed")
+    run.meta.pop("mapping", None)
+    run.meta["guessed"] = guesses
+    return run
