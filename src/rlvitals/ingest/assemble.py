@@ -144,13 +144,14 @@ def _later_wins(steps: np.ndarray, values: np.ndarray, order: np.ndarray) -> tup
 INTERLEAVED = 3
 
 
-def interleaved(segments: list[list[int]]) -> bool:
+def interleaved(segments: list[list[int]]) -> int:
     """Two writers appending to one file (two runs or ranks of an async trainer, each step logged by
     both as it completes: steps 0, 1, 2, 0, 1, 3, 2, 4, ...): the counter goes back, to a step past
     NEW_RUN_MAX_STEP, on INTERLEAVED or more rows and on more than a tenth of them.  Such a file is
-    one run (later rows win where steps repeat), not a run restarted at its first regression."""
+    one run (later rows win where steps repeat), not a run restarted at its first regression.
+    Returns how many rows went back when so (for the note), else 0."""
     back = sum(seg[0] > NEW_RUN_MAX_STEP for seg in segments[1:])
-    return back >= INTERLEAVED and 10 * back > sum(seg[3] for seg in segments)
+    return back if back >= INTERLEAVED and 10 * back > sum(seg[3] for seg in segments) else 0
 
 
 def group_runs(segments: list[list[int]], split_runs: bool = True) -> list[list[list[int]]]:

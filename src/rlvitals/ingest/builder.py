@@ -372,8 +372,8 @@ class RunBuilder:
                 and sum(s[0] <= NEW_RUN_MAX_STEP for s in self._segments) > MAX_RUNS
             ):
                 run.notes.append(Msg("ingest.note.not_split", max=NEW_RUN_MAX_STEP, runs=MAX_RUNS))
-            if self.split_runs and interleaved(self._segments):
-                back = sum(s[0] > NEW_RUN_MAX_STEP for s in self._segments[1:])
+            back = interleaved(self._segments) if self.split_runs else 0
+            if back:
                 run.notes.append(Msg("ingest.note.interleaved", back=back, rows=self._row))
                 run.meta["interleaved"] = True
             return run

@@ -28,8 +28,6 @@ __all__ = ["SCHEMA", "render_vitals", "vitals_dict"]
 SCHEMA = "rlvitals.vitals/1"
 _LIST_LIMIT = 20  # keys shown per section in text; JSON always has all of them
 
-SEGMENTS_SHOWN = 12  # segments listed in the text (all of them in --format json)
-
 
 def _metric(s: Series) -> dict[str, Any]:
     fin = s.values[np.isfinite(s.values)]
@@ -211,7 +209,9 @@ def _text(run: Run, lang: str, width: int) -> str:
     if d.get("fallback"):
         out += wrap(tr("ingest.vit.fallback", lang), width, "    ", "  ! ")
     if len(segs) > 1:
-        for g in segs[:SEGMENTS_SHOWN]:
+        from ..ingest.assemble import LISTED_RUNS  # (not at import: rendering needs no reader)
+
+        for g in segs[:LISTED_RUNS]:  # as many as the notes name (all of them in --format json)
             out.append(
                 "    - "
                 + tr(
@@ -223,8 +223,8 @@ def _text(run: Run, lang: str, width: int) -> str:
                     line=g["first_line"],
                 )
             )
-        if len(segs) > SEGMENTS_SHOWN:
-            out.append("    " + tr("ui.vit.more", lang, n=len(segs) - SEGMENTS_SHOWN) + " (--format json)")
+        if len(segs) > LISTED_RUNS:
+            out.append("    " + tr("ui.vit.more", lang, n=len(segs) - LISTED_RUNS) + " (--format json)")
     if d["runs"]:
         out += ["", tr("ui.vit.runs", lang) + f" ({len(d['runs'])})"]
         for r in d["runs"]:
