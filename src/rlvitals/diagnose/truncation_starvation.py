@@ -171,7 +171,7 @@ def check(ctx: Ctx) -> Finding | None:
     if g is None:
         return None
     tr = trend(ctx, g)
-    if tr is None:
+    if tr is None or (ctx.has("trunc") and _learned_under_cut(ctx, g)):
         return None
     improving = tr.rose and not tr.fell_back
     ev: dict[str, Any] = {f"{g}_end": rnd(tr.end)}
@@ -180,8 +180,6 @@ def check(ctx: Ctx) -> Finding | None:
     sev = "critical"
     cut = _cut_step(ctx) if ctx.has("trunc") else None
     if ctx.has("trunc"):
-        if _learned_under_cut(ctx, g):
-            return None
         t1 = ctx.end("trunc")
         _, vt = ctx.data("trunc")
         # starvation is a sustained state: a rate whose last half sits past the bar starves the run even
