@@ -234,6 +234,23 @@ def learned_first(ctx: Ctx) -> dict[str, object] | None:
     return out if out is not None and out["truth_reading"] != "judged" else None
 
 
+def _carries(ctx: Ctx, term: str, a: int, b: int) -> bool:
+    """The soft term gained at least soft_term_carries of what the reward gained from step a to step
+    b (a term of the same sum, so in the same units): the reward's climb there is the term's."""
+    rs, rv = ctx.data("reward")
+    ts, tv = ctx.data(f"component:{term}")
+    if not rv.size or not tv.size:
+        return False
+    w = max(3, rv.size // 10)
+
+    def gain(s: np.ndarray, v: np.ndarray) -> float:
+        i, j = int(np.searchsorted(s, a)), int(np.searchsorted(s, b, side="right"))
+        return float(np.mean(v[max(0, j - w) : j]) - np.mean(v[i : i + w])) if j > i else 0.0
+
+    rg = gain(rs, rv)
+    return rg > 0 and gain(ts, tv) >= get("soft_term_carries") * rg
+
+
 def soft_first(ctx: Ctx) -> dict[str, object] | None:
     """A format (length, style) term learned first, the truth following after: the normal course of a
     run, not a reward parting from its truth.
@@ -248,8 +265,17 @@ def soft_first(ctx: Ctx) -> dict[str, object] | None:
     range, it follows ("following").  A soft term still rising has its knee near the end: the truth
     waits until the term levels off, then has as many points again to show it follows.  Either way
     the reward's early lead is the soft term's and says nothing of cheating.  A truth that fell is
-    never waited for.  None when no soft term was learned first; "judged" when one was and the truth
-    neither waits nor follows (the parting tests then judge the run).  Cached on the context."""
+    never waited for.
+
+    A soft term learned *with* the truth (the truth had risen before the term began, or rose with it)
+    that carries the reward's climb from its start to its knee (`_carries`: at least
+    `soft_term_carries` of the reward's gain) gives the truth a shorter one: a truth pausing while
+    the term is still being learned (until `min_points` points after its knee, within `fair_steps`)
+    is "waiting" (learned_together); after that it is the parting tests' to judge, as is the case of
+    a term that does not carry the climb.
+
+    None when no soft term was learned first or waits; "judged" when one was learned first and the
+    truth neither waits nor follows (the parting tests then judge the run).  Cached on the context."""
     key = "materiality.soft_first"
     if key in ctx._results:
         cached: dict[str, object] | None = ctx._results[key]
@@ -274,18 +300,22 @@ def soft_first(ctx: Ctx) -> dict[str, object] | None:
             continue
         w = max(3, v.size // 10)
         head = v[s <= onset]
-        if head.size and float(head[-w:].mean()) - tt.start >= get("goal_material") * (goal_scale(ctx, truth) or 1.0):
-            continue  # the truth had risen before the soft term began: not learned first (the parting tests judge it)
+        # the truth had risen before the soft term began: not learned first (judged below, as together)
+        risen = bool(head.size) and float(head[-w:].mean()) - tt.start >= get("goal_material") * (
+            goal_scale(ctx, truth) or 1.0
+        )
         c, x = ctx.blocks(f"component:{k}", 16)
         knee = int(c[int(np.argmax(x >= x[-1] - get("soft_level") * (x[-1] - x[0])))])
         before = v[s <= knee]
         soft_gain = float(x[-1] - x[0]) / (goal_scale(ctx, f"component:{k}") or 1.0)
         truth_gain = (float(before[-max(3, before.size // 5) :].mean()) - tt.start) if before.size else 0.0
-        if (
-            soft_gain < get("goal_material")
-            or truth_gain / (goal_scale(ctx, truth) or 1.0) > get("hack_share") * soft_gain
-        ):
-            continue  # the soft term gained little, or the truth rose with it: not learned *first*
+        if soft_gain < get("goal_material"):
+            continue  # the soft term gained little
+        # the truth rose with it: not learned *first* -- but while the term is still being learned
+        # the truth pausing beside it has not had its fair chance either (it waits, and is not judged)
+        together = risen or truth_gain / (goal_scale(ctx, truth) or 1.0) > get("hack_share") * soft_gain
+        if together and not _carries(ctx, k, int(onset), knee):
+            continue  # the term rose beside the truth but the reward's climb is not the term's
         after = s > knee
         n_after = int(after.sum())
         ev = {
@@ -296,9 +326,14 @@ def soft_first(ctx: Ctx) -> dict[str, object] | None:
             "truth_metric": truth.removeprefix("component:"),
             "truth_points_since": n_after,
         }
-        if n_after < max(get("min_points"), before.size) and float(s[-1]) - onset < get("fair_steps"):
-            out = {**ev, "truth_reading": "waiting"}
+        # learned first, the truth has as many points after the knee as the term took to reach it;
+        # learned with the truth, it waits only while the term is being learned (min_points after it)
+        took = 0 if together else before.size
+        if n_after < max(get("min_points"), took) and float(s[-1]) - onset < get("fair_steps"):
+            out = {**ev, "truth_reading": "waiting", **({"learned_together": True} if together else {})}
             break
+        if together:
+            continue  # learned together and given its chance: the parting tests judge the truth's pause
         slope, z = ls_fit(s[after], v[after])
         pace = slope * (ctx.last_step() - ctx.first_step())
         if z >= get("goal_z") and pace >= get("goal_material") * goal_scale(ctx, truth):

@@ -97,6 +97,13 @@ RULES_ROWS: tuple[tuple[str, Threshold], ...] = (
         OURS_WORLDS,
     ),
     row(
+        "soft_term_carries",
+        0.5,
+        "a format / length / style term that gained at least this share of what the reward gained "
+        "over its rise carries the reward's climb (a truth pausing beside it waits its fair chance)",
+        OURS_WORLDS,
+    ),
+    row(
         "len_at_max",
         0.98,
         "a length within this share of its maximum is at the cap (truncation_starvation's pinned "
