@@ -116,3 +116,25 @@ def test_zero_reward_at_the_cap_logged_every_10_steps_is_truncation_starvation()
     assert len(window_means(run, 10).series["reward"]) == 5
     assert d.verdict == "dead" and d.top.id == "truncation_starvation"
     assert d.top.evidence["len_pinned_at_max"] >= 0.7
+
+
+def test_kl_spikes_averaged_into_one_or_two_windows_are_outlier_steps_not_a_blowup():
+    # a healthy run with a few one-step KL spikes (x200 of its level), two of them four steps apart,
+    # and a step up to a level it then holds (x5 at step 250, as when a format term is learned):
+    # logged every 5 steps, the pair straddles two windows.  Averaged, each spike is a point or two
+    # standing above the level either side -- outlier steps as in the dense log, not a surge that
+    # the later step up would make look sustained
+    kl = 0.01 + 0.01 * np.linspace(0, 1, 400) + np.random.default_rng(7).normal(0, 5e-4, 400)
+    kl[250:] += 0.08
+    for step in (111, 133, 137, 320):
+        kl[step] = 3.0
+    run = simulate("healthy", seed=5, steps=400)
+    run.series["kl"] = replace(run.series["kl"], values=kl)
+    dense = diagnose(run)
+    assert dense.verdict == "learning" and "kl_blowup" not in [f.id for f in dense.findings]
+    for every in (5, 10):
+        d = diagnose(window_means(run, every))
+        assert d.verdict == "learning", (every, d)
+        assert "kl_blowup" not in [f.id for f in d.findings], (every, d)
+        assert any(f.id == "outlier_step" for f in d.findings), (every, d)
+

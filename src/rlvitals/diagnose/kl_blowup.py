@@ -3,7 +3,7 @@
 A healthy KL rises slowly all run (0.002 → 0.045 in the lesson: 20x, but gradual), and a learning
 rate that is too high lifts it a few-fold along with clip_frac.  A blow-up is a sustained jump of
 more than an order of magnitude over the KL's own level just before it began, to a level that
-matters.  Isolated one-step spikes are removed first (`symptoms.kl_clean`): a spike gone the next
+matters.  Isolated one-step spikes are removed first (`timing.kl_clean`): a spike gone the next
 step is an outlier step, never a blow-up.  NaNs make it numeric_instability's (verdict.SUPPRESSES).
 
 Critical needs the KL to end at `kl_high` or above (PTT: kl > 0.3 high); an order-of-magnitude rise
@@ -28,9 +28,9 @@ from .arith import MICRO
 from .context import Ctx, rnd
 from .model import Finding
 from .stretches import tail_excess
-from .symptoms import gap, kl_clean
+from .symptoms import gap
 from .thresholds import get
-from .timing import jump_window, kl_surge
+from .timing import jump_window, kl_clean, kl_surge
 
 ID = "kl_blowup"
 

@@ -13,8 +13,8 @@ from . import confidence as C
 from .actions import action_for
 from .context import Ctx, rnd
 from .model import Finding
-from .symptoms import kl_clean
 from .thresholds import get
+from .timing import kl_clean
 
 ID = "outlier_step"
 

@@ -11,9 +11,8 @@ import numpy as np
 
 from .context import Ctx, rnd
 from .pred_core import Pred, ends, holds, pred
-from .symptoms import kl_clean
 from .thresholds import get
-from .timing import entropy_flattening, entropy_jump, entropy_led_kl, entropy_sharpening, kl_jump, kl_surge
+from .timing import entropy_flattening, entropy_jump, entropy_led_kl, entropy_sharpening, kl_clean, kl_jump, kl_surge
 
 __all__ = [
     "all_finite",

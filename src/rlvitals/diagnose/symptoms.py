@@ -35,7 +35,6 @@ __all__ = [
     "excursions",
     "gap",
     "goal",
-    "kl_clean",
     "per_point",
     "trend",
     "window_mean",
@@ -359,31 +358,3 @@ def goal(ctx: Ctx) -> str | None:
     if ctx.has("reward") or ("reward" in ctx.shapes and ctx.word("reward") == "constant"):
         return "reward"
     return None
-
-
-def kl_clean(ctx: Ctx) -> tuple[np.ndarray, np.ndarray, list[int]]:
-    """KL with isolated one-step spikes replaced by their neighbours' level, and the spike steps.
-
-    A spike is a point far above both neighbours (more than kl_spike times their level, or
-    spike_z robust sigmas) that is gone the next step: evidence of one outlier step, never a trend.
-    """
-    key = "kl_clean"
-    if key in ctx._results:
-        return cast("tuple[np.ndarray, np.ndarray, list[int]]", ctx._results[key])
-    s, v = ctx.data("kl")
-    spikes: list[int] = []
-    if v.size >= 5:
-        lo = np.minimum(v[:-2], v[2:])
-        hi = np.maximum(v[:-2], v[2:])
-        mid = v[1:-1]
-        d = np.diff(v[:: max(1, v.size // 65536)])
-        mad = float(1.4826 * np.median(np.abs(d - np.median(d)))) or 1e-12
-        level = np.maximum(np.abs(hi), get("kl_floor"))
-        cand = (mid > get("kl_spike") * level) & (mid - hi > get("spike_z") * mad) & (lo >= -abs(hi))
-        idx = np.nonzero(cand)[0] + 1
-        if idx.size and idx.size <= max(3, v.size // 50):  # a handful of outliers, not a regime
-            v = v.copy()
-            v[idx] = 0.5 * (v[idx - 1] + v[idx + 1])
-            spikes = [int(s[i]) for i in idx]
-    ctx._results[key] = (s, v, spikes)
-    return s, v, spikes

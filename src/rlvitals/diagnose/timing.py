@@ -4,7 +4,8 @@ The lesson's rule for a pair of curves that both went wrong: the one that began 
 cause (谁先动谁是因).  A KL that jumps within a few steps is a blow-up's; a KL that climbs while the
 entropy slides down is what a sharpening policy costs; an entropy that drops at once after a steady
 stretch is an update-scale event.  Each measure is computed once per diagnosis (cached on the Ctx)
-and shared by kl_blowup, entropy_collapse, verdict.py and the predicates.
+and shared by kl_blowup, entropy_collapse, verdict.py and the predicates.  Every KL measure reads
+the KL with its one-step spikes taken out first (`kl_clean`; outlier_step names them).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numpy as np
 
 from .context import Ctx
 from .stretches import tail_excess
-from .symptoms import covers, gap, kl_clean, trend
+from .symptoms import covers, gap, per_point, trend
 from .thresholds import get
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "first_entropy",
     "flattening_ratio",
     "jump_window",
+    "kl_clean",
     "kl_jump",
     "kl_rise_step",
     "kl_surge",
@@ -268,3 +270,45 @@ def entropy_run_up(ctx: Ctx) -> float | None:
     if t is None or t[2] < get("len_accel_z") or float(np.expm1(t[1])) < get("entropy_bend"):
         return None
     return float(np.expm1(t[1]))
+
+
+def kl_clean(ctx: Ctx) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """KL with isolated one-step spikes replaced by their neighbours' level, and the spike steps.
+
+    A spike is a point far above both neighbours (more than kl_spike times their level, and
+    spike_z robust sigmas) that is gone the next step: evidence of one outlier step, never a trend.
+    On a log written every few steps a spike is averaged into its window and may straddle two (as
+    `excursions` reads them): one or two points above `per_point(kl_spike)` times the level either
+    side are one too."""
+    key = "kl_clean"
+    if key in ctx._results:
+        return cast("tuple[np.ndarray, np.ndarray, list[int]]", ctx._results[key])
+    s, v = ctx.data("kl")
+    spikes: list[int] = []
+    if v.size >= 5:
+        d = np.diff(v[:: max(1, v.size // 65536)])
+        mad = float(1.4826 * np.median(np.abs(d - np.median(d)))) or 1e-12
+        windowed = gap(ctx, "kl") > 1
+        ratio = per_point(ctx, "kl", get("kl_spike")) if windowed else get("kl_spike")
+        runs = [(int(i), 1) for i in np.nonzero(_above(v[1:-1], v[:-2], v[2:], ratio, mad))[0] + 1]
+        if windowed and v.size >= 6:
+            pair = _above(np.minimum(v[1:-2], v[2:-1]), v[:-3], v[3:], ratio, mad)
+            taken = {i for i, _ in runs}
+            runs += [(int(i), 2) for i in np.nonzero(pair)[0] + 1 if i not in taken and i + 1 not in taken]
+        # a handful of outliers (one straddling two windows is one), not a regime
+        if runs and len(runs) <= max(3, v.size // 50):
+            v = v.copy()
+            for i, k in sorted(runs):
+                v[i : i + k] = 0.5 * (v[i - 1] + v[i + k])
+            spikes = sorted(int(s[i]) for i, _ in runs)
+    ctx._results[key] = (s, v, spikes)
+    return s, v, spikes
+
+
+def _above(mid: np.ndarray, left: np.ndarray, right: np.ndarray, ratio: float, mad: float) -> np.ndarray:
+    """Where `mid` stands above both neighbours: `ratio` times their level (at least kl_floor) and
+    spike_z robust sigmas, neither neighbour far below 0."""
+    lo, hi = np.minimum(left, right), np.maximum(left, right)
+    out: np.ndarray = (mid > ratio * np.maximum(np.abs(hi), get("kl_floor"))) & (mid - hi > get("spike_z") * mad)
+    out &= lo >= -np.abs(hi)
+    return out
