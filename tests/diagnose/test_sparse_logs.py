@@ -138,3 +138,17 @@ def test_kl_spikes_averaged_into_one_or_two_windows_are_outlier_steps_not_a_blow
         assert "kl_blowup" not in [f.id for f in d.findings], (every, d)
         assert any(f.id == "outlier_step" for f in d.findings), (every, d)
 
+
+def test_a_spike_in_a_short_sparse_log_is_judged_by_the_goal_its_points_cover():
+    # 200 steps logged every 10: 20 points, fewer than min_points, but covering 200 steps.  A one-step
+    # KL spike averaged into its window, with the goal climbing on after it, is one bad step that did
+    # not hurt the goal (info), as it is in the dense log -- not "unstable" for want of points
+    run = simulate("healthy", seed=5, steps=200)
+    kl = run.series["kl"].values.copy()
+    kl[34] = 3000 * float(np.median(kl))  # one step at ~22, far past kl_high
+    run.series["kl"] = replace(run.series["kl"], values=kl)
+    for r in (run, window_means(run, 10)):
+        d = diagnose(r)
+        assert d.verdict == "learning", d
+        f = {x.id: x for x in d.findings}["outlier_step"]
+        assert f.severity == "info" and f.evidence["goal_unhurt"], f

@@ -204,7 +204,14 @@ def unhurt(ctx: Ctx, onset: int | None, *, kind: str = "") -> Effect | None:
     parting from the goal, unhurt when the goal gained a material amount and at least
     hack_share_follow of the reward's share of its own range; "": a failure,
     unhurt when the goal gained a material amount after its onset and kept it."""
-    eff = goal_effect(ctx, onset, 1 if kind == "step" else 2)
+    # one step is judged by the goal's level after it: a sparse log whose points cover the steps
+    # min_points asks for (each point its window's mean) shows that level as well as a dense one
+    g = goal(ctx)
+    gs = ctx.data(g)[0] if g is not None else None
+    sparse = (
+        kind == "step" and gs is not None and gs.size > 1 and covers(gs.size, float(gs[-1] - gs[0]), get("min_points"))
+    )
+    eff = goal_effect(ctx, onset, 1 if kind == "step" else 2, by_steps=sparse)
     if eff is None:
         return None
     tr = trend(ctx, eff.goal)
