@@ -6,6 +6,8 @@
   does not alert it.  A NaN is news whenever it comes.
 - A NaN poisons every metric from its own step on: what begins with it (answers of garbage cut at
   the cap, groups all alike) is its aftermath, not truncation_starvation or data_too_easy.
+- A reward gamed first and a KL dragged past kl_high after it: the earliest failure owns the run
+  (cheating), the KL's rise is what chasing the gamed reward cost.
 - A KL that climbed slowly for a hundred steps and then jumped is dated at the jump
   (kl_jump_share), not where the slow climb made a fifth of its log rise; a length cap cut mid-run
   is dated at the cut, not where the answers had begun to grow.
@@ -13,6 +15,8 @@
 
 from __future__ import annotations
 
+import diag_curves as dc
+import numpy as np
 import pytest
 from simruns import simulate_rl
 
@@ -200,3 +204,26 @@ def test_a_goal_that_died_first_owns_the_run_when_the_log_cannot_name_why():
     # the same jitter in a run whose goal holds is still the update's problem
     held = healthy(3, entropy=None, clip_frac=clip, gnorm=gnorm)
     assert diagnose(held).verdict == "unstable"
+
+
+def test_a_reward_gamed_before_the_kl_left_owns_the_run():
+    # the reward parts from a falling accuracy from step 20; the KL leaves its level at step 80 and
+    # climbs to 0.5 (past kl_high: critical on its own).  The earliest failure owns the run.
+    n = 400
+    rng = np.random.default_rng(0)
+    s = np.arange(n)
+
+    def ramp(a: int, tau: float) -> np.ndarray:
+        return np.clip((s - a) / tau, 0, 1)
+
+    cols = {
+        "reward": 0.5 + ramp(20, 60) + rng.normal(0, 0.03, n),
+        "acc": 0.3 - 0.25 * ramp(30, 120) + rng.normal(0, 0.02, n),
+        "kl": 0.01 + 0.02 * ramp(0, 40) + 0.5 * (1 - np.exp(-np.clip(s - 80, 0, None) / 30)) + rng.normal(0, 0.003, n),
+        "entropy": 1.8 + rng.normal(0, 0.01, n),
+        "completions/mean_length": 150 + rng.normal(0, 3, n),
+        "grad_norm": 0.4 + rng.normal(0, 0.02, n),
+    }
+    d = diagnose(dc.jsonl_run(s, cols))
+    assert (d.verdict, d.top.id) == ("cheating", "reward_hacking"), d
+    assert d.top.onset_step < 80

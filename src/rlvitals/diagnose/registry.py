@@ -303,6 +303,12 @@ RELATIONS: tuple[Relation, ...] = (
     Relation(
         "chain",
         "",
+        "kl_blowup|reward_hacking",
+        "a policy chasing a gamed reward is dragged from the reference; a policy run away games what it can",
+    ),
+    Relation(
+        "chain",
+        "",
         "kl_blowup|sync_failure",
         "a policy that jumped far in one update also moves the importance ratio off 1 in that update",
     ),
