@@ -227,3 +227,8 @@ def test_a_reward_gamed_before_the_kl_left_owns_the_run():
     d = diagnose(dc.jsonl_run(s, cols))
     assert (d.verdict, d.top.id) == ("cheating", "reward_hacking"), d
     assert d.top.onset_step < 80
+    # the KL's climb stays in the report, as a note naming the hack it follows, in both languages
+    f = {x.id: x for x in d.findings}["kl_blowup"]
+    assert f.severity == "info" and f.action is None and f.evidence["consequence_of"] == "reward_hacking"
+    assert finding_summary(f, "en").startswith("A consequence of reward hacking (since step")
+    assert "后果" in finding_summary(f, "zh")

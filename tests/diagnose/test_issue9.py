@@ -355,7 +355,10 @@ def test_a_kl_that_ran_away_first_owns_the_entropy_collapse_that_follows():
     # that began first, and own the run)
     acc = np.minimum(dc._ease(0.2, 0.5), 0.35)
     d = diagnose(dc.healthy(0, kl=kl, entropy=ent, acc=acc + jitter(0.01), reward=0.2 + acc + jitter(0.02)))
-    assert d.top.id == "kl_blowup" and "entropy_collapse" not in ids(d, False)
+    assert d.top.id == "kl_blowup" and "entropy_collapse" not in ids(d)
+    # the collapse that followed stays in the report as a note naming the blow-up it follows
+    f = {x.id: x for x in d.findings}["entropy_collapse"]
+    assert f.severity == "info" and f.action is None and f.evidence["consequence_of"] == "kl_blowup"
 
 
 def test_an_accuracy_creeping_up_from_zero_by_a_tenth_of_a_point_is_still_all_wrong():

@@ -133,30 +133,40 @@ def _material(found: list[Finding], ctx: Ctx) -> list[Finding]:
 ENTROPY_MOVES = frozenset({"entropy_collapse", "entropy_explosion"})
 
 
-def _chain_losers(found: list[Finding], ctx: Ctx) -> set[str]:
+def _chain_losers(found: list[Finding], ctx: Ctx) -> dict[str, Finding]:
+    """Of each CHAINS pair that both warn, the one that follows (-> the finding that owns it)."""
     span = max(ctx.last_step() - ctx.first_step(), 1)
     by = {f.id: f for f in found if _warns(f)}
-    out: set[str] = set()
+    out: dict[str, Finding] = {}
     for pair in CHAINS:
         a, b = sorted(pair)
         fa, fb = by.get(a), by.get(b)
         if fa is None or fb is None:
             continue
         if "kl_blowup" in pair and pair & ENTROPY_MOVES and pred(ctx, "kl_follows_entropy").holds:
-            out.add("kl_blowup")  # a KL that climbed in step with the entropy is its consequence
+            out["kl_blowup"] = (
+                fb if a == "kl_blowup" else fa
+            )  # a KL that climbed in step with the entropy is its consequence
             continue
         if fa.onset_step is None or fb.onset_step is None:
             continue
         if abs(fa.onset_step - fb.onset_step) <= get("together") * span:
             if pair in UPSTREAM:
-                out.add(b if UPSTREAM[pair] == a else a)
+                out[b if UPSTREAM[pair] == a else a] = by[UPSTREAM[pair]]
             elif "kl_blowup" in pair and kl_jump(ctx) >= get("kl_abrupt"):
-                out.add(b if a == "kl_blowup" else a)  # together, but the KL jumped: the blow-up drives
+                out[b if a == "kl_blowup" else a] = by["kl_blowup"]  # together, but the KL jumped: the blow-up drives
             continue
         first, later = (fa, fb) if fa.onset_step < fb.onset_step else (fb, fa)
         if SEVERITIES.index(later.severity) <= SEVERITIES.index(first.severity):
-            out.add(later.id)  # (a later but more severe finding stays: severity orders them)
+            out[later.id] = first  # (a later but more severe finding stays: severity orders them)
     return out
+
+
+def _follows(f: Finding, owner: Finding) -> Finding:
+    """A chain's loser kept as an info note naming the finding that owns it (began first, or drives
+    it), with no action of its own: the report still shows what it did."""
+    ev = {**f.evidence, "consequence_of": owner.id, "consequence_since_step": owner.onset_step}
+    return replace(f, severity="info", evidence=ev, action=None)
 
 
 def _aftermath(found: list[Finding], ctx: Ctx) -> list[Finding]:
@@ -247,7 +257,7 @@ def resolve(found: list[Finding], ctx: Ctx) -> tuple[Finding, ...]:
     recompute every ruled-out line from the shared predicates, and order."""
     found = [f for f in found if not any(pred(ctx, p).holds for p in DEFERS.get(f.id, ()))]
     losers = _chain_losers(found, ctx)
-    found = [f for f in found if f.id not in losers]
+    found = [_follows(f, losers[f.id]) if f.id in losers else f for f in found]
     owners = {f.id for f in found if _warns(f)}
     kept = _aftermath([f for f in found if not any(f.id in SUPPRESSES.get(o, ()) for o in owners if o != f.id)], ctx)
     kept = _material(kept, ctx)

@@ -114,13 +114,14 @@ def finding_summary(f: Finding, lang: str) -> str:
     summary never calls a metric normal that the "missing" line says was not logged."""
     fields = _fields(f)
     out = ""
-    if "aftermath_of" in f.evidence:
-        return tr(
-            "ui.aftermath",
-            lang,
-            owner=finding_title(str(f.evidence["aftermath_of"]), lang),
-            step=f.evidence.get("aftermath_since_step"),
-        )
+    for key in ("aftermath", "consequence"):
+        if f"{key}_of" in f.evidence:
+            return tr(
+                f"ui.{key}",
+                lang,
+                owner=finding_title(str(f.evidence[f"{key}_of"]), lang),
+                step=f.evidence.get(f"{key}_since_step"),
+            )
     if f.missing:
         out = tr(f"finding.{f.id}.summary_missing", lang, "", missing=", ".join(f.missing), **fields)
     if not out:
