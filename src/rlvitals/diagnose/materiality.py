@@ -206,12 +206,9 @@ def unhurt(ctx: Ctx, onset: int | None, *, kind: str = "") -> Effect | None:
     unhurt when the goal gained a material amount after its onset and kept it."""
     # one step is judged by the goal's level after it: a sparse log whose points cover the steps
     # min_points asks for (each point its window's mean) shows that level as well as a dense one
-    g = goal(ctx)
-    gs = ctx.data(g)[0] if g is not None else None
-    sparse = (
-        kind == "step" and gs is not None and gs.size > 1 and covers(gs.size, float(gs[-1] - gs[0]), get("min_points"))
-    )
-    eff = goal_effect(ctx, onset, 1 if kind == "step" else 2, by_steps=sparse)
+    g = goal(ctx) if kind == "step" else None
+    gt = trend(ctx, g) if g is not None else None
+    eff = goal_effect(ctx, onset, 1 if kind == "step" else 2, by_steps=gt is not None and gt.enough(get("min_points")))
     if eff is None:
         return None
     tr = trend(ctx, eff.goal)
@@ -306,11 +303,9 @@ def soft_first(ctx: Ctx) -> dict[str, object] | None:
         if onset is None or not v.size:
             continue
         w = max(3, v.size // 10)
-        head = v[s <= onset]
+        head, scale = v[s <= onset], goal_scale(ctx, truth) or 1.0
         # the truth had risen before the soft term began: not learned first (judged below, as together)
-        risen = bool(head.size) and float(head[-w:].mean()) - tt.start >= get("goal_material") * (
-            goal_scale(ctx, truth) or 1.0
-        )
+        risen = bool(head.size) and float(head[-w:].mean()) - tt.start >= get("goal_material") * scale
         c, x = ctx.blocks(f"component:{k}", 16)
         knee = int(c[int(np.argmax(x >= x[-1] - get("soft_level") * (x[-1] - x[0])))])
         before = v[s <= knee]
@@ -320,7 +315,7 @@ def soft_first(ctx: Ctx) -> dict[str, object] | None:
             continue  # the soft term gained little
         # the truth rose with it: not learned *first* -- but while the term is still being learned
         # the truth pausing beside it has not had its fair chance either (it waits, and is not judged)
-        together = risen or truth_gain / (goal_scale(ctx, truth) or 1.0) > get("hack_share") * soft_gain
+        together = risen or truth_gain / scale > get("hack_share") * soft_gain
         if together and not _carries(ctx, k, int(onset), knee):
             continue  # the term rose beside the truth but the reward's climb is not the term's
         after = s > knee

@@ -16,6 +16,7 @@ from typing import TypeVar, cast
 
 import numpy as np
 
+from .arith import EPS, robust_sd
 from .context import Ctx
 from .stretches import tail_excess
 from .symptoms import covers, gap, per_point, trend
@@ -287,7 +288,7 @@ def kl_clean(ctx: Ctx) -> tuple[np.ndarray, np.ndarray, list[int]]:
     spikes: list[int] = []
     if v.size >= 5:
         d = np.diff(v[:: max(1, v.size // 65536)])
-        mad = float(1.4826 * np.median(np.abs(d - np.median(d)))) or 1e-12
+        mad = robust_sd(d) or EPS
         windowed = gap(ctx, "kl") > 1
         ratio = per_point(ctx, "kl", get("kl_spike")) if windowed else get("kl_spike")
         runs = [(int(i), 1) for i in np.nonzero(_above(v[1:-1], v[:-2], v[2:], ratio, mad))[0] + 1]

@@ -144,9 +144,8 @@ def _chain_losers(found: list[Finding], ctx: Ctx) -> dict[str, Finding]:
         if fa is None or fb is None:
             continue
         if "kl_blowup" in pair and pair & ENTROPY_MOVES and pred(ctx, "kl_follows_entropy").holds:
-            out["kl_blowup"] = (
-                fb if a == "kl_blowup" else fa
-            )  # a KL that climbed in step with the entropy is its consequence
+            # a KL that climbed in step with the entropy is its consequence
+            out["kl_blowup"] = fb if a == "kl_blowup" else fa
             continue
         if fa.onset_step is None or fb.onset_step is None:
             continue
@@ -162,10 +161,11 @@ def _chain_losers(found: list[Finding], ctx: Ctx) -> dict[str, Finding]:
     return out
 
 
-def _follows(f: Finding, owner: Finding) -> Finding:
-    """A chain's loser kept as an info note naming the finding that owns it (began first, or drives
-    it), with no action of its own: the report still shows what it did."""
-    ev = {**f.evidence, "consequence_of": owner.id, "consequence_since_step": owner.onset_step}
+def _as_note(f: Finding, kind: str, owner: str, step: int | None) -> Finding:
+    """`f` kept as an info note naming the finding that owns it, with no action of its own: the
+    report still shows what it did.  kind "consequence": a chain's loser (its owner began first, or
+    drives it); "aftermath": it began after the run broke."""
+    ev = {**f.evidence, f"{kind}_of": owner, f"{kind}_since_step": step}
     return replace(f, severity="info", evidence=ev, action=None)
 
 
@@ -198,8 +198,7 @@ def _aftermath(found: list[Finding], ctx: Ctx) -> list[Finding]:
             out.append(f)
             continue
         step, oid = min(after)
-        ev = {**f.evidence, "aftermath_of": oid, "aftermath_since_step": step}
-        out.append(replace(f, severity="info", evidence=ev, action=None))
+        out.append(_as_note(f, "aftermath", oid, step))
     return out
 
 
@@ -230,17 +229,7 @@ def _collapse_first(found: list[Finding], ctx: Ctx) -> list[Finding] | None:
     nl = not_learning(ctx, set())
     if nl is None or nl.evidence.get("goal_trend") not in ("fell", "fell_back"):
         return None
-    out = [
-        replace(
-            f,
-            severity="info",
-            evidence={**f.evidence, "aftermath_of": nl.id, "aftermath_since_step": peak},
-            action=None,
-        )
-        if _warns(f)
-        else f
-        for f in found
-    ]
+    out = [_as_note(f, "aftermath", nl.id, peak) if _warns(f) else f for f in found]
     return [*out, replace(nl, onset_step=peak)]
 
 
@@ -257,7 +246,9 @@ def resolve(found: list[Finding], ctx: Ctx) -> tuple[Finding, ...]:
     recompute every ruled-out line from the shared predicates, and order."""
     found = [f for f in found if not any(pred(ctx, p).holds for p in DEFERS.get(f.id, ()))]
     losers = _chain_losers(found, ctx)
-    found = [_follows(f, losers[f.id]) if f.id in losers else f for f in found]
+    found = [
+        _as_note(f, "consequence", losers[f.id].id, losers[f.id].onset_step) if f.id in losers else f for f in found
+    ]
     owners = {f.id for f in found if _warns(f)}
     kept = _aftermath([f for f in found if not any(f.id in SUPPRESSES.get(o, ()) for o in owners if o != f.id)], ctx)
     kept = _material(kept, ctx)

@@ -270,13 +270,17 @@ class GenericParser(LineParser):
     def snapshot(self) -> Run:
         if self.held is None:
             return self._run(self.rows)
-        b = RunBuilder(self.builder.name, self.format_name)
-        b.split_runs = self.builder.split_runs
-        for reason, n in self.builder.skipped.items():
-            b.skip(reason, n)
-        rows = _Rows(b)
+        rows = _Rows(self._fresh(self.builder))
         self._replay(rows, self.forms.text())
         return self._run(rows)
+
+    def _fresh(self, src: RunBuilder) -> RunBuilder:
+        """A new builder for this log that starts with `src`'s skipped lines and its split_runs."""
+        b = RunBuilder(self.builder.name, self.format_name)
+        b.split_runs = src.split_runs
+        for reason, n in src.skipped.items():
+            b.skip(reason, n)
+        return b
 
     def _replay(self, rows: _Rows, text: set[str]) -> None:
         """Feed the held lines to `rows` in order; the file's cut-off last line, if held, is fed as one
@@ -307,9 +311,7 @@ class GenericParser(LineParser):
                 )
         else:
             # no step counter (yet): line order, a new row whenever a name repeats
-            b = RunBuilder(self.builder.name, self.format_name)
-            for reason, n in rows.b.skipped.items():
-                b.skip(reason, n)
+            b = self._fresh(rows.b)
             step, first = 0, 0
             row: dict[str, float] = {}
             for lineno, values in rows.held:
