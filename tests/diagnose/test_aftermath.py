@@ -232,3 +232,42 @@ def test_a_reward_gamed_before_the_kl_left_owns_the_run():
     assert f.severity == "info" and f.action is None and f.evidence["consequence_of"] == "reward_hacking"
     assert finding_summary(f, "en").startswith("A consequence of reward hacking (since step")
     assert "后果" in finding_summary(f, "zh")
+
+
+def test_nothing_is_the_aftermath_of_a_break_it_shares_the_first_logged_point_with():
+    """A finding already there at the log's first point follows nothing the log shows: with the
+    break dated at that point too, the order is not in the log, so it keeps its own severity."""
+    ctx = _ctx(simulate_rl("healthy", seed=1000, steps=200))
+    first = ctx.first_step()
+    found = [_f("numeric_instability", "critical", first), _f("truncation_starvation", "critical", first)]
+    out = {f.id: f for f in _aftermath(found, ctx)}
+    assert out["truncation_starvation"].severity == "critical"
+    assert "aftermath_of" not in out["truncation_starvation"].evidence
+
+
+def test_answers_cut_from_the_first_point_are_dated_there_and_named_beside_a_blow_up():
+    """Answers cut at the cap from the first logged point (97% then 100%) while the loss and the grad
+    norm explode in the first steps: the cut is as old as the log (not dated where the length last
+    bent), and both failures are named -- neither can be called the other's aftermath."""
+    from diag_curves import S, healthy, jitter
+
+    boom = np.where(S <= 4, 1e4, 1.0)
+    trunc = np.where(S == 1, 0.97, 1.0)
+    length = np.where(S == 1, 124.9, 128.0)
+    reward = np.where(S == 1, 0.02, 0.0) + np.abs(jitter(0.0005, 3)) * (S % 7 == 0)
+    run = healthy(
+        5,
+        reward=reward,
+        acc=None,
+        kl=np.where(S <= 4, 1e3, 0.04) + np.abs(jitter(0.002, 4)),
+        gnorm=boom * (0.8 + np.abs(jitter(0.05, 5))),
+        loss=boom * 0.01 + jitter(0.001, 6),
+        trunc=trunc,
+        len=length,
+        entropy=None,
+    )
+    d = diagnose(run)
+    warned = {f.id: f for f in d.findings if f.severity != "info"}
+    assert d.verdict == "dead" and d.findings[0].id == "numeric_instability", [(f.id, f.severity) for f in d.findings]
+    assert "truncation_starvation" in warned, [(f.id, f.severity, f.onset_step) for f in d.findings]
+    assert warned["truncation_starvation"].onset_step == int(S[0])

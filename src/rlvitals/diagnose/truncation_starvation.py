@@ -260,6 +260,9 @@ def check(ctx: Ctx) -> Finding | None:
         ev["len_end"] = rnd(ctx.end("len"))
     # the answers began to outgrow the cap where length bent upward (trunc only follows later) -- unless
     # the cap came down to the answers: the length fell where the truncation rate rose (a cut cap)
+    # answers already cut past the lesson's band at the first logged points: the cut is as old as the log
+    tt0 = trend(ctx, "trunc") if ctx.has("trunc") else None
+    from_start = from_start or (tt0 is not None and tt0.start >= get("trunc_high"))
     onset = (
         ctx.first_step()
         if from_start

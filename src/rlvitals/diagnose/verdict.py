@@ -194,7 +194,8 @@ def _aftermath(found: list[Finding], ctx: Ctx) -> list[Finding]:
                 f.onset_step > step + get("together") * span or (oid == "numeric_instability" and f.onset_step >= step)
             )
         ]
-        if not after or not _warns(f) or f.id == "numeric_instability":
+        # present from the first logged point, a finding follows nothing the log shows
+        if not after or not _warns(f) or f.id == "numeric_instability" or f.onset_step == ctx.first_step():
             out.append(f)
             continue
         step, oid = min(after)
