@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 from realdata import REAL_LOGS
 
 from rlvitals.diagnose import diagnose
@@ -114,3 +115,34 @@ def test_goal_summary_is_json_safe():
     d = diagnose(simulate("stalled", seed=0, steps=60))
     json.dumps(d.run["goal"])
     assert set(d.run["goal"]) == {"metric", "start", "end", "points", "span", "improved", "min_points", "enough"}
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_short_run_whose_reward_climbs_steadily_is_no_stall(seed):
+    """32 updates of a small GRPO run: the entropy holds (the policy looks still), the reward climbs
+    0.2 -> 0.4 steadily (the shape says rising) but within 2.5 standard errors of its fitted change.
+    "Nothing moves" would contradict the reward's own curve: it is not a stall (at most, not shown yet)."""
+    from rlvitals.diagnose.context import Ctx
+    from rlvitals.diagnose.symptoms import trend
+    from rlvitals.diagnose.thresholds import get
+    from rlvitals.shapes import shapes_of
+
+    s = np.arange(1, 33)
+    r = np.random.default_rng(seed)
+    run = Run.from_arrays(
+        "short-climb",
+        s,
+        dict(
+            reward=np.clip(0.2 + 0.006 * (s - 1) + r.normal(0, 0.13, s.size), 0, 1),
+            entropy=0.28 + r.normal(0, 0.04, s.size),
+            len=100 + r.normal(0, 10, s.size),
+            gnorm=np.abs(0.8 + r.normal(0, 0.3, s.size)),
+        ),
+    )
+    ctx = Ctx(run, dict(shapes_of(run)), None)
+    t = trend(ctx, "reward")
+    assert ctx.word("reward") == "rising" and t is not None and t.fit_move < get("stall_drift_z") * t.fit_se
+    d = diagnose(run)
+    assert d.verdict == "learning" and "stalled" not in [f.id for f in d.findings], [
+        (f.id, f.severity) for f in d.findings
+    ]

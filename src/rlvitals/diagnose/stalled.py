@@ -115,6 +115,8 @@ def _full(ctx: Ctx) -> Finding | None:
     held = bool(policy) and ctx.has("entropy") and all(p is not None and _still(p, n_min) for p in policy)
 
     def quiet(t: Trend) -> bool:  # no evidence of a move, or at most a slight drift down
+        if ctx.word(t.metric) == "rising":
+            return False  # a steady climb clear of its noise (the shape's word) is no stall, however short
         if held and t.n >= n_min and not t.rose and t.fit_move < get("stall_drift_z") * t.fit_se:
             return True
         return t.still_over(n_min) or (
