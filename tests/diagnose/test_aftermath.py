@@ -271,3 +271,32 @@ def test_answers_cut_from_the_first_point_are_dated_there_and_named_beside_a_blo
     assert d.verdict == "dead" and d.findings[0].id == "numeric_instability", [(f.id, f.severity) for f in d.findings]
     assert "truncation_starvation" in warned, [(f.id, f.severity, f.onset_step) for f in d.findings]
     assert warned["truncation_starvation"].onset_step == int(S[0])
+
+
+@pytest.mark.parametrize("seed", [4, 11])
+def test_a_cut_the_score_climbed_under_is_not_dated_at_the_first_point(seed):
+    """Logged every 10 steps: answers at the cap from the first point while the reward climbed
+    0.3 -> 0.9 under the cut, then the entropy ran away and the reward died.  The cut starved nothing
+    at the start: truncation_starvation is not dated at the first step (from where it would own the
+    run, and the blow-up would read as its aftermath)."""
+    from rlvitals.run import Run
+
+    s = np.arange(10, 201, 10)
+    r = np.random.default_rng(seed)
+
+    def noise(sd: float) -> np.ndarray:
+        return r.normal(0, sd, s.size)
+
+    run = Run.from_arrays(
+        "cut-from-the-start",
+        s,
+        dict(
+            reward=np.where(s < 150, np.minimum(0.3 + 0.006 * s, 0.9), 0.02) + noise(0.1),
+            trunc=np.clip(np.where(s < 160, 0.98, 0.55) + noise(0.02), 0, 1),
+            len=np.where(s < 160, 511.0, 400.0) + noise(3),
+            entropy=np.where(s < 140, 0.3, 0.3 + 0.025 * (s - 140)) + np.abs(noise(0.03)),
+            gnorm=0.5 + np.abs(noise(0.1)),
+        ),
+    )
+    f = next(f for f in diagnose(run).findings if f.id == "truncation_starvation")
+    assert f.onset_step != int(s[0]), (f.onset_step, f.severity)

@@ -260,9 +260,15 @@ def check(ctx: Ctx) -> Finding | None:
         ev["len_end"] = rnd(ctx.end("len"))
     # the answers began to outgrow the cap where length bent upward (trunc only follows later) -- unless
     # the cap came down to the answers: the length fell where the truncation rate rose (a cut cap)
-    # answers already cut past the lesson's band at the first logged points: the cut is as old as the log
+    # answers already cut past the lesson's band at the first logged points, and the score never
+    # gained a material part of its range under the cut: starved as far back as the log goes (a score
+    # that climbed under it was starved later, if at all: dated below, where the answers outgrew the cap)
     tt0 = trend(ctx, "trunc") if ctx.has("trunc") else None
-    from_start = from_start or (tt0 is not None and tt0.start >= get("trunc_high"))
+    from_start = from_start or (
+        tt0 is not None
+        and tt0.start >= get("trunc_high")
+        and tr.peak - tr.start < get("goal_material") * goal_scale(ctx, g)
+    )
     onset = (
         ctx.first_step()
         if from_start
