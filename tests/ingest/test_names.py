@@ -231,3 +231,62 @@ def test_a_metric_of_one_of_many_is_not_the_runs_vital():
 
     assert lookup("layers/12/grad_norm") is None and lookup("gpu/0/entropy") is None
     assert lookup("actor/grad_norm") is not None
+
+
+def _loop_table(n: int = 40) -> str:
+    """A hand-rolled loop's CSV: its own counter and plain names, TRL-style reward functions flat."""
+    rng = np.random.default_rng(3)
+    head = "update,reward_mean,policy_entropy_mean,completion_length_mean,reward_format_reward_func,reward_answer_reward_func,note"
+    rows = [head]
+    for i in range(1, n + 1):
+        fmt, ans = 0.2 + 0.005 * i, 0.1 + 0.01 * i + rng.normal(0, 0.02)
+        rows.append(f"{i},{fmt + ans:.4f},{1.2 - 0.005 * i:.4f},{100 + i:.1f},{fmt:.4f},{ans:.4f},text")
+    return "\n".join(rows) + "\n"
+
+
+def test_a_loops_plain_names_and_counter_are_read_as_what_they_are(tmp_path):
+    p = tmp_path / "metrics.csv"
+    p.write_text(_loop_table())
+    run = read(p)
+    assert run.series["reward"].steps[0] == 1 and "step_inferred" not in run.meta  # `update` is the step
+    assert run.series["entropy"].source == "policy_entropy_mean"
+    assert run.series["len"].source == "completion_length_mean"
+    assert {k: run.component_kinds[k] for k in run.components} == {
+        "format_reward_func": "format",
+        "answer_reward_func": "correctness",
+    }
+    assert run.meta["goal"]["metric"] == "component:answer_reward_func"
+    said = [str(n) for n in run.notes]
+    assert any("policy_entropy_mean" in n and "entropy" in n for n in said)  # a guess is said, never silent
+    # the user's --map still wins over a guess
+    other = read(p, mapping={"len": "reward_mean"})
+    assert other.series["len"].source == "reward_mean"
+
+
+def test_watch_reads_the_same_plain_names_as_read(tmp_path):
+    from rlvitals.ingest import open_parser
+
+    text = _loop_table()
+    parser = open_parser("csv", "live")
+    for line in text.splitlines(keepends=True):
+        parser.feed(line)
+    live = parser.snapshot()
+    assert live.series["entropy"].source == "policy_entropy_mean"
+    p = tmp_path / "metrics.csv"
+    p.write_text(text)
+    assert {k: s.source for k, s in live.series.items()} == {k: s.source for k, s in read(p).series.items()}
+
+
+def test_a_jsonl_loops_iter_counter_is_its_step(tmp_path):
+    p = tmp_path / "m.jsonl"
+    p.write_text("".join(json.dumps({"iter": 10 * i, "reward": 0.1 * i, "kl_mean": 0.01}) + "\n" for i in range(1, 6)))
+    run = read(p)
+    assert run.series["reward"].steps.tolist() == [10, 20, 30, 40, 50]
+    assert "iter" not in run.extras
+
+
+@pytest.mark.parametrize(
+    ("key", "name"), [("metrics/unit_test_pass_rate", "unit_test_pass_rate"), ("rewards/pass_rate/mean", "pass_rate")]
+)
+def test_a_pass_rate_is_a_correctness_term(key, name):
+    assert component_name(key) == name and classify(name) == "correctness"

@@ -21,7 +21,7 @@ from ..i18n import Msg
 from ..run import Run
 from .base import Format, LineParser, clean_line
 from .formats import load as _load
-from .mapping import MappedParser, apply_mapping, key_notes, require_vitals
+from .mapping import MappedParser, apply_mapping, guess_names, key_notes, require_vitals
 from .mlflow_store import is_mlflow_db, mlflow_runs
 from .parquet import MAGIC as PARQUET_MAGIC
 from .parquet import is_run_dir
@@ -124,9 +124,8 @@ def open_parser(format: str, name: str = "", mapping: Mapping[str, str] | None =
     fmt = _format(format)
     if fmt.parser is None:
         raise InputError.of("ingest.err.not_lines", name=format)
-    if mapping:
-        return MappedParser(fmt.parser(name), mapping)  # type: ignore[return-value]
-    return fmt.parser(name)
+    # plain names read as the vitals they are (as `read` does), the user's keys over them
+    return MappedParser(fmt.parser(name), mapping or {})  # type: ignore[return-value]
 
 
 def _head(path: Path, size: int = SNIFF_BYTES) -> bytes:
@@ -296,6 +295,7 @@ def _read_text(text: str, format: str | None, name: str) -> Run:
 def _finish(run: Run, label: object, mapping: Mapping[str, str] | None = None) -> Run:
     if not run.series and not run.extras:
         raise NoMetrics.of("ingest.err.no_metrics", path=label, format=run.format)
+    run = guess_names(run)  # plain names ("policy_entropy_mean") read as the vitals they are
     if mapping:
         run = apply_mapping(run, mapping)
     require_vitals(run, label)

@@ -1,7 +1,8 @@
 """Reward components and evaluation metrics: named series beside the canonical vitals.
 
 A GRPO reward is often a sum of reward functions (TRL `rewards/<fn>/mean`, prime-rl
-`metrics/<x>_reward`, rl-doctor `rewards/<x>/mean`, rlprobe `reward_component.<x>`).  The lesson's
+`metrics/<x>_reward`, rl-doctor `rewards/<x>/mean`, rlprobe `reward_component.<x>`, a loop's flat
+`reward_<fn>_reward_func` column).  The lesson's
 first question — "涨的是真能力，不是格式分" — needs each term on its own, so every component is kept
 as a named series and classified by its name:
 
@@ -55,6 +56,8 @@ _COMPONENT_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"^critic/score/(?P<name>[^/]+)/mean$"),  # verl reward_extra_info
     re.compile(r"^env/all/(?P<name>correct|format)$"),  # Tinker cookbook
 )
+# a loop's flat table of TRL-style reward functions: `reward_<fn>_reward_func`, `rewards_<fn>_fn`
+_FLAT_COMPONENT = re.compile(r"^rewards?_(?P<name>\w+_(?:reward_func|reward_fn|func|fn))$")
 # names that are the reward itself or its statistics, not a term of it
 _NOT_A_COMPONENT = frozenset(
     {
@@ -129,8 +132,11 @@ _RULES: tuple[tuple[str, frozenset[str], tuple[str, ...]], ...] = (
 
 
 # names that say "the task was solved", whatever namespace they sit in: `correct*`, `accuracy*`,
-# `exact_match*`, `pass@*`, `check_answer*`, `check_numbers` (the number in the answer checked), `*correctness*`
-_CORRECTNESS_NAME = re.compile(r"^(?:correct|accuracy|exact_?match|pass@|check_?answer|check_?numbers?$)|correctness")
+# `exact_match*`, `pass@*`, `check_answer*`, `check_numbers` (the number in the answer checked), `*correctness*`,
+# `*pass_rate*` (the share of the tests an answer passes)
+_CORRECTNESS_NAME = re.compile(
+    r"^(?:correct|accuracy|exact_?match|pass@|check_?answer|check_?numbers?$)|correctness|pass_?rate"
+)
 
 
 def is_correctness_name(name: str) -> bool:
@@ -162,7 +168,8 @@ _COUNTED = re.compile(r"count|num|total|(^|_)n_")  # a count of right answers is
 def component_name(key: str) -> str | None:
     """The reward-function name a key logs the mean of, or None when it is no component."""
     if "/" not in key and "." not in key:
-        return None
+        flat = _FLAT_COMPONENT.match(key)
+        return flat.group("name") if flat else None
     for pat in _COMPONENT_PATTERNS:
         m = pat.match(key)
         if m:

@@ -4,7 +4,8 @@ Two shapes, one parser:
 
 - flat: `{"step": 12, "loss": -0.05, "mean_reward": 0.63, …}` (prime-rl, torchtune's JSONL logger,
   hand-rolled loggers such as rookworld's); the step is `step`, `_step`, `global_step`,
-  `train/global_step` or `iteration`, else the row number (and a note says so);
+  `train/global_step`, `iteration` (or a loop's `global_steps`, `train_step`, `update`, `iter`),
+  else the row number (and a note says so);
 - verl's file logger: `{"step": N, "data": {flat metrics}}`, written with orjson, which turns
   NaN/inf into `null`: there, `null` is read as NaN (a logged NaN is evidence, not a gap).
 
@@ -36,7 +37,18 @@ from .values import OUT_OF_RANGE, as_float
 __all__ = ["FORMAT", "STEP_KEYS", "JsonlParser", "flatten", "write_jsonl"]
 
 _INFS = (math.inf, -math.inf)
-STEP_KEYS = ("step", "_step", "global_step", "train/global_step", "trainer/global_step", "iteration")
+STEP_KEYS = (
+    "step",
+    "_step",
+    "global_step",
+    "train/global_step",
+    "trainer/global_step",
+    "iteration",
+    "global_steps",
+    "train_step",
+    "update",
+    "iter",
+)
 
 
 def flatten(obj: dict[str, object], prefix: str = "", out: dict[str, object] | None = None) -> dict[str, object]:

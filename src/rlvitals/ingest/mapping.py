@@ -103,7 +103,7 @@ def _top(seen: Mapping[str, int], limit: int = TOP_KEYS) -> str:
 def apply_mapping(run: Run, mapping: Mapping[str, str], *, strict: bool = True, how: str = "user") -> Run:
     """A copy of `run` where each `canonical <- key` of `mapping` holds.  A key the log lacks is an
     error, unless not `strict` (a live log may not have printed it yet).  `how`: "user" (--map) or
-    "guessed" (the generic reader reading "Average Reward" as reward)."""
+    "guessed" (a plain name read as the vital it is, `guess_names`)."""
     run = replace(
         run,
         series=dict(run.series),
@@ -312,7 +312,8 @@ def require_vitals(run: Run, label: object, *, strict: bool = False) -> None:
 
 
 class MappedParser:
-    """A line parser whose snapshots apply a mapping (for `watch --map`); feeds pass through."""
+    """A line parser whose snapshots read plain names as vitals (`guess_names`, as `read` does) and
+    apply the user's mapping over them (`watch --map`); feeds pass through."""
 
     def __init__(self, inner: LineParser, mapping: Mapping[str, str]) -> None:
         self.inner = inner
@@ -328,34 +329,43 @@ class MappedParser:
         return bool(self.inner.feed_last(line))
 
     def snapshot(self) -> Run:
-        return apply_mapping(self.inner.snapshot(), self.mapping, strict=False)
+        return self._mapped(self.inner.snapshot())
 
     def finish(self) -> Run:
-        return apply_mapping(self.inner.finish(), self.mapping, strict=False)
+        return self._mapped(self.inner.finish())
+
+    def _mapped(self, run: Run) -> Run:
+        run = guess_names(run)
+        return apply_mapping(run, self.mapping, strict=False) if self.mapping else run
 
     def __getattr__(self, name: str) -> Any:  # whatever the inner parser has (its builder, lineno)
         return getattr(self.inner, name)
 
 
 _QUALIFIERS = frozenset({"average", "avg", "mean", "train", "training", "batch", "total", "current", "policy"})
+_MEANS = frozenset({"mean", "avg", "average"})
 
 
 def _candidates(key: str) -> list[str]:
     """Spellings of a hand-written name the alias table may know: "Mean Reward" → mean_reward,
-    "Average Reward" → reward, "Avg. KL" → kl."""
+    "Average Reward" → reward, "Avg. KL" → kl, "policy_entropy_mean" → entropy_mean,
+    "completion_length_mean" → completion_length (a mean over the batch is what a vital is)."""
     words = [w.strip(".") for w in key.lower().replace("-", " ").replace("_", " ").split()]
     words = [w for w in words if w]
     out = ["_".join(words)]
     while len(words) > 1 and words[0] in _QUALIFIERS:
         words = words[1:]
         out.append("_".join(words))
+    if len(words) > 1 and words[-1] in _MEANS:
+        out.append("_".join(words[:-1]))
     return out
 
 
 def guess_names(run: Run) -> Run:
-    """Read hand-written names as the vitals they plainly are ("Average Reward" as reward, "KL" as
-    kl), as if the user had said `--map`: the source stays as written, a note says so, and a
-    user's `--map` still wins (it is applied after)."""
+    """Read plain names as the vitals they are ("Average Reward" as reward, "KL" as kl, a loop's
+    `policy_entropy_mean` as entropy) when the log has no key of its own for them, as if the user
+    had said `--map`: the source stays as written, a note says so, and a user's `--map` still wins
+    (it is applied after).  Every reader's run goes through it (`read`, and `watch` by MappedParser)."""
     guesses: dict[str, str] = {}
     for key in run.extras:
         if aliases.lookup(key) is not None:
