@@ -315,3 +315,19 @@ def test_a_log_that_starts_at_step_0_keeps_its_steps():
     run = read_text(text, "trl-console")
     assert list(run.series["reward"].steps) == [0, 1, 2, 3, 4, 5]
     assert "tqdm counter" in run.meta["step_source"]
+
+
+@pytest.mark.parametrize(
+    ("rows", "runtime", "rate", "every"),
+    [(40, "340", "0.118", 1), (40, "3400.5", "0.1176", 10), (12, "95.1", "0.631", 5)],
+)
+def test_logging_steps_from_the_summarys_runtime_and_rate(rows, runtime, rate, every):
+    """No bar and no "Total optimization steps": the end-of-training summary's runtime x steps per
+    second (quoted, as recent transformers print it) says how many steps the rows cover."""
+    text = console(rows, every=1) + (
+        f"{{'train_runtime': '{runtime}', 'train_samples_per_second': '0.94', "
+        f"'train_steps_per_second': '{rate}', 'train_loss': '0.1178', 'epoch': '0.3604'}}\n"
+    )
+    run = read_text(text, "trl-console")
+    assert run.meta["logging_steps"] == every and run.steps[-1] == every * rows
+    assert f"logging_steps={every}" in run.meta["step_source"]

@@ -290,3 +290,46 @@ def test_a_jsonl_loops_iter_counter_is_its_step(tmp_path):
 )
 def test_a_pass_rate_is_a_correctness_term(key, name):
     assert component_name(key) == name and classify(name) == "correctness"
+
+
+@pytest.mark.parametrize(
+    ("key", "canon"),
+    [
+        ("pass_rate", "acc"),
+        ("success_rate", "acc"),
+        ("response_len", "len"),
+        ("gen_len", "len"),
+        ("trunc_rate", "trunc"),
+        ("frac_truncated", "trunc"),
+        ("gradient_norm", "gnorm"),
+        ("token_entropy", "entropy"),
+        ("eval/pass_rate", None),  # an eval metric keeps its own cadence
+    ],
+)
+def test_a_loops_common_names_are_in_the_table(key, canon):
+    assert canonical_key(key) == canon
+
+
+@pytest.mark.parametrize(
+    ("key", "name"),
+    [
+        ("format_reward", "format_reward"),
+        ("accuracy_reward", "accuracy_reward"),
+        ("retrieval_reward", "retrieval_reward"),
+        ("mean_reward", None),  # the reward itself (the alias table's)
+        ("total_reward", None),
+        ("max_reward", None),  # a statistic of the reward
+        ("best_reward", None),
+        ("eval_reward", None),  # an eval metric
+    ],
+)
+def test_a_flat_term_named_for_what_it_pays_is_a_component(key, name):
+    assert component_name(key) == name
+
+
+def test_a_loops_zero_advantage_fraction_stands_in_for_adv_std(tmp_path):
+    p = tmp_path / "m.csv"
+    p.write_text("step,reward_mean,zero_advantage_fraction\n" + "".join(f"{i},0.5,0.75\n" for i in range(1, 6)))
+    adv = read(p).series["adv_std"]
+    assert adv.proxy and adv.source == "zero_advantage_fraction"
+    assert np.allclose(adv.values, 0.5)  # sqrt(1 - 0.75)

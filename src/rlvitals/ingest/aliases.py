@@ -90,6 +90,8 @@ EXACT: dict[str, Alias] = {
         "successes passrate/pass@1 reward/avg_pass_at_1 metrics/exact_match_reward correct",
     ),
     **_rows("acc", "env/all/correct reward/accuracy train_accuracy train/accuracy", rank=12),
+    # a hand-rolled loop's share of answers right (the tests passed, the task solved)
+    **_rows("acc", "train_acc pass_rate success_rate solve_rate", rank=13),
     # validation accuracy (own cadence)
     **_rows(
         "val_acc",
@@ -103,7 +105,7 @@ EXACT: dict[str, Alias] = {
         "critic/entropy/mean ppo_actor/update/entropy/avg train/approx_entropy policy/policy_entropy "
         "entropy/all/mean ppo/policy/entropy optim/entropy",
     ),
-    **_rows("entropy", "entropy_mean mean_entropy policy_entropy", rank=12),
+    **_rows("entropy", "entropy_mean mean_entropy policy_entropy token_entropy", rank=12),
     **_rows(
         "entropy", "actor/entropy_loss entropy_loss train/entropy_loss", rank=10, note=Msg("note.alias.entropy_loss")
     ),
@@ -119,6 +121,10 @@ EXACT: dict[str, Alias] = {
     "frac_reward_zero_std": _ADV_FROM_ZERO_STD,
     "zero_variance_group_frac": Alias(
         "adv_std", 6, transform=_sqrt_one_minus, proxy=True, note=Msg("note.alias.adv_zero_variance")
+    ),
+    # a loop's share of samples whose advantage is 0 (their group had no reward spread)
+    "zero_advantage_fraction": Alias(
+        "adv_std", 6, transform=_sqrt_one_minus, proxy=True, note=Msg("note.alias.adv_zero_advantage")
     ),
     "group/mixed_groups_ratio": Alias(
         "adv_std", 7, transform=_sqrt_clip, proxy=True, note=Msg("note.alias.adv_mixed_groups")
@@ -163,7 +169,7 @@ EXACT: dict[str, Alias] = {
     **_rows(
         "len",
         "completion_len_mean rollout/response_length_mean mean_completion_length response_len_mean "
-        "env/all/ac_tokens_per_turn",
+        "env/all/ac_tokens_per_turn response_len output_length output_len gen_len generation_length",
         rank=12,
     ),
     # grad norm
@@ -172,6 +178,7 @@ EXACT: dict[str, Alias] = {
         "gnorm grad_norm actor/grad_norm actor_grad_norm train/grad_norm actor_train/grad_norm "
         "ppo_actor/update/grad_norm policy/grad_norm optim/grad_norm",
     ),
+    **_rows("gnorm", "gradient_norm", rank=12),
     # truncation rate (fraction of answers cut at the length cap)
     **_rows(
         "trunc",
@@ -179,7 +186,12 @@ EXACT: dict[str, Alias] = {
         "response_clip_ratio rollout/truncated_ratio ppo_actor/no_eos_ratios/avg train/truncation_rate "
         "is_truncated/mean truncated",
     ),
-    **_rows("trunc", "truncation_rate max_len_hit_frac rollout/truncated truncated_ratio", rank=12),
+    **_rows(
+        "trunc",
+        "truncation_rate max_len_hit_frac rollout/truncated truncated_ratio trunc_rate truncated_frac "
+        "frac_truncated truncation_frac",
+        rank=12,
+    ),
     "token/total_response_length/clip_rate": Alias("trunc", 13, note=Msg("note.alias.roll_trunc")),
     # learning rate, loss
     **_rows(

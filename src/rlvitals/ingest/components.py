@@ -56,8 +56,14 @@ _COMPONENT_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"^critic/score/(?P<name>[^/]+)/mean$"),  # verl reward_extra_info
     re.compile(r"^env/all/(?P<name>correct|format)$"),  # Tinker cookbook
 )
-# a loop's flat table of TRL-style reward functions: `reward_<fn>_reward_func`, `rewards_<fn>_fn`
-_FLAT_COMPONENT = re.compile(r"^rewards?_(?P<name>\w+_(?:reward_func|reward_fn|func|fn))$")
+# a loop's flat table of reward terms: TRL-style functions (`reward_<fn>_reward_func`,
+# `rewards_<fn>_fn`) or a term named for what it pays (`format_reward`, `retrieval_reward`)
+_FLAT_COMPONENTS: tuple[re.Pattern[str], ...] = (
+    re.compile(r"^rewards?_(?P<name>\w+_(?:reward_func|reward_fn|func|fn))$"),
+    re.compile(r"^(?P<name>[a-z0-9]+(?:_[a-z0-9]+)*_reward)$", re.IGNORECASE),
+)
+# a flat `<word>_reward` whose first word says it is a statistic of the reward, not a term of it
+_NOT_A_TERM_WORD = frozenset({"best", "worst", "last", "first", "running", "ema", "smoothed", "cumulative", "episode"})
 # names that are the reward itself or its statistics, not a term of it
 _NOT_A_COMPONENT = frozenset(
     {
@@ -168,8 +174,7 @@ _COUNTED = re.compile(r"count|num|total|(^|_)n_")  # a count of right answers is
 def component_name(key: str) -> str | None:
     """The reward-function name a key logs the mean of, or None when it is no component."""
     if "/" not in key and "." not in key:
-        flat = _FLAT_COMPONENT.match(key)
-        return flat.group("name") if flat else None
+        return _flat_term(key)
     for pat in _COMPONENT_PATTERNS:
         m = pat.match(key)
         if m:
@@ -178,6 +183,19 @@ def component_name(key: str) -> str | None:
                 return None
             return name
     return _correctness_leaf(key)
+
+
+def _flat_term(key: str) -> str | None:
+    """A reward term of a flat table (see _FLAT_COMPONENTS): not a key the alias table maps (`mean_reward`
+    is the reward), an eval metric, the reward's own statistics, nor a reward of one of many (`eval_`)."""
+    m = next((m for pat in _FLAT_COMPONENTS if (m := pat.match(key))), None)
+    if m is None or aliases.lookup(key) is not None or _EVAL.match(key):
+        return None
+    name = m.group("name")
+    first = name.lower().split("_", 1)[0]
+    if name.lower() in _NOT_A_COMPONENT or first in _STATISTIC or first in _NOT_A_TERM_WORD:
+        return None
+    return name
 
 
 def _correctness_leaf(key: str) -> str | None:

@@ -16,7 +16,8 @@ so the step is inferred, from the best evidence the log holds (said in `Run.note
    at the same counter and time, so a counter drawn twice in a row marks a logged row even when
    stdout (the dicts) is flushed apart from stderr (the bar).  Evenly spaced marks give
    logging_steps (line order × it); otherwise the i-th row sits at the i-th mark;
-5. line order × logging_steps, logging_steps from "Total optimization steps = T" when the run
+5. line order × logging_steps, logging_steps from "Total optimization steps = T" (or, without it,
+   T = `train_runtime` × `train_steps_per_second` of the end-of-training summary) when the run
    finished with exactly ⌊T/L⌋ rows, else TRL's default 10.
 
 Rules 1–4 read only what precedes a row, so a live file (`watch`) and the finished file
@@ -34,6 +35,7 @@ from __future__ import annotations
 import math
 import re
 from array import array
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -106,6 +108,7 @@ class TrlParser(LineParser):
         self.per_epoch: int | None = None
         self.total: int | None = None
         self.finished = False
+        self.ran: int | None = None  # steps the end-of-training summary says the run took
         self.skipped: dict[str, int] = {}
         self.dropped: dict[str, int] = {}
         self._cache: tuple[int, Run] | None = None
@@ -168,6 +171,7 @@ class TrlParser(LineParser):
             return  # some other dict inside a sentence, not a log row
         if any(k in parsed for k in SUMMARY_KEYS):
             self.finished = True
+            self.ran = _steps_run(parsed)
             self._skip("end-of-training summary")
             return
         epoch = parsed.pop("epoch", None)
@@ -230,7 +234,7 @@ class TrlParser(LineParser):
         if marked is not None:
             return marked
         every, how = DEFAULT_LOGGING_STEPS, Msg("note.how.default", every=DEFAULT_LOGGING_STEPS)
-        whole = self.total or (max(self.bars) if self.bars else None)
+        whole = self.total or (max(self.bars) if self.bars else None) or self.ran
         if self.finished and whole and n:
             # logging every k steps gives ⌊T/k⌋ rows: k in (T/(n+1), T/n]; when several fit, prefer
             # TRL's default, then the roundest number (people type 10, 25, 100, not 26)
@@ -372,6 +376,17 @@ def write_console(run: Run, out: TextIO) -> None:
             out.write(str({**train, "epoch": round(step / max(total, 1), 2)}) + "\n")
         if ev:
             out.write(str({**ev, "epoch": round(step / max(total, 1), 2)}) + "\n")
+
+
+def _steps_run(summary: Mapping[str, object]) -> int | None:
+    """The steps a finished run took, from its end-of-training summary: runtime x steps per second
+    (printed to 3 or 4 significant digits, so within half a percent); None when it lacks either."""
+    row, _ = numeric(summary)
+    runtime, rate = row.get("train_runtime"), row.get("train_steps_per_second")
+    if runtime is None or rate is None or not (math.isfinite(runtime) and math.isfinite(rate)):
+        return None
+    total = round(runtime * rate)
+    return total if 1 <= total < STEP_LIMIT else None
 
 
 def read_trl(path: Path, name: str) -> Run:
