@@ -152,3 +152,30 @@ def test_a_spike_in_a_short_sparse_log_is_judged_by_the_goal_its_points_cover():
         assert d.verdict == "learning", d
         f = {x.id: x for x in d.findings}["outlier_step"]
         assert f.severity == "info" and f.evidence["goal_unhurt"], f
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_a_spike_in_a_spiky_kls_last_tenth_is_no_blow_up(seed):
+    """Logged every 5 steps: the KL sits near 0.4 with seven isolated one-point spikes (x30-500, each
+    gone at the next point) -- more than the handful kl_clean smooths -- one of them in the last
+    tenth.  One logged point is no level: no kl_blowup "surged to" the tenth's mean it drags up."""
+    s = np.arange(5, 1131, 5)
+    r = np.random.default_rng(seed)
+    n = s.size
+    kl = 0.38 + np.abs(r.normal(0, 0.08, n))
+    for i, h in zip([1, 3, 4, 23, 26, 41, 205], [12, 22, 65, 14, 197, 67, 179]):
+        kl[i] = h
+    acc = np.clip(0.74 + r.normal(0, 0.05, n), 0, 1)
+    run = Run.from_arrays(
+        "spiky-kl",
+        s,
+        dict(
+            kl=kl,
+            acc=acc,
+            reward=acc + 0.2 + r.normal(0, 0.02, n),
+            len=200 + r.normal(0, 10, n),
+            gnorm=0.5 + np.abs(r.normal(0, 0.1, n)),
+        ),
+    )
+    assert kl[-n // 10 :].max() > 100  # the spike is in the last tenth
+    assert "kl_blowup" not in [f.id for f in diagnose(run).findings if f.severity != "info"]

@@ -35,10 +35,20 @@ from .timing import jump_window, kl_clean, kl_surge
 ID = "kl_blowup"
 
 
+def _end_level(v: np.ndarray) -> float:
+    """Where the KL sits now: its last tenth's mean, without that tenth's largest point when it holds
+    three or more -- one logged step (a spike the handful rule of kl_clean left in a spiky log) is no
+    level, and a run-away lifts every point of the tenth, not one."""
+    tail = v[-max(1, v.size // 10) :]
+    if tail.size < 3:
+        return float(np.mean(tail))
+    return float((np.sum(tail) - np.max(tail)) / (tail.size - 1))
+
+
 def _levels(s: np.ndarray, v: np.ndarray) -> tuple[float, int | None, float]:
-    """(the KL's end level: its last tenth's mean, its onset (`_onset`), its level just before the onset)."""
+    """(the KL's end level (`_end_level`), its onset (`_onset`), its level just before the onset)."""
     k = max(1, v.size // 10)
-    end = float(np.mean(v[-k:]))
+    end = _end_level(v)
     onset = _onset(s, v)
     before = v[s < onset] if onset is not None else v[:0]
     pre = float(np.median(before[-max(3, before.size // 3) :])) if before.size else float(np.mean(v[:k]))
@@ -70,7 +80,7 @@ def check(ctx: Ctx) -> Finding | None:
     if v.size < 10:
         return None
     k = max(1, v.size // 10)
-    end = float(np.mean(v[-k:]))
+    end = _end_level(v)
     if end < get("kl_min"):
         return None
     surge = kl_surge(ctx)
