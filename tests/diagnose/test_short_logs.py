@@ -146,3 +146,63 @@ def test_a_short_run_whose_reward_climbs_steadily_is_no_stall(seed):
     assert d.verdict == "learning" and "stalled" not in [f.id for f in d.findings], [
         (f.id, f.severity) for f in d.findings
     ]
+
+
+def _still_policy_jumpy_grad_norm() -> Run:
+    """Two completions a step at a tiny learning rate: entropy and KL still, the reward and the grad
+    norm jumping from step to step (the measurement's noise), the clip fraction not applicable."""
+    s = np.arange(1, 161)
+    r = np.random.default_rng(1)
+    n = s.size
+    return Run.from_arrays(
+        "still-policy",
+        s,
+        dict(
+            reward=-0.55 + r.normal(0, 0.8, n),
+            entropy=0.61 + r.normal(0, 0.01, n),
+            kl=1.0 + r.normal(0, 0.05, n),
+            len=62 + r.normal(0, 3, n),
+            gnorm=np.abs(1.3 + r.normal(0, 0.75, n)),
+            clip_frac=np.zeros(n),
+            lr=np.linspace(3e-7, 2e-7, n),
+        ),
+    )
+
+
+def test_a_still_policy_is_not_overshooting():
+    """stalled says the policy does not move; "the updates are too big" beside it contradicts it: a
+    jumpy grad norm with entropy and KL still is the measurement's (registry: stalled explains
+    lr_too_high)."""
+    from rlvitals.diagnose import lr_too_high
+    from rlvitals.diagnose.context import Ctx
+    from rlvitals.shapes import shapes_of
+
+    run = _still_policy_jumpy_grad_norm()
+    alone = lr_too_high.check(Ctx(run, dict(shapes_of(run)), None))
+    assert alone is not None and alone.severity != "info"  # the detector sees jitter on its own
+    d = diagnose(run)
+    assert d.verdict == "dead" and d.findings[0].id == "stalled"
+    assert not [f for f in d.findings if f.id == "lr_too_high" and f.severity != "info"]
+
+
+@pytest.mark.parametrize("seed", [11, 13, 16])
+def test_an_accuracy_in_its_own_units_has_no_rate_ceiling(seed):
+    """An "acc" read from a correctness term that pays -6..4 (a game's score) ends near 1.1: that is
+    no accuracy at its ceiling (0.9 of a rate), so a goal that did not improve in 100 points while
+    the policy moved is not learning -- not "learning" by a rate's ceiling it never had."""
+    s = np.arange(1, 101)
+    r = np.random.default_rng(seed)
+    acc = r.choice([-6.0, -3.0, -1.0, 0.0, 1.0, 2.0, 4.0], size=s.size, p=[0.12, 0.14, 0.16, 0.1, 0.08, 0.25, 0.15])
+    run = Run.from_arrays(
+        "score-as-acc",
+        s,
+        dict(
+            acc=acc,
+            reward=acc + 0.5 + r.normal(0, 0.3, s.size),
+            kl=np.linspace(0.001, 0.05, s.size) + np.abs(r.normal(0, 0.002, s.size)),
+            len=300 + r.normal(0, 20, s.size),
+        ),
+    )
+    assert acc.max() > 1 and acc.min() < 0
+    d = diagnose(run)
+    assert d.verdict == "dead", [(f.id, f.severity) for f in d.findings]

@@ -216,6 +216,11 @@ RELATIONS: tuple[Relation, ...] = (
     *_explains("data_too_hard", "reward_hacking", *_AFTERMATH, why="an all-wrong truth cannot follow any reward"),
     *_explains("reward_hacking", *_AFTERMATH, why="the reward is learned, the goal is not"),
     *_explains("stalled", "not_learning", why="nothing moves: the named cause of a goal that does not"),
+    *_explains(
+        "stalled",
+        "lr_too_high",
+        why="the policy does not move (entropy and KL still): a jumpy grad norm is the measurement's, not overshooting steps",
+    ),
     *_explains("lr_too_high", "batch_noise", why="the jitter comes from the updates (the lesson's pair D)"),
     _defers(
         "kl_blowup",
