@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from ..run import PERCENT_METRICS, Series
+from ..run import PERCENT_METRICS, Series, in_unit_range
 from ..shapes import kendall_tau
 from .thresholds import get
 
@@ -288,7 +288,9 @@ def trend(ctx: Ctx, name: str) -> Trend | None:
         sd2 = max(noise, window_spread(s, v, 1.0 - WINDOW, 1.0))
         se = float(np.sqrt(sd1 * sd1 / max(n1, 1) + sd2 * sd2 / max(n2, 1)))
         tau = kendall_tau(x)  # 0 under 3 blocks
-        rate = name in PERCENT_METRICS or (name.startswith("eval:") and float(np.nanmax(np.abs(v))) <= 1.0)
+        # a rate is a fraction in [0, 1]: an "acc" standing in for a correctness term that pays 2.0
+        # (or -6..6) keeps its own units, and its ceiling is not a rate's
+        rate = (name in PERCENT_METRICS or name.startswith("eval:")) and in_unit_range(v)
         k = max(1, v.size // 65536)
         ts, vs = s[::k].astype(float), v[::k]
         tc = ts - ts.mean()
