@@ -321,7 +321,7 @@ def test_lesson_lines_with_thousands_of_distinct_keys(tmp_path):
 
 
 def test_notebook_column_names_normalise_in_linear_time():
-    from rlvitals.ingest.notebook import _SPACED_SLASH, normalise_column
+    from rlvitals.ingest.base import _SPACED_SLASH, normalise_column
 
     assert normalise_column("rewards / xmlcount_reward_func") == "rewards/xmlcount_reward_func"
     with hang_guard(30):

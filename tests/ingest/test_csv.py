@@ -56,3 +56,25 @@ def test_round_trip_exact_with_cadences():
     for k, s in run.series.items():
         assert np.array_equal(back.series[k].steps, s.steps), k
         assert np.array_equal(back.series[k].values, s.values, equal_nan=True), k
+
+
+def test_a_table_copied_from_a_notebooks_trainer_output_reads_its_spaced_names():
+    """The Trainer's notebook table, copied as text: `completions / mean_length`, `Training Loss`,
+    `No Log` cells -- read with the notebook reader's names (and the `No Log` cells counted)."""
+    text = (
+        "Step\tTraining Loss\treward\tcompletions / mean_length\tcompletions / clipped_ratio\trewards / env_return / mean\n"
+        "1\t0.000000\t0.000000\t142.000000\t0.500000\t0.000000\n"
+        "2\t-0.000000\tNo Log\t192.000000\t1.000000\t0.000000\n"
+        "3\t0.001000\t0.100000\t120.500000\t0.250000\t0.100000\n"
+    )
+    run = read_text(text)
+    assert run.format == "csv"
+    assert run.series["len"].source == "completions/mean_length" and run.series["len"].values.tolist() == [
+        142,
+        192,
+        120.5,
+    ]
+    assert run.series["trunc"].source == "completions/clipped_ratio"
+    assert run.series["loss"].steps.tolist() == [1, 2, 3]
+    assert "env_return" in run.components
+    assert run.dropped == {"non-numeric cells": 1}

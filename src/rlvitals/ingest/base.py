@@ -15,12 +15,23 @@ from typing import TextIO
 from ..run import Run
 from .builder import RunBuilder
 
-__all__ = ["ANSI", "RAY_PREFIX", "Format", "LineParser", "clean_line"]
+__all__ = ["ANSI", "RAY_PREFIX", "Format", "LineParser", "clean_line", "normalise_column"]
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # "(TaskRunner pid=46086)", "(main_task pid=54569, ip=10.0.0.1)", possibly repeated after ANSI removal
 RAY_PREFIX = re.compile(r"^\s*\([\w.\-]+ pid=\d+(?:, ip=[\d.]+)?\)\s?")
 RAY_REPEATED = re.compile(r"\[repeated \d+x across cluster\]")  # fullmatch on the tail (see clean_line)
+
+
+_SPACED_SLASH = re.compile(r"(?<!\s)\s*/\s*")  # (?<!\s): one try per blank run (linear on any input)
+_RENAMED = {"training loss": "loss", "validation loss": "eval_loss"}
+
+
+def normalise_column(name: str) -> str:
+    """A table's column name as a key (the Trainer's notebook table, or that table copied as text):
+    `rewards / xmlcount_reward_func` → `rewards/xmlcount_reward_func`; `Training Loss` → `loss`."""
+    name = _SPACED_SLASH.sub("/", " ".join(name.split()))
+    return _RENAMED.get(name.lower(), name)
 
 
 def clean_line(line: str) -> str:

@@ -19,7 +19,7 @@ from typing import TextIO
 from ..i18n import Msg
 from ..run import Run
 from .aliases import lookup
-from .base import Format, LineParser
+from .base import Format, LineParser, normalise_column
 from .blocks import Layout, Syntax, numeric, read_blocks
 from .pydict import rows_for_writer
 from .values import OUT_OF_RANGE, parse_value
@@ -61,7 +61,8 @@ class CsvParser(LineParser):
             return
         if self.header is None:
             self.delim = "\t" if line.count("\t") > line.count(",") else ","
-            self.header = [h.strip() for h in next(csv.reader([line], delimiter=self.delim))]
+            # a table copied from a notebook's Trainer output: `completions / mean_length`, `Training Loss`
+            self.header = [normalise_column(h) for h in next(csv.reader([line], delimiter=self.delim))]
             for name in STEP_COLUMNS:
                 if name in self.header:
                     self.step_col = self.header.index(name)

@@ -31,23 +31,15 @@ from ..errors import InputError, RlvitalsError
 from ..i18n import Msg
 from ..run import VITALS, Run
 from . import aliases
-from .base import Format
+from .base import Format, normalise_column
 from .builder import RunBuilder
 from .values import checked_float
 
 __all__ = ["FORMAT", "Table", "html_tables", "normalise_column", "read_notebook"]
 
-_SPACED_SLASH = re.compile(r"(?<!\s)\s*/\s*")  # (?<!\s): one try per blank run (linear on any input)
-_RENAMED = {"training loss": "loss", "validation loss": "eval_loss"}
 _STEP_COLS = ("step", "global step")
 _MAX_STEP = 2.0**62
 _NO_VALUE = frozenset({"", "no log", "none", "-", "—"})
-
-
-def normalise_column(name: str) -> str:
-    """`rewards / xmlcount_reward_func` → `rewards/xmlcount_reward_func`; `Training Loss` → `loss`."""
-    name = _SPACED_SLASH.sub("/", " ".join(name.split()))
-    return _RENAMED.get(name.lower(), name)
 
 
 @dataclass
