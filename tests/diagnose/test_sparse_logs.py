@@ -179,3 +179,13 @@ def test_a_spike_in_a_spiky_kls_last_tenth_is_no_blow_up(seed):
     )
     assert kl[-n // 10 :].max() > 100  # the spike is in the last tenth
     assert "kl_blowup" not in [f.id for f in diagnose(run).findings if f.severity != "info"]
+
+
+@pytest.mark.parametrize("name", sorted(REAL_LOGS))
+def test_every_onset_is_a_step_the_log_holds(name):
+    """ "since step N" names a logged step: on a log written every 10 steps a block centre (15, the
+    mean of 10 and 20) is none."""
+    run = read(REAL_LOGS[name])
+    held = set(run.steps.tolist())
+    for f in diagnose(run).findings:
+        assert f.onset_step is None or f.onset_step in held, (f.id, f.onset_step)

@@ -234,6 +234,29 @@ def _collapse_first(found: list[Finding], ctx: Ctx) -> list[Finding] | None:
     return [*out, replace(nl, onset_step=peak)]
 
 
+def _logged(found: list[Finding], ctx: Ctx) -> list[Finding]:
+    """Each onset on a step the log holds (its densest metric's steps): a block centre -- the mean step
+    of two points logged every 10 -- is none, so the nearest logged step is said (the later of two
+    equally near)."""
+    series = [s for s in ctx.run.series.values() if len(s)]
+    if not series:
+        return found
+    steps = max((s.steps for s in series), key=len)
+    out = []
+    for f in found:
+        at = f.onset_step
+        if at is None:
+            out.append(f)
+            continue
+        i = int(np.searchsorted(steps, at))
+        if i < steps.size and int(steps[i]) == at:
+            out.append(f)
+            continue
+        near = min((int(steps[j]) for j in (i - 1, i) if 0 <= j < steps.size), key=lambda x: (abs(x - at), -x))
+        out.append(replace(f, onset_step=near))
+    return out
+
+
 def _warns(f: Finding) -> bool:
     return f.severity != "info"
 
@@ -245,7 +268,7 @@ def order(findings: list[Finding]) -> tuple[Finding, ...]:
 def resolve(found: list[Finding], ctx: Ctx) -> tuple[Finding, ...]:
     """Apply precedence, add not_learning when nothing explains a goal that does not improve,
     recompute every ruled-out line from the shared predicates, and order."""
-    found = [f for f in found if not any(pred(ctx, p).holds for p in DEFERS.get(f.id, ()))]
+    found = _logged([f for f in found if not any(pred(ctx, p).holds for p in DEFERS.get(f.id, ()))], ctx)
     losers = _chain_losers(found, ctx)
     found = [
         _as_note(f, "consequence", losers[f.id].id, losers[f.id].onset_step) if f.id in losers else f for f in found
