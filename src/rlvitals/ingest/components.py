@@ -187,7 +187,8 @@ def component_name(key: str) -> str | None:
 
 def _flat_term(key: str) -> str | None:
     """A reward term of a flat table (see _FLAT_COMPONENTS): not a key the alias table maps (`mean_reward`
-    is the reward), an eval metric, the reward's own statistics, nor a reward of one of many (`eval_`)."""
+    is the reward), an eval metric (`eval_reward`), nor a statistic of the reward (`max_reward`,
+    `episode_reward`)."""
     m = next((m for pat in _FLAT_COMPONENTS if (m := pat.match(key))), None)
     if m is None or aliases.lookup(key) is not None or _EVAL.match(key):
         return None
