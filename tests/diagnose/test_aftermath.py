@@ -300,3 +300,44 @@ def test_a_cut_the_score_climbed_under_is_not_dated_at_the_first_point(seed):
     )
     f = next(f for f in diagnose(run).findings if f.id == "truncation_starvation")
     assert f.onset_step != int(s[0]), (f.onset_step, f.severity)
+
+
+def _half_cut(zero_std: float):
+    from rlvitals.run import Run
+
+    s = np.arange(5, 101, 5)
+    r = np.random.default_rng(3)
+    n = s.size
+    return Run.from_arrays(
+        "half-cut",
+        s,
+        dict(
+            reward=np.full(n, -2.0),
+            trunc=np.clip(0.52 + r.normal(0, 0.08, n), 0, 1),
+            len=101 + r.normal(0, 1.5, n),
+            kl=0.003 + np.abs(r.normal(0, 0.0005, n)),
+            gnorm=0.001 + np.abs(r.normal(0, 0.0003, n)),
+            adv_std=np.full(n, np.sqrt(1 - zero_std)),  # what frac_reward_zero_std stands in for
+        ),
+    )
+
+
+def test_finished_answers_that_scored_the_floor_say_the_cap_is_not_the_cause():
+    """Half the answers cut at the cap, the reward flat at its floor, every group uniform
+    (frac_reward_zero_std 1: adv_std 0): the half that finished scored the floor too, so the cap is
+    not what keeps the reward down -- truncation_starvation stands back (and is ruled out by adv_std)."""
+    from rlvitals.diagnose.predicates import pred
+
+    run = _half_cut(1.0)
+    assert pred(_ctx(run), "finished_scored_alike").holds
+    d = diagnose(run)
+    assert d.verdict == "dead" and "truncation_starvation" not in [f.id for f in d.findings], [
+        (f.id, f.severity) for f in d.findings
+    ]
+    assert any(r.lookalike == "truncation_starvation" and r.metric == "adv_std" for r in d.findings[0].ruled_out)
+
+
+def test_groups_with_spread_leave_the_cap_its_case():
+    from rlvitals.diagnose.predicates import pred
+
+    assert not pred(_ctx(_half_cut(0.75)), "finished_scored_alike").holds  # a quarter of the groups differ

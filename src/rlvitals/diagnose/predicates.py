@@ -76,6 +76,17 @@ def groups_uniform(ctx: Ctx) -> Pred:
     return Pred(a1 <= get("adv_std_healthy") - get("adv_std_margin"), "adv_std", rnd(a1))
 
 
+def finished_scored_alike(ctx: Ctx) -> Pred:
+    """A material share of the answers finished (the truncation rate ends at or below 1 - trunc_high)
+    and yet (nearly) no group has any reward spread (adv_std ends at or below adv_none): the answers
+    that finished scored what the cut ones did, so the cap is not what keeps the reward down."""
+    logged = [m for m in ("trunc", "adv_std") if ctx.has(m) or ctx.word(m) == "constant"]
+    if len(logged) < 2:
+        return Pred(False, "adv_std", None, False)
+    a1 = ctx.end("adv_std")
+    return Pred(ctx.end("trunc") <= 1 - get("trunc_high") and a1 <= get("adv_none"), "adv_std", rnd(a1))
+
+
 def trunc_low(ctx: Ctx) -> Pred:
     """truncation rate ends below `trunc_high`."""
     if not ctx.has("trunc") and ctx.word("trunc") != "constant":
@@ -134,6 +145,7 @@ PREDICATES.update(
         "adv_std_normal": adv_std_normal,
         "groups_uniform": groups_uniform,
         "trunc_low": trunc_low,
+        "finished_scored_alike": finished_scored_alike,
         "answers_cut": answers_cut,
         "len_not_exploding": len_not_exploding,
         "kl_follows_entropy": kl_follows_entropy,

@@ -58,7 +58,7 @@ SPECS: tuple[FindingSpec, ...] = (
         "truncation_starvation",
         "dead",
         ("data_too_hard", "entropy_collapse", "stalled"),
-        (("trunc_low", "trunc_low"),),
+        (("trunc_low", "trunc_low"), ("finished_scored_alike", "finished_scored_alike")),
         "trunc",
     ),
     FindingSpec(
@@ -260,6 +260,12 @@ RELATIONS: tuple[Relation, ...] = (
         "the KL jumped as the answers ran long: garbage answers fill the cap after the break",
     ),
     _defers("data_too_hard", "truncation_starvation", "answers_cut", "cut answers score 0 and look all wrong"),
+    _defers(
+        "truncation_starvation",
+        "data_too_hard",
+        "finished_scored_alike",
+        "half the answers finish and no group has any spread: the finished ones scored what the cut ones did",
+    ),
     _defers(
         "data_too_hard",
         "entropy_collapse",

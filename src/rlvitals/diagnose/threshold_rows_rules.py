@@ -212,6 +212,13 @@ RULES_ROWS: tuple[tuple[str, Threshold], ...] = (
         OURS_WORLDS,
     ),
     row(
+        "adv_none",
+        0.1,
+        "adv_std at or below this: (nearly) no group has any reward spread -- every answer of a group "
+        "scored alike, whether it finished or was cut at the cap",
+        OURS_WORLDS + "; sqrt(1 - 0.99): 99 groups in 100 uniform",
+    ),
+    row(
         "adv_std_margin",
         0.2,
         "data_too_hard: adv_std must end at least this far below adv_std_healthy (most groups without spread)",

@@ -66,6 +66,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "ruled_out.acc_high": "is high: the groups are solved, not failed",
         "ruled_out.samples_diverse": "the answers differ: not identical copies",
         "ruled_out.trunc_low": "is low: answers are not being cut",
+        "ruled_out.finished_scored_alike": "while a material share of the answers finished: no group has any spread, so the finished answers scored what the cut ones did",
         "ruled_out.answers_cut": "answers are cut at the cap, not wrong",
         "ruled_out.goal_improving": "is improving, so the run is learning",
         # -- why this knob ---------------------------------------------------------------------
@@ -205,6 +206,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "ruled_out.acc_high": "很高：是组做对了，不是做错了",
         "ruled_out.samples_diverse": "采样原文各不相同，不是一模一样的复制",
         "ruled_out.trunc_low": "很低，回答没有被截断",
+        "ruled_out.finished_scored_alike": "同时有相当一部分回答写完了：没有任何组有 reward 差异，写完的回答和被截断的得分一样",
         "ruled_out.answers_cut": "回答是被长度上限截断了，不是答错了",
         "ruled_out.goal_improving": "在提升，训练在学",
         "action_why.entropy_collapse": "策略不再探索；clip-higher 让低概率 token 重新长起来，或回滚到出事前的检查点",
