@@ -208,6 +208,7 @@ def check(ctx: Ctx) -> Finding | None:
                 onset = first if onset is None else min(onset, first)
     if nonfinite:
         ev.update({f"{m}_nonfinite": c for m, c in nonfinite.items()})
+    skipped = _skipped_steps(ctx, nonfinite)
     for m in ("loss", "gnorm"):
         n, ratio, st = _explodes(ctx, m)
         # st is None exactly when n == 0; a recent one is the explosion starting -- unless the points
@@ -268,4 +269,20 @@ def check(ctx: Ctx) -> Finding | None:
     if ctx.has("reward"):
         ev["reward_end"] = rnd(ctx.end("reward"))
     conf = C.CERTAIN if nonfinite else C.SURE if sev == "critical" else C.FIRM
+    if skipped and list(ev) == ["gnorm_nonfinite"] + (["reward_end"] if "reward_end" in ev else []):
+        # nothing but a skipped step or two: the run went on with finite numbers (the verdict stays)
+        sev, ev["gnorm_skipped_steps"] = "info", nonfinite["gnorm"]
     return Finding(ID, sev, onset, ev, (), tuple(missing), action_for(ID), conf)
+
+
+def _skipped_steps(ctx: Ctx, nonfinite: dict[str, int]) -> bool:
+    """Only the grad norm was ever non-finite, at nan_skips steps or fewer, and after each the grad norm
+    came back finite at its ordinary level (under gnorm_explode x its median) for the rest of the run:
+    steps a loss scaler skipped, not numbers breaking down."""
+    if list(nonfinite) != ["gnorm"] or nonfinite["gnorm"] > get("nan_skips"):
+        return False
+    s = ctx.series("gnorm")
+    if s is None:
+        return False
+    last_bad = int(s.steps[np.nonzero(~s.finite)[0][-1]])
+    return int(np.sum(s.steps > last_bad)) >= get("nan_skips") and _came_back(ctx, "gnorm", last_bad)

@@ -150,6 +150,15 @@ SOURCE_ROWS: tuple[tuple[str, Threshold], ...] = (
         "noisy-batch spikes reach 10-35x, at most one of them past 30x in 1000 steps",
     ),
     row(
+        "nan_skips",
+        2.0,
+        "a grad norm non-finite at this many steps or fewer, every other curve finite and the grad norm "
+        "finite and at its level after each: steps the optimizer skipped (mixed-precision loss scaling "
+        "skips an overflowing step and lowers its scale), named as info -- not the numbers breaking down",
+        "ours; torch.cuda.amp GradScaler / DeepSpeed fp16 skip a step on inf/NaN gradients; the peers' "
+        "NaN scenarios stay NaN or recur",
+    ),
+    row(
         "gnorm_spikes",
         5.0,
         "this many gradient spikes (gnorm_spike) in a run: a gradient pathology, not the odd noisy batch",

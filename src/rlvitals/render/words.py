@@ -114,6 +114,8 @@ def finding_summary(f: Finding, lang: str) -> str:
     summary never calls a metric normal that the "missing" line says was not logged."""
     fields = _fields(f)
     out = ""
+    if f.evidence.get("gnorm_skipped_steps"):  # a step or two the optimizer skipped, finite ever after
+        return tr("ui.skipped_steps", lang, n=f.evidence["gnorm_skipped_steps"], step=f.onset_step)
     for key in ("aftermath", "consequence"):
         if f"{key}_of" in f.evidence:
             return tr(

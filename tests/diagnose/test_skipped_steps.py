@@ -1,0 +1,52 @@
+"""A step the optimizer skipped is not the numbers breaking down.
+
+A loss scaler (torch.amp's GradScaler, DeepSpeed fp16) meets an overflowing gradient, logs a
+non-finite grad norm, skips the step and lowers its scale: the next steps are finite and ordinary.
+One or two such steps (nan_skips) with every other curve finite are named as info; a NaN that
+stays, spreads to the loss, or keeps coming back is numeric_instability at critical.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from simruns import simulate_rl
+
+from rlvitals.diagnose import diagnose
+from rlvitals.run import Series
+
+
+def _with_gnorm(run, values):
+    g = run.series["gnorm"]
+    return replace(run, series={**run.series, "gnorm": Series("gnorm", g.steps, values, g.source)})
+
+
+def _healthy_with_nan_at(*at: int):
+    run = simulate_rl("healthy", seed=1000, steps=200)
+    v = run.series["gnorm"].values.astype(float).copy()
+    for i in at:
+        v[i] = np.nan
+    return _with_gnorm(run, v)
+
+
+def test_one_skipped_step_in_a_healthy_run_is_a_note():
+    d = diagnose(_healthy_with_nan_at(90))
+    ni = [f for f in d.findings if f.id == "numeric_instability"]
+    assert d.verdict == "learning", [(f.id, f.severity) for f in d.findings]
+    assert ni and ni[0].severity == "info" and ni[0].evidence["gnorm_skipped_steps"] == 1
+
+
+def test_a_nan_that_stays_or_keeps_coming_is_critical():
+    for run in (_healthy_with_nan_at(*range(150, 200)), _healthy_with_nan_at(40, 80, 120, 160)):
+        d = diagnose(run)
+        assert d.verdict == "dead" and d.findings[0].id == "numeric_instability"
+        assert d.findings[0].severity == "critical"
+
+
+def test_the_note_says_the_step_was_skipped_in_both_languages():
+    from rlvitals.render.words import finding_summary
+
+    f = next(f for f in diagnose(_healthy_with_nan_at(90)).findings if f.id == "numeric_instability")
+    assert "skipped" in finding_summary(f, "en") and f"step {f.onset_step}" in finding_summary(f, "en")
+    assert "跳过" in finding_summary(f, "zh")
