@@ -35,7 +35,6 @@ from __future__ import annotations
 import math
 import re
 from array import array
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -48,7 +47,7 @@ from .base import Format, LineParser, clean_line
 from .builder import RunBuilder
 from .pydict import DictSyntaxError, KeyMap, numeric, parse_dict, rows_for_writer, skip_reason
 from .trl_blocks import read_trl_blocks
-from .trl_rows import SUMMARY_KEYS, Chunk, is_eval_keys, logging_every, row_table
+from .trl_rows import SUMMARY_KEYS, Chunk, is_eval_keys, logging_every, row_table, steps_run
 from .values import STEP_LIMIT, parse_step
 
 __all__ = ["DEFAULT_LOGGING_STEPS", "FORMAT", "KEYS", "TrlParser", "pinned_length_note", "read_trl", "split_eval"]
@@ -171,7 +170,7 @@ class TrlParser(LineParser):
             return  # some other dict inside a sentence, not a log row
         if any(k in parsed for k in SUMMARY_KEYS):
             self.finished = True
-            self.ran = _steps_run(parsed)
+            self.ran = steps_run(parsed)
             self._skip("end-of-training summary")
             return
         epoch = parsed.pop("epoch", None)
@@ -376,17 +375,6 @@ def write_console(run: Run, out: TextIO) -> None:
             out.write(str({**train, "epoch": round(step / max(total, 1), 2)}) + "\n")
         if ev:
             out.write(str({**ev, "epoch": round(step / max(total, 1), 2)}) + "\n")
-
-
-def _steps_run(summary: Mapping[str, object]) -> int | None:
-    """The steps a finished run took, from its end-of-training summary: runtime x steps per second
-    (printed to 3 or 4 significant digits, so within half a percent); None when it lacks either."""
-    row, _ = numeric(summary)
-    runtime, rate = row.get("train_runtime"), row.get("train_steps_per_second")
-    if runtime is None or rate is None or not (math.isfinite(runtime) and math.isfinite(rate)):
-        return None
-    total = round(runtime * rate)
-    return total if 1 <= total < STEP_LIMIT else None
 
 
 def read_trl(path: Path, name: str) -> Run:

@@ -5,13 +5,16 @@ the step inference reads of them all."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-__all__ = ["SUMMARY_KEYS", "Bars", "Chunk", "is_eval_keys", "logging_every", "row_table"]
+from .pydict import numeric
+from .values import STEP_LIMIT
+
+__all__ = ["SUMMARY_KEYS", "Bars", "Chunk", "is_eval_keys", "logging_every", "row_table", "steps_run"]
 
 SUMMARY_KEYS = ("train_runtime", "train_samples_per_second", "train_steps_per_second", "train_loss")
 
@@ -106,3 +109,14 @@ def row_table(parts: list[Any]) -> tuple[np.ndarray, np.ndarray | None, np.ndarr
         join(epochs),
         {t: (join(c), join(d)) for t, (c, d) in bars.items()},
     )
+
+
+def steps_run(summary: Mapping[str, object]) -> int | None:
+    """The steps a finished run took, from its end-of-training summary: runtime x steps per second
+    (printed to 3 or 4 significant digits, so within half a percent); None when it lacks either."""
+    row, _ = numeric(summary)
+    runtime, rate = row.get("train_runtime"), row.get("train_steps_per_second")
+    if runtime is None or rate is None or not (math.isfinite(runtime) and math.isfinite(rate)):
+        return None
+    total = round(runtime * rate)
+    return total if 1 <= total < STEP_LIMIT else None
