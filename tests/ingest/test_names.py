@@ -303,6 +303,7 @@ def test_a_pass_rate_is_a_correctness_term(key, name):
         ("frac_truncated", "trunc"),
         ("gradient_norm", "gnorm"),
         ("token_entropy", "entropy"),
+        ("loss_kl", "kl"),
         ("eval/pass_rate", None),  # an eval metric keeps its own cadence
     ],
 )

@@ -115,7 +115,7 @@ EXACT: dict[str, Alias] = {
         "kl actor/kl_loss actor/reward_kl_penalty critic/kl objective/kl train/kl_loss kl_loss "
         "ref_kl kl_div train/kl_penalty policy/policy_kl loss/avg_kl ppo_actor/kl_rewards/avg",
     ),
-    **_rows("kl", "kl_mean kl_divergence mean_kl kl_to_ref", rank=12),
+    **_rows("kl", "kl_mean kl_divergence mean_kl kl_to_ref loss_kl", rank=12),
     # advantage spread
     **_rows("adv_std", "adv_std advantages/std critic/advantages/std advantage_std advantages_std advantage/std"),
     "frac_reward_zero_std": _ADV_FROM_ZERO_STD,
