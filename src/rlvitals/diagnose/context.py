@@ -129,6 +129,11 @@ class Ctx:
         sh = self.shapes.get(name)
         return float(sh.stats.get("noise", 0.0)) if sh else 0.0
 
+    def logged(self, name: str) -> bool:
+        """Enough points to judge (`has`), or logged at one value at every step: a level with no trend,
+        which "has" leaves out and a rule reading levels still needs (a KL of exactly 0, a reward of -2)."""
+        return self.has(name) or self.word(name) == "constant"
+
     def word(self, name: str) -> str | None:
         sh = self.shapes.get(name)
         return sh.word if sh else None

@@ -208,7 +208,6 @@ def check(ctx: Ctx) -> Finding | None:
                 onset = first if onset is None else min(onset, first)
     if nonfinite:
         ev.update({f"{m}_nonfinite": c for m, c in nonfinite.items()})
-    skipped = _skipped_steps(ctx, nonfinite)
     for m in ("loss", "gnorm"):
         n, ratio, st = _explodes(ctx, m)
         # st is None exactly when n == 0; a recent one is the explosion starting -- unless the points
@@ -269,7 +268,7 @@ def check(ctx: Ctx) -> Finding | None:
     if ctx.has("reward"):
         ev["reward_end"] = rnd(ctx.end("reward"))
     conf = C.CERTAIN if nonfinite else C.SURE if sev == "critical" else C.FIRM
-    if skipped and list(ev) == ["gnorm_nonfinite"] + (["reward_end"] if "reward_end" in ev else []):
+    if set(ev) <= {"gnorm_nonfinite", "reward_end"} and _skipped_steps(ctx, nonfinite):
         # nothing but a skipped step or two: the run went on with finite numbers (the verdict stays)
         sev, ev["gnorm_skipped_steps"] = "info", nonfinite["gnorm"]
     return Finding(ID, sev, onset, ev, (), tuple(missing), action_for(ID), conf)

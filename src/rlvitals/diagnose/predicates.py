@@ -80,8 +80,7 @@ def finished_scored_alike(ctx: Ctx) -> Pred:
     """A material share of the answers finished (the truncation rate ends at or below 1 - trunc_high)
     and yet (nearly) no group has any reward spread (adv_std ends at or below adv_none): the answers
     that finished scored what the cut ones did, so the cap is not what keeps the reward down."""
-    logged = [m for m in ("trunc", "adv_std") if ctx.has(m) or ctx.word(m) == "constant"]
-    if len(logged) < 2:
+    if not (ctx.logged("trunc") and ctx.logged("adv_std")):
         return Pred(False, "adv_std", None, False)
     a1 = ctx.end("adv_std")
     return Pred(ctx.end("trunc") <= 1 - get("trunc_high") and a1 <= get("adv_none"), "adv_std", rnd(a1))
@@ -89,7 +88,7 @@ def finished_scored_alike(ctx: Ctx) -> Pred:
 
 def trunc_low(ctx: Ctx) -> Pred:
     """truncation rate ends below `trunc_high`."""
-    if not ctx.has("trunc") and ctx.word("trunc") != "constant":
+    if not ctx.logged("trunc"):
         return Pred(False, "trunc", None, False)
     t1 = ctx.end("trunc")
     return Pred(t1 < get("trunc_high"), "trunc", rnd(t1))
@@ -100,7 +99,7 @@ def answers_cut(ctx: Ctx) -> Pred:
     if ctx.has("trunc"):
         t1 = ctx.end("trunc")
         return Pred(t1 >= get("trunc_high"), "trunc", rnd(t1))
-    if ctx.has("len") or ctx.word("len") == "constant":
+    if ctx.logged("len"):
         _, v = ctx.data("len")
         if v.size >= 5:
             pinned = float(np.mean(v[int(0.7 * v.size) :] >= 0.98 * float(np.max(v))))

@@ -90,7 +90,7 @@ def check(ctx: Ctx) -> Finding | None:
 
 def _full(ctx: Ctx) -> Finding | None:
     g = goal(ctx)
-    names = [m for m in dict.fromkeys([g, "acc", "reward"]) if m and (ctx.has(m) or ctx.word(m) == "constant")]
+    names = [m for m in dict.fromkeys([g, "acc", "reward"]) if m and ctx.logged(m)]
     trs = [trend(ctx, m) for m in names]
     if not trs or any(t is None for t in trs):
         return None

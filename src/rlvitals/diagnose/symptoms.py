@@ -350,13 +350,13 @@ def goal(ctx: Ctx) -> str | None:
         if trend(ctx, chosen["metric"]) is not None:
             return str(chosen["metric"])
     for m in ("val_acc", "acc"):
-        if ctx.has(m) or (m in ctx.shapes and ctx.word(m) == "constant"):
+        if ctx.logged(m):
             tr = trend(ctx, m)
             if tr is not None and tr.n >= 4:
                 return m
     for k, (kind, _) in components(ctx).items():
         if kind == "correctness" and trend(ctx, f"component:{k}") is not None:
             return f"component:{k}"
-    if ctx.has("reward") or ("reward" in ctx.shapes and ctx.word("reward") == "constant"):
+    if ctx.logged("reward"):
         return "reward"
     return None

@@ -236,7 +236,7 @@ def check(ctx: Ctx) -> Finding | None:
         # a reward logged at the very same value at every point has no noise to wait out: const_points
         # points over const_span steps decide it, however sparse the log (as for not_learning)
         still_const = ctx.word(g) == "constant" and tr.n >= get("const_points") and tr.span >= get("const_span")
-        len_ok = ctx.has("len") or ctx.word("len") == "constant" or (still_const and ctx.data("len")[1].size >= 5)
+        len_ok = ctx.logged("len") or (still_const and ctx.data("len")[1].size >= 5)
         if not len_ok or improving or not (tr.enough(get("min_points")) or still_const):
             return None
         if ctx.word(g) == "constant" and abs(tr.end) < TINY:
@@ -258,17 +258,17 @@ def check(ctx: Ctx) -> Finding | None:
         ev["len_pinned_at_max"] = rnd(pinned, 3)
     if ctx.has("len"):
         ev["len_end"] = rnd(ctx.end("len"))
-    # the answers began to outgrow the cap where length bent upward (trunc only follows later) -- unless
-    # the cap came down to the answers: the length fell where the truncation rate rose (a cut cap)
     # answers already cut past the lesson's band at the first logged points, and the score never
     # gained a material part of its range under the cut: starved as far back as the log goes (a score
     # that climbed under it was starved later, if at all: dated below, where the answers outgrew the cap)
-    tt0 = trend(ctx, "trunc") if ctx.has("trunc") else None
+    tt = trend(ctx, "trunc") if ctx.has("trunc") else None
     from_start = from_start or (
-        tt0 is not None
-        and tt0.start >= get("trunc_high")
+        tt is not None
+        and tt.start >= get("trunc_high")
         and tr.peak - tr.start < get("goal_material") * goal_scale(ctx, g)
     )
+    # the answers began to outgrow the cap where length bent upward (trunc only follows later) -- unless
+    # the cap came down to the answers: the length fell where the truncation rate rose (a cut cap)
     onset = (
         ctx.first_step()
         if from_start

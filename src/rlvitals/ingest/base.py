@@ -15,13 +15,16 @@ from typing import TextIO
 from ..run import Run
 from .builder import RunBuilder
 
-__all__ = ["ANSI", "RAY_PREFIX", "Format", "LineParser", "clean_line", "normalise_column"]
+__all__ = ["ANSI", "LOOP_COUNTERS", "RAY_PREFIX", "Format", "LineParser", "clean_line", "normalise_column"]
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # "(TaskRunner pid=46086)", "(main_task pid=54569, ip=10.0.0.1)", possibly repeated after ANSI removal
 RAY_PREFIX = re.compile(r"^\s*\([\w.\-]+ pid=\d+(?:, ip=[\d.]+)?\)\s?")
 RAY_REPEATED = re.compile(r"\[repeated \d+x across cluster\]")  # fullmatch on the tail (see clean_line)
 
+
+# a hand-rolled loop's own step counter, read by the table readers (CSV, JSONL) after the frameworks' names
+LOOP_COUNTERS = ("global_steps", "train_step", "update", "iter")
 
 _SPACED_SLASH = re.compile(r"(?<!\s)\s*/\s*")  # (?<!\s): one try per blank run (linear on any input)
 _RENAMED = {"training loss": "loss", "validation loss": "eval_loss"}

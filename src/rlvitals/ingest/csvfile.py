@@ -19,14 +19,13 @@ from typing import TextIO
 from ..i18n import Msg
 from ..run import Run
 from .aliases import lookup
-from .base import Format, LineParser, normalise_column
+from .base import LOOP_COUNTERS, Format, LineParser, normalise_column
 from .blocks import Layout, Syntax, numeric, read_blocks
 from .pydict import rows_for_writer
 from .values import OUT_OF_RANGE, parse_value
 
 __all__ = ["FORMAT", "STEP_COLUMNS", "CsvParser", "write_csv"]
 
-# (a hand-rolled loop's counter last: `update`, `iter`, `train_step`, `global_steps`)
 STEP_COLUMNS = (
     "_step",
     "step",
@@ -35,10 +34,7 @@ STEP_COLUMNS = (
     "trainer/global_step",
     "Step",
     "iteration",
-    "global_steps",
-    "train_step",
-    "update",
-    "iter",
+    *LOOP_COUNTERS,
 )
 csv.field_size_limit(1 << 24)
 

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..i18n import Msg
 from ..run import Run
-from .base import Format, LineParser
+from .base import LOOP_COUNTERS, Format, LineParser
 from .blocks import Layout, Syntax, read_blocks
 from .pydict import rows_for_writer
 from .safejson import loads
@@ -37,18 +37,7 @@ from .values import OUT_OF_RANGE, as_float
 __all__ = ["FORMAT", "STEP_KEYS", "JsonlParser", "flatten", "write_jsonl"]
 
 _INFS = (math.inf, -math.inf)
-STEP_KEYS = (
-    "step",
-    "_step",
-    "global_step",
-    "train/global_step",
-    "trainer/global_step",
-    "iteration",
-    "global_steps",
-    "train_step",
-    "update",
-    "iter",
-)
+STEP_KEYS = ("step", "_step", "global_step", "train/global_step", "trainer/global_step", "iteration", *LOOP_COUNTERS)
 
 
 def flatten(obj: dict[str, object], prefix: str = "", out: dict[str, object] | None = None) -> dict[str, object]:
