@@ -78,3 +78,50 @@ def test_a_table_copied_from_a_notebooks_trainer_output_reads_its_spaced_names()
     assert run.series["loss"].steps.tolist() == [1, 2, 3]
     assert "env_return" in run.components
     assert run.dropped == {"non-numeric cells": 1}
+
+
+# W&B's "Export panel data as CSV": `<run> - <key>` columns, each with its __MIN/__MAX envelope
+PANEL = (
+    '"train/global_step","swift-owl-3 - train/reward","swift-owl-3 - train/reward__MIN",'
+    '"swift-owl-3 - train/reward__MAX","swift-owl-3 - _step","swift-owl-3 - _step__MIN",'
+    '"swift-owl-3 - _step__MAX"\n'
+    '"5","0.1","0.05","0.2","50","50","50"\n'
+    '"10","0.3","0.25","0.4","102","102","102"\n'
+    '"15","0.5","0.45","0.6","154","154","154"\n'
+)
+
+
+def test_a_wandb_panel_export_reads_its_keys_without_the_run_name(tmp_path):
+    path = tmp_path / "panel.csv"
+    path.write_text(PANEL)
+    run = read(path)
+    assert run.series["reward"].source == "train/reward"
+    assert run.series["reward"].steps.tolist() == [5, 10, 15]
+    assert run.series["reward"].values.tolist() == [0.1, 0.3, 0.5]  # the plotted value, not the envelope
+    assert not any("__MIN" in k or "__MAX" in k or "_step" in k for k in run.extras)
+    assert run.skipped == {} and run.dropped == {}
+    assert run.meta["wandb_panel_run"] == "swift-owl-3"
+    assert any(getattr(n, "key", "") == "ingest.note.wandb_panel" for n in run.notes)
+
+
+def test_a_panel_export_of_two_runs_is_two_runs_of_the_file(tmp_path):
+    """Each run's own steps: a step only the other run logged is not a skipped row of this one."""
+    path = tmp_path / "panel2.csv"
+    path.write_text(
+        "Step,a-1 - reward,a-1 - reward__MIN,a-1 - reward__MAX,b-2 - reward,b-2 - reward__MIN,b-2 - reward__MAX\n"
+        "1,0.1,0.1,0.1,0.9,0.9,0.9\n"
+        "2,0.2,0.2,0.2,,,\n"
+        "3,,,,0.7,0.7,0.7\n"
+    )
+    last = read(path)
+    first = read(path, run=1)
+    assert (first.meta["wandb_panel_run"], last.meta["wandb_panel_run"]) == ("a-1", "b-2")
+    assert first.series["reward"].steps.tolist() == [1, 2] and first.series["reward"].values.tolist() == [0.1, 0.2]
+    assert last.series["reward"].steps.tolist() == [1, 3] and last.series["reward"].values.tolist() == [0.9, 0.7]
+    assert first.skipped == {} and last.skipped == {}
+    assert last.meta["run_count"] == 2
+
+
+def test_a_table_with_a_dash_in_its_names_but_no_envelope_is_no_panel():
+    run = read_text("step,loss - smoothed,reward\n1,0.5,0.1\n2,0.4,0.2\n")
+    assert "loss - smoothed" in run.extras and "wandb_panel_run" not in run.meta

@@ -108,6 +108,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "is logged twice the later row wins",
         "ingest.note.not_split": "the step counter restarted at step <= {max} more than {runs} times: read as one run, not split",
         "ingest.note.folder_holds": "the folder holds {n} {kind} runs",
+        "ingest.note.wandb_panel": "a W&B panel export: run {run}, its keys read without the run's name; "
+        "the __MIN/__MAX envelope columns set aside",
+        "ingest.note.panel_holds": "the W&B panel export holds {n} runs",
         "ingest.note.mlflow_holds": "it holds {n} MLflow runs",
         "ingest.note.sqlite_nulls": "{n} NULL cells of metrics already logged were read as NaN (SQLite stores a NaN as NULL)",
         "ingest.note.sqlite_alert": "rlwatch raised {n} alert on this run (table alerts; not used)",
@@ -229,6 +232,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.interleaved": "step 计数在 {rows} 行中有 {back} 行回退（每次退几步）：两个写入者往同一个文件追加（两次训练，或异步训练的多个 rank），按一次训练读取；同一步记录两次时以后一行为准",
         "ingest.note.not_split": "step 计数在 ≤ {max} 处重新开始超过 {runs} 次：按一次训练读取，不拆分",
         "ingest.note.folder_holds": "文件夹里有 {n} 个 {kind} 运行",
+        "ingest.note.wandb_panel": "W&B 面板导出：运行 {run}，键名去掉运行名读取；__MIN/__MAX 包络列不计入",
+        "ingest.note.panel_holds": "这份 W&B 面板导出里有 {n} 个运行",
         "ingest.note.mlflow_holds": "其中有 {n} 个 MLflow 运行",
         "ingest.note.sqlite_nulls": "已经记录过的指标有 {n} 个 NULL 单元格，按 NaN 读取（SQLite 把 NaN 存成 NULL）",
         "ingest.note.sqlite_alert": "rlwatch 在这次训练上发出了 {n} 条告警（alerts 表；未使用）",

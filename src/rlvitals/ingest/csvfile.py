@@ -7,18 +7,25 @@ The step column is the first of `_step`, `step`, `global_step`, `train/global_st
 `update`, `iter`); without one the row number is used and a note says so.
 Blank cells are gaps (not NaN); `nan` written out is a NaN.  Text cells in a numeric file (a run
 name, a tag) are counted in `Run.skipped`, never read as numbers.
+
+A W&B *panel* export ("Export panel data as CSV") names every column `<run> - <key>`, with a
+`<run> - <key>__MIN` / `__MAX` pair beside each: the envelope of the points W&B merged into one
+plotted point.  Each run of the panel is read as a run of the file (`--run K`), its keys without
+the run's name, the envelope set aside (it is not a metric the run logged).
 """
 
 from __future__ import annotations
 
 import csv
 import math
+import re
 from pathlib import Path
 from typing import TextIO
 
 from ..i18n import Msg
 from ..run import Run
 from .aliases import lookup
+from .assemble import link_runs
 from .base import LOOP_COUNTERS, Format, LineParser, normalise_column
 from .blocks import Layout, Syntax, numeric, read_blocks
 from .pydict import rows_for_writer
@@ -37,6 +44,29 @@ STEP_COLUMNS = (
     *LOOP_COUNTERS,
 )
 csv.field_size_limit(1 << 24)
+_PANEL = re.compile(r"(.+?) - (.+)")
+_ENVELOPE = ("__MIN", "__MAX")
+# W&B's own bookkeeping under a panel's run name: its internal step and clocks, not metrics
+_PANEL_BOOKKEEPING = ("_step", "_runtime", "_timestamp")
+
+
+def panel_runs(header: list[str], step_col: int | None) -> list[str]:
+    """The run names of a W&B panel export's header, in order; [] for any other table.  A panel
+    export names every column but the x axis `<run> - <key>` and carries the __MIN/__MAX envelope."""
+    cols = [h for i, h in enumerate(header) if i != step_col]
+    found = [_PANEL.fullmatch(h) for h in cols]
+    if not cols or not all(found) or not any(h.endswith(_ENVELOPE) for h in cols):
+        return []
+    return list(dict.fromkeys(m.group(1) for m in found if m))
+
+
+def _panel_key(column: str, run: str) -> str | None:
+    """The key `column` holds for `run` of a panel export, or None (another run's column, the
+    envelope, W&B's bookkeeping)."""
+    m = _PANEL.fullmatch(column)
+    if m is None or m.group(1) != run or column.endswith(_ENVELOPE) or m.group(2) in _PANEL_BOOKKEEPING:
+        return None
+    return m.group(2)
 
 
 class CsvParser(LineParser):
@@ -45,12 +75,15 @@ class CsvParser(LineParser):
 
     format_name = "csv"
 
-    def __init__(self, name: str = "") -> None:
+    def __init__(self, name: str = "", panel_run: int = 0) -> None:
         super().__init__(name)
         self.header: list[str] | None = None
         self.delim = ","
         self.step_col: int | None = None
         self._row_no = -1
+        self.panel_run = panel_run  # which run of a W&B panel export this parser reads
+        self.panel: list[str] = []  # the export's run names ([] for any other table)
+        self._keys: list[str | None] = []  # the key each column holds for this run (None: not ours)
 
     def parse(self, line: str, lineno: int) -> None:
         if not line.strip():
@@ -66,6 +99,14 @@ class CsvParser(LineParser):
             if self.step_col is None:
                 self.builder.note(Msg("note.row_number"))
                 self.builder.meta["step_inferred"] = True
+            self.panel = panel_runs(self.header, self.step_col)
+            if self.panel:
+                run = self.panel[min(self.panel_run, len(self.panel) - 1)]
+                self._keys = [_panel_key(h, run) for h in self.header]
+                self.builder.meta["wandb_panel_run"] = run
+                self.builder.note(Msg("ingest.note.wandb_panel", run=run))
+            else:
+                self._keys = list(self.header)
             return
         try:
             cells = next(csv.reader([line], delimiter=self.delim))
@@ -86,14 +127,16 @@ class CsvParser(LineParser):
             step = cells[self.step_col]  # as written: the builder checks its range
         row: dict[str, float] = {}
         text = 0
-        for i, (key, cell) in enumerate(zip(self.header, cells)):
-            if i == self.step_col or not cell.strip():
+        for i, (key, cell) in enumerate(zip(self._keys, cells)):
+            if i == self.step_col or key is None or not cell.strip():
                 continue
             v = parse_value(cell)
             if v is None:
                 text += 1
             else:
                 row[key] = v
+        if self.panel and not row and not text:
+            return  # a step only the panel's other runs logged: theirs, not a loss
         self.builder.add_parsed(
             step, row, lineno, dropped=text, dropped_reason="non-numeric cells", empty_reason="CSV row without metrics"
         )
@@ -103,7 +146,7 @@ def _learn(raw: bytes, parser: LineParser) -> tuple[Layout, dict[str, float], fl
     """A row of plain numbers, no blank cell, under a header with a step column: its layout, and
     the row CsvParser makes of it."""
     assert isinstance(parser, CsvParser)
-    if parser.header is None or parser.step_col is None or b'"' in raw or b"\r" in raw:
+    if parser.header is None or parser.step_col is None or parser.panel or b'"' in raw or b"\r" in raw:
         return None
     cells = raw.split(parser.delim.encode())
     if len(cells) != len(parser.header) or not all(numeric(c) for c in cells):
@@ -122,7 +165,8 @@ def _learn(raw: bytes, parser: LineParser) -> tuple[Layout, dict[str, float], fl
 
 def read_csv(path: Path, name: str) -> Run:
     """A CSV/TSV file: the header by CsvParser, then rows of plain numbers in blocks (blocks.py);
-    a row with a blank cell, a text cell or quotes goes to CsvParser."""
+    a row with a blank cell, a text cell or quotes goes to CsvParser.  A W&B panel export holding
+    several runs is read once per run, the last returned with the others in `file_runs`."""
     parser = CsvParser(name)
     with open(path, "rb") as f:
         first = b""
@@ -131,7 +175,13 @@ def read_csv(path: Path, name: str) -> Run:
                 first = raw
                 break
     delim = b"\t" if first.count(b"\t") > first.count(b",") else b","
-    return read_blocks(path, parser, _syntax(delim), head=1)[0]
+    run = read_blocks(path, parser, _syntax(delim), head=1)[0]
+    if len(parser.panel) < 2:
+        return run
+    runs = [run] + [read_blocks(path, CsvParser(name, i), _syntax(delim), head=1)[0] for i in range(1, len(parser.panel))]
+    for r, label in zip(runs, parser.panel):
+        r.name = f"{name}:{label}" if name else label
+    return link_runs(runs, Msg("ingest.note.panel_holds", n=len(runs)), lambda r: r.meta.get("wandb_panel_run", r.name))
 
 
 def _syntax(delim: bytes) -> Syntax:
