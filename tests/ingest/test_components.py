@@ -180,3 +180,16 @@ def test_unsloth_notebook_components():
     # the correctness reward pays 2.0 per right answer: as acc it is a stand-in, said so
     acc = run.series["acc"]
     assert acc.source == "rewards/correctness_reward_func" and acc.proxy and "not a fraction" in acc.note
+
+
+def test_a_log_of_reward_terms_without_their_total_gets_the_reward_from_them():
+    """TRL logs `reward` beside its terms; a panel or table that kept only the terms still has a
+    reward: the one term itself, or the sum of several where every term was logged."""
+    one = read_text("step,train/rewards/joke_fn/mean\n1,0.1\n2,0.4\n")
+    assert one.series["reward"].values.tolist() == [0.1, 0.4] and one.series["reward"].proxy
+    two = read_text(
+        "step,rewards/correctness_reward_func/mean,rewards/format_reward_func/mean\n1,0.0,0.5\n2,1.0,\n3,2.0,0.5\n"
+    )
+    assert two.series["reward"].steps.tolist() == [1, 3] and two.series["reward"].values.tolist() == [0.5, 2.5]
+    kept = read_text("step,reward,rewards/format_reward_func/mean\n1,0.7,0.5\n2,0.9,0.5\n")
+    assert kept.series["reward"].source == "reward" and not kept.series["reward"].proxy

@@ -335,6 +335,9 @@ class RunBuilder:
     def _make_run(self, raw: dict[str, tuple[np.ndarray, np.ndarray]], segs: list[list[int]]) -> Run:
         series, extras, unrecognized, notes = aliases.resolve(raw)
         comps, kinds, evals, comp_notes = components.split(raw, series, extras)
+        if "reward" not in series and (made := components.reward_from_terms(comps)) is not None:
+            series["reward"] = made[0]
+            comp_notes.append(Msg("note.alias", canon="reward", key=made[0].source, note=made[1]))
         run = Run(name=self.name, format=self.format)
         run.series = series
         run.extras = extras

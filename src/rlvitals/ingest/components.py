@@ -39,6 +39,7 @@ __all__ = [
     "component_name",
     "is_correctness_name",
     "is_eval_key",
+    "reward_from_terms",
     "set_goal",
     "split",
     "val_acc_choice",
@@ -302,6 +303,29 @@ def split(
         )
         notes.append(Msg("note.components", listing=listing))
     return components, kinds, evals, notes
+
+
+def reward_from_terms(components: dict[str, Series]) -> tuple[Series, Msg] | None:
+    """The reward of a log that kept only its terms (a TRL panel of `rewards/<fn>/mean`, no total):
+    the one term itself, or the sum of several at the steps every term logged (TRL sums its
+    reward functions, each weighted 1 unless told otherwise).  None without a term."""
+    terms = [s for s in components.values() if _points(s) >= 1]
+    if not terms:
+        return None
+    if len(terms) == 1:
+        t = terms[0]
+        note = Msg("note.reward_one_term")
+        return Series("reward", t.steps, t.values, t.source, True, note), note
+    steps = terms[0].steps
+    for t in terms[1:]:
+        steps = np.intersect1d(steps, t.steps)
+    if not len(steps):
+        return None
+    total = np.zeros(len(steps))
+    for t in terms:
+        total += t.values[np.searchsorted(t.steps, steps)]
+    note = Msg("note.reward_sum_terms", n=len(terms))
+    return Series("reward", steps, total, "+".join(t.source for t in terms), True, note), note
 
 
 # -- the goal ------------------------------------------------------------------------------------
