@@ -299,6 +299,8 @@ def test_a_pass_rate_is_a_correctness_term(key, name):
         ("success_rate", "acc"),
         ("response_len", "len"),
         ("gen_len", "len"),
+        ("completion_tokens", "len"),
+        ("train/completion_tokens", "len"),
         ("trunc_rate", "trunc"),
         ("frac_truncated", "trunc"),
         ("gradient_norm", "gnorm"),

@@ -169,7 +169,8 @@ EXACT: dict[str, Alias] = {
     **_rows(
         "len",
         "completion_len_mean rollout/response_length_mean mean_completion_length response_len_mean "
-        "env/all/ac_tokens_per_turn response_len output_length output_len gen_len generation_length",
+        "env/all/ac_tokens_per_turn response_len output_length output_len gen_len generation_length "
+        "completion_tokens response_tokens mean_completion_tokens",
         rank=12,
     ),
     # grad norm

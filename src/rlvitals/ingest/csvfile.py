@@ -178,7 +178,9 @@ def read_csv(path: Path, name: str) -> Run:
     run = read_blocks(path, parser, _syntax(delim), head=1)[0]
     if len(parser.panel) < 2:
         return run
-    runs = [run] + [read_blocks(path, CsvParser(name, i), _syntax(delim), head=1)[0] for i in range(1, len(parser.panel))]
+    runs = [run] + [
+        read_blocks(path, CsvParser(name, i), _syntax(delim), head=1)[0] for i in range(1, len(parser.panel))
+    ]
     for r, label in zip(runs, parser.panel):
         r.name = f"{name}:{label}" if name else label
     return link_runs(runs, Msg("ingest.note.panel_holds", n=len(runs)), lambda r: r.meta.get("wandb_panel_run", r.name))
