@@ -62,3 +62,20 @@ def test_a_plateau_says_it_is_not_a_collapse_nor_a_sync_failure_with_the_metrics
     d = diagnose(dc.healthy(0, acc=acc, reward=acc + 0.3, ratio_mean=None))
     p = _plateau(d)
     assert p is not None and "sync_failure" not in {r.lookalike for r in p.ruled_out} and "ratio_mean" in p.missing
+
+
+def test_the_plateaus_sentence_names_the_step_its_header_does():
+    """A log written every 5 steps: the knee's block centre is no logged step; the sentence says
+    the logged step the finding's header says, not the centre."""
+    from rlvitals.render.words import finding_summary
+    from rlvitals.run import Run
+
+    r = np.random.default_rng(1)
+    steps = np.arange(5, 1095, 5)
+    reward = np.where(steps < 250, -0.1 + 0.5 * steps / 250, 0.4 + 0.0002 * (steps - 250)) + r.normal(
+        0, 0.02, steps.size
+    )
+    p = _plateau(diagnose(Run.from_arrays("every5", steps, {"reward": reward})))
+    assert p is not None and p.onset_step % 5 == 0
+    for lang, said in (("en", f"from step {p.onset_step} "), ("zh", f"从第 {p.onset_step} 步起")):
+        assert said in finding_summary(p, lang)
