@@ -250,7 +250,8 @@ def _sniff(text: str) -> float:
 
 FORMAT = Format(
     "csv",
-    "CSV/TSV table with a header (W&B history export: `_step`, blank cells, any column order)",
+    "CSV/TSV table with a header (W&B history export: `_step`, blank cells, any column order; "
+    "a W&B panel export: `<run> - <key>` columns, one run each)",
     _sniff,
     parser=CsvParser,
     reader=read_csv,
