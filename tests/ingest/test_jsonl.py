@@ -117,3 +117,24 @@ def test_two_writers_interleaved_in_one_file_are_one_run_not_a_restart():
     resumed = [*range(0, 30), *range(25, 60), *range(55, 90)]
     run = read_text("".join(f'{{"step": {s}, "reward": 0.1}}\n' for s in resumed), "jsonl")
     assert len(run.segments) == 3 and not any("two writers" in str(n) for n in run.notes)
+
+
+def test_a_loops_typed_eval_records_are_evals_not_the_training_reward():
+    """A loop writing `{"type": "eval", ...}` beside its rollout and train records, counting its
+    steps as `grpo_step`: the eval's reward and accuracy are evals on their own cadence."""
+    text = "\n".join(
+        [
+            '{"type": "eval", "grpo_step": 0, "reward": 0.04, "answer_accuracy": 0.04}',
+            '{"type": "rollout", "grpo_step": 1, "reward": 0.2}',
+            '{"type": "train", "grpo_step": 1, "optimizer_step": 1, "grad_norm": 0.1}',
+            '{"type": "rollout", "grpo_step": 2, "reward": 0.3}',
+            '{"type": "train", "grpo_step": 2, "optimizer_step": 2, "grad_norm": 0.2}',
+            '{"split": "val", "grpo_step": 2, "reward": 0.5, "answer_accuracy": 0.5}',
+        ]
+    )
+    run = read_text(text + "\n")
+    assert run.series["reward"].steps.tolist() == [1, 2] and run.series["reward"].values.tolist() == [0.2, 0.3]
+    assert run.evals["eval/reward"].values.tolist() == [0.04, 0.5]
+    assert run.series["val_acc"].source == "eval/answer_accuracy"
+    assert run.series["gnorm"].steps.tolist() == [1, 2]
+    assert "step_inferred" not in run.meta

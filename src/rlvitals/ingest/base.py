@@ -24,7 +24,7 @@ RAY_REPEATED = re.compile(r"\[repeated \d+x across cluster\]")  # fullmatch on t
 
 
 # a hand-rolled loop's own step counter, read by the table readers (CSV, JSONL) after the frameworks' names
-LOOP_COUNTERS = ("global_steps", "train_step", "update", "iter")
+LOOP_COUNTERS = ("global_steps", "train_step", "grpo_step", "ppo_step", "rl_step", "optimizer_step", "update", "iter")
 
 _SPACED_SLASH = re.compile(r"(?<!\s)\s*/\s*")  # (?<!\s): one try per blank run (linear on any input)
 _RENAMED = {"training loss": "loss", "validation loss": "eval_loss"}

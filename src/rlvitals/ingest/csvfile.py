@@ -3,8 +3,9 @@
 The W&B history export is the common case: `_step` is the step, columns come in no particular
 order, a metric not logged at a step is a blank cell, and `_timestamp`/`_runtime` ride along.
 The step column is the first of `_step`, `step`, `global_step`, `train/global_step`,
-`trainer/global_step`, `Step`, `iteration` (or a hand-rolled loop's `global_steps`, `train_step`,
-`update`, `iter`); without one the row number is used and a note says so.
+`trainer/global_step`, `Step`, `iteration` (or a hand-rolled loop's own counter,
+`base.LOOP_COUNTERS`: `global_steps`, `train_step`, `grpo_step`, ...); without one the row number is
+used and a note says so.
 Blank cells are gaps (not NaN); `nan` written out is a NaN.  Text cells in a numeric file (a run
 name, a tag) are counted in `Run.skipped`, never read as numbers.
 

@@ -4,8 +4,9 @@ Two shapes, one parser:
 
 - flat: `{"step": 12, "loss": -0.05, "mean_reward": 0.63, …}` (prime-rl, torchtune's JSONL logger,
   hand-rolled loggers such as rookworld's); the step is `step`, `_step`, `global_step`,
-  `train/global_step`, `iteration` (or a loop's `global_steps`, `train_step`, `update`, `iter`),
-  else the row number (and a note says so);
+  `train/global_step`, `iteration` (or a loop's own counter: `base.LOOP_COUNTERS`), else the row
+  number (and a note says so); a record the loop marked as an evaluation (`"type": "eval"`,
+  `"split": "val"`, ...) holds evals (`eval/<key>`, their own cadence), not training metrics;
 - verl's file logger: `{"step": N, "data": {flat metrics}}`, written with orjson, which turns
   NaN/inf into `null`: there, `null` is read as NaN (a logged NaN is evidence, not a gap).
 
@@ -30,6 +31,7 @@ from ..i18n import Msg
 from ..run import Run
 from .base import LOOP_COUNTERS, Format, LineParser
 from .blocks import Layout, Syntax, read_blocks
+from .components import is_eval_key
 from .pydict import rows_for_writer
 from .safejson import loads
 from .values import OUT_OF_RANGE, as_float
@@ -97,6 +99,10 @@ class JsonlParser(LineParser):
                     break
         for key in STEP_KEYS:
             flat.pop(key, None)
+        if _is_eval_record(flat):
+            # a loop writing typed records ({"type": "eval", ...} beside its "rollout"/"train" ones):
+            # an eval's numbers are evals, on their own cadence, not the training reward at that step
+            flat = {k if is_eval_key(k) else f"eval/{k}": v for k, v in flat.items()}
         if step is None or not isinstance(step, (int, float)) or isinstance(step, bool):
             step = self._row_no
             self.builder.meta["step_inferred"] = True
@@ -116,6 +122,15 @@ class JsonlParser(LineParser):
             else:
                 dropped += 1
         self.builder.add_parsed(step, row, lineno, dropped=dropped, empty_reason="JSON line without metrics")
+
+
+RECORD_KINDS = ("type", "split", "mode", "phase", "kind")
+EVAL_KINDS = frozenset({"eval", "evaluation", "val", "valid", "validation", "test"})
+
+
+def _is_eval_record(flat: dict[str, object]) -> bool:
+    """A row a loop marked as an evaluation (`"type": "eval"`, `"split": "val"`, ...)."""
+    return any(isinstance(v := flat.get(k), str) and v.strip().lower() in EVAL_KINDS for k in RECORD_KINDS)
 
 
 def _learn(raw: bytes, parser: LineParser) -> tuple[Layout, dict[str, float], float] | None:
