@@ -336,8 +336,8 @@ class RunBuilder:
         series, extras, unrecognized, notes = aliases.resolve(raw)
         comps, kinds, evals, comp_notes = components.split(raw, series, extras)
         if "reward" not in series and (made := components.reward_from_terms(comps)) is not None:
-            series["reward"] = made[0]
-            comp_notes.append(Msg("note.alias", canon="reward", key=made[0].source, note=made[1]))
+            series["reward"] = made
+            comp_notes.append(Msg("note.alias", canon="reward", key=made.source, note=made.note))
         run = Run(name=self.name, format=self.format)
         run.series = series
         run.extras = extras

@@ -305,17 +305,17 @@ def split(
     return components, kinds, evals, notes
 
 
-def reward_from_terms(components: dict[str, Series]) -> tuple[Series, Msg] | None:
+def reward_from_terms(components: dict[str, Series]) -> Series | None:
     """The reward of a log that kept only its terms (a TRL panel of `rewards/<fn>/mean`, no total):
     the one term itself, or the sum of several at the steps every term logged (TRL sums its
-    reward functions, each weighted 1 unless told otherwise).  None without a term."""
+    reward functions, each weighted 1 unless told otherwise), a stand-in whose `note` says how it
+    was made.  None without a term."""
     terms = [s for s in components.values() if _points(s) >= 1]
     if not terms:
         return None
     if len(terms) == 1:
         t = terms[0]
-        note = Msg("note.reward_one_term")
-        return Series("reward", t.steps, t.values, t.source, True, note), note
+        return Series("reward", t.steps, t.values, t.source, True, Msg("note.reward_one_term"))
     steps = terms[0].steps
     for t in terms[1:]:
         steps = np.intersect1d(steps, t.steps)
@@ -325,7 +325,7 @@ def reward_from_terms(components: dict[str, Series]) -> tuple[Series, Msg] | Non
     for t in terms:
         total += t.values[np.searchsorted(t.steps, steps)]
     note = Msg("note.reward_sum_terms", n=len(terms))
-    return Series("reward", steps, total, "+".join(t.source for t in terms), True, note), note
+    return Series("reward", steps, total, "+".join(t.source for t in terms), True, note)
 
 
 # -- the goal ------------------------------------------------------------------------------------
