@@ -91,7 +91,7 @@ EXACT: dict[str, Alias] = {
     ),
     **_rows("acc", "env/all/correct reward/accuracy train_accuracy train/accuracy", rank=12),
     # a hand-rolled loop's share of answers right (the tests passed, the task solved)
-    **_rows("acc", "train_acc pass_rate success_rate solve_rate", rank=13),
+    **_rows("acc", "train_acc pass_rate success_rate solve_rate answer_accuracy mean_accuracy avg_accuracy", rank=13),
     # validation accuracy (own cadence)
     **_rows(
         "val_acc",
@@ -170,7 +170,8 @@ EXACT: dict[str, Alias] = {
         "len",
         "completion_len_mean rollout/response_length_mean mean_completion_length response_len_mean "
         "env/all/ac_tokens_per_turn response_len output_length output_len gen_len generation_length "
-        "completion_tokens response_tokens mean_completion_tokens",
+        "completion_tokens response_tokens mean_completion_tokens avg_response_length mean_response_length "
+        "avg_response_token_length avg_completion_length",
         rank=12,
     ),
     # grad norm
