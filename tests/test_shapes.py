@@ -103,6 +103,15 @@ def test_grad_norm_falling_from_113_to_zero_is_to_zero_not_flat():
     assert s.word == "to_zero" and s.end < 1e-3 and 30 <= s.onset_step <= 60
 
 
+def test_a_negative_score_climbing_to_zero_rises_it_does_not_fall_to_zero():
+    # a game score (a penalty) from -6 to -0.1: near 0 at the end, but a rise -- every reader of
+    # "to_zero" reads a loss (an entropy dying, a truth metric lost)
+    v = -6.0 * np.exp(-S / 25) - 0.1 + noise(0.2)
+    s = sh(v, "reward")
+    assert s.word == "rising" and s.end > s.start
+    assert sh(-v, "reward").word == "to_zero"  # the same curve as a positive fall is one
+
+
 def test_a_ragged_but_large_rise_is_rising_not_flat():
     # acc 26.7% → 42.4% with heavy batch noise and a stall in the middle: tau is low, the move is not
     base = np.concatenate([np.linspace(0.267, 0.36, 60), np.full(80, 0.36), np.linspace(0.36, 0.424, 60)])
@@ -212,3 +221,15 @@ def test_real_score_rising_from_zero_through_noise_is_rising_not_a_surge():
     # and prime-rl's length 178 -> 18 (fell early, then flat) is a fall
     run = read(REAL_LOGS["primerl_hacking"])
     assert classify(run.series["len"]).word == "falling"
+
+
+def test_a_short_steady_fall_is_no_spike_at_its_first_point():
+    # 15 points, a reward falling to 0 and staying there: each point sits on its neighbours' line, so
+    # the first point (the highest) is no jump away from a run-wide median; a lone jump still is one
+    fall = np.array([0.56, 0.44, 0.45, 0.33, 0.14, 0.09, 0.02, 0.004, 0, 0, 0.004, 0, 0.004, 0, 0])
+    s = classify(Series("reward", np.arange(2, 17), fall))
+    assert s.word == "to_zero" and s.onset_step is not None and s.onset_step <= 7
+    flat = 0.3 + 0.01 * np.sin(np.arange(20))
+    flat[12] = 3.0
+    jump = classify(Series("kl", np.arange(20), flat))
+    assert jump.word == "spike" and jump.onset_step == 12

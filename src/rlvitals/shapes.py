@@ -6,7 +6,8 @@
     flat         平掉      no longer changing (converged or stuck); never a large relative move
     spike        陡增/暴涨  jumps by an order of magnitude within a few steps, or grows by two or
                            more orders of magnitude over the run (kl 0.004 → 18.6 is no 缓升)
-    to_zero      趋近 0    falls to a tenth of its start or less (entropy 1.88 → 0.007)
+    to_zero      趋近 0    falls to a tenth of its start or less (entropy 1.88 → 0.007); a negative
+                           curve climbing toward 0 rises
     drift        单调偏离  a quantity that should stay put moves steadily one way (ratio_mean)
     oscillating  剧烈抖动  large back-and-forth around the trend
     constant     恒定      exactly the same value at every step (clip_frac 0 with one update per batch:
@@ -200,7 +201,14 @@ def _local_residual(steps: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, 
     size = max(16, n // 4096)
     m = n // size
     if m < 2:
-        base = np.full(n, float(np.median(values)))
+        # too short for two blocks: each point against the median of itself and its two neighbours
+        # (the end points against their own three), so a steady fall keeps its points on their line
+        # and only a point that jumps away from both neighbours stands out
+        if n < 3:
+            base = np.full(n, float(np.median(values)))
+        else:
+            mid = np.median(np.lib.stride_tricks.sliding_window_view(values, 3), axis=1)
+            base = np.concatenate(([np.median(values[:3])], mid, [np.median(values[-3:])]))
         return values - base, base
     med = np.median(values[: m * size].reshape(m, size), axis=1)
     cen = steps[: m * size].reshape(m, size).mean(axis=1)
@@ -319,14 +327,9 @@ def classify(series: Series) -> Shape:
     if surge_ratio >= SURGE_TOTAL and abs(end) > abs(start) and big_move:
         k, _ = hinge_onset(t, np.log10(x) if np.all(x > 0) else x, "start")
         return Shape(series.name, "spike", start, end, per100, rel, int(t[k]), stats)
-    # 1b) 趋近 0: a fall to a tenth of the start or less, well clear of the noise
-    if (
-        abs(start) > 0
-        and abs(end) <= TO_ZERO * abs(start)
-        and np.sign(end) != -np.sign(start)
-        and move > clear
-        and big_move
-    ):
+    # 1b) 趋近 0: a fall to a tenth of the start or less, well clear of the noise (a fall: a score
+    #     that climbs from -6 to -0.1 nears 0 too, but it rose, and every reader of the word reads a loss)
+    if start > 0 and 0 <= end <= TO_ZERO * start and move > clear and big_move:
         # the onset: where the curve fell a quarter of the way from its start toward 0 for good
         # (a level that then dies, a decay from the first step, a rise and then a crash: each gets
         # the step its fall became plain; a noisy dip that came back up does not count)
