@@ -318,3 +318,73 @@ def test_a_loop_written_like_the_answers_keeps_its_steps(tmp_path):
     run = read(write(tmp_path, text))
     assert run.series["reward"].steps.tolist() == [10 * i for i in range(1, 9)] and len(run.segments) == 1
     assert run.skipped["step number in text"] == 16
+
+
+def _python_logging(rows: list[str]) -> str:
+    return "".join(f"2025-09-23 09:0{i % 10}:00,000 - train - INFO - {r}\n" for i, r in enumerate(rows))
+
+
+def test_a_dict_printed_inside_a_log_line_is_read_under_its_name(tmp_path):
+    """`logger.info(f"loss: {loss}, stats: {stats}")`: the dict's quoted keys are names, under the
+    dict's own name as the dict readers flatten it (`stats/reward` reads as the reward)."""
+    rows = [f"rl_loss: {0.01 * i}, stats: {{'reward': {0.1 + 0.02 * i:.2f}, 'kl': {0.001 * i:.3f}}}" for i in range(30)]
+    run = read(write(tmp_path, _python_logging(rows)))
+    assert run.format == "generic" and run.n_steps == 30
+    assert run.series["reward"].values[[0, -1]].tolist() == pytest.approx([0.1, 0.68])
+    assert run.series["kl"].values[-1] == pytest.approx(0.029)
+    assert pairs("note: {'a': {'b': 1}, 'c': 2}, d: 3")[0] == {"note/a/b": 1.0, "note/c": 2.0, "d": 3.0}
+
+
+def test_a_sum_beside_its_count_is_read_as_the_mean_it_sums(tmp_path):
+    """`{'total_num': 256, 'total_reward': 144.0}`: 144 right of 256 is a reward of 0.5625, as a reader
+    divides them; the sums themselves stay as they were written."""
+    rows = [
+        f"reward_data: {{'total_num': 256, 'total_reward': {64 + 4 * i}.0, 'total_answer_reward': {60 + 4 * i}.0}}"
+        for i in range(30)
+    ]
+    run = read(write(tmp_path, _python_logging(rows)))
+    assert run.series["reward"].values[0] == pytest.approx(64 / 256)
+    assert run.series["reward"].values[-1] == pytest.approx((64 + 4 * 29) / 256)
+    assert "reward_data/total_reward" in run.extras
+    got, _ = pairs("totals: {'n': 4, 'total_x': 2, 'sum_y': 3}")
+    assert got["totals/x"] == 0.5 and got["totals/y"] == 0.75 and "totals/n" in got
+
+
+def test_a_step_number_far_rarer_than_the_rows_does_not_number_them(tmp_path):
+    """A step number printed once ("new best at step 0, saving") or on a progress line every 10 rows
+    numbers something else: the rows are read in order and numbered (a note says why), instead of
+    piling onto one step and dropping the rest."""
+    rows = [
+        f"rl_loss: {0.01 * i}, token_entropy: {0.8 + 0.2 * i:.2f}, eval_acc: {0.47 - 0.03 * i:.2f}" for i in range(15)
+    ]
+    rows.insert(2, "in step 0 new best eval_acc: 0.47, save model to checkpoints/rl")
+    run = read(write(tmp_path, _python_logging(rows)))
+    assert run.n_steps == 15 and run.series["entropy"].values[-1] == pytest.approx(3.6)
+    assert any("numbers something else" in n or "number something else" in n for n in map(str, run.notes))
+    every = "".join(
+        f"reward: {0.1 + 0.01 * s:.3f}, kl: {0.001 * s:.4f}\n" + (f"Step {s}: loss=0.1\n" if s % 10 == 0 else "")
+        for s in range(1, 61)
+    )
+    assert read(write(tmp_path, every, "every.log")).series["reward"].steps.tolist() == list(range(1, 61))
+
+
+def test_several_records_on_one_line_are_several_rows(tmp_path):
+    """A name coming again on one line starts a new row (a loop that prints every step on one line),
+    rather than keeping the last value; on a step's own line a name written twice is counted."""
+    one = " | ".join(f"reward: {0.1 + 0.01 * i:.2f}, kl: {0.001 * i:.3f}" for i in range(40))
+    run = read(write(tmp_path, one + "\n"), "generic")
+    assert run.n_steps == 40 and run.series["reward"].values[-1] == pytest.approx(0.49)
+    twice = "".join(f"step {s}: reward={0.1 * s:.1f} reward={0.1 * s + 0.05:.2f} kl=0.01\n" for s in range(1, 6))
+    run = read(write(tmp_path, twice, "twice.log"))
+    assert run.series["reward"].values.tolist() == pytest.approx([0.15, 0.25, 0.35, 0.45, 0.55])
+    assert run.skipped["value written twice on its step's line"] == 5
+
+
+def test_a_config_printed_again_and_again_is_no_loop():
+    """Printed dicts of a config (the same values each time) are not a training loop's lines: the
+    generic reader does not claim them (a verl console prints its config before the first step)."""
+    config = "".join(
+        f"model config {{'eos_token_id': 151645, 'rope_theta': 1000000.0, 'vocab_size': 151936}} ({i})\n"
+        for i in range(5)
+    )
+    assert sniff_text(config) is None

@@ -86,6 +86,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.gen_percent": "values written with % are read as fractions (45% → 0.45)",
         "ingest.note.gen_no_counter": "generic reader found no step counter: the row number is used as the step "
         "(a new row starts when a name repeats)",
+        "ingest.note.gen_sparse_counter": "the log's step numbers are on {lines} line(s) while its metrics "
+        "fill {rows} rows: they number something else (a checkpoint, a new best, a progress line), so the "
+        "rows are read in order and numbered",
         "ingest.note.gen_text_steps": "{n} line(s) with a step number written as {form}, a number that starts "
         "again and again or never moves (a sampled answer's `Step 1: ...`), were read as text, not steps",
         "ingest.note.fallback_from": "the {format} reader found no metric: read by the generic fallback",
@@ -216,6 +219,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.gen_previous": "通用读取器：没有步数的行上打印的指标，归到它们之前那条带步数的行",
         "ingest.note.gen_percent": "带 % 的数值按比例读取（45% → 0.45）",
         "ingest.note.gen_no_counter": "通用读取器没有找到步数计数：用行号作为步数（名字重复出现时开始新的一行）",
+        "ingest.note.gen_sparse_counter": "日志里的步数只出现在 {lines} 行上，而指标写了 {rows} 行：这些步数数的是别的东西"
+        "（存检查点、新的最好成绩、进度行），所以按顺序给这些行编号来读",
         "ingest.note.gen_text_steps": "{n} 行的步数写作 {form}，且一再从头数起或从不变化（例如采样答案里的 `Step 1: ...`）：按正文读，不当作步数",
         "ingest.note.fallback_from": "{format} 读取器一个指标也没读到：改由通用兜底读取器读取",
         "ingest.note.mapped": "{canon} 来自 {key}：由用户指定（--map {canon}={given}）",

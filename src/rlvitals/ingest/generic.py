@@ -6,7 +6,8 @@
 Tried last (it claims a file only when no framework reader does, and with low confidence).
 
 - **Pairs.** A number after `:` or `=`; its name is the up-to-four words before it, back to the
-  previous pair or a delimiter (`, ; | ( ) [ ] { } < > : =`, tab).  `12%` is read as 0.12.  Names
+  previous pair or a delimiter (`, ; | ( ) [ ] { } < > : =`, tab), or the words inside the quotes
+  of a printed dict's key (`stats: {'reward': 0.5}`).  `12%` is read as 0.12.  Names
   are kept as written.  One the alias table knows once lower-cased, joined by `_` and stripped of a
   leading "average", "mean", "train", … ("Average Reward", "KL", "Mean Reward") is read as that
   vital, as if the user had said `--map`, and a note says so (`mapping.guess_names`); `--map
@@ -60,7 +61,10 @@ def _name(segment: str) -> str | None:
     a sentence ("GPU: Tesla T4. Max memory" → "Max memory"); a source location
     ("config.py:2368") is no name."""
     cut = segment.translate(_TO_COMMA).rfind(",")  # the last delimiter, in two passes in C
-    words = segment[cut + 1 :].split()
+    name = segment[cut + 1 :].strip()
+    if len(name) > 2 and name[-1] in "'\"" and (q := name.rfind(name[-1], 0, -1)) >= 0:
+        name = name[q + 1 : -1]  # a quoted key of a printed dict (`{'reward': 0.5}`): its words
+    words = name.split()
     keep: list[str] = []
     for w in reversed(words):
         if len(keep) == MAX_WORDS or not _WORD.fullmatch(w) or (keep and w.endswith(".")):
@@ -71,21 +75,77 @@ def _name(segment: str) -> str | None:
     return " ".join(reversed(keep))
 
 
+_BRACE = re.compile(r"[{}]")
+_KEY_BEFORE = 200  # characters looked back for the name of a nested dict's key
+
+
 def pairs(line: str) -> tuple[dict[str, float], bool]:
-    """The `name: number` pairs of a line (step words removed) and whether a `%` was read."""
+    """The `name: number` pairs of a line (step words removed) and whether a `%` was read (`line_rows`
+    merged: a name written twice keeps its last value)."""
+    rows, pct = line_rows(line)
+    if len(rows) == 1:
+        return rows[0], pct
+    return {k: v for row in rows for k, v in row.items()}, pct
+
+
+def line_rows(line: str) -> tuple[list[dict[str, float]], bool]:
+    """The line's `name: number` pairs as rows -- a new row where a name comes again (a JSON dump of
+    every step on one line) -- and whether a `%` was read.  Inside a dict printed under a name
+    (`reward_data: {'total': 144}`) a name is that name's, as the dict readers flatten it
+    (`reward_data/total`)."""
+    rows: list[dict[str, float]] = []
     out: dict[str, float] = {}
     pct = False
     prev = 0
+    braces = _BRACE.finditer(line) if "{" in line else None
+    brace = next(braces, None) if braces else None
+    stack: list[str | None] = []  # the names of the dicts open at this point (None: a dict without one)
     for m in _VALUE.finditer(line):
+        while brace is not None and brace.start() < m.start():
+            if brace.group() == "}":
+                if stack:
+                    stack.pop()
+            else:
+                head = line[max(0, brace.start() - _KEY_BEFORE) : brace.start()].rstrip()
+                stack.append(_name(head[:-1]) if head.endswith((":", "=")) else None)
+            brace = next(braces, None)  # type: ignore[arg-type]
         name = _name(line[prev : m.start()])
         prev = m.end()
         if name is None or name.lower() in _STEP_NAMES:
             continue
+        if any(stack):
+            name = "/".join([*(k for k in stack if k), name])
         value = checked_float(m.group("v"))  # `1e400`: OUT_OF_RANGE, dropped by the builder
         if m.group("pct") and value is not OUT_OF_RANGE:
             value, pct = value / 100.0, True
+        if name in out:
+            rows.append(_means_of_sums(out))
+            out = {}
         out[name] = value
-    return out, pct
+    if out or not rows:
+        rows.append(_means_of_sums(out))
+    return rows, pct
+
+
+# a dict's count of what its `total_<x>` / `sum_<x>` values add up (`{'total_num': 256, 'total_reward': 144}`)
+_COUNTS = frozenset({"num", "count", "n", "total_num", "total_count", "num_samples", "n_samples", "total_samples"})
+_SUM = re.compile(r"^(?:total|sum)_(?P<x>\w+)$", re.IGNORECASE)
+
+
+def _means_of_sums(row: dict[str, float]) -> dict[str, float]:
+    """Beside each sum a dict (or a line) gives with its count, the mean it sums: `total_reward` 144 of
+    `total_num` 256 is a reward of 0.5625 (`<prefix>/reward`), as a reader divides them."""
+    counts = {k.rpartition("/")[0]: v for k, v in row.items() if k.rpartition("/")[2].lower() in _COUNTS}
+    if not counts:
+        return row
+    out = dict(row)
+    for k, v in row.items():
+        prefix, _, leaf = k.rpartition("/")
+        n = counts.get(prefix)
+        m = _SUM.match(leaf)
+        if m and n and n > 0 and leaf.lower() not in _COUNTS and isinstance(v, float):
+            out[f"{prefix}/{m.group('x')}" if prefix else m.group("x")] = v / n
+    return out
 
 
 def step_of(line: str) -> int | None:
@@ -112,6 +172,9 @@ def _form(line: str, m: re.Match[str]) -> str:
 TEXT_RESTARTS = 3
 # lines held until the text forms are known (then grown as the log goes on): bounded memory
 HOLD_LINES = 20_000
+# rows of metrics per step line beyond which the step lines number something else: a loop prints a
+# sampled answer or two between its step lines, never this many rows of the same metrics
+SPARSE_COUNTER = 8
 
 Entry = tuple[int, int | None, str, dict[str, float]]  # (line number, step, its form, the pairs)
 
@@ -158,6 +221,24 @@ class _Forms:
     def _moves_as_text(self, f: str) -> bool:
         n, back = self.seen[f], self.back[f]
         return n >= TEXT_RESTARTS and ((back >= TEXT_RESTARTS and 10 * back > n) or self.low[f] == self.high[f])
+
+
+def _sparse(held: list[Entry], text: set[str]) -> tuple[int, int] | None:
+    """(step lines, rows) when the step lines number something other than the metrics' rows: the
+    lines without a step, cut into rows where a name repeats (as a log without a counter is read),
+    hold SPARSE_COUNTER or more rows per step line (a log whose only step number is in "new best at
+    step 0, saving", or a progress line every 100 rows).  None otherwise."""
+    stepped = sum(1 for _, step, form, _ in held if step is not None and form not in text)
+    if not stepped:
+        return None
+    rows, row = 0, set[str]()
+    for _, step, _, found in held:
+        if step is None and found:
+            if row & found.keys():
+                rows, row = rows + 1, set()
+            row |= found.keys()
+    rows += bool(row)
+    return (stepped, rows) if rows >= SPARSE_COUNTER * stepped else None
 
 
 class _Rows:
@@ -226,6 +307,7 @@ class GenericParser(LineParser):
         self.n_rows = 0
         self.percent = False
         self._partial_line: int | None = None  # the file's last line, fed without its newline
+        self.sparse: tuple[int, int] | None = None  # (step lines, rows): the step lines are not the rows'
 
     def feed(self, line: str) -> bool:
         before = self.n_rows
@@ -238,13 +320,19 @@ class GenericParser(LineParser):
             if line.strip():
                 self.builder.skip("not a metric line")
             return
-        found, pct = pairs(line)
+        rows, pct = line_rows(line)
         self.percent |= pct
         m = _step_match(line)
+        if m is not None and len(rows) > 1:
+            # one step, a name written twice: the last value stands, the others are counted
+            merged = {k: v for row in rows for k, v in row.items()}
+            self.builder.skip("value written twice on its step's line", sum(map(len, rows)) - len(merged))
+            rows = [merged]
+        found = rows[0]
         if m is None and not found:
             self.builder.skip("not a metric line")
             return
-        self.n_rows += bool(found)
+        self.n_rows += sum(1 for row in rows if row)
         if self.builder.partial:
             self._partial_line = lineno  # RunBuilder.add_row judges it when its row is fed
         step: int | None = None
@@ -257,21 +345,27 @@ class GenericParser(LineParser):
             if form not in self.forms.example:  # the number and the word before it, for the note
                 self.forms.example[form] = line[line.rfind(" ", 0, max(m.start() - 1, 0)) + 1 : m.end(1) + 1].strip()
         if self.held is not None:
-            self.held.append((lineno, step, form, found))
+            self.held.extend((lineno, step, form, row) for row in rows)
             if len(self.held) >= HOLD_LINES:
                 self.text = self.forms.text()
-                self._replay(self.rows, self.text)
+                self.sparse = _sparse(self.held, self.text)
+                self._replay(self.rows, self.text, self.sparse is not None)
                 self.held = None
             return
-        if step is not None and form not in self.text and self.forms.is_text(form):
+        if self.sparse is not None:
+            step = None  # the step lines number something else: their pairs are a row's like any line's
+        elif step is not None and form not in self.text and self.forms.is_text(form):
             self.text.add(form)  # a form found to be text stays text
-        self.rows.line(lineno, step, form, found, self.text)
+        for row in rows:  # (several only on a line without a step: a row each, numbered in order)
+            self.rows.line(lineno, step, form, row, self.text)
 
     def snapshot(self) -> Run:
         if self.held is None:
             return self._run(self.rows)
         rows = _Rows(self._fresh(self.builder))
-        self._replay(rows, self.forms.text())
+        text = self.forms.text()
+        self.sparse = _sparse(self.held, text)
+        self._replay(rows, text, self.sparse is not None)
         return self._run(rows)
 
     def _fresh(self, src: RunBuilder) -> RunBuilder:
@@ -282,15 +376,16 @@ class GenericParser(LineParser):
             b.skip(reason, n)
         return b
 
-    def _replay(self, rows: _Rows, text: set[str]) -> None:
+    def _replay(self, rows: _Rows, text: set[str], stepless: bool = False) -> None:
         """Feed the held lines to `rows` in order; the file's cut-off last line, if held, is fed as one
-        (RunBuilder.partial), the others as whole lines."""
+        (RunBuilder.partial), the others as whole lines.  `stepless`: every line as one without a
+        step (`_sparse`)."""
         assert self.held is not None
         was = rows.b.partial
         try:
-            for e in self.held:
-                rows.b.partial = e[0] == self._partial_line
-                rows.line(*e, text)
+            for lineno, step, form, found in self.held:
+                rows.b.partial = lineno == self._partial_line
+                rows.line(lineno, None if stepless else step, form, found, text)
         finally:
             rows.b.partial = was
 
@@ -326,7 +421,12 @@ class GenericParser(LineParser):
                 b.add_row(step + 1, row, first)
             b.meta["step_inferred"] = True
             if rows.held:
-                notes.insert(0, Msg("ingest.note.gen_no_counter"))
+                notes.insert(
+                    0,
+                    Msg("ingest.note.gen_sparse_counter", lines=self.sparse[0], rows=self.sparse[1])
+                    if self.sparse is not None
+                    else Msg("ingest.note.gen_no_counter"),
+                )
             run = b.build()
         run.meta["fallback"] = True
         run.notes = [*notes, *run.notes]
@@ -337,9 +437,12 @@ class GenericParser(LineParser):
 
 
 def _sniff(text: str) -> float:
-    """Low confidence by design, and only on a loop's shape: one name on ≥ 3 lines, and either step
-    counters on ≥ 2 lines or ≥ 3 lines with several pairs each (a YAML config has neither)."""
+    """Low confidence by design, and only on a loop's shape: one name on ≥ 3 lines, moving (a config
+    printed three times repeats its values; a metric changes), and either step counters on ≥ 2 lines
+    or ≥ 3 lines with several pairs each (a YAML config has neither)."""
     counts: dict[str, int] = {}
+    first: dict[str, float] = {}
+    moved: set[str] = set()
     stepped = multi = 0
     for line in text.splitlines()[:2000]:
         line = clean_line(line)
@@ -349,9 +452,11 @@ def _sniff(text: str) -> float:
             continue
         found, _ = pairs(line)
         multi += len(found) >= 2
-        for k in found:
+        for k, v in found.items():
             counts[k] = counts.get(k, 0) + 1
-    if not counts or max(counts.values()) < 3:
+            if first.setdefault(k, v) != v:
+                moved.add(k)
+    if not any(counts[k] >= 3 for k in moved):
         return 0.0
     return 0.31 if stepped >= 2 or multi >= 3 else 0.0
 
