@@ -93,3 +93,19 @@ def test_bad_documents_are_one_line(tmp_path, capsys, text, exc, words):
     assert cli.main(["diagnose", str(p), "-F", "json-array"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_document_keeping_its_rows_under_a_name_of_its_own(tmp_path):
+    """`{"steps": [{...}, ...], "sample_batch": {...}}` on one line: the JSONL reader finds no metric
+    in its one record, so the file is read as the JSON document it is -- its longest list of dicts --
+    and the notes say both."""
+    steps = [
+        {"step": s, "reward_mean": 0.5 + 0.01 * s, "kl": 0.001 * s, "completion_len": 200 - s} for s in range(1, 41)
+    ]
+    p = tmp_path / "run.json"
+    p.write_text(json.dumps({"steps": steps, "sample_batch": {"prompt": "x", "scores": [1, 0]}}))
+    run = read(p)
+    assert run.n_steps == 40 and run.series["reward"].steps[[0, -1]].tolist() == [1, 40]
+    assert run.series["len"].values[-1] == 160
+    text = " ".join(map(str, run.notes))
+    assert "jsonl reader found no metric: read as trl-state" in text and "`steps` list" in text

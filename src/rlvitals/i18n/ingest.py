@@ -91,7 +91,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "rows are read in order and numbered",
         "ingest.note.gen_text_steps": "{n} line(s) with a step number written as {form}, a number that starts "
         "again and again or never moves (a sampled answer's `Step 1: ...`), were read as text, not steps",
-        "ingest.note.fallback_from": "the {format} reader found no metric: read by the generic fallback",
+        "ingest.note.fallback_from": "the {format} reader found no metric: read as {reader} instead",
         "ingest.note.mapped": "{canon} from {key}: mapped by the user (--map {canon}={given})",
         "ingest.note.guessed": "{canon} from {key}: the name read as {canon} (if it is not, say which key is with "
         "--map {canon}=KEY)",
@@ -222,7 +222,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.gen_sparse_counter": "日志里的步数只出现在 {lines} 行上，而指标写了 {rows} 行：这些步数数的是别的东西"
         "（存检查点、新的最好成绩、进度行），所以按顺序给这些行编号来读",
         "ingest.note.gen_text_steps": "{n} 行的步数写作 {form}，且一再从头数起或从不变化（例如采样答案里的 `Step 1: ...`）：按正文读，不当作步数",
-        "ingest.note.fallback_from": "{format} 读取器一个指标也没读到：改由通用兜底读取器读取",
+        "ingest.note.fallback_from": "{format} 读取器一个指标也没读到：改按 {reader} 读取",
         "ingest.note.mapped": "{canon} 来自 {key}：由用户指定（--map {canon}={given}）",
         "ingest.note.guessed": "{canon} 来自 {key}：按名字读作 {canon}（如果不是，用 --map {canon}=KEY 指明）",
         "ingest.note.no_goal": "没有记录奖励、准确率或正确性一项：从这些键判断不了训练是否在学（用 --map goal=KEY 指明哪个键是目标指标）",

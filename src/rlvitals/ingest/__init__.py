@@ -231,15 +231,32 @@ def read(
         chosen = _format(format or sniff_file(src.path, src.label))
         with reading(src.path, src.label):  # a progress line on a terminal for a long read
             got = _read_with(chosen, src.path, name)
-            if format is None and not (got.series or got.extras) and chosen.name != "generic" and "generic" in FORMATS:
-                # the sniffer's pick found nothing: a hand-rolled log that only looks like a framework's
-                generic = _read_with(FORMATS["generic"], src.path, name)
-                if generic.series or generic.extras:
-                    generic.notes.insert(0, Msg("ingest.note.fallback_from", format=chosen.name))
-                    got = generic
+            if format is None and not (got.series or got.extras) and chosen.name != "generic":
+                got = _fall_back(chosen, src.path, name, got)
         for each in got.file_runs or [got]:
             src.annotate(each)  # what opening did holds for every run of the file
     return _finish(select_run(got, run), src.label, mapping)
+
+
+# where a sniffed format that found nothing sends the file next: a JSONL file whose one record holds
+# the rows in a list is a JSON document; anything else, a hand-rolled log that only looks like a framework's
+FALL_BACK = {"jsonl": ("trl-state", "generic")}
+
+
+def _fall_back(chosen: Format, path: Path, name: str, got: Run) -> Run:
+    """The sniffer's pick found nothing: the next reader that finds something (FALL_BACK, then
+    generic), with a note saying which reader was tried first; `got` when none does."""
+    for other in FALL_BACK.get(chosen.name, ("generic",)):
+        if other not in FORMATS:
+            continue
+        try:
+            run = _read_with(FORMATS[other], path, name)
+        except InputError:
+            continue  # not that shape either
+        if run.series or run.extras:
+            run.notes.insert(0, Msg("ingest.note.fallback_from", format=chosen.name, reader=other))
+            return run
+    return got
 
 
 def _read_with(fmt: Format, path: Path, name: str) -> Run:

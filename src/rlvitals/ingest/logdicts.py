@@ -1,5 +1,6 @@
 """JSON documents of HF-style log dicts: `trainer_state.json` (any object holding a `log_history`
-list, format trl-state) and a bare array of the same dicts (`log_history` dumped alone, json-array).
+list, format trl-state; else its `history` / `records` list, else its longest list of dicts) and a
+bare array of the same dicts (`log_history` dumped alone, json-array).
 
     [{"loss": 0.0007, "reward": 0.0875, "completions/mean_length": 511.6, …, "epoch": 0.005, "step": 5}, …]
 
@@ -129,6 +130,8 @@ def read_log_dicts(path: Path, name: str) -> Run:
             b.drop("nested too deep", deep)
         return pinned_length_note(b.build())
     key = next((k for k in HISTORY_KEYS if isinstance(doc, dict) and isinstance(doc.get(k), list)), None)
+    if key is None and isinstance(doc, dict):
+        key = _longest_dict_list(doc)  # `{"steps": [{...}, ...], "sample_batch": {...}}`: a loop's own name
     if key is None:
         raise InputError.of("ingest.err.json_shape", path=path)
     assert isinstance(doc, dict)
@@ -146,6 +149,16 @@ def read_log_dicts(path: Path, name: str) -> Run:
     if deep:
         b.drop("nested too deep", deep)
     return pinned_length_note(b.build())
+
+
+def _longest_dict_list(doc: Mapping[str, object]) -> str | None:
+    """The key of the document's longest list of dicts (two or more), where a loop that dumps its
+    rows under a name of its own (`steps`, `metrics`, `train_log`) keeps them; None when it has none."""
+    best, size = None, 1
+    for k, v in doc.items():
+        if isinstance(v, list) and len(v) > size and sum(isinstance(e, dict) for e in v[:16]) > len(v[:16]) // 2:
+            best, size = k, len(v)
+    return best
 
 
 def write_state(run: Run, out: TextIO) -> None:
