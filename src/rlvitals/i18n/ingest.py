@@ -71,6 +71,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.cut_short": "the {kind} stream is cut short: read the {n} bytes before the cut",
         "ingest.note.damaged": "the {kind} stream is damaged after {n} bytes: read what came before",
         "ingest.note.nb_table": "read from the Trainer's HTML table in cell {cell}, columns: {columns}",
+        "ingest.note.md_table": "read from the Markdown table at line {line}, columns: {columns}",
+        "ingest.note.md_holds": "the file holds {n} Markdown tables of a run's steps",
         "ingest.note.nb_table_of": "read from the Trainer's HTML table in cell {cell} ({i} of {n} tables: the one "
         "with the most vitals), columns: {columns}",
         "ingest.note.nb_also_text": "the printed output also reads as {format} ({steps} steps, {vitals} vitals); "
@@ -209,6 +211,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.cut_short": "{kind} 数据流被截断：读取了截断前的 {n} 字节",
         "ingest.note.damaged": "{kind} 数据流在 {n} 字节之后损坏：只读取了之前的内容",
         "ingest.note.nb_table": "读自第 {cell} 个单元格里 Trainer 的 HTML 表格，列：{columns}",
+        "ingest.note.md_table": "读自第 {line} 行的 Markdown 表格，列：{columns}",
+        "ingest.note.md_holds": "这个文件里有 {n} 张记录训练步的 Markdown 表格",
         "ingest.note.nb_table_of": "读自第 {cell} 个单元格里 Trainer 的 HTML 表格（{n} 个表格中的第 {i} 个：体征最多的那个），"
         "列：{columns}",
         "ingest.note.nb_also_text": "打印输出也能按 {format} 读出（{steps} 步，{vitals} 个体征）；用的是表格",

@@ -32,6 +32,7 @@ MODULES: tuple[str, ...] = (
     "torchtune",
     "primerl_console",
     "trl",
+    "mdtable",  # Markdown pipe tables of a run's steps (a README, a report)
     "generic",  # the fallback for hand-rolled loops: keep it last
 )
 

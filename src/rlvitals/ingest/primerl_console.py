@@ -156,7 +156,8 @@ KEYS: KeyMap = {
     "trunc": ("Truncation", None),
 }
 _LABELS = frozenset(label for label, _ in KEYS.values())
-_SNIFF = re.compile(r"(?m)(?:^|\s)Step \d+ \|[^\n]*\|")
+# (not on a Markdown table's row, which starts with `|`: `| Config | Step 50 | Step 100 |` is a report)
+_SNIFF = re.compile(r"(?m)^(?![ \t]*\|)[^\n]*?(?:^|\s)Step \d+ \|[^\n]*\|")
 
 
 def _field_text(label: str, v: float) -> str:
