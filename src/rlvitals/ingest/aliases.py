@@ -170,7 +170,7 @@ EXACT: dict[str, Alias] = {
         "len",
         "completion_len_mean rollout/response_length_mean mean_completion_length response_len_mean "
         "env/all/ac_tokens_per_turn response_len output_length output_len gen_len generation_length "
-        "completion_tokens response_tokens mean_completion_tokens avg_response_length mean_response_length "
+        "completion_tokens response_tokens mean_completion_tokens avg_response_length mean_response_length completion_len "
         "avg_response_token_length avg_completion_length",
         rank=12,
     ),
