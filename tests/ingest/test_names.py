@@ -299,6 +299,7 @@ def test_a_pass_rate_is_a_correctness_term(key, name):
         ("success_rate", "acc"),
         ("answer_accuracy", "acc"),
         ("train/mean_accuracy", "acc"),
+        ("batch_accuracy", "acc"),
         ("response_len", "len"),
         ("gen_len", "len"),
         ("completion_tokens", "len"),

@@ -91,7 +91,11 @@ EXACT: dict[str, Alias] = {
     ),
     **_rows("acc", "env/all/correct reward/accuracy train_accuracy train/accuracy", rank=12),
     # a hand-rolled loop's share of answers right (the tests passed, the task solved)
-    **_rows("acc", "train_acc pass_rate success_rate solve_rate answer_accuracy mean_accuracy avg_accuracy", rank=13),
+    **_rows(
+        "acc",
+        "train_acc pass_rate success_rate solve_rate answer_accuracy mean_accuracy avg_accuracy batch_accuracy",
+        rank=13,
+    ),
     # validation accuracy (own cadence)
     **_rows(
         "val_acc",

@@ -195,7 +195,7 @@ def _sniff_array(text: str) -> float:
 STATE_FORMAT = Format(
     "trl-state",
     "any JSON object holding a `log_history` list (HF trainer_state.json; "
-    "also a `history` / `records` list of log dicts, rl-doctor's JSON)",
+    "also a `history` / `records` list of log dicts, rl-doctor's JSON, else its longest list of dicts)",
     _sniff_state,
     reader=read_log_dicts,
     writer=write_state,
