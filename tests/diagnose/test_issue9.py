@@ -223,6 +223,32 @@ def test_a_one_step_kl_spike_is_an_outlier_step_never_dead(height):
     assert d.top.id == "outlier_step" and d.top.onset_step == 121
 
 
+def test_many_spikes_that_each_come_back_are_outlier_steps_not_a_blow_up():
+    """A spiky KL (a dozen one- and two-step spikes up to x10,000 its level, each gone within two
+    steps) whose level holds, beside a goal that keeps rising: outlier steps, never a blow-up --
+    and the finding names the largest spike, not the first."""
+    kl = 0.4 + jitter(0.05)
+    for at, h in ((30, 60.0), (55, 40.0), (80, 9.0), (100, 50.0), (101, 12.0), (130, 30.0), (150, 90.0)):
+        kl[at] = h
+    for at, h in ((170, 70.0), (171, 25.0), (185, 110.0), (190, 7.0), (196, 4000.0)):
+        kl[at] = h
+    d = diagnose(dc.healthy(0, kl=kl))
+    assert d.verdict == "learning" and "kl_blowup" not in ids(d, False), ids(d, False)
+    f = {x.id: x for x in d.findings}["outlier_step"]
+    assert f.onset_step == 197 and f.evidence["kl_spike_max"] == pytest.approx(4000.0)
+    assert f.evidence["kl_spikes"] >= 10
+
+
+def test_a_spiky_kl_whose_level_runs_away_is_still_a_blow_up():
+    """The same spikes on a KL whose level itself leaves for good at step 120 (x30 and holding):
+    the running median keeps that level, so the blow-up is still read."""
+    kl = np.where(S < 120, 0.02, 0.6) + jitter(0.002)
+    for at in (30, 55, 80, 100, 150, 170, 185):
+        kl[at] = 15.0 * (kl[at - 1] + 0.05)
+    d = diagnose(dc.healthy(0, kl=kl))
+    assert "kl_blowup" in ids(d, False), ids(d, False)
+
+
 def test_a_kl_that_jumped_once_then_fell_is_no_surge():
     kl = np.linspace(0.02, 0.05, N) + jitter(0.002)
     kl[60:] = 2.0 * np.exp(-(S[60:] - 60) / 60) + 0.4  # a step up, then falling all the way

@@ -3,6 +3,8 @@
 An isolated one-step KL spike (far above both neighbours, back to its level the next step) is
 evidence of an outlier batch or an update that overshot once; it is never a blow-up and never
 makes a run "dead".  It warns when the spike reaches a KL that matters (kl_high), else it is info.
+Of several spikes (`timing.kl_clean`: a spiky KL keeps its level between them) the finding names
+the largest, its step and the level around it, and counts them all.
 """
 
 from __future__ import annotations
@@ -27,8 +29,9 @@ def check(ctx: Ctx) -> Finding | None:
         return None
     _, raw = ctx.data("kl")
     idx = np.searchsorted(s, spikes)
-    peak = float(np.max(raw[idx]))
-    level = float(np.median(clean[max(0, int(idx[0]) - 5) : int(idx[0]) + 6]))
+    top = int(idx[int(np.argmax(raw[idx]))])  # the largest spike is the one the finding names
+    peak = float(raw[top])
+    level = float(np.median(clean[max(0, top - 5) : top + 6]))
     sev = "warning" if peak >= get("kl_high") else "info"
     ev = {
         "kl_spike_max": rnd(peak),
@@ -36,4 +39,4 @@ def check(ctx: Ctx) -> Finding | None:
         "kl_spike_steps": ", ".join(map(str, spikes[:5])),
         "kl_spikes": len(spikes),
     }
-    return Finding(ID, sev, spikes[0], ev, (), (), action_for(ID), C.FIRM)
+    return Finding(ID, sev, int(s[top]), ev, (), (), action_for(ID), C.FIRM)

@@ -278,6 +278,8 @@ def kl_clean(ctx: Ctx) -> tuple[np.ndarray, np.ndarray, list[int]]:
 
     A spike is a point far above both neighbours (more than kl_spike times their level, and
     spike_z robust sigmas) that is gone the next step: evidence of one outlier step, never a trend.
+    More than a handful of them make a spiky KL: its level is its running median (SPIKY_WIDTH
+    points), and the spikes are the points kl_spike times above that level.
     On a log written every few steps a spike is averaged into its window and may straddle two (as
     `excursions` reads them): one or two points above `per_point(kl_spike)` times the level either
     side are one too."""
@@ -296,14 +298,36 @@ def kl_clean(ctx: Ctx) -> tuple[np.ndarray, np.ndarray, list[int]]:
             pair = _above(np.minimum(v[1:-2], v[2:-1]), v[:-3], v[3:], ratio, mad)
             taken = {i for i, _ in runs}
             runs += [(int(i), 2) for i in np.nonzero(pair)[0] + 1 if i not in taken and i + 1 not in taken]
-        # a handful of outliers (one straddling two windows is one), not a regime
+        # a handful of outliers (one straddling two windows is one): each replaced by its neighbours
         if runs and len(runs) <= max(3, v.size // 50):
             v = v.copy()
             for i, k in sorted(runs):
                 v[i : i + k] = 0.5 * (v[i - 1] + v[i + k])
             spikes = sorted(int(s[i]) for i, _ in runs)
+        elif runs and v.size >= 2 * SPIKY_WIDTH:
+            # more than a handful: a spiky KL whose level is read through its spikes -- the running
+            # median of SPIKY_WIDTH points keeps a level that holds (a blow-up, a step) and drops
+            # excursions of up to two points, however many; the spikes are those excursions
+            level = _running_median(v, SPIKY_WIDTH)
+            far = (v > get("kl_spike") * np.maximum(np.abs(level), get("kl_floor"))) & (
+                v - level > get("spike_z") * mad
+            )
+            if far.any() and np.count_nonzero(far) * 2 < v.size:
+                spikes = [int(x) for x in s[far]]
+                v = level
     ctx._results[key] = (s, v, spikes)
     return s, v, spikes
+
+
+# the points a running median reads a level over: it drops an excursion of up to two points
+SPIKY_WIDTH = 5
+
+
+def _running_median(v: np.ndarray, width: int) -> np.ndarray:
+    """Each point's median over the `width` points centred on it (the ends over the points they have)."""
+    h = width // 2
+    pad = np.concatenate((np.full(h, np.nan), v, np.full(h, np.nan)))
+    return np.asarray(np.nanmedian(np.lib.stride_tricks.sliding_window_view(pad, width), axis=1), dtype=float)
 
 
 def _above(mid: np.ndarray, left: np.ndarray, right: np.ndarray, ratio: float, mad: float) -> np.ndarray:

@@ -45,7 +45,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "finding.not_learning.title": "not learning — cause undetermined",
         "finding.not_learning.summary": "the goal ({goal_metric}) did not improve ({goal_start} → {goal_end}) and no single cause explains it; candidates: {candidates}",
         "finding.outlier_step.title": "outlier step",
-        "finding.outlier_step.summary": "KL jumped to {kl_spike_max} at step {step} and was back near {kl_level_around} the next step: one outlier step, not a trend",
+        "finding.outlier_step.summary": "KL jumped to {kl_spike_max} at step {step} and was back near {kl_level_around} within a step or two: an outlier step, not a trend",
         # -- why a look-alike was ruled out ------------------------------------------------------
         "ruled_out.ratio_steady": "stays at 1, so the weights are in sync",
         "ruled_out.entropy_to_zero": "went to ~0, so the groups are identical, not merely solved",
@@ -186,7 +186,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "finding.not_learning.title": "没在学——原因待定",
         "finding.not_learning.summary": "目标指标（{goal_metric}）没有提升（{goal_start} → {goal_end}），也没有哪个单一原因能解释；候选原因：{candidates}",
         "finding.outlier_step.title": "单步异常",
-        "finding.outlier_step.summary": "KL 在第 {step} 步跳到 {kl_spike_max}，下一步就回到 {kl_level_around} 附近：是一步异常，不是趋势",
+        "finding.outlier_step.summary": "KL 在第 {step} 步跳到 {kl_spike_max}，一两步内就回到 {kl_level_around} 附近：是异常的一步，不是趋势",
         "ruled_out.ratio_steady": "稳在 1，权重同步正常",
         "ruled_out.entropy_to_zero": "趋近 0：组内是一模一样，不只是都做对了",
         "ruled_out.kl_steady": "没有暴涨",
