@@ -108,4 +108,34 @@ def test_a_document_keeping_its_rows_under_a_name_of_its_own(tmp_path):
     assert run.n_steps == 40 and run.series["reward"].steps[[0, -1]].tolist() == [1, 40]
     assert run.series["len"].values[-1] == 160
     text = " ".join(map(str, run.notes))
-    assert "jsonl reader found no metric: read as trl-state" in text and "`steps` list" in text
+    assert "jsonl reader found no metric, or one record: read as trl-state" in text and "`steps` list" in text
+
+
+def test_a_loops_dumped_history_of_per_step_lists(tmp_path):
+    """`json.dump(history)` of a loop that appended to lists: one list per metric, entry i at step i
+    (the `step` list when there is one), an eval kept as {step: value} at its own steps, a list of
+    another length set aside and counted, never stretched over the steps."""
+    n = 60
+    doc = {
+        "step": list(range(10, 10 * n + 1, 10)),
+        "rewards_avg": [0.3 + 0.005 * i for i in range(n)],
+        "kl_avg": [0.001 * i for i in range(n)],
+        "loss_per_microbatch": [0.1] * (4 * n),
+        "dev_accuracy": {"100": 0.41, "300": 0.47, "600": 0.52},
+    }
+    p = tmp_path / "history.json"
+    p.write_text(json.dumps(doc, indent=2))
+    assert sniff_text(p.read_text()[:4000]) == "json-columns"
+    run = read(p)
+    assert run.format == "json-columns" and run.series["reward"].steps[[0, -1]].tolist() == [10, 600]
+    assert run.series["kl"].values[-1] == pytest.approx(0.059)
+    assert run.series["val_acc"].steps.tolist() == [100, 300, 600]  # the dev set's, on its own cadence
+    assert run.dropped == {"list of another length than the steps": 4 * n}
+    one_line = tmp_path / "metrics.json"
+    one_line.write_text(
+        json.dumps({"loss": [2.9 - 0.01 * i for i in range(50)], "reward": [6.1 + 0.03 * i for i in range(50)]})
+    )
+    run = read(one_line)  # sniffed as JSONL (one line), which finds nothing: read as the document it is
+    assert run.n_steps == 50 and run.series["reward"].steps[[0, -1]].tolist() == [1, 50]
+    text = " ".join(map(str, run.notes))
+    assert "read as json-columns" in text and "is step i + 1" in text

@@ -93,7 +93,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "rows are read in order and numbered",
         "ingest.note.gen_text_steps": "{n} line(s) with a step number written as {form}, a number that starts "
         "again and again or never moves (a sampled answer's `Step 1: ...`), were read as text, not steps",
-        "ingest.note.fallback_from": "the {format} reader found no metric: read as {reader} instead",
+        "ingest.note.fallback_from": "the {format} reader found no metric, or one record: read as {reader} instead",
         "ingest.note.mapped": "{canon} from {key}: mapped by the user (--map {canon}={given})",
         "ingest.note.guessed": "{canon} from {key}: the name read as {canon} (if it is not, say which key is with "
         "--map {canon}=KEY)",
@@ -108,6 +108,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "logged; say another with --map goal=KEY)",
         "ingest.note.goal_user": "goal: {key}, chosen by the user (--map goal={given})",
         "ingest.note.positions": "{n} log dicts have no step key: their position in the array is used as the step",
+        "ingest.note.columns": "read {n} per-step lists over {steps} steps from the JSON object",
+        "ingest.note.columns_positions": "the JSON object has no list of steps: entry i of its {n}-long lists is step i + 1",
         "ingest.note.interleaved": "the step counter went back on {back} of {rows} rows, by a few steps each time: "
         "two writers appending to one file (two runs, or ranks of an async trainer), read as one run; where a step "
         "is logged twice the later row wins",
@@ -226,7 +228,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.gen_sparse_counter": "日志里的步数只出现在 {lines} 行上，而指标写了 {rows} 行：这些步数数的是别的东西"
         "（存检查点、新的最好成绩、进度行），所以按顺序给这些行编号来读",
         "ingest.note.gen_text_steps": "{n} 行的步数写作 {form}，且一再从头数起或从不变化（例如采样答案里的 `Step 1: ...`）：按正文读，不当作步数",
-        "ingest.note.fallback_from": "{format} 读取器一个指标也没读到：改按 {reader} 读取",
+        "ingest.note.fallback_from": "{format} 读取器一个指标也没读到（或只读到一条记录）：改按 {reader} 读取",
         "ingest.note.mapped": "{canon} 来自 {key}：由用户指定（--map {canon}={given}）",
         "ingest.note.guessed": "{canon} 来自 {key}：按名字读作 {canon}（如果不是，用 --map {canon}=KEY 指明）",
         "ingest.note.no_goal": "没有记录奖励、准确率或正确性一项：从这些键判断不了训练是否在学（用 --map goal=KEY 指明哪个键是目标指标）",
@@ -238,6 +240,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.goal_reward": "目标指标：{key}，奖励（没有记录准确率、评测准确率或正确性一项；可用 --map goal=KEY 指定）",
         "ingest.note.goal_user": "目标指标：{key}，由用户指定（--map goal={given}）",
         "ingest.note.positions": "{n} 个日志字典没有 step 键：用它在数组中的位置作为步数",
+        "ingest.note.columns": "从 JSON 对象里读了 {n} 个逐步列表，共 {steps} 步",
+        "ingest.note.columns_positions": "JSON 对象里没有步数列表：长度为 {n} 的列表里第 i 项记为第 i + 1 步",
         "ingest.note.interleaved": "step 计数在 {rows} 行中有 {back} 行回退（每次退几步）：两个写入者往同一个文件追加（两次训练，或异步训练的多个 rank），按一次训练读取；同一步记录两次时以后一行为准",
         "ingest.note.not_split": "step 计数在 ≤ {max} 处重新开始超过 {runs} 次：按一次训练读取，不拆分",
         "ingest.note.folder_holds": "文件夹里有 {n} 个 {kind} 运行",

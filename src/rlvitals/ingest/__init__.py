@@ -231,32 +231,42 @@ def read(
         chosen = _format(format or sniff_file(src.path, src.label))
         with reading(src.path, src.label):  # a progress line on a terminal for a long read
             got = _read_with(chosen, src.path, name)
-            if format is None and not (got.series or got.extras) and chosen.name != "generic":
-                got = _fall_back(chosen, src.path, name, got)
+            # the sniffer's pick found nothing -- or, for a JSONL pick, one record: a JSON document
+            # written on one line, whose rows its one record holds
+            if format is None and chosen.name != "generic":
+                if not (got.series or got.extras) or (chosen.name in FALL_BACK and _points(got) <= 1):
+                    got = _fall_back(chosen, src.path, name, got)
         for each in got.file_runs or [got]:
             src.annotate(each)  # what opening did holds for every run of the file
     return _finish(select_run(got, run), src.label, mapping)
 
 
 # where a sniffed format that found nothing sends the file next: a JSONL file whose one record holds
-# the rows in a list is a JSON document; anything else, a hand-rolled log that only looks like a framework's
-FALL_BACK = {"jsonl": ("trl-state", "generic")}
+# the rows in a list (or the steps' values in lists) is a JSON document; anything else, a hand-rolled
+# log that only looks like a framework's
+FALL_BACK = {"jsonl": ("trl-state", "json-columns", "generic")}
 
 
 def _fall_back(chosen: Format, path: Path, name: str, got: Run) -> Run:
-    """The sniffer's pick found nothing: the next reader that finds something (FALL_BACK, then
-    generic), with a note saying which reader was tried first; `got` when none does."""
+    """The sniffer's pick found nothing (or one record): the next reader that finds more steps
+    (FALL_BACK, then generic), with a note saying which reader was tried first; `got` when none does."""
+    found = bool(got.series or got.extras)
     for other in FALL_BACK.get(chosen.name, ("generic",)):
-        if other not in FORMATS:
-            continue
+        if other not in FORMATS or (found and other == "generic"):
+            continue  # (a JSONL record read is never second to the fallback for "name: number" text)
         try:
             run = _read_with(FORMATS[other], path, name)
         except InputError:
             continue  # not that shape either
-        if run.series or run.extras:
+        if (run.series or run.extras) and _points(run) > _points(got):
             run.notes.insert(0, Msg("ingest.note.fallback_from", format=chosen.name, reader=other))
             return run
     return got
+
+
+def _points(run: Run) -> int:
+    """The most points any one of the run's metrics (a vital or not) holds."""
+    return max((len(s) for s in (*run.series.values(), *run.extras.values())), default=0)
 
 
 def _read_with(fmt: Format, path: Path, name: str) -> Run:

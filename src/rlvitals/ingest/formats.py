@@ -26,6 +26,7 @@ MODULES: tuple[str, ...] = (
     "notebook",
     "logdicts:STATE_FORMAT",  # trainer_state.json (any object holding log_history)
     "logdicts:ARRAY_FORMAT",  # the same log dicts as a bare JSON array
+    "jsoncols",  # a JSON object of per-step lists (a loop's dumped history)
     "openrlhf",
     "roll",
     "slime",

@@ -31,12 +31,12 @@ from .trl import KEYS, pinned_length_note, split_eval
 from .trl_rows import SUMMARY_KEYS
 from .values import OUT_OF_RANGE, as_float
 
-__all__ = ["ARRAY_FORMAT", "STATE_FORMAT", "log_dicts_run", "read_log_dicts", "write_state"]
+__all__ = ["ARRAY_FORMAT", "STATE_FORMAT", "json_doc", "log_dicts_run", "read_log_dicts", "write_state"]
 
 _INFS = (math.inf, -math.inf)
 
 
-def _json_doc(path: Path) -> tuple[object, int, bool]:
+def json_doc(path: Path) -> tuple[object, int, bool]:
     """(the document, values nested too deep, whether it spells an infinity).  Values nested deeper than values.MAX_DEPTH
     come back as safejson.DEEP (counted where they are met), never as a RecursionError."""
     text = Path(path).read_text(encoding="utf-8", errors="replace")
@@ -121,7 +121,7 @@ def read_log_dicts(path: Path, name: str) -> Run:
     """A JSON document of log dicts: an object holding a `log_history` list (trainer_state.json,
     format trl-state; also a `history` / `records` list, rl-doctor's `{"config", "history"}`, whose
     `config` is kept in meta) or a bare array of them (log_history dumped alone, format json-array)."""
-    doc, deep, spelled_inf = _json_doc(path)
+    doc, deep, spelled_inf = json_doc(path)
     if isinstance(doc, list):
         if not any(isinstance(e, dict) for e in doc):
             raise InputError.of("ingest.err.json_shape", path=path)

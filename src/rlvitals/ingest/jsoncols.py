@@ -1,0 +1,121 @@
+"""A JSON object of per-step lists: the `history` a hand-rolled loop keeps and dumps at the end.
+
+    {"step": [1, 2, …], "rewards_avg": [0.47, 0.60, …], "kl_avg": […], "dev_chrf": {"10": 36.2, "20": 37.0}}
+
+The lists of numbers as long as the object's step list (a name of `jsonl.STEP_KEYS`, or `steps`,
+`iterations`) make the table, entry i of each at that list's step i; without a step list, the lists
+of the length most of them share, entry i at step i + 1, and a note says so.  A list of another length cannot be placed on those steps (an eval every
+k steps? a loss per micro-batch?): it is set aside and counted, never stretched.  An object mapping
+steps to numbers (`{"10": 36.2, …}`) is a series at those steps (an eval on its own cadence).
+Nested objects are flattened with `/`; `null` is NaN.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping
+from pathlib import Path
+
+from ..errors import InputError
+from ..i18n import Msg
+from ..run import Run
+from .base import Format
+from .builder import RunBuilder
+from .jsonl import STEP_KEYS
+from .logdicts import json_doc
+from .values import as_float
+
+__all__ = ["FORMAT", "read_json_columns"]
+
+_STEP_LISTS = (*STEP_KEYS, "steps", "iterations", "iters")
+_NUMBER = (int, float)
+
+
+def _number(v: object) -> float | None:
+    """A JSON number (or null, NaN) as a float; None for anything else (a string, a bool, a list)."""
+    if v is None:
+        return float("nan")
+    if isinstance(v, _NUMBER) and not isinstance(v, bool):
+        return as_float(v)
+    return None
+
+
+def _walk(
+    obj: Mapping[str, object], prefix: str, lists: dict[str, list[object]], at: dict[str, dict[int, object]]
+) -> None:
+    for k, v in obj.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, list):
+            if v and all(_number(x) is not None for x in v[:64]):
+                lists[key] = v
+        elif isinstance(v, dict) and v:
+            if all(isinstance(s, str) and s.strip().isdecimal() for s in v):
+                at[key] = {int(s): x for s, x in v.items()}
+            else:
+                _walk(v, key + "/", lists, at)
+
+
+def read_json_columns(path: Path, name: str) -> Run:
+    doc, deep, _ = json_doc(path)
+    if not isinstance(doc, dict):
+        raise InputError.of("ingest.err.json_shape", path=path)
+    lists: dict[str, list[object]] = {}
+    at: dict[str, dict[int, object]] = {}
+    _walk(doc, "", lists, at)
+    # the steps' length: the step list's, else the length most lists share (the longest of a tie)
+    step_key = next((k for k in _STEP_LISTS if len(lists.get(k, ())) >= 2), None)
+    lengths = Counter(len(v) for v in lists.values())
+    n = len(lists[step_key]) if step_key is not None else max(lengths, key=lambda k: (lengths[k], k), default=0)
+    if n < 2:
+        raise InputError.of("ingest.err.json_shape", path=path)
+    b = RunBuilder(name, "json-columns")
+    steps: list[object] = lists.pop(step_key) if step_key is not None else list(range(1, n + 1))
+    rows: dict[int | float, dict[str, float]] = {}
+    bad = 0
+    for key, values in lists.items():
+        if len(values) != n:
+            b.drop("list of another length than the steps", len(values))
+            continue
+        for step, v in zip(steps, values):
+            x = _number(v)
+            s = _number(step)
+            if x is None or s is None or s != s:
+                bad += 1
+                continue
+            rows.setdefault(int(s) if float(s).is_integer() else s, {})[key] = x
+    for key, by_step in at.items():
+        for at_step, v in by_step.items():
+            x = _number(v)
+            if x is None:
+                bad += 1
+                continue
+            rows.setdefault(at_step, {})[key] = x
+    if bad:
+        b.drop("non-numeric values", bad)
+    if deep:
+        b.drop("nested too deep", deep)
+    for i, step in enumerate(sorted(rows)):
+        b.add_row(step, rows[step], i + 1)
+    if step_key is None:
+        b.meta["step_inferred"] = True
+        b.note(Msg("ingest.note.columns_positions", n=n))
+    b.note(Msg("ingest.note.columns", n=len(lists) + len(at), steps=n))
+    return b.build()
+
+
+_COLUMNS_HEAD = re.compile(r'\A[\ufeff\s]*\{\s*"[^"\n]{1,200}"\s*:\s*\[\s*(?:-?\d|null|NaN|-?Infinity)')
+
+
+def _sniff(text: str) -> float:
+    """`{"reward": [0.1, …` -- an object whose first value is a list of numbers (below JSONL's 0.85:
+    a JSONL record holding a per-sample list is JSONL's)."""
+    return 0.6 if _COLUMNS_HEAD.match(text) else 0.0
+
+
+FORMAT = Format(
+    "json-columns",
+    'a JSON object of per-step lists (a loop\'s dumped history: `{"reward": [...], "kl": [...]}`)',
+    _sniff,
+    reader=read_json_columns,
+)
