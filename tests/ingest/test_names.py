@@ -300,6 +300,9 @@ def test_a_pass_rate_is_a_correctness_term(key, name):
         ("answer_accuracy", "acc"),
         ("train/mean_accuracy", "acc"),
         ("batch_accuracy", "acc"),
+        ("accuracies", "acc"),
+        ("exact_kl", "kl"),
+        ("task_reward", "reward"),
         ("response_len", "len"),
         ("gen_len", "len"),
         ("completion_tokens", "len"),
@@ -307,6 +310,7 @@ def test_a_pass_rate_is_a_correctness_term(key, name):
         ("avg_response_token_length", "len"),
         ("mean_response_length", "len"),
         ("eval/answer_accuracy", None),
+        ("dev_accuracy", None),  # the dev set's: an eval metric, on its own cadence
         ("trunc_rate", "trunc"),
         ("frac_truncated", "trunc"),
         ("gradient_norm", "gnorm"),

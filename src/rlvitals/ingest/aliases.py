@@ -75,7 +75,11 @@ EXACT: dict[str, Alias] = {
         "rollout/reward_mean env/reward_mean ppo/mean_scores score",
     ),
     # peers (rlprobe, rlwatch), Tinker (env/all/…), EasyR1 (reward/overall), hand-rolled loops
-    **_rows("reward", "reward_mean env/all/reward/total reward/overall reward/total avg_reward train_reward", rank=12),
+    **_rows(
+        "reward",
+        "reward_mean env/all/reward/total reward/overall reward/total avg_reward train_reward task_reward",
+        rank=12,
+    ),
     **_rows(
         "reward",
         "critic/rewards/mean objective/rlhf_reward ppo_actor/final_reward/avg",
@@ -93,7 +97,8 @@ EXACT: dict[str, Alias] = {
     # a hand-rolled loop's share of answers right (the tests passed, the task solved)
     **_rows(
         "acc",
-        "train_acc pass_rate success_rate solve_rate answer_accuracy mean_accuracy avg_accuracy batch_accuracy",
+        "train_acc pass_rate success_rate solve_rate answer_accuracy mean_accuracy avg_accuracy batch_accuracy "
+        "accuracies",
         rank=13,
     ),
     # validation accuracy (own cadence)
@@ -119,7 +124,7 @@ EXACT: dict[str, Alias] = {
         "kl actor/kl_loss actor/reward_kl_penalty critic/kl objective/kl train/kl_loss kl_loss "
         "ref_kl kl_div train/kl_penalty policy/policy_kl loss/avg_kl ppo_actor/kl_rewards/avg",
     ),
-    **_rows("kl", "kl_mean kl_divergence mean_kl kl_to_ref loss_kl", rank=12),
+    **_rows("kl", "kl_mean kl_divergence mean_kl kl_to_ref loss_kl exact_kl", rank=12),
     # advantage spread
     **_rows("adv_std", "adv_std advantages/std critic/advantages/std advantage_std advantages_std advantage/std"),
     "frac_reward_zero_std": _ADV_FROM_ZERO_STD,
@@ -229,7 +234,7 @@ PATTERNS: list[tuple[re.Pattern[str], Alias]] = [
     (re.compile(r"^train/[^/]+/[^/]+/is_truncated/mean$"), Alias("trunc", 20)),
 ]
 
-_EVAL_PREFIX = re.compile(r"^(eval_|eval/|val-aux/|val-core/|validation/|test/)")
+_EVAL_PREFIX = re.compile(r"^(eval_|eval/|val-aux/|val-core/|validation/|test/|dev_|dev/)")
 
 
 # A namespace in front of a known key (`policy/entropy`, `optim/entropy`, `actor/…`, `env/all/…`,

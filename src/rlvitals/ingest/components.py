@@ -97,7 +97,7 @@ _NOT_A_COMPONENT = frozenset(
 )
 
 _TOKEN = re.compile(r"[a-z0-9@]+")
-_EVAL = re.compile(r"^(?:eval[_/]|val[-/_]|validation[/_]|test[/_])")
+_EVAL = re.compile(r"^(?:eval[_/]|val[-/_]|validation[/_]|test[/_]|dev[_/])")  # (dev: the dev set)
 # (kind, whole tokens, token prefixes); checked in this order, first hit wins
 _RULES: tuple[tuple[str, frozenset[str], tuple[str, ...]], ...] = (
     (
