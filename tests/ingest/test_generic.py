@@ -336,7 +336,7 @@ def test_a_dict_printed_inside_a_log_line_is_read_under_its_name(tmp_path):
 
 
 def test_a_sum_beside_its_count_is_read_as_the_mean_it_sums(tmp_path):
-    """`{'total_num': 256, 'total_reward': 144.0}`: 144 right of 256 is a reward of 0.5625, as a reader
+    """`{'total_num': 64, 'total_reward': 16.0}`: 16 right of 64 is a reward of 0.25, as a reader
     divides them; the sums themselves stay as they were written."""
     rows = [
         f"reward_data: {{'total_num': 256, 'total_reward': {64 + 4 * i}.0, 'total_answer_reward': {60 + 4 * i}.0}}"

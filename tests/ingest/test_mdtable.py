@@ -10,11 +10,11 @@ from rlvitals.ingest import read, sniff_text
 
 RESULTS = """## Final sweep (200-sample eval)
 
-| Config | Baseline | Step 50 | Step 100 | Final |
+| Config | Baseline | Step 40 | Step 80 | Final |
 |--------|----------|---------|----------|-------|
-| bf16 lr=5e-6 | 47.5% | 50.5% | 49.5% | **55.5%** |
-| fp32 lr=1e-6 | 50.0% | 46.0% | **52.5%** | 55.0% |
-| reference | 46% | 36% | 48% | 54% |
+| lr=3e-6 | 31.0% | 33.5% | 36.0% | **38.5%** |
+| lr=1e-6 | 31.0% | 32.0% | **34.5%** | 34.0% |
+| reference | 30% | 28% | 33% | 35% |
 """
 
 
@@ -60,7 +60,7 @@ def test_two_step_tables_are_two_runs_of_the_file(tmp_path):
 
 def test_a_results_table_alone_is_no_log(tmp_path):
     """Steps as columns and configs as rows (a sweep's summary): no run's curves to read -- and no
-    framework's console either (`| Step 50 | Step 100 |` is not prime-rl's `Step 12 | Loss: ...`)."""
+    framework's console either (`| Step 40 | Step 80 |` is not prime-rl's `Step 12 | Loss: ...`)."""
     assert sniff_text(RESULTS) is None
     p = tmp_path / "sweep.md"
     p.write_text(RESULTS)

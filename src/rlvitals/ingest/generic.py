@@ -91,7 +91,7 @@ def pairs(line: str) -> tuple[dict[str, float], bool]:
 def line_rows(line: str) -> tuple[list[dict[str, float]], bool]:
     """The line's `name: number` pairs as rows -- a new row where a name comes again (a JSON dump of
     every step on one line) -- and whether a `%` was read.  Inside a dict printed under a name
-    (`reward_data: {'total': 144}`) a name is that name's, as the dict readers flatten it
+    (`reward_data: {'total': 12}`) a name is that name's, as the dict readers flatten it
     (`reward_data/total`)."""
     rows: list[dict[str, float]] = []
     out: dict[str, float] = {}
@@ -127,14 +127,14 @@ def line_rows(line: str) -> tuple[list[dict[str, float]], bool]:
     return rows, pct
 
 
-# a dict's count of what its `total_<x>` / `sum_<x>` values add up (`{'total_num': 256, 'total_reward': 144}`)
+# a dict's count of what its `total_<x>` / `sum_<x>` values add up (`{'total_num': 64, 'total_reward': 16}`)
 _COUNTS = frozenset({"num", "count", "n", "total_num", "total_count", "num_samples", "n_samples", "total_samples"})
 _SUM = re.compile(r"^(?:total|sum)_(?P<x>\w+)$", re.IGNORECASE)
 
 
 def _means_of_sums(row: dict[str, float]) -> dict[str, float]:
-    """Beside each sum a dict (or a line) gives with its count, the mean it sums: `total_reward` 144 of
-    `total_num` 256 is a reward of 0.5625 (`<prefix>/reward`), as a reader divides them."""
+    """Beside each sum a dict (or a line) gives with its count, the mean it sums: `total_reward` 16 of
+    `total_num` 64 is a reward of 0.25 (`<prefix>/reward`), as a reader divides them."""
     counts = {k.rpartition("/")[0]: v for k, v in row.items() if k.rpartition("/")[2].lower() in _COUNTS}
     if not counts:
         return row

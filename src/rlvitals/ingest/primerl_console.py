@@ -156,7 +156,7 @@ KEYS: KeyMap = {
     "trunc": ("Truncation", None),
 }
 _LABELS = frozenset(label for label, _ in KEYS.values())
-# (not on a Markdown table's row, which starts with `|`: `| Config | Step 50 | Step 100 |` is a report)
+# (not on a Markdown table's row, which starts with `|`: `| Config | Step N | Step M |` is a report)
 _SNIFF = re.compile(r"(?m)^(?![ \t]*\|)[^\n]*?(?:^|\s)Step \d+ \|[^\n]*\|")
 
 
