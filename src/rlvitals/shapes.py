@@ -201,12 +201,10 @@ def _local_residual(steps: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, 
     size = max(16, n // 4096)
     m = n // size
     if m < 2:
-        # too short for two blocks: each point against the median of itself and its two neighbours
-        # (the end points against their own three), so a steady fall keeps its points on their line
-        # and only a point that jumps away from both neighbours stands out
-        if n < 3:
-            base = np.full(n, float(np.median(values)))
-        else:
+        # too short for two blocks: each point against the median of itself and its neighbours (the
+        # ends against their own three): a steady fall stays on its line, a lone jump stands out
+        base = np.full(n, float(np.median(values)))
+        if n >= 3:
             mid = np.median(np.lib.stride_tricks.sliding_window_view(values, 3), axis=1)
             base = np.concatenate(([np.median(values[:3])], mid, [np.median(values[-3:])]))
         return values - base, base
@@ -327,8 +325,8 @@ def classify(series: Series) -> Shape:
     if surge_ratio >= SURGE_TOTAL and abs(end) > abs(start) and big_move:
         k, _ = hinge_onset(t, np.log10(x) if np.all(x > 0) else x, "start")
         return Shape(series.name, "spike", start, end, per100, rel, int(t[k]), stats)
-    # 1b) 趋近 0: a fall to a tenth of the start or less, well clear of the noise (a fall: a score
-    #     that climbs from -6 to -0.1 nears 0 too, but it rose, and every reader of the word reads a loss)
+    # 1b) 趋近 0: a fall to a tenth of the start or less, well clear of the noise (a negative score
+    #     climbing to near 0 rose: every reader of the word reads a loss)
     if start > 0 and 0 <= end <= TO_ZERO * start and move > clear and big_move:
         # the onset: where the curve fell a quarter of the way from its start toward 0 for good
         # (a level that then dies, a decay from the first step, a rise and then a crash: each gets

@@ -75,11 +75,8 @@ EXACT: dict[str, Alias] = {
         "rollout/reward_mean env/reward_mean ppo/mean_scores score",
     ),
     # peers (rlprobe, rlwatch), Tinker (env/all/…), EasyR1 (reward/overall), hand-rolled loops
-    **_rows(
-        "reward",
-        "reward_mean env/all/reward/total reward/overall reward/total avg_reward train_reward task_reward",
-        rank=12,
-    ),
+    **_rows("reward", "reward_mean env/all/reward/total reward/overall reward/total avg_reward train_reward", rank=12),
+    **_rows("reward", "task_reward", rank=19),  # AReaL's, OpenRLHF's plain spelling
     **_rows(
         "reward",
         "critic/rewards/mean objective/rlhf_reward ppo_actor/final_reward/avg",
@@ -95,12 +92,8 @@ EXACT: dict[str, Alias] = {
     ),
     **_rows("acc", "env/all/correct reward/accuracy train_accuracy train/accuracy", rank=12),
     # a hand-rolled loop's share of answers right (the tests passed, the task solved)
-    **_rows(
-        "acc",
-        "train_acc pass_rate success_rate solve_rate answer_accuracy mean_accuracy avg_accuracy batch_accuracy "
-        "accuracies",
-        rank=13,
-    ),
+    **_rows("acc", "train_acc pass_rate success_rate solve_rate answer_accuracy", rank=13),
+    **_rows("acc", "mean_accuracy avg_accuracy batch_accuracy accuracies", rank=18),
     # validation accuracy (own cadence)
     **_rows(
         "val_acc",
