@@ -226,3 +226,27 @@ def test_a_finding_kept_as_a_note_says_what_the_goal_did_after_it_in_both_langua
     en, zh = finding_summary(f, "en"), finding_summary(f, "zh")
     assert "did not hurt the goal" in en and "acc" in en and "→" in en
     assert "没有伤到目标" in zh
+
+
+def _spiky_grad_norm(seed: int) -> np.ndarray:
+    """The pre-clip grad norm a loop logs: ~0.3, with finite spikes 30-90x at six steps (each back the
+    next step; 100x and more, repeated, is the explosion the rule calls critical)."""
+    g = 0.3 + np.abs(jitter(0.03, seed))
+    for at, h in ((20, 12.0), (45, 20.0), (70, 27.0), (95, 15.0), (130, 24.0), (160, 18.0)):
+        g[at] = h
+    return g
+
+
+def test_finite_grad_norm_spikes_in_a_run_that_keeps_learning_do_not_set_the_verdict():
+    """No NaN, no inf, no level that keeps climbing: repeated grad-norm spikes are steps, judged by
+    the goal -- a NaN would poison every metric, a finite spike that came back does not."""
+    d = diagnose(healthy(3, gnorm=_spiky_grad_norm(5)))
+    f = {x.id: x for x in d.findings}["numeric_instability"]
+    assert f.severity == "info" and f.evidence["goal_unhurt"] is True and "gnorm_spikes_30x" in f.evidence
+    assert d.verdict == "learning"
+
+
+def test_finite_grad_norm_spikes_after_which_the_goal_falls_keep_their_warning():
+    acc = np.where(S < 25, np.linspace(0.21, 0.30, N), 0.08) + jitter(0.01, 6)
+    d = diagnose(healthy(4, gnorm=_spiky_grad_norm(7), acc=acc, reward=acc + 0.2))
+    assert d.verdict != "learning", [(f.id, f.severity) for f in d.findings]

@@ -83,7 +83,8 @@ DEFERS: dict[str, tuple[str, ...]] = {
 #    score on a 0..1 scale at its ceiling: materiality.solved) and lost no material part after the
 #    onset was not hurt, whatever the finding (entropy near 0 on a solved task is no collapse; nothing
 #    moving in a run resumed at its plateau is no stall: there is nothing left to learn).  Never asked
-#    of the findings of harm "never" (about the goal itself, already "learning", or a NaN).
+#    of the findings of harm "never" (about the goal itself, already "learning", or a NaN; finite
+#    grad-norm spikes alone are steps, `_harm`).
 # 2. Judged by the goal: a finding whose evidence is not material in its own metric's range -- a
 #    one-step outlier, jitter of the grad norm with no clip fraction to say so (clip n/a, or not
 #    logged), a reward parting from a truth that kept up, a ratio drifting less than ratio_far --
@@ -106,19 +107,33 @@ def _own_material(f: Finding, ctx: Ctx) -> bool:
     return False
 
 
+# numeric_instability's evidence of finite spikes only: grad-norm points far above its level that came
+# back, the numbers still finite -- steps, judged by the goal (a NaN or a 100x explosion is never)
+SPIKES_ONLY = frozenset({"gnorm_spikes_30x", "reward_end", "segments"})
+
+
+def _harm(f: Finding) -> str:
+    """The finding's harm kind (registry.HARM_KINDS), read from its evidence where a finding holds two
+    kinds: repeated finite grad-norm spikes are steps (`SPIKES_ONLY`), a NaN poisons every metric."""
+    if f.id == "numeric_instability" and set(f.evidence) <= SPIKES_ONLY:
+        return "step"
+    return HARM_KIND[f.id]
+
+
 def _material(found: list[Finding], ctx: Ctx) -> list[Finding]:
     """Findings that did not hurt the goal become info notes saying so (with the goal's numbers)."""
     g = goal(ctx)
     out = []
     for f in found:
         eff = None
-        if _warns(f) and HARM_KIND[f.id] != "never" and not (FINDING_IDS[f.id] == "cheating" and g == "reward"):
+        harm = _harm(f)
+        if _warns(f) and harm != "never" and not (FINDING_IDS[f.id] == "cheating" and g == "reward"):
             eff = at_ceiling(ctx, f.onset_step, by_reward=FINDING_IDS[f.id] != "cheating")
             if eff is None and not _own_material(f, ctx):
-                eff = unhurt(ctx, f.onset_step, kind=HARM_KIND[f.id])
+                eff = unhurt(ctx, f.onset_step, kind=harm)
             # one step that came back, with the goal not yet logged after it: whether it hurt the goal
             # is not known yet, and a step is no failure until the goal says so (it waits as a note)
-            if eff is None and HARM_KIND[f.id] == "step" and (soon := too_soon(ctx, f.onset_step)) is not None:
+            if eff is None and harm == "step" and (soon := too_soon(ctx, f.onset_step)) is not None:
                 out.append(replace(f, severity="info", evidence={**f.evidence, **soon}))
                 continue
         if eff is None:
