@@ -303,6 +303,8 @@ def test_a_pass_rate_is_a_correctness_term(key, name):
         ("accuracies", "acc"),
         ("exact_kl", "kl"),
         ("task_reward", "reward"),
+        ("rollout_reward_mean", "reward"),
+        ("kl_ref", "kl"),
         ("response_len", "len"),
         ("gen_len", "len"),
         ("completion_tokens", "len"),

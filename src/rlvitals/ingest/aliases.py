@@ -76,7 +76,7 @@ EXACT: dict[str, Alias] = {
     ),
     # peers (rlprobe, rlwatch), Tinker (env/all/…), EasyR1 (reward/overall), hand-rolled loops
     **_rows("reward", "reward_mean env/all/reward/total reward/overall reward/total avg_reward train_reward", rank=12),
-    **_rows("reward", "task_reward", rank=19),  # AReaL's, OpenRLHF's plain spelling
+    **_rows("reward", "task_reward rollout_reward_mean rollout_reward", rank=19),  # AReaL's, loops' plain spellings
     **_rows(
         "reward",
         "critic/rewards/mean objective/rlhf_reward ppo_actor/final_reward/avg",
@@ -117,7 +117,7 @@ EXACT: dict[str, Alias] = {
         "kl actor/kl_loss actor/reward_kl_penalty critic/kl objective/kl train/kl_loss kl_loss "
         "ref_kl kl_div train/kl_penalty policy/policy_kl loss/avg_kl ppo_actor/kl_rewards/avg",
     ),
-    **_rows("kl", "kl_mean kl_divergence mean_kl kl_to_ref loss_kl exact_kl", rank=12),
+    **_rows("kl", "kl_mean kl_divergence mean_kl kl_to_ref loss_kl exact_kl kl_ref", rank=12),
     # advantage spread
     **_rows("adv_std", "adv_std advantages/std critic/advantages/std advantage_std advantages_std advantage/std"),
     "frac_reward_zero_std": _ADV_FROM_ZERO_STD,
