@@ -206,3 +206,25 @@ def test_an_accuracy_in_its_own_units_has_no_rate_ceiling(seed):
     assert acc.max() > 1 and acc.min() < 0
     d = diagnose(run)
     assert d.verdict == "dead", [(f.id, f.severity) for f in d.findings]
+
+
+def test_a_kl_logged_as_exactly_0_says_nothing_about_the_policy():
+    """A loop with no reference model logs its KL as 0.0 at every step: not computed, not "the policy
+    is still".  Beside a noisy reward that shows no trend it must not make the run "stalled" (which
+    would read the 0s as weights that never moved), and the vitals call it not applicable."""
+    s = np.arange(1, 43)
+    r = np.random.default_rng(3)
+    run = Run.from_arrays(
+        "no-ref",
+        s,
+        dict(
+            reward=0.05 + r.normal(0, 0.012, s.size),
+            kl=np.zeros(s.size),
+            clip_frac=np.abs(0.0006 + r.normal(0, 0.0002, s.size)),
+            len=350 + r.normal(0, 20, s.size),
+            gnorm=np.abs(4.0 + r.normal(0, 0.8, s.size)),
+        ),
+    )
+    d = diagnose(run)
+    assert "stalled" not in [f.id for f in d.findings], [(f.id, f.severity) for f in d.findings]
+    assert "kl" in d.run["not_applicable"]

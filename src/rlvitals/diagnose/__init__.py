@@ -44,8 +44,9 @@ from .verdict import goal_summary, resolve, verdict_of
 
 __all__ = ["FINDING_IDS", "RULES", "Diagnosis", "Finding", "diagnose"]
 
-# clip_frac is exactly 0 and ratio_mean exactly 1 when each batch gets one optimizer step
-BY_CONSTRUCTION = frozenset({"clip_frac", "ratio_mean"})
+# clip_frac is exactly 0 and ratio_mean exactly 1 when each batch gets one optimizer step; a KL is
+# exactly 0 at every step when it is not computed (no reference model, a KL coefficient of 0)
+BY_CONSTRUCTION = frozenset({"clip_frac", "ratio_mean", "kl"})
 
 # one module per finding (diagnose/<id>.py), run in the registry's order
 _BY_ID = {

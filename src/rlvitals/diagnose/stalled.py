@@ -96,14 +96,11 @@ def _full(ctx: Ctx) -> Finding | None:
         return None
     # "nothing moves" includes the policy: entropy and KL still too (then stall_points points
     # suffice) -- or, when neither is logged, the scores must be demonstrably flat on their own
-    policy = [trend(ctx, m) for m in ("entropy", "kl") if ctx.has(m)]
+    # (a metric logged at one value at every step -- a KL of exactly 0 is not computed -- is not
+    # applicable: it says nothing about the policy either way)
+    policy = [trend(ctx, m) for m in ("entropy", "kl") if ctx.has(m) and ctx.applicable(m)]
     # a policy demonstrably still says it early; one still only within its noise needs more points
-    # (a metric logged at one value at every step -- a KL of exactly 0 is not computed -- says nothing either way)
-    proven = all(
-        p is not None
-        and ((p.noise == 0 and p.move == 0) or abs(p.fit_move) + 2 * p.fit_se < get("still_move") * abs(p.start))
-        for p in policy
-    )
+    proven = all(p is not None and abs(p.fit_move) + 2 * p.fit_se < get("still_move") * abs(p.start) for p in policy)
     n_min = (get("stall_points") if proven else get("stall_points_noisy")) if policy else get("min_points")
     # a sparse eval (a point every N steps) too short to say anything does not veto the dense scores
     dense: list[Trend | None] = [t for t in trs if t is not None and t.n >= n_min]
