@@ -388,3 +388,5 @@ def test_a_config_printed_again_and_again_is_no_loop():
         for i in range(5)
     )
     assert sniff_text(config) is None
+    # a loop's step lines whose one metric never moves (a reward of exactly 0) are still a loop's
+    assert sniff_text("".join(f"step {s}: reward=0.0\n" for s in range(1, 6))) == "generic"

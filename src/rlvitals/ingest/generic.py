@@ -333,9 +333,9 @@ class GenericParser(LineParser):
 
 
 def _sniff(text: str) -> float:
-    """Low confidence by design, and only on a loop's shape: one name on ≥ 3 lines, moving (a config
-    printed three times repeats its values; a metric changes), and either step counters on ≥ 2 lines
-    or ≥ 3 lines with several pairs each (a YAML config has neither)."""
+    """Low confidence by design, and only on a loop's shape: one name on ≥ 3 lines, and either step
+    counters on ≥ 2 lines or ≥ 3 lines with several pairs each (a YAML config has neither) -- then
+    with a name that moves (a config printed three times repeats its values; a metric changes)."""
     counts: dict[str, int] = {}
     first: dict[str, float] = {}
     moved: set[str] = set()
@@ -352,9 +352,9 @@ def _sniff(text: str) -> float:
             counts[k] = counts.get(k, 0) + 1
             if first.setdefault(k, v) != v:
                 moved.add(k)
-    if not any(counts[k] >= 3 for k in moved):
+    if not counts or max(counts.values()) < 3:
         return 0.0
-    return 0.31 if stepped >= 2 or multi >= 3 else 0.0
+    return 0.31 if stepped >= 2 or (multi >= 3 and any(counts[k] >= 3 for k in moved)) else 0.0
 
 
 FORMAT = Format(
