@@ -5,11 +5,11 @@
 
 Tried last (it claims a file only when no framework reader does, and with low confidence).
 
-- **Pairs.** `name: number` / `name=number`, a dict printed in a line, several records on one line:
-  `pairs.py`.  Names are kept as written.  One the alias table knows once lower-cased, joined by `_` and stripped of a
-  leading "average", "mean", "train", … ("Average Reward", "KL", "Mean Reward") is read as that
-  vital, as if the user had said `--map`, and a note says so (`mapping.guess_names`); `--map
-  CANON=KEY` overrides.
+- **Pairs.** `name: number` / `name=number`, a dict printed in a line, several records on one
+  line: `pairs.py`.  Names are kept as written.  One the alias table knows once lower-cased, joined
+  by `_` and stripped of a leading "average", "mean", "train", … ("Average Reward", "KL", "Mean
+  Reward") is read as that vital, as if the user had said `--map`, and a note says so
+  (`mapping.guess_names`); `--map CANON=KEY` overrides.
 - **Steps.** A counter on the line: `Step 12/500`, `step 12`, `step=12`, `global_step: 12`,
   `iter 12` (on a line without a step counter), `Epoch 1 Step 12`, or `[12]` at the start.  A way
   of writing it whose number keeps starting again or never moves (a sampled answer's `**Step 1:`)
@@ -18,7 +18,8 @@ Tried last (it claims a file only when no framework reader does, and with low co
   the first step line, they belong to the next step line; printed after it, to the previous one.
   A note says which.  Values left after the last step line in "next" mode are counted as skipped.
 - **No step counter at all**: every line with pairs adds to one row, a new row starts when a name
-  repeats; the row number is the step, and a note says so.
+  repeats; the row number is the step, and a note says so.  So too when the step numbers are far
+  rarer than the rows (`_sparse`: printed once, on a "new best" line, or on a progress line).
 
 Every regex is linear (possessive quantifiers; names are found by scanning back, not by matching).
 """

@@ -4,10 +4,11 @@
 
 The lists of numbers as long as the object's step list (a name of `jsonl.STEP_KEYS`, or `steps`,
 `iterations`) make the table, entry i of each at that list's step i; without a step list, the lists
-of the length most of them share, entry i at step i + 1, and a note says so.  A list of another length cannot be placed on those steps (an eval every
-k steps? a loss per micro-batch?): it is set aside and counted, never stretched.  An object mapping
-steps to numbers (`{"10": 36.2, …}`) is a series at those steps (an eval on its own cadence).
-Nested objects are flattened with `/`; `null` is NaN.
+of the length most of them share, entry i at step i + 1, and a note says so.  A list of another
+length cannot be placed on those steps (an eval every k steps? a loss per micro-batch?): it is set
+aside and counted, never stretched.  An object mapping steps to numbers (`{"10": 36.2, …}`) is a
+series at those steps (an eval on its own cadence).  Nested objects are flattened with `/`; `null`
+is NaN.
 """
 
 from __future__ import annotations
