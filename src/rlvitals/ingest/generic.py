@@ -229,7 +229,7 @@ class GenericParser(LineParser):
         if m is None and not found:
             self.builder.skip("not a metric line")
             return
-        self.n_rows += sum(1 for row in rows if row)
+        self.n_rows += len(rows) if len(rows) > 1 else bool(found)
         if self.builder.partial:
             self._partial_line = lineno  # RunBuilder.add_row judges it when its row is fed
         step: int | None = None
@@ -242,7 +242,10 @@ class GenericParser(LineParser):
             if form not in self.forms.example:  # the number and the word before it, for the note
                 self.forms.example[form] = line[line.rfind(" ", 0, max(m.start() - 1, 0)) + 1 : m.end(1) + 1].strip()
         if self.held is not None:
-            self.held.extend((lineno, step, form, row) for row in rows)
+            if len(rows) == 1:
+                self.held.append((lineno, step, form, found))
+            else:
+                self.held.extend((lineno, step, form, row) for row in rows)
             if len(self.held) >= HOLD_LINES:
                 self.text = self.forms.text()
                 self.sparse = _sparse(self.held, self.text)
@@ -253,8 +256,11 @@ class GenericParser(LineParser):
             step = None  # the step lines number something else: their pairs are a row's like any line's
         elif step is not None and form not in self.text and self.forms.is_text(form):
             self.text.add(form)  # a form found to be text stays text
-        for row in rows:  # (several only on a line without a step: a row each, numbered in order)
-            self.rows.line(lineno, step, form, row, self.text)
+        if len(rows) == 1:
+            self.rows.line(lineno, step, form, found, self.text)
+        else:  # several only on a line without a step: a row each, numbered in order
+            for row in rows:
+                self.rows.line(lineno, step, form, row, self.text)
 
     def snapshot(self) -> Run:
         if self.held is None:

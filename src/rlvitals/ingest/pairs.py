@@ -36,9 +36,11 @@ def _name(segment: str) -> str | None:
     a sentence ("GPU: Tesla T4. Max memory" → "Max memory"); a source location
     ("config.py:2368") is no name."""
     cut = segment.translate(_TO_COMMA).rfind(",")  # the last delimiter, in two passes in C
-    name = segment[cut + 1 :].strip()
-    if len(name) > 2 and name[-1] in "'\"" and (q := name.rfind(name[-1], 0, -1)) >= 0:
-        name = name[q + 1 : -1]  # a quoted key of a printed dict (`{'reward': 0.5}`): its words
+    name = segment[cut + 1 :]
+    if "'" in name or '"' in name:
+        name = name.strip()
+        if len(name) > 2 and name[-1] in "'\"" and (q := name.rfind(name[-1], 0, -1)) >= 0:
+            name = name[q + 1 : -1]  # a quoted key of a printed dict (`{'reward': 0.5}`): its words
     words = name.split()
     keep: list[str] = []
     for w in reversed(words):
@@ -71,9 +73,27 @@ def line_rows(line: str) -> tuple[list[dict[str, float]], bool]:
     rows: list[dict[str, float]] = []
     out: dict[str, float] = {}
     pct = False
+    # most lines hold no sum (a few substring looks in C say so before any regex)
+    sums = ("otal_" in line or "um_" in line or "OTAL_" in line or "UM_" in line) and _SUM_HINT.search(line)
+    means = _means_of_sums if sums else _same
     prev = 0
-    braces = _BRACE.finditer(line) if "{" in line else None
-    brace = next(braces, None) if braces else None
+    if "{" not in line:  # the common line: no dict printed in it
+        for m in _VALUE.finditer(line):
+            name = _name(line[prev : m.start()])
+            prev = m.end()
+            if name is None or name.lower() in STEP_NAMES:
+                continue
+            value = checked_float(m.group("v"))  # `1e400`: OUT_OF_RANGE, dropped by the builder
+            if m.group("pct") and value is not OUT_OF_RANGE:
+                value, pct = value / 100.0, True
+            if name in out:
+                rows.append(means(out))
+                out = {}
+            out[name] = value
+        rows.append(means(out) if sums else out)
+        return rows, pct
+    braces = _BRACE.finditer(line)
+    brace = next(braces, None)
     stack: list[str | None] = []  # the names of the dicts open at this point (None: a dict without one)
     for m in _VALUE.finditer(line):
         while brace is not None and brace.start() < m.start():
@@ -83,7 +103,7 @@ def line_rows(line: str) -> tuple[list[dict[str, float]], bool]:
             else:
                 head = line[max(0, brace.start() - _KEY_BEFORE) : brace.start()].rstrip()
                 stack.append(_name(head[:-1]) if head.endswith((":", "=")) else None)
-            brace = next(braces, None)  # type: ignore[arg-type]
+            brace = next(braces, None)
         name = _name(line[prev : m.start()])
         prev = m.end()
         if name is None or name.lower() in STEP_NAMES:
@@ -94,17 +114,22 @@ def line_rows(line: str) -> tuple[list[dict[str, float]], bool]:
         if m.group("pct") and value is not OUT_OF_RANGE:
             value, pct = value / 100.0, True
         if name in out:
-            rows.append(_means_of_sums(out))
+            rows.append(means(out))
             out = {}
         out[name] = value
     if out or not rows:
-        rows.append(_means_of_sums(out))
+        rows.append(means(out))
     return rows, pct
 
 
 # a dict's count of what its `total_<x>` / `sum_<x>` values add up (`{'total_num': 64, 'total_reward': 16}`)
 _COUNTS = frozenset({"num", "count", "n", "total_num", "total_count", "num_samples", "n_samples", "total_samples"})
 _SUM = re.compile(r"^(?:total|sum)_(?P<x>\w+)$", re.IGNORECASE)
+_SUM_HINT = re.compile(r"(?:total|sum)_", re.IGNORECASE)
+
+
+def _same(row: dict[str, float]) -> dict[str, float]:
+    return row
 
 
 def _means_of_sums(row: dict[str, float]) -> dict[str, float]:
