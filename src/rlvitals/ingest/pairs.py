@@ -77,38 +77,26 @@ def line_rows(line: str) -> tuple[list[dict[str, float]], bool]:
     sums = ("otal_" in line or "um_" in line or "OTAL_" in line or "UM_" in line) and _SUM_HINT.search(line)
     means = _means_of_sums if sums else _same
     prev = 0
-    if "{" not in line:  # the common line: no dict printed in it
-        for m in _VALUE.finditer(line):
-            name = _name(line[prev : m.start()])
-            prev = m.end()
-            if name is None or name.lower() in STEP_NAMES:
-                continue
-            value = checked_float(m.group("v"))  # `1e400`: OUT_OF_RANGE, dropped by the builder
-            if m.group("pct") and value is not OUT_OF_RANGE:
-                value, pct = value / 100.0, True
-            if name in out:
-                rows.append(means(out))
-                out = {}
-            out[name] = value
-        rows.append(means(out) if sums else out)
-        return rows, pct
-    braces = _BRACE.finditer(line)
-    brace = next(braces, None)
-    stack: list[str | None] = []  # the names of the dicts open at this point (None: a dict without one)
+    # the names of the dicts printed in the line open at each point (None: a dict without a name);
+    # the common line prints none and skips this
+    braces = _BRACE.finditer(line) if "{" in line else None
+    brace = next(braces, None) if braces is not None else None
+    stack: list[str | None] = []
     for m in _VALUE.finditer(line):
-        while brace is not None and brace.start() < m.start():
-            if brace.group() == "}":
-                if stack:
-                    stack.pop()
-            else:
-                head = line[max(0, brace.start() - _KEY_BEFORE) : brace.start()].rstrip()
-                stack.append(_name(head[:-1]) if head.endswith((":", "=")) else None)
-            brace = next(braces, None)
+        if brace is not None:
+            while brace is not None and brace.start() < m.start():
+                if brace.group() == "}":
+                    if stack:
+                        stack.pop()
+                else:
+                    head = line[max(0, brace.start() - _KEY_BEFORE) : brace.start()].rstrip()
+                    stack.append(_name(head[:-1]) if head.endswith((":", "=")) else None)
+                brace = next(braces, None) if braces is not None else None
         name = _name(line[prev : m.start()])
         prev = m.end()
         if name is None or name.lower() in STEP_NAMES:
             continue
-        if any(stack):
+        if stack and any(stack):
             name = "/".join([*(k for k in stack if k), name])
         value = checked_float(m.group("v"))  # `1e400`: OUT_OF_RANGE, dropped by the builder
         if m.group("pct") and value is not OUT_OF_RANGE:
@@ -117,8 +105,7 @@ def line_rows(line: str) -> tuple[list[dict[str, float]], bool]:
             rows.append(means(out))
             out = {}
         out[name] = value
-    if out or not rows:
-        rows.append(means(out))
+    rows.append(means(out) if sums else out)
     return rows, pct
 
 
