@@ -7,12 +7,12 @@ curves into a table.
 
 A table counts when it has a header, the `---` line under it, at least `MIN_ROWS` rows, a step
 column (`step`, `global step`, `iteration`, `iter`, or a first column of increasing numbers: a table
-of results has words there) and a column the alias table knows.  Cells are
-read as written, with the emphasis a report adds (`**0.301**`, backticks) taken off; `45%` is 0.45
-and a note says so; an empty cell or a dash is "not logged at this step"; a column of words (a
-"Problems Solved" list) is set aside and counted.  Column names go through the alias table like any
-key (`Val Acc` reads as the eval accuracy).  A file holding several such tables (two runs side by side in one report)
-gives one run per table (`--run K`), as a file whose step counter restarts does.
+of results has words there) and a column the alias table knows.  Cells are read as written, with
+the emphasis a report adds (`**0.301**`, backticks) taken off; `45%` is 0.45 and a note says so; an
+empty cell or a dash is "not logged at this step"; a column of words (a "Problems Solved" list) is
+set aside and counted.  Column names go through the alias table like any key (`Val Acc` reads as
+the eval accuracy).  A file holding several such tables (two runs side by side in one report) gives
+one run per table (`--run K`), as a file whose step counter restarts does.
 """
 
 from __future__ import annotations

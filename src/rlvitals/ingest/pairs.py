@@ -105,7 +105,7 @@ def line_rows(line: str) -> tuple[list[dict[str, float]], bool]:
             rows.append(means(out))
             out = {}
         out[name] = value
-    rows.append(means(out) if sums else out)
+    rows.append(means(out))
     return rows, pct
 
 
