@@ -286,9 +286,9 @@ CJK_INSTALL = "apt-get install fonts-noto-cjk (or fonts-wqy-microhei), or set RL
 
 def cjk_hint() -> str | None:
     """None when matplotlib is missing (the figures are skipped and said so) or a Chinese font is
-    found (`render.plot.cjk_font`); otherwise what to install, so zh figures are never silently English."""
+    found (`render.fonts.cjk_font`); otherwise what to install, so zh figures are never silently English."""
     try:
-        from ..render.plot import cjk_font
+        from ..render.fonts import cjk_font
     except ImportError:
         return None
     try:
