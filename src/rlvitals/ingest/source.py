@@ -22,23 +22,20 @@ A plain UTF-8 file with nothing to undo is passed through as it is: one extra re
 
 from __future__ import annotations
 
-import bz2
 import codecs
-import lzma
-import os
 import shutil
 import sys
 import tempfile
-import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import BinaryInput, EmptyInput, InputError, MissingExtra, RlvitalsError
+from ..errors import BinaryInput, EmptyInput, InputError, RlvitalsError
 from ..i18n import Msg
 from ..run import Run
+from .unpack import UNPACK_RATIO, Inflater, sniff_compression, unpack_cap
 
 __all__ = ["BAD_LINE", "BINARY_SHARE", "Opened", "open_input", "sniff_compression"]
 
@@ -52,15 +49,7 @@ BINARY_SHARE = 0.3  # a larger share of lines with control bytes: not a text log
 BAD_LINE = "line with NUL or control bytes"
 MAX_LAYERS = 3  # nested compression layers undone at most
 MAX_LINE = 1 << 22  # a line is read in pieces of at most 4 MiB when blanking
-UNPACK_RATIO = 100  # decompressed output allowed per compressed byte (a bomb is refused) …
-UNPACK_FLOOR = 1 << 30  # … and at least this much (RLVITALS_MAX_UNPACKED overrides both)
 
-_MAGIC: tuple[tuple[bytes, str], ...] = (  # bzip2's "BZh" is followed by a block-size digit
-    (b"\x1f\x8b\x08", "gzip"),
-    *((b"BZh" + bytes([d]), "bzip2") for d in b"123456789"),
-    (b"\xfd7zXZ\x00", "xz"),
-    (b"\x28\xb5\x2f\xfd", "zstd"),
-)
 _BOMS: tuple[tuple[bytes, str], ...] = (  # longest first: UTF-32-LE's BOM starts like UTF-16-LE's
     (b"\xff\xfe\x00\x00", "utf-32-le"),
     (b"\x00\x00\xfe\xff", "utf-32-be"),
@@ -94,14 +83,6 @@ class Opened:
         return run
 
 
-def sniff_compression(head: bytes) -> str | None:
-    """The compression the first bytes announce, or None."""
-    for magic, kind in _MAGIC:
-        if head.startswith(magic):
-            return kind
-    return None
-
-
 def _detect_encoding(head: bytes) -> str | None:
     """A non-UTF-8 text encoding announced by a BOM or by NUL bytes in every other position."""
     for bom, enc in _BOMS:
@@ -119,95 +100,6 @@ def _detect_encoding(head: bytes) -> str | None:
     if nul_even > 0.3 and nul_odd < 0.05:
         return "utf-16-be"  # "\0a\0b…"
     return None
-
-
-def _zstd_module() -> Any:
-    try:
-        import zstandard  # optional: not a dependency
-    except ImportError:
-        err = MissingExtra.of("ingest.err.zstd")
-        err.package, err.extra = "zstandard", "zst"  # type: ignore[attr-defined]
-        raise err from None
-    return zstandard
-
-
-class _Inflater:
-    """One compressed stream, decompressed piece by piece with the output of every call bounded
-    (a bomb never sits in memory), member after member (`cat a.gz b.gz`), and told apart: the
-    end of the stream, a stream cut short, or damaged data."""
-
-    OUT = 1 << 16  # bytes of output per call at most
-    ZSTD_IN = 512  # zstd's decompressobj has no output bound: feed it little at a time
-
-    def __init__(self, kind: str) -> None:
-        self.kind = kind
-        self._zstd: Any = _zstd_module() if kind == "zstd" else None
-        self.errors: tuple[type[BaseException], ...] = (zlib.error, OSError, EOFError, lzma.LZMAError)
-        if self._zstd is not None:
-            self.errors += (self._zstd.ZstdError,)
-        self._d = self._new()
-        self.fed = False  # the current member has been given data
-
-    def _new(self) -> Any:
-        if self.kind == "gzip":
-            return zlib.decompressobj(16 + zlib.MAX_WBITS)
-        if self.kind == "bzip2":
-            return bz2.BZ2Decompressor()
-        if self.kind == "xz":
-            return lzma.LZMADecompressor()
-        return self._zstd.ZstdDecompressor().decompressobj()
-
-    def feed(self, data: bytes) -> Iterator[bytes]:
-        """The output of `data`, in pieces of at most OUT bytes (zstd: a few MB)."""
-        while data:
-            d = self._d
-            if self.kind == "zstd":
-                piece, data = data[: self.ZSTD_IN], data[self.ZSTD_IN :]
-                self.fed = True
-                out = d.decompress(piece)
-                if out:
-                    yield out
-            elif self.kind == "gzip":
-                self.fed = True
-                out = d.decompress(data, self.OUT)
-                data = b""
-                while True:
-                    if out:
-                        yield out
-                    if not d.unconsumed_tail or d.eof:
-                        break
-                    out = d.decompress(d.unconsumed_tail, self.OUT)
-            else:
-                self.fed = True
-                out = d.decompress(data, self.OUT)
-                data = b""
-                while True:
-                    if out:
-                        yield out
-                    if d.eof or d.needs_input:
-                        break
-                    out = d.decompress(b"", self.OUT)
-            if d.eof:  # a member ended: what follows is the next one
-                rest = d.unused_data + (data if self.kind == "zstd" else b"")
-                data = b"" if not rest.strip(b"\x00") else rest  # gzip's zero padding
-                self._d, self.fed = self._new(), False
-
-    @property
-    def cut_short(self) -> bool:
-        return self.fed and not self._d.eof
-
-
-def _unpack_cap(size: int) -> int:
-    """Decompressed bytes allowed for an input of `size` compressed bytes: 100x it, at least
-    1 GiB; RLVITALS_MAX_UNPACKED (bytes, or with K/M/G) overrides."""
-    env = os.environ.get("RLVITALS_MAX_UNPACKED", "").strip().upper()
-    if env:
-        mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}.get(env[-1:], 1)
-        try:
-            return max(1, int(float(env.rstrip("KMGTB") or "0") * mult))
-        except (ValueError, OverflowError):
-            pass
-    return max(UNPACK_FLOOR, UNPACK_RATIO * size)
 
 
 class _Work:
@@ -241,7 +133,7 @@ def _decompress(path: Path, kind: str, work: _Work, label: str, notes: list[str]
     out = work.new(f"un{kind}")
     written = 0
     head = b""
-    inflater = _Inflater(kind)
+    inflater = Inflater(kind)
     with open(path, "rb") as raw, open(out, "wb") as dst:
         try:
             while block := raw.read(1 << 16):
@@ -412,7 +304,7 @@ def _open(path: str | Path, work: _Work) -> Opened:
         kind = sniff_compression(_head(current, 8))
         if kind is None:
             break
-        cap = cap or _unpack_cap(current.stat().st_size)  # every layer within the outermost's cap
+        cap = cap or unpack_cap(current.stat().st_size)  # every layer within the outermost's cap
         current = _decompress(current, kind, work, label, notes, cap)
         layers.append(kind)
     head = _head(current)
