@@ -26,7 +26,8 @@ from ..ingest.swanlab_store import scalar_record, swanlab_files
 from ..ingest.values import OUT_OF_RANGE
 from ..ingest.wandb_records import history_row, record_kind
 from ..ingest.wandb_store import Decoder, RecordReader, wandb_files
-from .follow import CHUNK, FollowEvent
+from .follow import FollowEvent
+from .handle import CHUNK
 
 __all__ = ["SwanlabFollower", "WandbFollower", "is_wandb_target", "record_follower"]
 
