@@ -40,6 +40,7 @@ LAYERS: dict[str, int] = {
     "rlvitals.output": 0,
     "rlvitals._deprecated": 0,
     "rlvitals.run": 1,
+    "rlvitals.stats": 1,  # robust per-curve statistics (numpy only), shared by shapes and diagnose
     "rlvitals.ingest": 2,
     "rlvitals.samples": 2,
     "rlvitals.shapes": 3,

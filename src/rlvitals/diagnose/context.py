@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from ..run import Run, Series
-from ..shapes import Shape, blocks, hinge_onset, kendall_tau
+from ..shapes import Shape
+from ..stats import blocks, hinge_onset, kendall_tau
 from .model import RuledOut
 
 __all__ = ["Ctx", "rnd", "ro"]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..shapes import blocks
+from ..stats import blocks
 from . import confidence as C
 from .actions import action_for
 from .arith import MICRO

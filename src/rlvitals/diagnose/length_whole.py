@@ -11,7 +11,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..shapes import step_noise
+from ..stats import blocks, step_noise
 from . import confidence as C
 from .actions import action_for
 from .arith import EPS, pair_se
@@ -142,8 +142,6 @@ def _paid(ctx: Ctx) -> Finding | None:
         or gain < get("hack_shift") * float(q[1] - q[0])
     ):
         return None  # (a size too: hack_shift of the reward's 10-90% spread, not float dust)
-    from ..shapes import blocks
-
     _, bu = blocks(sr, u, 16)
     sl, vl = ctx.data("len")
     _, bl = blocks(sl, vl, 16)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..shapes import theil_sen
+from ..stats import theil_sen
 from . import confidence as C
 from .actions import action_for
 from .context import Ctx, rnd

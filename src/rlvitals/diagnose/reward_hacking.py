@@ -16,7 +16,7 @@ from typing import cast
 
 import numpy as np
 
-from ..shapes import blocks, hinge_onset
+from ..stats import blocks, hinge_onset
 from . import confidence as C
 from .actions import action_for
 from .arith import MEDIAN_SE, pair_se, robust_sd

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from ..run import PERCENT_METRICS, Series, in_unit_range
-from ..shapes import kendall_tau
+from ..stats import kendall_tau
 from .thresholds import get
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..shapes import kendall_tau, step_noise
+from ..stats import kendall_tau, step_noise
 from . import confidence as C
 from .actions import action_for
 from .arith import HALF, MAD_SIGMA, SQRT2, TINY

@@ -16,6 +16,7 @@ from typing import TypeVar, cast
 
 import numpy as np
 
+from ..stats import blocks
 from .arith import EPS, robust_sd
 from .context import Ctx
 from .stretches import tail_excess
@@ -60,8 +61,6 @@ def _once(measure: Callable[[Ctx], R]) -> Callable[[Ctx], R]:
 @_once
 def kl_surge(ctx: Ctx) -> float:
     """Largest rise of (kl + kl_floor) within a fifth of the run (isolated spikes removed)."""
-    from ..shapes import blocks
-
     s, v, _ = kl_clean(ctx)
     best = 1.0
     if v.size >= 10:
@@ -85,8 +84,6 @@ def jump_window(t: np.ndarray, logged_every: float = 1.0) -> int:
 def kl_jump(ctx: Ctx) -> float:
     """Share of the KL's peak (one-step spikes removed, 100 blocks) gained within `kl_jump_steps`:
     near 1 when the KL jumped in a few steps (a blow-up), small when it climbed (in step with something else)."""
-    from ..shapes import blocks
-
     s, v, _ = kl_clean(ctx)
     share = 0.0
     if v.size >= 10:
@@ -101,8 +98,6 @@ def kl_jump(ctx: Ctx) -> float:
 def _entropy_move_share(ctx: Ctx, up: bool) -> float:
     """Share of the entropy's rise (up: first tenth to its peak) or fall (first tenth to its low),
     over 100 blocks, made within `kl_jump_steps`; 0 when it did not move that way."""
-    from ..shapes import blocks
-
     s, v = ctx.data("entropy")
     share = 0.0
     if v.size >= 10:
@@ -128,8 +123,6 @@ def kl_rise_step(ctx: Ctx) -> int | None:
     """Step where the KL (one-step spikes removed, 100 blocks) left its starting level for good, in orders of
     magnitude: log10(kl + a thousandth of its peak) past `kl_rise_start` of its way from the first tenth's level to
     the last tenth's (the block after the last one below).  None when the KL did not rise."""
-    from ..shapes import blocks
-
     s, v, _ = kl_clean(ctx)
     out: int | None = None
     if v.size >= 10:

@@ -22,7 +22,7 @@ from ..diagnose.model import FINDING_IDS
 from ..i18n import t
 from ..render.charts import BLOCKS, NAN_MARK, clip_text, display_width, flat_range, fmt_value, pad, panel_grid
 from ..safe_text import escape_controls
-from ..shapes import ends as curve_ends
+from ..stats import ends as curve_ends
 from .aliases import EXTRA_ALIASES
 from .content import SAMPLE_PAIRS, PairItem
 from .engine import COMMANDS, VERDICT_WORDS, Lab, View

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..run import FRACTION_SLACK, PERCENT_METRICS, VITALS, Run, Series, in_unit_range
-from ..shapes import ends
+from ..stats import ends
 
 __all__ = [
     "BLOCKS",

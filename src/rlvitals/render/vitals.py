@@ -17,7 +17,7 @@ import numpy as np
 from ..i18n import localize
 from ..run import CANONICAL, Run, Series
 from ..safe_text import escape_controls
-from ..shapes import ends
+from ..stats import ends
 from .charts import clip_text, display_width, fmt_value, is_fraction, pad
 from .jsonout import clean
 from .terminal import wrap

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..run import Run
-from ..shapes import ends
+from ..stats import ends
 
 __all__ = [
     "LESSON_PINS",
