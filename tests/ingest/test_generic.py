@@ -390,3 +390,20 @@ def test_a_config_printed_again_and_again_is_no_loop():
     assert sniff_text(config) is None
     # a loop's step lines whose one metric never moves (a reward of exactly 0) are still a loop's
     assert sniff_text("".join(f"step {s}: reward=0.0\n" for s in range(1, 6))) == "generic"
+
+
+def test_deepspeed_chat_prints_its_reward_as_an_average_score(tmp_path):
+    """DeepSpeed-Chat step 3: `epoch: 0|step: 3|ppo_ep: 1|act_loss: …` then `average reward score: 3.45`."""
+    lines = []
+    for s in range(30):
+        lines.append(
+            f"epoch: 0|step: {s}|ppo_ep: 1|act_loss: {1.5 - 0.01 * s}|cri_loss: {1.4 - 0.01 * s}|unsuper_loss: 0.0"
+        )
+        lines.append(f"average reward score: {2.0 + 0.05 * s}")
+        lines.append("-" * 40)
+    p = tmp_path / "training.log"
+    p.write_text("\n".join(lines) + "\n")
+    run = read(p)
+    assert run.series["reward"].source == "average reward score"
+    assert run.series["reward"].steps[[0, -1]].tolist() == [0, 29]
+    assert run.series["reward"].values[-1] == pytest.approx(3.45)

@@ -139,3 +139,46 @@ def test_a_loops_dumped_history_of_per_step_lists(tmp_path):
     assert run.n_steps == 50 and run.series["reward"].steps[[0, -1]].tolist() == [1, 50]
     text = " ".join(map(str, run.notes))
     assert "read as json-columns" in text and "is step i + 1" in text
+
+
+def test_a_document_with_train_rows_and_an_eval_list_beside_them(tmp_path):
+    """`{"status": ..., "updates": [{"step": 1, ...}], "validations": [{"step": 20, "overall": {...}}]}`
+    written over several lines (no JSONL pick to fall back from): a list of dicts whose first key is a
+    step is the run's rows, and a list named as evaluations is read at its steps under eval/ -- placed
+    among the train rows, so no eval reads as the step counter restarting."""
+    updates = [
+        {"step": s, "task": f"t{s}", "reward_mean": 1.0 + 0.01 * s, "trainer_metrics": {"loss/entropy": 0.3}}
+        for s in range(1, 61)
+    ]
+    evals = [{"step": s, "overall": {"final_answer_accuracy": 0.4 + 0.002 * s, "task_count": 50}} for s in (20, 40, 60)]
+    doc = {"status": "done", "current_step": 60, "updates": updates, "validations": evals, "best_step": 60}
+    p = tmp_path / "state.json"
+    p.write_text(json.dumps(doc, indent=2))
+    assert sniff_text(p.read_text()[:4000]) == "trl-state"
+    run = read(p)
+    assert run.format == "trl-state" and run.n_steps == 60 and len(run.segments) == 1
+    assert run.series["reward"].steps[[0, -1]].tolist() == [1, 60]
+    assert run.series["entropy"].source == "trainer_metrics/loss/entropy"
+    assert run.series["val_acc"].steps.tolist() == [20, 40, 60]
+    assert run.series["val_acc"].values[-1] == pytest.approx(0.52)
+    text = " ".join(map(str, run.notes))
+    assert "`updates` list" in text and "evals read from the document's `validations` list" in text
+
+
+def test_per_step_lists_after_the_runs_settings(tmp_path):
+    """`{"beta": 0.2, "seed": 1, "rewards_curve": [...], "kl_curve": [...]}`: the settings come first,
+    the per-step lists after; `_curve` names the container, not the quantity."""
+    n = 40
+    doc = {
+        "beta": 0.2,
+        "seed": 1,
+        "mean_reward_after": 4.0,
+        "rewards_curve": [1.0 + 0.05 * i for i in range(n)],
+        "kl_curve": [0.1 * i for i in range(n)],
+    }
+    p = tmp_path / "ppo.json"
+    p.write_text(json.dumps(doc, indent=2))
+    assert sniff_text(p.read_text()) == "json-columns"
+    run = read(p)
+    assert run.series["reward"].source == "rewards_curve" and run.series["kl"].source == "kl_curve"
+    assert run.series["reward"].steps[[0, -1]].tolist() == [1, n]

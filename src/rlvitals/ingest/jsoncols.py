@@ -108,10 +108,17 @@ def read_json_columns(path: Path, name: str) -> Run:
 _COLUMNS_HEAD = re.compile(r'\A[\ufeff\s]*\{\s*"[^"\n]{1,200}"\s*:\s*\[\s*(?:-?\d|null|NaN|-?Infinity)')
 
 
+# a list of numbers under any name of the object (its first values may be the run's settings)
+_COLUMN_ANY = re.compile(r'"[^"\n]{1,200}"\s*:\s*\[\s*(?:-?\d|null|NaN|-?Infinity)')
+
+
 def _sniff(text: str) -> float:
     """`{"reward": [0.1, …` -- an object whose first value is a list of numbers (below JSONL's 0.85:
-    a JSONL record holding a per-sample list is JSONL's)."""
-    return 0.6 if _COLUMNS_HEAD.match(text) else 0.0
+    a JSONL record holding a per-sample list is JSONL's); an object whose settings come first
+    (`{"beta": 0.2, "rewards_curve": [1.36, …`) less surely, below trl-state's lists of dicts."""
+    if _COLUMNS_HEAD.match(text):
+        return 0.6
+    return 0.3 if text.lstrip("\ufeff \t\r\n").startswith("{") and _COLUMN_ANY.search(text) else 0.0
 
 
 FORMAT = Format(

@@ -136,6 +136,9 @@ def read_log_dicts(path: Path, name: str) -> Run:
         raise InputError.of("ingest.err.json_shape", path=path)
     assert isinstance(doc, dict)
     history = doc[key]
+    evals = _eval_lists(doc, key) if key != "log_history" else []
+    if evals:
+        history = _with_evals(history, [e for k in evals for e in doc[k]])
     b = log_dicts_run(
         history, name, "trl-state", step_keys=("step",) if key == "log_history" else STEP_KEYS, spelled_inf=spelled_inf
     )
@@ -143,6 +146,8 @@ def read_log_dicts(path: Path, name: str) -> Run:
         b.note(Msg("ingest.note.dicts_from", key=key))
         if isinstance(doc.get("config"), dict):
             b.meta["config"] = doc["config"]
+        for other in evals:
+            b.note(Msg("ingest.note.evals_from", key=other))
     for k in ("logging_steps", "global_step", "max_steps", "eval_steps"):
         if isinstance(doc.get(k), int):
             b.meta[k] = doc[k]
@@ -159,6 +164,42 @@ def _longest_dict_list(doc: Mapping[str, object]) -> str | None:
         if isinstance(v, list) and len(v) > size and sum(isinstance(e, dict) for e in v[:16]) > len(v[:16]) // 2:
             best, size = k, len(v)
     return best
+
+
+# a list named as evaluations: `validations`, `eval_log`, `test_history`, `evals`
+_EVAL_LIST = re.compile(
+    r"(?i)^(?:val|valid|validation|eval|evaluation|test|dev)s?(?:[_-]?(?:log|logs|history|records|results|metrics))?$"
+)
+
+
+def _eval_lists(doc: Mapping[str, object], train: str) -> list[str]:
+    """The document's other lists of log dicts named as evaluations (`validations` beside `updates`):
+    their rows are the run's evals, read at their steps beside the train rows."""
+    return [
+        k
+        for k, v in doc.items()
+        if k != train
+        and _EVAL_LIST.match(k)
+        and isinstance(v, list)
+        and v
+        and sum(isinstance(e, dict) for e in v[:16]) > len(v[:16]) // 2
+    ]
+
+
+def _with_evals(history: list[object], evals: list[object]) -> list[object]:
+    """The train rows with each eval dict (its keys under `eval/`) placed before the first train row of
+    a later step, so the steps keep their order and no eval reads as a restart of the counter."""
+    steps = [_entry_step(e, STEP_KEYS) if isinstance(e, dict) else None for e in history]
+    out: list[tuple[int, int, object]] = [(i, 1, e) for i, e in enumerate(history)]
+    for j, ev in enumerate(evals):
+        s = _entry_step(ev, STEP_KEYS) if isinstance(ev, dict) else None
+        if s is None or not isinstance(ev, dict):
+            out.append((len(history), 2 + j, ev))  # counted as the entry without a step it is
+            continue
+        at = next((i for i, t in enumerate(steps) if t is not None and t > s), len(history))
+        rest = {k: v for k, v in ev.items() if k not in STEP_KEYS}
+        out.append((at, 0, {"step": s, "eval": rest}))
+    return [e for _, _, e in sorted(out, key=lambda x: (x[0], x[1]))]
 
 
 def write_state(run: Run, out: TextIO) -> None:
@@ -178,10 +219,16 @@ HISTORY_KEYS = ("log_history", "history", "records")
 _HISTORY_LIST = re.compile(r'"(?:history|records)"\s*:\s*\[\s*\{')
 
 
+# any list of dicts whose first key is a step (`"updates": [{"step": 1, …`): a loop's rows under its own name
+_STEP_ROWS = re.compile(r'"[^"\n]{1,64}"\s*:\s*\[\s*\{\s*"(?:' + "|".join(re.escape(k) for k in STEP_KEYS) + r')"\s*:')
+
+
 def _sniff_state(text: str) -> float:
     if not text.lstrip("\ufeff \t\r\n").startswith("{"):
         return 0.0
-    return 0.95 if '"log_history"' in text or _HISTORY_LIST.search(text) else 0.0
+    if '"log_history"' in text or _HISTORY_LIST.search(text):
+        return 0.95
+    return 0.4 if _STEP_ROWS.search(text) else 0.0
 
 
 _ARRAY_OF_DICTS = re.compile(r'\A[\ufeff\s]*\[\s*\{\s*"')

@@ -344,17 +344,23 @@ class MappedParser:
 
 _QUALIFIERS = frozenset({"average", "avg", "mean", "train", "training", "batch", "total", "current", "policy"})
 _MEANS = frozenset({"mean", "avg", "average"})
+# a name for the container, not the quantity: a loop's dumped `rewards_curve`, `kl_history`
+_CONTAINERS = frozenset({"curve", "curves", "history", "series", "trace", "values"})
 
 
 def _candidates(key: str) -> list[str]:
     """Spellings of a hand-written name the alias table may know: "Mean Reward" → mean_reward,
     "Average Reward" → reward, "Avg. KL" → kl, "policy_entropy_mean" → entropy_mean,
-    "completion_length_mean" → completion_length (a mean over the batch is what a vital is)."""
+    "completion_length_mean" → completion_length (a mean over the batch is what a vital is),
+    "rewards_curve" → rewards (the container's name is not the quantity's)."""
     words = [w.strip(".") for w in key.lower().replace("-", " ").replace("_", " ").split()]
     words = [w for w in words if w]
     out = ["_".join(words)]
     while len(words) > 1 and words[0] in _QUALIFIERS:
         words = words[1:]
+        out.append("_".join(words))
+    if len(words) > 1 and words[-1] in _CONTAINERS:
+        words = words[:-1]
         out.append("_".join(words))
     if len(words) > 1 and words[-1] in _MEANS:
         out.append("_".join(words[:-1]))
