@@ -228,3 +228,48 @@ def test_a_kl_logged_as_exactly_0_says_nothing_about_the_policy():
     d = diagnose(run)
     assert "stalled" not in [f.id for f in d.findings], [(f.id, f.severity) for f in d.findings]
     assert "kl" in d.run["not_applicable"]
+
+
+def _noisy_reward_entropy_halving(evals: list[float]) -> Run:
+    """One task per step: the reward is all noise; the entropy halves over the last stretch (to a
+    level a reasoning model keeps); an eval every 15-20 steps, fewer points than a trend needs."""
+    s = np.arange(1, 101)
+    r = np.random.default_rng(7)
+    ent = np.where(s < 62, 0.30, 0.30 - 0.18 * (s - 62) / 38) + r.normal(0, 0.04, s.size)
+    val = np.full(s.size, np.nan)
+    val[[9, 29, 49, 69, 84, 99]] = evals
+    return Run.from_arrays(
+        "few-evals", s, dict(reward=2.0 + r.normal(0, 2.0, s.size), entropy=ent, val_acc=val), source="test"
+    )
+
+
+def test_a_few_evals_that_rose_across_the_entropys_fall_say_it_learned():
+    """The eval, six points, rose 0.13 and kept it while the entropy halved: the narrowing is
+    convergence, and the noisy training reward's flat stretch does not make the run 'not learning'."""
+    d = diagnose(_noisy_reward_entropy_halving([0.72, 0.71, 0.72, 0.75, 0.88, 0.89]))
+    assert not [f.id for f in d.findings if f.severity != "info"], d.findings
+    assert d.verdict == "learning"
+
+
+def test_a_few_flat_evals_do_not_excuse_the_entropys_fall():
+    """The same run with the eval flat at every point: the evals say nothing was gained, so the fall
+    (or the goal that did not move) is still reported."""
+    d = diagnose(_noisy_reward_entropy_halving([0.72, 0.71, 0.73, 0.72, 0.71, 0.72]))
+    assert d.verdict == "dead" and d.top.id in ("entropy_collapse", "not_learning"), d.findings
+
+
+def test_a_noisy_training_reward_is_not_not_learning_while_a_few_evals_climb():
+    """One task a step: the training reward is all noise and shows no gain over 100 steps, while the
+    eval, logged five times, climbs 0.15: the eval is the better witness, and until it has points
+    enough for a trend of its own the run is not called 'not learning'."""
+    s = np.arange(1, 101)
+    r = np.random.default_rng(3)
+    val = np.full(s.size, np.nan)
+    val[[19, 39, 59, 79, 99]] = [0.40, 0.43, 0.47, 0.52, 0.55]
+    reward = 2.0 + r.normal(0, 2.0, s.size)
+    ent = 0.30 - 0.0006 * s + r.normal(0, 0.02, s.size)  # the policy moves (no stall), slowly
+    run = Run.from_arrays("noisy-train", s, dict(reward=reward, entropy=ent, val_acc=val), source="test")
+    assert "not_learning" not in [f.id for f in diagnose(run).findings]
+    val[[19, 39, 59, 79, 99]] = [0.40, 0.41, 0.40, 0.39, 0.41]  # the evals flat too: not learning
+    run = Run.from_arrays("noisy-both", s, dict(reward=reward, entropy=ent, val_acc=val), source="test")
+    assert diagnose(run).top.id == "not_learning"

@@ -69,6 +69,24 @@ def _plunging(ctx: Ctx) -> Finding | None:
     return Finding(ID, "warning", t[0], ev, (), (), action_for(ID), C.FAIR)
 
 
+def _few_points_gain(ctx: Ctx, m: str, a: float) -> bool:
+    """A score logged at too few points for a trend (an eval every few dozen steps, fewer than
+    sparse_points) improved across the entropy's fall: every point after the step at fraction `a` of
+    the entropy's points (two at least: a level kept) sits above the score's last point before it by
+    goal_material of its range.
+    The level before the fall is the last one measured; the gain made while the policy narrowed
+    is convergence, not a collapse."""
+    s, v = ctx.data(m)
+    es, _ = ctx.data("entropy")
+    if v.size >= get("sparse_points") or not es.size:
+        return False
+    at = es[min(int(a * es.size), es.size - 1)]
+    before, after = v[s <= at], v[s > at]
+    if not before.size or after.size < 2:
+        return False  # one point after the fall is no level kept
+    return float(after.min()) - float(before[-1]) >= get("goal_material") * goal_scale(ctx, m)
+
+
 def _material_gain(ctx: Ctx, m: str, a: float) -> bool:
     """The score's gain from fraction `a` of the run (a tenth of it from there) to its last tenth is
     material in its own range: goal_material of it -- of materiality.goal_scale, or of the span its
@@ -141,14 +159,17 @@ def check(ctx: Ctx) -> Finding | None:
         # policy can no longer explore), only by a material amount of its range: over a thousand
         # steps a reward creeping 0.02 is beyond its noise and learns nothing.  An entropy that only
         # halved, to a level a reasoning model keeps when healthy, asks no more than the noise)
+        # a few-points eval is the witness when no training accuracy is logged to measure the steps
+        # since the fall (a reward of one task per step can be all noise)
+        few = [m for m in dict.fromkeys((g, "val_acc")) if ctx.series(m) is not None and not ctx.has("acc")]
         improving = (
             any(
                 (ctx.gained(m, a=since) or (ctx.still_rising(m, since) and ctx.gained(m, rel=0.0, a=since)))
                 and (not full or _material_gain(ctx, m, since))
                 for m in scores
             )
-            and not tr.fell_back
-        )
+            or any(_few_points_gain(ctx, m, since) for m in few)
+        ) and not tr.fell_back
         if improving:
             # still learning: low entropy here is convergence, not collapse -- unless the groups
             # have turned uniform anyway, or the fall came late and abruptly after a steady stretch

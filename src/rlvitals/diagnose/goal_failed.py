@@ -96,6 +96,17 @@ def _no_material_gain(ctx: Ctx, m: str, tr: Trend, *, sparse_ok: bool = False) -
     return bool(enough and not tr.rose and tr.end - tr.start < material and tr.peak - tr.start < material)
 
 
+def _eval_gained(ctx: Ctx) -> bool:
+    """An eval logged at too few points for a trend of its own (an eval every few dozen steps) whose
+    last point sits above its first by goal_material of its range: it is the better witness of
+    whether the run learns, and it says so -- the training score's flat stretch does not decide."""
+    s = ctx.series("val_acc")
+    if s is None or ctx.has("val_acc"):
+        return False
+    v = s.values[np.isfinite(s.values)]
+    return v.size >= 2 and float(v[-1] - v[0]) >= get("goal_material") * goal_scale(ctx, "val_acc")
+
+
 def _goal_failed(ctx: Ctx, g: str | None, tr: Trend) -> str | None:
     """How a goal with enough points failed to improve (fell, fell_back, flat, not_rising,
     no_material_gain), or None."""
@@ -110,6 +121,8 @@ def _goal_failed(ctx: Ctx, g: str | None, tr: Trend) -> str | None:
     )
     if tr.rose or not (tr.flat or tr.fell or tr.fell_back or no_rise or stuck):
         return None
+    if g != "val_acc" and _eval_gained(ctx):
+        return None  # the eval, logged too seldom for a trend, gained a material amount: undecided
     if tr.rate and tr.end >= get("ceiling") and not (tr.fell or tr.fell_back):
         return None  # an accuracy at its ceiling has nowhere to go (data_too_easy's reading)
     if g is not None and solved(ctx) and tr.start - tr.end < get("goal_material") * goal_scale(ctx, g):
