@@ -269,7 +269,29 @@ def test_a_noisy_training_reward_is_not_not_learning_while_a_few_evals_climb():
     reward = 2.0 + r.normal(0, 2.0, s.size)
     ent = 0.30 - 0.0006 * s + r.normal(0, 0.02, s.size)  # the policy moves (no stall), slowly
     run = Run.from_arrays("noisy-train", s, dict(reward=reward, entropy=ent, val_acc=val), source="test")
-    assert "not_learning" not in [f.id for f in diagnose(run).findings]
+    d = diagnose(run)
+    assert "not_learning" not in [f.id for f in d.findings]
+    # the report names the eval it has, instead of asking for one
+    text = " ".join(render_text(d, lang="en").split())
+    assert "went 0.4 → 0.55 over 5 points, too few for a trend of its own" in text, text
+    assert "if you can log one" not in text
+    assert "点数还不够看出趋势" in render_text(d, lang="zh")
     val[[19, 39, 59, 79, 99]] = [0.40, 0.41, 0.40, 0.39, 0.41]  # the evals flat too: not learning
     run = Run.from_arrays("noisy-both", s, dict(reward=reward, entropy=ent, val_acc=val), source="test")
     assert diagnose(run).top.id == "not_learning"
+
+
+def test_a_few_evals_that_climb_say_the_weights_move():
+    """A training reward that holds still for 120 steps (a score that saturated early), nothing else
+    logged, and an eval logged five times climbing 0.15: something moves, so not "stalled"; with the
+    evals flat too, nothing moves."""
+    s = np.arange(1, 121)
+    r = np.random.default_rng(3)
+    reward = 0.5 + r.normal(0, 0.02, s.size)
+    val = np.full(s.size, np.nan)
+    val[[19, 44, 69, 94, 119]] = [0.40, 0.43, 0.47, 0.52, 0.55]
+    d = diagnose(Run.from_arrays("evals-climb", s, dict(reward=reward, val_acc=val), source="test"))
+    assert "stalled" not in [f.id for f in d.findings]
+    val[[19, 44, 69, 94, 119]] = [0.40, 0.41, 0.40, 0.39, 0.41]
+    d = diagnose(Run.from_arrays("evals-flat", s, dict(reward=reward, val_acc=val), source="test"))
+    assert d.top.id == "stalled" and d.verdict == "dead"

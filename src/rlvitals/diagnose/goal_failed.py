@@ -12,7 +12,7 @@ import numpy as np
 from .actions import action_for
 from .context import Ctx, rnd
 from .differential import DECIDES, LOOKALIKES, RULERS
-from .materiality import goal_scale, solved
+from .materiality import few_evals_gained, goal_scale, solved
 from .model import Finding
 from .predicates import pred
 from .symptoms import Trend, goal, trend
@@ -96,17 +96,6 @@ def _no_material_gain(ctx: Ctx, m: str, tr: Trend, *, sparse_ok: bool = False) -
     return bool(enough and not tr.rose and tr.end - tr.start < material and tr.peak - tr.start < material)
 
 
-def _eval_gained(ctx: Ctx) -> bool:
-    """An eval logged at too few points for a trend of its own (an eval every few dozen steps) whose
-    last point sits above its first by goal_material of its range: it is the better witness of
-    whether the run learns, and it says so -- the training score's flat stretch does not decide."""
-    s = ctx.series("val_acc")
-    if s is None or ctx.has("val_acc"):
-        return False
-    v = s.values[np.isfinite(s.values)]
-    return v.size >= 2 and float(v[-1] - v[0]) >= get("goal_material") * goal_scale(ctx, "val_acc")
-
-
 def _goal_failed(ctx: Ctx, g: str | None, tr: Trend) -> str | None:
     """How a goal with enough points failed to improve (fell, fell_back, flat, not_rising,
     no_material_gain), or None."""
@@ -121,7 +110,7 @@ def _goal_failed(ctx: Ctx, g: str | None, tr: Trend) -> str | None:
     )
     if tr.rose or not (tr.flat or tr.fell or tr.fell_back or no_rise or stuck):
         return None
-    if g != "val_acc" and _eval_gained(ctx):
+    if g != "val_acc" and few_evals_gained(ctx):
         return None  # the eval, logged too seldom for a trend, gained a material amount: undecided
     if tr.rate and tr.end >= get("ceiling") and not (tr.fell or tr.fell_back):
         return None  # an accuracy at its ceiling has nowhere to go (data_too_easy's reading)
@@ -182,4 +171,22 @@ def goal_summary(ctx: Ctx) -> dict[str, Any] | None:
         # enough to judge (min_points points, or a sparse log's points covering that many steps):
         # a goal that did not improve over as much is undecided by its noise, not by its length
         "enough": tr.enough(get("min_points")),
+        **_few_evals(ctx, g),
+    }
+
+
+def _few_evals(ctx: Ctx, g: str) -> dict[str, Any]:
+    """An eval logged beside the goal at too few points for a trend of its own: its first and last
+    values and its points, so a report does not ask for an eval the log already has."""
+    s = ctx.series("val_acc")
+    if g == "val_acc" or s is None or ctx.has("val_acc"):
+        return {}
+    v = s.values[np.isfinite(s.values)]
+    if v.size < 2:
+        return {}
+    return {
+        "eval_metric": s.source or "val_acc",
+        "eval_start": rnd(v[0]),
+        "eval_end": rnd(v[-1]),
+        "eval_points": int(v.size),
     }

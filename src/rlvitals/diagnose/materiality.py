@@ -37,6 +37,7 @@ __all__ = [
     "at_ceiling",
     "bounded",
     "bounded_above_zero",
+    "few_evals_gained",
     "goal_effect",
     "goal_scale",
     "learned_first",
@@ -110,6 +111,18 @@ def solved(ctx: Ctx) -> str | None:
             if tr is not None and tr.end >= get("ceiling") and settled_level(ctx, m) >= get("ceiling"):
                 return m
     return None
+
+
+def few_evals_gained(ctx: Ctx) -> bool:
+    """An eval logged at too few points for a trend of its own (an eval every few dozen steps) whose
+    last point sits above its first by goal_material of its range: it is the better witness of
+    whether the run learns, and it says the weights moved -- a training score's flat stretch does
+    not make the run "not learning" (goal_failed) or "nothing moves" (stalled)."""
+    s = ctx.series("val_acc")
+    if s is None or ctx.has("val_acc"):
+        return False
+    v = s.values[np.isfinite(s.values)]
+    return v.size >= 2 and float(v[-1] - v[0]) >= get("goal_material") * goal_scale(ctx, "val_acc")
 
 
 def goal_scale(ctx: Ctx, g: str) -> float:

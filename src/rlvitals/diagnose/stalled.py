@@ -20,6 +20,7 @@ import numpy as np
 from . import confidence as C
 from .actions import action_for
 from .context import Ctx, rnd
+from .materiality import few_evals_gained
 from .model import Finding
 from .symptoms import Trend, goal, trend
 from .thresholds import get
@@ -94,6 +95,8 @@ def _full(ctx: Ctx) -> Finding | None:
     trs = [trend(ctx, m) for m in names]
     if not trs or any(t is None for t in trs):
         return None
+    if g != "val_acc" and few_evals_gained(ctx):
+        return None  # the eval, logged too seldom for a trend, gained a material amount: something moves
     # "nothing moves" includes the policy: entropy and KL still too (then stall_points points
     # suffice) -- or, when neither is logged, the scores must be demonstrably flat on their own
     # (a metric logged at one value at every step -- a KL of exactly 0 is not computed -- is not

@@ -232,7 +232,7 @@ def no_warnings_text(diag: Diagnosis, lang: str) -> str:
     g = diag.unproven_goal()
     if g is not None:
         return tr(
-            "ui.no_warnings_unproven",
+            "ui.no_warnings_unproven_evals" if g.get("eval_points") else "ui.no_warnings_unproven",
             lang,
             metric=g["metric"],
             start=fmt_num(g["start"]),
@@ -240,6 +240,10 @@ def no_warnings_text(diag: Diagnosis, lang: str) -> str:
             points=g["points"],
             span=g["span"],
             more=tr("ui.unproven_short", lang, need=g["min_points"]) if diag.unproven_short() else "",
+            eval=g.get("eval_metric", ""),
+            eval_start=fmt_num(g.get("eval_start", 0.0)),
+            eval_end=fmt_num(g.get("eval_end", 0.0)),
+            eval_points=g.get("eval_points", 0),
         )
     infos = sum(1 for f in diag.findings if f.severity == "info")
     return tr("ui.no_warnings_watch", lang, n=infos) if infos else tr("ui.no_warnings", lang)
