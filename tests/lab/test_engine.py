@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rlvitals.diagnose.model import Diagnosis, Finding
+from rlvitals.lab.aliases import match_cause
 from rlvitals.lab.content import HEALTHY, side_label
-from rlvitals.lab.engine import HINT_COST, Lab, View, match_cause
+from rlvitals.lab.engine import HINT_COST, Lab, View
 from rlvitals.lab.state import Progress
 
 

@@ -7,6 +7,9 @@ and Chinese.  Each becomes an alias, and so does each part of a name with a brac
 common short forms ("sync", "lr") are added by hand.  Matching ignores case, spaces, underscores,
 hyphens and full-width/half-width forms, so `kl-blowup`, `KL blow up` and `kl_blowup` are one name.
 
+The commands (`COMMANDS`), the verdicts (`VERDICT_WORDS`) and the sides of a pair (`SIDE_WORDS`) a
+learner may type are here too, in English, short forms and Chinese.
+
 `resolve(word, choices)` answers: the id, or (when a prefix fits several) the candidates, so the
 lab can say "ent: entropy_collapse or entropy_explosion?" instead of "unknown".
 """
@@ -22,7 +25,20 @@ from functools import lru_cache
 from ..diagnose.model import FINDING_IDS
 from ..i18n import LANGS, t
 
-__all__ = ["EXTRA_ALIASES", "HEALTHY", "Resolved", "alias_table", "name_of", "names_shown", "norm", "resolve"]
+__all__ = [
+    "COMMANDS",
+    "EXTRA_ALIASES",
+    "HEALTHY",
+    "SIDE_WORDS",
+    "VERDICT_WORDS",
+    "Resolved",
+    "alias_table",
+    "match_cause",
+    "name_of",
+    "names_shown",
+    "norm",
+    "resolve",
+]
 
 HEALTHY = "healthy"
 
@@ -159,3 +175,54 @@ def resolve(word: str, choices: Iterable[str]) -> Resolved:
             return Resolved(inside[0])
         hits = inside
     return Resolved(None, tuple(hits))
+
+
+# Every spelling a learner may type -> the command.  English first word, short forms, Chinese.
+COMMANDS: dict[str, str] = {}
+for _cmd, _names in {
+    "help": ("help", "h", "?", "帮助"),
+    "goals": ("goals", "g", "目标"),
+    "next": ("next", "n", "下一个", "下一关"),
+    "show": ("show", "s", "看"),
+    "answer": ("answer", "a", "ans", "答", "回答"),
+    "pair": ("pair", "p", "配对"),
+    "is": ("is", "是"),
+    "diff": ("diff", "对答案"),
+    "hint": ("hint", "提示"),
+    "quiz": ("quiz", "测验", "问答"),
+    "score": ("score", "分数", "得分"),
+    "quit": ("quit", "exit", "bye", ":q", "退出"),
+    "lang": ("lang", "语言"),
+    "ref": ("ref", "reference", "lesson", "r", "参考", "课程", "资料"),
+    "knob": ("knob", "k", "旋钮", "调"),
+    "exp": ("exp", "experiment", "e", "实验"),
+    "turn": ("turn", "t", "转", "设"),
+    "predict": ("predict", "pr", "预测"),
+}.items():
+    for _n in _names:
+        COMMANDS[_n] = _cmd
+VERDICT_WORDS: dict[str, str] = {
+    "learning": "learning",
+    "l": "learning",
+    "在学": "learning",
+    "学": "learning",
+    "cheating": "cheating",
+    "c": "cheating",
+    "作弊": "cheating",
+    "在作弊": "cheating",
+    "dead": "dead",
+    "d": "dead",
+    "废了": "dead",
+    "已经废了": "dead",
+    "废": "dead",
+    "unstable": "unstable",
+    "u": "unstable",
+    "不稳": "unstable",
+    "不稳定": "unstable",
+}
+SIDE_WORDS = {"1": 0, "left": 0, "l": 0, "左": 0, "2": 1, "right": 1, "r": 1, "右": 1}
+
+
+def match_cause(word: str, choices: tuple[str, ...] | list[str]) -> str | None:
+    """A typed cause -> one of `choices`: any name in either language (`aliases`), or a unique prefix."""
+    return resolve(word, choices).id

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..diagnose.model import FINDING_IDS
 from ..i18n import LANGS, t
-from .aliases import Resolved, name_of, resolve
+from .aliases import COMMANDS, SIDE_WORDS, VERDICT_WORDS, Resolved, name_of, resolve
 from .content import LabContent, SetItem, View
 from .experiment import ExperimentMixin
 from .explain import explain_diff, explain_quiz, explain_set, hint_pair, hint_quiz, hint_set
@@ -26,57 +26,6 @@ from .teach import PAIR_FIX, KnobMixin, why_not_cause, why_not_verdict
 __all__ = ["COMMANDS", "HINT_COST", "MAX_HINTS", "SET_FAILURE", "SET_VERDICT", "STAGE_POINTS", "Lab", "View"]
 
 SET_VERDICT, SET_FAILURE, STAGE_POINTS, HINT_COST, MAX_HINTS = 7, 3, 10, 2, 3
-
-
-# Every spelling a learner may type -> the command.  English first word, short forms, Chinese.
-COMMANDS: dict[str, str] = {}
-for _cmd, _names in {
-    "help": ("help", "h", "?", "帮助"),
-    "goals": ("goals", "g", "目标"),
-    "next": ("next", "n", "下一个", "下一关"),
-    "show": ("show", "s", "看"),
-    "answer": ("answer", "a", "ans", "答", "回答"),
-    "pair": ("pair", "p", "配对"),
-    "is": ("is", "是"),
-    "diff": ("diff", "对答案"),
-    "hint": ("hint", "提示"),
-    "quiz": ("quiz", "测验", "问答"),
-    "score": ("score", "分数", "得分"),
-    "quit": ("quit", "exit", "bye", ":q", "退出"),
-    "lang": ("lang", "语言"),
-    "ref": ("ref", "reference", "lesson", "r", "参考", "课程", "资料"),
-    "knob": ("knob", "k", "旋钮", "调"),
-    "exp": ("exp", "experiment", "e", "实验"),
-    "turn": ("turn", "t", "转", "设"),
-    "predict": ("predict", "pr", "预测"),
-}.items():
-    for _n in _names:
-        COMMANDS[_n] = _cmd
-VERDICT_WORDS: dict[str, str] = {
-    "learning": "learning",
-    "l": "learning",
-    "在学": "learning",
-    "学": "learning",
-    "cheating": "cheating",
-    "c": "cheating",
-    "作弊": "cheating",
-    "在作弊": "cheating",
-    "dead": "dead",
-    "d": "dead",
-    "废了": "dead",
-    "已经废了": "dead",
-    "废": "dead",
-    "unstable": "unstable",
-    "u": "unstable",
-    "不稳": "unstable",
-    "不稳定": "unstable",
-}
-SIDE_WORDS = {"1": 0, "left": 0, "l": 0, "左": 0, "2": 1, "right": 1, "r": 1, "右": 1}
-
-
-def match_cause(word: str, choices: tuple[str, ...] | list[str]) -> str | None:
-    """A typed cause -> one of `choices`: any name in either language (`aliases`), or a unique prefix."""
-    return resolve(word, choices).id
 
 
 class Lab(KnobMixin, ExperimentMixin, StandingMixin):

@@ -23,9 +23,9 @@ from ..i18n import t
 from ..render.charts import BLOCKS, NAN_MARK, clip_text, display_width, flat_range, fmt_value, pad, panel_grid
 from ..safe_text import escape_controls
 from ..stats import ends as curve_ends
-from .aliases import EXTRA_ALIASES
+from .aliases import COMMANDS, EXTRA_ALIASES, VERDICT_WORDS
 from .content import SAMPLE_PAIRS, PairItem
-from .engine import COMMANDS, VERDICT_WORDS, Lab, View
+from .engine import Lab, View
 from .explain import SHOWN, quiz_text, sample_group
 from .reference import TOPICS, format_table
 
