@@ -10,116 +10,33 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any, TypeVar
 
 import numpy as np
 
+from .baseline import (
+    Built,
+    Draw,
+    baseline,
+    degen_from_entropy,
+    ease,
+    fall_back,
+    freeze,
+    onset_index,
+    ramp,
+    skill_for,
+)
 from .engine import Latent
 
 __all__ = ["Draw", "build"]
 
-T_ = TypeVar("T_")
-Fields = dict[str, Any]  # a scenario's latent fields by name (arrays over the run, and scalars)
-Built = tuple[Fields, int | None]  # a builder's fields and its onset index (None: no failure)
-
-
-class Draw:
-    """Seeded parameter draws; in lesson mode every draw returns its lesson value (or midpoint)."""
-
-    def __init__(self, rng: np.random.Generator, lesson: bool, stage: bool = False):
-        # stage=True: the lab's stages (profile "lab"), where the lesson's table must hold over the
-        # whole run a learner reads: a failure begins early, so a dead run's goal never improves.
-        self.rng, self.lesson, self.stage = rng, lesson, stage
-
-    def u(self, lo: float, hi: float, lesson: float | None = None) -> float:
-        x = float(self.rng.uniform(lo, hi))  # always consume, so lesson mode shares the stream
-        return (lesson if lesson is not None else (lo + hi) / 2) if self.lesson else x
-
-    def choice(self, options: list[T_], lesson: T_ | None = None) -> T_:
-        x = options[int(self.rng.integers(len(options)))]
-        return (lesson if lesson is not None else options[0]) if self.lesson else x
-
-
-def ease(x: np.ndarray, tau: float) -> np.ndarray:
-    """0 -> 1 with diminishing returns (fast early, flattening late)."""
-    x = np.clip(x, 0.0, 1.0)
-    return (1 - np.exp(-x / tau)) / (1 - math.exp(-1 / tau))
-
-
-def skill_for(acc: float, sigma_d: float, bad: float = 0.0) -> float:
-    """The skill whose expected accuracy is `acc` (logistic-normal approximation)."""
-    a = min(max(acc / (1 - bad), 1e-4), 1 - 1e-4)
-    return math.log(a / (1 - a)) * math.sqrt(1 + math.pi * sigma_d**2 / 8)
-
-
-def ramp(T: int, t0: int, span: float) -> np.ndarray:
-    """0 before step index t0, rising linearly to 1 over `span` steps, then 1."""
-    return np.clip((np.arange(T) - t0) / max(span, 1.0), 0.0, 1.0)
-
-
-def degen_from_entropy(h: np.ndarray, h_ref: float, c_max: float = 0.95) -> np.ndarray:
-    """Share of groups whose 8 samples are one answer: none until entropy is below 30% of normal."""
-    return c_max * np.clip(1 - (h / h_ref) / 0.3, 0.0, 1.0)
-
-
-def _healthy(dr: Draw, T: int) -> Fields:
-    u = np.arange(T) / max(T - 1, 1)
-    d: Fields = {"T": T, "u": u}
-    d["B"] = dr.choice([32, 64], 64)
-    if dr.stage:  # a lab stage: a flat curve must read flat (平掉), not as 32 prompts' sampling noise
-        d["B"] = 256
-    d["sigma_d"] = dr.u(3.4, 4.4, 3.9)
-    d["bad"] = dr.u(0.18, 0.28, 0.23)
-    d["w"] = 0.3
-    acc0, acc1 = dr.u(0.17, 0.25, 0.211), dr.u(0.52, 0.64, 0.574)
-    prog = ease(u, dr.u(0.3, 0.45, 0.38))
-    d["prog"] = prog
-    s0, s1 = skill_for(acc0, d["sigma_d"], d["bad"]), skill_for(acc1, d["sigma_d"], d["bad"])
-    d["skill"] = s0 + (s1 - s0) * prog
-    q0, q1 = dr.u(0.5, 0.65, 0.58), dr.u(0.88, 0.96, 0.93)
-    d["fmt"] = q0 + (q1 - q0) * prog
-    d["hack"] = np.zeros(T)
-    h0 = dr.u(1.7, 1.98, 1.842)
-    d["h_ref"] = h0
-    d["entropy"] = h0 - h0 * (1 - dr.u(0.77, 0.86, 0.813)) * ease(u, 0.5)
-    kl1 = dr.u(0.03, 0.065, 0.045)
-    d["kl"] = 0.002 + (kl1 - 0.002) * u**1.2
-    d["clip"] = dr.u(0.03, 0.055, 0.041) * ease(u, 0.35)
-    if dr.lesson:  # the lesson's table: clip_frac "0.000 → 0.041", from 0 (its first tenth rounds to 0)
-        d["clip"] = 0.041 * ease(np.clip((u - 0.1) / 0.9, 0.0, 1.0), 0.35)
-    d["ratio"] = np.ones(T)
-    d["gnorm"] = dr.u(0.7, 0.95, 0.81) * (1 - 0.12 * u)
-    d["lr"] = 1e-6 * np.minimum(1.0, (np.arange(T) + 1) / max(1.0, 0.03 * T))
-    l0 = dr.u(68, 95, 78)
-    d["length"] = l0 + l0 * (dr.u(1.7, 2.1, 1.95) - 1) * prog
-    d["cap"] = 512.0
-    d["len_sigma"] = 0.6
-    return d
-
-
-def _onset(dr: Draw, T: int, lesson_frac: float = 0.45) -> int:
-    if dr.stage:  # a lab stage: the failure owns the run (the lesson's 平 is the whole curve's word)
-        return int(round(dr.u(0.03, 0.1, 0.06) * (T - 1)))
-    return int(round(dr.u(0.3, 0.6, lesson_frac) * (T - 1)))
-
-
-def _fall_back(skill: np.ndarray, t0: int, r: np.ndarray) -> None:
-    """From t0 on, skill slides back to where the run began as r goes 0 -> 1 (a lab stage's
-    cheating run: what acc gained before the loophole is lost to it, so acc does not rise)."""
-    skill -= (skill[t0] - skill[0]) * r
-
-
-def _freeze(a: np.ndarray, t0: int) -> None:
-    a[t0:] = a[t0]
-
 
 # Each builder: (Draw, T) -> (latent fields, onset index or None).
 def healthy(dr: Draw, T: int) -> Built:
-    return _healthy(dr, T), None
+    return baseline(dr, T), None
 
 
 def healthy_long(dr: Draw, T: int) -> Built:
-    d = _healthy(dr, T)
+    d = baseline(dr, T)
     l0 = dr.u(140, 260, 180)
     d["length"] = l0 + l0 * (dr.u(2.4, 3.6, 3.0) - 1) * d["prog"]
     d["cap"], d["len_sigma"] = 4096.0, 0.5
@@ -127,7 +44,7 @@ def healthy_long(dr: Draw, T: int) -> Built:
 
 
 def healthy_grad_spike(dr: Draw, T: int) -> Built:
-    d = _healthy(dr, T)
+    d = baseline(dr, T)
     n = dr.choice([2, 3, 4], 3)
     where = dr.rng.choice(np.arange(int(0.1 * T), max(int(0.95 * T), int(0.1 * T) + n)), size=n, replace=False)
     for i in where:
@@ -136,7 +53,7 @@ def healthy_grad_spike(dr: Draw, T: int) -> Built:
 
 
 def healthy_reasoning(dr: Draw, T: int) -> Built:
-    d = _healthy(dr, T)
+    d = baseline(dr, T)
     h0, h1 = dr.u(0.4, 0.5, 0.45), dr.u(0.13, 0.18, 0.15)
     d["entropy"] = h0 - (h0 - h1) * ease(d["u"], 0.45)
     d["h_ref"] = h0
@@ -152,7 +69,7 @@ def healthy_reasoning(dr: Draw, T: int) -> Built:
 
 
 def batch_noise(dr: Draw, T: int) -> Built:
-    d = _healthy(dr, T)
+    d = baseline(dr, T)
     d["B"] = dr.choice([4, 8], 8)  # few prompts: the mean of 32-64 answers jitters
     d["clip"] = dr.u(0.007, 0.015, 0.011) * ease(d["u"], 0.2)
     d["gnorm"] = np.full(T, dr.u(0.7, 0.95, 0.8))
@@ -160,9 +77,9 @@ def batch_noise(dr: Draw, T: int) -> Built:
 
 
 def lr_too_high(dr: Draw, T: int) -> Built:
-    d = _healthy(dr, T)
+    d = baseline(dr, T)
     d["B"] = 64
-    t0 = _onset(dr, T)
+    t0 = onset_index(dr, T)
     peak = 1e-5 * dr.u(0.7, 1.5, 1.0)
     crit = 0.45 * peak  # the largest rate this model and batch take
     idx = np.arange(T)
@@ -185,8 +102,8 @@ def lr_too_high(dr: Draw, T: int) -> Built:
 
 
 def entropy_collapse(dr: Draw, T: int) -> Built:
-    d = _healthy(dr, T)
-    t0 = _onset(dr, T)
+    d = baseline(dr, T)
+    t0 = onset_index(dr, T)
     idx = np.arange(T)
     tau = dr.u(0.05, 0.1, 0.07) * T
     decay = np.where(idx >= t0, np.exp(-(idx - t0) / tau), 1.0)
@@ -195,9 +112,9 @@ def entropy_collapse(dr: Draw, T: int) -> Built:
     h[t0:] = floor + (h[t0] - floor) * decay[t0:]
     d["degen"] = degen_from_entropy(h, d["h_ref"], dr.u(0.92, 0.97, 0.95))
     r = 1 - decay
-    _freeze(d["skill"], t0)  # one answer per prompt: nothing left to explore
+    freeze(d["skill"], t0)  # one answer per prompt: nothing left to explore
     d["skill"] = d["skill"] - 0.1 * r
-    _freeze(d["fmt"], t0)
+    freeze(d["fmt"], t0)
     d["clip"] = d["clip"] * np.maximum(decay, 0.02)  # a deterministic policy has ratio == 1
     d["kl"] = d["kl"] + dr.u(0.03, 0.08, 0.05) * ramp(T, t0, 0.3 * T)
     d["gnorm"] = d["gnorm"] * (0.25 + 0.75 * decay)  # no advantage, no gradient
@@ -206,13 +123,13 @@ def entropy_collapse(dr: Draw, T: int) -> Built:
 
 
 def sync_failure(dr: Draw, T: int) -> Built:
-    d = _healthy(dr, T)
-    t0 = _onset(dr, T)
+    d = baseline(dr, T)
+    t0 = onset_index(dr, T)
     for k in ("skill", "fmt", "entropy", "length"):
-        _freeze(d[k], t0)  # rollouts keep coming from the stale weights
+        freeze(d[k], t0)  # rollouts keep coming from the stale weights
     if dr.stage:  # a lab stage: sync broke before the first weights went out, nothing was learned
-        _freeze(d["skill"], 0)
-        _freeze(d["fmt"], 0)
+        freeze(d["skill"], 0)
+        freeze(d["fmt"], 0)
     r = ramp(T, t0, T - 1 - t0)
     d["ratio"] = 1 - (1 - dr.u(0.45, 0.8, 0.5407)) * r
     d["clip"] = d["clip"] + 0.15 * np.abs(1 - d["ratio"])
@@ -222,7 +139,7 @@ def sync_failure(dr: Draw, T: int) -> Built:
 
 
 def data_too_easy(dr: Draw, T: int) -> Built:
-    d = _healthy(dr, T)
+    d = baseline(dr, T)
     d["bad"] = dr.u(0.05, 0.4, 0.4)  # some prompts nobody solves (bad keys)
     d["sigma_d"] = dr.u(1.0, 1.6, 1.2)
     s0 = skill_for(0.45, d["sigma_d"])
@@ -234,7 +151,7 @@ def data_too_easy(dr: Draw, T: int) -> Built:
 
 
 def data_too_hard(dr: Draw, T: int) -> Built:
-    d = _healthy(dr, T)
+    d = baseline(dr, T)
     d["bad"], d["w"] = 0.3, 0.0  # pure correctness reward
     d["skill"] = np.full(T, skill_for(dr.u(0.002, 0.012, 0.005), d["sigma_d"], 0.3))
     d["entropy"] = d["h_ref"] * (1 - 0.03 * d["u"])
@@ -246,16 +163,16 @@ def data_too_hard(dr: Draw, T: int) -> Built:
 
 
 def reward_hacking(dr: Draw, T: int) -> Built:
-    d = _healthy(dr, T)
-    t0 = _onset(dr, T)
+    d = baseline(dr, T)
+    t0 = onset_index(dr, T)
     span = dr.u(0.15, 0.3, 0.2) * T
     idx = np.arange(T)
     r = 1 / (1 + np.exp(-(idx - t0 - span / 2) / (span / 8)))
     r = np.where(idx < t0, 0.0, (r - r[t0]) / (1 - r[t0]))
     d["hack"] = dr.u(0.6, 0.95, 0.85) * r
-    _freeze(d["skill"], t0)
+    freeze(d["skill"], t0)
     if dr.stage:
-        _fall_back(d["skill"], t0, r)
+        fall_back(d["skill"], t0, r)
     d["skill"] = d["skill"] - dr.u(0.2, 0.8, 0.5) * r
     d["kl"] = d["kl"] + dr.u(0.05, 0.2, 0.1) * r**2
     d["entropy"] = d["entropy"] * (1 - 0.2 * r)
@@ -264,31 +181,31 @@ def reward_hacking(dr: Draw, T: int) -> Built:
 
 
 def length_hacking(dr: Draw, T: int) -> Built:
-    d = _healthy(dr, T)
-    t0 = _onset(dr, T)
+    d = baseline(dr, T)
+    t0 = onset_index(dr, T)
     r = ramp(T, t0, T - 1 - t0)
     d["w"] = dr.u(0.4, 0.6, 0.5)  # a process score that long answers always earn
     d["cap"] = float(dr.choice([1024, 1536], 1024))
-    _freeze(d["length"], t0)
+    freeze(d["length"], t0)
     # Padding grows answers to most of the cap; the tail of the length distribution gets cut.
     d["length"] = d["length"] * np.exp(math.log(d["cap"] * dr.u(0.5, 0.7, 0.6) / d["length"][t0]) * r)
     d["len_sigma"] = 0.45
     d["fmt"] = d["fmt"] + (0.99 - d["fmt"]) * np.minimum(1, 3 * r)
-    _freeze(d["skill"], t0)  # padding adds no ability
+    freeze(d["skill"], t0)  # padding adds no ability
     if dr.stage:
-        _fall_back(d["skill"], t0, r)
+        fall_back(d["skill"], t0, r)
     d["kl"] = d["kl"] + 0.05 * r
     d["entropy"] = d["entropy"] * (1 + 0.08 * r)
     return d, t0
 
 
 def kl_blowup(dr: Draw, T: int) -> Built:
-    d = _healthy(dr, T)
-    t0 = _onset(dr, T)
+    d = baseline(dr, T)
+    t0 = onset_index(dr, T)
     r = ramp(T, t0, dr.u(0.1, 0.2, 0.15) * T)
     d["kl"] = d["kl"] * np.exp(math.log(dr.u(50, 300, 100)) * r)
     d["entropy"] = d["entropy"] * (1 + dr.u(0.3, 0.8, 0.5) * r)
-    _freeze(d["skill"], t0)
+    freeze(d["skill"], t0)
     d["skill"] = d["skill"] - dr.u(2, 4, 3) * r
     d["fmt"] = d["fmt"] * (1 - 0.6 * r)
     d["gnorm"] = d["gnorm"] * (1 + dr.u(2, 5, 3) * r)
@@ -298,7 +215,7 @@ def kl_blowup(dr: Draw, T: int) -> Built:
 
 
 def stalled(dr: Draw, T: int) -> Built:
-    d = _healthy(dr, T)
+    d = baseline(dr, T)
     # The optimizer never touches the weights (e.g. built before the adapters were attached):
     # the policy stays the reference, so kl is numerical dust, ratio is 1 and nothing is clipped.
     d["skill"] = np.full(T, skill_for(dr.u(0.25, 0.5, 0.35), d["sigma_d"], d["bad"]))
@@ -312,8 +229,8 @@ def stalled(dr: Draw, T: int) -> Built:
 
 
 def numeric_instability(dr: Draw, T: int) -> Built:
-    d = _healthy(dr, T)
-    t0 = _onset(dr, T)
+    d = baseline(dr, T)
+    t0 = onset_index(dr, T)
     t_nan = min(T - 1, t0 + max(3, int(dr.u(0.04, 0.1, 0.06) * T)))
     r = ramp(T, t0, t_nan - t0)
     d["gnorm"] = d["gnorm"] * np.exp(math.log(dr.u(50, 500, 200)) * r)
@@ -327,12 +244,12 @@ def numeric_instability(dr: Draw, T: int) -> Built:
 
 
 def truncation_starvation(dr: Draw, T: int) -> Built:
-    d = _healthy(dr, T)
-    t0 = _onset(dr, T)
+    d = baseline(dr, T)
+    t0 = onset_index(dr, T)
     r = ease(ramp(T, t0, dr.u(0.2, 0.35, 0.25) * T), 0.5)
-    _freeze(d["length"], t0)
+    freeze(d["length"], t0)
     d["length"] = d["length"] * np.exp(math.log(d["cap"] * dr.u(5, 8, 6) / d["length"][t0]) * r)
-    _freeze(d["skill"], t0)
+    freeze(d["skill"], t0)
     d["entropy"] = d["entropy"] * (1 + 0.1 * r)
     d["kl"] = d["kl"] + 0.02 * r
     d["gnorm"] = d["gnorm"] * (1 - 0.7 * r)
@@ -340,12 +257,12 @@ def truncation_starvation(dr: Draw, T: int) -> Built:
 
 
 def entropy_explosion(dr: Draw, T: int) -> Built:
-    d = _healthy(dr, T)
-    t0 = _onset(dr, T)
+    d = baseline(dr, T)
+    t0 = onset_index(dr, T)
     r = ramp(T, t0, dr.u(0.2, 0.4, 0.3) * T)
     h = d["entropy"]
     h[t0:] = h[t0] + (dr.u(3.5, 6.0, 4.5) - h[t0]) * r[t0:] ** 1.3
-    _freeze(d["skill"], t0)
+    freeze(d["skill"], t0)
     d["skill"] = d["skill"] - dr.u(2.5, 4.5, 3.5) * r
     d["fmt"] = d["fmt"] * (1 - 0.8 * r)
     d["length"] = d["length"] * (1 + dr.u(0.3, 1.0, 0.6) * r)  # rambling, but mostly under the cap
@@ -356,8 +273,8 @@ def entropy_explosion(dr: Draw, T: int) -> Built:
 
 
 def plateau(dr: Draw, T: int) -> Built:
-    d = _healthy(dr, T)
-    t0 = _onset(dr, T, 0.4)
+    d = baseline(dr, T)
+    t0 = onset_index(dr, T, 0.4)
     x = np.clip(d["u"] / max(t0 / max(T - 1, 1), 1e-9), 0, 1)
     prog = 1 - (1 - x) ** 2  # learns, then levels off with zero slope at t0
     # It levels off mid-way (a capacity ceiling), so groups stay mixed and adv_std stays healthy:
