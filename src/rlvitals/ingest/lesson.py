@@ -7,15 +7,13 @@ negative numbers, `1e-4`, `nan`/`inf`, `%` turned into a fraction (`21.1%` → 0
 Two paths, one result (a test holds them equal):
 
 - `LessonParser` reads line by line (used by `watch` and as the fallback).
-- `read_lesson` reads a file in big blocks.  It learns line layouts (the keys, their order and which
-  carry `%`) from the lines themselves, recognises lines of one layout by their "skeleton" (the line
-  with digits, signs, dots and blanks removed: `lr=3.3e-10` and `lr=0.0001` are two skeletons, both
-  learned), and turns all of them into numbers at once with numpy's C text reader, which checks
-  each line's token count too (`fastnum.read_rows`; in a block it refuses, token by token with
-  `fastnum.parse_numbers`: the same float64 whatever the spelling, `float()`'s).  Every other line (noise, a
-  `nan`, a line no layout reads) goes through `LessonParser`, and its row is merged back in line
-  order, so no line is lost and "later wins" still holds.  Memory is bounded by the block size plus
-  the values kept.
+- `read_lesson` reads a file in big blocks.  It learns line layouts (the keys, their order, which
+  carry `%`) from the lines, recognises a layout's lines by their "skeleton" (the line without
+  digits, signs, dots and blanks: `lr=3.3e-10` and `lr=0.0001` are two skeletons, both learned), and
+  turns them into numbers at once (`fastnum.read_rows`, numpy's C reader, which checks each line's
+  token count; a block it refuses goes token by token, `fastnum.parse_numbers`: `float()`'s float64).
+  Every other line (noise, a `nan`, a line no layout reads) goes through `LessonParser` and its row
+  is merged back in line order: no line is lost, "later wins" holds, memory stays bounded.
 """
 
 from __future__ import annotations
