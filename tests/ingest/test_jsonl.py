@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import math
 
 import numpy as np
@@ -138,3 +139,18 @@ def test_a_loops_typed_eval_records_are_evals_not_the_training_reward():
     assert run.series["val_acc"].source == "eval/answer_accuracy"
     assert run.series["gnorm"].steps.tolist() == [1, 2]
     assert "step_inferred" not in run.meta
+
+
+def test_a_typed_config_record_is_settings_not_a_row(tmp_path):
+    """`{"type": "config", "argv": [...], "args": {"lr": 1e-05, "batch_size": 8}}` first, then the rows:
+    the settings are kept in meta and counted, never read as metrics at a step of their own (an lr
+    of 1e-05 and a batch size of 8 at step 0), and the rows keep their own steps."""
+    lines = [json.dumps({"type": "config", "argv": ["train.py", "--lr", "1e-5"], "args": {"lr": 1e-05, "steps": 60}})]
+    lines += [json.dumps({"step": s, "mean_reward": 0.1 * s, "accuracy": 0.4 + 0.005 * s}) for s in range(0, 61, 20)]
+    p = tmp_path / "log.jsonl"
+    p.write_text("\n".join(lines) + "\n")
+    run = read(p)
+    assert run.series["acc"].steps.tolist() == [0, 20, 40, 60]
+    assert "lr" not in run.series and not any("args" in k for k in run.extras)
+    assert run.skipped == {"config line": 1} and run.meta["config"]["args"]["lr"] == 1e-05
+    assert not run.meta.get("step_inferred")

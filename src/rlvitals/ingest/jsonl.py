@@ -87,6 +87,12 @@ class JsonlParser(LineParser):
             self.builder.skip("config line")
             self.builder.meta["config"] = obj["config"]
             return
+        if _is_config_record(obj):
+            # a loop's typed header ({"type": "config", "argv": [...], "args": {...}}): its numbers are
+            # settings (batch size, lr, seed), never a row of metrics at step 0 or 1
+            self.builder.skip("config line")
+            self.builder.meta.setdefault("config", {k: v for k, v in obj.items() if k not in RECORD_KINDS})
+            return
         self._row_no += 1
         verl = isinstance(obj.get("data"), dict) and "step" in obj
         null_nan = self.null_is_nan or verl
@@ -126,6 +132,18 @@ class JsonlParser(LineParser):
 
 RECORD_KINDS = ("type", "split", "mode", "phase", "kind")
 EVAL_KINDS = frozenset({"eval", "evaluation", "val", "valid", "validation", "test"})
+
+
+CONFIG_KINDS = frozenset(
+    {"config", "configuration", "args", "hparams", "hyperparameters", "settings", "header", "meta"}
+)
+
+
+def _is_config_record(obj: dict[str, object]) -> bool:
+    """A record a loop marked as its settings (`"type": "config"`), with no step of its own."""
+    if any(k in obj for k in STEP_KEYS):
+        return False
+    return any(isinstance(v := obj.get(k), str) and v.strip().lower() in CONFIG_KINDS for k in RECORD_KINDS)
 
 
 def _is_eval_record(flat: dict[str, object]) -> bool:
