@@ -12,7 +12,7 @@ import numpy as np
 from .actions import action_for
 from .context import Ctx, rnd
 from .differential import DECIDES, LOOKALIKES, RULERS
-from .materiality import few_evals_gained, goal_scale, solved
+from .materiality import few_evals, few_evals_gained, goal_scale, solved
 from .model import Finding
 from .predicates import pred
 from .symptoms import Trend, goal, trend
@@ -178,11 +178,9 @@ def goal_summary(ctx: Ctx) -> dict[str, Any] | None:
 def _few_evals(ctx: Ctx, g: str) -> dict[str, Any]:
     """An eval logged beside the goal at too few points for a trend of its own: its first and last
     values and its points, so a report does not ask for an eval the log already has."""
+    v = few_evals(ctx) if g != "val_acc" else np.empty(0)
     s = ctx.series("val_acc")
-    if g == "val_acc" or s is None or ctx.has("val_acc"):
-        return {}
-    v = s.values[np.isfinite(s.values)]
-    if v.size < 2:
+    if v.size < 2 or s is None:
         return {}
     return {
         "eval_metric": s.source or "val_acc",

@@ -37,6 +37,7 @@ __all__ = [
     "at_ceiling",
     "bounded",
     "bounded_above_zero",
+    "few_evals",
     "few_evals_gained",
     "goal_effect",
     "goal_scale",
@@ -113,15 +114,21 @@ def solved(ctx: Ctx) -> str | None:
     return None
 
 
-def few_evals_gained(ctx: Ctx) -> bool:
-    """An eval logged at too few points for a trend of its own (an eval every few dozen steps) whose
-    last point sits above its first by goal_material of its range: it is the better witness of
-    whether the run learns, and it says the weights moved -- a training score's flat stretch does
-    not make the run "not learning" (goal_failed) or "nothing moves" (stalled)."""
+def few_evals(ctx: Ctx) -> np.ndarray:
+    """The finite values of an eval logged at too few points for a trend of its own (an eval every few
+    dozen steps); empty when there is none, or when it has points enough to be judged as a curve."""
     s = ctx.series("val_acc")
     if s is None or ctx.has("val_acc"):
-        return False
-    v = s.values[np.isfinite(s.values)]
+        return np.empty(0)
+    v: np.ndarray = s.values[np.isfinite(s.values)]
+    return v
+
+
+def few_evals_gained(ctx: Ctx) -> bool:
+    """A `few_evals` eval whose last point sits above its first by goal_material of its range: it is
+    the better witness of whether the run learns, and it says the weights moved -- a training score's
+    flat stretch does not make the run "not learning" (goal_failed) or "nothing moves" (stalled)."""
+    v = few_evals(ctx)
     return v.size >= 2 and float(v[-1] - v[0]) >= get("goal_material") * goal_scale(ctx, "val_acc")
 
 
