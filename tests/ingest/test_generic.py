@@ -393,9 +393,16 @@ def test_a_config_printed_again_and_again_is_no_loop():
 
 
 def test_deepspeed_chat_prints_its_reward_as_an_average_score(tmp_path):
-    """DeepSpeed-Chat step 3: `epoch: 0|step: 3|ppo_ep: 1|act_loss: …` then `average reward score: 3.45`."""
-    lines = []
+    """DeepSpeed-Chat step 3: `epoch: 0|step: 3|ppo_ep: 1|act_loss: …` then `average reward score: 3.45`,
+    with the engine's own lines among them: start-up pairs before the first step line, and its
+    optimizer counter (`[Rank 0] step=10, skipped=3`, one line per engine) every ten loop steps, a
+    step ahead of the loop.  The engine's counter is a second counter, not a restart of the loop's;
+    the reward printed under a step line is that step's."""
+    lines = ["[INFO] [config.py:957:print]   loss_scale ....... 0", "Attempted loss scale: 65536, reducing to 32768"]
     for s in range(30):
+        if s and s % 10 == 9:
+            for engine in (3, 7):
+                lines.append(f"[INFO] [logging.py:96:log_dist] [Rank 0] step={s + 1}, skipped={engine}, lr=[1e-07]")
         lines.append(
             f"epoch: 0|step: {s}|ppo_ep: 1|act_loss: {1.5 - 0.01 * s}|cri_loss: {1.4 - 0.01 * s}|unsuper_loss: 0.0"
         )
@@ -405,5 +412,26 @@ def test_deepspeed_chat_prints_its_reward_as_an_average_score(tmp_path):
     p.write_text("\n".join(lines) + "\n")
     run = read(p)
     assert run.series["reward"].source == "average reward score"
-    assert run.series["reward"].steps[[0, -1]].tolist() == [0, 29]
+    assert len(run.segments) == 1 and run.series["reward"].steps[[0, -1]].tolist() == [0, 29]
+    assert run.series["reward"].values[0] == pytest.approx(2.0)  # step 0's own, not the next step's
     assert run.series["reward"].values[-1] == pytest.approx(3.45)
+    assert run.skipped["metrics before the first step line"] == 1  # the engine's start-up pair
+    text = " ".join(map(str, run.notes))
+    assert "6 line(s) with a second step counter" in text and "step=10," in text
+
+
+def test_an_eval_printed_at_the_loops_step_is_no_second_counter(tmp_path):
+    """`step 10 | loss=… reward=…` every step and `[eval] step=10 accuracy=0.52` every ten: the eval's
+    counter agrees with the loop's, so its lines keep their steps (an eval at its own cadence)."""
+    lines = []
+    for s in range(1, 61):
+        lines.append(f"step {s} | loss={1.0 - 0.01 * s:.3f} reward={0.2 + 0.01 * s:.3f}")
+        if s % 10 == 0:
+            lines.append(f"[eval] step={s} accuracy={0.4 + 0.002 * s:.3f}")
+    p = tmp_path / "train.log"
+    p.write_text("\n".join(lines) + "\n")
+    run = read(p)
+    assert len(run.segments) == 1 and run.series["reward"].steps[[0, -1]].tolist() == [1, 60]
+    acc = run.series.get("acc") or run.series.get("val_acc")
+    assert acc is not None and acc.steps.tolist() == [10, 20, 30, 40, 50, 60]
+    assert "second step counter" not in " ".join(map(str, run.notes))

@@ -93,6 +93,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "rows are read in order and numbered",
         "ingest.note.gen_text_steps": "{n} line(s) with a step number written as {form}, a number that starts "
         "again and again or never moves (a sampled answer's `Step 1: ...`), were read as text, not steps",
+        "ingest.note.gen_other_counter": "{n} line(s) with a second step counter written as {form}, whose numbers "
+        "disagree with the loop's (an engine's optimizer steps), were read as lines without a step",
         "ingest.note.fallback_from": "the {format} reader found no metric, or one record: read as {reader} instead",
         "ingest.note.mapped": "{canon} from {key}: mapped by the user (--map {canon}={given})",
         "ingest.note.guessed": "{canon} from {key}: the name read as {canon} (if it is not, say which key is with "
@@ -144,6 +146,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "reason.unfinished SwanLab record at the end": "unfinished SwanLab record at the end",
         "reason.line with NUL or control bytes": "line with NUL or control bytes",
         "reason.metrics after the last step line": "metrics after the last step line",
+        "reason.metrics before the first step line": "metrics before the first step line",
         "reason.step number in text": "step number in text (not the loop's step line)",
         "reason.table row without a step": "table row without a step",
         "reason.table row without metrics": "table row without metrics",
@@ -229,6 +232,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.gen_sparse_counter": "日志里的步数只出现在 {lines} 行上，而指标写了 {rows} 行：这些步数数的是别的东西"
         "（存检查点、新的最好成绩、进度行），所以按顺序给这些行编号来读",
         "ingest.note.gen_text_steps": "{n} 行的步数写作 {form}，且一再从头数起或从不变化（例如采样答案里的 `Step 1: ...`）：按正文读，不当作步数",
+        "ingest.note.gen_other_counter": "{n} 行带着第二个步数计数器 {form}，其数字与训练循环的对不上（例如引擎的优化器步数）：按不带步数的行读",
         "ingest.note.fallback_from": "{format} 读取器一个指标也没读到（或只读到一条记录）：改按 {reader} 读取",
         "ingest.note.mapped": "{canon} 来自 {key}：由用户指定（--map {canon}={given}）",
         "ingest.note.guessed": "{canon} 来自 {key}：按名字读作 {canon}（如果不是，用 --map {canon}=KEY 指明）",
@@ -274,6 +278,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "reason.unfinished SwanLab record at the end": "末尾未写完的 SwanLab 记录",
         "reason.line with NUL or control bytes": "含 NUL 或控制字节的行",
         "reason.metrics after the last step line": "最后一个 step 行之后的指标行",
+        "reason.metrics before the first step line": "第一个 step 行之前的指标行",
         "reason.step number in text": "正文里的步数（不是训练循环的 step 行）",
         "reason.table row without a step": "没有 step 的表格行",
         "reason.table row without metrics": "没有指标的表格行",

@@ -13,21 +13,18 @@ Tried last (it claims a file only when no framework reader does, and with low co
 - **Steps.** A counter on the line: `Step 12/500`, `step 12`, `step=12`, `global_step: 12`,
   `iter 12` (on a line without a step counter), `Epoch 1 Step 12`, or `[12]` at the start.  A way
   of writing it whose number keeps starting again or never moves (a sampled answer's `**Step 1:`)
-  is text, skipped and counted (`_Forms`).
+  is text, skipped and counted (`StepForms`).
 - **Metrics on lines without a step** attach to a step by what the log does first: printed before
   the first step line, they belong to the next step line; printed after it, to the previous one.
   A note says which.  Values left after the last step line in "next" mode are counted as skipped.
 - **No step counter at all**: every line with pairs adds to one row, a new row starts when a name
   repeats; the row number is the step, and a note says so.  So too when the step numbers are far
-  rarer than the rows (`_sparse`: printed once, on a "new best" line, or on a progress line).
+  rarer than the rows (`sparse_counter`: printed once, on a "new best" line, or on a progress line).
 
 Every regex is linear (possessive quantifiers; names are found by scanning back, not by matching).
 """
 
 from __future__ import annotations
-
-import re
-from collections import Counter
 
 from ..i18n import Msg
 from ..run import Run
@@ -35,113 +32,18 @@ from .base import Format, LineParser, clean_line
 from .builder import RunBuilder
 from .mapping import guess_names
 from .pairs import line_rows, pairs
+from .stepforms import Entry, StepForms, leads, sparse_counter, step_form, step_match, step_of
 
 __all__ = ["FORMAT", "GenericParser", "pairs", "step_of"]
 
-_STEP = re.compile(r"\b(?:global[ _]?step|step)\b[ \t]*+[:=#]?[ \t]*+(\d{1,18})(?!\d)(?!\.\d)", re.IGNORECASE)
-# an iteration counter stands for the step only on a line without a step counter: in
-# "Iteration 1/1, Step 7/500, GRPO iter 1/1" the step is 7
-_ITER = re.compile(r"\biter(?:ation)?\b[ \t]*+[:=#]?[ \t]*+(\d{1,18})(?!\d)(?!\.\d)", re.IGNORECASE)
-_BRACKET = re.compile(r"^\s*+\[\s*+(\d{1,18})\s*+(?:/\s*+\d++\s*+)?\]")
-
-
-def step_of(line: str) -> int | None:
-    """The step counter on a line, or None."""
-    m = _step_match(line)
-    return int(m.group(1)) if m else None
-
-
-def _step_match(line: str) -> re.Match[str] | None:
-    return _BRACKET.match(line) or _STEP.search(line) or _ITER.search(line)
-
-
-def _form(line: str, m: re.Match[str]) -> str:
-    """How a step counter is written, its digits aside: the character before it (or the line's
-    start), its word as printed and the character after the number -- `[step 25]` is "[step]",
-    a model's `**Step 1: Work out ...` is "*Step:"."""
-    before = line[: m.start()].rstrip()
-    after = line[m.end(1) : m.end(1) + 1]
-    word = m.group(0)[: m.start(1) - m.start()].strip(" \t:=#")
-    return (before[-1:] or "^") + word + after
-
-
-# a step number going back on this many of its form's lines (and over a tenth) numbers something else
-TEXT_RESTARTS = 3
 # lines held until the text forms are known (then grown as the log goes on): bounded memory
 HOLD_LINES = 20_000
-# rows of metrics per step line beyond which the step lines number something else: a loop prints a
-# sampled answer or two between its step lines, never this many rows of the same metrics
-SPARSE_COUNTER = 8
-
-Entry = tuple[int, int | None, str, dict[str, float]]  # (line number, step, its form, the pairs)
-
-
-class _Forms:
-    """How each way of writing a step number (`_form`) moves, line by line."""
-
-    def __init__(self) -> None:
-        self.last: dict[str, int] = {}
-        self.low: dict[str, int] = {}
-        self.high: dict[str, int] = {}
-        self.seen: Counter[str] = Counter()
-        self.back: Counter[str] = Counter()
-        self.example: dict[str, str] = {}  # the first line's, for the note
-
-    def add(self, form: str, step: int) -> None:
-        self.seen[form] += 1
-        last = self.last.get(form)
-        if last is None:
-            self.low[form] = self.high[form] = step
-        else:
-            self.back[form] += step < last
-            self.low[form], self.high[form] = min(self.low[form], step), max(self.high[form], step)
-        self.last[form] = step
-
-    def text(self) -> set[str]:
-        """The forms that count something other than training steps: a training loop's counter moves
-        forward and only goes back when the run is resumed or a new run starts in the same file (a
-        few times), while the steps of worked answers printed in the log start again at 1 with every
-        answer (back on TEXT_RESTARTS lines and on more than a tenth of them), and a number quoted in
-        prose ("from Step 1 and Step 2") may never move at all."""
-        return {f for f in self.seen if self.is_text(f)}
-
-    def is_text(self, f: str) -> bool:
-        """`f` numbers text by its own moves, or -- lines of a form that carry pairs -- the same form's
-        lines without pairs are text and these numbers stay within theirs (an answer's `Step 2: 3 x 5 =
-        15` among its `Step 1: ...`; a loop's `Step 40: loss=...` runs past the answers' few steps)."""
-        bare = f[:-1] if f.endswith("=") else ""
-        if bare in self.seen and self._moves_as_text(bare):
-            if self.low[bare] <= self.low[f] and self.high[f] <= self.high[bare]:
-                return True
-        return self._moves_as_text(f)
-
-    def _moves_as_text(self, f: str) -> bool:
-        n, back = self.seen[f], self.back[f]
-        return n >= TEXT_RESTARTS and ((back >= TEXT_RESTARTS and 10 * back > n) or self.low[f] == self.high[f])
-
-
-def _sparse(held: list[Entry], text: set[str]) -> tuple[int, int] | None:
-    """(step lines, rows) when the step lines number something other than the metrics' rows: the
-    lines without a step, cut into rows where a name repeats (as a log without a counter is read),
-    hold SPARSE_COUNTER or more rows per step line (a log whose only step number is in "new best at
-    step 0, saving", or a progress line every 100 rows).  None otherwise."""
-    stepped = sum(1 for _, step, form, _ in held if step is not None and form not in text)
-    if not stepped:
-        return None
-    rows, row = 0, set[str]()
-    for _, step, _, found in held:
-        if step is None and found:
-            if row & found.keys():
-                rows, row = rows + 1, set()
-            row |= found.keys()
-    rows += bool(row)
-    return (stepped, rows) if rows >= SPARSE_COUNTER * stepped else None
 
 
 class _Rows:
     """The lines, in order, as rows of a RunBuilder: metrics on lines without a step attach to a step
     by what the log does first (before the first step line: to the next one; after it: to the
-    previous one); a step number in a text form (`_Forms.text`) is skipped."""
+    previous one); a step number in a text form (`StepForms.text`) is skipped."""
 
     def __init__(self, b: RunBuilder) -> None:
         self.b = b
@@ -152,14 +54,31 @@ class _Rows:
         self.last_step: int | None = None
         self.texts = 0
         self.text_forms: set[str] = set()  # the text forms skipped so far
+        self.others = 0  # lines of a second counter (`StepForms.foreign`), read as lines without a step
+        self.other_forms: set[str] = set()
+        # whether the loop prints its metrics before its step line (`leads`); None: not known, and
+        # any pairs before the first step line say so
+        self.lead: bool | None = None
 
-    def line(self, lineno: int, step: int | None, form: str, row: dict[str, float], text: set[str]) -> None:
+    def line(
+        self,
+        lineno: int,
+        step: int | None,
+        form: str,
+        row: dict[str, float],
+        text: set[str],
+        foreign: set[str] | frozenset[str] = frozenset(),
+    ) -> None:
         b = self.b
         if step is not None and form in text:
             self.texts += 1
             self.text_forms.add(form)
             b.skip("step number in text")
             return
+        if step is not None and form in foreign:
+            self.others += 1
+            self.other_forms.add(form)
+            step = None
         if step is None:
             if self.mode is None:
                 self.held.append((lineno, row))
@@ -171,10 +90,14 @@ class _Rows:
                 b.add_row(self.last_step, row, lineno)
             return
         if self.mode is None:
-            self.mode = "next" if self.held else "previous"
-            for _, h in self.held:
-                self.pending.update(h)
-            self.pending_lines, self.held = len(self.held), []
+            self.mode = "next" if self.held and self.lead is not False else "previous"
+            if self.mode == "next":
+                for _, h in self.held:
+                    self.pending.update(h)
+                self.pending_lines = len(self.held)
+            elif self.held:  # a preamble's pairs (an engine's start-up lines), not the loop's metrics
+                b.skip("metrics before the first step line", len(self.held))
+            self.held = []
         if self.mode == "next" and self.pending:
             row = {**self.pending, **row}
             self.pending, self.pending_lines = {}, 0
@@ -187,7 +110,7 @@ class _Rows:
 
 class GenericParser(LineParser):
     """Incremental.  The first HOLD_LINES lines with pairs or a step number are held until the ways
-    of writing a step number that are text are known (`_Forms.text`); later lines go straight on.
+    of writing a step number that are text are known (`StepForms.text`); later lines go straight on.
 
     A step number written in a form whose numbers keep going back (a sampled answer's `**Step 1:
     ...`, `**Step 2: ...` printed before every step line of the loop) or never move is text, not a
@@ -197,10 +120,12 @@ class GenericParser(LineParser):
 
     def __init__(self, name: str = "") -> None:
         super().__init__(name)
-        self.forms = _Forms()
+        self.forms = StepForms()
         self.held: list[Entry] | None = []  # None once HOLD_LINES lines were replayed
         self.rows = _Rows(self.builder)
         self.text: set[str] = set()
+        self.foreign: set[str] = set()  # second counters' forms (`StepForms.foreign`)
+        self._clashes = 0  # StepForms.clashes when `foreign` was last read
         self.n_rows = 0
         self.percent = False
         self._partial_line: int | None = None  # the file's last line, fed without its newline
@@ -219,7 +144,7 @@ class GenericParser(LineParser):
             return
         rows, pct = line_rows(line)
         self.percent |= pct
-        m = _step_match(line)
+        m = step_match(line)
         if m is not None and len(rows) > 1:
             # one step, a name written twice: the last value stands, the others are counted
             merged = {k: v for row in rows for k, v in row.items()}
@@ -237,7 +162,7 @@ class GenericParser(LineParser):
         if m is not None:
             # lines with pairs of their own and lines without are followed apart: a loop's `Step 12:
             # loss=...` stays a step line beside answers' `Step 1: Work out ...` written the same way
-            step, form = int(m.group(1)), _form(line, m) + ("=" if found else "")
+            step, form = int(m.group(1)), step_form(line, m) + ("=" if found else "")
             self.forms.add(form, step)
             if form not in self.forms.example:  # the number and the word before it, for the note
                 self.forms.example[form] = line[line.rfind(" ", 0, max(m.start() - 1, 0)) + 1 : m.end(1) + 1].strip()
@@ -248,27 +173,34 @@ class GenericParser(LineParser):
                 self.held.extend((lineno, step, form, row) for row in rows)
             if len(self.held) >= HOLD_LINES:
                 self.text = self.forms.text()
-                self.sparse = _sparse(self.held, self.text)
-                self._replay(self.rows, self.text, self.sparse is not None)
+                self.foreign = self.forms.foreign(self.text)
+                self.sparse = sparse_counter(self.held, self.text)
+                self.rows.lead = leads(self.held, self.text | self.foreign)
+                self._replay(self.rows, self.text, self.sparse is not None, self.foreign)
                 self.held = None
             return
         if self.sparse is not None:
             step = None  # the step lines number something else: their pairs are a row's like any line's
         elif step is not None and form not in self.text and self.forms.is_text(form):
             self.text.add(form)  # a form found to be text stays text
+        elif step is not None and self.forms.clashes != self._clashes:
+            self._clashes = self.forms.clashes
+            self.foreign |= self.forms.foreign(self.text)  # a second counter stays one
         if len(rows) == 1:
-            self.rows.line(lineno, step, form, found, self.text)
+            self.rows.line(lineno, step, form, found, self.text, self.foreign)
         else:  # several only on a line without a step: a row each, numbered in order
             for row in rows:
-                self.rows.line(lineno, step, form, row, self.text)
+                self.rows.line(lineno, step, form, row, self.text, self.foreign)
 
     def snapshot(self) -> Run:
         if self.held is None:
             return self._run(self.rows)
         rows = _Rows(self._fresh(self.builder))
         text = self.forms.text()
-        self.sparse = _sparse(self.held, text)
-        self._replay(rows, text, self.sparse is not None)
+        self.sparse = sparse_counter(self.held, text)
+        foreign = self.forms.foreign(text)
+        rows.lead = leads(self.held, text | foreign)
+        self._replay(rows, text, self.sparse is not None, foreign)
         return self._run(rows)
 
     def _fresh(self, src: RunBuilder) -> RunBuilder:
@@ -279,22 +211,25 @@ class GenericParser(LineParser):
             b.skip(reason, n)
         return b
 
-    def _replay(self, rows: _Rows, text: set[str], stepless: bool = False) -> None:
+    def _replay(self, rows: _Rows, text: set[str], stepless: bool = False, foreign: set[str] | None = None) -> None:
         """Feed the held lines to `rows` in order; the file's cut-off last line, if held, is fed as one
         (RunBuilder.partial), the others as whole lines.  `stepless`: every line as one without a
-        step (`_sparse`)."""
+        step (`sparse_counter`)."""
         assert self.held is not None
         was = rows.b.partial
         try:
             for lineno, step, form, found in self.held:
                 rows.b.partial = lineno == self._partial_line
-                rows.line(lineno, None if stepless else step, form, found, text)
+                rows.line(lineno, None if stepless else step, form, found, text, foreign or frozenset())
         finally:
             rows.b.partial = was
 
     def _run(self, rows: _Rows) -> Run:
         forms = ", ".join(sorted({f"`{self.forms.example[f]}`" for f in rows.text_forms}))
         notes = [Msg("ingest.note.gen_text_steps", n=rows.texts, form=forms)] if rows.texts else []
+        if rows.others:
+            other = ", ".join(sorted({f"`{self.forms.example[f]}`" for f in rows.other_forms}))
+            notes.append(Msg("ingest.note.gen_other_counter", n=rows.others, form=other))
         if rows.mode == "next":
             notes.append(Msg("ingest.note.gen_next"))
         elif rows.mode == "previous":
