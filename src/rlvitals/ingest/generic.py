@@ -14,9 +14,13 @@ Tried last (it claims a file only when no framework reader does, and with low co
   `iter 12` (on a line without a step counter), `Epoch 1 Step 12`, or `[12]` at the start.  A way
   of writing it whose number keeps starting again or never moves (a sampled answer's `**Step 1:`)
   is text, skipped and counted (`StepForms`).
-- **Metrics on lines without a step** attach to a step by what the log does first: printed before
-  the first step line, they belong to the next step line; printed after it, to the previous one.
-  A note says which.  Values left after the last step line in "next" mode are counted as skipped.
+- **Metrics on lines without a step** attach to a step by what the loop does: its most printed
+  name on such lines shows before the first step line -- they belong to the next step line -- or
+  only after it -- to the previous one (`stepforms.leads`; an engine's start-up pairs before the
+  first step line are counted, not attached).  A note says which.  Values left after the last step
+  line in "next" mode are counted as skipped.
+- **A second counter** (an engine's optimizer steps beside the loop's, `stepforms.StepForms.foreign`)
+  does not set the step: its lines are read as lines without one, and a note counts them.
 - **No step counter at all**: every line with pairs adds to one row, a new row starts when a name
   repeats; the row number is the step, and a note says so.  So too when the step numbers are far
   rarer than the rows (`sparse_counter`: printed once, on a "new best" line, or on a progress line).
@@ -42,8 +46,8 @@ HOLD_LINES = 20_000
 
 class _Rows:
     """The lines, in order, as rows of a RunBuilder: metrics on lines without a step attach to a step
-    by what the log does first (before the first step line: to the next one; after it: to the
-    previous one); a step number in a text form (`StepForms.text`) is skipped."""
+    by what the loop does (`lead`: to the next step line, else to the previous one); a step number in
+    a text form (`StepForms.text`) is skipped, one in a second counter's form is no step."""
 
     def __init__(self, b: RunBuilder) -> None:
         self.b = b
