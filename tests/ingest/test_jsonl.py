@@ -154,3 +154,15 @@ def test_a_typed_config_record_is_settings_not_a_row(tmp_path):
     assert "lr" not in run.series and not any("args" in k for k in run.extras)
     assert run.skipped == {"config line": 1} and run.meta["config"]["args"]["lr"] == 1e-05
     assert not run.meta.get("step_inferred")
+
+
+def test_read_text_guesses_plain_names_as_read_does(tmp_path):
+    """A pasted log reads as the same file would: `Average Reward` is the reward in both."""
+    text = "".join(
+        json.dumps({"step": s, "Average Reward": 0.1 * s, "policy_entropy_mean": 1.0}) + "\n" for s in range(1, 31)
+    )
+    p = tmp_path / "log.jsonl"
+    p.write_text(text)
+    from_file, pasted = read(p), read_text(text)
+    assert from_file.series["reward"].source == pasted.series["reward"].source == "Average Reward"
+    assert pasted.series["entropy"].source == "policy_entropy_mean"

@@ -297,8 +297,9 @@ def _read_lines(parser: LineParser, path: Path) -> Run:
 
 
 def read_text(text: str, format: str | None = None, name: str = "text", run: int | None = None) -> Run:
-    """Read a log held in a string (tests, pasted logs); `run` as in `read`."""
-    return select_run(_read_text(text, format, name), run)
+    """Read a log held in a string (tests, pasted logs); `run` as in `read`.  Plain names are read as
+    the vitals they are (`mapping.guess_names`), as `read` does."""
+    return guess_names(select_run(_read_text(text, format, name), run))
 
 
 def _read_text(text: str, format: str | None, name: str) -> Run:
