@@ -12,6 +12,7 @@ their step like any other key.
 
 from __future__ import annotations
 
+import bisect
 import json
 import math
 import re
@@ -189,14 +190,20 @@ def _eval_lists(doc: Mapping[str, object], train: str) -> list[str]:
 def _with_evals(history: list[object], evals: list[object]) -> list[object]:
     """The train rows with each eval dict (its keys under `eval/`) placed before the first train row of
     a later step, so the steps keep their order and no eval reads as a restart of the counter."""
-    steps = [_entry_step(e, STEP_KEYS) if isinstance(e, dict) else None for e in history]
+    known = [
+        (t, i) for i, e in enumerate(history) if isinstance(e, dict) and (t := _entry_step(e, STEP_KEYS)) is not None
+    ]
+    ordered = all(a[0] <= b[0] for a, b in zip(known, known[1:]))
+    keys = [t for t, _ in known]
     out: list[tuple[int, int, object]] = [(i, 1, e) for i, e in enumerate(history)]
     for j, ev in enumerate(evals):
         s = _entry_step(ev, STEP_KEYS) if isinstance(ev, dict) else None
         if s is None or not isinstance(ev, dict):
             out.append((len(history), 2 + j, ev))  # counted as the entry without a step it is
             continue
-        at = next((i for i, t in enumerate(steps) if t is not None and t > s), len(history))
+        # the first train row of a later step (by bisection when the steps only go forward)
+        k = bisect.bisect_right(keys, s) if ordered else next((k for k, t in enumerate(keys) if t > s), len(keys))
+        at = known[k][1] if k < len(known) else len(history)
         rest = {k: v for k, v in ev.items() if k not in STEP_KEYS}
         out.append((at, 0, {"step": s, "eval": rest}))
     return [e for _, _, e in sorted(out, key=lambda x: (x[0], x[1]))]
