@@ -176,11 +176,7 @@ class GenericParser(LineParser):
             else:
                 self.held.extend((lineno, step, form, row) for row in rows)
             if len(self.held) >= HOLD_LINES:
-                self.text = self.forms.text()
-                self.foreign = self.forms.foreign(self.text)
-                self.sparse = sparse_counter(self.held, self.text)
-                self.rows.lead = leads(self.held, self.text | self.foreign)
-                self._replay(self.rows, self.text, self.sparse is not None, self.foreign)
+                self.text, self.foreign = self._replay(self.rows)
                 self.held = None
             return
         if self.sparse is not None:
@@ -200,11 +196,7 @@ class GenericParser(LineParser):
         if self.held is None:
             return self._run(self.rows)
         rows = _Rows(self._fresh(self.builder))
-        text = self.forms.text()
-        self.sparse = sparse_counter(self.held, text)
-        foreign = self.forms.foreign(text)
-        rows.lead = leads(self.held, text | foreign)
-        self._replay(rows, text, self.sparse is not None, foreign)
+        self._replay(rows)
         return self._run(rows)
 
     def _fresh(self, src: RunBuilder) -> RunBuilder:
@@ -215,18 +207,26 @@ class GenericParser(LineParser):
             b.skip(reason, n)
         return b
 
-    def _replay(self, rows: _Rows, text: set[str], stepless: bool = False, foreign: set[str] | None = None) -> None:
-        """Feed the held lines to `rows` in order; the file's cut-off last line, if held, is fed as one
-        (RunBuilder.partial), the others as whole lines.  `stepless`: every line as one without a
-        step (`sparse_counter`)."""
+    def _replay(self, rows: _Rows) -> tuple[set[str], set[str]]:
+        """Read what the held lines say about the counters -- the text forms, the second counters,
+        whether the step lines are rarer than the rows (`sparse_counter`: then every line is one
+        without a step), where the loop prints its metrics (`leads`) -- and feed the held lines to
+        `rows` in order; the file's cut-off last line, if held, is fed as one (RunBuilder.partial),
+        the others as whole lines.  Returns (text forms, second counters' forms)."""
         assert self.held is not None
+        text = self.forms.text()
+        foreign = self.forms.foreign(text)
+        self.sparse = sparse_counter(self.held, text)
+        stepless = self.sparse is not None
+        rows.lead = leads(self.held, text | foreign)
         was = rows.b.partial
         try:
             for lineno, step, form, found in self.held:
                 rows.b.partial = lineno == self._partial_line
-                rows.line(lineno, None if stepless else step, form, found, text, foreign or frozenset())
+                rows.line(lineno, None if stepless else step, form, found, text, foreign)
         finally:
             rows.b.partial = was
+        return text, foreign
 
     def _run(self, rows: _Rows) -> Run:
         forms = ", ".join(sorted({f"`{self.forms.example[f]}`" for f in rows.text_forms}))
