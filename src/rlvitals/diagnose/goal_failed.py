@@ -110,7 +110,7 @@ def _goal_failed(ctx: Ctx, g: str | None, tr: Trend) -> str | None:
     )
     if tr.rose or not (tr.flat or tr.fell or tr.fell_back or no_rise or stuck):
         return None
-    if g != "val_acc" and few_evals_gained(ctx):
+    if few_evals_gained(ctx):
         return None  # the eval, logged too seldom for a trend, gained a material amount: undecided
     if tr.rate and tr.end >= get("ceiling") and not (tr.fell or tr.fell_back):
         return None  # an accuracy at its ceiling has nowhere to go (data_too_easy's reading)
@@ -171,14 +171,14 @@ def goal_summary(ctx: Ctx) -> dict[str, Any] | None:
         # enough to judge (min_points points, or a sparse log's points covering that many steps):
         # a goal that did not improve over as much is undecided by its noise, not by its length
         "enough": tr.enough(get("min_points")),
-        **_few_evals(ctx, g),
+        **_few_evals(ctx),
     }
 
 
-def _few_evals(ctx: Ctx, g: str) -> dict[str, Any]:
+def _few_evals(ctx: Ctx) -> dict[str, Any]:
     """An eval logged beside the goal at too few points for a trend of its own: its first and last
     values and its points, so a report does not ask for an eval the log already has."""
-    v = few_evals(ctx) if g != "val_acc" else np.empty(0)
+    v = few_evals(ctx)
     s = ctx.series("val_acc")
     if v.size < 2 or s is None:
         return {}

@@ -115,10 +115,11 @@ def solved(ctx: Ctx) -> str | None:
 
 
 def few_evals(ctx: Ctx) -> np.ndarray:
-    """The finite values of an eval logged at too few points for a trend of its own (an eval every few
-    dozen steps); empty when there is none, or when it has points enough to be judged as a curve."""
+    """The finite values of an eval logged beside the goal at too few points for a trend of its own (an
+    eval every few dozen steps); empty when there is none, when it has points enough to be judged as a
+    curve, or when it is the goal itself (then it is judged as the goal)."""
     s = ctx.series("val_acc")
-    if s is None or ctx.has("val_acc"):
+    if s is None or ctx.has("val_acc") or goal(ctx) == "val_acc":
         return np.empty(0)
     v: np.ndarray = s.values[np.isfinite(s.values)]
     return v

@@ -95,7 +95,7 @@ def _full(ctx: Ctx) -> Finding | None:
     trs = [trend(ctx, m) for m in names]
     if not trs or any(t is None for t in trs):
         return None
-    if g != "val_acc" and few_evals_gained(ctx):
+    if few_evals_gained(ctx):
         return None  # the eval, logged too seldom for a trend, gained a material amount: something moves
     # "nothing moves" includes the policy: entropy and KL still too (then stall_points points
     # suffice) -- or, when neither is logged, the scores must be demonstrably flat on their own
