@@ -157,12 +157,17 @@ def read_log_dicts(path: Path, name: str) -> Run:
     return pinned_length_note(b.build())
 
 
+def _dicts(v: object) -> bool:
+    """A non-empty list whose first entries are mostly dicts: log rows."""
+    return isinstance(v, list) and bool(v) and sum(isinstance(e, dict) for e in v[:16]) > len(v[:16]) // 2
+
+
 def _longest_dict_list(doc: Mapping[str, object]) -> str | None:
     """The key of the document's longest list of dicts (two or more), where a loop that dumps its
     rows under a name of its own (`steps`, `metrics`, `train_log`) keeps them; None when it has none."""
     best, size = None, 1
     for k, v in doc.items():
-        if isinstance(v, list) and len(v) > size and sum(isinstance(e, dict) for e in v[:16]) > len(v[:16]) // 2:
+        if isinstance(v, list) and len(v) > size and _dicts(v):
             best, size = k, len(v)
     return best
 
@@ -176,15 +181,7 @@ _EVAL_LIST = re.compile(
 def _eval_lists(doc: Mapping[str, object], train: str) -> list[str]:
     """The document's other lists of log dicts named as evaluations (`validations` beside `updates`):
     their rows are the run's evals, read at their steps beside the train rows."""
-    return [
-        k
-        for k, v in doc.items()
-        if k != train
-        and _EVAL_LIST.match(k)
-        and isinstance(v, list)
-        and v
-        and sum(isinstance(e, dict) for e in v[:16]) > len(v[:16]) // 2
-    ]
+    return [k for k, v in doc.items() if k != train and _EVAL_LIST.match(k) and _dicts(v)]
 
 
 def _with_evals(history: list[object], evals: list[object]) -> list[object]:
