@@ -105,11 +105,11 @@ def read_json_columns(path: Path, name: str) -> Run:
     return b.build()
 
 
-_COLUMNS_HEAD = re.compile(r'\A[\ufeff\s]*\{\s*"[^"\n]{1,200}"\s*:\s*\[\s*(?:-?\d|null|NaN|-?Infinity)')
-
-
-# a list of numbers under any name of the object (its first values may be the run's settings)
-_COLUMN_ANY = re.compile(r'"[^"\n]{1,200}"\s*:\s*\[\s*(?:-?\d|null|NaN|-?Infinity)')
+# a list of numbers under a name: `"reward": [0.1` (or null, NaN, Infinity first)
+_COLUMN = r'"[^"\n]{1,200}"\s*:\s*\[\s*(?:-?\d|null|NaN|-?Infinity)'
+# ... as the object's first value; or anywhere in it (its first values may be the run's settings)
+_COLUMNS_HEAD = re.compile(r"\A[\ufeff\s]*\{\s*" + _COLUMN)
+_COLUMN_ANY = re.compile(_COLUMN)
 
 
 def _sniff(text: str) -> float:
