@@ -87,16 +87,6 @@ class Inflater:
                 out = d.decompress(piece)
                 if out:
                     yield out
-            elif self.kind == "gzip":
-                self.fed = True
-                out = d.decompress(data, self.OUT)
-                data = b""
-                while True:
-                    if out:
-                        yield out
-                    if not d.unconsumed_tail or d.eof:
-                        break
-                    out = d.decompress(d.unconsumed_tail, self.OUT)
             else:
                 self.fed = True
                 out = d.decompress(data, self.OUT)
@@ -104,13 +94,22 @@ class Inflater:
                 while True:
                     if out:
                         yield out
-                    if d.eof or d.needs_input:
+                    more = self._more(d)
+                    if more is None:
                         break
-                    out = d.decompress(b"", self.OUT)
+                    out = d.decompress(more, self.OUT)
             if d.eof:  # a member ended: what follows is the next one
                 rest = d.unused_data + (data if self.kind == "zstd" else b"")
                 data = b"" if not rest.strip(b"\x00") else rest  # gzip's zero padding
                 self._d, self.fed = self._new(), False
+
+    def _more(self, d: Any) -> bytes | None:
+        """What to give a bounded decompressor next for the output it still holds, or None when it has
+        given all of it: gzip keeps the input it did not reach (`unconsumed_tail`), bzip2 and xz keep
+        it inside and are asked again with no input until they need more."""
+        if self.kind == "gzip":
+            return d.unconsumed_tail if d.unconsumed_tail and not d.eof else None
+        return None if d.eof or d.needs_input else b""
 
     @property
     def cut_short(self) -> bool:
