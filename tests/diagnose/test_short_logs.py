@@ -71,6 +71,20 @@ def test_constant_accuracy_at_the_ceiling_is_not_not_learning():
     assert not any(f.id == "not_learning" for f in diagnose(run).findings)
 
 
+def test_a_score_pinned_at_its_ceiling_from_the_first_step_is_stalled_not_solved():
+    # every sample of every step scored the maximum: each group's advantage is 0, no step moves the
+    # weights -- the run started where it is and learns nothing (the lesson's adv_std < 0.2, "stop")
+    steps = np.arange(0, 45)
+    run = Run.from_arrays("pinned", steps, {"reward": np.ones(45)}, format="simulated", source="test")
+    d = diagnose(run)
+    assert d.verdict == "dead" and d.top.id == "stalled"
+    assert d.top.severity == "critical" and "goal_unhurt" not in d.top.evidence
+    # a noisy reward near the same ceiling is a run resumed at its plateau: the ceiling excuses it
+    noisy = np.clip(1.0 - np.abs(np.random.default_rng(2).normal(0, 0.02, 45)), 0, 1)
+    run = Run.from_arrays("resumed", steps, {"reward": noisy}, format="simulated", source="test")
+    assert diagnose(run).verdict != "dead"
+
+
 def test_short_prefix_with_no_rise_is_not_called_healthy():
     d = diagnose(simulate("healthy", seed=3, steps=200).upto(12))
     assert d.verdict == "learning" and not any(f.severity != "info" for f in d.findings)

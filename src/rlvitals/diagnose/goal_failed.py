@@ -7,12 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from .actions import action_for
 from .context import Ctx, rnd
 from .differential import DECIDES, LOOKALIKES, RULERS
-from .materiality import few_evals, few_evals_gained, goal_scale, solved
+from .materiality import few_evals, few_evals_gained, goal_scale, pinned, solved
 from .model import Finding
 from .predicates import pred
 from .symptoms import Trend, goal, trend
@@ -38,7 +36,7 @@ def not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
     """
     g = goal(ctx)
     tr = trend(ctx, g) if g else None
-    if tr is not None and g is not None and _constant_goal(ctx, g, tr.n, tr.span):
+    if tr is not None and g is not None and _constant_goal(ctx, g):
         how = "constant"  # not a noisy stretch: the same value at every logged step
     elif tr is None or not tr.enough(get("min_points")):
         return None  # too early (or nothing to judge by): no verdict from absence
@@ -75,14 +73,13 @@ def not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
     )
 
 
-def _constant_goal(ctx: Ctx, g: str, n: int, span: int) -> bool:
-    """The goal logged at the very same value at every point (a reward of exactly 0 at every step):
-    no noise to wait out, so `const_points` points over `const_span` steps decide it, however few."""
-    if n < get("const_points") or span < get("const_span"):
+def _constant_goal(ctx: Ctx, g: str) -> bool:
+    """The goal logged at the very same value at every point (materiality.pinned: a reward of exactly 0
+    at every step): no noise to wait out, so `const_points` points over `const_span` steps decide it,
+    however few."""
+    if not pinned(ctx, g):
         return False
     _, v = ctx.data(g)
-    if not v.size or float(np.ptp(v)) != 0.0:
-        return False
     at_ceiling = g in ("acc", "val_acc") and float(v[0]) >= get("ceiling")
     return not at_ceiling  # every answer right from the start is data_too_easy's reading
 

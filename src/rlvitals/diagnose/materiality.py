@@ -42,6 +42,7 @@ __all__ = [
     "goal_effect",
     "goal_scale",
     "learned_first",
+    "pinned",
     "settled_level",
     "soft_first",
     "solved",
@@ -196,13 +197,23 @@ def _split(
     return g, v, int(np.searchsorted(s, onset)), max(3, v.size // 10)
 
 
+def pinned(ctx: Ctx, m: str) -> bool:
+    """The metric logged at the very same value at every point (`const_points` points over
+    `const_span` steps): no noise to wait out, and -- for a score -- no signal either: every sample
+    of every step scored alike, so each group's advantage is 0 and no step can move the weights."""
+    s, v = ctx.data(m)
+    return bool(v.size >= get("const_points") and s[-1] - s[0] >= get("const_span") and float(np.ptp(v)) == 0.0)
+
+
 def at_ceiling(ctx: Ctx, onset: int | None, *, by_reward: bool = True) -> Effect | None:
     """The Effect when the task is solved (`solved`: the goal, else -- `by_reward` -- a training score
     on a 0..1 scale at its ceiling) and the goal lost no material part of its level since `onset`
     (a solved task has nothing left to lose), else None.  A cheating finding asks with by_reward
-    False: a reward at its ceiling is what a gamed reward looks like."""
+    False: a reward at its ceiling is what a gamed reward looks like.  A goal `pinned` at one value
+    from its first point was never solved by the run: it started there with nothing to learn from
+    (the lesson's adv_std < 0.2: "训练实质已停"), and the ceiling excuses nothing."""
     eff = goal_effect(ctx, onset, 1, by_steps=True)
-    if eff is None:
+    if eff is None or pinned(ctx, eff.goal):
         return None
     level = settled_level(ctx, eff.goal)
     at_top = bounded(ctx, eff.goal) and eff.end >= get("ceiling") and level >= get("ceiling")
