@@ -129,6 +129,24 @@ def test_a_goal_that_never_gains_a_material_amount_is_not_learning_after_a_fair_
     assert nl is not None and nl.severity == "warning"
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_a_noisy_flat_score_whose_best_block_clears_its_start_only_by_chance_is_not_learning(seed):
+    # 80 steps of a reward-model score of its own units, flat around 3.0 with noise 0.25: the highest
+    # of 16 block medians sits ~0.3 above the level by chance alone, which is no gain
+    steps = np.arange(80)
+    flat = 3.0 + np.random.default_rng(seed).normal(0, 0.25, steps.size)
+    d = diagnose(Run.from_arrays("flat", steps, {"reward": flat}, format="simulated", source="test"))
+    assert d.verdict == "dead" and d.top.id in ("not_learning", "stalled")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_noisy_accuracy_climbing_along_its_fitted_line_is_not_called_stuck(seed):
+    steps = np.arange(80)
+    acc = np.clip(0.6 + 0.15 * np.minimum(steps / 50, 1) + np.random.default_rng(seed).normal(0, 0.15, 80), 0, 1)
+    d = diagnose(Run.from_arrays("climb", steps, {"acc": acc}, format="simulated", source="test"))
+    assert d.verdict == "learning"
+
+
 def test_a_run_resumed_at_its_ceiling_is_not_dead():
     # resumed at step 101 with the training reward at 0.95 and the eval holding ~0.89
     steps = np.arange(101, 436)

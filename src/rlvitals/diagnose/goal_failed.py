@@ -87,10 +87,15 @@ def _constant_goal(ctx: Ctx, g: str) -> bool:
 def _no_material_gain(ctx: Ctx, m: str, tr: Trend, *, sparse_ok: bool = False) -> bool:
     """After a fair number of points (twice min_points; points, not steps, unless `sparse_ok`: a
     sparse log's few noisy points prove little on their own) a score that never gained a material
-    amount of its own range -- neither at the end nor at its peak -- and did not rise has not learned."""
+    amount of its own range -- neither at the end, nor at its peak past the peak's chance margin
+    (`Trend.margin`), nor along its fitted line -- and did not rise has not learned."""
     enough = tr.n >= 2 * get("min_points") or (sparse_ok and tr.enough(2 * get("min_points")))
     material = get("goal_material") * goal_scale(ctx, m)
-    return bool(enough and not tr.rose and tr.end - tr.start < material and tr.peak - tr.start < material)
+    # (the peak is the highest of 16 noisy block medians: only what clears its chance margin is a gain;
+    # a fitted line that climbed a material amount, beyond two of its standard errors, is one too)
+    peak_gain = tr.peak - tr.start - tr.margin
+    fit_gain = tr.fit_move if tr.fit_move > 2 * tr.fit_se else 0.0
+    return bool(enough and not tr.rose and max(tr.end - tr.start, peak_gain, fit_gain) < material)
 
 
 def _goal_failed(ctx: Ctx, g: str | None, tr: Trend) -> str | None:
