@@ -125,3 +125,42 @@ def test_a_panel_export_of_two_runs_is_two_runs_of_the_file(tmp_path):
 def test_a_table_with_a_dash_in_its_names_but_no_envelope_is_no_panel():
     run = read_text("step,loss - smoothed,reward\n1,0.5,0.1\n2,0.4,0.2\n")
     assert "loss - smoothed" in run.extras and "wandb_panel_run" not in run.meta
+
+
+def test_a_quoted_cell_holding_newlines_is_one_record(tmp_path):
+    # a loop that logs each step's prompt beside its metrics: the prompt's lines are not rows
+    rows = ["step,prompt,reward_mean,grad_norm"]
+    for s in range(12):
+        rows.append(
+            f'{s},"Add the numbers.\n{s} + {2 * s} = || Add again.\n""quoted"" {s} =",{0.1 * (s % 4)},{0.5 + s}'
+        )
+    p = tmp_path / "m.csv"
+    p.write_text("\n".join(rows) + "\n")
+    run = read(p)
+    assert run.format == "csv" and run.series["reward"].steps.tolist() == list(range(12))
+    assert np.allclose(run.series["gnorm"].values, 0.5 + np.arange(12))
+    assert run.dropped == {"non-numeric cells": 12} and run.skipped == {}
+    # cut inside a quoted cell: the open record is counted, never silently lost
+    p.write_text("\n".join(rows) + '\n12,"Add the numbers.\n')
+    cut = read(p)
+    assert cut.series["reward"].steps.tolist() == list(range(12)) and cut.skipped == {
+        "CSV row cut inside a quoted cell": 1
+    }
+
+
+def test_a_stray_quote_costs_its_own_row_only(tmp_path):
+    # one cell with an unbalanced quote: no quoted cell runs on for 200 lines, so the rows after it are rows
+    stray = 'say "hi'
+    rows = ["step,note,reward"] + [f"{s},{stray if s == 3 else 'ok'},{0.01 * s}" for s in range(200)]
+    p = tmp_path / "m.csv"
+    p.write_text("\n".join(rows) + "\n")
+    run = read(p)
+    assert run.series["reward"].steps.tolist() == [s for s in range(200) if s != 3]
+    assert run.skipped == {"malformed CSV row": 1}
+    # read live, line by line, the same
+    from rlvitals.ingest import open_parser
+
+    parser = open_parser("csv", "live")
+    for line in rows:
+        parser.feed(line + "\n")
+    assert parser.finish().series["reward"].steps.tolist() == run.series["reward"].steps.tolist()

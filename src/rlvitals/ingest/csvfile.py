@@ -45,6 +45,8 @@ STEP_COLUMNS = (
     *LOOP_COUNTERS,
 )
 csv.field_size_limit(1 << 24)
+_HEAD = 64 * 1024  # bytes of the head looked at for quoted cells that hold a newline
+MAX_RECORD_LINES = 64  # lines one record may span (a prompt's); longer is a stray quote
 _PANEL = re.compile(r"(.+?) - (.+)")
 _ENVELOPE = ("__MIN", "__MAX")
 # W&B's own bookkeeping under a panel's run name: its internal step and clocks, not metrics
@@ -85,14 +87,36 @@ class CsvParser(LineParser):
         self.panel_run = panel_run  # which run of a W&B panel export this parser reads
         self.panel: list[str] = []  # the export's run names ([] for any other table)
         self._keys: list[str | None] = []  # the key each column holds for this run (None: not ours)
+        self._open: list[str] | None = None  # a record whose quoted cell goes on past its line (a prompt)
+        self.multiline = True  # join such lines (read_csv turns it off when the file has none)
 
     def parse(self, line: str, lineno: int) -> None:
+        if self._open is not None:
+            self._open.append(line)
+            if line.count('"') % 2 == 0:
+                if len(self._open) <= MAX_RECORD_LINES:
+                    return
+                # no quoted cell runs this long: a stray quote -- its line is malformed, the rest are rows
+                first, *rest = self._open
+                self._open = None
+                self.builder.skip("malformed CSV row")
+                for more in rest:
+                    self.parse(more, lineno)
+                return
+            line, self._open = "\n".join(self._open), None
+        elif self.multiline and self.header is not None and line.count('"') % 2:
+            self._open = [line]  # a quoted cell holding a newline: the record ends on a later line
+            return
         if not line.strip():
             return
         if self.header is None:
             self.delim = "\t" if line.count("\t") > line.count(",") else ","
             # a table copied from a notebook's Trainer output: `completions / mean_length`, `Training Loss`
-            self.header = [normalise_column(h) for h in next(csv.reader([line], delimiter=self.delim))]
+            try:
+                names = next(csv.reader([line], delimiter=self.delim))
+            except csv.Error:  # a quote left open in the header: its cells as written
+                names = line.split(self.delim)
+            self.header = [normalise_column(h) for h in names]
             for name in STEP_COLUMNS:
                 if name in self.header:
                     self.step_col = self.header.index(name)
@@ -142,6 +166,12 @@ class CsvParser(LineParser):
             step, row, lineno, dropped=text, dropped_reason="non-numeric cells", empty_reason="CSV row without metrics"
         )
 
+    def finish(self) -> Run:
+        if self._open is not None:
+            self._open = None
+            self.builder.skip("CSV row cut inside a quoted cell")
+        return self.builder.build(release=True)
+
 
 def _learn(raw: bytes, parser: LineParser) -> tuple[Layout, dict[str, float], float] | None:
     """A row of plain numbers, no blank cell, under a header with a step column: its layout, and
@@ -176,7 +206,11 @@ def read_csv(path: Path, name: str) -> Run:
                 first = raw
                 break
     delim = b"\t" if first.count(b"\t") > first.count(b",") else b","
-    run = read_blocks(path, parser, _syntax(delim), head=1)[0]
+    if _multiline(path):
+        run = _read_lines(path, parser)
+    else:
+        parser.multiline = False  # the block path hands the parser only some lines: no record spans them
+        run = read_blocks(path, parser, _syntax(delim), head=1)[0]
     if len(parser.panel) < 2:
         return run
     runs = [run] + [
@@ -185,6 +219,42 @@ def read_csv(path: Path, name: str) -> Run:
     for r, label in zip(runs, parser.panel):
         r.name = f"{name}:{label}" if name else label
     return link_runs(runs, Msg("ingest.note.panel_holds", n=len(runs)), lambda r: r.meta.get("wandb_panel_run", r.name))
+
+
+def _multiline(path: Path) -> bool:
+    """Does a quoted cell hold a newline (a prompt logged beside the metrics) in the file's head?  Its
+    records are then not its lines: read as records, the head's rows have the header's cells.  Then
+    CsvParser reads the file record by record."""
+    with open(path, "rb") as f:
+        head = f.read(_HEAD).decode("utf-8", errors="replace")
+    lines = head.split("\n")[:-1]
+    if '"' not in head or not any(line.count('"') % 2 for line in lines):
+        return False
+    try:
+        rows = list(csv.reader(_records(lines)[:-1], delimiter="\t" if "\t" in lines[0] else ","))
+    except csv.Error:
+        return False
+    return len(rows) > 1 and all(len(r) == len(rows[0]) for r in rows)
+
+
+def _read_lines(path: Path, parser: CsvParser) -> Run:
+    with open(path, encoding="utf-8", errors="replace", newline="") as f:
+        for line in f:
+            parser.feed(line) if line.endswith("\n") else parser.feed_last(line)
+    return parser.finish()
+
+
+def _records(lines: list[str]) -> list[str]:
+    """`lines` joined where a quoted cell holds a newline (an odd number of quotes opens a record)."""
+    out: list[str] = []
+    open_ = False
+    for line in lines:
+        if open_:
+            out[-1] += "\n" + line
+        else:
+            out.append(line)
+        open_ ^= line.count('"') % 2 == 1
+    return out
 
 
 def _syntax(delim: bytes) -> Syntax:
@@ -231,7 +301,7 @@ def _header_only(line: str) -> float:
 
 
 def _sniff(text: str) -> float:
-    lines = [l for l in text.splitlines() if l.strip()][:20]
+    lines = [l for l in _records(text.splitlines()) if l.strip()][:20]
     if len(lines) == 1:
         return _header_only(lines[0])
     if len(lines) < 2:
