@@ -11,6 +11,7 @@ import pytest
 
 from rlvitals import cli
 from rlvitals.diagnose import diagnose
+from rlvitals.i18n import localize
 from rlvitals.ingest import read
 from rlvitals.ingest.aliases import canonical_key
 from rlvitals.ingest.components import classify, component_name
@@ -348,3 +349,43 @@ def test_a_loops_zero_advantage_fraction_stands_in_for_adv_std(tmp_path):
     adv = read(p).series["adv_std"]
     assert adv.proxy and adv.source == "zero_advantage_fraction"
     assert np.allclose(adv.values, 0.5)  # sqrt(1 - 0.75)
+
+
+def test_an_agent_loops_episode_counter_is_its_step_when_it_has_no_other(tmp_path):
+    rows = [{"episode": e, "task_id": 7 * e, "mean_reward": 0.2 + 0.01 * e, "grad_norm": 1.1} for e in range(30)]
+    p = tmp_path / "history.json"
+    p.write_text(json.dumps({"rows": rows}, indent=2))
+    run = read(p)
+    assert run.series["reward"].steps.tolist() == list(range(30)) and not run.meta.get("step_inferred")
+    assert "task_id" in run.extras and "episode" not in run.extras
+    # beside a step of its own, `episode` is one more column (TRL's PPO logs both)
+    q = tmp_path / "m.jsonl"
+    q.write_text("".join(json.dumps({"step": s, "episode": 64 * s, "reward": 0.1}) + "\n" for s in range(1, 6)))
+    assert read(q).series["reward"].steps.tolist() == [1, 2, 3, 4, 5]
+
+
+@pytest.mark.parametrize(("key", "canon"), [("final_reward", "reward"), ("gold_acc", "acc"), ("gold_accuracy", "acc")])
+def test_a_qualified_plain_name_is_read_as_its_quantity(tmp_path, key, canon):
+    # a multi-turn episode's final reward; an over-optimisation study's accuracy on gold answers
+    p = tmp_path / "m.jsonl"
+    p.write_text("".join(json.dumps({"step": s, key: 0.5, "loss_at_step": 0.1}) + "\n" for s in range(1, 6)))
+    run = read(p)
+    assert run.series[canon].source == key
+    assert any(key in str(n) for n in run.notes)  # a guess is said
+
+
+def test_a_count_of_cut_answers_is_not_read_as_the_share_cut(tmp_path):
+    # `truncated: 3` answers of a batch: read as the share, 3 would say every answer was cut
+    p = tmp_path / "m.jsonl"
+    p.write_text("".join(json.dumps({"step": s, "reward": 0.1, "truncated": s % 5}) + "\n" for s in range(1, 31)))
+    run = read(p)
+    assert "trunc" not in run.series and "truncated" in run.extras
+    said = " ".join(str(n) for n in run.notes)
+    assert "truncated not read as trunc" in said and "reach 4" in said
+    assert any("不是批内占比" in localize(n, "zh") for n in run.notes)
+    # the same key holding a share is the share
+    q = tmp_path / "q.jsonl"
+    q.write_text(
+        "".join(json.dumps({"step": s, "reward": 0.1, "truncated": 0.1 * (s % 5)}) + "\n" for s in range(1, 31))
+    )
+    assert read(q).series["trunc"].source == "truncated"

@@ -30,7 +30,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..i18n import Msg
-from ..run import CANONICAL, Series
+from ..run import CANONICAL, Series, in_unit_range
+
+# metrics that are a share of the batch (a fraction in [0, 1]): a key whose values leave that range
+# counts something else (answers cut, tokens clipped) and is not read as the share
+SHARES = frozenset({"trunc", "clip_frac"})
 
 __all__ = ["EXACT", "PATTERNS", "Alias", "canonical_key", "describe", "lookup", "resolve"]
 
@@ -323,6 +327,7 @@ def resolve(
     """
     best: dict[str, tuple[int, str, Alias]] = {}
     unrecognized: dict[str, int] = {}
+    notes: list[Msg] = []
     for key, (_steps, values) in raw.items():
         alias = lookup(key)
         if alias is None or alias.canonical not in CANONICAL:
@@ -330,11 +335,14 @@ def resolve(
             continue
         if not np.isfinite(values).any() and values.size and alias.proxy:
             continue
+        if alias.canonical in SHARES and alias.transform is None and alias.scale == 1.0 and not in_unit_range(values):
+            # `truncated: 3` of 4 episodes is a count, not the share: read as one, 3 reads "all cut"
+            notes.append(Msg("note.not_a_share", key=key, canon=alias.canonical, top=f"{float(np.nanmax(values)):.4g}"))
+            continue
         cur = best.get(alias.canonical)
         if cur is None or alias.rank < cur[0]:
             best[alias.canonical] = (alias.rank, key, alias)
     series: dict[str, Series] = {}
-    notes: list[Msg] = []
     used = set()
     for name in CANONICAL:
         if name not in best:

@@ -39,7 +39,17 @@ from .values import OUT_OF_RANGE, as_float
 __all__ = ["FORMAT", "STEP_KEYS", "JsonlParser", "flatten", "write_jsonl"]
 
 _INFS = (math.inf, -math.inf)
-STEP_KEYS = ("step", "_step", "global_step", "train/global_step", "trainer/global_step", "iteration", *LOOP_COUNTERS)
+# the step, by the names loops give it (first found wins); an agent loop's `episode` only when no other
+STEP_KEYS = (
+    "step",
+    "_step",
+    "global_step",
+    "train/global_step",
+    "trainer/global_step",
+    "iteration",
+    *LOOP_COUNTERS,
+    "episode",
+)
 
 
 def flatten(obj: dict[str, object], prefix: str = "", out: dict[str, object] | None = None) -> dict[str, object]:

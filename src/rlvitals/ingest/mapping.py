@@ -342,7 +342,11 @@ class MappedParser:
         return getattr(self.inner, name)
 
 
-_QUALIFIERS = frozenset({"average", "avg", "mean", "train", "training", "batch", "total", "current", "policy"})
+# words before a quantity that do not change it: `train_reward`; a multi-turn episode's `final_reward`;
+# an over-optimisation study's `gold_acc` (the accuracy against the gold answers)
+_QUALIFIERS = frozenset(
+    {"average", "avg", "mean", "train", "training", "batch", "total", "current", "policy", "final", "gold"}
+)
 _MEANS = frozenset({"mean", "avg", "average"})
 # a name for the container, not the quantity: a loop's dumped `rewards_curve`, `kl_history`
 _CONTAINERS = frozenset({"curve", "curves", "history", "series", "trace", "values"})
