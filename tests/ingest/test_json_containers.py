@@ -10,6 +10,7 @@ from realdata import REAL
 
 from rlvitals import cli
 from rlvitals.errors import InputError, NoMetrics
+from rlvitals.i18n import localize
 from rlvitals.ingest import read, sniff_text
 
 ARRAY = REAL / "trl-qwen35-9b-gsm8k-rho1.0-seed43.step_logs.json"
@@ -79,7 +80,7 @@ def test_sniffing():
     [
         ("[1, 2, 3]", InputError, "not an array of log dicts"),
         ('{"best_metric": null}', InputError, "no log_history"),
-        ('[{"loss": 0.1}, ', InputError, "not valid JSON"),
+        ('[{"loss": 0.1}, {"loss": }, {"loss": 0.2}]', InputError, "not valid JSON"),  # broken mid-way
         ("[" * 5000 + "]" * 5000, InputError, "not an array of log dicts"),  # nesting cut at MAX_DEPTH
         ('[{"name": "a"}, {"name": "b"}]', NoMetrics, "not one metric"),
     ],
@@ -182,3 +183,20 @@ def test_per_step_lists_after_the_runs_settings(tmp_path):
     run = read(p)
     assert run.series["reward"].source == "rewards_curve" and run.series["kl"].source == "kl_curve"
     assert run.series["reward"].steps[[0, -1]].tolist() == [1, n]
+
+
+@pytest.mark.parametrize(
+    "tail", ["", ',\n    {\n      "loss": 0.5,\n      "rew', ',\n    {"loss": 0.5, "nested": {"a": [1, 2']
+)
+def test_a_trainer_state_cut_short_is_read_up_to_its_last_complete_entry(tmp_path, tail):
+    # copied while the trainer was writing it (or a disk that filled): the entries before the cut are
+    # the run; a note says the rest is not in the file
+    history = [{"loss": 0.1, "reward": 0.1 * s, "kl": 0.001 * s, "step": s} for s in range(1, 31)]
+    text = json.dumps({"global_step": 30, "log_history": history}, indent=2)
+    cut = text[: text.rindex("}", 0, text.rindex("]"))] + "}" + tail  # after the last entry, no closers
+    p = tmp_path / "trainer_state.json"
+    p.write_text(cut)
+    run = read(p)
+    assert run.format == "trl-state" and run.series["reward"].steps.tolist() == list(range(1, 31))
+    notes = [n for n in run.notes if getattr(n, "key", "") == "ingest.note.json_cut_short"]
+    assert len(notes) == 1 and "stops mid-way" in notes[0] and "中途截断" in localize(notes[0], "zh")

@@ -58,7 +58,7 @@ def _walk(
 
 
 def read_json_columns(path: Path, name: str) -> Run:
-    doc, deep, _ = json_doc(path)
+    doc, deep, _, cut = json_doc(path)
     if not isinstance(doc, dict):
         raise InputError.of("ingest.err.json_shape", path=path)
     lists: dict[str, list[object]] = {}
@@ -102,6 +102,8 @@ def read_json_columns(path: Path, name: str) -> Run:
         b.meta["step_inferred"] = True
         b.note(Msg("ingest.note.columns_positions", n=n))
     b.note(Msg("ingest.note.columns", n=len(lists) + len(at), steps=n))
+    if cut is not None:
+        b.note(Msg("ingest.note.json_cut_short", line=cut))
     return b.build()
 
 

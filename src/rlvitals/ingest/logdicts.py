@@ -37,17 +37,47 @@ __all__ = ["ARRAY_FORMAT", "STATE_FORMAT", "json_doc", "log_dicts_run", "read_lo
 _INFS = (math.inf, -math.inf)
 
 
-def json_doc(path: Path) -> tuple[object, int, bool]:
-    """(the document, values nested too deep, whether it spells an infinity).  Values nested deeper than values.MAX_DEPTH
-    come back as safejson.DEEP (counted where they are met), never as a RecursionError."""
+def json_doc(path: Path) -> tuple[object, int, bool, int | None]:
+    """(the document, values nested too deep, whether it spells an infinity, the line it was cut
+    short at -- None when whole).  Values nested deeper than values.MAX_DEPTH come back as
+    safejson.DEEP (counted where they are met), never as a RecursionError.  A document that stops
+    mid-way (copied while it was being written, a disk that filled) is read up to its last complete
+    value (`_cut_short`); any other broken JSON is an error of one line."""
     text = Path(path).read_text(encoding="utf-8", errors="replace")
     try:
         doc, deep = safejson.loads(text)
     except json.JSONDecodeError as e:
-        raise InputError.of("ingest.err.json", path=path, error=f"{e.msg} at line {e.lineno}") from None
+        # cut short: the decoder ran out of text (at its end, or inside a string never closed)
+        ended = not text[e.pos :].strip() or e.msg.startswith("Unterminated string")
+        cut = _cut_short(text) if ended else None
+        if cut is None:
+            raise InputError.of("ingest.err.json", path=path, error=f"{e.msg} at line {e.lineno}") from None
+        return (*cut, "Infinity" in text, e.lineno)
     except ValueError as e:  # safejson.TooDeep
         raise InputError.of("ingest.err.json", path=path, error=str(e)) from None
-    return doc, deep, "Infinity" in text
+    return doc, deep, "Infinity" in text, None
+
+
+CUT_TRIES = 8  # closing brackets tried after as many of the last values before giving up
+
+
+def _cut_short(text: str) -> tuple[object, int] | None:
+    """The document cut short, read up to its last complete object: the text up to one of its last
+    closing braces with the brackets still open closed after it, or None."""
+    end = len(text)
+    for _ in range(CUT_TRIES):
+        at = text.rfind("}", 0, end)
+        if at < 0:
+            return None
+        head = text[: at + 1]
+        close = safejson.closers(head)
+        if close:
+            try:
+                return safejson.loads(head + close)
+            except ValueError:
+                pass
+        end = at
+    return None
 
 
 def _entry_step(entry: Mapping[str, object], keys: tuple[str, ...]) -> int | float | None:
@@ -122,13 +152,15 @@ def read_log_dicts(path: Path, name: str) -> Run:
     """A JSON document of log dicts: an object holding a `log_history` list (trainer_state.json,
     format trl-state; also a `history` / `records` list, rl-doctor's `{"config", "history"}`, whose
     `config` is kept in meta) or a bare array of them (log_history dumped alone, format json-array)."""
-    doc, deep, spelled_inf = json_doc(path)
+    doc, deep, spelled_inf, cut = json_doc(path)
     if isinstance(doc, list):
         if not any(isinstance(e, dict) for e in doc):
             raise InputError.of("ingest.err.json_shape", path=path)
         b = log_dicts_run(doc, name, "json-array", step_keys=STEP_KEYS, row_order=True, spelled_inf=spelled_inf)
         if deep:
             b.drop("nested too deep", deep)
+        if cut is not None:
+            b.note(Msg("ingest.note.json_cut_short", line=cut))
         return pinned_length_note(b.build())
     key = next((k for k in HISTORY_KEYS if isinstance(doc, dict) and isinstance(doc.get(k), list)), None)
     if key is None and isinstance(doc, dict):
@@ -154,6 +186,8 @@ def read_log_dicts(path: Path, name: str) -> Run:
             b.meta[k] = doc[k]
     if deep:
         b.drop("nested too deep", deep)
+    if cut is not None:
+        b.note(Msg("ingest.note.json_cut_short", line=cut))
     return pinned_length_note(b.build())
 
 

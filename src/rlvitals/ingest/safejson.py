@@ -17,7 +17,7 @@ import numpy as np
 
 from .values import MAX_DEPTH, OUT_OF_RANGE
 
-__all__ = ["DEEP", "TooDeep", "loads"]
+__all__ = ["DEEP", "TooDeep", "closers", "loads"]
 
 DEEP = "<nested too deep>"
 
@@ -47,9 +47,9 @@ def _int(s: str) -> int | float:
     return OUT_OF_RANGE if len(s) > 400 else int(s)
 
 
-def _cut_deep(text: str, limit: int) -> tuple[str, int]:
-    data = text.encode("utf-8", "surrogatepass")
-    b = np.frombuffer(data, dtype=np.uint8)
+def _brackets(b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """(the opening and the closing brackets outside strings, the depth after each byte, whether
+    the text ends outside a string)."""
     idx = np.arange(b.size)
     # a quote ends/starts a string unless an odd number of backslashes comes right before it
     last_plain = np.maximum.accumulate(np.where(b == 92, -1, idx))
@@ -60,6 +60,27 @@ def _cut_deep(text: str, limit: int) -> tuple[str, int]:
     opens = ((b == 123) | (b == 91)) & outside
     closes = ((b == 125) | (b == 93)) & outside
     depth = np.cumsum(opens.astype(np.int64) - closes)  # depth after each byte
+    return opens, closes, depth, bool(outside[-1]) if b.size else True
+
+
+def closers(text: str) -> str | None:
+    """The brackets that would close a JSON text cut short, innermost first ("" when none is open);
+    None when it ends inside a string or closes a bracket it never opened."""
+    b = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    opens, _, depth, ends_outside = _brackets(b)
+    if not ends_outside or (depth.size and int(depth.min()) < 0):
+        return None
+    at = np.flatnonzero(opens)
+    # an opening bracket is still open when the depth never falls below its own after it
+    floor = np.minimum.accumulate(depth[::-1])[::-1]
+    still = at[floor[at] >= depth[at]]
+    return "".join("]" if b[i] == 91 else "}" for i in still[::-1].tolist())
+
+
+def _cut_deep(text: str, limit: int) -> tuple[str, int]:
+    data = text.encode("utf-8", "surrogatepass")
+    b = np.frombuffer(data, dtype=np.uint8)
+    opens, closes, depth, _ = _brackets(b)
     if depth.size == 0 or int(depth.max()) <= limit:
         return text, 0
     starts = np.flatnonzero(opens & (depth == limit + 1))
