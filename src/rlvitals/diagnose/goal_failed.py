@@ -88,8 +88,9 @@ def _no_material_gain(ctx: Ctx, m: str, tr: Trend, *, sparse_ok: bool = False) -
     """After a fair number of points (twice min_points; points, not steps, unless `sparse_ok` or the
     points are decisive: a sparse log's few noisy points prove little on their own) a score that never
     gained a material amount of its own range -- neither at the end, nor at its peak past the peak's
-    chance margin (`Trend.margin`), nor along its fitted line -- has not learned, even when its small
-    rise is beyond its noise: significant is not material."""
+    chance margin (`Trend.margin`), nor along its fitted line -- and did not rise has not learned.
+    Its points must resolve such a gain: the fitted change's standard error under the material
+    amount (a noisier score could hide one; then it is undecided, never a guess)."""
     material = get("goal_material") * goal_scale(ctx, m)
     # a sparse log's points are enough when they cover the steps and either the dense scores agree
     # or they are quiet enough that their fitted line rules a material gain out (goal_z errors)
@@ -99,7 +100,8 @@ def _no_material_gain(ctx: Ctx, m: str, tr: Trend, *, sparse_ok: bool = False) -
     # a fitted line that climbed a material amount, beyond two of its standard errors, is one too)
     peak_gain = tr.peak - tr.start - tr.margin
     fit_gain = tr.fit_move if tr.fit_move > 2 * tr.fit_se else 0.0
-    return bool(enough and max(tr.end - tr.start, peak_gain, fit_gain) < material)
+    resolved = tr.fit_se < material
+    return bool(enough and resolved and not tr.rose and max(tr.end - tr.start, peak_gain, fit_gain) < material)
 
 
 def _goal_failed(ctx: Ctx, g: str | None, tr: Trend) -> str | None:
@@ -114,7 +116,7 @@ def _goal_failed(ctx: Ctx, g: str | None, tr: Trend) -> str | None:
     stuck = g is not None and _no_material_gain(
         ctx, g, tr, sparse_ok=bool(others) and all(_no_material_gain(ctx, o.metric, o) for o in others)
     )
-    if (tr.rose and not stuck) or not (tr.flat or tr.fell or tr.fell_back or no_rise or stuck):
+    if tr.rose or not (tr.flat or tr.fell or tr.fell_back or no_rise or stuck):
         return None
     if few_evals_gained(ctx):
         return None  # the eval, logged too seldom for a trend, gained a material amount: undecided
@@ -158,8 +160,7 @@ def _goal_failed(ctx: Ctx, g: str | None, tr: Trend) -> str | None:
 
 def goal_summary(ctx: Ctx) -> dict[str, Any] | None:
     """What the verdict "learning" rests on: the goal metric, its start and end, how many points over
-    how many steps, and whether it improved beyond its noise and, past a fair number of points, by a
-    material amount (`improved`).  A report with no warning
+    how many steps, and whether it improved beyond its noise (`improved`).  A report with no warning
     whose goal did not improve must not call the run healthy: it says learning is not shown yet."""
     g = goal(ctx)
     tr = trend(ctx, g) if g else None
@@ -173,8 +174,7 @@ def goal_summary(ctx: Ctx) -> dict[str, Any] | None:
         "end": rnd(tr.end),
         "points": tr.n,
         "span": tr.span,
-        # beyond its noise, and -- past a fair number of points -- by a material amount
-        "improved": bool((tr.rose or fitted) and not _no_material_gain(ctx, g, tr)),
+        "improved": bool(tr.rose or fitted),
         "min_points": int(get("min_points")),
         # enough to judge (min_points points, or a sparse log's points covering that many steps):
         # a goal that did not improve over as much is undecided by its noise, not by its length
