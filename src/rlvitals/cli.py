@@ -215,9 +215,9 @@ def cmd_formats(args: argparse.Namespace) -> int:
     from .ingest import FORMATS
 
     if getattr(args, "keys", False):
-        from .ingest.aliases import describe
+        from .ingest.formats import describe_keys
 
-        _emit("\n".join(describe()) + "\n")
+        _emit("\n".join(describe_keys()) + "\n")
         return 0
     lines = [f"{name:18s} {fmt.description}" for name, fmt in FORMATS.items()]
     lines.append(

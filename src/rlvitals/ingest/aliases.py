@@ -12,6 +12,8 @@ frameworks' own, so a framework key wins where both are logged.  Rules the table
   stay in `Run.extras`.  The raw score beats a KL-shaped or normalised reward (verl
   `critic/score/mean` over `critic/rewards/mean`; slime `rollout/raw_reward` over `rollout/rewards`).
 - **Units.** Rates become fractions (`scale`); percentages are converted by the reader that saw the `%`.
+  A key for a share of the batch (`SHARES`) whose values leave [0, 1] counts something (`truncated: 3`
+  answers) and is not read as the share.
 - **Proxies.** Where a metric is not logged, a stand-in is used and says so (`proxy=True`, a note):
   adv_std ≈ √(1 − frac_reward_zero_std) (with GRPO's std normalisation only groups with reward
   spread carry advantage); ratio_mean from a train/rollout mismatch metric.
@@ -32,11 +34,9 @@ import numpy as np
 from ..i18n import Msg
 from ..run import CANONICAL, Series, in_unit_range
 
-# metrics that are a share of the batch (a fraction in [0, 1]): a key whose values leave that range
-# counts something else (answers cut, tokens clipped) and is not read as the share
-SHARES = frozenset({"trunc", "clip_frac"})
+SHARES = frozenset({"trunc", "clip_frac"})  # a share of the batch: its key's values stay in [0, 1]
 
-__all__ = ["EXACT", "PATTERNS", "Alias", "canonical_key", "describe", "lookup", "resolve"]
+__all__ = ["EXACT", "FOREIGN_NAMESPACES", "PATTERNS", "SHARES", "Alias", "canonical_key", "lookup", "resolve"]
 
 
 @dataclass(frozen=True)
@@ -242,7 +242,7 @@ _EVAL_PREFIX = re.compile(r"^(eval_|eval/|val-aux/|val-core/|validation/|test/|d
 # the clock's numbers never stand in for the policy's vitals.
 NAMESPACE_RANK = 50
 # (`rewards/<fn>`, `reward/<fn>`: the terms of a reward, components.py, never a vital by their name)
-_FOREIGN_NAMESPACES = frozenset(
+FOREIGN_NAMESPACES = frozenset(
     {
         "reward",
         "rewards",
@@ -296,7 +296,7 @@ def lookup(key: str) -> Alias | None:
     if _EVAL_PREFIX.match(key) or "/" not in key:
         return None
     parts = key.split("/")
-    if parts[0].lower() in _FOREIGN_NAMESPACES:
+    if parts[0].lower() in FOREIGN_NAMESPACES:
         return None
     if any(p.isdigit() for p in parts[:-1]):
         return None  # one of many (`layers/12/grad_norm`, a head, a GPU): not the run's own vital
@@ -359,50 +359,3 @@ def resolve(
             notes.append(Msg("note.alias", canon=name, key=key, note=alias.note))
     extras = {k: Series(k, s, v, k) for k, (s, v) in raw.items() if k not in used}
     return series, extras, unrecognized, notes
-
-
-def describe() -> list[str]:
-    """`rlvitals formats --keys`: every key of the table, per canonical metric, in preference order
-    (generated from EXACT and PATTERNS, so it is never out of date)."""
-    rows: dict[str, list[tuple[int, str]]] = {name: [] for name in CANONICAL}
-    for key, alias in EXACT.items():
-        rows[alias.canonical].append((alias.rank, key + (" (stand-in)" if alias.proxy else "")))
-    for pat, alias in PATTERNS:
-        shown = (
-            pat.pattern.strip("^$")
-            .replace("[^/]+", "<name>")
-            .replace(".+", "<name>")
-            .replace("\\d+", "<n>")
-            .replace("\\", "")
-        )
-        if "(?" in shown or "*+" in shown:  # a lookahead: say it in words
-            shown = "rewards/<a name holding acc or correct>[/mean]"
-        rows[alias.canonical].append((alias.rank, shown + (" (stand-in)" if alias.proxy else "")))
-    import textwrap
-
-    width = max(len(n) for n in CANONICAL)
-    out = ["Keys read as each metric, the first one logged wins (src/rlvitals/ingest/aliases.py):"]
-    for name in CANONICAL:
-        keys = ", ".join(k for _, k in sorted(rows[name], key=lambda r: r[0]))
-        out += textwrap.wrap(
-            keys,
-            100,
-            initial_indent=f"  {name:{width}s}  ",
-            subsequent_indent=" " * (width + 4),
-            break_on_hyphens=False,
-            break_long_words=False,
-        )
-    foreign = ", ".join(f"{n}/" for n in sorted(_FOREIGN_NAMESPACES))
-    notes = [
-        "Any namespace in front of a key above reads as it, after the keys above "
-        "(policy/entropy -> entropy, env/all/kl -> kl); never under " + foreign,
-        "Reward terms (rewards/<fn>/mean, reward/<fn>, metrics/<x>_reward, reward_component.<x>, ...) are kept "
-        "by name; correctness when named correct*, accuracy*, exact_match*, pass@*, check_answer*, check_numbers "
-        "or *correctness* (under any namespace): the goal, ahead of the total reward (of several, the one that "
-        "scored on the most steps)",
-        "Eval metrics (eval/, eval_, val/, validation/, test/, val-core/) keep their own cadence; the "
-        "accuracy-like one is val_acc, the goal when logged. Say another with --map goal=KEY",
-    ]
-    for text in notes:
-        out += textwrap.wrap(text, 100, initial_indent="- ", subsequent_indent="  ", break_on_hyphens=False)
-    return out

@@ -7,7 +7,7 @@ A mapping overrides the alias table: the named key becomes the canonical series 
 no unit conversion), whatever the table chose before goes back to the other keys.  Keys match as
 written, else ignoring case, spaces, `_`, `-` and ` / ` spacing ("average_reward" finds
 "Average Reward").  `require_vitals` raises `NoVitals` naming the keys that were seen, so a file
-of unknown names gets a one-line hint instead of a verdict drawn from nothing.
+of unknown names gets a one-line hint.
 """
 
 from __future__ import annotations
@@ -342,8 +342,7 @@ class MappedParser:
         return getattr(self.inner, name)
 
 
-# words before a quantity that do not change it: `train_reward`; a multi-turn episode's `final_reward`;
-# an over-optimisation study's `gold_acc` (the accuracy against the gold answers)
+# words before a quantity that leave it as it is: `train_reward`, an episode's `final_reward`, `gold_acc`
 _QUALIFIERS = frozenset(
     {"average", "avg", "mean", "train", "training", "batch", "total", "current", "policy", "final", "gold"}
 )
