@@ -97,8 +97,7 @@ class CsvParser(LineParser):
                 if len(self._open) <= MAX_RECORD_LINES:
                     return
                 # no quoted cell runs this long: a stray quote -- its line is malformed, the rest are rows
-                first, *rest = self._open
-                self._open = None
+                rest, self._open = self._open[1:], None
                 self.builder.skip("malformed CSV row")
                 for more in rest:
                     self.parse(more, lineno)
@@ -196,8 +195,9 @@ def _learn(raw: bytes, parser: LineParser) -> tuple[Layout, dict[str, float], fl
 
 def read_csv(path: Path, name: str) -> Run:
     """A CSV/TSV file: the header by CsvParser, then rows of plain numbers in blocks (blocks.py);
-    a row with a blank cell, a text cell or quotes goes to CsvParser.  A W&B panel export holding
-    several runs is read once per run, the last returned with the others in `file_runs`."""
+    a row with a blank cell, a text cell or quotes goes to CsvParser; a file whose quoted cells hold
+    newlines is read record by record (`_read`).  A W&B panel export holding several runs is read
+    once per run, the last returned with the others in `file_runs`."""
     parser = CsvParser(name)
     with open(path, "rb") as f:
         first = b""
@@ -206,16 +206,11 @@ def read_csv(path: Path, name: str) -> Run:
                 first = raw
                 break
     delim = b"\t" if first.count(b"\t") > first.count(b",") else b","
-    if _multiline(path):
-        run = _read_lines(path, parser)
-    else:
-        parser.multiline = False  # the block path hands the parser only some lines: no record spans them
-        run = read_blocks(path, parser, _syntax(delim), head=1)[0]
+    multiline = _multiline(path)
+    run = _read(path, parser, delim, multiline)
     if len(parser.panel) < 2:
         return run
-    runs = [run] + [
-        read_blocks(path, CsvParser(name, i), _syntax(delim), head=1)[0] for i in range(1, len(parser.panel))
-    ]
+    runs = [run] + [_read(path, CsvParser(name, i), delim, multiline) for i in range(1, len(parser.panel))]
     for r, label in zip(runs, parser.panel):
         r.name = f"{name}:{label}" if name else label
     return link_runs(runs, Msg("ingest.note.panel_holds", n=len(runs)), lambda r: r.meta.get("wandb_panel_run", r.name))
@@ -237,10 +232,18 @@ def _multiline(path: Path) -> bool:
     return len(rows) > 1 and all(len(r) == len(rows[0]) for r in rows)
 
 
-def _read_lines(path: Path, parser: CsvParser) -> Run:
+def _read(path: Path, parser: CsvParser, delim: bytes, multiline: bool) -> Run:
+    """The file through `parser`: record by record when a quoted cell holds a newline (`_multiline`),
+    else its plain rows in blocks (blocks.py) and the others through the parser."""
+    if not multiline:
+        parser.multiline = False  # the block path hands the parser only some lines: no record spans them
+        return read_blocks(path, parser, _syntax(delim), head=1)[0]
     with open(path, encoding="utf-8", errors="replace", newline="") as f:
         for line in f:
-            parser.feed(line) if line.endswith("\n") else parser.feed_last(line)
+            if line.endswith("\n"):
+                parser.feed(line)
+            else:
+                parser.feed_last(line)
     return parser.finish()
 
 
