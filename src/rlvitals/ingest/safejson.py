@@ -6,12 +6,14 @@ Python's decoder recurses once per nested `{`/`[`; a line of a thousand `[` rais
 rare text with more computes the real depth of every byte with numpy (brackets inside strings
 ignored).  Every value nested deeper than the cap is replaced by the string `DEEP` before
 decoding, and the number of values so replaced is returned, for the caller to count.  An integer
-too long for Python to convert (> 4300 digits) decodes as `values.OUT_OF_RANGE`.
+too long for Python to convert (> 4300 digits) decodes as `values.OUT_OF_RANGE`.  `closers` says
+which brackets would close a text cut short (the readers then read a document up to its cut).
 """
 
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 
@@ -47,9 +49,29 @@ def _int(s: str) -> int | float:
     return OUT_OF_RANGE if len(s) > 400 else int(s)
 
 
-def _brackets(b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
-    """(the opening and the closing brackets outside strings, the depth after each byte, whether
-    the text ends outside a string)."""
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}\"]+")
+
+
+def closers(text: str) -> str | None:
+    """The brackets that would close a JSON text cut short, innermost first ("" when none is open);
+    None when it ends inside a string or closes a bracket it never opened.  Strings and everything
+    but brackets are dropped by two C-level passes first: the stack is walked over brackets only."""
+    marks = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    if '"' in marks:
+        return None  # a string left open
+    stack: list[str] = []
+    for c in marks:
+        if c in "[{":
+            stack.append("]" if c == "[" else "}")
+        elif not stack or stack.pop() != c:
+            return None
+    return "".join(reversed(stack))
+
+
+def _cut_deep(text: str, limit: int) -> tuple[str, int]:
+    data = text.encode("utf-8", "surrogatepass")
+    b = np.frombuffer(data, dtype=np.uint8)
     idx = np.arange(b.size)
     # a quote ends/starts a string unless an odd number of backslashes comes right before it
     last_plain = np.maximum.accumulate(np.where(b == 92, -1, idx))
@@ -60,27 +82,6 @@ def _brackets(b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
     opens = ((b == 123) | (b == 91)) & outside
     closes = ((b == 125) | (b == 93)) & outside
     depth = np.cumsum(opens.astype(np.int64) - closes)  # depth after each byte
-    return opens, closes, depth, bool(outside[-1]) if b.size else True
-
-
-def closers(text: str) -> str | None:
-    """The brackets that would close a JSON text cut short, innermost first ("" when none is open);
-    None when it ends inside a string or closes a bracket it never opened."""
-    b = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
-    opens, _, depth, ends_outside = _brackets(b)
-    if not ends_outside or (depth.size and int(depth.min()) < 0):
-        return None
-    at = np.flatnonzero(opens)
-    # an opening bracket is still open when the depth never falls below its own after it
-    floor = np.minimum.accumulate(depth[::-1])[::-1]
-    still = at[floor[at] >= depth[at]]
-    return "".join("]" if b[i] == 91 else "}" for i in still[::-1].tolist())
-
-
-def _cut_deep(text: str, limit: int) -> tuple[str, int]:
-    data = text.encode("utf-8", "surrogatepass")
-    b = np.frombuffer(data, dtype=np.uint8)
-    opens, closes, depth, _ = _brackets(b)
     if depth.size == 0 or int(depth.max()) <= limit:
         return text, 0
     starts = np.flatnonzero(opens & (depth == limit + 1))
