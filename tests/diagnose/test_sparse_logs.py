@@ -204,3 +204,20 @@ def test_a_quiet_sparse_score_that_cannot_have_gained_a_material_amount_is_not_l
     noisy = 0.40 + r.normal(0, 0.08, steps.size)
     d = diagnose(Run.from_arrays("noisy", steps, {"reward": noisy}, format="simulated", source="test"))
     assert d.verdict == "learning" and not any(f.id == "not_learning" for f in d.findings)
+
+
+def test_nothing_moves_is_never_said_of_a_goal_up_a_material_amount():
+    # 13 points every 10 steps: a noisy accuracy creeping up ten points beside an entropy that holds
+    # still (a reasoning model near 0.3).  Whatever the noise says, a stall whose own evidence shows
+    # the goal up a material amount would contradict its numbers
+    steps = np.arange(10, 140, 10)
+    checked = 0
+    for seed in range(8):
+        r = np.random.default_rng(seed)
+        acc = np.clip(0.62 + 0.1 * np.arange(13) / 12 + r.normal(0, 0.1, 13), 0, 1)
+        ent = 0.31 + r.normal(0, 0.012, 13)
+        d = diagnose(Run.from_arrays("slow", steps, {"acc": acc, "entropy": ent}, format="simulated", source="test"))
+        if d.run["goal"]["end"] - d.run["goal"]["start"] >= 0.05:
+            checked += 1
+            assert not any(f.id == "stalled" and f.severity != "info" for f in d.findings), seed
+    assert checked >= 4  # most of the eight runs rose a material amount by their tenths
