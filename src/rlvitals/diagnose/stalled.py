@@ -8,8 +8,8 @@ show no evidence of a move over at least min_points points, and the policy (entr
 too (stall_points points when its change is bounded under still_move of its level, stall_points_noisy
 when it only shows no move within its noise) -- or, with neither logged, the scores are demonstrably
 flat on their own.  A score up a material amount of its range from its first tenth to its last is
-never quiet, however noisy: "nothing moves" would contradict its own numbers.  Before that,
-a KL that never left numerical dust says early (a warning) that the weights do not move.
+never quiet, however noisy: "nothing moves" would contradict its own numbers.  Earlier than the
+full test, a KL that never left numerical dust says (a warning) that the weights do not move.
 """
 
 from __future__ import annotations
