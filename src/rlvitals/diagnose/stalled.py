@@ -7,7 +7,7 @@ metric that would have decided when one is missing (no ratio_mean: could be a we
 show no evidence of a move over at least min_points points, and the policy (entropy, KL) is still
 too (stall_points points when its change is bounded under still_move of its level, stall_points_noisy
 when it only shows no move within its noise) -- or, with neither logged, the scores are demonstrably
-flat on their own.  A score up a material amount of its range from its first tenth to its last is
+flat on their own.  A rate (a 0..1 score) up goal_material from its first tenth to its last is
 never quiet, however noisy: "nothing moves" would contradict its own numbers.  Earlier than the
 full test, a KL that never left numerical dust says (a warning) that the weights do not move.
 """
@@ -21,7 +21,7 @@ import numpy as np
 from . import confidence as C
 from .actions import action_for
 from .context import Ctx, rnd
-from .materiality import few_evals_gained, goal_scale
+from .materiality import bounded, few_evals_gained
 from .model import Finding
 from .symptoms import Trend, goal, trend
 from .thresholds import get
@@ -118,8 +118,10 @@ def _full(ctx: Ctx) -> Finding | None:
     def quiet(t: Trend) -> bool:  # no evidence of a move, or at most a slight drift down
         if ctx.word(t.metric) == "rising":
             return False  # a steady climb clear of its noise (the shape's word) is no stall, however short
-        if t.end - t.start >= get("goal_material") * goal_scale(ctx, t.metric):
-            return False  # up a material amount of its range: "nothing moves" would contradict its numbers
+        if bounded(ctx, t.metric) and t.end - t.start >= get("goal_material"):
+            # a rate up a material amount: "nothing moves" would contradict its numbers (a score of its
+            # own units has a range its noise alone sets when it is flat: no amount of it says anything)
+            return False
         if held and t.n >= n_min and not t.rose and t.fit_move < get("stall_drift_z") * t.fit_se:
             return True
         return t.still_over(n_min) or (
