@@ -157,11 +157,7 @@ def read_log_dicts(path: Path, name: str) -> Run:
         if not any(isinstance(e, dict) for e in doc):
             raise InputError.of("ingest.err.json_shape", path=path)
         b = log_dicts_run(doc, name, "json-array", step_keys=STEP_KEYS, row_order=True, spelled_inf=spelled_inf)
-        if deep:
-            b.drop("nested too deep", deep)
-        if cut is not None:
-            b.note(Msg("ingest.note.json_cut_short", line=cut))
-        return pinned_length_note(b.build())
+        return _built(b, deep, cut)
     key = next((k for k in HISTORY_KEYS if isinstance(doc, dict) and isinstance(doc.get(k), list)), None)
     if key is None and isinstance(doc, dict):
         key = _longest_dict_list(doc)  # `{"steps": [{...}, ...], "sample_batch": {...}}`: a loop's own name
@@ -184,6 +180,11 @@ def read_log_dicts(path: Path, name: str) -> Run:
     for k in ("logging_steps", "global_step", "max_steps", "eval_steps"):
         if isinstance(doc.get(k), int):
             b.meta[k] = doc[k]
+    return _built(b, deep, cut)
+
+
+def _built(b: RunBuilder, deep: int, cut: int | None) -> Run:
+    """The run, with what the document itself cost: values nested too deep, a cut before its end."""
     if deep:
         b.drop("nested too deep", deep)
     if cut is not None:
