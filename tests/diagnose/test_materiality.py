@@ -268,3 +268,35 @@ def test_finite_grad_norm_spikes_after_which_the_goal_falls_keep_their_warning()
     acc = np.where(S < 25, np.linspace(0.21, 0.30, N), 0.08) + jitter(0.01, 6)
     d = diagnose(healthy(4, gnorm=_spiky_grad_norm(7), acc=acc, reward=acc + 0.2))
     assert d.verdict != "learning", [(f.id, f.severity) for f in d.findings]
+
+
+# -- a KL that rose and then held is judged by what it did to a truth --------------------------
+def _kl_rose_then_held(top: float) -> np.ndarray:
+    """KL at the reference for 15 steps, leaving it over the next 15, then holding at `top` (±5%)."""
+    return ramp(0.001, top, 15, 30) * (1 + jitter(0.05, 5))
+
+
+def test_a_kl_that_rose_while_the_accuracy_learned_and_then_held_does_not_set_the_verdict():
+    d = diagnose(healthy(3, kl=_kl_rose_then_held(0.6)))
+    f = {x.id: x for x in d.findings}["kl_blowup"]
+    assert f.severity == "info" and f.evidence["goal_unhurt"] is True
+    assert f.evidence["kl_last_fifth"] < 3 * f.evidence["kl_held_before"]  # it stopped: held, not multiplying
+    assert d.verdict == "learning"
+
+
+def test_the_same_kl_with_only_a_reward_to_judge_by_keeps_its_warning():
+    # a reward can be bought with KL (over-optimisation): a rising reward alone never clears it
+    d = diagnose(healthy(3, kl=_kl_rose_then_held(0.6), acc=None))
+    assert any(f.id == "kl_blowup" and f.severity != "info" for f in d.findings)
+    assert d.verdict != "learning"
+
+
+def test_a_kl_still_multiplying_at_the_end_keeps_its_warning_though_the_accuracy_learns():
+    kl = np.where(S < 150, 0.01, 0.01 * np.exp((S - 150) / 10.0)) * (1 + jitter(0.05, 6))
+    d = diagnose(healthy(3, kl=kl))
+    f = {x.id: x for x in d.findings}["kl_blowup"]
+    assert (
+        f.severity != "info"
+        and max(f.evidence["kl_last_fifth"], f.evidence["kl_end"]) >= 3 * f.evidence["kl_held_before"]
+    )
+    assert d.verdict != "learning"

@@ -181,6 +181,24 @@ def test_a_spike_in_a_spiky_kls_last_tenth_is_no_blow_up(seed):
     assert "kl_blowup" not in [f.id for f in diagnose(run).findings if f.severity != "info"]
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_excursions_of_two_and_three_steps_in_a_per_step_kl_are_no_blow_up(seed):
+    """Logged every step: a heavy-tailed KL drifting 0.2 -> 0.6 (a point a few times its level now and
+    then) with excursions x50-200 that last two or three steps, one of them in the last tenth, while
+    the accuracy learns.  Read at every length, no excursion is a level the KL reached and held."""
+    s = np.arange(1, 261)
+    r = np.random.default_rng(seed)
+    n = s.size
+    kl = np.linspace(0.2, 0.6, n) * np.exp(r.normal(0, 0.6, n))
+    for i, k, h in [(48, 1, 60.0), (150, 2, 45.0), (199, 1, 8.0), (240, 3, 90.0)]:
+        kl[i : i + k] = h * np.linspace(0.4, 1.0, k)
+    acc = np.clip(np.linspace(0.5, 0.66, n) + r.normal(0, 0.05, n), 0, 1)
+    run = Run.from_arrays("kl-excursions", s, dict(kl=kl, acc=acc, reward=acc + 0.1 + r.normal(0, 0.02, n)))
+    for upto in (120, 160, 200, 245, 260):
+        d = diagnose(run.upto(upto))
+        assert "kl_blowup" not in [f.id for f in d.findings if f.severity != "info"], (upto, d)
+
+
 @pytest.mark.parametrize("name", sorted(REAL_LOGS))
 def test_every_onset_is_a_step_the_log_holds(name):
     """ "since step N" names a logged step: on a log written every 10 steps a block centre (15, the

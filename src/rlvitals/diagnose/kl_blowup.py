@@ -8,7 +8,9 @@ step is an outlier step, never a blow-up.  NaNs make it numeric_instability's (v
 
 Critical needs the KL to end at `kl_high` or above (PTT: kl > 0.3 high); an order-of-magnitude rise
 to a modest level (0.03 -> 0.14 while a hack drags the policy along) is a warning, so the cause it
-follows ranks first.  Early (a prefix, as `watch` sees it) the KL is multiplying now: its last stretch `kl_fast` times
+follows ranks first.  A KL that has stopped (`settled`: its last fifth and tenth under kl_fast times a
+level it already held) is judged by what it did to a truth (verdict._own_material): leaving the
+reference while the accuracy learns, then holding, is what the learning cost.  Early (a prefix, as `watch` sees it) the KL is multiplying now: its last stretch `kl_fast` times
 above its own line before, at a level that matters (kl_min), with the entropy rising beyond its
 noise over the same steps (the lesson: "entropy 上升 = 可能 KL 跑飞") -- a warning.  Whose the case is
 when the KL only follows something else is declared in registry.RELATIONS, not here: a KL taking off
@@ -36,13 +38,11 @@ ID = "kl_blowup"
 
 
 def _end_level(v: np.ndarray) -> float:
-    """Where the KL sits now: its last tenth's mean, without that tenth's largest point when it holds
-    three or more -- one logged step (a spike the handful rule of kl_clean left in a spiky log) is no
-    level, and a run-away lifts every point of the tenth, not one."""
+    """Where the KL sits now: its last tenth's median when it holds three points or more, else their
+    mean -- a run-away lifts every point of the tenth, not one, and excursions of a few steps (spikes
+    the handful rule of kl_clean left in a spiky log) are no level."""
     tail = v[-max(1, v.size // 10) :]
-    if tail.size < 3:
-        return float(np.mean(tail))
-    return float((np.sum(tail) - np.max(tail)) / (tail.size - 1))
+    return float(np.mean(tail)) if tail.size < 3 else float(np.median(tail))
 
 
 def _levels(s: np.ndarray, v: np.ndarray) -> tuple[float, int | None, float]:
@@ -108,6 +108,9 @@ def check(ctx: Ctx) -> Finding | None:
         "kl_window_rise": rnd(surge, 3),
         "kl_max": rnd(top),
     }
+    held, last = _held(s, v)
+    if held is not None:
+        ev["kl_held_before"], ev["kl_last_fifth"] = rnd(held), rnd(last)
     missing = []
     if ctx.has("entropy"):
         ev["entropy_start"], ev["entropy_end"] = rnd(ctx.start("entropy")), rnd(ctx.end("entropy"))
@@ -116,6 +119,30 @@ def check(ctx: Ctx) -> Finding | None:
     conf = min(1.0, C.STRONG + C.DECADE * np.log10(surge))
     since = _jumped_at(s, v, gap(ctx, "kl")) or onset
     return Finding(ID, sev, since, ev, (), tuple(missing), action_for(ID), round(float(conf), 3))
+
+
+def _held(s: np.ndarray, v: np.ndarray) -> tuple[float | None, float]:
+    """(the highest level the KL held -- a twentieth of the run, block medians -- before the run's
+    last fifth, or None on too few blocks; the last fifth's level).  A run-away is still climbing at
+    the end; a KL whose last fifth sits at or below a level it already held has stopped (`settled`)."""
+    _, x = blocks(s, v, 100)
+    cut = x.size - max(2, x.size // 5)
+    w = max(3, x.size // 20)
+    last = float(np.median(x[cut:]))
+    if cut < w:
+        return None, last
+    return max(float(np.median(x[i : i + w])) for i in range(cut - w + 1)), last
+
+
+def settled(f: Finding) -> bool:
+    """The blow-up's KL has stopped running away: its last fifth and its last tenth are less than
+    kl_fast times a level it already held (evidence kl_last_fifth, kl_end < kl_fast x kl_held_before;
+    a run-away multiplies).  Whether it did harm is then the goal's to say
+    (verdict._own_material): a KL that rose while the goal learned and then held is the distance
+    the learning cost -- a PPO run leaving its reference in its first steps, a fast learner."""
+    held = f.evidence.get("kl_held_before")
+    now = max(float(f.evidence["kl_last_fifth"]), float(f.evidence["kl_end"]))  # (a jump in the last tenth)
+    return isinstance(held, float) and now < get("kl_fast") * held
 
 
 def _multiplying(ctx: Ctx) -> bool:

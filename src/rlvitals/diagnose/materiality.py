@@ -234,7 +234,9 @@ def unhurt(ctx: Ctx, onset: int | None, *, kind: str = "") -> Effect | None:
     kind "step": one step that came back (the goal holding its level after it is enough);
     "transient": jitter, unhurt when the goal holds its level in a run that learns; "cheat": a reward
     parting from the goal, unhurt when the goal gained a material amount and at least
-    hack_share_follow of the reward's share of its own range; "": a failure,
+    hack_share_follow of the reward's share of its own range; "settled": a move that has stopped (a
+    KL no longer climbing), unhurt when the goal ended a material amount above its level at the
+    onset, whatever it did between; "": a failure,
     unhurt when the goal gained a material amount after its onset and kept it."""
     # one step is judged by the goal's level after it: a sparse log whose points cover the steps
     # min_points asks for (each point its window's mean) shows that level as well as a dense one
@@ -257,6 +259,9 @@ def unhurt(ctx: Ctx, onset: int | None, *, kind: str = "") -> Effect | None:
         if rw is None or eff.gain / (eff.scale or 1.0) < get("hack_share_follow") * rw.gain / (rw.scale or 1.0):
             return None
         return eff if eff.gain >= eff.material and kept else None
+    if kind == "settled":
+        # a move that stopped: the goal ended a material amount above where it stood when it began
+        return eff if eff.gain >= eff.material and tr is not None and not tr.fell_back else None
     if kind == "transient":
         learns = tr is not None and (tr.rose or tr.fit_move > get("goal_z") * tr.fit_se)
         return eff if learns and kept and eff.gain > -eff.material else None

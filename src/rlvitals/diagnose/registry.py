@@ -21,15 +21,18 @@ from dataclasses import dataclass
 __all__ = ["HARM_KINDS", "RELATIONS", "SPECS", "FindingSpec", "Relation", "spec"]
 
 # How a finding's effect on the goal is judged before it may set the verdict (verdict._material):
-#   own       material in its own metric's range by its own definition (entropy to 0, KL x N,
-#             answers cut): keeps its severity unless the task is solved (the goal at its ceiling)
+#   own       material in its own metric's range by its own definition (entropy to 0, answers
+#             cut): keeps its severity unless the task is solved (the goal at its ceiling)
+#   settled   own while it still moves (a KL multiplying); once it stopped (kl_blowup.settled), only
+#             if a truth did not end a material amount above its level at the onset -- never
+#             cleared by the reward alone, which the move may have bought
 #   step      one step that came back: sets the verdict only if the goal fell after it
 #   transient jitter: only if the goal did not hold its level in a run that learns -- unless its own
 #             evidence is material (lr_too_high's clip fraction)
 #   cheat     a reward parting from the truth: only if the truth fell behind the reward
 #   drift     a slow departure: only if the goal did not gain after it -- unless it is far (ratio_far)
 #   never     about the goal itself, already read "learning", or a NaN: never judged so
-HARM_KINDS = ("own", "step", "transient", "cheat", "drift", "never")
+HARM_KINDS = ("own", "settled", "step", "transient", "cheat", "drift", "never")
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,7 @@ SPECS: tuple[FindingSpec, ...] = (
         ("lr_too_high", "numeric_instability"),
         (("kl_steady", "kl_steady"), ("kl_moved_with_entropy", "kl_follows_entropy")),
         "kl",
+        harm="settled",
     ),
     FindingSpec("entropy_explosion", "dead", ("kl_blowup",), (("entropy_healthy", "entropy_healthy"),), "entropy"),
     FindingSpec(

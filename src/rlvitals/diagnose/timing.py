@@ -60,12 +60,15 @@ def _once(measure: Callable[[Ctx], R]) -> Callable[[Ctx], R]:
 
 @_once
 def kl_surge(ctx: Ctx) -> float:
-    """Largest rise of (kl + kl_floor) within a fifth of the run (isolated spikes removed)."""
+    """Largest rise of (kl + kl_floor) within a fifth of the run (isolated spikes removed) to a level
+    held over two blocks running: a surge is a level reached, and an excursion of a few steps that a
+    spiky KL's handful rule left in (one block's median on a short log) reaches none."""
     s, v, _ = kl_clean(ctx)
     best = 1.0
     if v.size >= 10:
         _, x = blocks(s, v, 100)
         x = np.maximum(x, 0.0) + get("kl_floor")
+        x = np.minimum(x[:-1], x[1:])  # each block's level with the next: the last block alone is no level yet
         w = max(1, x.size // 5)
         for i in range(x.size - 1):
             best = max(best, float(np.max(x[i + 1 : i + w + 1]) / x[i]))
@@ -273,9 +276,9 @@ def kl_clean(ctx: Ctx) -> tuple[np.ndarray, np.ndarray, list[int]]:
     spike_z robust sigmas) that is gone the next step: evidence of one outlier step, never a trend.
     More than a handful of them make a spiky KL: its level is its running median (SPIKY_WIDTH
     points), and the spikes are the points kl_spike times above that level.
-    On a log written every few steps a spike is averaged into its window and may straddle two (as
-    `excursions` reads them): one or two points above `per_point(kl_spike)` times the level either
-    side are one too."""
+    Two points far above the level either side and gone after them are one excursion too: a bad
+    batch replayed, or on a log written every few steps a spike averaged into the two windows it
+    straddles (as `excursions` reads them; there the ratio is `per_point(kl_spike)`)."""
     key = "kl_clean"
     if key in ctx._results:
         return cast("tuple[np.ndarray, np.ndarray, list[int]]", ctx._results[key])
@@ -287,7 +290,7 @@ def kl_clean(ctx: Ctx) -> tuple[np.ndarray, np.ndarray, list[int]]:
         windowed = gap(ctx, "kl") > 1
         ratio = per_point(ctx, "kl", get("kl_spike")) if windowed else get("kl_spike")
         runs = [(int(i), 1) for i in np.nonzero(_above(v[1:-1], v[:-2], v[2:], ratio, mad))[0] + 1]
-        if windowed and v.size >= 6:
+        if v.size >= 6:
             pair = _above(np.minimum(v[1:-2], v[2:-1]), v[:-3], v[3:], ratio, mad)
             taken = {i for i, _ in runs}
             runs += [(int(i), 2) for i in np.nonzero(pair)[0] + 1 if i not in taken and i + 1 not in taken]

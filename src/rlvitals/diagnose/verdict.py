@@ -31,6 +31,7 @@ import numpy as np
 from .context import Ctx
 from .differential import differential
 from .goal_failed import goal_summary, not_learning
+from .kl_blowup import settled
 from .materiality import at_ceiling, too_soon, unhurt
 from .model import FINDING_IDS, SEVERITIES, Finding
 from .predicates import pred
@@ -89,14 +90,20 @@ DEFERS: dict[str, tuple[str, ...]] = {
 #    one-step outlier, jitter of the grad norm with no clip fraction to say so (clip n/a, or not
 #    logged), a reward parting from a truth that kept up, a ratio drifting less than ratio_far --
 #    sets the verdict only if the goal was hurt (materiality.unhurt by its harm kind).  Findings of
-#    harm "own" (entropy toward 0, KL x N, answers cut, length x N with a flat truth) are material in
-#    their own range by their own definition and keep their severity.  A step (harm "step") with
-#    too few goal points after it to judge (materiality.too_soon) waits as a note until they come.
+#    harm "own" (entropy toward 0, answers cut, length x N with a flat truth) are material in their
+#    own range by their own definition and keep their severity; so is a KL x N (harm "settled")
+#    while it still multiplies -- once it stopped (kl_blowup.settled) it is judged by a truth (never
+#    by the reward alone, which KL buys: materiality.unhurt "settled").  A step (harm "step") with too few goal points after it
+#    to judge (materiality.too_soon) waits as a note until they come.
 HARM_KIND: dict[str, str] = {sp.id: sp.harm for sp in SPECS}
 
 
 def _own_material(f: Finding, ctx: Ctx) -> bool:
     """Is the finding's own evidence material in its metric's range (see HARM_KIND)?"""
+    if HARM_KIND[f.id] == "settled":
+        # a KL that stopped climbing is judged by what it did to a truth; a reward can be bought
+        # with KL (over-optimisation), so a rising reward alone never clears it
+        return not settled(f) or goal(ctx) == "reward"
     if HARM_KIND[f.id] == "own":
         return True
     if f.id == "lr_too_high":
