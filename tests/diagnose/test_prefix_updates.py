@@ -225,3 +225,21 @@ def test_a_ratio_knocked_off_1_for_one_step_is_not_a_sync_failure_a_drift_is():
         "r", np.arange(1, n + 1), {"ratio_mean": drift, "reward": reward}, format="test", source="test"
     )
     assert "sync_failure" in {f.id for f in diagnose(run).findings}
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_one_grad_norm_step_just_logged_on_a_short_log_is_no_late_level(seed):
+    """16 steps, no clip fraction: the grad norm near 0.6 and its last point x25 (a step the next
+    may take back).  The last tenth of 16 points is two; their median is that spike's half: no
+    level.  Three points up at the end are one."""
+    r = np.random.default_rng(seed)
+    s = np.arange(1, 17)
+    g = 0.6 + r.normal(0, 0.05, s.size)
+    acc = np.linspace(0.40, 0.55, s.size) + r.normal(0, 0.04, s.size)
+    one = g.copy()
+    one[-1] = 15.0
+    u = assess(_ctx(gnorm=one, acc=acc, reward=acc))
+    assert u.gnorm is not None and u.gnorm < 1.0
+    three = g.copy()
+    three[-3:] = 15.0
+    assert (assess(_ctx(gnorm=three, acc=acc, reward=acc)).gnorm or 0) > 10

@@ -99,6 +99,14 @@ def _growth(ctx: Ctx, name: str) -> float:
     return float(np.exp(t[1])) if t is not None and t[2] >= get("len_accel_z") else 1.0
 
 
+def _late(ctx: Ctx, m: str) -> float:
+    """A metric's late level: the median of its last 30% of points or of its last tenth, whichever is
+    higher -- the tenth at least three points, so that on a short log one step just logged (a spike
+    the next step may take back) is never the level on its own."""
+    _, v = ctx.data(m)
+    return max(ctx.window(m, 0.7, 1.0), float(np.median(v[-max(3, v.size // 10) :])))
+
+
 def _assess(ctx: Ctx) -> Violence:
     clip = None
     clip_held = False
@@ -107,8 +115,7 @@ def _assess(ctx: Ctx) -> Violence:
         # late: a warm-up that overshoots shows up late (the last tenth of the steps, or the last
         # 30% of the points when that is higher: a long high stretch is as telling)
         ct = trend(ctx, "clip_frac")
-        late = ctx.window("clip_frac", 0.7, 1.0)
-        clip = max(late, ctx.window("clip_frac", 0.9, 1.0))  # medians, as for the grad norm below
+        clip = _late(ctx, "clip_frac")  # medians, as for the grad norm below
         tail = _held(ctx, ct.noise if ct is not None else 0.0)
         clip_held = tail is not None
         if tail is not None:
@@ -116,7 +123,7 @@ def _assess(ctx: Ctx) -> Violence:
     gnorm = jit = rise = None
     if ctx.has("gnorm"):
         # medians: a jump one or two steps old must not lift the level (a mean of the last tenth would)
-        gnorm = max(ctx.window("gnorm", 0.7, 1.0), ctx.window("gnorm", 0.9, 1.0))
+        gnorm = _late(ctx, "gnorm")
         early = ctx.window("gnorm", 0.0, 0.3)
         rise = gnorm / early if early > 0 else None
         jit = float(ctx.shapes["gnorm"].stats.get("resid_rel", 0.0))
