@@ -173,6 +173,23 @@ def test_a_stall_on_a_noisy_policy_needs_more_points_than_on_a_demonstrably_stil
     assert _warned(diagnose(still.upto(25)))[:1] == ["stalled"]
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_score_too_noisy_to_resolve_a_material_gain_is_no_proof_that_nothing_moves(seed):
+    # 40 steps, no entropy, a KL flat at 0.15: a solve rate from two puzzles a step (sd 0.25) shows no
+    # move, but its fitted change's standard error (~0.14) could hide a material gain: not stalled.
+    # The same rate from a large batch (sd 0.01) resolves one, and the stall is said.
+    r = np.random.default_rng(seed)
+    s = np.arange(1, 41)
+
+    def run(sd: float) -> Run:
+        rate = np.clip(0.5 + r.normal(0, sd, s.size), 0, 1)
+        kl = 0.15 * (1 + r.normal(0, 0.05, s.size))
+        return Run.from_arrays("solve", s, {"acc": rate, "reward": 2 * rate + 1, "kl": kl})
+
+    assert "stalled" not in _warned(diagnose(run(0.25)))
+    assert "stalled" in _warned(diagnose(run(0.01)))
+
+
 def test_entropy_explosion():
     d = diagnose(
         dc.healthy(

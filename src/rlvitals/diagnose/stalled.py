@@ -8,7 +8,9 @@ show no evidence of a move over at least min_points points, and the policy (entr
 too (stall_points points when its change is bounded under still_move of its level, stall_points_noisy
 when it only shows no move within its noise) -- or, with neither logged, the scores are demonstrably
 flat on their own.  A rate (a 0..1 score) up goal_material from its first tenth to its last is
-never quiet, however noisy: "nothing moves" would contradict its own numbers.  Earlier than the
+never quiet, however noisy: "nothing moves" would contradict its own numbers; and a score whose
+fitted change has a standard error of a material amount (goal_material of its range) or more shows
+nothing either way -- a material gain could hide in its noise (undecided, never a guess).  Earlier than the
 full test, a KL that never left numerical dust says (a warning) that the weights do not move.
 """
 
@@ -21,7 +23,7 @@ import numpy as np
 from . import confidence as C
 from .actions import action_for
 from .context import Ctx, rnd
-from .materiality import bounded, few_evals_gained
+from .materiality import bounded, few_evals_gained, goal_scale
 from .model import Finding
 from .symptoms import Trend, goal, trend
 from .thresholds import get
@@ -124,6 +126,8 @@ def _full(ctx: Ctx) -> Finding | None:
             return False
         if held and t.n >= n_min and not t.rose and t.fit_move < get("stall_drift_z") * t.fit_se:
             return True
+        if t.fit_se >= get("goal_material") * goal_scale(ctx, t.metric):
+            return False  # too noisy to show that nothing moved: a material gain could hide in it
         return t.still_over(n_min) or (
             t.not_rising and abs(t.fit_move) < 4 * t.fit_se and abs(t.move) < get("goal_z") * t.se
         )
