@@ -300,3 +300,15 @@ def test_a_kl_still_multiplying_at_the_end_keeps_its_warning_though_the_accuracy
         and max(f.evidence["kl_last_fifth"], f.evidence["kl_end"]) >= 3 * f.evidence["kl_held_before"]
     )
     assert d.verdict != "learning"
+
+
+def test_a_kl_too_short_to_have_held_a_level_is_never_settled():
+    from rlvitals.diagnose.kl_blowup import settled
+    from rlvitals.diagnose.model import Finding
+
+    def f(**ev: float) -> Finding:
+        return Finding("kl_blowup", "warning", 3, {"kl_end": 0.4, **ev}, (), (), "", 0.5)
+
+    assert not settled(f())  # no level held before the last fifth: judged on its own
+    assert settled(f(kl_held_before=0.3, kl_last_fifth=0.35))
+    assert not settled(f(kl_held_before=0.1, kl_last_fifth=0.35))  # multiplying x3.5 since

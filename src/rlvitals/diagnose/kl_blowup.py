@@ -10,8 +10,8 @@ Critical needs the KL to end at `kl_high` or above (PTT: kl > 0.3 high); an orde
 to a modest level (0.03 -> 0.14 while a hack drags the policy along) is a warning, so the cause it
 follows ranks first.  A KL that has stopped (`settled`: its last fifth and tenth under kl_fast times a
 level it already held) is judged by what it did to a truth (verdict._own_material): leaving the
-reference while the accuracy learns, then holding, is what the learning cost.  Early (a prefix, as `watch` sees it) the KL is multiplying now: its last stretch `kl_fast` times
-above its own line before, at a level that matters (kl_min), with the entropy rising beyond its
+reference while the accuracy learns, then holding, is what the learning cost.  Early (a prefix, as
+`watch` sees it) the KL is multiplying now: its last stretch `kl_fast` times above its own line before, at a level that matters (kl_min), with the entropy rising beyond its
 noise over the same steps (the lesson: "entropy 上升 = 可能 KL 跑飞") -- a warning.  Whose the case is
 when the KL only follows something else is declared in registry.RELATIONS, not here: a KL taking off
 while the step size grows (clip fraction, grad norm: updates.growing) and the entropy holds is the
@@ -123,8 +123,8 @@ def check(ctx: Ctx) -> Finding | None:
 
 def _held(s: np.ndarray, v: np.ndarray) -> tuple[float | None, float]:
     """(the highest level the KL held -- a twentieth of the run, block medians -- before the run's
-    last fifth, or None on too few blocks; the last fifth's level).  A run-away is still climbing at
-    the end; a KL whose last fifth sits at or below a level it already held has stopped (`settled`)."""
+    last fifth, or None on too few blocks; the last fifth's level).  A run-away is still multiplying
+    at the end; a KL whose last fifth sits near a level it already held has stopped (`settled`)."""
     _, x = blocks(s, v, 100)
     cut = x.size - max(2, x.size // 5)
     w = max(3, x.size // 20)
@@ -141,8 +141,10 @@ def settled(f: Finding) -> bool:
     (verdict._own_material): a KL that rose while the goal learned and then held is the distance
     the learning cost -- a PPO run leaving its reference in its first steps, a fast learner."""
     held = f.evidence.get("kl_held_before")
-    now = max(float(f.evidence["kl_last_fifth"]), float(f.evidence["kl_end"]))  # (a jump in the last tenth)
-    return isinstance(held, float) and now < get("kl_fast") * held
+    if not isinstance(held, float):
+        return False  # too short a log to have held a level before its last fifth
+    now = [x for x in (f.evidence.get("kl_last_fifth"), f.evidence.get("kl_end")) if isinstance(x, float)]
+    return bool(now) and max(now) < get("kl_fast") * held  # (the last tenth: a jump there too)
 
 
 def _multiplying(ctx: Ctx) -> bool:

@@ -10,8 +10,8 @@ when it only shows no move within its noise) -- or, with neither logged, the sco
 flat on their own.  A rate (a 0..1 score) up goal_material from its first tenth to its last is
 never quiet, however noisy: "nothing moves" would contradict its own numbers; and a score whose
 fitted change has a standard error of a material amount (goal_material of its range) or more shows
-nothing either way -- a material gain could hide in its noise (undecided, never a guess).  Earlier than the
-full test, a KL that never left numerical dust says (a warning) that the weights do not move.
+nothing either way -- a material gain could hide in its noise (undecided, never a guess).  Earlier
+than the full test, a KL that never left numerical dust says (a warning) that the weights do not move.
 """
 
 from __future__ import annotations
