@@ -36,7 +36,7 @@ from .base import Format, LineParser, clean_line
 from .builder import RunBuilder
 from .mapping import guess_names
 from .pairs import line_rows, pairs
-from .stepforms import Entry, StepForms, leads, sparse_counter, step_form, step_match, step_of
+from .stepforms import Entry, StepForms, bare_step, leading_names, leads, sparse_counter, step_form, step_match, step_of
 
 __all__ = ["FORMAT", "GenericParser", "pairs", "step_of"]
 
@@ -63,6 +63,8 @@ class _Rows:
         # whether the loop prints its metrics before its step line (`leads`); None: not known, and
         # any pairs before the first step line say so
         self.lead: bool | None = None
+        self.leading: set[str] | None = None  # the names printed before the first step line, if known
+        self.gap_led = False  # since the last step line, a leading name was printed
 
     def line(
         self,
@@ -87,6 +89,15 @@ class _Rows:
             if self.mode is None:
                 self.held.append((lineno, row))
             elif self.mode == "next":
+                if self.leading is not None and not self.gap_led and self.last_step is not None:
+                    if self.leading.isdisjoint(row):
+                        # under a step line, before any name the loop prints ahead of its step lines:
+                        # its summary (`Loss:` under the `Epoch 3/50` its grad norms came before)
+                        b.add_row(self.last_step, row, lineno)
+                        return
+                    self.gap_led = True  # from here on, the next step's metrics
+                if again := len(self.pending.keys() & row.keys()):  # the last value stands
+                    b.skip("value written again before its step line", again)
                 self.pending.update(row)
                 self.pending_lines += 1
             else:
@@ -97,6 +108,8 @@ class _Rows:
             self.mode = "next" if self.held and self.lead is not False else "previous"
             if self.mode == "next":
                 for _, h in self.held:
+                    if again := len(self.pending.keys() & h.keys()):  # the last value stands
+                        b.skip("value written again before its step line", again)
                     self.pending.update(h)
                 self.pending_lines = len(self.held)
             elif self.held:  # a preamble's pairs (an engine's start-up lines), not the loop's metrics
@@ -105,7 +118,7 @@ class _Rows:
         if self.mode == "next" and self.pending:
             row = {**self.pending, **row}
             self.pending, self.pending_lines = {}, 0
-        self.last_step = step
+        self.last_step, self.gap_led = step, False
         if row:
             b.add_row(step, row, lineno)
         else:
@@ -142,13 +155,14 @@ class GenericParser(LineParser):
 
     def parse(self, line: str, lineno: int) -> None:
         line = clean_line(line)
-        if ":" not in line and "=" not in line:
+        m = step_match(line)
+        bare = bare_step(line, m)
+        if ":" not in line and "=" not in line and not bare:
             if line.strip():
                 self.builder.skip("not a metric line")
             return
         rows, pct = line_rows(line)
         self.percent |= pct
-        m = step_match(line)
         if m is not None and len(rows) > 1:
             # one step, a name written twice: the last value stands, the others are counted
             merged = {k: v for row in rows for k, v in row.items()}
@@ -166,7 +180,7 @@ class GenericParser(LineParser):
         if m is not None:
             # lines with pairs of their own and lines without are followed apart: a loop's `Step 12:
             # loss=...` stays a step line beside answers' `Step 1: Work out ...` written the same way
-            step, form = int(m.group(1)), step_form(line, m) + ("=" if found else "")
+            step, form = int(m.group(1)), step_form(line, m) + ("=" if found else "/" if bare else "")
             self.forms.add(form, step)
             if form not in self.forms.example:  # the number and the word before it, for the note
                 self.forms.example[form] = line[line.rfind(" ", 0, max(m.start() - 1, 0)) + 1 : m.end(1) + 1].strip()
@@ -219,6 +233,7 @@ class GenericParser(LineParser):
         self.sparse = sparse_counter(self.held, text)
         stepless = self.sparse is not None
         rows.lead = leads(self.held, text | foreign)
+        rows.leading = leading_names(self.held, text | foreign)
         was = rows.b.partial
         try:
             for lineno, step, form, found in self.held:

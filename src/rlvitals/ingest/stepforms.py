@@ -1,6 +1,7 @@
 """How a log writes its step counter, and which of its counters is the loop's.
 
-    step_match(line) -> the counter on a line (`Step 12/500`, `step=12`, `[12]`, `iter 12`), or None
+    step_match(line) -> the counter on a line (`Step 12/500`, `step=12`, `[12]`, `iter 12`, a line
+                        opening `Epoch 12/50`), or None
     step_form(line, m) -> how it is written, digits aside (`[step]`, `|step:`, `*Step:`)
     StepForms           -> how each way of writing it moves: text (worked answers' `Step 1:`),
                            a second counter (`foreign`: an engine's optimizer steps), or the loop's
@@ -20,6 +21,8 @@ __all__ = [
     "TEXT_RESTARTS",
     "Entry",
     "StepForms",
+    "bare_step",
+    "leading_names",
     "leads",
     "sparse_counter",
     "step_form",
@@ -32,6 +35,9 @@ _STEP = re.compile(r"\b(?:global[ _]?step|step)\b[ \t]*+[:=#]?[ \t]*+(\d{1,18})(
 # "Iteration 1/1, Step 7/500, GRPO iter 1/1" the step is 7
 _ITER = re.compile(r"\biter(?:ation)?\b[ \t]*+[:=#]?[ \t]*+(\d{1,18})(?!\d)(?!\.\d)", re.IGNORECASE)
 _BRACKET = re.compile(r"^\s*+\[\s*+(\d{1,18})\s*+(?:/\s*+\d++\s*+)?\]")
+# an epoch counter, last: a loop that numbers its iterations "Epoch 3/50" (one update each) prints
+# nothing else; beside a step or an iteration counter an epoch is a pass over the data
+_EPOCH = re.compile(r"^\s*+epoch\b[ \t]*+[:=#]?[ \t]*+(\d{1,18})(?!\d)(?!\.\d)", re.IGNORECASE)
 
 
 def step_of(line: str) -> int | None:
@@ -41,7 +47,17 @@ def step_of(line: str) -> int | None:
 
 
 def step_match(line: str) -> re.Match[str] | None:
-    return _BRACKET.match(line) or _STEP.search(line) or _ITER.search(line)
+    return _BRACKET.match(line) or _STEP.search(line) or _ITER.search(line) or _EPOCH.match(line)
+
+
+_OF_TOTAL = re.compile(r"[ \t]*+/[ \t]*+\d++[ \t]*+")
+
+
+def bare_step(line: str, m: re.Match[str] | None) -> bool:
+    """A line that is a loop's counter out of its total and nothing else (`Step 12/500`, `Epoch 3/50`:
+    a loop printing its metrics on the lines around it).  Not an iteration counter alone on its line,
+    which numbers an outer loop (`Iteration 1/1`), nor a bare `Step 2` -- a worked answer's heading."""
+    return m is not None and m.re in (_STEP, _EPOCH) and _OF_TOTAL.fullmatch(line, m.end()) is not None
 
 
 def step_form(line: str, m: re.Match[str]) -> str:
@@ -143,6 +159,24 @@ def leads(held: list[Entry], not_steps: set[str]) -> bool | None:
         return None
     top = free.most_common(1)[0][0]
     return any(top in row for _, step, form, row in held[:first] if step is None or form in not_steps)
+
+
+def leading_names(held: list[Entry], not_steps: set[str]) -> set[str] | None:
+    """The names printed on lines without a step before the loop's first step line -- one with pairs
+    of its own or a counter alone on its line (form ending "=" or "/"), not a worked answer's `Step 1:
+    ...` -- or None without one: in a loop that prints its metrics before its step line these lead,
+    and a name first printed after a step line follows it."""
+    first = next(
+        (
+            i
+            for i, (_, step, form, _) in enumerate(held)
+            if step is not None and form not in not_steps and form.endswith(("=", "/"))
+        ),
+        None,
+    )
+    if first is None:
+        return None
+    return {k for _, step, form, row in held[:first] if step is None or form in not_steps for k in row}
 
 
 def sparse_counter(held: list[Entry], text: set[str]) -> tuple[int, int] | None:
