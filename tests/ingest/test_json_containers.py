@@ -142,6 +142,28 @@ def test_a_loops_dumped_history_of_per_step_lists(tmp_path):
     assert "read as json-columns" in text and "is step i + 1" in text
 
 
+def test_curves_of_step_value_pairs_each_on_its_own_steps(tmp_path):
+    """Curves exported beside a figure: `{"reward": [[0, 0.1], [2, 0.25], ...], ...}`, each metric a
+    list of [step, value] pairs on its own steps (the reward every other step, the grad norm every
+    step); a null value is NaN, a pair with a step that is not whole is not a pair."""
+    doc = {
+        "reward": [[2 * i, 0.1 + 0.01 * i] for i in range(40)],
+        "grad_norm": [[i, 1.5 if i != 7 else None] for i in range(80)],
+    }
+    p = tmp_path / "curves.json"
+    p.write_text(json.dumps(doc, indent=1))
+    assert sniff_text(p.read_text()[:4000]) == "json-columns"
+    p.write_text(json.dumps(doc, separators=(",", ":")))  # on one line: sniffed as JSONL, read as what it is
+    run = read(p)
+    assert run.format == "json-columns" and not run.meta.get("step_inferred")
+    assert run.series["reward"].steps[[0, 1, -1]].tolist() == [0, 2, 78]
+    assert run.series["reward"].values[-1] == pytest.approx(0.49)
+    assert run.series["gnorm"].steps.tolist() == list(range(80)) and np.isnan(run.series["gnorm"].values[7])
+    p.write_text(json.dumps({"reward": [[0.5, 0.1], [1.5, 0.2], [2.5, 0.3]]}))
+    with pytest.raises((InputError, NoMetrics)):
+        read(p)  # no whole step: not pairs, and not a list of numbers either
+
+
 def test_a_document_with_train_rows_and_an_eval_list_beside_them(tmp_path):
     """`{"status": ..., "updates": [{"step": 1, ...}], "validations": [{"step": 20, "overall": {...}}]}`
     written over several lines (no JSONL pick to fall back from): a list of dicts whose first key is a

@@ -7,8 +7,9 @@ The lists of numbers as long as the object's step list (a name of `jsonl.STEP_KE
 of the length most of them share, entry i at step i + 1, and a note says so.  A list of another
 length cannot be placed on those steps (an eval every k steps? a loss per micro-batch?): it is set
 aside and counted, never stretched.  An object mapping steps to numbers (`{"10": 36.2, …}`) is a
-series at those steps (an eval on its own cadence).  Nested objects are flattened with `/`; `null`
-is NaN.
+series at those steps (an eval on its own cadence), and so is a list of `[step, value]` pairs
+(`{"reward": [[0, 0.1], [2, 0.25], …]}`: curves exported beside a figure, each on its own steps).
+Nested objects are flattened with `/`; `null` is NaN.
 """
 
 from __future__ import annotations
@@ -42,6 +43,14 @@ def _number(v: object) -> float | None:
     return None
 
 
+def _pair(x: object) -> bool:
+    """`[step, value]`: a whole step number, then a number (or null)."""
+    if not (isinstance(x, list) and len(x) == 2):
+        return False
+    step = _number(x[0])
+    return step is not None and step == step and float(step).is_integer() and _number(x[1]) is not None
+
+
 def _walk(
     obj: Mapping[str, object], prefix: str, lists: dict[str, list[object]], at: dict[str, dict[int, object]]
 ) -> None:
@@ -50,6 +59,8 @@ def _walk(
         if isinstance(v, list):
             if v and all(_number(x) is not None for x in v[:64]):
                 lists[key] = v
+            elif v and all(_pair(x) for x in v):
+                at[key] = {int(float(x[0])): x[1] for x in v}
         elif isinstance(v, dict) and v:
             if all(isinstance(s, str) and s.strip().isdecimal() for s in v):
                 at[key] = {int(s): x for s, x in v.items()}
@@ -68,7 +79,7 @@ def read_json_columns(path: Path, name: str) -> Run:
     step_key = next((k for k in _STEP_LISTS if len(lists.get(k, ())) >= 2), None)
     lengths = Counter(len(v) for v in lists.values())
     n = len(lists[step_key]) if step_key is not None else max(lengths, key=lambda k: (lengths[k], k), default=0)
-    if n < 2:
+    if n < 2 and len({s for by_step in at.values() for s in by_step}) < 2:
         raise InputError.of("ingest.err.json_shape", path=path)
     b = RunBuilder(name, "json-columns")
     steps: list[object] = lists.pop(step_key) if step_key is not None else list(range(1, n + 1))
@@ -98,7 +109,7 @@ def read_json_columns(path: Path, name: str) -> Run:
         b.drop("nested too deep", deep)
     for i, step in enumerate(sorted(rows)):
         b.add_row(step, rows[step], i + 1)
-    if step_key is None:
+    if step_key is None and lists:
         b.meta["step_inferred"] = True
         b.note(Msg("ingest.note.columns_positions", n=n))
     b.note(Msg("ingest.note.columns", n=len(lists) + len(at), steps=n))
@@ -107,8 +118,8 @@ def read_json_columns(path: Path, name: str) -> Run:
     return b.build()
 
 
-# a list of numbers under a name: `"reward": [0.1` (or null, NaN, Infinity first)
-_COLUMN = r'"[^"\n]{1,200}"\s*:\s*\[\s*(?:-?\d|null|NaN|-?Infinity)'
+# a list of numbers under a name: `"reward": [0.1` (or null, NaN, Infinity first), or of pairs `[[0, 0.1]`
+_COLUMN = r'"[^"\n]{1,200}"\s*:\s*\[\s*(?:\[\s*)?(?:-?\d|null|NaN|-?Infinity)'
 # ... as the object's first value; or anywhere in it (its first values may be the run's settings)
 _COLUMNS_HEAD = re.compile(r"\A[\ufeff\s]*\{\s*" + _COLUMN)
 _COLUMN_ANY = re.compile(_COLUMN)
