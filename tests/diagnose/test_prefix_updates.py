@@ -243,3 +243,20 @@ def test_one_grad_norm_step_just_logged_on_a_short_log_is_no_late_level(seed):
     three = g.copy()
     three[-3:] = 15.0
     assert (assess(_ctx(gnorm=three, acc=acc, reward=acc)).gnorm or 0) > 10
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_grad_norm_high_only_in_its_own_units_is_no_overshoot(seed):
+    """No clip fraction, a noisy accuracy: a grad norm holding at 6 (a large model's pre-clip norm)
+    says nothing of the step size -- the rule stays silent; the same grad norm climbing from 0.5 to 6
+    says the steps grew, and the rule fires (whether it sets the verdict is the goal's to say)."""
+    from rlvitals.diagnose import lr_too_high
+
+    r = np.random.default_rng(seed)
+    n = 120
+    acc = np.clip(0.6 + r.normal(0, 0.15, n), 0, 1)
+    held = 6.0 * (1 + r.normal(0, 0.05, n))
+    climbing = np.linspace(0.5, 6.0, n) * (1 + r.normal(0, 0.05, n))
+    assert lr_too_high.check(_ctx(acc=acc, reward=acc, gnorm=held)) is None
+    f = lr_too_high.check(_ctx(acc=acc, reward=acc, gnorm=climbing))
+    assert f is not None and f.evidence["gnorm_rise"] >= 3

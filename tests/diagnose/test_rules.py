@@ -41,12 +41,20 @@ def test_clip_frac_identically_zero_is_not_applicable_not_healthy():
 
 
 def test_lr_too_high_without_clip_frac_relies_on_grad_norm_and_says_so():
+    # pair D's too-high LR with its clip fraction not applicable: the grad norm must say so against
+    # itself -- climbing from the calm 0.8 to pair D's 6 does
     run = dc.pair_d2_lr(0)
     run.series["clip_frac"] = dc.healthy(0, clip_frac=np.zeros(N)).series["clip_frac"]
+    run.series["gnorm"] = dc.healthy(0, gnorm=np.abs(ramp(0.8, 6.0, 20, 80) + jitter(0.3, 1))).series["gnorm"]
     d = diagnose(run)
     assert d.top.id == "lr_too_high"
     assert d.top.evidence["clip_frac"].startswith("not applicable")
-    assert d.top.evidence["gnorm_late"] > 3
+    assert d.top.evidence["gnorm_late"] > 3 and d.top.evidence["gnorm_rise"] >= 3
+    # at 6 from the first step, its level alone is a large model's as much as a too-high LR's: the
+    # jitter is not called the LR's (nor calm updates: batch_noise needs a normal grad norm)
+    run.series["gnorm"] = dc.pair_d2_lr(0).series["gnorm"]
+    d = diagnose(run)
+    assert not {"lr_too_high", "batch_noise"} & set(ids(d)) and d.worst_severity() == "info"
     # and with calm grad norm the same jitter is only noise
     run.series["gnorm"] = dc.healthy(0).series["gnorm"]
     d = diagnose(run)

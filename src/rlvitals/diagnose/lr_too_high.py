@@ -1,7 +1,10 @@
 """lr_too_high: updates too big to trust (unstable): clip_frac > 20%, large or jumpy grad norm.
 
 Verdict `unstable`: the run may still learn, but each step overshoots.  Told apart from
-batch_noise (pair D) by the update metrics, never by the jitter of the reward alone.
+batch_noise (pair D) by the update metrics, never by the jitter of the reward alone.  With no clip
+fraction to say so, the grad norm must be high against itself -- gnorm_rise times its start, or
+jumpy (gnorm_jitter) -- not merely above a level: its units depend on the model, the loss's
+normalisation and whether it is logged before clipping (`updates.Violence.gnorm_moved`).
 
 Early (a prefix, as `watch` sees it): the step size growing now (updates.growing: the clip fraction
 or the grad norm `update_growth` times above its own line) with the clip fraction already past
@@ -53,9 +56,10 @@ def check(ctx: Ctx) -> Finding | None:
         # the lesson's own rule, a strong signal on its own: clip_frac > 20% = single steps too big --
         # unless the clip fraction jumped past it together with an entropy now leaving its line upward
         fired = not (_jumped_now(ctx) and _entropy_leaving(ctx))
-    elif u.clip is None:  # missing or not applicable: the grad norm must say so, with jitter
-        # or by itself climbing 5x (PTT: 3x baseline is already unstable; 10x an explosion)
-        fired = u.gnorm_high and (u.jitter_metric is not None or (u.gnorm_rise or 0) >= get("gnorm_climb"))
+    elif u.clip is None:  # missing or not applicable: the grad norm must say so, against its own
+        # start or its own jitter (not its level alone), with jitter in the scores or by itself
+        # climbing 5x (PTT: 3x baseline is already unstable; 10x an explosion)
+        fired = u.gnorm_moved and (u.jitter_metric is not None or (u.gnorm_rise or 0) >= get("gnorm_climb"))
     else:
         # on the way up: clip already past normal and the grad norm climbing past gnorm_rise x its start
         fired = u.clip >= get("clip_normal") and (u.gnorm_rise or 0) >= get("gnorm_rise")

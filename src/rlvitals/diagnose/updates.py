@@ -56,6 +56,15 @@ class Violence:
         )
 
     @property
+    def gnorm_moved(self) -> bool:
+        """High against its own start or jumpy (gnorm_rise, gnorm_jitter): what a grad norm says on its
+        own, with no clip fraction beside it -- its level alone depends on the model, the loss's
+        normalisation and whether it is logged before clipping (healthy runs log 4 to 50,000)."""
+        return self.gnorm is not None and (
+            (self.gnorm_jitter or 0) >= get("gnorm_jitter") or (self.gnorm_rise or 0) >= get("gnorm_rise")
+        )
+
+    @property
     def gnorm_normal(self) -> bool:
         return self.gnorm is not None and not self.gnorm_high
 
