@@ -184,6 +184,29 @@ def test_repeated_gradient_spikes_are_numeric_instability_the_odd_one_is_not(k, 
     assert ("numeric_instability" in {f.id for f in diagnose(run).findings}) == fires
 
 
+@pytest.mark.parametrize("learns", [True, False])
+def test_grad_norm_points_at_100x_that_each_came_back_are_judged_by_the_goal(learns):
+    # a dozen grad-norm points 150-400x its level, each back the next step: they stopped, not a
+    # run-away -- named, and cleared only by a goal that learned through them (not one that fell)
+    rng = np.random.default_rng(4)
+    n = 240
+    gnorm = 0.5 * (1 + 0.1 * rng.standard_normal(n))
+    at = np.arange(20, 200, 15)
+    gnorm[at] *= rng.uniform(150, 400, size=at.size)
+    s = np.arange(1, n + 1)
+    goal = 0.4 + 0.4 * s / n if learns else np.where(s < 60, 0.4 + 0.004 * s, 0.25)
+    reward = goal + 0.03 * rng.standard_normal(n)
+    d = diagnose(Run.from_arrays("g", s, {"gnorm": gnorm, "reward": reward}, format="test", source="test"))
+    f = {x.id: x for x in d.findings}["numeric_instability"]
+    assert f.evidence["gnorm_points_100x"] >= 10 and f.evidence["gnorm_back_after_each"] is True
+    assert (f.severity == "info" and d.verdict == "learning") if learns else d.verdict != "learning"
+    # the same points with the grad norm staying up after the last: an explosion, whatever the goal did
+    gnorm[200:] *= 300
+    d = diagnose(Run.from_arrays("g", s, {"gnorm": gnorm, "reward": reward}, format="test", source="test"))
+    f = {x.id: x for x in d.findings}["numeric_instability"]
+    assert "gnorm_back_after_each" not in f.evidence and f.severity == "critical"
+
+
 # -- entropy_collapse: a sparse eval's slow drift is not "still learning" ---------------------------
 def test_entropy_at_zero_with_training_acc_flat_is_a_collapse_though_a_sparse_eval_drifts_up():
     rng = np.random.default_rng(13)

@@ -12,7 +12,10 @@ steps, the metrics stay finite), and a grad norm exploding while the update it d
 fraction still on its line and below `clip_normal` (a too-high learning rate lifts both together:
 lr_too_high), or `gnorm_explode` times above it when no clip fraction is logged.  Each is a warning;
 Repeated grad-norm spikes (`gnorm_spikes` points at `gnorm_spike` times its ordinary level: the
-odd noisy batch spikes once or twice) warn too.  NaN/inf or the 100x explosion is critical.
+odd noisy batch spikes once or twice) warn too.  NaN/inf or the 100x explosion is critical; 100x
+points that each came back (all later points under gnorm_explode x the median: evidence
+`<metric>_back_after_each`) stopped: verdict._harm has the goal judge them (cleared only when it
+gained a material amount after them).
 
 A general trainer's log (loss, grad norm, lr: no RL vital at all) has no other curve to judge by,
 so two more things are read there.  A loss that turns and climbs back to `update_growth` times its
@@ -107,20 +110,21 @@ def _spikes(ctx: Ctx) -> tuple[int, int] | None:
     return (n, int(s[np.argmax(big)])) if n >= get("gnorm_spikes") else None
 
 
-def _explodes(ctx: Ctx, m: str) -> tuple[int, float, int | None]:
-    """(points >= BLOWUP x median, peak / median, first such step) for a magnitude metric."""
+def _explodes(ctx: Ctx, m: str) -> tuple[int, float, int | None, int | None]:
+    """(points >= BLOWUP x median, peak / median, first such step, last such step) for a magnitude metric."""
     s, v = ctx.data(m)
     if v.size < 10:
-        return 0, 0.0, None
+        return 0, 0.0, None, None
     a = np.abs(v)
     med = _base(a)
     if med is None:
-        return 0, 0.0, None
+        return 0, 0.0, None, None
     big = excursions(ctx, m, a, med, get("gnorm_blowup"))
     n = int(big.sum())
     # once an explosion is confirmed, it began where the magnitude first left its range (10x)
     first = int(s[np.argmax(a >= 10 * med)]) if n else None
-    return n, float(a.max() / max(med, EPS)), first
+    last = int(s[np.flatnonzero(big)[-1]]) if n else None
+    return n, float(a.max() / max(med, EPS)), first, last
 
 
 def _came_back(ctx: Ctx, m: str, step: int) -> bool:
@@ -209,7 +213,7 @@ def check(ctx: Ctx) -> Finding | None:
     if nonfinite:
         ev.update({f"{m}_nonfinite": c for m, c in nonfinite.items()})
     for m in ("loss", "gnorm"):
-        n, ratio, st = _explodes(ctx, m)
+        n, ratio, st, last = _explodes(ctx, m)
         # st is None exactly when n == 0; a recent one is the explosion starting -- unless the points
         # after it are all back within gnorm_explode x the median: one step that came back is a spike
         if st is not None and (
@@ -221,6 +225,8 @@ def check(ctx: Ctx) -> Finding | None:
         ):
             ev[f"{m}_peak_over_median"] = rnd(ratio, 3)
             ev[f"{m}_points_100x"] = n
+            if last is not None and _came_back(ctx, m, last):
+                ev[f"{m}_back_after_each"] = True  # finite excursions, each one back: steps, not a run-away
             onset = st if onset is None else min(onset, st)
     if ctx.has("kl"):
         _, kv = ctx.data("kl")

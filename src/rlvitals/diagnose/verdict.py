@@ -119,11 +119,23 @@ def _own_material(f: Finding, ctx: Ctx) -> bool:
 SPIKES_ONLY = frozenset({"gnorm_spikes_30x", "reward_end", "segments"})
 
 
+# a loss or grad norm at 100x its median, every such point back under gnorm_explode x it afterwards
+BACK_AFTER_EACH = ("_peak_over_median", "_points_100x", "_back_after_each")
+
+
 def _harm(f: Finding) -> str:
-    """The finding's harm kind (registry.HARM_KINDS), read from its evidence where a finding holds two
-    kinds: repeated finite grad-norm spikes are steps (`SPIKES_ONLY`), a NaN poisons every metric."""
-    if f.id == "numeric_instability" and set(f.evidence) <= SPIKES_ONLY:
-        return "step"
+    """The finding's harm kind (registry.HARM_KINDS), read from its evidence where a finding holds
+    several: repeated finite grad-norm spikes are steps (`SPIKES_ONLY`); points 100x the median that
+    each came back (`BACK_AFTER_EACH`) stopped -- "settled": cleared only by a goal that ended a
+    material amount above its level at their onset; a NaN, or a 100x level still there, is never."""
+    if f.id == "numeric_instability":
+        keys = set(f.evidence)
+        if keys <= SPIKES_ONLY:
+            return "step"
+        big = {k.removesuffix("_points_100x") for k in keys if k.endswith("_points_100x")}
+        spikes = {k for k in keys if k.endswith(BACK_AFTER_EACH)}
+        if keys - spikes <= SPIKES_ONLY and all(f"{m}_back_after_each" in keys for m in big):
+            return "settled"
     return HARM_KIND[f.id]
 
 
