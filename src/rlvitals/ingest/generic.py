@@ -321,7 +321,7 @@ def _sniff(text: str) -> float:
 FORMAT = Format(
     "generic",
     "fallback for hand-rolled logs: `name: number` / `name=number` lines, step from "
-    "`Step 12/500`, `step 12`, `[12]` or line order (use --map CANON=KEY)",
+    "`Step 12/500`, `step 12`, `[12]`, `Epoch 3/50` or line order (use --map CANON=KEY)",
     _sniff,
     parser=GenericParser,
 )

@@ -136,7 +136,8 @@ def _sniff(text: str) -> float:
 
 FORMAT = Format(
     "json-columns",
-    'a JSON object of per-step lists (a loop\'s dumped history: `{"reward": [...], "kl": [...]}`)',
+    'a JSON object of per-step lists (a loop\'s dumped history: `{"reward": [...], "kl": [...]}`) '
+    "or of [step, value] pairs",
     _sniff,
     reader=read_json_columns,
 )
