@@ -312,3 +312,23 @@ def test_a_kl_too_short_to_have_held_a_level_is_never_settled():
     assert not settled(f())  # no level held before the last fifth: judged on its own
     assert settled(f(kl_held_before=0.3, kl_last_fifth=0.35))
     assert not settled(f(kl_held_before=0.1, kl_last_fifth=0.35))  # multiplying x3.5 since
+
+
+def test_a_kl_that_crept_then_jumped_and_held_is_judged_from_the_jump():
+    # the KL creeps 0.0005 -> 0.1 for 120 steps (the accuracy learning meanwhile), then jumps x8 and
+    # holds; the accuracy falls back after the jump.  Its gains before the jump are not the jump's.
+    kl = np.where(S < 120, 0.0005 * (0.1 / 0.0005) ** (S / 120), 0.8) * (1 + jitter(0.05, 8))
+    acc = np.where(S < 120, 0.2 + 0.25 * S / 120, 0.33) + jitter(0.01, 9)
+    d = diagnose(healthy(4, kl=kl, acc=acc, reward=acc + 0.2 + jitter(0.01, 10)))
+    f = {x.id: x for x in d.findings}["kl_blowup"]
+    assert f.evidence["kl_reached_at"] >= 115 and f.severity != "info"
+    assert d.verdict != "learning"
+    # dated where a fifth of its log rise was made (long before the jump), it is still judged from
+    # where it came within kl_fast of the level it held
+    from dataclasses import replace
+
+    from rlvitals.diagnose.verdict import _judged_from
+
+    early = replace(f, onset_step=40)
+    assert _judged_from(early, "settled") == f.evidence["kl_reached_at"]
+    assert _judged_from(early, "own") == 40

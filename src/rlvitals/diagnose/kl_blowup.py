@@ -9,8 +9,9 @@ step is an outlier step, never a blow-up.  NaNs make it numeric_instability's (v
 Critical needs the KL to end at `kl_high` or above (PTT: kl > 0.3 high); an order-of-magnitude rise
 to a modest level (0.03 -> 0.14 while a hack drags the policy along) is a warning, so the cause it
 follows ranks first.  A KL that has stopped (`settled`: its last fifth and tenth under kl_fast times a
-level it already held) is judged by what it did to a truth (verdict._own_material): leaving the
-reference while the accuracy learns, then holding, is what the learning cost.  Early (a prefix, as
+level it already held) is judged by what it did to a truth (verdict._own_material), from where it
+came within kl_fast of that level (`kl_reached_at`): leaving the reference while the accuracy
+learns, then holding, is what the learning cost.  Early (a prefix, as
 `watch` sees it) the KL is multiplying now: its last stretch `kl_fast` times above its own line before, at a level that matters (kl_min), with the entropy rising beyond its
 noise over the same steps (the lesson: "entropy 上升 = 可能 KL 跑飞") -- a warning.  Whose the case is
 when the KL only follows something else is declared in registry.RELATIONS, not here: a KL taking off
@@ -111,6 +112,8 @@ def check(ctx: Ctx) -> Finding | None:
     held, last = _held(s, v)
     if held is not None:
         ev["kl_held_before"], ev["kl_last_fifth"] = rnd(held), rnd(last)
+        # where it came within kl_fast of that level: the goal is judged from there (verdict._material)
+        ev["kl_reached_at"] = int(s[int(np.argmax(v >= held / get("kl_fast")))])
     missing = []
     if ctx.has("entropy"):
         ev["entropy_start"], ev["entropy_end"] = rnd(ctx.start("entropy")), rnd(ctx.end("entropy"))

@@ -139,6 +139,16 @@ def _harm(f: Finding) -> str:
     return HARM_KIND[f.id]
 
 
+def _judged_from(f: Finding, harm: str) -> int | None:
+    """The step the goal is judged from: the onset -- for a KL that stopped, the later step where it
+    came within kl_fast of the level it held (`kl_reached_at`): a KL creeping up healthily for a
+    hundred steps before it jumped must not lend the jump the goal's gains of that creep."""
+    reached = f.evidence.get("kl_reached_at")
+    if harm == "settled" and isinstance(reached, int):
+        return max(f.onset_step if f.onset_step is not None else reached, reached)
+    return f.onset_step
+
+
 def _material(found: list[Finding], ctx: Ctx) -> list[Finding]:
     """Findings that did not hurt the goal become info notes saying so (with the goal's numbers)."""
     g = goal(ctx)
@@ -149,7 +159,7 @@ def _material(found: list[Finding], ctx: Ctx) -> list[Finding]:
         if _warns(f) and harm != "never" and not (FINDING_IDS[f.id] == "cheating" and g == "reward"):
             eff = at_ceiling(ctx, f.onset_step, by_reward=FINDING_IDS[f.id] != "cheating")
             if eff is None and not _own_material(f, ctx):
-                eff = unhurt(ctx, f.onset_step, kind=harm)
+                eff = unhurt(ctx, _judged_from(f, harm), kind=harm)
             # one step that came back, with the goal not yet logged after it: whether it hurt the goal
             # is not known yet, and a step is no failure until the goal says so (it waits as a note)
             if eff is None and harm == "step" and (soon := too_soon(ctx, f.onset_step)) is not None:
