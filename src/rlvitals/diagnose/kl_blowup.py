@@ -11,9 +11,9 @@ to a modest level (0.03 -> 0.14 while a hack drags the policy along) is a warnin
 follows ranks first.  A KL that has stopped (`settled`: its last fifth and tenth under kl_fast times a
 level it already held) is judged by what it did to a truth (verdict._own_material), from where it
 came within kl_fast of that level (`kl_reached_at`): leaving the reference while the accuracy
-learns, then holding, is what the learning cost.  Early (a prefix, as
-`watch` sees it) the KL is multiplying now: its last stretch `kl_fast` times above its own line before, at a level that matters (kl_min), with the entropy rising beyond its
-noise over the same steps (the lesson: "entropy 上升 = 可能 KL 跑飞") -- a warning.  Whose the case is
+learns, then holding, is what the learning cost.  Early (a prefix, as `watch` sees it) the KL is
+multiplying now: its last stretch `kl_fast` times above its own line before, at a level that
+matters (kl_min), with the entropy rising beyond its noise over the same steps (the lesson: "entropy 上升 = 可能 KL 跑飞") -- a warning.  Whose the case is
 when the KL only follows something else is declared in registry.RELATIONS, not here: a KL taking off
 while the step size grows (clip fraction, grad norm: updates.growing) and the entropy holds is the
 learning rate's (lr_too_high); a KL that only costs what the entropy's slide or run-up costs

@@ -25,7 +25,8 @@ __all__ = ["HARM_KINDS", "RELATIONS", "SPECS", "FindingSpec", "Relation", "spec"
 #             cut): keeps its severity unless the task is solved (the goal at its ceiling)
 #   settled   own while it still moves (a KL multiplying); once it stopped (kl_blowup.settled), only
 #             if a truth did not end a material amount above its level at the onset -- never
-#             cleared by the reward alone, which the move may have bought
+#             cleared by the reward alone, which the move may have bought (numeric_instability's
+#             100x points that each came back are judged so too, by any goal: verdict._harm)
 #   step      one step that came back: sets the verdict only if the goal fell after it
 #   transient jitter: only if the goal did not hold its level in a run that learns -- unless its own
 #             evidence is material (lr_too_high's clip fraction)

@@ -93,8 +93,8 @@ DEFERS: dict[str, tuple[str, ...]] = {
 #    harm "own" (entropy toward 0, answers cut, length x N with a flat truth) are material in their
 #    own range by their own definition and keep their severity; so is a KL x N (harm "settled")
 #    while it still multiplies -- once it stopped (kl_blowup.settled) it is judged by a truth (never
-#    by the reward alone, which KL buys: materiality.unhurt "settled").  A step (harm "step") with too few goal points after it
-#    to judge (materiality.too_soon) waits as a note until they come.
+#    by the reward alone, which KL buys: materiality.unhurt "settled").  A step (harm "step") with
+#    too few goal points after it to judge (materiality.too_soon) waits as a note until they come.
 HARM_KIND: dict[str, str] = {sp.id: sp.harm for sp in SPECS}
 
 

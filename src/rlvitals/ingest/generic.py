@@ -96,9 +96,7 @@ class _Rows:
                         b.add_row(self.last_step, row, lineno)
                         return
                     self.gap_led = True  # from here on, the next step's metrics
-                if again := len(self.pending.keys() & row.keys()):  # the last value stands
-                    b.skip("value written again before its step line", again)
-                self.pending.update(row)
+                self._pend(row)
                 self.pending_lines += 1
             else:
                 assert self.last_step is not None
@@ -108,9 +106,7 @@ class _Rows:
             self.mode = "next" if self.held and self.lead is not False else "previous"
             if self.mode == "next":
                 for _, h in self.held:
-                    if again := len(self.pending.keys() & h.keys()):  # the last value stands
-                        b.skip("value written again before its step line", again)
-                    self.pending.update(h)
+                    self._pend(h)
                 self.pending_lines = len(self.held)
             elif self.held:  # a preamble's pairs (an engine's start-up lines), not the loop's metrics
                 b.skip("metrics before the first step line", len(self.held))
@@ -123,6 +119,13 @@ class _Rows:
             b.add_row(step, row, lineno)
         else:
             b.skip("step line without metrics")
+
+    def _pend(self, row: dict[str, float]) -> None:
+        """Hold a row's values for the next step line; a name already held is written again: the last
+        value stands and the others are counted."""
+        if again := len(self.pending.keys() & row.keys()):
+            self.b.skip("value written again before its step line", again)
+        self.pending.update(row)
 
 
 class GenericParser(LineParser):

@@ -153,12 +153,12 @@ def leads(held: list[Entry], not_steps: set[str]) -> bool | None:
     without a step (the reward a loop prints under its step line) shows before the first step line.
     An engine's start-up pairs (`Attempted loss scale: 65536`) before it say nothing about the loop.
     None when no line without a step holds a name."""
-    first = next((i for i, (_, step, form, _) in enumerate(held) if step is not None and form not in not_steps), None)
+    first = _first_step(held, not_steps)
     free = Counter(k for _, step, form, row in held if step is None or form in not_steps for k in row)
     if first is None or not free:
         return None
     top = free.most_common(1)[0][0]
-    return any(top in row for _, step, form, row in held[:first] if step is None or form in not_steps)
+    return top in _names_before(held, first, not_steps)
 
 
 def leading_names(held: list[Entry], not_steps: set[str]) -> set[str] | None:
@@ -166,16 +166,25 @@ def leading_names(held: list[Entry], not_steps: set[str]) -> set[str] | None:
     of its own or a counter alone on its line (form ending "=" or "/"), not a worked answer's `Step 1:
     ...` -- or None without one: in a loop that prints its metrics before its step line these lead,
     and a name first printed after a step line follows it."""
-    first = next(
+    first = _first_step(held, not_steps, forms=("=", "/"))
+    return None if first is None else _names_before(held, first, not_steps)
+
+
+def _first_step(held: list[Entry], not_steps: set[str], forms: tuple[str, ...] = ("",)) -> int | None:
+    """The index of the first step line whose form is a step's (not in `not_steps`) and ends with one
+    of `forms` (any form by default), or None."""
+    return next(
         (
             i
             for i, (_, step, form, _) in enumerate(held)
-            if step is not None and form not in not_steps and form.endswith(("=", "/"))
+            if step is not None and form not in not_steps and form.endswith(forms)
         ),
         None,
     )
-    if first is None:
-        return None
+
+
+def _names_before(held: list[Entry], first: int, not_steps: set[str]) -> set[str]:
+    """The names on the lines without a step (or with a counter that is no step) before `first`."""
     return {k for _, step, form, row in held[:first] if step is None or form in not_steps for k in row}
 
 
