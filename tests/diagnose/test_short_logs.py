@@ -309,3 +309,31 @@ def test_a_few_evals_that_climb_say_the_weights_move():
     val[[19, 44, 69, 94, 119]] = [0.40, 0.41, 0.40, 0.39, 0.41]
     d = diagnose(Run.from_arrays("evals-flat", s, dict(reward=reward, val_acc=val), source="test"))
     assert d.top.id == "stalled" and d.verdict == "dead"
+
+
+def _rise_then(tail: np.ndarray, seed: int = 5) -> Run:
+    """A short run (under min_points) whose accuracy climbs to about 0.5 over a dozen steps, then `tail`."""
+    rng = np.random.default_rng(seed)
+    climb = np.clip(np.linspace(0.05, 0.5, 12) + rng.normal(0, 0.04, 12), 0, 1)
+    acc = np.concatenate((climb, tail))
+    n = acc.size
+    entropy = np.linspace(0.7, 0.3, n) + rng.normal(0, 0.02, n)
+    return Run.from_arrays(
+        "short", np.arange(n), {"acc": acc, "reward": acc, "entropy": entropy}, format="simulated", source="test"
+    )
+
+
+def test_a_short_run_whose_goal_rose_then_scored_nothing_is_dead():
+    # seven steps at exactly 0 after a climb to ~0.5: all right became all wrong, whatever the length
+    d = diagnose(_rise_then(np.zeros(7)))
+    assert d.verdict == "dead" and d.top.id == "not_learning"
+    assert d.top.evidence["goal_trend"] == "wiped_out" and d.top.onset_step == 12
+    assert d.top.evidence["goal_peak"] > 0.35
+    text = render_text(d, lang="en")
+    assert "then scored nothing" in text and "did not improve" not in text
+
+
+def test_a_short_run_still_scoring_or_barely_down_is_not_judged_by_its_length():
+    # the same climb, then a dip that is not all-wrong, or only three points at 0: undecided, not dead
+    assert diagnose(_rise_then(np.array([0.3, 0.2, 0.15, 0.3, 0.12, 0.2, 0.25]))).verdict == "learning"
+    assert diagnose(_rise_then(np.array([0.4, 0.45, 0.5, 0.4, 0.0, 0.0, 0.0]))).verdict == "learning"

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from .actions import action_for
 from .context import Ctx, rnd
 from .differential import DECIDES, LOOKALIKES, RULERS
-from .materiality import few_evals, few_evals_gained, goal_scale, pinned, solved
+from .materiality import bounded, few_evals, few_evals_gained, goal_scale, pinned, solved
 from .model import Finding
 from .predicates import pred
 from .symptoms import Trend, goal, trend
@@ -38,6 +40,8 @@ def not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
     tr = trend(ctx, g) if g else None
     if tr is not None and g is not None and _constant_goal(ctx, g):
         how = "constant"  # not a noisy stretch: the same value at every logged step
+    elif tr is not None and g is not None and not tr.enough(get("min_points")) and _wiped_out(ctx, g, tr) is not None:
+        how = "wiped_out"  # a score that rose and then scored nothing: no noise to wait out
     elif tr is None or not tr.enough(get("min_points")):
         return None  # too early (or nothing to judge by): no verdict from absence
     else:
@@ -68,8 +72,16 @@ def not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
     # the metric that would decide each candidate, where the log lacks it (e.g. no trunc in torchtune)
     missing = tuple(dict.fromkeys(DECIDES[c] for c in candidates if c in DECIDES and not ctx.has(DECIDES[c])))
     conf = 0.5 + 0.1 * min(abs(tr.z), 3.0) / 3.0 if how != "constant" else 0.6
+    since = _wiped_out(ctx, g, tr) if how == "wiped_out" and g is not None else None
     return Finding(
-        "not_learning", "warning", ctx.first_step(), ev, (), missing, action_for("not_learning"), round(conf, 3)
+        "not_learning",
+        "warning",
+        ctx.first_step() if since is None else since,
+        ev,
+        (),
+        missing,
+        action_for("not_learning"),
+        round(conf, 3),
     )
 
 
@@ -82,6 +94,27 @@ def _constant_goal(ctx: Ctx, g: str) -> bool:
     _, v = ctx.data(g)
     at_ceiling = g in ("acc", "val_acc") and float(v[0]) >= get("ceiling")
     return not at_ceiling  # every answer right from the start is data_too_easy's reading
+
+
+def _wiped_out(ctx: Ctx, g: str, tr: Trend) -> int | None:
+    """A 0..1 goal whose last `const_points` points all score under near_zero after a level a material
+    amount above them (goal_material, and goal_z standard errors of the difference at the goal's own
+    noise) -- while no other score rose.  Everything right became everything wrong: that needs no
+    min_points, as a noisy score of a few samples a step does not sit at 0 for that long by chance.
+    Returns the step where the final stretch under near_zero began, or None."""
+    k = int(get("const_points"))
+    s, v = ctx.data(g)
+    low = v < get("near_zero")
+    if not bounded(ctx, g) or v.size < 2 * k or not bool(np.all(low[-k:])):
+        return None
+    fall = tr.peak - float(np.mean(v[-k:]))
+    if fall < get("goal_material") or fall < tr.margin + get("goal_z") * tr.noise / float(np.sqrt(k)):
+        return None
+    others = (trend(ctx, m) for m in ("reward", "acc", "val_acc") if m != g and ctx.has(m))
+    if any(o is not None and o.rose for o in others):
+        return None
+    high = np.flatnonzero(~low)
+    return int(s[high[-1] + 1]) if high.size else None
 
 
 def _no_material_gain(ctx: Ctx, m: str, tr: Trend, *, sparse_ok: bool = False) -> bool:

@@ -44,6 +44,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "finding.plateau.summary": "learned, then the gains slowed from step {step} ({slope_before_per100} → {slope_after_per100} per 100 steps): converged or out of easy gains",
         "finding.not_learning.title": "not learning — cause undetermined",
         "finding.not_learning.summary": "the goal ({goal_metric}) did not improve ({goal_start} → {goal_end}) and no single cause explains it; candidates: {candidates}",
+        "finding.not_learning.summary_fell_back": "the goal ({goal_metric}) rose to {goal_peak} and fell back ({goal_start} → {goal_end}); no single cause explains it; candidates: {candidates}",
+        "finding.not_learning.summary_wiped_out": "the goal ({goal_metric}) rose to {goal_peak}, then scored nothing ({goal_start} → {goal_end}); no single cause explains it; candidates: {candidates}",
         "finding.outlier_step.title": "outlier step",
         "finding.outlier_step.summary": "KL jumped to {kl_spike_max} at step {step} and was back near {kl_level_around} within a step or two: an outlier step, not a trend",
         # -- why a look-alike was ruled out ------------------------------------------------------
@@ -185,6 +187,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "finding.plateau.summary": "学过之后从第 {step} 步起收益放缓（每 100 步 {slope_before_per100} → {slope_after_per100}）：收敛了，或容易的收益已经吃完",
         "finding.not_learning.title": "没在学——原因待定",
         "finding.not_learning.summary": "目标指标（{goal_metric}）没有提升（{goal_start} → {goal_end}），也没有哪个单一原因能解释；候选原因：{candidates}",
+        "finding.not_learning.summary_fell_back": "目标指标（{goal_metric}）升到 {goal_peak} 后又掉了回去（{goal_start} → {goal_end}），也没有哪个单一原因能解释；候选原因：{candidates}",
+        "finding.not_learning.summary_wiped_out": "目标指标（{goal_metric}）升到 {goal_peak} 后归零（{goal_start} → {goal_end}），也没有哪个单一原因能解释；候选原因：{candidates}",
         "finding.outlier_step.title": "单步异常",
         "finding.outlier_step.summary": "KL 在第 {step} 步跳到 {kl_spike_max}，一两步内就回到 {kl_level_around} 附近：是异常的一步，不是趋势",
         "ruled_out.ratio_steady": "稳在 1，权重同步正常",

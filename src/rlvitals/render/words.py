@@ -126,6 +126,8 @@ def finding_summary(f: Finding, lang: str) -> str:
             )
     if f.missing:
         out = tr(f"finding.{f.id}.summary_missing", lang, "", missing=", ".join(f.missing), **fields)
+    if not out and f.evidence.get("goal_trend"):  # how the goal failed, where that reads differently
+        out = tr(f"finding.{f.id}.summary_{f.evidence['goal_trend']}", lang, "", **fields)
     if not out:
         out = tr(f"finding.{f.id}.summary", lang, "", **fields)
     out = "" if _PLACEHOLDER.search(out) else out
