@@ -438,3 +438,17 @@ def test_an_eval_printed_at_the_loops_step_is_no_second_counter(tmp_path):
     acc = run.series.get("acc") or run.series.get("val_acc")
     assert acc is not None and acc.steps.tolist() == [10, 20, 30, 40, 50, 60]
     assert "second step counter" not in " ".join(map(str, run.notes))
+
+
+def test_no_vitals_example_names_a_mean_not_the_counter(tmp_path):
+    # a table of a counter and two means, none a vital by name: the hint's example is a mean
+    text = "calls,batch_mean,window_mean\n" + "".join(f"{10 * i},{-0.5 + 0.01 * i},{-0.4}\n" for i in range(1, 30))
+    with pytest.raises(NoVitals) as e:
+        read(write(tmp_path, text, "t.csv"))
+    assert "e.g. --map 'reward=batch_mean'" in str(e.value)
+
+
+def test_a_share_of_answers_right_written_out_in_words_is_the_accuracy(tmp_path):
+    lines = "".join(f"Step {i}, Reward: {0.01 * i:.3f}, Percentage correct: {0.5 + 0.01 * i:.4f}\n" for i in range(30))
+    run = read(write(tmp_path, lines, "loop.out"))
+    assert run.series["acc"].source == "Percentage correct" and run.series["acc"].values[-1] == pytest.approx(0.79)

@@ -98,7 +98,12 @@ EXACT: dict[str, Alias] = {
     ),
     **_rows("acc", "env/all/correct reward/accuracy train_accuracy train/accuracy", rank=12),
     # a hand-rolled loop's share of answers right (the tests passed, the task solved)
-    **_rows("acc", "train_acc pass_rate success_rate solve_rate answer_accuracy", rank=13),
+    **_rows(
+        "acc",
+        "train_acc pass_rate success_rate solve_rate answer_accuracy percent_correct percentage_correct "
+        "pct_correct fraction_correct frac_correct correct_rate correct_ratio",
+        rank=13,
+    ),
     **_rows("acc", "mean_accuracy avg_accuracy batch_accuracy accuracies", rank=18),
     # validation accuracy (own cadence)
     **_rows(

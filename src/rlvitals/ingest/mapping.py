@@ -295,7 +295,12 @@ def require_vitals(run: Run, label: object, *, strict: bool = False) -> None:
         return
     seen = keys_seen(run)
     hints = suggest_maps(run)
-    example = next((k for k in seen if "reward" in k.lower() or "score" in k.lower()), next(iter(seen), "KEY"))
+    # the example names a key that reads like a score, else a batch's mean, before the first key seen
+    # (often a counter: `call`, `round`)
+    example = next(
+        (k for words in (_SCORE_WORDS, _MEAN_WORDS) for k in seen if any(w in k.lower() for w in words)),
+        next(iter(seen), "KEY"),
+    )
     if hints:
         example = hints[0][1]
     canon = hints[0][0] if hints else "reward"
@@ -347,6 +352,8 @@ _QUALIFIERS = frozenset(
     {"average", "avg", "mean", "train", "training", "batch", "total", "current", "policy", "final", "gold"}
 )
 _MEANS = frozenset({"mean", "avg", "average"})
+_SCORE_WORDS = ("reward", "score", "return")
+_MEAN_WORDS = ("mean", "avg", "average")
 # a name for the container, not the quantity: a loop's dumped `rewards_curve`, `kl_history`
 _CONTAINERS = frozenset({"curve", "curves", "history", "series", "trace", "values"})
 
