@@ -346,3 +346,17 @@ def test_groups_uniform_as_the_goal_gives_back_its_gain_are_not_all_right():
         d = diagnose(_starved(affine))
         assert d.verdict == "dead", (affine, ids(d))
         assert "data_too_easy" not in ids(d), (affine, ids(d))
+
+
+def test_a_goal_that_gave_its_gain_back_is_not_learning_beside_an_undecided_heavy_tailed_score():
+    # the accuracy climbs 0.3 -> 0.7 and gives most of it back; the other score logged beside it is
+    # a heavy-tailed number with a slight upward lean that never rose for real (the loop's own
+    # objective, say): a goal that fell back is shown, and only a score that climbs asks more
+    for seed in range(8):
+        r = np.random.default_rng(seed)
+        t = np.arange(120)
+        acc = np.clip(np.where(t < 50, 0.3 + 0.4 * t / 50, 0.7 - 0.35 * (t - 50) / 70) + r.normal(0, 0.05, 120), 0, 1)
+        other = 0.1 * t / 120 + r.standard_t(2, 120) * 0.08
+        d = diagnose(Run.from_arrays("fb", t, {"acc": acc, "reward": other}, format="simulated", source="test"))
+        assert d.verdict == "dead" and d.top.id == "not_learning", seed
+        assert d.top.evidence["goal_trend"] == "fell_back" and d.top.evidence["goal_peak"] > 0.6

@@ -28,10 +28,12 @@ def not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
     and is demonstrably flat (its fitted change plus two standard errors within one step-to-step
     noise), fell, peaked and fell back, or (over twice min_points) does not go up at all (the fitted
     change's upper goal_z bound within one noise) -- and no other score (reward, acc, eval acc) is
-    still climbing or undecided (a reward that only moves with the accuracy, `reward_tracks_truth`,
-    is not another score).  An accuracy at its `ceiling` that did not fall is not "not learning".
+    still climbing, or undecided beside a goal that neither fell nor fell back (a reward that only
+    moves with the accuracy, `reward_tracks_truth`, is not another score).  An accuracy at its `ceiling` that did not fall is not "not learning".
     A goal logged at the very same value at every point (`const_points` points over `const_span`
     steps: a reward of exactly 0 at every step) needs no min_points: there is no noise to wait out.
+    A 0..1 goal that rose and then scored under near_zero at its last const_points points
+    (`wiped_out`) needs no min_points either.
     Severity warning, verdict dead.  Evidence: the goal metric, its start, end and peak, its move in standard errors, how it
     failed to improve (`goal_trend`), and the `candidates`: the look-alike causes the shared
     predicates could not rule out; `missing` names the metrics that would decide between them.
@@ -170,7 +172,9 @@ def _goal_failed(ctx: Ctx, g: str | None, tr: Trend) -> str | None:
         if other is not None and (
             other.rose
             or not (
-                other.still
+                tr.fell  # a goal that fell, or gave its gain back, is shown: only a climbing score asks more
+                or tr.fell_back
+                or other.still
                 or other.fell
                 or other.fell_back
                 or other.not_rising
