@@ -295,14 +295,9 @@ def require_vitals(run: Run, label: object, *, strict: bool = False) -> None:
         return
     seen = keys_seen(run)
     hints = suggest_maps(run)
-    # the example names a key that reads like a score, else a batch's mean, before the first key seen
-    # (often a counter: `call`, `round`)
-    example = next(
-        (k for words in (_SCORE_WORDS, _MEAN_WORDS) for k in seen if any(w in k.lower() for w in words)),
-        next(iter(seen), "KEY"),
-    )
-    if hints:
-        example = hints[0][1]
+    # a suggested key, else one that reads like a score or a mean, before the first (often a counter: `call`)
+    likely = (k for ws in (("reward", "score", "return"), _MEANS) for k in seen if any(w in k.lower() for w in ws))
+    example = hints[0][1] if hints else next(likely, next(iter(seen), "KEY"))
     canon = hints[0][0] if hints else "reward"
     raise NoVitals.of(
         "ingest.err.no_vitals",
@@ -352,8 +347,6 @@ _QUALIFIERS = frozenset(
     {"average", "avg", "mean", "train", "training", "batch", "total", "current", "policy", "final", "gold"}
 )
 _MEANS = frozenset({"mean", "avg", "average"})
-_SCORE_WORDS = ("reward", "score", "return")
-_MEAN_WORDS = ("mean", "avg", "average")
 # a name for the container, not the quantity: a loop's dumped `rewards_curve`, `kl_history`
 _CONTAINERS = frozenset({"curve", "curves", "history", "series", "trace", "values"})
 
