@@ -337,3 +337,11 @@ def test_a_short_run_still_scoring_or_barely_down_is_not_judged_by_its_length():
     # the same climb, then a dip that is not all-wrong, or only three points at 0: undecided, not dead
     assert diagnose(_rise_then(np.array([0.3, 0.2, 0.15, 0.3, 0.12, 0.2, 0.25]))).verdict == "learning"
     assert diagnose(_rise_then(np.array([0.4, 0.45, 0.5, 0.4, 0.0, 0.0, 0.0]))).verdict == "learning"
+
+
+def test_a_low_score_with_one_lucky_step_then_zeros_is_not_wiped_out():
+    # a score of a few samples a step, low all along: one lucky step is no level it held
+    acc = np.array([0.05, 0.1, 0.075, 0.125, 0.05, 0.1, 0.075, 0.1, 0.35, 0.075, 0.1, 0.05, 0.125, 0, 0, 0, 0])
+    run = Run.from_arrays("lucky", np.arange(acc.size), {"acc": acc}, format="simulated", source="test")
+    d = diagnose(run)
+    assert all(f.evidence.get("goal_trend") != "wiped_out" for f in d.findings), d.top

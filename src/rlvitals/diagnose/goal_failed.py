@@ -99,24 +99,31 @@ def _constant_goal(ctx: Ctx, g: str) -> bool:
 
 
 def _wiped_out(ctx: Ctx, g: str, tr: Trend) -> int | None:
-    """A 0..1 goal whose last `const_points` points all score under near_zero after a level a material
-    amount above them (goal_material, and goal_z standard errors of the difference at the goal's own
-    noise) -- while no other score rose.  Everything right became everything wrong: that needs no
-    min_points, as a noisy score of a few samples a step does not sit at 0 for that long by chance.
+    """A 0..1 goal whose last `const_points` points all score under near_zero after it held a level out
+    of the all-wrong zone (a mean over as many consecutive points of twice near_zero, as data_too_hard
+    reads a score that left it) a material amount above them (goal_material, and goal_z standard
+    errors of the difference of two such means at the goal's own noise) -- while no other score rose.
+    Everything right became everything wrong: that needs no min_points, as a noisy score of a few
+    samples a step does not sit at 0 for that long by chance, and one lucky step is no level.
     Returns the step where the final stretch under near_zero began, or None."""
     k = int(get("const_points"))
     s, v = ctx.data(g)
     low = v < get("near_zero")
     if not bounded(ctx, g) or v.size < 2 * k or not bool(np.all(low[-k:])):
         return None
-    fall = tr.peak - float(np.mean(v[-k:]))
-    if fall < get("goal_material") or fall < tr.margin + get("goal_z") * tr.noise / float(np.sqrt(k)):
+    begun = int(np.flatnonzero(~low)[-1]) + 1 if not bool(np.all(low)) else 0
+    if begun < k:
+        return None
+    level = float(np.max(np.convolve(v[:begun], np.ones(k) / k, mode="valid")))
+    fall = level - float(np.mean(v[-k:]))
+    if level < 2 * get("near_zero") or fall < get("goal_material"):
+        return None
+    if fall < get("goal_z") * tr.noise * float(np.sqrt(2.0 / k)):
         return None
     others = (trend(ctx, m) for m in ("reward", "acc", "val_acc") if m != g and ctx.has(m))
     if any(o is not None and o.rose for o in others):
         return None
-    high = np.flatnonzero(~low)
-    return int(s[high[-1] + 1]) if high.size else None
+    return int(s[begun])
 
 
 def _no_material_gain(ctx: Ctx, m: str, tr: Trend, *, sparse_ok: bool = False) -> bool:
