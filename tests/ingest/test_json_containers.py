@@ -164,6 +164,34 @@ def test_curves_of_step_value_pairs_each_on_its_own_steps(tmp_path):
         read(p)  # no whole step: not pairs, and not a list of numbers either
 
 
+def test_runs_side_by_side_in_one_object_are_each_a_run(tmp_path, capsys):
+    """An ablation's results: one object per setting, each with the same curves and its summary
+    numbers.  Each setting is a run of the file (the last by default, --run K for another), never
+    one setting's curve read as the reward with the others left over."""
+    doc = {
+        name: {"accuracy": acc, "status": "ok", "reward_curve": [start + slope * i for i in range(30)]}
+        for name, acc, start, slope in (
+            ("base", 0.3, 0.1, 0.01),
+            ("wide_clip", 0.35, 0.1, 0.012),
+            ("no_kl", 0.0, -0.5, 0.0),
+        )
+    }
+    p = tmp_path / "ablation.json"
+    p.write_text(json.dumps(doc, indent=2))
+    run = read(p)
+    assert run.meta["run_count"] == 3 and run.name.endswith("no_kl")
+    assert run.series["reward"].source == "reward_curve" and run.series["reward"].values[0] == pytest.approx(-0.5)
+    first = read(p, run=1)
+    assert first.name.endswith("base") and first.series["reward"].values[-1] == pytest.approx(0.39)
+    assert "base (30 steps)" in " ".join(localize(n, "en") for n in run.notes)
+    assert cli.main(["diagnose", str(p), "--run", "2", "--lang", "en"]) == 0
+    assert "wide_clip" in capsys.readouterr().out
+    # one object of curves beside a curve of the document's own is one run, as before
+    doc["reward_curve"] = [0.1] * 30
+    p.write_text(json.dumps(doc, indent=2))
+    assert "run_count" not in read(p).meta
+
+
 def test_a_document_with_train_rows_and_an_eval_list_beside_them(tmp_path):
     """`{"status": ..., "updates": [{"step": 1, ...}], "validations": [{"step": 20, "overall": {...}}]}`
     written over several lines (no JSONL pick to fall back from): a list of dicts whose first key is a

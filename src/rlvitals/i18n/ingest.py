@@ -121,6 +121,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.wandb_panel": "a W&B panel export: run {run}, its keys read without the run's name; "
         "the __MIN/__MAX envelope columns set aside",
         "ingest.note.panel_holds": "the W&B panel export holds {n} runs",
+        "ingest.note.json_runs": "the JSON object holds {n} runs side by side, one per key",
         "ingest.note.mlflow_holds": "it holds {n} MLflow runs",
         "ingest.note.sqlite_nulls": "{n} NULL cells of metrics already logged were read as NaN (SQLite stores a NaN as NULL)",
         "ingest.note.sqlite_alert": "rlwatch raised {n} alert on this run (table alerts; not used)",
@@ -254,6 +255,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.folder_holds": "文件夹里有 {n} 个 {kind} 运行",
         "ingest.note.wandb_panel": "W&B 面板导出：运行 {run}，键名去掉运行名读取；__MIN/__MAX 包络列不计入",
         "ingest.note.panel_holds": "这份 W&B 面板导出里有 {n} 个运行",
+        "ingest.note.json_runs": "这个 JSON 对象里并排放着 {n} 个运行，每个键一个",
         "ingest.note.mlflow_holds": "其中有 {n} 个 MLflow 运行",
         "ingest.note.sqlite_nulls": "已经记录过的指标有 {n} 个 NULL 单元格，按 NaN 读取（SQLite 把 NaN 存成 NULL）",
         "ingest.note.sqlite_alert": "rlwatch 在这次训练上发出了 {n} 条告警（alerts 表；未使用）",

@@ -9,7 +9,9 @@ length cannot be placed on those steps (an eval every k steps? a loss per micro-
 aside and counted, never stretched.  An object mapping steps to numbers (`{"10": 36.2, …}`) is a
 series at those steps (an eval on its own cadence), and so is a list of `[step, value]` pairs
 (`{"reward": [[0, 0.1], [2, 0.25], …]}`: curves exported beside a figure, each on its own steps).
-Nested objects are flattened with `/`; `null` is NaN.
+Nested objects are flattened with `/`; `null` is NaN.  An object whose values are objects holding
+the same curves (`{"grpo": {"reward_curve": […]}, "dapo": {…}}`: an ablation's settings side by side)
+holds one run per key: the file's runs (`Run.file_runs`, `--run K`), as a W&B panel export's.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 from ..errors import InputError
 from ..i18n import Msg
 from ..run import Run
+from .assemble import link_runs
 from .base import Format
 from .builder import RunBuilder
 from .jsonl import STEP_KEYS
@@ -68,10 +71,39 @@ def _walk(
                 _walk(v, key + "/", lists, at)
 
 
+def _runs(doc: Mapping[str, object]) -> list[str]:
+    """The names of the runs an object holds side by side (`{"grpo": {"reward_curve": […]}, "dapo":
+    {"reward_curve": […]}}`: an ablation's results), or [] -- two or more of its values are objects
+    holding the same curves, and every curve of the document sits in one of them."""
+    curves: dict[str, frozenset[str]] = {}
+    for k, v in doc.items():
+        lists: dict[str, list[object]] = {}
+        at: dict[str, dict[int, object]] = {}
+        _walk({k: v}, "", lists, at)
+        if lists or at:
+            if not isinstance(v, dict):
+                return []  # a curve of the document's own, beside the objects
+            curves[k] = frozenset(key.split("/", 1)[1] for key in (*lists, *at))
+    return list(curves) if len(curves) >= 2 and len(set(curves.values())) == 1 else []
+
+
 def read_json_columns(path: Path, name: str) -> Run:
     doc, deep, _, cut = json_doc(path)
     if not isinstance(doc, dict):
         raise InputError.of("ingest.err.json_shape", path=path)
+    names = _runs(doc)
+    if not names:
+        return _columns(path, name, doc, deep, cut)
+    runs = [_columns(path, f"{name}:{k}" if name else k, doc[k], deep, cut) for k in names]
+    # (each run's rows, not its steps: no name is read as a vital before `read` finishes the runs)
+    return link_runs(
+        runs,
+        Msg("ingest.note.json_runs", n=len(runs)),
+        entry=lambda i, r: Msg("note.run_db", i=i + 1, id=names[i], steps=sum(g.rows for g in r.segments)),
+    )
+
+
+def _columns(path: Path, name: str, doc: Mapping[str, object], deep: int, cut: int | None) -> Run:
     lists: dict[str, list[object]] = {}
     at: dict[str, dict[int, object]] = {}
     _walk(doc, "", lists, at)
@@ -137,7 +169,7 @@ def _sniff(text: str) -> float:
 FORMAT = Format(
     "json-columns",
     'a JSON object of per-step lists (a loop\'s dumped history: `{"reward": [...], "kl": [...]}`) '
-    "or of [step, value] pairs",
+    "or of [step, value] pairs; several runs side by side, one object each",
     _sniff,
     reader=read_json_columns,
 )
