@@ -190,6 +190,11 @@ def test_runs_side_by_side_in_one_object_are_each_a_run(tmp_path, capsys):
     doc["reward_curve"] = [0.1] * 30
     p.write_text(json.dumps(doc, indent=2))
     assert "run_count" not in read(p).meta
+    # and so are curves keyed by step at the top (`{"reward": {"10": 0.4, ...}, ...}`)
+    at = {m: {str(s): 0.1 + s / 1000 for s in range(10, 300, 10)} for m in ("reward", "eval_acc")}
+    p.write_text(json.dumps(at, indent=1))
+    run = read(p, "json-columns")
+    assert "run_count" not in run.meta and run.series["reward"].steps[-1] == 290
 
 
 def test_a_document_with_train_rows_and_an_eval_list_beside_them(tmp_path):

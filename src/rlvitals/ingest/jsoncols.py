@@ -81,8 +81,8 @@ def _runs(doc: Mapping[str, object]) -> list[str]:
         at: dict[str, dict[int, object]] = {}
         _walk({k: v}, "", lists, at)
         if lists or at:
-            if not isinstance(v, dict):
-                return []  # a curve of the document's own, beside the objects
+            if k in lists or k in at:
+                return []  # a curve of the document's own (`{"10": 0.4, …}` too), beside the objects
             curves[k] = frozenset(key.split("/", 1)[1] for key in (*lists, *at))
     return list(curves) if len(curves) >= 2 and len(set(curves.values())) == 1 else []
 
