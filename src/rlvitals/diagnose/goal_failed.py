@@ -29,7 +29,8 @@ def not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
     noise), fell, peaked and fell back, or (over twice min_points) does not go up at all (the fitted
     change's upper goal_z bound within one noise) -- and no other score (reward, acc, eval acc) is
     still climbing, or undecided beside a goal that neither fell nor fell back (a reward that only
-    moves with the accuracy, `reward_tracks_truth`, is not another score).  An accuracy at its `ceiling` that did not fall is not "not learning".
+    moves with the accuracy, `reward_tracks_truth`, is not another score).  An accuracy at its
+    `ceiling` that did not fall is not "not learning".
     A goal logged at the very same value at every point (`const_points` points over `const_span`
     steps: a reward of exactly 0 at every step) needs no min_points: there is no noise to wait out.
     A 0..1 goal that rose and then scored under near_zero at its last const_points points
@@ -40,12 +41,17 @@ def not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
     """
     g = goal(ctx)
     tr = trend(ctx, g) if g else None
-    if tr is not None and g is not None and _constant_goal(ctx, g):
+    if tr is None or g is None:
+        return None  # nothing to judge by: no verdict from absence
+    short = not tr.enough(get("min_points"))
+    # a score that rose and then scored nothing: no noise to wait out (dated where it hit the floor)
+    wiped = _wiped_out(ctx, g, tr) if short else None
+    if _constant_goal(ctx, g):
         how = "constant"  # not a noisy stretch: the same value at every logged step
-    elif tr is not None and g is not None and not tr.enough(get("min_points")) and _wiped_out(ctx, g, tr) is not None:
-        how = "wiped_out"  # a score that rose and then scored nothing: no noise to wait out
-    elif tr is None or not tr.enough(get("min_points")):
-        return None  # too early (or nothing to judge by): no verdict from absence
+    elif wiped is not None:
+        how = "wiped_out"
+    elif short:
+        return None  # too early: no verdict from absence
     else:
         how = ""
     if not how:
@@ -74,17 +80,8 @@ def not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
     # the metric that would decide each candidate, where the log lacks it (e.g. no trunc in torchtune)
     missing = tuple(dict.fromkeys(DECIDES[c] for c in candidates if c in DECIDES and not ctx.has(DECIDES[c])))
     conf = 0.5 + 0.1 * min(abs(tr.z), 3.0) / 3.0 if how != "constant" else 0.6
-    since = _wiped_out(ctx, g, tr) if how == "wiped_out" and g is not None else None
-    return Finding(
-        "not_learning",
-        "warning",
-        ctx.first_step() if since is None else since,
-        ev,
-        (),
-        missing,
-        action_for("not_learning"),
-        round(conf, 3),
-    )
+    since = wiped if how == "wiped_out" and wiped is not None else ctx.first_step()
+    return Finding("not_learning", "warning", since, ev, (), missing, action_for("not_learning"), round(conf, 3))
 
 
 def _constant_goal(ctx: Ctx, g: str) -> bool:
