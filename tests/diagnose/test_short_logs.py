@@ -345,3 +345,12 @@ def test_a_low_score_with_one_lucky_step_then_zeros_is_not_wiped_out():
     run = Run.from_arrays("lucky", np.arange(acc.size), {"acc": acc}, format="simulated", source="test")
     d = diagnose(run)
     assert all(f.evidence.get("goal_trend") != "wiped_out" for f in d.findings), d.top
+
+
+def test_a_noisy_low_score_dipping_under_near_zero_has_not_scored_nothing():
+    # small batches near 0.1 after a lucky first step: the last points sit under near_zero but keep a
+    # fair share of the level before them -- a noisy low score, not one that died
+    acc = np.array([0.45, 0.1, 0.25, 0.15, 0.14, 0.1, 0.3, 0.02, 0.06, 0.09, 0.06])
+    run = Run.from_arrays("low", np.arange(acc.size), {"acc": acc}, format="simulated", source="test")
+    d = diagnose(run)
+    assert all(f.evidence.get("goal_trend") != "wiped_out" for f in d.findings), d.top

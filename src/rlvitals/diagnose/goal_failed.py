@@ -99,7 +99,8 @@ def _wiped_out(ctx: Ctx, g: str, tr: Trend) -> int | None:
     """A 0..1 goal whose last `const_points` points all score under near_zero after it held a level out
     of the all-wrong zone (a mean over as many consecutive points of twice near_zero, as data_too_hard
     reads a score that left it) a material amount above them (goal_material, and goal_z standard
-    errors of the difference of two such means at the goal's own noise) -- while no other score rose.
+    errors of the difference of two such means at the goal's own noise), keeping at most reward_died
+    of it (a score that died, not a noisy low one) -- while no other score rose.
     Everything right became everything wrong: that needs no min_points, as a noisy score of a few
     samples a step does not sit at 0 for that long by chance, and one lucky step is no level.
     Returns the step where the final stretch under near_zero began, or None."""
@@ -112,8 +113,10 @@ def _wiped_out(ctx: Ctx, g: str, tr: Trend) -> int | None:
     if begun < k:
         return None
     level = float(np.max(np.convolve(v[:begun], np.ones(k) / k, mode="valid")))
-    fall = level - float(np.mean(v[-k:]))
-    if level < 2 * get("near_zero") or fall < get("goal_material"):
+    now = float(np.mean(v[-k:]))
+    fall = level - now
+    # nothing: the stretch kept at most reward_died of that level (a noisy low score is not nothing)
+    if level < 2 * get("near_zero") or fall < get("goal_material") or now > get("reward_died") * level:
         return None
     if fall < get("goal_z") * tr.noise * float(np.sqrt(2.0 / k)):
         return None
