@@ -158,9 +158,11 @@ class GenericParser(LineParser):
 
     def parse(self, line: str, lineno: int) -> None:
         line = clean_line(line)
-        m = step_match(line)
+        has_pairs = ":" in line or "=" in line
+        # a line with neither pairs nor a "/" (most of a chatty log) cannot be a step line alone
+        m = step_match(line) if has_pairs or "/" in line else None
         bare = bare_step(line, m)
-        if ":" not in line and "=" not in line and not bare:
+        if not has_pairs and not bare:
             if line.strip():
                 self.builder.skip("not a metric line")
             return
