@@ -318,6 +318,36 @@ def test_a_length_bend_with_too_short_a_course_before_it_is_not_length_hacking()
     assert "length_hacking" not in ids(diagnose(run.upto(31)))
 
 
+def _grew_then_slowed(seed: int) -> Run:
+    """Answers x3 over the first 90 steps, then a slow creep; the accuracy flat near 0.74, with a dip
+    around where the growth slowed and a climb back to its level; the cap hit a little more often."""
+    r = np.random.default_rng(seed)
+    s = np.arange(1, 241)
+    log_len = np.where(s < 90, np.log(180) + np.log(3) * (s - 1) / 89, np.log(540) + 0.0008 * (s - 90))
+    acc = np.clip(0.74 - 0.12 * np.exp(-(((s - 80) / 20.0) ** 2)) + r.normal(0, 0.03, s.size), 0, 1)
+    trunc = np.clip(0.008 + 0.06 * np.minimum(s / 120, 1) + r.normal(0, 0.01, s.size), 0, 1)
+    cols = {
+        "len": np.exp(log_len) * (1 + r.normal(0, 0.05, s.size)),
+        "acc": acc,
+        "trunc": trunc,
+        "reward": acc + 0.1 + 0.1 * np.minimum(np.exp(log_len) / 540, 1) + r.normal(0, 0.02, s.size),
+    }
+    return Run.from_arrays("longer", s, cols)
+
+
+def test_answers_that_grew_then_slowed_are_judged_from_where_the_growth_began():
+    # the length's bend is where its growth slowed, and the accuracy climbing back out of its dip
+    # after it is no gain the longer answers bought: judged from where the growth began, the answers
+    # tripled beside a flat truth at every prefix, and the finding is dated there, not at the slowing
+    for seed in range(4):
+        run = _grew_then_slowed(seed)
+        for upto in (150, 180, 210, 240):
+            d = diagnose(run.upto(upto))
+            f = {x.id: x for x in d.findings}.get("length_hacking")
+            assert d.verdict == "cheating" and d.top.id == "length_hacking", (seed, upto, ids(d))
+            assert f is not None and f.onset_step is not None and f.onset_step < 60, (seed, upto, f)
+
+
 def _starved(affine: tuple[float, float]) -> Run:
     """The reward climbs to 0.9, then the answers run into the cap: every group comes back all wrong
     (adv_std to 0, trunc to 1, the reward to 0) -- logged as a * reward + b."""

@@ -293,7 +293,7 @@ def test_the_length_growth_rates_around_the_bend_do_not_drift_with_the_prefix():
     # answers growing x1.8 beside a rising accuracy (pair C1), then -- the accuracy flat from step 76
     # -- growing faster, at a steady log-rate: the growth sped up at the bend (x1.48), however long the
     # prefix (window means at the ends widen with the run and drag the ratio down as it grows)
-    from rlvitals.diagnose.length_hacking import _log_rates
+    from rlvitals.diagnose.lengths import log_rates
     from rlvitals.shapes import shapes_of
 
     r = np.random.default_rng(5)
@@ -306,7 +306,7 @@ def test_the_length_growth_rates_around_the_bend_do_not_drift_with_the_prefix():
     for upto in (110, 130, 150, 170, 200):
         part = run.upto(upto)
         ctx = Ctx(part, dict(shapes_of(part)))
-        before, after = _log_rates(ctx, 76)
+        before, after = log_rates(ctx, 76)
         ratios.append(after / before)
     assert min(ratios) > 1.4 and max(ratios) - min(ratios) < 0.1, ratios
 

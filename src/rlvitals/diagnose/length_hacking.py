@@ -16,10 +16,10 @@ import numpy as np
 
 from . import confidence as C
 from .actions import action_for
-from .arith import EPS, ls_fit, pair_se
+from .arith import EPS, pair_se
 from .context import Ctx, rnd
 from .length_whole import into_the_cap, whole_run
-from .lengths import length_term_excess, ln_points, paid_in_length
+from .lengths import length_term_excess, ln_points, log_rates, paid_in_length
 from .materiality import goal_scale
 from .model import Finding
 from .reward_hacking import parting
@@ -64,7 +64,7 @@ def _early(ctx: Ctx, g: str | None) -> Finding | None:
     # and the growth sped up at the bend: its log-rate after is at least len_bend_accel times the rate
     # before, each the least-squares slope of log length on its side of the bend (window means at the
     # ends would widen with the run and drag the bend's level, and the ratio with it, from prefix to prefix)
-    rates = _log_rates(ctx, onset)
+    rates = log_rates(ctx, onset)
     if rates is None:
         return None
     rate_before, rate_after = rates
@@ -81,17 +81,6 @@ def _early(ctx: Ctx, g: str | None) -> Finding | None:
     }
     missing = [] if ctx.has("trunc") else ["trunc"]
     return Finding(ID, "warning", onset, ev, (), tuple(missing), action_for(ID), C.FAIR)
-
-
-def _log_rates(ctx: Ctx, onset: int) -> tuple[float, float] | None:
-    """The fitted growth rates of log length before and after `onset` (per step), or None when a side
-    has fewer than 3 positive lengths."""
-    s, v = ctx.data("len")
-    ok = v > 0
-    before, after = ok & (s < onset), ok & (s >= onset)
-    if before.sum() < 3 or after.sum() < 3:
-        return None
-    return ls_fit(s[before], np.log(v[before]))[0], ls_fit(s[after], np.log(v[after]))[0]
 
 
 def check(ctx: Ctx) -> Finding | None:

@@ -16,6 +16,7 @@ from . import confidence as C
 from .actions import action_for
 from .arith import EPS, pair_se
 from .context import Ctx, rnd
+from .lengths import log_rates
 from .model import Finding
 from .stretches import eval_lags, since, tail_excess
 from .symptoms import components, goal, trend
@@ -59,7 +60,7 @@ def _whole(ctx: Ctx) -> Finding | None:
     g = goal(ctx)
     if growth < get("len_growth_healthy") or ctx.word("len") not in ("rising", "spike", "oscillating"):
         return None
-    onset = ctx.onset("len", "bend", log=True)
+    onset = _growth_began(ctx)
     truth = g if g is not None and g != "reward" else None
     ev: dict[str, Any] = {"len_start": rnd(l0), "len_end": rnd(l1), "len_growth": rnd(growth, 3)}
     missing: list[str] = []
@@ -81,7 +82,7 @@ def _whole(ctx: Ctx) -> Finding | None:
         lag = eval_lags(ctx)
         if lag is not None:
             ev["train_acc_gain"], ev["eval_acc_gain"] = rnd(lag[0]), rnd(lag[1])
-        elif ctx.gained(truth, rel=get("len_truth_gain"), a=a) or ctx.still_rising(truth, a):
+        elif ctx.gained(truth, rel=get("len_truth_gain"), a=a) or _climbing_past(ctx, truth, a):
             return None  # pair C1: longer and more right (judged from where the growth began)
         clear = lag is not None and growth >= get("len_explode")  # exploding, and eval does not follow
         if trunc_up is False and not clear:
@@ -103,6 +104,36 @@ def _whole(ctx: Ctx) -> Finding | None:
             return None
     conf = min(1.0, C.FIRM + C.SIGN * (growth - get("len_growth_healthy")) + C.SIGN * bool(truth))
     return Finding(RULE, "warning", onset, ev, (), tuple(missing), action_for(RULE), round(conf, 3))
+
+
+def _climbing_past(ctx: Ctx, truth: str, a: float) -> bool:
+    """The truth is still climbing after fraction a (`Ctx.still_rising`) and its last tenth already
+    stands above its tenth from a, beyond goal_z standard errors of the difference: on its way to
+    the gain the longer answers bought.  A truth that dipped while the answers grew and is climbing
+    back to where it stood has bought nothing yet."""
+    if not ctx.still_rising(truth, a):
+        return False
+    _, v = ctx.data(truth)
+    i, tenth = int(a * v.size), max(1, v.size // 10)
+    rise = float(v[-tenth:].mean()) - float(v[i : i + tenth].mean())
+    return rise > get("goal_z") * ctx.noise(truth) * pair_se(tenth)
+
+
+def _growth_began(ctx: Ctx) -> int | None:
+    """Where the answers began to grow: the length's bend, unless the bend is where the growth slowed
+    (its log-rate before the bend at least len_bend_accel times the rate after, the mirror of
+    `_early`'s speed-up) -- then the growth was under way before it, and began where the length left
+    its starting level (onset_share of the way, on log length).  Judging the truth from a slowing
+    would read a noisy stretch after it as the gain the longer answers bought."""
+    onset = ctx.onset("len", "bend", log=True)
+    if onset is None:
+        return None
+    rates = log_rates(ctx, onset)
+    if rates is not None and rates[0] > 0 and rates[0] >= get("len_bend_accel") * max(rates[1], 0.0):
+        began = ctx.crossing("len", get("onset_share"), log=True)
+        if began is not None and began < onset:
+            return began
+    return onset
 
 
 def _paid(ctx: Ctx) -> Finding | None:

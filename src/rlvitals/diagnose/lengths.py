@@ -9,16 +9,28 @@ from __future__ import annotations
 
 import numpy as np
 
+from .arith import ls_fit
 from .context import Ctx
 from .stretches import around, tail_excess
 from .symptoms import components
 from .thresholds import get
 
-__all__ = ["length_term_excess", "ln_points", "paid_in_length"]
+__all__ = ["length_term_excess", "ln_points", "log_rates", "paid_in_length"]
 
 
 def ln_points(ctx: Ctx) -> int:
     return int(ctx.data("len")[1].size)
+
+
+def log_rates(ctx: Ctx, onset: int) -> tuple[float, float] | None:
+    """The fitted growth rates of log length before and after `onset` (per step), or None when a side
+    has fewer than 3 positive lengths."""
+    s, v = ctx.data("len")
+    ok = v > 0
+    before, after = ok & (s < onset), ok & (s >= onset)
+    if before.sum() < 3 or after.sum() < 3:
+        return None
+    return ls_fit(s[before], np.log(v[before]))[0], ls_fit(s[after], np.log(v[after]))[0]
 
 
 def paid_in_length(
