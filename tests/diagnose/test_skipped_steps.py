@@ -50,3 +50,46 @@ def test_the_note_says_the_step_was_skipped_in_both_languages():
     f = next(f for f in diagnose(_healthy_with_nan_at(90)).findings if f.id == "numeric_instability")
     assert "skipped" in finding_summary(f, "en") and f"step {f.onset_step}" in finding_summary(f, "en")
     assert "跳过" in finding_summary(f, "zh")
+
+
+def _with_nan(run, metric: str, at):
+    s = run.series[metric]
+    v = s.values.astype(float).copy()
+    v[list(at)] = np.nan
+    return replace(run, series={**run.series, metric: Series(metric, s.steps, v, s.source)})
+
+
+def test_a_curve_that_could_not_be_measured_at_a_step_is_a_note():
+    # a KL averaged over no tokens at one logged step, every curve finite before and after it: the
+    # weights did not break (they would leave every later point NaN), so the verdict stays
+    run = _with_nan(simulate_rl("healthy", seed=1000, steps=200), "kl", [90])
+    d = diagnose(run)
+    ni = next(f for f in d.findings if f.id == "numeric_instability")
+    assert d.verdict == "learning" and ni.severity == "info" and ni.evidence["kl_unmeasured_steps"] == 1
+    from rlvitals.render.words import finding_summary
+
+    assert "could not be measured" in finding_summary(ni, "en") and "没测出来" in finding_summary(ni, "zh")
+
+
+def test_a_nan_in_two_curves_or_one_that_stays_is_still_critical():
+    healthy = simulate_rl("healthy", seed=1000, steps=200)
+    for run in (
+        _with_nan(_with_nan(healthy, "kl", [90]), "entropy", [90]),  # two curves at once
+        _with_nan(healthy, "kl", range(150, 200)),  # a KL NaN from then on
+    ):
+        d = diagnose(run)
+        assert d.verdict == "dead" and d.findings[0].id == "numeric_instability", [f.id for f in d.findings]
+        assert d.findings[0].severity == "critical"
+
+
+def test_a_nan_loss_at_one_step_is_still_critical():
+    # the loss is what the update is made of: a NaN there is the update going NaN, not a curve that
+    # failed to measure, even when the next points are finite again
+    from rlvitals.run import Run
+
+    s = np.arange(40)
+    loss = 1.8 * np.exp(-s / 20.0)
+    loss[25] = np.nan
+    d = diagnose(Run.from_arrays("general", s, {"loss": loss}))
+    assert d.verdict == "dead" and d.findings[0].id == "numeric_instability"
+    assert d.findings[0].severity == "critical"

@@ -17,6 +17,11 @@ points that each came back (all later points under gnorm_explode x the median: e
 `<metric>_back_after_each`) stopped: verdict._harm has the goal judge them (cleared only when it
 gained a material amount after them).
 
+One curve other than the loss non-finite at a step or two (nan_skips), finite at its level after
+each and every other curve finite all along, is named as info: broken weights would leave every
+later point NaN.  The grad norm's are steps a loss scaler skipped; another curve's (a KL averaged
+over no tokens) could not be measured there.  A NaN loss is the update itself: never.
+
 A general trainer's log (loss, grad norm, lr: no RL vital at all) has no other curve to judge by,
 so two more things are read there.  A loss that turns and climbs back to `update_growth` times its
 lowest level (16 block medians), still there at the end, is diverging: a warning from where it
@@ -274,20 +279,27 @@ def check(ctx: Ctx) -> Finding | None:
     if ctx.has("reward"):
         ev["reward_end"] = rnd(ctx.end("reward"))
     conf = C.CERTAIN if nonfinite else C.SURE if sev == "critical" else C.FIRM
-    if set(ev) <= {"gnorm_nonfinite", "reward_end"} and _skipped_steps(ctx, nonfinite):
-        # nothing but a skipped step or two: the run went on with finite numbers (the verdict stays)
-        sev, ev["gnorm_skipped_steps"] = "info", nonfinite["gnorm"]
+    lone = _one_metric_glitch(ctx, nonfinite)
+    if lone is not None and set(ev) <= {f"{lone}_nonfinite", "reward_end"}:
+        # nothing but a step or two one curve could not measure: the run went on with finite numbers
+        # (the verdict stays).  The grad norm's are steps a loss scaler skipped; another curve's, an
+        # estimate taken over nothing that step (a KL averaged over no tokens)
+        kind = "skipped" if lone == "gnorm" else "unmeasured"
+        sev, ev[f"{lone}_{kind}_steps"] = "info", nonfinite[lone]
     return Finding(ID, sev, onset, ev, (), tuple(missing), action_for(ID), conf)
 
 
-def _skipped_steps(ctx: Ctx, nonfinite: dict[str, int]) -> bool:
-    """Only the grad norm was ever non-finite, at nan_skips steps or fewer, and after each the grad norm
-    came back finite at its ordinary level (under gnorm_explode x its median) for the rest of the run:
-    steps a loss scaler skipped, not numbers breaking down."""
-    if list(nonfinite) != ["gnorm"] or nonfinite["gnorm"] > get("nan_skips"):
-        return False
-    s = ctx.series("gnorm")
-    if s is None:
-        return False
+def _one_metric_glitch(ctx: Ctx, nonfinite: dict[str, int]) -> str | None:
+    """The one curve, other than the loss, that was ever non-finite, when it was so at nan_skips steps
+    or fewer and after each came back finite at its ordinary level (under gnorm_explode x its median)
+    for the rest of the run: had the weights broken, every curve after would be NaN too.  None
+    otherwise."""
+    if len(nonfinite) != 1 or "loss" in nonfinite:
+        return None  # (a NaN loss is the update itself going NaN, not a curve that failed to measure)
+    ((m, n),) = nonfinite.items()
+    s = ctx.series(m)
+    if s is None or n > get("nan_skips"):
+        return None
     last_bad = int(s.steps[np.nonzero(~s.finite)[0][-1]])
-    return int(np.sum(s.steps > last_bad)) >= get("nan_skips") and _came_back(ctx, "gnorm", last_bad)
+    back = int(np.sum(s.steps > last_bad)) >= get("nan_skips") and _came_back(ctx, m, last_bad)
+    return m if back else None

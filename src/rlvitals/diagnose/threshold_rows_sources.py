@@ -152,11 +152,12 @@ SOURCE_ROWS: tuple[tuple[str, Threshold], ...] = (
     row(
         "nan_skips",
         2.0,
-        "a grad norm non-finite at this many steps or fewer, every other curve finite and the grad norm "
-        "finite and at its level after each: steps the optimizer skipped (mixed-precision loss scaling "
-        "skips an overflowing step and lowers its scale), named as info -- not the numbers breaking down",
-        "ours; torch.cuda.amp GradScaler / DeepSpeed fp16 skip a step on inf/NaN gradients; the peers' "
-        "NaN scenarios stay NaN or recur",
+        "one curve non-finite at this many steps or fewer, every other curve finite and it finite and at "
+        "its level after each, named as info -- not the numbers breaking down: a grad norm's are steps the "
+        "optimizer skipped (mixed-precision loss scaling skips an overflowing step and lowers its scale), "
+        "another curve's an estimate over nothing that step (a KL averaged over no tokens)",
+        "ours; torch.cuda.amp GradScaler / DeepSpeed fp16 skip a step on inf/NaN gradients; a per-token mean "
+        "over an empty completion mask is 0/0 = NaN; the peers' NaN scenarios stay NaN or recur",
     ),
     row(
         "gnorm_spikes",

@@ -116,6 +116,10 @@ def finding_summary(f: Finding, lang: str) -> str:
     out = ""
     if f.evidence.get("gnorm_skipped_steps"):  # a step or two the optimizer skipped, finite ever after
         return tr("ui.skipped_steps", lang, n=f.evidence["gnorm_skipped_steps"], step=f.onset_step)
+    lone = next((k for k in f.evidence if k.endswith("_unmeasured_steps")), None)
+    if lone is not None:  # a step or two one curve could not measure, every curve finite ever after
+        metric = lone.removesuffix("_unmeasured_steps")
+        return tr("ui.unmeasured_steps", lang, metric=metric, n=f.evidence[lone], step=f.onset_step)
     for key in ("aftermath", "consequence"):
         if f"{key}_of" in f.evidence:
             return tr(
