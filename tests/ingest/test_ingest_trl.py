@@ -331,3 +331,20 @@ def test_logging_steps_from_the_summarys_runtime_and_rate(rows, runtime, rate, e
     run = read_text(text, "trl-console")
     assert run.meta["logging_steps"] == every and run.steps[-1] == every * rows
     assert f"logging_steps={every}" in run.meta["step_source"]
+
+
+def test_a_dataset_bar_finished_before_training_is_not_the_training_bar():
+    """A dataset's map bar (5000/5000, drawn once before training) beside the training bar (…/120),
+    the dicts flushed in bursts between its redraws: the rows' steps come from the bar whose counter
+    moved along them (24 rows in 120 steps: every 5), not from the largest total on screen."""
+    lines = ["Map: 100%|##########| 5000/5000 [00:01<00:00, 3921.55 examples/s]"]
+    for i in range(1, 25):
+        if i % 3 == 1:
+            lines.append(f"\r {4 * i}%|#         | {5 * i - 2}/120 [00:{i:02d}<01:00,  1.00it/s]")
+        lines.append(ROW.format(r=0.02 * i, e=round(5 * i / 120, 2)))
+    lines.append(
+        "{'train_runtime': 1200.5, 'train_samples_per_second': 0.8, 'train_steps_per_second': 0.1, "
+        "'train_loss': 0.01, 'epoch': 1.0}"
+    )
+    run = read_text("\n".join(lines) + "\n", "trl-console")
+    assert run.meta["logging_steps"] == 5 and list(run.series["reward"].steps[[0, -1]]) == [5, 120]

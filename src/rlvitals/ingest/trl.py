@@ -47,7 +47,7 @@ from .base import Format, LineParser, clean_line
 from .builder import RunBuilder
 from .pydict import DictSyntaxError, KeyMap, numeric, parse_dict, rows_for_writer, skip_reason
 from .trl_blocks import read_trl_blocks
-from .trl_rows import SUMMARY_KEYS, Chunk, is_eval_keys, logging_every, row_table, steps_run
+from .trl_rows import SUMMARY_KEYS, Chunk, is_eval_keys, logging_every, moved, row_table, steps_run
 from .values import STEP_LIMIT, parse_step
 
 __all__ = ["DEFAULT_LOGGING_STEPS", "FORMAT", "KEYS", "TrlParser", "pinned_length_note", "read_trl", "split_eval"]
@@ -233,7 +233,10 @@ class TrlParser(LineParser):
         if marked is not None:
             return marked
         every, how = DEFAULT_LOGGING_STEPS, Msg("note.how.default", every=DEFAULT_LOGGING_STEPS)
-        whole = self.total or (max(self.bars) if self.bars else None) or self.ran
+        # the training bar is one whose counter moved from row to row: a dataset's map bar (GSM8K's
+        # 7473 examples), finished before training, is drawn at its total and stays there
+        moving = [t for t, (c, _) in bars.items() if n and moved(c[train])]
+        whole = self.total or max(moving or self.bars or [0]) or self.ran
         if self.finished and whole and n:
             # logging every k steps gives ⌊T/k⌋ rows: k in (T/(n+1), T/n]; when several fit, prefer
             # TRL's default, then the roundest number (people type 10, 25, 100, not 26)

@@ -14,7 +14,7 @@ import numpy as np
 from .pydict import numeric
 from .values import STEP_LIMIT
 
-__all__ = ["SUMMARY_KEYS", "Bars", "Chunk", "is_eval_keys", "logging_every", "row_table", "steps_run"]
+__all__ = ["SUMMARY_KEYS", "Bars", "Chunk", "is_eval_keys", "logging_every", "moved", "row_table", "steps_run"]
 
 SUMMARY_KEYS = ("train_runtime", "train_samples_per_second", "train_steps_per_second", "train_loss")
 
@@ -120,3 +120,9 @@ def steps_run(summary: Mapping[str, object]) -> int | None:
         return None
     total = round(runtime * rate)
     return total if 1 <= total < STEP_LIMIT else None
+
+
+def moved(counts: np.ndarray) -> bool:
+    """A bar's counter, as the rows saw it (-1: not drawn yet), took more than one value."""
+    seen = counts[counts >= 0]
+    return bool(seen.size) and int(seen.max()) > int(seen.min())
