@@ -164,3 +164,14 @@ def test_a_stray_quote_costs_its_own_row_only(tmp_path):
     for line in rows:
         parser.feed(line + "\n")
     assert parser.finish().series["reward"].steps.tolist() == run.series["reward"].steps.tolist()
+
+
+def test_a_quoted_header_cell_holding_a_comma_is_one_column():
+    # W&B exports binned metrics whose names hold a comma, quoted: the table is still recognised
+    # (without --input-format), and a pass@k share beside the score is read as the accuracy
+    head = '"val/fraction_in_(0.5, 1.0)",critic/score/mean,train/pass_at_8,_step'
+    rows = [f"{0.1 * i:.2f},{0.2 + 0.01 * i:.3f},{0.4 + 0.005 * i:.3f},{i}" for i in range(1, 13)]
+    run = read_text("\n".join([head, *rows]) + "\n")
+    assert run.format == "csv" and list(run.steps[[0, -1]]) == [1, 12]
+    assert run.series["acc"].source == "train/pass_at_8" and run.series["reward"].source == "critic/score/mean"
+    assert abs(float(run.series["acc"].values[-1]) - 0.46) < 1e-9

@@ -229,6 +229,8 @@ PATTERNS: list[tuple[re.Pattern[str], Alias]] = [
     (re.compile(r"^eval_.+_pass1$"), Alias("val_acc", 3)),
     (re.compile(r"^test/env/[^/]+/correct$"), Alias("val_acc", 4)),
     (re.compile(r"^reward/avg_pass_at_\d+$"), Alias("acc", 6)),
+    # the share of prompts with a right answer among k samples: a correctness score, after any mean
+    (re.compile(r"^(?:train/|passrate/)?pass(?:_at_|@)\d+$"), Alias("acc", 16)),
     (re.compile(r"^env/[^/]+/correct$"), Alias("acc", 14)),
     (re.compile(r"^env/[^/]+/reward/total$"), Alias("reward", 14)),
     # (the lookahead finds the word once; `[^/]*(acc|correct)[^/]*` backtracked quadratically on long keys)

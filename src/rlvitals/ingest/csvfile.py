@@ -310,12 +310,18 @@ def _sniff(text: str) -> float:
     if len(lines) < 2:
         return 0.0
     delim = "\t" if lines[0].count("\t") > lines[0].count(",") else ","
-    n = lines[0].count(delim)
-    if n < 1 or lines[0].lstrip().startswith(("{", "[")):
+    if lines[0].count(delim) < 1 or lines[0].lstrip().startswith(("{", "[")):
         return 0.0
+    # the header's cells as the reader splits them: a quoted name may hold the delimiter (W&B's
+    # binned metrics, "…fraction_of_prompts_in_(0.5, 1.0)"); a row holds at least its separators
+    try:
+        header = next(csv.reader([lines[0]], delimiter=delim))
+    except csv.Error:  # (a name past the csv module's field limit, a stray NUL: not a table we read)
+        return 0.0
+    n = len(header) - 1
     rows = lines[1:-1] or lines[1:]  # the last sniffed line may be cut by the window
     same = sum(1 for l in rows if l.count(delim) >= n)
-    header = [h.strip().strip('"') for h in lines[0].split(delim)]
+    header = [h.strip().strip('"') for h in header]
     numeric = sum(1 for c in lines[1].split(delim) if parse_value(c) is not None)
     if same < len(rows) or numeric == 0:
         return 0.0
