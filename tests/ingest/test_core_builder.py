@@ -97,3 +97,27 @@ def test_releasing_build_gives_the_same_run():
         assert np.array_equal(kept.series[k].steps, released.series[k].steps)
         assert np.array_equal(kept.series[k].values, released.series[k].values)
     assert kept.notes == released.notes and len(released.segments) == 2
+
+
+def test_a_vitals_step_rewritten_with_other_numbers_is_said():
+    # a run restarted at its first step twice (other numbers each time), a resume rewriting steps 3-4,
+    # and rows every rank printed alike: the later write is kept, and the note counts the steps whose
+    # earlier numbers were not read -- identical repeats and a clock's rewrites are no loss
+    b = RunBuilder("x", "t")
+    rows = [
+        (0, {"reward": 0.0, "time": 1.0}),
+        (0, {"reward": 0.25, "time": 2.0}),
+        (0, {"reward": 0.24, "time": 3.0}),
+        *((s, {"reward": 0.1 * s, "time": 4.0 + s}) for s in range(1, 6)),
+        (3, {"reward": 0.9, "time": 10.0}),
+        (4, {"reward": 0.8, "time": 11.0}),
+        (5, {"reward": 0.5, "time": 12.0}),  # the same number again: no loss
+    ]
+    _rows(b, rows)
+    run = b.build()
+    assert run.series["reward"].values.tolist() == [0.24, 0.1, 0.2, 0.9, 0.8, 0.5]
+    notes = [n for n in run.notes if getattr(n, "key", "") == "ingest.note.rewritten"]
+    assert len(notes) == 1 and "3 step(s)" in notes[0] and "first at step 0" in notes[0]
+    same = RunBuilder("y", "t")
+    _rows(same, [(s, {"reward": 0.1 * s, "time": float(k)}) for k, s in enumerate([1, 1, 2, 2, 3, 3])])
+    assert not [n for n in same.build().notes if getattr(n, "key", "") == "ingest.note.rewritten"]

@@ -113,6 +113,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.positions": "{n} log dicts have no step key: their position in the array is used as the step",
         "ingest.note.columns": "read {n} per-step lists over {steps} steps from the JSON object",
         "ingest.note.columns_positions": "the JSON object has no list of steps: entry i of its {n}-long lists is step i + 1",
+        "ingest.note.rewritten": "{n} step(s) of a vital were logged more than once with different numbers (first at step {step}): several updates a step, two writers, a restart or a resume; the later write is kept, the earlier ones are not read",
         "ingest.note.interleaved": "the step counter went back on {back} of {rows} rows, by a few steps each time: "
         "two writers appending to one file (two runs, or ranks of an async trainer), read as one run; where a step "
         "is logged twice the later row wins",
@@ -250,6 +251,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.positions": "{n} 个日志字典没有 step 键：用它在数组中的位置作为步数",
         "ingest.note.columns": "从 JSON 对象里读了 {n} 个逐步列表，共 {steps} 步",
         "ingest.note.columns_positions": "JSON 对象里没有步数列表：长度为 {n} 的列表里第 i 项记为第 i + 1 步",
+        "ingest.note.rewritten": "有 {n} 步的某个指标被记录了不止一次且数值不同（最早在第 {step} 步）：每步多次更新、两个写入者、重启或续训；以后写的为准，之前的不读",
         "ingest.note.interleaved": "step 计数在 {rows} 行中有 {back} 行回退（每次退几步）：两个写入者往同一个文件追加（两次训练，或异步训练的多个 rank），按一次训练读取；同一步记录两次时以后一行为准",
         "ingest.note.not_split": "step 计数在 ≤ {max} 处重新开始超过 {runs} 次：按一次训练读取，不拆分",
         "ingest.note.folder_holds": "文件夹里有 {n} 个 {kind} 运行",

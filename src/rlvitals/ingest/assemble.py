@@ -15,12 +15,12 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 import numpy as np
 
 from ..i18n import Listing, Msg
-from ..run import Run
+from ..run import Run, Series
 
 # a segment whose first step is at most this begins a new run (not a resume)
 NEW_RUN_MAX_STEP = 1
@@ -32,6 +32,7 @@ __all__ = [
     "MAX_RUNS",
     "NEW_RUN_MAX_STEP",
     "Column",
+    "Rewrites",
     "gather",
     "group_runs",
     "interleaved",
@@ -39,6 +40,7 @@ __all__ = [
     "link_runs",
     "parts",
     "release_heap",
+    "rewritten",
     "series",
     "split_columns",
 ]
@@ -46,6 +48,8 @@ __all__ = [
 # step arrays already joined during one build, by the ids of the blocks they were joined from
 SharedSteps = dict[tuple[int, ...] | None, tuple[np.ndarray, bool]]
 Raw = dict[str, tuple[np.ndarray, np.ndarray]]
+# key -> (steps written again with another value, the first such step)
+Rewrites = dict[str, tuple[int, int]]
 
 
 class Column:
@@ -78,11 +82,18 @@ def parts(col: Column) -> list[tuple[np.ndarray, np.ndarray, int | np.ndarray]]:
     return out
 
 
-def series(col: Column, shared: SharedSteps | None = None, release: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def series(
+    col: Column,
+    shared: SharedSteps | None = None,
+    release: bool = False,
+    key: str = "",
+    rewrites: Rewrites | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """(steps, values) of one column, sorted, later writes winning.  `shared` caches the step
     arrays of blocks that several keys share (one array and one order check for all of them).
     `release` lets the column's blocks go as soon as they are joined (a last build: memory then
-    peaks at the blocks plus one column, not at twice the values)."""
+    peaks at the blocks plus one column, not at twice the values).  `rewrites` collects the steps
+    of `key` written again with another value (`_keep_last`)."""
     blocks = parts(col)
     open_rows = len(col.steps)
     if release:
@@ -106,11 +117,19 @@ def series(col: Column, shared: SharedSteps | None = None, release: bool = False
             [np.arange(o, o + p.size, dtype=np.int64) if isinstance(o, int) else o for p, _, o in blocks]
         )
         idx = np.lexsort((order, steps))
-        steps, values = steps[idx], values[idx]
-        last = np.ones(steps.size, dtype=bool)
-        last[:-1] = steps[1:] != steps[:-1]  # keep the last write of each step
-        steps, values = steps[last], values[last]
+        steps, values = _keep_last(steps[idx], values[idx], key, rewrites)
     return steps, values
+
+
+def rewritten(series: Mapping[str, Series], rewrites: Rewrites) -> Msg | None:
+    """The note for a vital's steps logged again with other numbers (several updates a step, two
+    writers, a restart at the same step, a resume): the later write counts, and the note says how
+    many steps it replaced.  A clock's or a
+    counter's rewrites among the other keys are no loss worth a note."""
+    hits = [rewrites[s.source] for s in series.values() if s.source in rewrites]
+    if not hits:
+        return None
+    return Msg("ingest.note.rewritten", n=max(h[0] for h in hits), step=min(h[1] for h in hits))
 
 
 def gather(col: Column) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -129,13 +148,31 @@ def gather(col: Column) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return steps, values, order
 
 
-def _later_wins(steps: np.ndarray, values: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _later_wins(
+    steps: np.ndarray, values: np.ndarray, order: np.ndarray, key: str = "", rewrites: Rewrites | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     if steps.size < 2 or bool(np.all(steps[1:] > steps[:-1])):
         return steps.copy(), values.copy()
     idx = np.lexsort((order, steps))
-    steps, values = steps[idx], values[idx]
+    return _keep_last(steps[idx], values[idx], key, rewrites)
+
+
+def _keep_last(
+    steps: np.ndarray, values: np.ndarray, key: str, rewrites: Rewrites | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The last write of each step (steps sorted, writes in order within a step).  `rewrites` gets
+    key -> (steps whose earlier writes held another value, the first of them): a step logged
+    again with new numbers is values not read, where identical repeats (every rank printing the
+    same line) are no loss."""
     last = np.ones(steps.size, dtype=bool)
-    last[:-1] = steps[1:] != steps[:-1]
+    last[:-1] = steps[1:] != steps[:-1]  # keep the last write of each step
+    if rewrites is not None:
+        ends = np.flatnonzero(last)  # each write's step's last write: the first end at or after it
+        kept = values[ends[np.searchsorted(ends, np.arange(steps.size))]]
+        other = ~last & (values != kept) & ~(np.isnan(values) & np.isnan(kept))
+        if other.any():
+            hit = np.unique(steps[other])
+            rewrites[key] = (int(hit.size), int(hit[0]))
     return steps[last], values[last]
 
 
@@ -172,12 +209,12 @@ def group_runs(segments: list[list[int]], split_runs: bool = True) -> list[list[
     return groups
 
 
-def join_columns(cols: dict[str, Column], release: bool = False) -> Raw:
+def join_columns(cols: dict[str, Column], release: bool = False, rewrites: Rewrites | None = None) -> Raw:
     """Every column's series, for a file that holds one run."""
     shared: SharedSteps = {}
     raw: Raw = {}
     for key, col in cols.items():
-        raw[key] = series(col, shared, release)
+        raw[key] = series(col, shared, release, key, rewrites)
         if release:
             # the key's blocks are freed between the others' small arrays: hand their pages
             # back before the next key's column is joined, or each column lands on fresh
@@ -186,19 +223,21 @@ def join_columns(cols: dict[str, Column], release: bool = False) -> Raw:
     return raw
 
 
-def split_columns(cols: dict[str, Column], groups: list[list[list[int]]], rows: int) -> Iterator[Raw]:
+def split_columns(cols: dict[str, Column], groups: list[list[list[int]]], rows: int) -> Iterator[tuple[Raw, Rewrites]]:
     """Every column cut into the runs `groups` (from `group_runs`) hold: per run, one series per key
-    (later wins within the run), a run at a time; `rows` is the number of rows fed."""
+    (later wins within the run) and its rewritten steps, a run at a time; `rows` is the number of
+    rows fed."""
     gathered = {key: gather(col) for key, col in cols.items()}
     bounds = [g[0][4] for g in groups] + [rows + 1]
     for i in range(len(groups)):
         lo, hi = bounds[i], bounds[i + 1]
         part: Raw = {}
+        rewrites: Rewrites = {}
         for key, (steps, values, order) in gathered.items():
             a, b = np.searchsorted(order, [lo, hi])
             if b > a:
-                part[key] = _later_wins(steps[a:b], values[a:b], order[a:b])
-        yield part
+                part[key] = _later_wins(steps[a:b], values[a:b], order[a:b], key, rewrites)
+        yield part, rewrites
 
 
 def _malloc_trim() -> Callable[[int], int] | None:

@@ -10,7 +10,8 @@ Every reader feeds a `RunBuilder`; the builder owns the rules real logs need:
   back by a few steps on more than a tenth of the rows is two writers interleaved in one file
   (`assemble.interleaved`): one run, said in a note.
 - **Duplicates.** The same step written again (several ranks printing the same line, or two
-  lines of different keys for one step, as slime does) merges; later values win.
+  lines of different keys for one step, as slime does) merges; later values win, and a vital's
+  step rewritten with other numbers is counted in a note (`assemble.rewritten`).
 - **Keys.** Framework keys are kept as logged until `build()`, which maps them through
   `aliases.resolve` onto canonical names (one source per canonical metric, the preferred one)
   and keeps every other numeric key in `Run.extras`.
@@ -45,12 +46,14 @@ from .assemble import (
     MAX_RUNS,
     NEW_RUN_MAX_STEP,
     Column,
+    Rewrites,
     gather,
     group_runs,
     interleaved,
     join_columns,
     link_runs,
     release_heap,
+    rewritten,
     split_columns,
 )
 from .values import STEP_LIMIT, OutOfRange, parse_step, steps_ok
@@ -332,8 +335,12 @@ class RunBuilder:
         does not count (kept as one run, "later wins", and said in a note)."""
         return group_runs(self._segments, self.split_runs)
 
-    def _make_run(self, raw: dict[str, tuple[np.ndarray, np.ndarray]], segs: list[list[int]]) -> Run:
+    def _make_run(
+        self, raw: dict[str, tuple[np.ndarray, np.ndarray]], segs: list[list[int]], rewrites: Rewrites
+    ) -> Run:
         series, extras, unrecognized, notes = aliases.resolve(raw)
+        if (said := rewritten(series, rewrites)) is not None:
+            notes.append(said)
         comps, kinds, evals, comp_notes = components.split(raw, series, extras)
         if "reward" not in series and (made := components.reward_from_terms(comps)) is not None:
             series["reward"] = made
@@ -368,7 +375,9 @@ class RunBuilder:
         self._flush()
         groups = self.run_groups()
         if len(groups) <= 1:
-            run = self._make_run(join_columns(self._cols, release), groups[0] if groups else [])
+            rewrites: Rewrites = {}
+            raw = join_columns(self._cols, release, rewrites)
+            run = self._make_run(raw, groups[0] if groups else [], rewrites)
             if (
                 len(self._segments) > 1
                 and len(groups) == 1
@@ -381,7 +390,7 @@ class RunBuilder:
                 run.meta["interleaved"] = True
             return run
         parts = split_columns(self._cols, groups, self._row)  # one run's series at a time
-        runs = [self._make_run(part, segs) for part, segs in zip(parts, groups, strict=True)]
+        runs = [self._make_run(part, segs, rw) for (part, rw), segs in zip(parts, groups, strict=True)]
         entries = [
             Msg("note.run_rows", i=i + 1, first=g[0][0], last=max(s[1] for s in g), rows=sum(s[3] for s in g))
             for i, g in enumerate(groups)
