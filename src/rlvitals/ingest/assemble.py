@@ -124,8 +124,8 @@ def series(
 def rewritten(series: Mapping[str, Series], rewrites: Rewrites) -> Msg | None:
     """The note for a vital's steps logged again with other numbers (several updates a step, two
     writers, a restart at the same step, a resume): the later write counts, and the note says how
-    many steps it replaced.  A clock's or a
-    counter's rewrites among the other keys are no loss worth a note."""
+    many steps it replaced.  A clock's or a counter's rewrites among the other keys are no loss
+    worth a note."""
     hits = [rewrites[s.source] for s in series.values() if s.source in rewrites]
     if not hits:
         return None
