@@ -129,6 +129,33 @@ def test_tinker_policy_entropy_and_its_correctness_term_as_the_goal(tmp_path, ca
     assert "reward/correctness_f (a correctness term, ahead of the total reward)" in capsys.readouterr().out
 
 
+def test_tinkers_sampler_learner_gap_stands_in_for_the_ratio(tmp_path):
+    # Tinker logs the mean (sampler - learner) log-prob gap over the sampled tokens, not the ratio:
+    # exp(-gap) is the ratio's level -- 1 while the sampler runs the weights being trained, falling
+    # as a stale sampler drifts from them (a weight-sync failure, read like any ratio leaving 1)
+    rng = np.random.default_rng(3)
+    rows = []
+    for i in range(120):
+        gap = 0.001 if i < 40 else 0.001 + 0.012 * (i - 40)
+        rows.append(
+            {
+                "step": i,
+                "env/all/reward/total": 0.3 + 0.1 * min(i, 40) / 40 + rng.normal(0, 0.02),
+                "optim/kl_sample_train_v1": gap + rng.normal(0, 0.0003),
+                "optim/entropy": 0.5 + rng.normal(0, 0.01),
+            }
+        )
+    run = read(write_jsonl(tmp_path, rows, "metrics.jsonl"))
+    ratio = run["ratio_mean"]
+    assert ratio.proxy and ratio.source == "optim/kl_sample_train_v1"
+    assert abs(float(ratio.values[-1]) - math.exp(-rows[-1]["optim/kl_sample_train_v1"])) < 1e-12
+    d = diagnose(run)
+    assert d.verdict == "dead" and d.top.id == "sync_failure", [f.id for f in d.findings]
+    steady = read(write_jsonl(tmp_path, rows[:40], "steady.jsonl"))
+    assert not any(f.id == "sync_failure" for f in diagnose(steady).findings)
+    assert all("ratio_mean" not in f.missing for f in diagnose(steady).findings)
+
+
 def test_a_correctness_term_under_a_new_name_is_the_goal_ahead_of_the_reward(tmp_path):
     rows = [
         {

@@ -62,6 +62,11 @@ def _one_minus(x: np.ndarray) -> np.ndarray:
     return 1.0 - x
 
 
+def _exp_neg(x: np.ndarray) -> np.ndarray:
+    out: np.ndarray = np.exp(-np.clip(x, -50.0, 50.0))
+    return out
+
+
 _ADV_FROM_ZERO_STD = Alias("adv_std", 5, transform=_sqrt_one_minus, proxy=True, note=Msg("note.alias.adv_zero_std"))
 
 
@@ -170,6 +175,11 @@ EXACT: dict[str, Alias] = {
     ),
     "training/rollout_probs_diff_mean": Alias(
         "ratio_mean", 20, transform=_one_minus, proxy=True, note=Msg("note.alias.ratio_diff")
+    ),
+    # Tinker's mean of (sampler log-prob − learner log-prob) over the sampled tokens: the log of the
+    # importance ratio's inverse, so exp(−it) is the ratio's level (1 when the two policies agree)
+    "optim/kl_sample_train_v1": Alias(
+        "ratio_mean", 21, transform=_exp_neg, proxy=True, note=Msg("note.alias.ratio_kl_sample")
     ),
     # response length
     **_rows(
