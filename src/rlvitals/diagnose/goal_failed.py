@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from .actions import action_for
+from .arith import pair_se
 from .context import Ctx, rnd
 from .differential import DECIDES, LOOKALIKES, RULERS
 from .materiality import bounded, few_evals, few_evals_gained, goal_scale, pinned, solved
@@ -118,7 +119,7 @@ def _wiped_out(ctx: Ctx, g: str, tr: Trend) -> int | None:
     # nothing: the stretch kept at most reward_died of that level (a noisy low score is not nothing)
     if level < 2 * get("near_zero") or fall < get("goal_material") or now > get("reward_died") * level:
         return None
-    if fall < get("goal_z") * tr.noise * float(np.sqrt(2.0 / k)):
+    if fall < get("goal_z") * tr.noise * pair_se(k):
         return None
     others = (trend(ctx, m) for m in ("reward", "acc", "val_acc") if m != g and ctx.has(m))
     if any(o is not None and o.rose for o in others):
