@@ -167,8 +167,8 @@ def _keep_last(
     last = np.ones(steps.size, dtype=bool)
     last[:-1] = steps[1:] != steps[:-1]  # keep the last write of each step
     if rewrites is not None:
-        ends = np.flatnonzero(last)  # each write's step's last write: the first end at or after it
-        kept = values[ends[np.searchsorted(ends, np.arange(steps.size))]]
+        ends = np.flatnonzero(last)
+        kept = np.repeat(values[ends], np.diff(ends, prepend=-1))  # each write's step's last write
         other = ~last & (values != kept) & ~(np.isnan(values) & np.isnan(kept))
         if other.any():
             hit = np.unique(steps[other])
