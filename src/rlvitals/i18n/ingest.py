@@ -46,6 +46,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "({vitals}); keys seen: {keys}; say which key is which with --map CANON=KEY, "
         "e.g. --map '{canon}={example}'",
         "ingest.err.json": "{path} is not valid JSON ({error})",
+        "ingest.err.long_header": "{path}: not a long table (its header names no metric, value and step columns; "
+        "a long table's header reads like step,metric,value)",
         "ingest.err.json_shape": "{path}: a JSON document with no log_history list, and not an array of log dicts",
         "ingest.err.notebook": "{path} is not a readable Jupyter notebook ({error})",
         "ingest.err.notebook_empty": "{path}: the notebook's outputs hold no training metrics (no Trainer "
@@ -122,6 +124,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.wandb_panel": "a W&B panel export: run {run}, its keys read without the run's name; "
         "the __MIN/__MAX envelope columns set aside",
         "ingest.note.panel_holds": "the W&B panel export holds {n} runs",
+        "ingest.note.long_table": "read a long table (one row per logged value): {n} metrics over {steps} steps",
+        "ingest.note.long_holds": "the long table holds {n} runs",
         "ingest.note.json_runs": "the JSON object holds {n} runs side by side, one per key",
         "ingest.note.mlflow_holds": "it holds {n} MLflow runs",
         "ingest.note.sqlite_nulls": "{n} NULL cells of metrics already logged were read as NaN (SQLite stores a NaN as NULL)",
@@ -196,6 +200,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "看到的键：{keys}；用 --map CANON=KEY 指明哪个键是哪个，"
         "例如 --map '{canon}={example}'",
         "ingest.err.json": "{path} 不是合法的 JSON（{error}）",
+        "ingest.err.long_header": "{path}：不是长表（表头里没有指标名、数值和步数三列；长表的表头形如 step,metric,value）",
         "ingest.err.json_shape": "{path}：JSON 文档里没有 log_history 列表，也不是日志字典的数组",
         "ingest.err.notebook": "{path} 不是可读的 Jupyter 笔记本（{error}）",
         "ingest.err.notebook_empty": "{path}：笔记本的输出里没有训练指标（没有 Trainer 表格，也没有打印的日志行）；"
@@ -257,6 +262,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.folder_holds": "文件夹里有 {n} 个 {kind} 运行",
         "ingest.note.wandb_panel": "W&B 面板导出：运行 {run}，键名去掉运行名读取；__MIN/__MAX 包络列不计入",
         "ingest.note.panel_holds": "这份 W&B 面板导出里有 {n} 个运行",
+        "ingest.note.long_table": "按长表读取（每行一个记录值）：{n} 个指标，共 {steps} 步",
+        "ingest.note.long_holds": "这张长表里有 {n} 个运行",
         "ingest.note.json_runs": "这个 JSON 对象里并排放着 {n} 个运行，每个键一个",
         "ingest.note.mlflow_holds": "其中有 {n} 个 MLflow 运行",
         "ingest.note.sqlite_nulls": "已经记录过的指标有 {n} 个 NULL 单元格，按 NaN 读取（SQLite 把 NaN 存成 NULL）",

@@ -156,6 +156,8 @@ STRINGS: dict[str, dict[str, str]] = {
         # why ingest skipped a line or dropped a value (the reasons are stable English keys)
         "reason.CSV row with a wrong number of cells": "CSV row with a wrong number of cells",
         "reason.CSV row without a step": "CSV row without a step",
+        "reason.long-table row without a metric name": "long-table row without a metric name",
+        "reason.long-table row without a numeric value": "long-table row without a numeric value",
         "reason.CSV row without metrics": "CSV row without metrics",
         "reason.JSON line without metrics": "JSON line without metrics",
         "reason.dict without metrics": "dict without metrics",
@@ -334,6 +336,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "note.alias.guessed": "通用读取器按名字匹配（不对的话用 --map 指明）",
         "reason.CSV row with a wrong number of cells": "单元格数目不对的 CSV 行",
         "reason.CSV row without a step": "没有 step 的 CSV 行",
+        "reason.long-table row without a metric name": "没有指标名的长表行",
+        "reason.long-table row without a numeric value": "数值不是数字的长表行",
         "reason.CSV row without metrics": "没有指标的 CSV 行",
         "reason.JSON line without metrics": "没有指标的 JSON 行",
         "reason.dict without metrics": "没有指标的字典",

@@ -20,6 +20,7 @@ MODULES: tuple[str, ...] = (
     "verl_console",
     "verl_jsonl",
     "jsonl",
+    "longcsv",  # long CSV: one row per logged value (step, metric name, value)
     "csvfile",
     "tb_format",
     "parquet",  # Parquet step tables, rlprobe's run directory (binary: by magic bytes; needs pyarrow)

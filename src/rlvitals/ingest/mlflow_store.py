@@ -24,6 +24,7 @@ import numpy as np
 from ..errors import InputError, NotAFile
 from ..i18n import Msg
 from ..run import Run
+from .assemble import keyed_block
 from .base import Format
 from .builder import RunBuilder, link_runs
 from .sqlite_store import is_sqlite
@@ -117,32 +118,13 @@ def _config(run_dir: Path) -> dict[str, object]:
 
 
 def _join(b: RunBuilder, cols: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]) -> None:
-    """Each key's (timestamps, values, steps) into one block of rows on the union of the steps:
-    sorted by step, then time, the later write of a step winning."""
-    merged: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-    for key, (ts, vals, steps) in cols.items():
-        ok = np.isfinite(steps) & (steps == np.floor(steps)) & (steps >= 0)
-        if not ok.all():
-            b.skip("step out of range", int((~ok).sum()))
-            ts, vals, steps = ts[ok], vals[ok], steps[ok]
-        if not steps.size:
-            continue
-        order = np.lexsort((ts, steps))
-        st, vs = steps[order].astype(np.int64), vals[order]
-        last = np.ones(st.size, dtype=bool)
-        last[:-1] = st[1:] != st[:-1]
-        merged[key] = (st[last], vs[last])
-    if not merged:
-        return
-    union = np.unique(np.concatenate([st for st, _ in merged.values()]))
-    columns, present = {}, {}
-    for key, (st, vs) in merged.items():
-        at = np.searchsorted(union, st)
-        columns[key] = np.full(union.size, math.nan)
-        columns[key][at] = vs
-        present[key] = np.zeros(union.size, dtype=bool)
-        present[key][at] = True
-    b.add_block(union, columns, present=present, first_line=1)
+    """Each key's (timestamps, values, steps) into one block of rows on the union of the steps
+    (`assemble.keyed_block`: the later write of a step winning)."""
+    bad, union, columns, present = keyed_block(cols)
+    if bad:
+        b.skip("step out of range", bad)
+    if union.size:
+        b.add_block(union, columns, present=present, first_line=1)
 
 
 def _context(b: RunBuilder, cfg: dict[str, object]) -> None:
