@@ -64,6 +64,11 @@ def test_classify(name, kind):
         ("rewards/margins", None),
         ("env/all/format", "format"),
         ("reward/overall", None),
+        # a loop's flat terms under the training namespace, but never the total they sum to
+        ("train/format_reward", "format_reward"),
+        ("train/answer_reward", "answer_reward"),
+        ("train/total_reward", None),
+        ("train/reward", None),
     ],
 )
 def test_component_keys(key, name):
@@ -92,6 +97,18 @@ def test_eval_keys():
     assert val_acc_choice(["eval/gsm8k", "eval/aime-truncated_ratio", "eval/aime"]) == "eval/aime"
     assert val_acc_choice(["eval/loss", "eval/runtime", "eval/samples_per_second", "eval/epoch"]) is None
     assert val_acc_choice(["eval/gsm8k", "eval/reward"]) == "eval/reward"
+
+
+def test_an_eval_of_the_rewards_terms_stands_for_accuracy_by_its_correctness_term():
+    # the term paying the right answer, not the total over it and its format term, however named
+    terms = ["eval/total_reward", "eval/format_reward", "eval/answer_reward", "eval/response_length"]
+    assert val_acc_choice(terms) == "eval/answer_reward"
+    assert val_acc_choice(["eval/reward_correct", "eval/reward"]) == "eval/reward_correct"
+    # a term paying the answer's shape is never the accuracy, even alone beside the total
+    assert val_acc_choice(["eval/format_reward", "eval/total_reward"]) == "eval/total_reward"
+    assert val_acc_choice(["eval/format_reward", "eval/length_reward"]) is None
+    # an accuracy by name still comes first
+    assert val_acc_choice(["eval/answer_reward", "eval/accuracy"]) == "eval/accuracy"
 
 
 def test_gemma_trainer_state_components():

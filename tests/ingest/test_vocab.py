@@ -104,3 +104,19 @@ def test_generic_and_peer_names_rank_after_framework_keys():
     rows = [{"step": s, "reward": 0.1 * s, "reward_mean": 9.0, "loss": 0.5, "train_loss": 7.0} for s in range(3)]
     run = read_text(_jsonl(rows))
     assert run.series["reward"].source == "reward" and run.series["loss"].source == "loss"
+
+
+def test_a_loops_total_reward_is_the_reward_its_terms_components():
+    # a loop logging `train/total_reward` beside the terms it sums (answer, format): the goal is the
+    # answer term, the reward the total -- a log of nothing else had no reward before
+    rows = [
+        {"step": s, "train/total_reward": 0.1 * s + 0.2, "train/answer_reward": 0.1 * s, "train/format_reward": 0.2}
+        for s in range(4)
+    ]
+    run = read_text(_jsonl(rows))
+    assert run.series["reward"].source == "train/total_reward"
+    assert run.component_kinds == {"answer_reward": "correctness", "format_reward": "format"}
+    assert canonical_key("reward_total") == "reward"
+    # the plain reward, when logged too, is still the one read
+    both = read_text(_jsonl([{**r, "reward": 1.0} for r in rows]))
+    assert both.series["reward"].source == "reward"

@@ -176,6 +176,8 @@ def component_name(key: str) -> str | None:
     """The reward-function name a key logs the mean of, or None when it is no component."""
     if "/" not in key and "." not in key:
         return _flat_term(key)
+    if key.startswith("train/") and "/" not in key[6:] and "." not in key:
+        return _flat_term(key[6:])  # the same flat term under the training namespace (`train/format_reward`)
     for pat in _COMPONENT_PATTERNS:
         m = pat.match(key)
         if m:
@@ -245,16 +247,28 @@ _ACC_WORDS: tuple[tuple[int, re.Pattern[str]], ...] = (
     # slime's `eval N: {'eval/aime': 0.2}`: the eval score of one data set, named by the set alone
     (5, re.compile(r"^eval/[^/]+$")),
 )
+# an eval metric named for one term of the reward: `<term>_reward`, `reward_<term>`
+_TERM = re.compile(r"(\w+?)_rewards?|rewards?_(\w+)")
 _NOT_ACC = re.compile(r"(loss|length|len|std|min|max|time|tokens|truncat|entropy|kl|perplex|per_second|epoch)")
 
 
 def val_acc_choice(keys: list[str]) -> str | None:
-    """The eval key that best stands for accuracy (accuracy/acc > pass@1 > exact_match > score >
-    reward > a data set's own score, `eval/<set>`)."""
+    """The eval key that best stands for accuracy (accuracy/acc > pass@1 > exact_match or a
+    correctness term > score > reward > a data set's own score, `eval/<set>`); never a term paying
+    the answer's format, length or style."""
     best: tuple[int, int, str] | None = None
     for key in keys:
         low = key.lower()
-        if _NOT_ACC.search(low.split("/")[-1] if "/" in low else low):
+        leaf = low.split("/")[-1]
+        if _NOT_ACC.search(leaf):
+            continue
+        term = _TERM.fullmatch(leaf)
+        kind = classify(term.group(1) or term.group(2)) if term else "other"
+        if kind in ("format", "length", "style"):
+            continue  # a term paying the answer's shape is no accuracy
+        if kind == "correctness":  # a term paying the right answer (`eval/answer_reward`)
+            cand = (2, len(key), key)
+            best = cand if best is None or cand < best else best
             continue
         for rank, pat in _ACC_WORDS:
             if pat.search(low):
