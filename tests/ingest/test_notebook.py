@@ -223,3 +223,26 @@ def test_notebook_piped_in(monkeypatch, capsys):
     d = json.loads(capsys.readouterr().out)
     assert d["name"] == "stdin" and d["format"] == "notebook" and d["steps"]["count"] == 100
     assert d["input"] == ["stdin"]
+
+
+def test_a_console_kept_in_markdown_cells_is_read_when_no_output_holds_metrics(tmp_path):
+    # a notebook saved without outputs, each training cell's console pasted below it as text
+    md = [
+        {
+            "cell_type": "markdown",
+            "metadata": {},
+            "source": ["## run A output\n", "loading…\n", *DICTS.splitlines(True)],
+        }
+    ]
+    doc = {"cells": [*md, *_nb(_stream("hello world\n"))["cells"]], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    r = read(_write(tmp_path, doc))
+    assert r.format == "notebook" and r.meta["notebook_source"] == "markdown:trl-console"
+    assert r.series["reward"].steps.tolist() == [1, 2, 3, 4, 5, 6]
+    assert any("Markdown cells" in str(n) for n in r.notes)
+    # an output that holds the metrics is read first, the prose of the Markdown cells never
+    prose = [{"cell_type": "markdown", "metadata": {}, "source": ["Step 1: reward = 9\n", "Step 2: reward = 9\n"]}]
+    both = {**doc, "cells": [*prose, *_nb(_stream(DICTS))["cells"]]}
+    assert read(_write(tmp_path, both, "b.ipynb")).meta["notebook_source"] == "printed:trl-console"
+    # Markdown prose with numbers is still no training log
+    with pytest.raises(InputError, match="hold no training metrics"):
+        read(_write(tmp_path, {**doc, "cells": [*prose, *_nb(_stream("hi\n"))["cells"]]}, "c.ipynb"))

@@ -81,6 +81,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.nb_also_text": "the printed output also reads as {format} ({steps} steps, {vitals} vitals); "
         "the table was used",
         "ingest.note.nb_text": "read from the printed output of the cells ({format})",
+        "ingest.note.nb_markdown": "the cells' outputs hold no metrics: read from the text of its Markdown cells "
+        "(a cell's output kept as text, {format})",
         "ingest.note.nb_also_table": "an HTML table with {table} vitals was found too; the printed output has more "
         "({text}) and was used",
         "ingest.note.nb_no_step": "the table has no Step column: the row number is used as the step",
@@ -232,6 +234,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "列：{columns}",
         "ingest.note.nb_also_text": "打印输出也能按 {format} 读出（{steps} 步，{vitals} 个体征）；用的是表格",
         "ingest.note.nb_text": "读自单元格的打印输出（{format}）",
+        "ingest.note.nb_markdown": "单元格的输出里没有指标：读自 Markdown 单元格里的文字（以文字保存的单元格输出，{format}）",
         "ingest.note.nb_also_table": "也找到了含 {table} 个体征的 HTML 表格；打印输出的体征更多（{text} 个），用的是打印输出",
         "ingest.note.nb_no_step": "表格没有 Step 列：用行号作为步数",
         "ingest.note.gen_next": "通用读取器：没有步数的行上打印的指标，归到下一条带步数的行（它们出现在第一条之前）",

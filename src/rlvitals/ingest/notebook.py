@@ -10,7 +10,9 @@ Two places hold them:
   When several tables are present (an eval table, two `train()` calls), the one with the most
   vitals (reward-like columns first, then rows; the later on a tie) is used and a note says which;
 - **printed text** (stream outputs and `text/plain` results): TRL dicts, verl lines, any supported
-  text format, found by the same sniffer as a file.
+  text format, found by the same sniffer as a file;
+- when no output holds a metric, **the text of its Markdown cells**: a notebook saved without its
+  outputs often keeps a cell's console pasted below it as text ("cell output record").
 
 The table is preferred when it holds at least as many vitals as the printed text; a note names the
 one not used.  The HTML is read by a small tokenizer of our own, linear on any input: the standard
@@ -191,6 +193,10 @@ def _outputs(cells: list[object]) -> tuple[list[Table], list[str]]:
     return tables, texts
 
 
+def _markdown(cells: list[object]) -> list[str]:
+    return [_text(c.get("source")) for c in cells if isinstance(c, dict) and c.get("cell_type") == "markdown"]
+
+
 def _table_run(table: Table, name: str) -> Run:
     b = RunBuilder(name, "notebook")
     cols = table.columns
@@ -260,9 +266,13 @@ def read_notebook(path: Path, name: str) -> Run:
     text_run = _text_run(texts, name)
     if table_run is not None and not (table_run.series or table_run.extras):
         table_run = None
-    if table_run is None and text_run is None:
-        raise InputError.of("ingest.err.notebook_empty", path=path)
     notes: list[str] = []
+    if table_run is None and text_run is None:
+        text_run = _text_run(_markdown(doc["cells"]), name)
+        if text_run is None:
+            raise InputError.of("ingest.err.notebook_empty", path=path)
+        text_run.meta["notebook_source"] = f"markdown:{text_run.format}"
+        notes.append(Msg("ingest.note.nb_markdown", format=text_run.format))
     if table_run is not None and (text_run is None or _vitals(table_run) >= _vitals(text_run)):
         assert best is not None
         run = table_run
@@ -289,8 +299,9 @@ def read_notebook(path: Path, name: str) -> Run:
     else:
         assert text_run is not None
         run = text_run
-        run.meta["notebook_source"] = f"printed:{run.format}"
-        notes.append(Msg("ingest.note.nb_text", format=run.format))
+        if not notes:
+            run.meta["notebook_source"] = f"printed:{run.format}"
+            notes.append(Msg("ingest.note.nb_text", format=run.format))
         if table_run is not None:
             notes.append(Msg("ingest.note.nb_also_table", table=_vitals(table_run), text=_vitals(text_run)))
     run.format = "notebook"
