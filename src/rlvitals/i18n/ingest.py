@@ -46,6 +46,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "({vitals}); keys seen: {keys}; say which key is which with --map CANON=KEY, "
         "e.g. --map '{canon}={example}'",
         "ingest.err.json": "{path} is not valid JSON ({error})",
+        "ingest.err.tb_export": "{path}: not a TensorBoard download (a `Wall time,Step,Value` CSV, a JSON array of "
+        "[wall_time, step, value] triples, or a folder of run-<run>-tag-<tag>.csv files)",
         "ingest.err.long_header": "{path}: not a long table (its header names no metric, value and step columns; "
         "a long table's header reads like step,metric,value)",
         "ingest.err.json_shape": "{path}: a JSON document with no log_history list, and not an array of log dicts",
@@ -128,6 +130,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.panel_holds": "the W&B panel export holds {n} runs",
         "ingest.note.long_table": "read a long table (one row per logged value): {n} metrics over {steps} steps",
         "ingest.note.long_holds": "the long table holds {n} runs",
+        "ingest.note.tb_export": "read from TensorBoard's downloaded curves: {files} metric(s), each named by its file ({keys})",
+        "ingest.note.tb_export_holds": "the folder holds TensorBoard downloads of {n} runs",
         "ingest.note.json_runs": "the JSON object holds {n} runs side by side, one per key",
         "ingest.note.mlflow_holds": "it holds {n} MLflow runs",
         "ingest.note.sqlite_nulls": "{n} NULL cells of metrics already logged were read as NaN (SQLite stores a NaN as NULL)",
@@ -202,6 +206,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "看到的键：{keys}；用 --map CANON=KEY 指明哪个键是哪个，"
         "例如 --map '{canon}={example}'",
         "ingest.err.json": "{path} 不是合法的 JSON（{error}）",
+        "ingest.err.tb_export": "{path}：不是 TensorBoard 下载的曲线（`Wall time,Step,Value` 的 CSV、"
+        "[wall_time, step, value] 三元组的 JSON 数组，或 run-<run>-tag-<tag>.csv 文件组成的文件夹）",
         "ingest.err.long_header": "{path}：不是长表（表头里没有指标名、数值和步数三列；长表的表头形如 step,metric,value）",
         "ingest.err.json_shape": "{path}：JSON 文档里没有 log_history 列表，也不是日志字典的数组",
         "ingest.err.notebook": "{path} 不是可读的 Jupyter 笔记本（{error}）",
@@ -267,6 +273,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "ingest.note.panel_holds": "这份 W&B 面板导出里有 {n} 个运行",
         "ingest.note.long_table": "按长表读取（每行一个记录值）：{n} 个指标，共 {steps} 步",
         "ingest.note.long_holds": "这张长表里有 {n} 个运行",
+        "ingest.note.tb_export": "读自 TensorBoard 下载的曲线：{files} 个指标，每个以文件名命名（{keys}）",
+        "ingest.note.tb_export_holds": "文件夹里有 {n} 个运行的 TensorBoard 下载文件",
         "ingest.note.json_runs": "这个 JSON 对象里并排放着 {n} 个运行，每个键一个",
         "ingest.note.mlflow_holds": "其中有 {n} 个 MLflow 运行",
         "ingest.note.sqlite_nulls": "已经记录过的指标有 {n} 个 NULL 单元格，按 NaN 读取（SQLite 把 NaN 存成 NULL）",

@@ -31,6 +31,7 @@ from .sqlite_store import MAGIC as SQLITE_MAGIC
 from .swanlab_store import MAGIC as SWANLAB_MAGIC
 from .swanlab_store import swanlab_files
 from .tb_format import is_tensorboard
+from .tbexport import tb_exports
 from .wandb_store import MAGIC as WANDB_MAGIC
 from .wandb_store import wandb_files
 
@@ -199,6 +200,8 @@ def read(
                 if mlflow_runs(path) or is_mlflow_db(path / "mlflow.db")
                 else "swanlab"
                 if swanlab_files(path)
+                else "tensorboard-export"
+                if tb_exports(path)
                 else None
             )
             if fmt is None:

@@ -22,6 +22,7 @@ MODULES: tuple[str, ...] = (
     "jsonl",
     "longcsv",  # long CSV: one row per logged value (step, metric name, value)
     "csvfile",
+    "tbexport",  # TensorBoard's downloaded curves (one tag per file, named by the file); a folder of them
     "tb_format",
     "parquet",  # Parquet step tables, rlprobe's run directory (binary: by magic bytes; needs pyarrow)
     "sqlite_store",  # rlwatch's metrics.db (binary: chosen by its magic bytes, never by text sniffing)
