@@ -255,3 +255,38 @@ def test_a_trainer_state_cut_short_is_read_up_to_its_last_complete_entry(tmp_pat
     assert run.format == "trl-state" and run.series["reward"].steps.tolist() == list(range(1, 31))
     notes = [n for n in run.notes if getattr(n, "key", "") == "ingest.note.json_cut_short"]
     assert len(notes) == 1 and "stops mid-way" in notes[0] and "中途截断" in localize(notes[0], "zh")
+
+
+def test_a_report_keeping_its_rows_in_a_section_of_its_own(tmp_path):
+    """A run's report: settings and provenance first (long enough that the sniffed head sees no row),
+    the per-update records in `training.updates`, each with its reward terms averaged under
+    `reward_components_mean`.  Read as the log dicts of that section, the terms as components."""
+    updates = [
+        {
+            "episodes": 8,
+            "evaluation": {"metrics": {"AnswerF1": 0.5}},
+            "reward_components_mean": {"task_success": 0.05 * u, "tool_call_cost": -0.07},
+            "reward_mean": 0.1 * u,
+            "task_ids": ["a", "b"],
+            "update": u,
+        }
+        for u in range(1, 31)
+    ]
+    doc = {
+        "algorithm": "multi-turn-grpo",
+        "provenance": {f"file_{i}": {"path": "/x" * 40, "sha256": "0" * 64} for i in range(800)},
+        "training": {"completed_updates": 30, "updates": updates},
+    }
+    p = tmp_path / "train_report.json"
+    p.write_text(json.dumps(doc, indent=2))
+    assert len(p.read_text()) > 64 * 1024  # the rows lie past the head the sniffer reads
+    run = read(p)
+    assert run.format == "trl-state" and run.n_steps == 30
+    assert run.series["reward"].values[-1] == pytest.approx(3.0)
+    assert run.component_kinds == {"task_success": "correctness", "tool_call_cost": "other"}
+    assert "`training/updates` list" in " ".join(map(str, run.notes))
+    # a head that looks like per-step lists (a one-number list first) sends it to json-columns, which
+    # finds no steps there: the document is read as the log dicts it holds, and the notes say so
+    p.write_text(json.dumps({"seeds": [7], **doc}))
+    again = read(p)
+    assert again.n_steps == 30 and "json-columns reader found no metric" in " ".join(map(str, again.notes))

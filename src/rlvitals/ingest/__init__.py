@@ -233,7 +233,17 @@ def read(
         name = name or src.name or run_name(path)
         chosen = _format(format or sniff_file(src.path, src.label))
         with reading(src.path, src.label):  # a progress line on a terminal for a long read
-            got = _read_with(chosen, src.path, name)
+            try:
+                got = _read_with(chosen, src.path, name)
+            except InputError as e:
+                # a JSON document not of the shape the sniffer guessed from its head: the other one's
+                other = (
+                    SHAPE_FALL_BACK.get(chosen.name) if format is None and e.key == "ingest.err.json_shape" else None
+                )
+                if other is None:
+                    raise
+                got = _read_with(FORMATS[other], src.path, name)
+                got.notes.insert(0, Msg("ingest.note.fallback_from", format=chosen.name, reader=other))
             # the sniffer's pick found nothing -- or, for a JSONL pick, one record: a JSON document
             # written on one line, whose rows its one record holds
             if format is None and chosen.name != "generic":
@@ -248,6 +258,9 @@ def read(
 # the rows in a list (or the steps' values in lists) is a JSON document; anything else, a hand-rolled
 # log that only looks like a framework's
 FALL_BACK = {"jsonl": ("trl-state", "json-columns", "generic")}
+# a JSON document whose head looked like per-step lists but holds log dicts (in a section of its own,
+# past the sniffed head), or the other way round
+SHAPE_FALL_BACK = {"json-columns": "trl-state", "trl-state": "json-columns"}
 
 
 def _fall_back(chosen: Format, path: Path, name: str, got: Run) -> Run:

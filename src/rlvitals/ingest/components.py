@@ -51,7 +51,7 @@ KINDS: tuple[str, ...] = ("correctness", "format", "length", "style", "other")
 _COMPONENT_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"^(?:train/)?rewards?/(?P<name>[^/]+)/mean$"),  # TRL ≥ 2025-03, rl-doctor
     re.compile(r"^(?:train/)?rewards/(?P<name>[^/]+)$"),  # TRL before 2025-03-23
-    re.compile(r"^reward_components?[./](?P<name>[^/]+)$"),  # rlprobe (parquet flatten)
+    re.compile(r"^reward_components?(?:_mean)?[./](?P<name>[^/]+)$"),  # rlprobe (parquet flatten), a loop's means
     re.compile(r"^metrics/(?P<name>[^/]+_reward)$"),  # prime-rl verifiers
     re.compile(r"^reward/(?P<name>[^/]+)$"),  # `reward/<name>`
     re.compile(r"^critic/score/(?P<name>[^/]+)/mean$"),  # verl reward_extra_info

@@ -159,8 +159,14 @@ def read_log_dicts(path: Path, name: str) -> Run:
         b = log_dicts_run(doc, name, "json-array", step_keys=STEP_KEYS, row_order=True, spelled_inf=spelled_inf)
         return _built(b, deep, cut)
     key = next((k for k in HISTORY_KEYS if isinstance(doc, dict) and isinstance(doc.get(k), list)), None)
+    where = ""  # the section holding the rows, when they are not at the top
     if key is None and isinstance(doc, dict):
         key = _longest_dict_list(doc)  # `{"steps": [{...}, ...], "sample_batch": {...}}`: a loop's own name
+        section = _section(doc) if key is None else None
+        if section is not None:  # a report keeping its rows in a section: `{"training": {"updates": [...]}}`
+            where, inner = section
+            key = _longest_dict_list(inner)
+            doc = {**inner, "config": doc.get("config", inner.get("config"))}
     if key is None:
         raise InputError.of("ingest.err.json_shape", path=path)
     assert isinstance(doc, dict)
@@ -172,7 +178,7 @@ def read_log_dicts(path: Path, name: str) -> Run:
         history, name, "trl-state", step_keys=("step",) if key == "log_history" else STEP_KEYS, spelled_inf=spelled_inf
     )
     if key != "log_history":
-        b.note(Msg("ingest.note.dicts_from", key=key))
+        b.note(Msg("ingest.note.dicts_from", key=where + key))
         if isinstance(doc.get("config"), dict):
             b.meta["config"] = doc["config"]
         for other in evals:
@@ -204,6 +210,24 @@ def _longest_dict_list(doc: Mapping[str, object]) -> str | None:
     for k, v in doc.items():
         if isinstance(v, list) and len(v) > size and _dicts(v):
             best, size = k, len(v)
+    return best
+
+
+def _section(doc: Mapping[str, object], depth: int = 2) -> tuple[str, Mapping[str, object]] | None:
+    """The object nested up to `depth` levels below the top whose list of log dicts is the longest:
+    (its path with a trailing `/`, the object); None when no section holds one."""
+    best: tuple[str, Mapping[str, object]] | None = None
+    size = 1
+    stack: list[tuple[str, Mapping[str, object], int]] = [
+        (f"{k}/", v, 1) for k, v in doc.items() if isinstance(v, dict)
+    ]
+    while stack:
+        path, obj, level = stack.pop()
+        for k, v in obj.items():
+            if isinstance(v, dict) and level < depth:
+                stack.append((f"{path}{k}/", v, level + 1))
+            elif isinstance(v, list) and len(v) > size and _dicts(v):
+                best, size = (path, obj), len(v)
     return best
 
 
@@ -262,12 +286,19 @@ _HISTORY_LIST = re.compile(r'"(?:history|records)"\s*:\s*\[\s*\{')
 _STEP_ROWS = re.compile(r'"[^"\n]{1,64}"\s*:\s*\[\s*\{\s*"(?:' + "|".join(re.escape(k) for k in STEP_KEYS) + r')"\s*:')
 
 
+_DICT_LIST = re.compile(r'"[^"\n]{1,64}"\s*:\s*\[\s*\{')
+
+
 def _sniff_state(text: str) -> float:
     if not text.lstrip("\ufeff \t\r\n").startswith("{"):
         return 0.0
     if '"log_history"' in text or _HISTORY_LIST.search(text):
         return 0.95
-    return 0.4 if _STEP_ROWS.search(text) else 0.0
+    if _STEP_ROWS.search(text):
+        return 0.4
+    # a list of objects anywhere (a report's `updates`, under a section of its own): less surely, but
+    # above per-step lists seen elsewhere in the head (json-columns, which it falls back to)
+    return 0.35 if _DICT_LIST.search(text) else 0.0
 
 
 _ARRAY_OF_DICTS = re.compile(r'\A[\ufeff\s]*\[\s*\{\s*"')
