@@ -32,7 +32,7 @@ from .builder import RunBuilder
 from .csvfile import STEP_COLUMNS
 from .values import OUT_OF_RANGE, parse_value
 
-__all__ = ["FORMAT", "NAME_COLUMNS", "RUN_COLUMNS", "VALUE_COLUMNS", "read_long_csv"]
+__all__ = ["FORMAT", "NAME_COLUMNS", "RUN_COLUMNS", "VALUE_COLUMNS", "keyed_builder", "read_long_csv"]
 
 NAME_COLUMNS = ("metric", "metric_name", "tag", "key", "name", "series", "variable")
 VALUE_COLUMNS = ("value", "metric_value", "val")
@@ -68,6 +68,7 @@ def _first(header: list[str], names: tuple[str, ...]) -> int | None:
 
 
 Columns = dict[str, tuple[list[float], list[float], list[float]]]  # key -> (times, values, steps)
+Points = tuple[np.ndarray, np.ndarray, np.ndarray]  # one key's (times, values, steps)
 
 
 class _Runs:
@@ -163,10 +164,11 @@ def read_long_csv(path: Path, name: str) -> Run:
     return link_runs(runs, Msg("ingest.note.long_holds", n=len(runs)), lambda r: r.name.rsplit(":", 1)[-1])
 
 
-def _build(found: _Runs, run: tuple[str, ...], name: str, skipped: dict[str, int]) -> Run:
-    b = RunBuilder(name, "csv-long")
+def keyed_builder(name: str, fmt: str, cols: dict[str, Points], skipped: dict[str, int]) -> RunBuilder:
+    """A builder holding each key's (times, values, steps) joined on their steps
+    (`assemble.keyed_block`: the later write of a step wins) and the rows the reader counted."""
+    b = RunBuilder(name, fmt)
     b.split_runs = False
-    cols = {k: (np.array(t), np.array(v), np.array(s)) for k, (t, v, s) in found.cols[run].items()}
     bad, union, columns, present = keyed_block(cols)
     if bad:
         b.skip("step out of range", bad)
@@ -174,7 +176,13 @@ def _build(found: _Runs, run: tuple[str, ...], name: str, skipped: dict[str, int
         b.skip(reason, n)
     if union.size:
         b.add_block(union, columns, present=present, first_line=2)
-    b.note(Msg("ingest.note.long_table", n=len(cols), steps=int(union.size)))
+    return b
+
+
+def _build(found: _Runs, run: tuple[str, ...], name: str, skipped: dict[str, int]) -> Run:
+    cols = {k: (np.array(t), np.array(v), np.array(s)) for k, (t, v, s) in found.cols[run].items()}
+    b = keyed_builder(name, "csv-long", cols, skipped)
+    b.note(Msg("ingest.note.long_table", n=len(cols), steps=b.rows))
     if found.labels.get(run):
         b.meta["long_table_run"] = found.labels[run]
     return b.build()

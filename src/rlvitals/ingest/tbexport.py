@@ -28,9 +28,9 @@ from ..errors import InputError
 from ..i18n import Msg
 from ..run import Run
 from . import aliases
-from .assemble import keyed_block, link_runs
+from .assemble import link_runs
 from .base import Format
-from .builder import RunBuilder
+from .longcsv import keyed_builder
 from .values import parse_value
 
 __all__ = ["FORMAT", "read_tb_export", "tb_exports"]
@@ -109,15 +109,7 @@ def _num(cell: object) -> float | None:
 
 
 def _build(name: str, cols: dict[str, Points], skipped: dict[str, int], files: int) -> Run:
-    b = RunBuilder(name, "tensorboard-export")
-    b.split_runs = False
-    bad, union, columns, present = keyed_block(cols)
-    if bad:
-        b.skip("step out of range", bad)
-    for reason, n in skipped.items():
-        b.skip(reason, n)
-    if union.size:
-        b.add_block(union, columns, present=present, first_line=2)
+    b = keyed_builder(name, "tensorboard-export", cols, skipped)
     b.note(Msg("ingest.note.tb_export", files=files, keys=", ".join(cols)))
     return b.build()
 
