@@ -287,6 +287,7 @@ _STEP_ROWS = re.compile(r'"[^"\n]{1,64}"\s*:\s*\[\s*\{\s*"(?:' + "|".join(re.esc
 
 
 _DICT_LIST = re.compile(r'"[^"\n]{1,64}"\s*:\s*\[\s*\{')
+_NUMBER_LIST = re.compile(r"\[\s*-?\d")
 
 
 def _sniff_state(text: str) -> float:
@@ -296,9 +297,12 @@ def _sniff_state(text: str) -> float:
         return 0.95
     if _STEP_ROWS.search(text):
         return 0.4
-    # a list of objects anywhere (a report's `updates`, under a section of its own): less surely, but
-    # above per-step lists seen elsewhere in the head (json-columns, which it falls back to)
-    return 0.35 if _DICT_LIST.search(text) else 0.0
+    # a list of objects anywhere (a report's `updates`, under a section of its own): less surely; a
+    # head that also holds lists of numbers may be per-step lists after settings -- json-columns'
+    # first (it falls back here when it finds no steps: read's SHAPE_FALL_BACK)
+    if not _DICT_LIST.search(text):
+        return 0.0
+    return 0.25 if _NUMBER_LIST.search(text) else 0.35
 
 
 _ARRAY_OF_DICTS = re.compile(r'\A[\ufeff\s]*\[\s*\{\s*"')
