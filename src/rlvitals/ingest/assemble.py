@@ -4,8 +4,6 @@
   each value tagged with its global row index so that "later wins" survives sorting.
 - **Series.** `series` joins a column into sorted (steps, values), the last write of a step winning;
   `gather` keeps the rows in the order they were fed (to cut them into runs).
-- **Keyed values.** `keyed_block` joins per-key (time, value, step) records -- MLflow's metric files,
-  a long table's rows -- into one block of rows on the union of their steps.
 - **Runs.** `group_runs` groups the segments into runs (a restart at step <= NEW_RUN_MAX_STEP),
   `join_columns` / `split_columns` give each run its series, `link_runs` makes runs read from one
   place know each other.
@@ -39,7 +37,6 @@ __all__ = [
     "group_runs",
     "interleaved",
     "join_columns",
-    "keyed_block",
     "link_runs",
     "parts",
     "release_heap",
@@ -182,39 +179,6 @@ def _keep_last(
 # a step counter that goes back to a step past NEW_RUN_MAX_STEP on at least this many rows, and on
 # more than a tenth of them, is rows of two writers interleaved, not resumes (a resume is rare)
 INTERLEAVED = 3
-
-
-def keyed_block(
-    cols: Mapping[str, tuple[np.ndarray, np.ndarray, np.ndarray]],
-) -> tuple[int, np.ndarray, dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """Each key's (times, values, steps) as one block of rows on the union of the steps: sorted by
-    step, then time, the later write of a step winning.  Returns (records whose step is not a
-    whole number >= 0, the union of steps, each key's column on it, where each key was logged)."""
-    bad = 0
-    merged: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-    for key, (ts, vals, steps) in cols.items():
-        ok = np.isfinite(steps) & (steps == np.floor(steps)) & (steps >= 0)
-        if not ok.all():
-            bad += int((~ok).sum())
-            ts, vals, steps = ts[ok], vals[ok], steps[ok]
-        if not steps.size:
-            continue
-        order = np.lexsort((ts, steps))
-        st, vs = steps[order].astype(np.int64), vals[order]
-        last = np.ones(st.size, dtype=bool)
-        last[:-1] = st[1:] != st[:-1]
-        merged[key] = (st[last], vs[last])
-    if not merged:
-        return bad, np.zeros(0, dtype=np.int64), {}, {}
-    union = np.unique(np.concatenate([st for st, _ in merged.values()]))
-    columns, present = {}, {}
-    for key, (st, vs) in merged.items():
-        at = np.searchsorted(union, st)
-        columns[key] = np.full(union.size, np.nan)
-        columns[key][at] = vs
-        present[key] = np.zeros(union.size, dtype=bool)
-        present[key][at] = True
-    return bad, union, columns, present
 
 
 def interleaved(segments: list[list[int]]) -> int:

@@ -26,13 +26,13 @@ import numpy as np
 from ..errors import InputError
 from ..i18n import Msg
 from ..run import Run
-from .assemble import keyed_block, link_runs
+from .assemble import link_runs
 from .base import Format, normalise_column
-from .builder import RunBuilder
 from .csvfile import STEP_COLUMNS
+from .keyed import keyed_builder
 from .values import OUT_OF_RANGE, parse_value
 
-__all__ = ["FORMAT", "NAME_COLUMNS", "RUN_COLUMNS", "VALUE_COLUMNS", "keyed_builder", "read_long_csv"]
+__all__ = ["FORMAT", "NAME_COLUMNS", "RUN_COLUMNS", "VALUE_COLUMNS", "read_long_csv"]
 
 NAME_COLUMNS = ("metric", "metric_name", "tag", "key", "name", "series", "variable")
 VALUE_COLUMNS = ("value", "metric_value", "val")
@@ -68,7 +68,6 @@ def _first(header: list[str], names: tuple[str, ...]) -> int | None:
 
 
 Columns = dict[str, tuple[list[float], list[float], list[float]]]  # key -> (times, values, steps)
-Points = tuple[np.ndarray, np.ndarray, np.ndarray]  # one key's (times, values, steps)
 
 
 class _Runs:
@@ -162,21 +161,6 @@ def read_long_csv(path: Path, name: str) -> Run:
         label = found.labels[which] or f"run {i + 1}"
         r.name = f"{name}:{label}" if name else label
     return link_runs(runs, Msg("ingest.note.long_holds", n=len(runs)), lambda r: r.name.rsplit(":", 1)[-1])
-
-
-def keyed_builder(name: str, fmt: str, cols: dict[str, Points], skipped: dict[str, int]) -> RunBuilder:
-    """A builder holding each key's (times, values, steps) joined on their steps
-    (`assemble.keyed_block`: the later write of a step wins) and the rows the reader counted."""
-    b = RunBuilder(name, fmt)
-    b.split_runs = False
-    bad, union, columns, present = keyed_block(cols)
-    if bad:
-        b.skip("step out of range", bad)
-    for reason, n in skipped.items():
-        b.skip(reason, n)
-    if union.size:
-        b.add_block(union, columns, present=present, first_line=2)
-    return b
 
 
 def _build(found: _Runs, run: tuple[str, ...], name: str, skipped: dict[str, int]) -> Run:

@@ -24,9 +24,9 @@ import numpy as np
 from ..errors import InputError, NotAFile
 from ..i18n import Msg
 from ..run import Run
-from .assemble import keyed_block
 from .base import Format
 from .builder import RunBuilder, link_runs
+from .keyed import Keyed, keyed_builder
 from .sqlite_store import is_sqlite
 from .wandb_runs import context
 
@@ -74,7 +74,7 @@ def mlflow_runs(path: Path) -> list[Path]:
     return []
 
 
-def _lines(f: Path, b: RunBuilder) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _lines(f: Path, skipped: dict[str, int]) -> Keyed:
     """(timestamps, values, steps) of one metric file; lines that are not numbers counted."""
     text = f.read_text(encoding="utf-8", errors="replace")
     rows = text.split("\n")
@@ -99,7 +99,7 @@ def _lines(f: Path, b: RunBuilder) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             vals.append(nums[1])
             steps.append(nums[2] if len(nums) == 3 else float(i))
         elif line.strip():
-            b.skip("malformed MLflow metric line")
+            skipped["malformed MLflow metric line"] = skipped.get("malformed MLflow metric line", 0) + 1
     return np.array(ts), np.array(vals), np.array(steps)
 
 
@@ -117,16 +117,6 @@ def _config(run_dir: Path) -> dict[str, object]:
     return out
 
 
-def _join(b: RunBuilder, cols: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]) -> None:
-    """Each key's (timestamps, values, steps) into one block of rows on the union of the steps
-    (`assemble.keyed_block`: the later write of a step winning)."""
-    bad, union, columns, present = keyed_block(cols)
-    if bad:
-        b.skip("step out of range", bad)
-    if union.size:
-        b.add_block(union, columns, present=present, first_line=1)
-
-
 def _context(b: RunBuilder, cfg: dict[str, object]) -> None:
     if cfg:
         b.meta["config"] = cfg
@@ -137,16 +127,15 @@ def _context(b: RunBuilder, cfg: dict[str, object]) -> None:
 
 def read_run(run_dir: Path, name: str) -> Run:
     """One run folder of the file store: every metric file a column, joined on the step."""
-    b = RunBuilder(name, "mlflow")
-    b.split_runs = False
     metrics = run_dir / "metrics"
-    cols: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+    cols: dict[str, Keyed] = {}
+    skipped: dict[str, int] = {}
     for f in sorted(p for p in metrics.rglob("*") if p.is_file()):
         try:
-            cols[f.relative_to(metrics).as_posix()] = _lines(f, b)
+            cols[f.relative_to(metrics).as_posix()] = _lines(f, skipped)
         except OSError as e:
             raise NotAFile(f"{f}: cannot be read ({e.strerror or e}).") from None
-    _join(b, cols)
+    b = keyed_builder(name, "mlflow", cols, skipped, first_line=1)
     _context(b, _config(run_dir))
     b.meta["mlflow"] = {"run_id": run_dir.name, "experiment": run_dir.parent.name, "metrics": len(cols)}
     return b.build()
@@ -181,8 +170,6 @@ def _db_runs(path: Path) -> list[Run]:
         has_nan = any(r[1] == "is_nan" for r in con.execute("PRAGMA table_info(metrics)"))
         out = []
         for run_id, run_name, exp in found:
-            b = RunBuilder(run_name or run_id, "mlflow")
-            b.split_runs = False
             rows = con.execute(
                 f"SELECT key, timestamp, value, step{', is_nan' if has_nan else ''} FROM metrics WHERE run_uuid = ?",
                 (run_id,),
@@ -197,7 +184,7 @@ def _db_runs(path: Path) -> list[Run]:
                     dtype=np.float64,
                 )
                 cols[key] = (t[:, 0], t[:, 1], t[:, 2])
-            _join(b, cols)
+            b = keyed_builder(run_name or run_id, "mlflow", cols, {}, first_line=1)
             _context(
                 b,
                 {

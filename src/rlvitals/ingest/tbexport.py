@@ -30,7 +30,7 @@ from ..run import Run
 from . import aliases
 from .assemble import link_runs
 from .base import Format
-from .longcsv import keyed_builder
+from .keyed import Keyed, keyed_builder
 from .values import parse_value
 
 __all__ = ["FORMAT", "read_tb_export", "tb_exports"]
@@ -39,8 +39,6 @@ _TB_NAME = re.compile(r"run[-_](?P<run>.*?)[-_]tag[-_](?P<tag>.+)\.(?:csv|json)"
 _HEADERS = (("wall time", "step", "value"), ("wall_time", "step", "value"))
 _TRIPLE = re.compile(r"\A\s*\[\s*\[\s*-?[\d.eE+-]+\s*,\s*-?[\d.eE+-]+\s*,\s*[-\w.+\"]+\s*\]")
 _MAX_FILES = 2000
-
-Points = tuple[np.ndarray, np.ndarray, np.ndarray]  # (wall times, values, steps)
 
 
 def _header(line: str) -> bool:
@@ -75,7 +73,7 @@ def _where(path: Path) -> tuple[str, str]:
     return "", _key(path.name.rsplit(".", 1)[0])
 
 
-def _points(path: Path, skipped: dict[str, int]) -> Points:
+def _points(path: Path, skipped: dict[str, int]) -> Keyed:
     text = path.read_text(encoding="utf-8", errors="replace")
     rows: list[list[object]]
     if text.lstrip().startswith("["):
@@ -108,7 +106,7 @@ def _num(cell: object) -> float | None:
     return parse_value(cell) if isinstance(cell, str) else None
 
 
-def _build(name: str, cols: dict[str, Points], skipped: dict[str, int], files: int) -> Run:
+def _build(name: str, cols: dict[str, Keyed], skipped: dict[str, int], files: int) -> Run:
     b = keyed_builder(name, "tensorboard-export", cols, skipped)
     b.note(Msg("ingest.note.tb_export", files=files, keys=", ".join(cols)))
     return b.build()
@@ -120,7 +118,7 @@ def read_tb_export(path: Path, name: str) -> Run:
     files = tb_exports(path) if path.is_dir() else [path]
     if not files:
         raise InputError.of("ingest.err.tb_export", path=path)
-    by_run: dict[str, dict[str, Points]] = {}
+    by_run: dict[str, dict[str, Keyed]] = {}
     skipped: dict[str, dict[str, int]] = {}
     for f in files:
         run, key = _where(f)
