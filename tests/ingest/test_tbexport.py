@@ -58,3 +58,16 @@ def test_a_file_that_is_no_download_is_a_one_line_error(tmp_path, capsys):
     empty.mkdir()
     assert cli.main(["diagnose", str(empty), "--input-format", "tensorboard-export"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_numbers_past_float64_are_counted_never_stored_or_a_traceback(tmp_path, capsys):
+    # an integer of 400 digits in the JSON (a step or a value), `1e999` in the CSV
+    big = "1" + "0" * 400
+    (tmp_path / "run-a-tag-reward.json").write_text(f"[[1.7e9, 1, 0.5], [1.7e9, 2, {big}], [1.7e9, {big}, 0.7]]")
+    run = read(tmp_path / "run-a-tag-reward.json")
+    assert run.series["reward"].steps.tolist() == [1] and run.series["reward"].values.tolist() == [0.5]
+    assert run.skipped == {"value out of range": 1, "step out of range": 1}
+    kl = _csv(tmp_path / "run-a-tag-kl.csv", [(1, "0.01"), (2, "1e999"), (3, "0.03")])
+    run = read(kl)
+    assert run.series["kl"].values.tolist() == [0.01, 0.03] and run.skipped == {"value out of range": 1}
+    assert cli.main(["vitals", str(tmp_path / "run-a-tag-reward.json")]) == 0

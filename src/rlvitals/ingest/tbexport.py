@@ -31,7 +31,7 @@ from . import aliases
 from .assemble import link_runs
 from .base import Format
 from .keyed import Keyed, keyed_builder
-from .values import parse_value
+from .values import OUT_OF_RANGE, as_float, parse_value
 
 __all__ = ["FORMAT", "read_tb_export", "tb_exports"]
 
@@ -90,10 +90,11 @@ def _points(path: Path, skipped: dict[str, int]) -> Keyed:
     out: list[tuple[float, float, float]] = []
     for row in rows:
         nums = [x for c in row if (x := _num(c)) is not None] if isinstance(row, list) and len(row) == 3 else []
-        if len(nums) == 3:
+        if len(nums) == 3 and nums[2] is not OUT_OF_RANGE:
             out.append((nums[0], nums[2], nums[1]))
         elif row:
-            skipped["point that is not three numbers"] = skipped.get("point that is not three numbers", 0) + 1
+            reason = "value out of range" if len(nums) == 3 else "point that is not three numbers"
+            skipped[reason] = skipped.get(reason, 0) + 1
     table = np.array(out, dtype=np.float64).reshape(-1, 3)
     return table[:, 0], table[:, 1], table[:, 2]
 
@@ -102,7 +103,7 @@ def _num(cell: object) -> float | None:
     if isinstance(cell, bool):
         return None
     if isinstance(cell, int | float):
-        return float(cell)
+        return as_float(cell)  # an integer past float64's range: OUT_OF_RANGE, never an OverflowError
     return parse_value(cell) if isinstance(cell, str) else None
 
 
