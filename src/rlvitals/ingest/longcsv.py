@@ -87,15 +87,6 @@ class _Runs:
         return keys
 
 
-def _number(text: str) -> float | None:
-    """parse_value's number, the plain spelling first (a long table is millions of plain numbers)."""
-    try:
-        v = float(text)
-    except ValueError:
-        return parse_value(text)
-    return v if v - v == 0 else parse_value(text)  # inf/nan and overflow: as parse_value says
-
-
 def read_long_csv(path: Path, name: str) -> Run:
     """A long table: its rows gathered per run and key, each run's keys joined on their steps."""
     skipped: dict[str, int] = {}
@@ -126,7 +117,7 @@ def read_long_csv(path: Path, name: str) -> Run:
                 if any(c.strip() for c in cells):
                     skip("CSV row with a wrong number of cells")
                 continue
-            step, value = _number(cells[si]), _number(cells[vi])
+            step, value = parse_value(cells[si]), parse_value(cells[vi])
             raw = cells[ni]
             key = keys.get(raw)
             if key is None:
@@ -141,7 +132,7 @@ def read_long_csv(path: Path, name: str) -> Run:
             elif value is OUT_OF_RANGE:
                 skip("value out of range")
             else:
-                when = _number(cells[ti]) if ti is not None else None
+                when = parse_value(cells[ti]) if ti is not None else None
                 this = tuple([cells[j] for j in ri])
                 if this != run:
                     run, cols = this, found.of(this, cells[li] if li is not None else "")

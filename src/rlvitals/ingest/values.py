@@ -78,11 +78,18 @@ def checked_float(s: str) -> float:
 
 def parse_value(text: str) -> float | None:
     """A float from one logged value (OUT_OF_RANGE when it overflows), or None when it is not a number."""
+    try:
+        plain = float(text)  # the common case, fastest path: a finite number (float() ignores the blanks)
+    except ValueError:
+        pass
+    else:
+        if plain - plain == 0:
+            return plain
     s = text.strip()
     if not s:
         return None
     try:
-        return checked_float(s)  # the common case, fastest path (also handles nan/inf spellings)
+        return checked_float(s)  # nan/inf spellings, and digits that overflow
     except ValueError:
         pass
     pct = 0
