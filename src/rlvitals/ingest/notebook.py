@@ -266,13 +266,12 @@ def read_notebook(path: Path, name: str) -> Run:
     text_run = _text_run(texts, name)
     if table_run is not None and not (table_run.series or table_run.extras):
         table_run = None
-    notes: list[str] = []
+    printed = "printed"  # where the text run was read: the cells' outputs, or their Markdown
     if table_run is None and text_run is None:
-        text_run = _text_run(_markdown(doc["cells"]), name)
+        text_run, printed = _text_run(_markdown(doc["cells"]), name), "markdown"
         if text_run is None:
             raise InputError.of("ingest.err.notebook_empty", path=path)
-        text_run.meta["notebook_source"] = f"markdown:{text_run.format}"
-        notes.append(Msg("ingest.note.nb_markdown", format=text_run.format))
+    notes: list[str] = []
     if table_run is not None and (text_run is None or _vitals(table_run) >= _vitals(text_run)):
         assert best is not None
         run = table_run
@@ -299,9 +298,10 @@ def read_notebook(path: Path, name: str) -> Run:
     else:
         assert text_run is not None
         run = text_run
-        if not notes:
-            run.meta["notebook_source"] = f"printed:{run.format}"
-            notes.append(Msg("ingest.note.nb_text", format=run.format))
+        run.meta["notebook_source"] = f"{printed}:{run.format}"
+        notes.append(
+            Msg("ingest.note.nb_markdown" if printed == "markdown" else "ingest.note.nb_text", format=run.format)
+        )
         if table_run is not None:
             notes.append(Msg("ingest.note.nb_also_table", table=_vitals(table_run), text=_vitals(text_run)))
     run.format = "notebook"
