@@ -176,8 +176,9 @@ def component_name(key: str) -> str | None:
     """The reward-function name a key logs the mean of, or None when it is no component."""
     if "/" not in key and "." not in key:
         return _flat_term(key)
-    if key.startswith("train/") and "/" not in key[6:] and "." not in key:
-        return _flat_term(key[6:])  # the same flat term under the training namespace (`train/format_reward`)
+    rest = key.removeprefix("train/")
+    if rest != key and "/" not in rest and "." not in rest:
+        return _flat_term(rest)  # the same flat term under the training namespace (`train/format_reward`)
     for pat in _COMPONENT_PATTERNS:
         m = pat.match(key)
         if m:
