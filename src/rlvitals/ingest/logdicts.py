@@ -164,8 +164,7 @@ def read_log_dicts(path: Path, name: str) -> Run:
         key = _longest_dict_list(doc)  # `{"steps": [{...}, ...], "sample_batch": {...}}`: a loop's own name
         section = _section(doc) if key is None else None
         if section is not None:  # a report keeping its rows in a section: `{"training": {"updates": [...]}}`
-            where, inner = section
-            key = _longest_dict_list(inner)
+            where, inner, key = section
             doc = {**inner, "config": doc.get("config", inner.get("config"))}
     if key is None:
         raise InputError.of("ingest.err.json_shape", path=path)
@@ -213,10 +212,10 @@ def _longest_dict_list(doc: Mapping[str, object]) -> str | None:
     return best
 
 
-def _section(doc: Mapping[str, object], depth: int = 2) -> tuple[str, Mapping[str, object]] | None:
+def _section(doc: Mapping[str, object], depth: int = 2) -> tuple[str, Mapping[str, object], str] | None:
     """The object nested up to `depth` levels below the top whose list of log dicts is the longest:
-    (its path with a trailing `/`, the object); None when no section holds one."""
-    best: tuple[str, Mapping[str, object]] | None = None
+    (its path with a trailing `/`, the object, the list's key); None when no section holds one."""
+    best: tuple[str, Mapping[str, object], str] | None = None
     size = 1
     stack: list[tuple[str, Mapping[str, object], int]] = [
         (f"{k}/", v, 1) for k, v in doc.items() if isinstance(v, dict)
@@ -227,7 +226,7 @@ def _section(doc: Mapping[str, object], depth: int = 2) -> tuple[str, Mapping[st
             if isinstance(v, dict) and level < depth:
                 stack.append((f"{path}{k}/", v, level + 1))
             elif isinstance(v, list) and len(v) > size and _dicts(v):
-                best, size = (path, obj), len(v)
+                best, size = (path, obj, k), len(v)
     return best
 
 
