@@ -108,6 +108,14 @@ class Series:
         v = self.values[self.finite]
         return float(np.count_nonzero(v)) / v.size if v.size else 0.0
 
+    @property
+    def pays(self) -> bool:
+        """True when some finite value is above 0.  A reward term that never is only takes away (a
+        penalty, `premature_answer` at 0 or below on every step): of several terms said to check the
+        answer, one that pays for it comes first."""
+        v = self.values[self.finite]
+        return bool(v.size) and bool(np.any(v > 0))
+
     def upto(self, step: int) -> Series:
         """The part of the series at or before `step` (used by watch and by onset tests)."""
         k = int(np.searchsorted(self.steps, step, side="right"))

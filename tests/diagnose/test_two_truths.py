@@ -112,3 +112,33 @@ def test_a_parting_read_twice_is_not_lost_to_a_late_hinge_on_a_short_log():
         seq = [diagnose(run.upto(step)).verdict for step in range(12, 45, 2)]
         first = next((i for i in range(len(seq) - 1) if seq[i] == seq[i + 1] == "cheating"), None)
         assert first is not None and "learning" not in seq[first:], (seed, seq)
+
+
+def _penalty_beside_the_answer(seed: int = 0, n: int = 200):
+    """Two terms named for the answer: `answer_match` pays 1 for a right answer (0 on a step none of
+    a small batch got right, so early on it is 0 on many steps), `premature_answer` takes 0.2 from
+    an answer given before the reasoning (at or below 0 on every step, and below 0 on nearly all)."""
+    r = np.random.default_rng(seed)
+    i = np.arange(n)
+    right = r.binomial(8, 0.05 + 0.6 * i / n) / 8
+    early = -0.2 * r.binomial(8, 0.5, n) / 8
+    cols = {
+        "reward": right + early,
+        "rewards/answer_match/mean": right,
+        "rewards/premature_answer/mean": early,
+        "kl": 0.001 + 0.02 * i / n + np.abs(0.002 * r.standard_normal(n)),
+        "completions/mean_length": 300 + 10 * r.standard_normal(n),
+    }
+    return dc.jsonl_run(i + 1, cols)
+
+
+def test_a_penalty_named_for_the_answer_is_not_the_goal():
+    # both names say "answer", and the penalty is non-zero on more steps than the right answers early
+    # on; but it never pays anything: the term that pays for a right answer is the goal
+    run = _penalty_beside_the_answer()
+    assert classify("premature_answer") == "correctness"  # by its name alone it would qualify
+    assert run.components["premature_answer"].scored_share > run.components["answer_match"].scored_share
+    d = diagnose(run)
+    assert d.run["goal"]["metric"] == "component:answer_match", d.run["goal"]
+    assert d.verdict == "learning", [(f.id, f.severity) for f in d.findings]
+    assert run.meta["goal"]["metric"] == "component:answer_match"

@@ -320,7 +320,8 @@ def trend(ctx: Ctx, name: str) -> Trend | None:
 def components(ctx: Ctx) -> dict[str, tuple[str, Series]]:
     """Reward components the reader kept: name -> (kind, series); empty when there are none.
 
-    Of several correctness terms, the one that scored on the most steps comes first, so that "the
+    Of several correctness terms, one that pays for the answer (some value above 0: a penalty named
+    for the answer never is) and of those the one that scored on the most steps comes first, so that "the
     correctness term" (the goal, the truth the reward is held against) is it: a term behind a strict
     format gate (an exact `<answer>` block) scores 0 on every answer the gate turns away, while a
     lenient one beside it (the number in the answer) reads whether those answers are right."""
@@ -336,7 +337,9 @@ def components(ctx: Ctx) -> dict[str, tuple[str, Series]]:
             out[k] = (kinds.get(k, "other"), s)
     correct = [k for k, (kind, _) in out.items() if kind == "correctness"]
     if len(correct) > 1:
-        first = sorted(correct, key=lambda k: -out[k][1].scored_share)  # stable: ties keep the log's order
+        # a term that pays for the answer before one that only takes away (a penalty named for the
+        # answer), then by scored share; sorted is stable: ties keep the log's order
+        first = sorted(correct, key=lambda k: (not out[k][1].pays, -out[k][1].scored_share))
         out = {**{k: out[k] for k in first}, **{k: v for k, v in out.items() if k not in first}}
     ctx._results[key] = out
     return out

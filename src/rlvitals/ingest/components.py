@@ -361,11 +361,12 @@ def choose_goal(
         s = series.get(m)
         if _points(s) >= GOAL_MIN_POINTS and s is not None:
             return m, s.source or m, why
-    # of several correctness terms, the one that scored on the most steps (diagnose's order: a term
-    # behind a strict format gate scores 0 on every answer the gate turns away)
+    # of several correctness terms, one that pays for the answer (a penalty never does), then the one
+    # that scored on the most steps (diagnose's order: a term behind a strict format gate scores 0
+    # on every answer the gate turns away)
     correct = [n for n, s in components.items() if kinds.get(n) == "correctness" and _points(s) >= 3]
     if correct:
-        name = max(correct, key=lambda n: components[n].scored_share)  # ties: the first logged
+        name = max(correct, key=lambda n: (components[n].pays, components[n].scored_share))  # ties: the first
         return f"component:{name}", components[name].source or name, "component"
     s = series.get("reward")
     if _points(s) and s is not None:
