@@ -239,3 +239,36 @@ def test_nothing_moves_is_never_said_of_a_goal_up_a_material_amount():
             checked += 1
             assert not any(f.id == "stalled" and f.severity != "info" for f in d.findings), seed
     assert checked >= 4  # most of the eight runs rose a material amount by their tenths
+
+
+def _eval_beside_dense(seed: int, train_gain: float, eval_gain: float) -> Run:
+    """101 steps of a small batch (a few prompts a step: a training accuracy with a noise near 0.11)
+    and an eval of 20 problems every 10 steps, each score moving by its gain over the run."""
+    r = np.random.default_rng(seed)
+    steps = np.arange(101)
+    p = 0.4 + train_gain * steps / 100
+    acc = np.clip(p + r.normal(0, 0.11, steps.size), 0, 1)
+    ev = np.arange(10, 101, 10)
+    val = r.binomial(20, 0.3 + eval_gain * ev / 100) / 20.0
+    return Run.from_arrays(
+        "eval-beside-dense",
+        steps,
+        {"acc": acc, "reward": acc, "val_acc": Series("val_acc", ev, val, "eval/pass_at_1")},
+        format="simulated",
+        source="test",
+    )
+
+
+def test_a_noisy_eval_beside_training_scores_that_resolve_no_gain_is_not_learning():
+    # the eval's ten points are too noisy to resolve a material gain on their own, the training scores
+    # beside it resolve one and show none: after a hundred steps nothing learned is "not learning",
+    # never "learning, not shown yet" -- even where the training score's tenths differ by chance
+    for seed in range(8):
+        d = diagnose(_eval_beside_dense(seed, 0.0, 0.0))
+        assert d.verdict == "dead" and d.top.id in ("not_learning", "stalled"), (seed, d.run["goal"])
+
+
+def test_a_noisy_eval_beside_training_scores_that_climb_is_learning():
+    for seed in range(8):
+        d = diagnose(_eval_beside_dense(seed, 0.3, 0.3))
+        assert d.verdict == "learning", (seed, [(f.id, f.severity) for f in d.findings])

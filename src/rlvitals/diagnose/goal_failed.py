@@ -130,10 +130,12 @@ def _wiped_out(ctx: Ctx, g: str, tr: Trend) -> int | None:
 def _no_material_gain(ctx: Ctx, m: str, tr: Trend, *, sparse_ok: bool = False) -> bool:
     """After a fair number of points (twice min_points; points, not steps, unless `sparse_ok` or the
     points are decisive: a sparse log's few noisy points prove little on their own) a score that never
-    gained a material amount of its own range -- neither at the end, nor at its peak past the peak's
-    chance margin (`Trend.margin`), nor along its fitted line -- and did not rise has not learned.
+    gained a material amount of its own range -- neither at the end past two standard errors of the
+    difference of its tenths, nor at its peak past the peak's chance margin (`Trend.margin`), nor
+    along its fitted line -- and did not rise has not learned.
     Its points must resolve such a gain: the fitted change's standard error under the material
-    amount (a noisier score could hide one; then it is undecided, never a guess)."""
+    amount (a noisier score could hide one; then it is undecided, never a guess) -- or, for a sparse
+    goal (`sparse_ok`), the dense scores beside it resolve one and show none."""
     material = get("goal_material") * goal_scale(ctx, m)
     # a sparse log's points are enough when they cover the steps and either the dense scores agree
     # or they are quiet enough that their fitted line rules a material gain out (goal_z errors)
@@ -143,8 +145,11 @@ def _no_material_gain(ctx: Ctx, m: str, tr: Trend, *, sparse_ok: bool = False) -
     # a fitted line that climbed a material amount, beyond two of its standard errors, is one too)
     peak_gain = tr.peak - tr.start - tr.margin
     fit_gain = tr.fit_move if tr.fit_move > 2 * tr.fit_se else 0.0
-    resolved = tr.fit_se < material
-    return bool(enough and resolved and not tr.rose and max(tr.end - tr.start, peak_gain, fit_gain) < material)
+    end_gain = tr.move if tr.move > 2 * tr.se else 0.0
+    # (a sparse goal too noisy to resolve such a gain on its own points leans on the dense scores
+    # beside it, `sparse_ok`: they resolve one and show none)
+    resolved = tr.fit_se < material or sparse_ok
+    return bool(enough and resolved and not tr.rose and max(end_gain, peak_gain, fit_gain) < material)
 
 
 def _goal_failed(ctx: Ctx, g: str | None, tr: Trend) -> str | None:
