@@ -130,9 +130,10 @@ def _wiped_out(ctx: Ctx, g: str, tr: Trend) -> int | None:
 def _no_material_gain(ctx: Ctx, m: str, tr: Trend, *, sparse_ok: bool = False) -> bool:
     """After a fair number of points (twice min_points; points, not steps, unless `sparse_ok` or the
     points are decisive: a sparse log's few noisy points prove little on their own) a score that never
-    gained a material amount of its own range -- neither at the end past two standard errors of the
-    difference of its tenths, nor at its peak past the peak's chance margin (`Trend.margin`), nor
-    along its fitted line -- and did not rise has not learned.
+    gained a material amount of its own range -- neither at the end (the difference of its tenths;
+    within two of its standard errors, no more than its fitted line's change), nor at its peak past
+    the peak's chance margin (`Trend.margin`), nor along its fitted line -- and did not rise has not
+    learned.
     Its points must resolve such a gain: the fitted change's standard error under the material
     amount (a noisier score could hide one; then it is undecided, never a guess) -- or, for a sparse
     goal (`sparse_ok`), the dense scores beside it resolve one and show none."""
@@ -145,7 +146,9 @@ def _no_material_gain(ctx: Ctx, m: str, tr: Trend, *, sparse_ok: bool = False) -
     # a fitted line that climbed a material amount, beyond two of its standard errors, is one too)
     peak_gain = tr.peak - tr.start - tr.margin
     fit_gain = tr.fit_move if tr.fit_move > 2 * tr.fit_se else 0.0
-    end_gain = tr.move if tr.move > 2 * tr.se else 0.0
+    # the tenths' difference at face value -- unless it is within two of its standard errors and the
+    # fitted line, which reads every point, says less: then the line's change stands for it
+    end_gain = tr.move if tr.move > 2 * tr.se else min(tr.move, tr.fit_move)
     # (a sparse goal too noisy to resolve such a gain on its own points leans on the dense scores
     # beside it, `sparse_ok`: they resolve one and show none)
     resolved = tr.fit_se < material or sparse_ok
