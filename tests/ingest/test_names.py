@@ -346,6 +346,8 @@ def test_a_pass_rate_is_a_correctness_term(key, name):
         ("gradient_norm", "gnorm"),
         ("token_entropy", "entropy"),
         ("loss_kl", "kl"),
+        ("kl_policy_base", "kl"),  # Tinker cookbook's KL to the base model
+        ("train/kl_policy_base", "kl"),
         ("eval/pass_rate", None),  # an eval metric keeps its own cadence
     ],
 )
