@@ -109,12 +109,13 @@ class Series:
         return float(np.count_nonzero(v)) / v.size if v.size else 0.0
 
     @property
-    def pays(self) -> bool:
-        """True when some finite value is above 0.  A reward term that never is only takes away (a
-        penalty, `premature_answer` at 0 or below on every step): of several terms said to check the
-        answer, one that pays for it comes first."""
+    def answer_rank(self) -> tuple[bool, float]:
+        """How a reward term ranks among several said to check the answer, higher first: one that pays
+        for it (some finite value above 0; a penalty, `premature_answer` at 0 or below on every step,
+        only takes away), then the one that scored on the most steps (`scored_share`).  The reader's
+        goal and diagnose's "correctness term" both order by it, so they cannot disagree."""
         v = self.values[self.finite]
-        return bool(v.size) and bool(np.any(v > 0))
+        return bool(np.any(v > 0)), self.scored_share
 
     def upto(self, step: int) -> Series:
         """The part of the series at or before `step` (used by watch and by onset tests)."""

@@ -337,9 +337,8 @@ def components(ctx: Ctx) -> dict[str, tuple[str, Series]]:
             out[k] = (kinds.get(k, "other"), s)
     correct = [k for k, (kind, _) in out.items() if kind == "correctness"]
     if len(correct) > 1:
-        # a term that pays for the answer before one that only takes away (a penalty named for the
-        # answer), then by scored share; sorted is stable: ties keep the log's order
-        first = sorted(correct, key=lambda k: (not out[k][1].pays, -out[k][1].scored_share))
+        # Series.answer_rank, as the reader's goal; sorted is stable (reverse too): ties keep the log's order
+        first = sorted(correct, key=lambda k: out[k][1].answer_rank, reverse=True)
         out = {**{k: out[k] for k in first}, **{k: v for k, v in out.items() if k not in first}}
     ctx._results[key] = out
     return out

@@ -366,7 +366,7 @@ def choose_goal(
     # on every answer the gate turns away)
     correct = [n for n, s in components.items() if kinds.get(n) == "correctness" and _points(s) >= 3]
     if correct:
-        name = max(correct, key=lambda n: (components[n].pays, components[n].scored_share))  # ties: the first
+        name = max(correct, key=lambda n: components[n].answer_rank)  # ties: the first logged
         return f"component:{name}", components[name].source or name, "component"
     s = series.get("reward")
     if _points(s) and s is not None:
