@@ -7,7 +7,8 @@ adv_std_degraded).  Otherwise the fall is a strong signal on its own: a warning 
 to go on, critical once a consequence corroborates it -- the goal flat, falling or fallen back from
 its peak, groups uniform (adv_std low), answers shrinking, or near-identical samples.  Early on
 (a prefix, as `watch` sees it), a fall past half the level (entropy_half) that began after a
-stretch of steady entropy and is still under way, with the goal not improving since, is a warning
+stretch of steady entropy (its median before the onset still on the starting side of the line
+that dates it) and is still under way, with the goal not improving since, is a warning
 already.  A fall past half the level with the KL climbing in step (no jump: kl_abrupt) to kl_high is
 the policy sharpening away from the reference: a collapse once a consequence corroborates it, and
 the KL it drags along is its consequence (verdict.CHAINS), not a blow-up -- also when the KL reached
@@ -46,6 +47,20 @@ def _still_falling(ctx: Ctx) -> bool:
     if v.size < 2 * k:
         return False
     return float(np.mean(v[-k:])) <= get("entropy_still_falling") * float(np.mean(v[-2 * k : -k]))
+
+
+def _steady_before(ctx: Ctx, start: float, end: float, onset: int | None) -> bool:
+    """The entropy held its starting level until the onset: the median of its points before it sits
+    on the starting side of the line that dates the onset (entropy_onset of the way from the start's
+    level to the end's).  A slide all along whose last noisy excursion dates the onset late had no
+    steady stretch: its fall is the run's slow course, not one that began now."""
+    if onset is None:
+        return False
+    s, v = ctx.data("entropy")
+    before = v[s < onset]
+    if before.size < 3:
+        return False
+    return start - float(np.median(before)) <= get("entropy_onset") * (start - end)
 
 
 def _plunging(ctx: Ctx) -> Finding | None:
@@ -126,6 +141,7 @@ def check(ctx: Ctx) -> Finding | None:
         and e.end >= 0
         and 1.0 - e.end / e.start >= get("entropy_half")
         and a >= get("entropy_steady_first")
+        and _steady_before(ctx, e.start, e.end, onset)
         and e.fell
         and ctx.word("entropy") in ("falling", "to_zero", "spike")
         and e.n >= get("min_points")
