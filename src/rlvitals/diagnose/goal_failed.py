@@ -36,6 +36,8 @@ def not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
     steps: a reward of exactly 0 at every step) needs no min_points: there is no noise to wait out.
     A 0..1 goal that rose and then scored under near_zero at its last const_points points
     (`wiped_out`) needs no min_points either.
+    An adv_std at round-off of zero at every step (`no_spread`) means no batch told one sample from
+    another: the reward taught nothing, whatever the training score did -- unless an eval rose.
     Severity warning, verdict dead.  Evidence: the goal metric, its start, end and peak, its move in standard errors, how it
     failed to improve (`goal_trend`), and the `candidates`: the look-alike causes the shared
     predicates could not rule out; `missing` names the metrics that would decide between them.
@@ -55,6 +57,8 @@ def not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
         return None  # too early: no verdict from absence
     else:
         how = ""
+    if not how and _no_spread(ctx):
+        how = "no_spread"
     if not how:
         found = _goal_failed(ctx, g, tr)
         if found is None:
@@ -71,6 +75,10 @@ def not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
     if how == "constant":
         ev["goal_points"] = tr.n
         ev["goal_span_steps"] = tr.span
+    if how == "no_spread":
+        _, a = ctx.data("adv_std")
+        ev["adv_std_max"] = f"{float(np.max(np.abs(a))):.2g}"
+        ev["adv_std_points"] = int(a.size)
     candidates = []
     for look in LOOKALIKES["not_learning"]:
         if look in fired:
@@ -94,6 +102,22 @@ def _constant_goal(ctx: Ctx, g: str) -> bool:
     _, v = ctx.data(g)
     at_ceiling = g in ("acc", "val_acc") and float(v[0]) >= get("ceiling")
     return not at_ceiling  # every answer right from the start is data_too_easy's reading
+
+
+def _no_spread(ctx: Ctx) -> bool:
+    """adv_std at the round-off of zero (`adv_dust`) at every one of min_points points or more, and not
+    exactly 0 at all of them (a column of zeros may never have been computed: not applicable): every
+    sample of every batch got the same advantage, so none was preferred to another and the reward
+    taught nothing -- a training score that moved did so with the draw of prompts.  An eval that rose
+    (a trend of its own, or a few points gaining a material amount) says the column is not what its
+    name says, and the goal's judgement stands."""
+    if not ctx.has("adv_std"):
+        return False
+    _, a = ctx.data("adv_std")
+    if a.size < get("min_points") or not bool(np.all(np.abs(a) <= get("adv_dust"))) or not bool(np.any(a)):
+        return False
+    ev = trend(ctx, "val_acc") if ctx.has("val_acc") else None
+    return not ((ev is not None and ev.rose) or few_evals_gained(ctx))
 
 
 def _wiped_out(ctx: Ctx, g: str, tr: Trend) -> int | None:

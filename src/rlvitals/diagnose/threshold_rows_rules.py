@@ -219,6 +219,13 @@ RULES_ROWS: tuple[tuple[str, Threshold], ...] = (
         OURS_WORLDS + "; sqrt(1 - 0.99): 99 groups in 100 uniform",
     ),
     row(
+        "adv_dust",
+        1e-6,
+        "an adv_std at or below this at every step is the round-off of a zero spread (the std of equal "
+        "float32 numbers is 0 or about 1e-7 of them): no sample was preferred to another",
+        "float32 machine epsilon (1.19e-7)",
+    ),
+    row(
         "adv_std_margin",
         0.2,
         "data_too_hard: adv_std must end at least this far below adv_std_healthy (most groups without spread)",

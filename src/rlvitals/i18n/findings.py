@@ -46,6 +46,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "finding.not_learning.summary": "the goal ({goal_metric}) did not improve ({goal_start} → {goal_end}) and no single cause explains it; candidates: {candidates}",
         "finding.not_learning.summary_fell_back": "the goal ({goal_metric}) rose to {goal_peak} and fell back ({goal_start} → {goal_end}); no single cause explains it; candidates: {candidates}",
         "finding.not_learning.summary_wiped_out": "the goal ({goal_metric}) rose to {goal_peak}, then scored nothing ({goal_start} → {goal_end}); no single cause explains it; candidates: {candidates}",
+        "finding.not_learning.summary_no_spread": "adv_std was at most {adv_std_max} at every one of {adv_std_points} points: no sample was ever preferred to another, so the reward taught nothing, and the goal ({goal_metric}, {goal_start} → {goal_end}) moved with the draw of prompts; no single cause explains it; candidates: {candidates}",
         "finding.outlier_step.title": "outlier step",
         "finding.outlier_step.summary": "KL jumped to {kl_spike_max} at step {step} and was back near {kl_level_around} within a step or two: an outlier step, not a trend",
         # -- why a look-alike was ruled out ------------------------------------------------------
@@ -189,6 +190,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "finding.not_learning.summary": "目标指标（{goal_metric}）没有提升（{goal_start} → {goal_end}），也没有哪个单一原因能解释；候选原因：{candidates}",
         "finding.not_learning.summary_fell_back": "目标指标（{goal_metric}）升到 {goal_peak} 后又掉了回去（{goal_start} → {goal_end}），也没有哪个单一原因能解释；候选原因：{candidates}",
         "finding.not_learning.summary_wiped_out": "目标指标（{goal_metric}）升到 {goal_peak} 后归零（{goal_start} → {goal_end}），也没有哪个单一原因能解释；候选原因：{candidates}",
+        "finding.not_learning.summary_no_spread": "adv_std 在全部 {adv_std_points} 个点上都不超过 {adv_std_max}：没有哪条采样比另一条更好，reward 什么也教不了；目标指标（{goal_metric}，{goal_start} → {goal_end}）的变化只是抽到的题不同；也没有哪个单一原因能解释；候选原因：{candidates}",
         "finding.outlier_step.title": "单步异常",
         "finding.outlier_step.summary": "KL 在第 {step} 步跳到 {kl_spike_max}，一两步内就回到 {kl_level_around} 附近：是异常的一步，不是趋势",
         "ruled_out.ratio_steady": "稳在 1，权重同步正常",
