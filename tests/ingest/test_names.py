@@ -220,6 +220,18 @@ def test_diagnose_names_unmapped_keys_and_suggests_map_lines(tmp_path, capsys):
     assert "not read as any metric" not in out and "reward      not logged" not in out
 
 
+def test_a_renamed_entropy_estimate_gets_a_map_line(tmp_path, capsys):
+    # a W&B export whose writer renamed the framework's keys to words of its own
+    rows = [
+        {"update": i, "answer_accuracy": 0.3 + 0.002 * i, "sampled_token_entropy_estimate": 0.6 - 0.001 * i}
+        for i in range(1, 101)
+    ]
+    p = write_jsonl(tmp_path, rows)
+    assert cli.main(["diagnose", str(p), "--lang", "en"]) == 0
+    out = " ".join(capsys.readouterr().out.split())  # the report wraps to the terminal's width
+    assert "--map entropy=sampled_token_entropy_estimate" in out
+
+
 def test_a_log_of_loss_grad_norm_and_lr_only_is_diagnosed_not_refused(tmp_path, capsys):
     rows = []
     for i in range(1, 101):

@@ -200,7 +200,8 @@ _HINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("loss", ("loss",)),
 )
 _WORD = re.compile(r"[a-z]+")
-# words a metric's name may carry beside its own (`avg_return`, `episode_len`, `approx_kl`); any
+# words a metric's name may carry beside its own (`avg_return`, `episode_len`, `approx_kl`,
+# `sampled_token_entropy_estimate`); any
 # other word makes it something else (`asst_token_ratio`, `aborted_ratio`, `w_exact`, `kl_sample_v1`)
 _NEUTRAL = frozenset(
     {
@@ -222,6 +223,9 @@ _NEUTRAL = frozenset(
         "task",
         "sample",
         "sampled",
+        "token",
+        "estimate",
+        "estimated",
         "per",
         "step",
     }
