@@ -201,34 +201,13 @@ _HINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 _WORD = re.compile(r"[a-z]+")
 # words a metric's name may carry beside its own (`avg_return`, `episode_len`, `approx_kl`,
-# `sampled_token_entropy_estimate`); any
-# other word makes it something else (`asst_token_ratio`, `aborted_ratio`, `w_exact`, `kl_sample_v1`)
+# `sampled_token_entropy_estimate`); any other word makes it something else (`asst_token_ratio`,
+# `aborted_ratio`, `w_exact`, `kl_sample_v1`)
 _NEUTRAL = frozenset(
-    {
-        "mean",
-        "avg",
-        "average",
-        "batch",
-        "train",
-        "training",
-        "policy",
-        "actor",
-        "approx",
-        "episode",
-        "ep",
-        "all",
-        "total",
-        "raw",
-        "rollout",
-        "task",
-        "sample",
-        "sampled",
-        "token",
-        "estimate",
-        "estimated",
-        "per",
-        "step",
-    }
+    _WORD.findall(
+        "mean avg average batch train training policy actor approx episode ep all total "
+        "raw rollout task sample sampled token estimate estimated per step"
+    )
 )
 # namespaces of the clock and the machine, never a vital (`timing_s/adv` is a duration)
 _FOREIGN = re.compile(r"(^|/)(time|timing|perf|progress|system|mem|memory|throughput|profile)[^/]*/")
