@@ -360,6 +360,8 @@ def test_a_pass_rate_is_a_correctness_term(key, name):
         ("loss_kl", "kl"),
         ("kl_policy_base", "kl"),  # Tinker cookbook's KL to the base model
         ("train/kl_policy_base", "kl"),
+        ("reference_kl", "kl"),  # a hand-written loop's KL to its reference model
+        ("train/kl_to_reference", "kl"),
         ("eval/pass_rate", None),  # an eval metric keeps its own cadence
     ],
 )

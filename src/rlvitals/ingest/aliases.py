@@ -134,8 +134,14 @@ EXACT: dict[str, Alias] = {
         "kl actor/kl_loss actor/reward_kl_penalty critic/kl objective/kl train/kl_loss kl_loss "
         "ref_kl kl_div train/kl_penalty policy/policy_kl loss/avg_kl ppo_actor/kl_rewards/avg",
     ),
-    # (Tinker cookbook: `kl_policy_base`, the policy's KL to the base model its KL penalty holds it to)
-    **_rows("kl", "kl_mean kl_divergence mean_kl kl_to_ref loss_kl exact_kl kl_ref kl_policy_base", rank=12),
+    # (Tinker cookbook: `kl_policy_base`, the policy's KL to the base model its KL penalty holds it to;
+    # hand-written loops spell the reference out: `reference_kl`)
+    **_rows(
+        "kl",
+        "kl_mean kl_divergence mean_kl kl_to_ref loss_kl exact_kl kl_ref kl_policy_base "
+        "reference_kl kl_reference kl_to_reference",
+        rank=12,
+    ),
     # advantage spread
     **_rows("adv_std", "adv_std advantages/std critic/advantages/std advantage_std advantages_std advantage/std"),
     "frac_reward_zero_std": _ADV_FROM_ZERO_STD,
