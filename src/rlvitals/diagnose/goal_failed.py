@@ -55,11 +55,9 @@ def not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
         how = "wiped_out"
     elif short:
         return None  # too early: no verdict from absence
-    else:
-        how = ""
-    if not how and _no_spread(ctx):
+    elif _no_spread(ctx):
         how = "no_spread"
-    if not how:
+    else:
         found = _goal_failed(ctx, g, tr)
         if found is None:
             return None
