@@ -167,7 +167,7 @@ def _no_material_gain(ctx: Ctx, m: str, tr: Trend, *, sparse_ok: bool = False) -
     # (the peak is the highest of 16 noisy block medians: only what clears its chance margin is a gain;
     # a fitted line that climbed a material amount, beyond two of its standard errors, is one too)
     peak_gain = tr.peak - tr.start - tr.margin
-    fit_gain = tr.fit_move if tr.fit_move > 2 * tr.fit_se else 0.0
+    fit_gain = tr.line_gain if tr.line_gain > 2 * tr.fit_se else 0.0
     # the tenths' difference at face value -- unless it is within two of its standard errors and the
     # fitted line, which reads every point, says less: then the line's change stands for it
     end_gain = tr.move if tr.move > 2 * tr.se else min(tr.move, tr.fit_move)
@@ -242,7 +242,9 @@ def goal_summary(ctx: Ctx) -> dict[str, Any] | None:
     if g is None or tr is None:
         return None
     # the window means (`rose`) or the least-squares line over every point (more power on a sparse log)
-    fitted = tr.tau > 0 and tr.fit_move > get("goal_z") * tr.fit_se and not (tr.rate and tr.fit_move < get("rate_move"))
+    fitted = (
+        tr.tau > 0 and tr.line_gain > get("goal_z") * tr.fit_se and not (tr.rate and tr.line_gain < get("rate_move"))
+    )
     return {
         "metric": g,
         "start": rnd(tr.start),

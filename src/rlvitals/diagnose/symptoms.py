@@ -97,6 +97,16 @@ class Trend:
         return self.big_peak(gain) and self.end - self.start >= 0.5 * gain and self.big(self.end - self.start, 2.0)
 
     @property
+    def line_gain(self) -> float:
+        """The fitted line's change as evidence of a gain: it reads every point, so it resolves a rise
+        the two end windows cannot -- unless those windows resolve that the run ended below the line,
+        by more than goal_z standard errors of their difference: a line through a dip and its way back
+        climbs without the run having gained anything (0.14, down to 0.01, back to 0.14)."""
+        if self.fit_move - self.move > get("goal_z") * self.se:
+            return 0.0
+        return self.fit_move
+
+    @property
     def fell(self) -> bool:
         return self.big(-self.move) and self.tau < 0
 
