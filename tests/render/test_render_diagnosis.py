@@ -270,3 +270,28 @@ def test_a_summary_whose_fields_are_missing_is_left_out(monkeypatch):
     assert words.finding_summary(ok, "en") == "reward stuck at 0.250 since 7"
     broken = Finding("stalled", "warning", 7, evidence={"reward_end": "n/a"})  # :.3f of a string fails
     assert words.finding_summary(broken, "en") == ""
+
+
+def test_a_findings_summary_says_the_deciding_metric_is_missing_only_when_it_is():
+    from rlvitals.render import words
+
+    # answers cut with the truncation rate logged, entropy not: the plain sentence, never "the
+    # truncation rate (not logged) would decide"
+    logged = Finding(
+        "truncation_starvation",
+        "critical",
+        10,
+        evidence={"reward_end": 0.22, "trunc_end": 0.97, "len_end": 509.0},
+        missing=("entropy",),
+    )
+    en = words.finding_summary(logged, "en")
+    assert en.startswith("answers are cut at the length cap") and "not logged" not in en
+    assert words.finding_summary(logged, "zh")
+    # the truncation rate itself not logged: the length is the evidence, and the sentence says so
+    unlogged = Finding(
+        "truncation_starvation", "warning", 10, evidence={"len_start": 300.0, "len_end": 510.0}, missing=("trunc",)
+    )
+    assert "the truncation rate (not logged) would decide" in words.finding_summary(unlogged, "en")
+    # a finding with no deciding metric names whichever one is missing
+    noise = Finding("batch_noise", "info", 0, evidence={}, missing=("clip_frac",))
+    assert "without clip_frac" in words.finding_summary(noise, "en")

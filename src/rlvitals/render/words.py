@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..diagnose import BY_CONSTRUCTION
+from ..diagnose.differential import DECIDES
 from ..diagnose.model import Action, Diagnosis, Finding, RuledOut
 from ..i18n import Msg, localize, t
 from ..run import EXTRAS, PERCENT_METRICS, VITALS, Run
@@ -128,13 +129,21 @@ def finding_summary(f: Finding, lang: str) -> str:
                 owner=finding_title(str(f.evidence[f"{key}_of"]), lang),
                 step=f.evidence.get(f"{key}_since_step"),
             )
-    if f.missing:
-        out = tr(f"finding.{f.id}.summary_missing", lang, "", missing=", ".join(f.missing), **fields)
-    if not out and f.evidence.get("goal_trend"):  # how the goal failed, where that reads differently
-        out = tr(f"finding.{f.id}.summary_{f.evidence['goal_trend']}", lang, "", **fields)
-    if not out:
-        out = tr(f"finding.{f.id}.summary", lang, "", **fields)
-    out = "" if _PLACEHOLDER.search(out) else out
+    # the first sentence whose fields the evidence fills: the one for a log without the metric that
+    # decides the finding (`summary_missing`; without a deciding metric, for any missing one), the one
+    # for how the goal failed or which of the finding's readings fired, then the plain one
+    keys = []
+    if f.missing and (DECIDES.get(f.id) is None or DECIDES[f.id] in f.missing):
+        keys.append("summary_missing")
+    variant = f.evidence.get("goal_trend") or f.evidence.get("reading")
+    if variant:
+        keys.append(f"summary_{variant}")
+    keys.append("summary")
+    for key in keys:
+        out = tr(f"finding.{f.id}.{key}", lang, "", missing=", ".join(f.missing), **fields)
+        out = "" if _PLACEHOLDER.search(out) else out
+        if out:
+            break
     if f.evidence.get("goal_unhurt"):  # materiality: kept as a note, with what the goal did after it
         tail = tr(
             "ui.goal_unhurt",
