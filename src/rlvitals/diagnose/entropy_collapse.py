@@ -15,7 +15,10 @@ the KL it drags along is its consequence (verdict.CHAINS), not a blow-up -- also
 its level within a few steps, if the entropy's fall began with it and slid down (timing.entropy_led_kl);
 the goal is then judged from where the entropy passed half its start.  Falling fast now (陡降:
 `entropy_plunge` below its own line on the last stretch, far beyond its noise) with the training
-score not gaining over those steps is a warning on its own.
+score not gaining over those steps is a warning on its own.  An entropy under `entropy_floor` from
+the first logged point to the last (a resumed run, an excerpt of a long one) fell before the log
+began: no share of its start shows it, its level does -- with the goal not rising over the log, a
+warning (the lesson's quiz: a flat reward beside entropy 0.009).
 """
 
 from __future__ import annotations
@@ -61,6 +64,13 @@ def _steady_before(ctx: Ctx, start: float, end: float, onset: int | None) -> boo
     if before.size < 3:
         return False
     return start - float(np.median(before)) <= get("entropy_onset") * (start - end)
+
+
+def _measured_ends(ctx: Ctx) -> bool:
+    """Every point of the entropy's first and last tenth is above 0 (a logged 0.0 is no measurement)."""
+    _, v = ctx.data("entropy")
+    k = max(1, v.size // 10)
+    return bool(np.all(v[:k] > 0) and np.all(v[-k:] > 0))
 
 
 def _plunging(ctx: Ctx) -> Finding | None:
@@ -147,10 +157,19 @@ def check(ctx: Ctx) -> Finding | None:
         and e.n >= get("min_points")
         and _still_falling(ctx)
     )
-    if not (full or early or sharp):
+    # at 0 from the first logged point to the last (a resumed run, an excerpt): the fall came before the
+    # log began, so no share of the start can show it -- the level does (the lesson's quiz: 0.009)
+    # (an entropy of exactly 0 was not measured -- no sequence active -- so every point of both ends must
+    # hold a value above 0)
+    at_zero = not (full or early or sharp) and max(e.start, e.end) < get("entropy_floor") and _measured_ends(ctx)
+    if not (full or early or sharp or at_zero):
         return _plunging(ctx)
-    drop = 1.0 - e.end / e.start
+    drop = 1.0 - e.end / e.start if e.start > 0 else 0.0
     ev: dict[str, Any] = {"entropy_start": rnd(e.start), "entropy_end": rnd(e.end), "entropy_drop": rnd(drop, 3)}
+    if at_zero:
+        ev = {"entropy_start": rnd(e.start), "entropy_end": rnd(e.end), "entropy_floor": get("entropy_floor")}
+        ev["reading"] = "at_zero"
+        onset = ctx.first_step()
     consequences = 0
     g = goal(ctx)
     tr = trend(ctx, g) if g else None
@@ -186,6 +205,8 @@ def check(ctx: Ctx) -> Finding | None:
             )
             or any(_few_points_gain(ctx, m, since) for m in few)
         ) and not tr.fell_back
+        if at_zero:
+            improving = tr.rose  # no onset inside the log: whether the goal rose over all of it
         if improving:
             # still learning: low entropy here is convergence, not collapse -- unless the groups
             # have turned uniform anyway, or the fall came late and abruptly after a steady stretch
@@ -222,10 +243,11 @@ def check(ctx: Ctx) -> Finding | None:
     if ctx.has("ratio_mean") and ratio is not None and not ratio.proxy:
         ev["ratio_end"] = rnd(ctx.end("ratio_mean"), 5)
     ev["corroborated_by"] = consequences
-    if (early or sharp) and not full and not consequences:
-        return None  # an early fall alone is not yet the strong signal: wait for it to finish
+    if (early or sharp or at_zero) and not full and not consequences:
+        return None  # an early fall (or a level at 0) alone is not yet the strong signal
     sev = "critical" if consequences and (full or sharp) else "warning"
+    gone = max(drop, get("entropy_drop")) if at_zero else drop  # at 0: as far gone as a full fall, no further
     conf = min(
-        1.0, C.MODEST + C.SIGN * consequences + 2 * C.SIGN * (drop - get("entropy_drop")) / (1 - get("entropy_drop"))
+        1.0, C.MODEST + C.SIGN * consequences + 2 * C.SIGN * (gone - get("entropy_drop")) / (1 - get("entropy_drop"))
     )
     return Finding(ID, sev, onset, ev, (), tuple(missing), action_for(ID), round(conf, 3), quotes)

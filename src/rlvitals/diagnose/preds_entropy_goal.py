@@ -31,12 +31,14 @@ __all__ = [
 
 # -- entropy --------------------------------------------------------------------------------------
 def entropy_healthy(ctx: Ctx) -> Pred:
-    """entropy ends above `entropy_healthy` of its start and below `entropy_rise` times it: far from 0, not running away."""
+    """entropy ends above `entropy_healthy` of its start and below `entropy_rise` times it: far from 0, not
+    running away -- and above `entropy_floor`: an entropy that began at 0 (a resumed run, an excerpt)
+    and stayed there kept its start's share without being far from 0."""
     e = ends(ctx, "entropy")
     if e is None:
         return Pred(False, "entropy", None, False)
     e0, e1 = e
-    ok = e0 > 0 and e1 / e0 > get("entropy_healthy") and e1 / e0 < get("entropy_rise")
+    ok = e0 > 0 and e1 / e0 > get("entropy_healthy") and e1 / e0 < get("entropy_rise") and e1 >= get("entropy_floor")
     return Pred(ok, "entropy", rnd(e1))
 
 

@@ -219,6 +219,13 @@ SOURCE_ROWS: tuple[tuple[str, Threshold], ...] = (
         "rllm #116 (maintainer: ok to increase as long as < 1)",
     ),
     row(
+        "entropy_floor",
+        0.01,
+        "an entropy whose level is below this (nats a token) is at 0 whatever its start: never 'far from 0'",
+        LESSON + ", quiz (a flat reward beside entropy 0.009 is a collapse); a twentieth of the entropy "
+        "Skywork-OR1's adaptive control holds a reasoning model at (0.2, arXiv 2505.22312)",
+    ),
+    row(
         "entropy_rise",
         1.6,
         "entropy ending this many times its start is running away",

@@ -14,6 +14,7 @@ STRINGS: dict[str, dict[str, str]] = {
         # -- finding titles and one-line summaries -------------------------------------------------
         "finding.entropy_collapse.title": "entropy collapse",
         "finding.entropy_collapse.summary": "from step {step} entropy fell {entropy_start} → {entropy_end} ({entropy_drop:.0%} drop) and learning stopped with it",
+        "finding.entropy_collapse.summary_at_zero": "entropy sat below {entropy_floor} from the first logged step to the last ({entropy_start} → {entropy_end}): the policy had collapsed before this log began, and learning is not going on",
         "finding.sync_failure.title": "sync failure",
         "finding.sync_failure.summary": "from step {step} ratio_mean drifted {ratio_start} → {ratio_end}: the sampler is not using the trainer's weights",
         "finding.reward_hacking.title": "reward hacking",
@@ -158,6 +159,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "zh": {
         "finding.entropy_collapse.title": "熵崩塌",
         "finding.entropy_collapse.summary": "entropy 从第 {step} 步起由 {entropy_start} 降到 {entropy_end}（降了 {entropy_drop:.0%}），学习随之停下",
+        "finding.entropy_collapse.summary_at_zero": "entropy 从记录的第一步到最后一步都低于 {entropy_floor}（{entropy_start} → {entropy_end}）：这段日志开始之前策略就已经熵崩塌了，学习也没在进行",
         "finding.sync_failure.title": "权重同步失效",
         "finding.sync_failure.summary": "ratio_mean 从第 {step} 步起由 {ratio_start} 单调偏离到 {ratio_end}：采样用的不是训练端的权重",
         "finding.reward_hacking.title": "reward hacking（刷分）",
