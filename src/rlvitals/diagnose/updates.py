@@ -116,6 +116,18 @@ def _late(ctx: Ctx, m: str) -> float:
     return max(ctx.window(m, 0.7, 1.0), float(np.median(v[-max(3, v.size // 10) :])))
 
 
+def _early_gnorm(ctx: Ctx) -> float:
+    """The grad norm's early level: the median of its first 30% of points -- of those above 0 when
+    there are three or more.  A grad norm of exactly 0 is a step with no gradient at all (no group
+    with a reward spread, the optimizer skipping the step): no level of the updates, as
+    numeric_instability's ordinary level leaves it out too.  A run whose first tens of steps had
+    nothing to learn from would otherwise read as a grad norm rising 30x once gradients flowed."""
+    _, v = ctx.data("gnorm")
+    head = v[: max(1, int(0.3 * v.size))]
+    pos = head[head > 0]
+    return float(np.median(pos)) if pos.size >= 3 else ctx.window("gnorm", 0.0, 0.3)
+
+
 def _assess(ctx: Ctx) -> Violence:
     clip = None
     clip_held = False
@@ -133,7 +145,7 @@ def _assess(ctx: Ctx) -> Violence:
     if ctx.has("gnorm"):
         # medians: a jump one or two steps old must not lift the level (a mean of the last tenth would)
         gnorm = _late(ctx, "gnorm")
-        early = ctx.window("gnorm", 0.0, 0.3)
+        early = _early_gnorm(ctx)
         rise = gnorm / early if early > 0 else None
         jit = float(ctx.shapes["gnorm"].stats.get("resid_rel", 0.0))
     best, best_j = None, 0.0
