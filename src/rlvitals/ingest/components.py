@@ -242,7 +242,7 @@ def is_eval_key(key: str) -> bool:
 _ACC_WORDS: tuple[tuple[int, re.Pattern[str]], ...] = (
     (0, re.compile(r"(^|[/_])(accuracy|acc)($|[/_@])")),
     (1, re.compile(r"pass(@|_at_)?1($|[^0-9])")),
-    (2, re.compile(r"(exact_match|correct|solve)")),
+    (2, re.compile(r"(exact_match|correct|solve|success)")),
     (3, re.compile(r"(^|[/_])score($|[/_@])")),
     (4, re.compile(r"(^|[/_])rewards?($|[/_@])")),
     # slime's `eval N: {'eval/aime': 0.2}`: the eval score of one data set, named by the set alone
@@ -254,9 +254,9 @@ _NOT_ACC = re.compile(r"(loss|length|len|std|min|max|time|tokens|truncat|entropy
 
 
 def val_acc_choice(keys: list[str]) -> str | None:
-    """The eval key that best stands for accuracy (accuracy/acc > pass@1 > exact_match or a
-    correctness term > score > reward > a data set's own score, `eval/<set>`); never a term paying
-    the answer's format, length or style."""
+    """The eval key that best stands for accuracy (accuracy/acc > pass@1 > exact_match, correct,
+    solve, success or a correctness term > score > reward > a data set's own score, `eval/<set>`);
+    never a term paying the answer's format, length or style."""
     best: tuple[int, int, str] | None = None
     for key in keys:
         low = key.lower()
