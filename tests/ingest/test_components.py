@@ -93,6 +93,7 @@ def test_eval_keys():
     assert val_acc_choice(["eval/loss", "eval/reward", "eval/accuracy"]) == "eval/accuracy"
     assert val_acc_choice(["eval_loss", "eval_reward"]) == "eval_reward"
     assert val_acc_choice(["eval_reward", "eval_success", "eval_perplexity"]) == "eval_success"  # tasks solved
+    assert val_acc_choice(["eval_format_rate", "eval_answer_rate"]) == "eval_answer_rate"
     assert val_acc_choice(["val_loss", "eval/completion_length"]) is None
     # slime names each eval set's score by the set alone; the HF Trainer's eval/ clock and loss are no score
     assert val_acc_choice(["eval/gsm8k", "eval/aime-truncated_ratio", "eval/aime"]) == "eval/aime"

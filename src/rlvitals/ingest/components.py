@@ -242,7 +242,7 @@ def is_eval_key(key: str) -> bool:
 _ACC_WORDS: tuple[tuple[int, re.Pattern[str]], ...] = (
     (0, re.compile(r"(^|[/_])(accuracy|acc)($|[/_@])")),
     (1, re.compile(r"pass(@|_at_)?1($|[^0-9])")),
-    (2, re.compile(r"(exact_match|correct|solve|success)")),
+    (2, re.compile(r"(exact_match|correct|solve|success|answer_rate)")),
     (3, re.compile(r"(^|[/_])score($|[/_@])")),
     (4, re.compile(r"(^|[/_])rewards?($|[/_@])")),
     # slime's `eval N: {'eval/aime': 0.2}`: the eval score of one data set, named by the set alone
