@@ -68,3 +68,16 @@ def test_all_wrong_is_a_sustained_level_not_a_last_window():
     rare = np.where(np.arange(100) % 20 == 7, 0.5, 0.0)
     d = diagnose(_small_groups(rare, adv_std=0.3))
     assert d.top is not None and d.top.id == "data_too_hard", [(f.id, f.severity) for f in d.findings]
+
+
+def test_an_eval_that_gained_a_material_amount_says_the_data_can_be_learned():
+    # the same creep inside the all-wrong zone, with an eval of a few points every N steps (greedy, on
+    # held-out prompts) gaining 9 points: the prompts can be learned -- not "no signal to learn from"
+    from rlvitals.run import Series
+
+    for gain in (0.09, 0.0):
+        run = _run(0.001, 0.04)
+        ev = S[S % (N // 8) == 0]
+        run.series["val_acc"] = Series("val_acc", ev, 0.06 + gain * (ev - ev[0]) / (ev[-1] - ev[0]), "eval_accuracy")
+        ids = {f.id for f in diagnose(run).findings if f.severity != "info"}
+        assert ("data_too_hard" in ids) == (gain == 0.0), (gain, ids)

@@ -11,7 +11,9 @@ cases are declared as relations (registry.RELATIONS: data_too_hard defers while 
 A goal creeping up inside the all-wrong zone is still starved unless it is on course to leave it
 within another stretch as long as the run (the run's own steps are the horizon).  "All wrong" is a
 sustained level, as a ceiling is (materiality.settled_level: the last min_points points): a small
-group's last window drawing no right answer is not the floor.
+group's last window drawing no right answer is not the floor.  An eval logged too seldom for a
+trend of its own that gained a material amount (materiality.few_evals_gained) says the prompts can
+be learned: the better witness, as it is for not_learning and stalled.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 from . import confidence as C
 from .actions import action_for
 from .context import Ctx, rnd
-from .materiality import settled_level
+from .materiality import few_evals_gained, settled_level
 from .model import Finding
 from .predicates import pred
 from .symptoms import Trend, goal, trend
@@ -56,6 +58,8 @@ def check(ctx: Ctx) -> Finding | None:
         return None
     if settled_level(ctx, g) > near:
         return None  # "all wrong" is a sustained level, as a ceiling is: not a last window of a few noisy points
+    if few_evals_gained(ctx):
+        return None  # an eval too sparse for a trend gained a material amount: the data can be learned
     ev = {f"{g}_start": rnd(tr.start), f"{g}_end": rnd(tr.end)}
     missing = []
     uniform = pred(ctx, "groups_uniform")
