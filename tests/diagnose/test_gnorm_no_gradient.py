@@ -2,10 +2,9 @@
 
 A run whose first tens of steps had no group with a reward spread logs grad_norm 0.0 there; once
 answers start to differ, a few steps carry a small gradient, then gradients flow at the run's
-ordinary size.  Measured against a start made
-of those zeros, the grad norm "rose" 30x and the run read as lr_too_high.  Its early level is the
-median of the early steps that had a gradient; a grad norm that really grows from its first
-gradients is still named.
+ordinary size.  Measured against a start made of those zeros, the grad norm "rose" 30x and the
+run read as lr_too_high.  Its early level is the median of the early steps that had a gradient; a
+grad norm that really grows from its first gradients is still named.
 """
 
 from __future__ import annotations
