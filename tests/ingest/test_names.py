@@ -340,6 +340,7 @@ def test_a_pass_rate_is_a_correctness_term(key, name):
         ("train_success", "acc"),  # a loop's share of tasks solved in its training batches
         ("train/success_rate", "acc"),
         ("answer_rate", "acc"),  # beside a format_rate: the share of answers right
+        ("std_advantage", "adv_std"),  # a loop's rollout record: the advantages' spread
         ("answer_accuracy", "acc"),
         ("train/mean_accuracy", "acc"),
         ("batch_accuracy", "acc"),

@@ -145,6 +145,7 @@ EXACT: dict[str, Alias] = {
     ),
     # advantage spread
     **_rows("adv_std", "adv_std advantages/std critic/advantages/std advantage_std advantages_std advantage/std"),
+    **_rows("adv_std", "std_advantage std_advantages", rank=8),  # a loop's own spelling
     "frac_reward_zero_std": _ADV_FROM_ZERO_STD,
     "zero_variance_group_frac": Alias(
         "adv_std", 6, transform=_sqrt_one_minus, proxy=True, note=Msg("note.alias.adv_zero_variance")
