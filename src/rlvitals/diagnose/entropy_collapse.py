@@ -165,11 +165,12 @@ def check(ctx: Ctx) -> Finding | None:
     if not (full or early or sharp or at_zero):
         return _plunging(ctx)
     drop = 1.0 - e.end / e.start if e.start > 0 else 0.0
-    ev: dict[str, Any] = {"entropy_start": rnd(e.start), "entropy_end": rnd(e.end), "entropy_drop": rnd(drop, 3)}
-    if at_zero:
-        ev = {"entropy_start": rnd(e.start), "entropy_end": rnd(e.end), "entropy_floor": get("entropy_floor")}
-        ev["reading"] = "at_zero"
-        onset = ctx.first_step()
+    ev: dict[str, Any] = {"entropy_start": rnd(e.start), "entropy_end": rnd(e.end)}
+    if at_zero:  # no onset inside the log; as far gone as a full fall, no further
+        ev.update(entropy_floor=get("entropy_floor"), reading="at_zero")
+        onset, drop = ctx.first_step(), max(drop, get("entropy_drop"))
+    else:
+        ev["entropy_drop"] = rnd(drop, 3)
     consequences = 0
     g = goal(ctx)
     tr = trend(ctx, g) if g else None
@@ -246,8 +247,7 @@ def check(ctx: Ctx) -> Finding | None:
     if (early or sharp or at_zero) and not full and not consequences:
         return None  # an early fall (or a level at 0) alone is not yet the strong signal
     sev = "critical" if consequences and (full or sharp) else "warning"
-    gone = max(drop, get("entropy_drop")) if at_zero else drop  # at 0: as far gone as a full fall, no further
     conf = min(
-        1.0, C.MODEST + C.SIGN * consequences + 2 * C.SIGN * (gone - get("entropy_drop")) / (1 - get("entropy_drop"))
+        1.0, C.MODEST + C.SIGN * consequences + 2 * C.SIGN * (drop - get("entropy_drop")) / (1 - get("entropy_drop"))
     )
     return Finding(ID, sev, onset, ev, (), tuple(missing), action_for(ID), round(conf, 3), quotes)

@@ -24,11 +24,11 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 import numpy as np
 
+from ..ingest.components import names_the_reward
 from .context import Ctx
 from .differential import differential
 from .goal_failed import goal_summary, not_learning
@@ -104,7 +104,7 @@ def _own_material(f: Finding, ctx: Ctx) -> bool:
     if HARM_KIND[f.id] == "settled":
         # a KL that stopped climbing is judged by what it did to a truth; a reward can be bought
         # with KL (over-optimisation), so a rising reward alone never clears it
-        return not settled(f) or goal(ctx) == "reward" or _eval_of_the_reward(ctx)
+        return not settled(f) or _bought_by_kl(ctx)
     if HARM_KIND[f.id] == "own":
         return True
     if f.id == "lr_too_high":
@@ -115,18 +115,14 @@ def _own_material(f: Finding, ctx: Ctx) -> bool:
     return False
 
 
-def _eval_of_the_reward(ctx: Ctx) -> bool:
-    """The goal is an eval of the reward itself (`eval_reward`: the reward model's score on held-out
-    prompts), not of the answers (accuracy, pass, exact match, a correctness term): a policy that
-    moved away from the reference to please the reward model pleases it on new prompts too, so that
-    eval cannot clear the move any more than the training reward can."""
-    s = ctx.series("val_acc") if goal(ctx) == "val_acc" else None
-    leaf = (s.source or "").lower().rsplit("/", 1)[-1] if s is not None else ""
-    return bool(_REWARD_WORD.search(leaf)) and not _ANSWER_WORD.search(leaf)
-
-
-_REWARD_WORD = re.compile(r"rewards?")
-_ANSWER_WORD = re.compile(r"acc|correct|pass|solve|success|exact|score|answer|verif")
+def _bought_by_kl(ctx: Ctx) -> bool:
+    """The goal is something a KL can buy: the reward, or an eval of the reward itself (`eval_reward`:
+    the reward model's score on held-out prompts, `components.names_the_reward`), not of the answers
+    -- a policy that moved away from the reference to please the reward model pleases it on new
+    prompts too, so neither can clear the move."""
+    g = goal(ctx)
+    s = ctx.series("val_acc") if g == "val_acc" else None
+    return g == "reward" or (s is not None and names_the_reward(s.source or ""))
 
 
 # numeric_instability's evidence of finite spikes only: grad-norm points far above its level that came
@@ -174,7 +170,7 @@ def _material(found: list[Finding], ctx: Ctx) -> list[Finding]:
         if _warns(f) and harm != "never" and not (FINDING_IDS[f.id] == "cheating" and g == "reward"):
             # a KL that bought its reward is not excused by that reward at its ceiling (nor by an eval
             # of the same reward): only a truth at its ceiling says the task was solved
-            bought = harm == "settled" and (g == "reward" or _eval_of_the_reward(ctx))
+            bought = harm == "settled" and _bought_by_kl(ctx)
             eff = None if bought else at_ceiling(ctx, f.onset_step, by_reward=FINDING_IDS[f.id] != "cheating")
             if eff is None and not _own_material(f, ctx):
                 eff = unhurt(ctx, _judged_from(f, harm), kind=harm)

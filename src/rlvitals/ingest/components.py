@@ -239,12 +239,13 @@ def is_eval_key(key: str) -> bool:
 
 
 # preference for the eval metric that stands for accuracy: lower wins
+_REWARD_RANK = 4  # an eval of the reward itself: the last word that stands for accuracy
 _ACC_WORDS: tuple[tuple[int, re.Pattern[str]], ...] = (
     (0, re.compile(r"(^|[/_])(accuracy|acc)($|[/_@])")),
     (1, re.compile(r"pass(@|_at_)?1($|[^0-9])")),
     (2, re.compile(r"(exact_match|correct|solve|success|answer_rate)")),
     (3, re.compile(r"(^|[/_])score($|[/_@])")),
-    (4, re.compile(r"(^|[/_])rewards?($|[/_@])")),
+    (_REWARD_RANK, re.compile(r"(^|[/_])rewards?($|[/_@])")),
     # slime's `eval N: {'eval/aime': 0.2}`: the eval score of one data set, named by the set alone
     (5, re.compile(r"^eval/[^/]+$")),
 )
@@ -253,31 +254,34 @@ _TERM = re.compile(r"(\w+?)_rewards?|rewards?_(\w+)")
 _NOT_ACC = re.compile(r"(loss|length|len|std|min|max|time|tokens|truncat|entropy|kl|perplex|per_second|epoch)")
 
 
+def _acc_rank(key: str) -> int | None:
+    """How well an eval key stands for accuracy (`_ACC_WORDS`' rank, lower first; a correctness term
+    ranks with exact_match), or None: a loss, a length, a term paying the answer's shape."""
+    low = key.lower()
+    leaf = low.split("/")[-1]
+    if _NOT_ACC.search(leaf):
+        return None
+    term = _TERM.fullmatch(leaf)
+    kind = classify(term.group(1) or term.group(2)) if term else "other"
+    if kind in ("format", "length", "style"):
+        return None  # a term paying the answer's shape is no accuracy
+    if kind == "correctness":  # a term paying the right answer (`eval/answer_reward`)
+        return 2
+    return next((rank for rank, pat in _ACC_WORDS if pat.search(low)), None)
+
+
 def val_acc_choice(keys: list[str]) -> str | None:
     """The eval key that best stands for accuracy (accuracy/acc > pass@1 > exact_match, correct,
     solve, success or a correctness term > score > reward > a data set's own score, `eval/<set>`);
     never a term paying the answer's format, length or style."""
-    best: tuple[int, int, str] | None = None
-    for key in keys:
-        low = key.lower()
-        leaf = low.split("/")[-1]
-        if _NOT_ACC.search(leaf):
-            continue
-        term = _TERM.fullmatch(leaf)
-        kind = classify(term.group(1) or term.group(2)) if term else "other"
-        if kind in ("format", "length", "style"):
-            continue  # a term paying the answer's shape is no accuracy
-        if kind == "correctness":  # a term paying the right answer (`eval/answer_reward`)
-            cand = (2, len(key), key)
-            best = cand if best is None or cand < best else best
-            continue
-        for rank, pat in _ACC_WORDS:
-            if pat.search(low):
-                cand = (rank, len(key), key)
-                if best is None or cand < best:
-                    best = cand
-                break
-    return best[2] if best else None
+    ranked = [(rank, len(key), key) for key in keys if (rank := _acc_rank(key)) is not None]
+    return min(ranked)[2] if ranked else None
+
+
+def names_the_reward(key: str) -> bool:
+    """An eval key that stands for accuracy only as the reward itself (`eval_reward`: the reward
+    model's score on held-out prompts), not as a check of the answers."""
+    return _acc_rank(key) == _REWARD_RANK
 
 
 def split(
