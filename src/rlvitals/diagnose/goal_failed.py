@@ -19,7 +19,7 @@ from .predicates import pred
 from .symptoms import Trend, goal, trend
 from .thresholds import get
 
-__all__ = ["goal_summary", "not_learning"]
+__all__ = ["goal_summary", "improved", "not_learning"]
 
 
 def not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
@@ -240,24 +240,48 @@ def goal_summary(ctx: Ctx) -> dict[str, Any] | None:
     g = goal(ctx)
     tr = trend(ctx, g) if g else None
     if g is None or tr is None:
-        return None
-    # the window means (`rose`) or the least-squares line over every point (more power on a sparse log)
-    fitted = (
-        tr.tau > 0 and tr.line_gain > get("goal_z") * tr.fit_se and not (tr.rate and tr.line_gain < get("rate_move"))
-    )
+        return _short_goal(ctx)
     return {
         "metric": g,
         "start": rnd(tr.start),
         "end": rnd(tr.end),
         "points": tr.n,
         "span": tr.span,
-        "improved": bool(tr.rose or fitted),
+        "improved": improved(tr),
         "min_points": int(get("min_points")),
         # enough to judge (min_points points, or a sparse log's points covering that many steps):
         # a goal that did not improve over as much is undecided by its noise, not by its length
         "enough": tr.enough(get("min_points")),
         **_few_evals(ctx),
     }
+
+
+def improved(tr: Trend) -> bool:
+    """The goal improved beyond its noise: by the window means (`rose`) or by the least-squares line
+    over every point (more power on a sparse log)."""
+    fitted = (
+        tr.tau > 0 and tr.line_gain > get("goal_z") * tr.fit_se and not (tr.rate and tr.line_gain < get("rate_move"))
+    )
+    return bool(tr.rose or fitted)
+
+
+def _short_goal(ctx: Ctx) -> dict[str, Any] | None:
+    """A goal logged at too few points to be one (`symptoms.goal` asks for a trend): what it did so far,
+    never "improved" -- a report must say learning is not shown yet, not that no goal is logged."""
+    for m in ("val_acc", "acc", "reward"):
+        s, v = ctx.data(m)
+        if v.size:
+            return {
+                "metric": m,
+                "start": rnd(float(v[0])),
+                "end": rnd(float(v[-1])),
+                "points": int(v.size),
+                "span": int(s[-1] - s[0]),
+                "improved": False,
+                "min_points": int(get("min_points")),
+                "enough": False,
+            }
+    return None
 
 
 def _few_evals(ctx: Ctx) -> dict[str, Any]:

@@ -1,0 +1,40 @@
+"""A goal logged at too few points is a goal not yet shown, not "no goal logged".
+
+Seven points of a reward (a log every five steps of a 35-step run) are too few for a trend: the
+report must not say the log has no goal, nor call the curves healthy -- it says learning is not
+shown yet, with the reward's first and last values and the points a judgement needs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rlvitals.diagnose import diagnose
+from rlvitals.render.terminal import render_text
+from rlvitals.run import Run
+
+
+def _run(n: int) -> Run:
+    s = np.arange(1, n + 1) * 5
+    r = np.random.default_rng(4)
+    return Run.from_arrays(
+        "short", s, dict(reward=-1.4 + 0.1 * np.arange(n) + r.normal(0, 0.3, n), len=118 + r.normal(0, 2, n))
+    )
+
+
+def test_a_short_reward_is_a_goal_not_shown_yet():
+    d = diagnose(_run(7))
+    g = d.run["goal"]
+    assert g["metric"] == "reward" and g["points"] == 7 and not g["improved"] and not g["enough"]
+    assert d.gloss_key() == "ui.verdict_gloss.learning_unproven"
+    assert d.unproven_short()
+    text = render_text(d, lang="en")
+    assert "no goal is logged" not in text and "healthy run" not in text
+    assert "24 points are needed" in text
+
+
+def test_a_log_with_no_score_at_all_still_says_so():
+    s = np.arange(1, 8) * 5
+    d = diagnose(Run.from_arrays("nogoal", s, dict(len=np.full(7, 100.0) + s)))
+    assert d.run["goal"] is None
+    assert d.gloss_key() == "ui.verdict_gloss.learning_no_goal"
