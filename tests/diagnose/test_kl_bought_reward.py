@@ -3,8 +3,10 @@
 A reward model's score climbs to 0.99 in twenty steps while the KL to the reference surges x200
 and stays there: the reward at its ceiling is what over-optimisation looks like, so it cannot say
 "the task is solved, the KL did no harm" -- nor can an eval of the same reward on held-out prompts
-(`eval_reward`), which a policy that learned to please the reward model pleases as well.  Only a
-truth (an eval accuracy) at its ceiling clears the move.
+(`eval_reward`), which a policy that learned to please the reward model pleases as well.  The KL
+keeps its warning; the verdict is the reward's ("learning", glossed: only a truth can say the gain
+is real -- tests/diagnose/test_kl_rose_through.py).  Only a truth (an eval accuracy) at its ceiling
+clears the move.
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ def test_a_reward_at_its_ceiling_does_not_excuse_the_kl(seed, eval_key):
     d = diagnose(_run(seed, eval_key))
     kl = [f for f in d.findings if f.id == "kl_blowup"]
     assert kl and kl[0].severity != "info", [(f.id, f.severity) for f in d.findings]
-    assert d.verdict != "learning"
+    assert d.findings[0].id == "kl_blowup"
+    assert d.gloss_key() == "ui.verdict_gloss.learning_bought"
 
 
 @pytest.mark.parametrize("seed", range(3))

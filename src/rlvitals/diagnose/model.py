@@ -121,6 +121,8 @@ class Diagnosis:
         has not improved yet, or when the diagnosis looked for a goal and the log has none."""
         if self.unproven_goal() is not None:
             return "ui.verdict_gloss.learning_unproven"
+        if self.verdict == "learning" and any(f.evidence.get("goal_sets_verdict") for f in self.findings):
+            return "ui.verdict_gloss.learning_bought"  # a warning left the verdict to the reward it bought
         if self.verdict == "learning" and isinstance(self.run, dict) and "goal" in self.run and not self.run["goal"]:
             return "ui.verdict_gloss.learning_no_goal"  # never "learning" from the absence of a goal
         return f"verdict.{self.verdict}"

@@ -29,11 +29,11 @@ from dataclasses import replace
 import numpy as np
 
 from ..ingest.components import names_the_reward
-from .context import Ctx
+from .context import Ctx, rnd
 from .differential import differential
-from .goal_failed import goal_summary, not_learning
+from .goal_failed import goal_summary, improved, not_learning
 from .kl_blowup import settled
-from .materiality import at_ceiling, too_soon, unhurt
+from .materiality import at_ceiling, goal_effect, goal_scale, too_soon, unhurt
 from .model import FINDING_IDS, SEVERITIES, Finding
 from .predicates import pred
 from .registry import RELATIONS, SPECS
@@ -179,12 +179,48 @@ def _material(found: list[Finding], ctx: Ctx) -> list[Finding]:
             if eff is None and harm == "step" and (soon := too_soon(ctx, f.onset_step)) is not None:
                 out.append(replace(f, severity="info", evidence={**f.evidence, **soon}))
                 continue
+            if eff is None and bought and (rose := _reward_rose_through(ctx, f)) is not None:
+                # the truth that would decide is not logged (the goal is the reward, or an eval of it)
+                miss = f.missing if ctx.has("acc") else tuple(dict.fromkeys((*f.missing, "acc")))
+                out.append(replace(f, evidence={**f.evidence, **rose}, missing=miss))
+                continue
         if eff is None:
             out.append(f)
             continue
         ev = {**f.evidence, **eff.evidence(), "goal_unhurt": True}
         out.append(replace(f, severity="info", evidence=ev))
     return out
+
+
+def _reward_rose_through(ctx: Ctx, f: Finding) -> dict[str, object] | None:
+    """A KL that bought a goal it can buy (`_bought_by_kl`), when that goal gained a material amount of
+    its range over the run and lost none after the KL's onset: the evidence to keep (the finding still
+    warns: KL x N is material in its own range, and only a truth can say whether the reward's gain is
+    real or the reward model gamed -- the lesson's "reward 暴涨 = 可能在刷分"), and the verdict is the
+    goal's, not "dead": a run whose reward kept climbing did not die.  Else None."""
+    g = goal(ctx)
+    tr = trend(ctx, g) if g else None
+    if g is None or tr is None or not improved(tr) or tr.fell_back:
+        return None
+    material = get("goal_material") * goal_scale(ctx, g)
+    if max(tr.end - tr.start, tr.line_gain) < material:  # by the end windows, or the line over every point
+        return None
+    # what it did after the onset, when enough of it is logged (a KL that jumped on the last steps
+    # has not had its effect on the reward yet: the climb so far is what there is to judge)
+    eff = goal_effect(ctx, f.onset_step, 1, by_steps=True)
+    # a fall counts when material and beyond the noise of two window means (as materiality.unhurt)
+    se = tr.noise * float(np.sqrt(2.0 / max(3, eff.points_after // 10))) if eff is not None else 0.0
+    if eff is not None and eff.gain <= -max(material, get("goal_z") * se):
+        return None
+    return {
+        "goal_metric": g,
+        "goal_start": rnd(tr.start),
+        **({"goal_at_onset": rnd(eff.at_onset)} if eff is not None else {}),
+        "goal_end": rnd(tr.end),
+        "goal_material_move": rnd(material),
+        "reading": "bought",
+        "goal_sets_verdict": True,
+    }
 
 
 # The entropy findings of CHAINS: a KL that climbed in step with their move is its consequence.
@@ -353,8 +389,11 @@ def resolve(found: list[Finding], ctx: Ctx) -> tuple[Finding, ...]:
 
 
 def verdict_of(findings: tuple[Finding, ...], ctx: Ctx) -> str:
+    """The top warning's verdict; "learning" when nothing warns, or when what warns left the verdict to
+    a goal that kept rising through it (evidence `goal_sets_verdict`: a KL that bought the reward)."""
     for f in findings:
-        if f.severity != "info":
+        if f.severity == "info":
+            break
+        if not f.evidence.get("goal_sets_verdict"):
             return FINDING_IDS[f.id]
-        break
     return "learning"
