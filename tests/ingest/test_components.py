@@ -99,6 +99,12 @@ def test_eval_keys():
     assert val_acc_choice(["eval/gsm8k", "eval/aime-truncated_ratio", "eval/aime"]) == "eval/aime"
     assert val_acc_choice(["eval/loss", "eval/runtime", "eval/samples_per_second", "eval/epoch"]) is None
     assert val_acc_choice(["eval/gsm8k", "eval/reward"]) == "eval/reward"
+    # a text-overlap score of held-out outputs (a summary's ROUGE, a poem's chrF) when nothing
+    # ranks higher; never before a reward or a data set's own score
+    assert val_acc_choice(["dev_loss", "dev_chrf"]) == "dev_chrf"
+    assert val_acc_choice(["eval/rougeL", "eval/gen_len"]) == "eval/rougeL"
+    assert val_acc_choice(["eval/bleu", "eval/reward"]) == "eval/reward"
+    assert val_acc_choice(["eval/f1", "eval/exact_match"]) == "eval/exact_match"
 
 
 def test_an_eval_of_the_rewards_terms_stands_for_accuracy_by_its_correctness_term():

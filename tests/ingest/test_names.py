@@ -342,6 +342,7 @@ def test_a_pass_rate_is_a_correctness_term(key, name):
         ("answer_rate", "acc"),  # beside a format_rate: the share of answers right
         ("std_advantage", "adv_std"),  # a loop's rollout record: the advantages' spread
         ("train/reward_mean_all", "reward"),  # the mean over every sample, invalid ones too
+        ("reward_scalar", "reward"),  # the weighted sum of a loop's reward terms, beside each term
         ("answer_accuracy", "acc"),
         ("train/mean_accuracy", "acc"),
         ("batch_accuracy", "acc"),

@@ -87,8 +87,9 @@ EXACT: dict[str, Alias] = {
     **_rows("reward", "reward_mean env/all/reward/total reward/overall reward/total avg_reward train_reward", rank=12),
     # AReaL's, loops' plain spellings (a total over the reward's terms: CS336's `total_reward`)
     **_rows("reward", "task_reward rollout_reward_mean rollout_reward total_reward reward_total", rank=19),
-    # the mean over every sample, invalid ones too (a loop that also logs the mean over valid ones)
-    **_rows("reward", "reward_mean_all", rank=19),
+    # the mean over every sample, invalid ones too (beside a mean over valid ones); the weighted sum
+    # of a loop's reward terms logged as one number beside each term (`reward_scalar`)
+    **_rows("reward", "reward_mean_all reward_scalar", rank=19),
     # DeepSpeed-Chat step 3 prints "average reward score: 3.58" (the reward model's score of the batch)
     **_rows("reward", "reward_score average_reward_score", rank=19),
     **_rows(

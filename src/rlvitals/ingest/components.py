@@ -248,6 +248,8 @@ _ACC_WORDS: tuple[tuple[int, re.Pattern[str]], ...] = (
     (_REWARD_RANK, re.compile(r"(^|[/_])rewards?($|[/_@])")),
     # slime's `eval N: {'eval/aime': 0.2}`: the eval score of one data set, named by the set alone
     (5, re.compile(r"^eval/[^/]+$")),
+    # a text-overlap score of held-out outputs against references (a summary's ROUGE, a poem's chrF)
+    (6, re.compile(r"(^|[/_])(f1|bleu|rouge[\w-]*|chrf\+*|meteor)($|[/_@])")),
 )
 # an eval metric named for one term of the reward: `<term>_reward`, `reward_<term>`
 _TERM = re.compile(r"(\w+?)_rewards?|rewards?_(\w+)")
