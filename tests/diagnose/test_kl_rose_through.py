@@ -4,8 +4,9 @@ With no truth logged the reward is the goal, and a reward can be bought with KL 
 "reward 暴涨 = 可能在刷分", "kl 陡增 = 跑飞").  A run whose reward climbed a material amount and kept
 climbing through a KL blow-up did not die: the finding keeps its severity and says the reward rose
 through it, the verdict is "learning" glossed "only a truth metric can say the gain is real", and
-the accuracy is named as the metric that would decide.  A reward that gave its gain back after the
-blow-up is still a dead run's; with an accuracy logged the accuracy judges.
+the accuracy is named as the metric that would decide.  A KL still multiplying at the end is a
+run-away in progress and keeps the verdict; a reward that gave its gain back after the blow-up is
+still a dead run's; with an accuracy logged the accuracy judges.
 """
 
 from __future__ import annotations
@@ -20,9 +21,11 @@ N = 120
 S = np.arange(1, N + 1)
 
 
-def _run(seed: int, reward: np.ndarray, acc: np.ndarray | None = None) -> Run:
+def _run(seed: int, reward: np.ndarray, acc: np.ndarray | None = None, *, climbing_kl: bool = False) -> Run:
     r = np.random.default_rng(seed)
     kl = np.where(S < 30, 0.002, 0.6) * np.exp(r.normal(0, 0.1, N))
+    if climbing_kl:
+        kl = kl * np.where(S < 90, 1.0, np.exp((S - 90) / 6.0))  # multiplying again over the last quarter
     cols = dict(reward=reward + r.normal(0, 0.15, N), kl=kl)
     if acc is not None:
         cols["acc"] = np.clip(acc + r.normal(0, 0.02, N), 0, 1)
@@ -47,6 +50,13 @@ def test_a_reward_climbing_through_the_blow_up_keeps_the_warning_and_the_goal_s_
     assert "acc" in top.missing
     assert d.verdict == "learning"
     assert d.gloss_key() == "ui.verdict_gloss.learning_bought"
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_kl_still_multiplying_at_the_end_keeps_the_verdict(seed):
+    d = diagnose(_run(seed, _climbing(), climbing_kl=True))
+    assert d.findings[0].id == "kl_blowup" and d.verdict == "dead", [(f.id, f.severity) for f in d.findings]
+    assert not any(f.evidence.get("goal_sets_verdict") for f in d.findings)
 
 
 @pytest.mark.parametrize("seed", range(3))

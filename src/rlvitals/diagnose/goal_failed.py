@@ -1,6 +1,8 @@
 """Whether the goal failed to improve: `not_learning` ("not learning -- cause undetermined") and
 the goal summary the verdict "learning" rests on.  `verdict.resolve` adds not_learning when nothing
 warns and the goal did not improve, or when the goal collapsed before anything that warns began.
+Also what the goal says of a KL blow-up when the goal is something a KL can buy (`bought_by_kl`,
+`rose_through_kl`).
 """
 
 from __future__ import annotations
@@ -9,17 +11,18 @@ from typing import Any
 
 import numpy as np
 
+from ..ingest.components import names_the_reward
 from .actions import action_for
 from .arith import pair_se
 from .context import Ctx, rnd
 from .differential import DECIDES, LOOKALIKES, RULERS
-from .materiality import bounded, few_evals, few_evals_gained, goal_scale, pinned, solved
+from .materiality import bounded, few_evals, few_evals_gained, goal_effect, goal_scale, pinned, solved
 from .model import Finding
 from .predicates import pred
 from .symptoms import Trend, goal, trend
 from .thresholds import get
 
-__all__ = ["goal_summary", "improved", "not_learning"]
+__all__ = ["bought_by_kl", "goal_summary", "improved", "not_learning", "rose_through_kl"]
 
 
 def not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
@@ -263,6 +266,49 @@ def improved(tr: Trend) -> bool:
         tr.tau > 0 and tr.line_gain > get("goal_z") * tr.fit_se and not (tr.rate and tr.line_gain < get("rate_move"))
     )
     return bool(tr.rose or fitted)
+
+
+def bought_by_kl(ctx: Ctx) -> bool:
+    """The goal is something a KL can buy: the reward, or an eval of the reward itself (`eval_reward`:
+    the reward model's score on held-out prompts, `components.names_the_reward`), not of the answers
+    -- a policy that moved away from the reference to please the reward model pleases it on new
+    prompts too, so neither can clear the move."""
+    g = goal(ctx)
+    s = ctx.series("val_acc") if g == "val_acc" else None
+    return g == "reward" or (s is not None and names_the_reward(s.source or ""))
+
+
+def rose_through_kl(ctx: Ctx, f: Finding) -> dict[str, object] | None:
+    """Of a KL blow-up that stopped climbing (verdict asks `kl_blowup.settled` first: one still
+    multiplying is a run-away in progress, and sets the verdict) and bought a goal it can buy
+    (`bought_by_kl`): when that goal gained a material amount of its range over the run and lost
+    none after the KL's onset, the evidence to keep -- the finding still warns (KL x N is material in
+    its own range, and only a truth can say whether the reward's gain is real or the reward model
+    gamed: the lesson's "reward 暴涨 = 可能在刷分"), but the verdict is the goal's, not "dead": a run
+    whose reward kept climbing did not die.  Else None."""
+    g = goal(ctx)
+    tr = trend(ctx, g) if g else None
+    if g is None or tr is None or not improved(tr) or tr.fell_back:
+        return None
+    material = get("goal_material") * goal_scale(ctx, g)
+    if max(tr.end - tr.start, tr.line_gain) < material:  # by the end windows, or the line over every point
+        return None
+    # what it did after the onset, when enough of it is logged (a KL that jumped on the last steps
+    # has not had its effect on the reward yet: the climb so far is what there is to judge)
+    eff = goal_effect(ctx, f.onset_step, 1, by_steps=True)
+    # a fall counts when material and beyond the noise of two window means (as materiality.unhurt)
+    se = tr.noise * float(np.sqrt(2.0 / max(3, eff.points_after // 10))) if eff is not None else 0.0
+    if eff is not None and eff.gain <= -max(material, get("goal_z") * se):
+        return None
+    return {
+        "goal_metric": g,
+        "goal_start": rnd(tr.start),
+        **({"goal_at_onset": rnd(eff.at_onset)} if eff is not None else {}),
+        "goal_end": rnd(tr.end),
+        "goal_material_move": rnd(material),
+        "reading": "bought",
+        "goal_sets_verdict": True,
+    }
 
 
 def _short_goal(ctx: Ctx) -> dict[str, Any] | None:

@@ -28,12 +28,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..ingest.components import names_the_reward
-from .context import Ctx, rnd
+from .context import Ctx
 from .differential import differential
-from .goal_failed import goal_summary, improved, not_learning
+from .goal_failed import bought_by_kl, goal_summary, not_learning, rose_through_kl
 from .kl_blowup import settled
-from .materiality import at_ceiling, goal_effect, goal_scale, too_soon, unhurt
+from .materiality import at_ceiling, too_soon, unhurt
 from .model import FINDING_IDS, SEVERITIES, Finding
 from .predicates import pred
 from .registry import RELATIONS, SPECS
@@ -104,7 +103,7 @@ def _own_material(f: Finding, ctx: Ctx) -> bool:
     if HARM_KIND[f.id] == "settled":
         # a KL that stopped climbing is judged by what it did to a truth; a reward can be bought
         # with KL (over-optimisation), so a rising reward alone never clears it
-        return not settled(f) or _bought_by_kl(ctx)
+        return not settled(f) or bought_by_kl(ctx)
     if HARM_KIND[f.id] == "own":
         return True
     if f.id == "lr_too_high":
@@ -113,16 +112,6 @@ def _own_material(f: Finding, ctx: Ctx) -> bool:
         _, r = ctx.data("ratio_mean")
         return bool(r.size) and float(np.max(np.abs(r[-max(3, r.size // 10) :] - 1.0))) > get("ratio_far")
     return False
-
-
-def _bought_by_kl(ctx: Ctx) -> bool:
-    """The goal is something a KL can buy: the reward, or an eval of the reward itself (`eval_reward`:
-    the reward model's score on held-out prompts, `components.names_the_reward`), not of the answers
-    -- a policy that moved away from the reference to please the reward model pleases it on new
-    prompts too, so neither can clear the move."""
-    g = goal(ctx)
-    s = ctx.series("val_acc") if g == "val_acc" else None
-    return g == "reward" or (s is not None and names_the_reward(s.source or ""))
 
 
 # numeric_instability's evidence of finite spikes only: grad-norm points far above its level that came
@@ -170,7 +159,7 @@ def _material(found: list[Finding], ctx: Ctx) -> list[Finding]:
         if _warns(f) and harm != "never" and not (FINDING_IDS[f.id] == "cheating" and g == "reward"):
             # a KL that bought its reward is not excused by that reward at its ceiling (nor by an eval
             # of the same reward): only a truth at its ceiling says the task was solved
-            bought = harm == "settled" and _bought_by_kl(ctx)
+            bought = harm == "settled" and bought_by_kl(ctx)
             eff = None if bought else at_ceiling(ctx, f.onset_step, by_reward=FINDING_IDS[f.id] != "cheating")
             if eff is None and not _own_material(f, ctx):
                 eff = unhurt(ctx, _judged_from(f, harm), kind=harm)
@@ -179,7 +168,7 @@ def _material(found: list[Finding], ctx: Ctx) -> list[Finding]:
             if eff is None and harm == "step" and (soon := too_soon(ctx, f.onset_step)) is not None:
                 out.append(replace(f, severity="info", evidence={**f.evidence, **soon}))
                 continue
-            if eff is None and bought and (rose := _reward_rose_through(ctx, f)) is not None:
+            if eff is None and bought and settled(f) and (rose := rose_through_kl(ctx, f)) is not None:
                 # the truth that would decide is not logged (the goal is the reward, or an eval of it)
                 miss = f.missing if ctx.has("acc") else tuple(dict.fromkeys((*f.missing, "acc")))
                 out.append(replace(f, evidence={**f.evidence, **rose}, missing=miss))
@@ -190,37 +179,6 @@ def _material(found: list[Finding], ctx: Ctx) -> list[Finding]:
         ev = {**f.evidence, **eff.evidence(), "goal_unhurt": True}
         out.append(replace(f, severity="info", evidence=ev))
     return out
-
-
-def _reward_rose_through(ctx: Ctx, f: Finding) -> dict[str, object] | None:
-    """A KL that bought a goal it can buy (`_bought_by_kl`), when that goal gained a material amount of
-    its range over the run and lost none after the KL's onset: the evidence to keep (the finding still
-    warns: KL x N is material in its own range, and only a truth can say whether the reward's gain is
-    real or the reward model gamed -- the lesson's "reward 暴涨 = 可能在刷分"), and the verdict is the
-    goal's, not "dead": a run whose reward kept climbing did not die.  Else None."""
-    g = goal(ctx)
-    tr = trend(ctx, g) if g else None
-    if g is None or tr is None or not improved(tr) or tr.fell_back:
-        return None
-    material = get("goal_material") * goal_scale(ctx, g)
-    if max(tr.end - tr.start, tr.line_gain) < material:  # by the end windows, or the line over every point
-        return None
-    # what it did after the onset, when enough of it is logged (a KL that jumped on the last steps
-    # has not had its effect on the reward yet: the climb so far is what there is to judge)
-    eff = goal_effect(ctx, f.onset_step, 1, by_steps=True)
-    # a fall counts when material and beyond the noise of two window means (as materiality.unhurt)
-    se = tr.noise * float(np.sqrt(2.0 / max(3, eff.points_after // 10))) if eff is not None else 0.0
-    if eff is not None and eff.gain <= -max(material, get("goal_z") * se):
-        return None
-    return {
-        "goal_metric": g,
-        "goal_start": rnd(tr.start),
-        **({"goal_at_onset": rnd(eff.at_onset)} if eff is not None else {}),
-        "goal_end": rnd(tr.end),
-        "goal_material_move": rnd(material),
-        "reading": "bought",
-        "goal_sets_verdict": True,
-    }
 
 
 # The entropy findings of CHAINS: a KL that climbed in step with their move is its consequence.
