@@ -11,7 +11,7 @@ import numpy as np
 
 from rlvitals.diagnose import diagnose
 from rlvitals.render.terminal import render_text
-from rlvitals.run import Run
+from rlvitals.run import Run, Series
 
 
 def _run(n: int) -> Run:
@@ -38,3 +38,16 @@ def test_a_log_with_no_score_at_all_still_says_so():
     d = diagnose(Run.from_arrays("nogoal", s, dict(len=np.full(7, 100.0) + s)))
     assert d.run["goal"] is None
     assert d.gloss_key() == "ui.verdict_gloss.learning_no_goal"
+
+
+def test_an_eval_goal_is_named_by_the_log_s_own_key_and_not_asked_for():
+    s = np.arange(1, 81)
+    r = np.random.default_rng(5)
+    run = Run.from_arrays("evalgoal", s, dict(entropy=4.2 - 0.004 * s + r.normal(0, 0.05, 80)))
+    ev = s[9::10]
+    run.series["val_acc"] = Series("val_acc", ev, 38.0 + r.normal(0, 0.8, ev.size), "dev_chrf")
+    d = diagnose(run)
+    assert d.run["goal"]["metric"] == "val_acc" and d.run["goal"]["key"] == "dev_chrf"
+    text = render_text(d, lang="en")
+    assert "the eval dev_chrf" in text and "if you can log one" not in text
+    assert "评测 dev_chrf" in render_text(d, lang="zh")

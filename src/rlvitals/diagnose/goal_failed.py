@@ -246,6 +246,7 @@ def goal_summary(ctx: Ctx) -> dict[str, Any] | None:
         return _short_goal(ctx)
     return {
         "metric": g,
+        **_key(ctx, g),
         "start": rnd(tr.start),
         "end": rnd(tr.end),
         "points": tr.n,
@@ -319,6 +320,7 @@ def _short_goal(ctx: Ctx) -> dict[str, Any] | None:
         if v.size:
             return {
                 "metric": m,
+                **_key(ctx, m),
                 "start": rnd(float(v[0])),
                 "end": rnd(float(v[-1])),
                 "points": int(v.size),
@@ -328,6 +330,12 @@ def _short_goal(ctx: Ctx) -> dict[str, Any] | None:
                 "enough": False,
             }
     return None
+
+
+def _key(ctx: Ctx, m: str) -> dict[str, Any]:
+    """The log's own name of an eval goal (`dev_chrf` read as val_acc), for the report to say."""
+    s = ctx.series(m) if m == "val_acc" else None
+    return {"key": s.source} if s is not None and s.source else {}
 
 
 def _few_evals(ctx: Ctx) -> dict[str, Any]:

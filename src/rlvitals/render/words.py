@@ -246,10 +246,18 @@ def verdict_gloss(diag: Diagnosis, lang: str) -> str:
 def no_warnings_text(diag: Diagnosis, lang: str) -> str:
     g = diag.unproven_goal()
     if g is not None:
+        # the goal is the eval itself: judged again after more evals, never "log an eval accuracy"
+        key = (
+            "ui.no_warnings_unproven_evals"
+            if g.get("eval_points")
+            else "ui.no_warnings_unproven_eval_goal"
+            if g["metric"] == "val_acc"
+            else "ui.no_warnings_unproven"
+        )
         return tr(
-            "ui.no_warnings_unproven_evals" if g.get("eval_points") else "ui.no_warnings_unproven",
+            key,
             lang,
-            metric=g["metric"],
+            metric=g.get("key") or g["metric"],
             start=fmt_num(g["start"]),
             end=fmt_num(g["end"]),
             points=g["points"],
