@@ -16,7 +16,7 @@ from .actions import action_for
 from .arith import pair_se
 from .context import Ctx, rnd
 from .differential import DECIDES, LOOKALIKES, RULERS
-from .materiality import bounded, few_evals, few_evals_gained, goal_effect, goal_scale, pinned, solved
+from .materiality import bounded, fall_slack, few_evals, few_evals_gained, goal_effect, goal_scale, pinned, solved
 from .model import Finding
 from .predicates import pred
 from .symptoms import Trend, goal, trend
@@ -292,14 +292,12 @@ def rose_through_kl(ctx: Ctx, f: Finding) -> dict[str, object] | None:
     if g is None or tr is None or not improved(tr) or tr.fell_back:
         return None
     material = get("goal_material") * goal_scale(ctx, g)
-    if max(tr.end - tr.start, tr.line_gain) < material:  # by the end windows, or the line over every point
+    if max(tr.move, tr.line_gain) < material:  # by the end windows, or the line over every point
         return None
     # what it did after the onset, when enough of it is logged (a KL that jumped on the last steps
     # has not had its effect on the reward yet: the climb so far is what there is to judge)
     eff = goal_effect(ctx, f.onset_step, 1, by_steps=True)
-    # a fall counts when material and beyond the noise of two window means (as materiality.unhurt)
-    se = tr.noise * float(np.sqrt(2.0 / max(3, eff.points_after // 10))) if eff is not None else 0.0
-    if eff is not None and eff.gain <= -max(material, get("goal_z") * se):
+    if eff is not None and eff.gain <= -fall_slack(eff, tr.noise):
         return None
     return {
         "goal_metric": g,

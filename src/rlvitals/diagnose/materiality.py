@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..run import in_unit_range
-from .arith import ls_fit
+from .arith import ls_fit, pair_se
 from .context import Ctx, rnd
 from .symptoms import components, covers, goal, trend
 from .thresholds import get
@@ -37,6 +37,7 @@ __all__ = [
     "at_ceiling",
     "bounded",
     "bounded_above_zero",
+    "fall_slack",
     "few_evals",
     "few_evals_gained",
     "goal_effect",
@@ -228,6 +229,13 @@ def at_ceiling(ctx: Ctx, onset: int | None, *, by_reward: bool = True) -> Effect
     return eff if eff.gain > -eff.material else None
 
 
+def fall_slack(eff: Effect, noise: float) -> float:
+    """How far the goal may sit under a level of its before that counts as a fall: a fall counts when
+    it is material and beyond the noise of two window means (a tenth of the points after the onset,
+    at least 3) -- a noisy goal's last window dipping under its best block is not a gain given back."""
+    return max(eff.material, get("goal_z") * noise * pair_se(max(3, eff.points_after // 10)))
+
+
 def unhurt(ctx: Ctx, onset: int | None, *, kind: str = "") -> Effect | None:
     """The Effect when the goal was not hurt after `onset` (see the module docstring), else None.
 
@@ -246,10 +254,7 @@ def unhurt(ctx: Ctx, onset: int | None, *, kind: str = "") -> Effect | None:
     if eff is None:
         return None
     tr = trend(ctx, eff.goal)
-    # a fall counts when it is material and beyond the noise of two window means: a noisy goal's last
-    # window dipping under its best block is not a gain given back
-    se = (tr.noise if tr is not None else 0.0) * float(np.sqrt(2.0 / max(3, eff.points_after // 10 or 1)))
-    slack = max(eff.material, get("goal_z") * se)
+    slack = fall_slack(eff, tr.noise if tr is not None else 0.0)
     kept = eff.end >= eff.peak_after - slack  # did not give back a material part of its gains
     if kind == "step":
         return eff if eff.gain > -slack else None

@@ -274,8 +274,8 @@ def _acc_rank(key: str) -> int | None:
 
 def val_acc_choice(keys: list[str]) -> str | None:
     """The eval key that best stands for accuracy (accuracy/acc > pass@1 > exact_match, correct,
-    solve, success or a correctness term > score > reward > a data set's own score, `eval/<set>`);
-    never a term paying the answer's format, length or style."""
+    solve, success or a correctness term > score > reward > a data set's own score, `eval/<set>` >
+    a text-overlap score, ROUGE, chrF...); never a term paying the answer's format, length or style."""
     ranked = [(rank, len(key), key) for key in keys if (rank := _acc_rank(key)) is not None]
     return min(ranked)[2] if ranked else None
 
