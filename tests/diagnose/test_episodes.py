@@ -1,7 +1,10 @@
-"""A blow-up that recovered is said in the run's notes, never in the verdict.
+"""A blow-up that recovered: the goal fell with a vital breaking, and came back.
 
-Each run starts from the lesson's healthy table (diag_curves.healthy) and puts one dip in the
-reward and the accuracy; the assertions read the note's numbers and what it leaves unsaid.
+The goal is back, but the blow-up hurt it and the next one may not come back: when the rules, read
+on the run up to the dip's end, name what broke, that finding stays as a warning reading
+"recovered" and the run is "unstable" (the lesson's blow-ups that hurt the goal).  When they name
+nothing, the run's notes still say it.  Each run starts from the lesson's healthy table
+(diag_curves.healthy) and puts one dip in the reward and the accuracy.
 """
 
 from __future__ import annotations
@@ -11,8 +14,9 @@ from diag_curves import S, healthy, jitter
 
 from rlvitals.diagnose import diagnose
 from rlvitals.diagnose.context import Ctx
-from rlvitals.diagnose.episodes import recovered_dip
+from rlvitals.diagnose.episodes import notes, recovered_dip
 from rlvitals.i18n import Msg
+from rlvitals.render.words import finding_summary
 from rlvitals.run import CANONICAL, Run
 from rlvitals.shapes import shapes_of
 
@@ -37,7 +41,7 @@ def _recovered_notes(d) -> list[Msg]:
     return [m for m in d.run["notes"] if isinstance(m, Msg) and m.key == "note.recovered_dip"]
 
 
-def test_a_dip_with_the_entropy_running_up_that_came_back_is_noted_not_judged():
+def test_a_dip_with_the_entropy_running_up_that_came_back_makes_the_run_unstable():
     run = _dipped()
     dip = recovered_dip(_ctx(run))
     assert dip is not None and dip["goal"] == "acc"
@@ -45,9 +49,40 @@ def test_a_dip_with_the_entropy_running_up_that_came_back_is_noted_not_judged():
     assert dip["before"] - dip["low"] > 0.2 and dip["after"] > dip["before"] - 0.05
     assert any(m.startswith("entropy x") for m in dip["moved"])
     d = diagnose(run)
-    notes = _recovered_notes(d)
-    assert len(notes) == 1 and "entropy x" in notes[0].fields["moved"]
-    assert d.verdict == "learning"  # the verdict reads where the run ends
+    top = d.findings[0]
+    assert top.severity == "warning" and top.evidence["reading"] == "recovered", d.findings
+    assert top.evidence["episode_steps"] == f"{dip['from_step']}-{dip['to_step']}"
+    assert top.evidence["goal_low"] < top.evidence["goal_before"] - 0.2
+    assert "entropy x" in top.evidence["episode_moved"]
+    assert d.verdict == "unstable" and d.gloss_key() == "ui.verdict_gloss.unstable_recovered"
+    assert not _recovered_notes(d)  # the finding tells the episode: no note says it twice
+
+
+def test_the_recovered_finding_is_said_in_both_languages():
+    top = diagnose(_dipped()).findings[0]
+    en, zh = finding_summary(top, "en"), finding_summary(top, "zh")
+    step = top.evidence["episode_steps"]
+    assert "came back" in en and step in en and "unstable" in en
+    assert "恢复" in zh and step in zh and "不稳定" in zh
+
+
+def test_a_blow_up_that_came_back_and_then_one_that_did_not_is_a_dead_run():
+    # the second fall stays down to the end: that one owns the verdict, the first stays a warning
+    steps = np.asarray(S)
+    first = (steps >= 60) & (steps < 80)
+    second = steps >= 170
+    base = healthy(2)
+    down = first | second
+    d = diagnose(
+        healthy(
+            2,
+            reward=base.series["reward"].values - 0.5 * down,
+            acc=np.clip(base.series["acc"].values - 0.3 * down, 0, 1),
+            entropy=base.series["entropy"].values * np.where(down, 4.0, 1.0),
+        )
+    )
+    assert d.verdict == "dead", d.findings
+    assert d.findings[0].evidence.get("reading") != "recovered"
 
 
 def test_a_dip_no_vital_moved_with_is_left_unsaid():
@@ -69,8 +104,7 @@ def test_the_lessons_healthy_run_and_its_noise_have_no_episode():
 
 
 def test_the_note_is_said_in_both_languages():
-    d = diagnose(_dipped())
-    (note,) = _recovered_notes(d)
+    (note,) = notes(_ctx(_dipped()))
     en, zh = note.in_lang("en"), note.in_lang("zh")
     assert "came back" in en and str(note.fields["start"]) in en
     assert "恢复" in zh and str(note.fields["start"]) in zh

@@ -37,10 +37,11 @@ from . import (
 )
 from .context import Ctx
 from .episodes import notes as episode_notes
+from .episodes import recovered, recovered_dip
 from .model import FINDING_IDS, Diagnosis, Finding
 from .registry import SPECS
 from .thresholds import get
-from .verdict import goal_summary, resolve, verdict_of
+from .verdict import goal_summary, order, resolve, verdict_of
 
 __all__ = ["FINDING_IDS", "RULES", "Diagnosis", "Finding", "diagnose"]
 
@@ -117,6 +118,10 @@ def _run_summary(run: Run, ctx: Ctx) -> dict[str, Any]:
 
 def diagnose(run: Run, samples: Samples | None = None) -> Diagnosis:
     """The verdict, findings most important first, each curve's shape, and a run summary."""
+    return _diagnose(run, samples, episodes=True)
+
+
+def _diagnose(run: Run, samples: Samples | None, *, episodes: bool) -> Diagnosis:
     shapes = shapes_of(Run(run.name, run.format, {k: s for k, s in run.series.items() if k in CANONICAL}))
     ctx = Ctx(run, dict(shapes), samples)
     found: list[Finding] = []
@@ -125,7 +130,27 @@ def diagnose(run: Run, samples: Samples | None = None) -> Diagnosis:
         if f is not None:
             found.append(f)
     findings = resolve(found, ctx)
-    return Diagnosis(verdict_of(findings, ctx), findings, shapes, _run_summary(run, ctx))
+    if episodes:
+        findings = _with_recovered(findings, run, ctx, samples)
+    summary = _run_summary(run, ctx)
+    if any(f.evidence.get("reading") == "recovered" for f in findings):  # the finding tells the episode
+        summary["notes"] = [n for n in summary["notes"] if getattr(n, "key", "") != "note.recovered_dip"]
+    return Diagnosis(verdict_of(findings, ctx), findings, shapes, summary)
+
+
+def _with_recovered(findings: tuple[Finding, ...], run: Run, ctx: Ctx, samples: Samples | None) -> tuple[Finding, ...]:
+    """A blow-up the goal came back from (episodes.recovered_dip) is named by the rules read on the run
+    up to the dip's end: their top finding, when it says the run died there, stays as a warning reading
+    "recovered" (verdict unstable) -- unless a finding of that kind warns now."""
+    dip = recovered_dip(ctx)
+    if dip is None:
+        return findings
+    then = _diagnose(run.upto(dip["to_step"]), samples, episodes=False).top
+    if then is None or then.severity == "info" or FINDING_IDS[then.id] != "dead" or then.evidence.get("reading"):
+        return findings
+    if any(f.id == then.id and f.severity != "info" for f in findings):
+        return findings
+    return order([*findings, recovered(dip, then)])
 
 
 # deprecated: `rlvitals.diagnose(run)` still calls diagnose() and warns, until 0.3 (rlvitals._deprecated)

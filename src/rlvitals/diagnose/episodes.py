@@ -1,9 +1,10 @@
-"""Episodes the verdict does not keep: the goal fell, a vital broke with it, and both came back.
+"""Episodes: the goal fell, a vital broke with it, and the goal came back.
 
-The verdict reads a run where it ends: a run that blew up and recovered is learning again once its
-goal is back.  A practitioner still wants to know it blew up -- the next blow-up may not come back
--- so the run's notes say when, how far, and which vital moved with it.  Nothing here sets the
-verdict or adds a finding.
+A run that blew up and recovered is not "learning" again once its goal is back: the blow-up hurt the
+goal, and the next one may not come back -- the lesson's "unstable" (spikes and blow-ups that hurt
+the goal).  The run's notes say when, how far, and which vital moved with it (`notes`); when the
+rules, read on the run up to the episode's end, name what broke (diagnose: the episode's finding,
+reading "recovered"), that finding stays in the report as a warning and the verdict is "unstable".
 
 A dip is the lowest mean of `w` consecutive goal points (a tenth of them, at least 3), with `w`
 points or more before it and 2 w after it, that sits below the level before it (the median of the
@@ -19,6 +20,7 @@ is left unsaid: a noisy score dips on its own.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -27,10 +29,14 @@ from ..i18n import Msg
 from .arith import HALF
 from .context import Ctx
 from .materiality import goal_scale
+from .model import Finding
 from .symptoms import covers, goal
 from .thresholds import get
 
-__all__ = ["notes", "recovered_dip"]
+__all__ = ["READS", "notes", "recovered", "recovered_dip"]
+
+# the verdict an episode's reading gives its finding (verdict.verdict_of): the blow-up hurt the goal
+READS = {"recovered": "unstable"}
 
 
 def recovered_dip(ctx: Ctx) -> dict[str, Any] | None:
@@ -130,3 +136,19 @@ def notes(ctx: Ctx) -> list[Msg]:
             moved=", ".join(d["moved"]),
         )
     ]
+
+
+def recovered(dip: dict[str, Any], f: Finding) -> Finding:
+    """`f`, what the rules named on the run up to the end of a dip that came back, kept as a warning
+    reading "recovered", with the dip's numbers."""
+    ev = {
+        **f.evidence,
+        "reading": "recovered",
+        "goal_metric": dip["goal"],
+        "goal_before": round(dip["before"], 4),
+        "goal_low": round(dip["low"], 4),
+        "goal_after": round(dip["after"], 4),
+        "episode_steps": f"{dip['from_step']}-{dip['to_step']}",
+        "episode_moved": ", ".join(dip["moved"]),
+    }
+    return replace(f, severity="warning", evidence=ev)

@@ -30,6 +30,7 @@ import numpy as np
 
 from .context import Ctx
 from .differential import differential
+from .episodes import READS
 from .goal_failed import bought_by_kl, goal_summary, not_learning, rose_through_kl
 from .kl_blowup import settled
 from .materiality import at_ceiling, too_soon, unhurt
@@ -348,10 +349,13 @@ def resolve(found: list[Finding], ctx: Ctx) -> tuple[Finding, ...]:
 
 def verdict_of(findings: tuple[Finding, ...], ctx: Ctx) -> str:
     """The top warning's verdict; "learning" when nothing warns, or when what warns left the verdict to
-    a goal that kept rising through it (evidence `goal_sets_verdict`: a KL that bought the reward)."""
+    a goal that kept rising through it (evidence `goal_sets_verdict`: a KL that bought the reward);
+    "unstable" when it reads a blow-up that came back (episodes.READS)."""
     for f in findings:
         if f.severity == "info":
             break
+        if f.evidence.get("reading") in READS:  # a blow-up that came back
+            return READS[str(f.evidence["reading"])]
         if not f.evidence.get("goal_sets_verdict"):
             return FINDING_IDS[f.id]
     return "learning"

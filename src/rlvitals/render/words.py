@@ -153,6 +153,20 @@ def finding_summary(f: Finding, lang: str) -> str:
             b=fmt_num(f.evidence.get("goal_end")),
         )
         out = f"{out} — {tail}" if out else tail
+    elif f.evidence.get("reading") == "recovered":  # episodes: a blow-up the goal came back from
+        tail = tr(
+            "ui.episode_recovered",
+            lang,
+            steps=f.evidence.get("episode_steps"),
+            metric=str(f.evidence.get("goal_metric", "")).replace("component:", ""),
+            before=fmt_num(f.evidence.get("goal_before")),
+            low=fmt_num(f.evidence.get("goal_low")),
+            after=fmt_num(f.evidence.get("goal_after")),
+            moved=f.evidence.get("episode_moved"),
+        )
+        # the finding's own sentence reads the run as it was at the episode's end, not as it is now
+        end = str(f.evidence.get("episode_steps", "")).split("-")[-1]
+        out = tr("ui.episode_then", lang, tail=tail, end=end, then=out) if out else tail
     elif f.evidence.get("goal_pending"):  # materiality: too soon to say what it did to the goal
         tail = tr(
             "ui.goal_pending",
