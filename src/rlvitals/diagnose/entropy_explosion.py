@@ -20,8 +20,10 @@ from typing import Any, cast
 
 import numpy as np
 
+from ..stats import step_noise
 from . import confidence as C
 from .actions import action_for
+from .arith import SQRT2
 from .context import Ctx, rnd
 from .model import Finding
 from .stretches import since, tail_excess
@@ -104,6 +106,21 @@ def kl_left_with_run_up(ctx: Ctx) -> bool:
     return k is not None and k[2] >= get("len_accel_z") and not entropy_flattening(ctx)
 
 
+def _rise_z(ctx: Ctx) -> float:
+    """The entropy's last tenth of points against its first tenth (at least 3 each), on a log scale,
+    in standard errors of the difference (step_noise of the log): an entropy's wobble grows with its
+    level, so a level that rose x5 is judged by the noise of the ratio, not by its high part's."""
+    _, v = ctx.data("entropy")
+    v = v[v > 0]
+    k = max(3, v.size // 10)
+    if v.size < 2 * k:
+        return 0.0
+    x = np.log(v)
+    se = step_noise(x) * SQRT2 / float(np.sqrt(k))
+    move = float(np.mean(x[-k:]) - np.mean(x[:k]))
+    return move / se if se > 0 else (np.inf if move > 0 else 0.0)
+
+
 def _whole(ctx: Ctx) -> tuple[Finding | None, bool]:
     if not ctx.has("entropy"):
         return None, False
@@ -111,7 +128,10 @@ def _whole(ctx: Ctx) -> tuple[Finding | None, bool]:
     low = e1 < get("entropy_ok")
     if not (e0 > 0) or (low and e1 / e0 < get("entropy_rise")):
         return None, False  # (rising but still below entropy_ok: an entropy bonus at work, not noise)
-    if ctx.word("entropy") not in ("rising", "spike"):
+    # the rise must be beyond the entropy's own noise (`_rise_z`): a noisy entropy's last window a
+    # spike above its first is no run-away; one whose level left for good is, whether its shape reads
+    # rising, spike or oscillating (a per-step entropy of few samples wobbles by much of its level)
+    if ctx.word("entropy") not in ("rising", "spike", "oscillating") or _rise_z(ctx) < get("goal_z"):
         return None, True
     if e1 / e0 < get("entropy_rise_fail"):
         return _early(ctx)
