@@ -51,6 +51,19 @@ def test_nested_objects_strings_and_missing_step():
     assert run.dropped == {"non-numeric values": 6} and run.skipped == {}
 
 
+def test_numbers_written_as_strings_are_read_and_words_are_not():
+    # a table copied into JSON keeps its cells as text: "7.8%" is 0.078, "0.0123" is 0.0123
+    rows = [
+        {"step": s, "Mean Reward": f"{0.1 * s:.4f}", "eval_pass@1": f"{5 + s}.5%", "model": "qwen2.5-3b", "ok": "true"}
+        for s in (10, 20, 30)
+    ]
+    run = read_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert run.series["reward"].values.tolist() == [1.0, 2.0, 3.0]
+    assert np.allclose(run.series["val_acc"].values, [0.155, 0.255, 0.355])
+    assert "model" not in run.series and "ok" not in run.series
+    assert run.dropped == {"non-numeric values": 6}
+
+
 def test_malformed_line_counted_and_truncated_last_line(tmp_path):
     path = tmp_path / "h.jsonl"
     path.write_text('{"step": 1, "loss": 0.5}\n{"step": 2, "loss": \n{"step": 3, "loss": 0.25}\n{"step": 4, "lo')

@@ -10,8 +10,9 @@ Two shapes, one parser:
 - verl's file logger: `{"step": N, "data": {flat metrics}}`, written with orjson, which turns
   NaN/inf into `null`: there, `null` is read as NaN (a logged NaN is evidence, not a gap).
 
-Nested objects are flattened with `/`; strings, lists and booleans-as-flags are not metrics and are
-counted in `Run.skipped`.  A line holding only `{"config": {...}}` (rl-doctor's convention) is the
+Nested objects are flattened with `/`; a string holding one number (`"0.0123"`, `"7.8%"` -> 0.078) is
+read as that number; other strings, lists and booleans-as-flags are not metrics and are counted in
+`Run.skipped`.  A line holding only `{"config": {...}}` (rl-doctor's convention) is the
 run's settings: kept in `Run.meta["config"]`, counted as "config line".  A line that is not JSON is
 counted ("malformed JSON line"), and so is a line nested deeper than any logger writes ("nested too
 deep"); a cut-off last line is counted as "truncated last line".  Steps and values are
@@ -34,7 +35,7 @@ from .blocks import Layout, Syntax, read_blocks
 from .components import is_eval_key
 from .pydict import rows_for_writer
 from .safejson import loads
-from .values import OUT_OF_RANGE, as_float
+from .values import OUT_OF_RANGE, as_float, parse_value
 
 __all__ = ["FORMAT", "STEP_KEYS", "JsonlParser", "flatten", "write_jsonl"]
 
@@ -135,11 +136,26 @@ class JsonlParser(LineParser):
             elif isinstance(v, float):
                 # json reads `1e400` as inf: an infinity only when the line spells one
                 row[key] = OUT_OF_RANGE if v in _INFS and "Infinity" not in text else v
+            elif isinstance(v, str) and (x := _quoted_number(v)) is not None:
+                row[key] = x  # a number written as a string: "0.0123" (SkyRL), "7.8%" (a table copied)
             else:
                 dropped += 1
         self.builder.add_parsed(step, row, lineno, dropped=dropped, empty_reason="JSON line without metrics")
 
 
+def _quoted_number(v: str) -> float | None:
+    """A string holding one number, as values.parse_value reads a logged value (`"0.0123"`, `"7.8%"` ->
+    0.078, `"nan"`), else None.  Flag words (`"true"`, `"yes"`) and names are no metric."""
+    s = v.strip()
+    low = s.lower()
+    if not s or low in ("true", "false"):
+        return None
+    if not any(c.isdigit() for c in s) and low.strip("+-") not in NAN_INF:
+        return None
+    return parse_value(s)
+
+
+NAN_INF = frozenset({"nan", "inf", "infinity"})
 RECORD_KINDS = ("type", "split", "mode", "phase", "kind")
 EVAL_KINDS = frozenset({"eval", "evaluation", "val", "valid", "validation", "test"})
 
