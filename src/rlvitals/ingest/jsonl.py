@@ -12,7 +12,7 @@ Two shapes, one parser:
 
 Nested objects are flattened with `/`; a string holding one number (`"0.0123"`, `"7.8%"` -> 0.078) is
 read as that number; other strings, lists and booleans-as-flags are not metrics and are counted in
-`Run.skipped`.  A line holding only `{"config": {...}}` (rl-doctor's convention) is the
+`Run.dropped`.  A line holding only `{"config": {...}}` (rl-doctor's convention) is the
 run's settings: kept in `Run.meta["config"]`, counted as "config line".  A line that is not JSON is
 counted ("malformed JSON line"), and so is a line nested deeper than any logger writes ("nested too
 deep"); a cut-off last line is counted as "truncated last line".  Steps and values are
@@ -143,6 +143,9 @@ class JsonlParser(LineParser):
         self.builder.add_parsed(step, row, lineno, dropped=dropped, empty_reason="JSON line without metrics")
 
 
+NAN_INF = frozenset({"nan", "inf", "infinity"})
+
+
 def _quoted_number(v: str) -> float | None:
     """A string holding one number, as values.parse_value reads a logged value (`"0.0123"`, `"7.8%"` ->
     0.078, `"nan"`), else None.  Flag words (`"true"`, `"yes"`) and names are no metric."""
@@ -155,7 +158,6 @@ def _quoted_number(v: str) -> float | None:
     return parse_value(s)
 
 
-NAN_INF = frozenset({"nan", "inf", "infinity"})
 RECORD_KINDS = ("type", "split", "mode", "phase", "kind")
 EVAL_KINDS = frozenset({"eval", "evaluation", "val", "valid", "validation", "test"})
 
