@@ -144,38 +144,28 @@ def finding_summary(f: Finding, lang: str) -> str:
         out = "" if _PLACEHOLDER.search(out) else out
         if out:
             break
-    if f.evidence.get("goal_unhurt"):  # materiality: kept as a note, with what the goal did after it
-        tail = tr(
-            "ui.goal_unhurt",
-            lang,
-            metric=str(f.evidence.get("goal_metric", "")).replace("component:", ""),
-            a=fmt_num(f.evidence.get("goal_at_onset")),
-            b=fmt_num(f.evidence.get("goal_end")),
-        )
-        out = f"{out} — {tail}" if out else tail
-    elif f.evidence.get("reading") == "recovered":  # episodes: a blow-up the goal came back from
-        tail = tr(
-            "ui.episode_recovered",
-            lang,
-            steps=f.evidence.get("episode_steps"),
-            metric=str(f.evidence.get("goal_metric", "")).replace("component:", ""),
-            before=fmt_num(f.evidence.get("goal_before")),
-            low=fmt_num(f.evidence.get("goal_low")),
-            after=fmt_num(f.evidence.get("goal_after")),
-            moved=f.evidence.get("episode_moved"),
-        )
+    return _with_goal(f, out, lang)
+
+
+def _with_goal(f: Finding, out: str, lang: str) -> str:
+    """The summary with what the goal did: after a finding that did not hurt it (materiality), over
+    a blow-up it came back from (episodes), or too soon to say (materiality)."""
+    ev = f.evidence
+    metric = str(ev.get("goal_metric", "")).replace("component:", "")
+    if ev.get("goal_unhurt"):
+        a, b = fmt_num(ev.get("goal_at_onset")), fmt_num(ev.get("goal_end"))
+        tail = tr("ui.goal_unhurt", lang, metric=metric, a=a, b=b)
+    elif ev.get("reading") == "recovered":
+        steps = str(ev.get("episode_steps", ""))
+        nums = {k: fmt_num(ev.get(f"goal_{k}")) for k in ("before", "low", "after")}
+        tail = tr("ui.episode_recovered", lang, steps=steps, metric=metric, moved=ev.get("episode_moved"), **nums)
         # the finding's own sentence reads the run as it was at the episode's end, not as it is now
-        end = str(f.evidence.get("episode_steps", "")).split("-")[-1]
-        out = tr("ui.episode_then", lang, tail=tail, end=end, then=out) if out else tail
-    elif f.evidence.get("goal_pending"):  # materiality: too soon to say what it did to the goal
-        tail = tr(
-            "ui.goal_pending",
-            lang,
-            metric=str(f.evidence.get("goal_metric", "")).replace("component:", ""),
-            n=f.evidence.get("goal_points_after"),
-        )
-        out = f"{out} — {tail}" if out else tail
-    return out
+        return tr("ui.episode_then", lang, tail=tail, end=steps.split("-")[-1], then=out) if out else tail
+    elif ev.get("goal_pending"):
+        tail = tr("ui.goal_pending", lang, metric=metric, n=ev.get("goal_points_after"))
+    else:
+        return out
+    return f"{out} — {tail}" if out else tail
 
 
 def shape_attr(shape: Any, name: str, default: Any = None) -> Any:
