@@ -124,3 +124,12 @@ def test_one_outlying_point_with_a_vital_spike_is_no_dip():
     reward = 10 * base.series["reward"].values - 4.0 * down
     kl = base.series["kl"].values * np.where(down, 20.0, 1.0)
     assert recovered_dip(_ctx(healthy(4, reward=reward, acc=None, kl=kl))) is not None
+
+
+def test_an_episode_is_named_only_by_a_finding_of_a_vital_that_broke():
+    # the goal's own state (not learning, stalled, too hard) names no cause of a blow-up that came back
+    from rlvitals.diagnose.episodes import BLOW_UPS
+    from rlvitals.diagnose.model import FINDING_IDS
+
+    assert set(FINDING_IDS) >= BLOW_UPS and all(FINDING_IDS[i] == "dead" for i in BLOW_UPS)
+    assert not BLOW_UPS & {"not_learning", "stalled", "data_too_hard"}

@@ -36,8 +36,8 @@ from . import (
     truncation_starvation,
 )
 from .context import Ctx
+from .episodes import BLOW_UPS, recovered, recovered_dip
 from .episodes import notes as episode_notes
-from .episodes import recovered, recovered_dip
 from .model import FINDING_IDS, Diagnosis, Finding
 from .registry import SPECS
 from .thresholds import get
@@ -140,16 +140,14 @@ def _diagnose(run: Run, samples: Samples | None, *, episodes: bool) -> Diagnosis
 
 def _with_recovered(findings: tuple[Finding, ...], run: Run, ctx: Ctx, samples: Samples | None) -> tuple[Finding, ...]:
     """A blow-up the goal came back from (episodes.recovered_dip) is named by the rules read on the run
-    up to the dip's end: their top finding, when it names a cause that says the run died there, stays as
-    a warning reading "recovered" (verdict unstable) -- unless a finding of that kind warns now."""
+    up to the dip's end: their top finding, when it names a vital that broke there (episodes.BLOW_UPS),
+    stays as a warning reading "recovered" (verdict unstable) -- unless a finding of that kind warns now."""
     dip = recovered_dip(ctx)
     if dip is None:
         return findings
     then = _diagnose(run.upto(dip["to_step"]), samples, episodes=False).top
-    if then is None or then.severity == "info" or FINDING_IDS[then.id] != "dead" or then.evidence.get("reading"):
-        return findings
-    if then.id == "not_learning":  # "cause undetermined" names nothing that broke: the note says the episode
-        return findings
+    if then is None or then.severity == "info" or then.id not in BLOW_UPS or then.evidence.get("reading"):
+        return findings  # no cause named (or only the goal's own state): the note says the episode
     if any(f.id == then.id and f.severity != "info" for f in findings):
         return findings
     return order([*findings, recovered(dip, then)])

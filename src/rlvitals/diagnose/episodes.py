@@ -33,10 +33,24 @@ from .model import Finding
 from .symptoms import covers, goal
 from .thresholds import get
 
-__all__ = ["READS", "notes", "recovered", "recovered_dip"]
+__all__ = ["BLOW_UPS", "READS", "notes", "recovered", "recovered_dip"]
 
 # the verdict an episode's reading gives its finding (verdict.verdict_of): the blow-up hurt the goal
 READS = {"recovered": "unstable"}
+
+# the findings that name a vital breaking (what `_moved` watches: entropy, ratio, KL, answers cut, or a
+# NaN): a blow-up's cause.  Not the goal's own state (not_learning, stalled, data_too_hard): those read
+# what the dip did, not what set it off, and name no cause of an episode that came back.
+BLOW_UPS = frozenset(
+    {
+        "entropy_explosion",
+        "entropy_collapse",
+        "sync_failure",
+        "kl_blowup",
+        "truncation_starvation",
+        "numeric_instability",
+    }
+)
 
 
 def recovered_dip(ctx: Ctx) -> dict[str, Any] | None:
