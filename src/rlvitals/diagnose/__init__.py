@@ -90,7 +90,7 @@ def _kl_sign(ctx: Ctx) -> list[Msg]:
     return [Msg("note.kl_negative", share=f"{float(np.mean(v < 0)):.0%}", mean=f"{mean:.3g}", z=f"{min(z, 999.0):.0f}")]
 
 
-def _run_summary(run: Run, ctx: Ctx) -> dict[str, Any]:
+def _run_summary(run: Run, ctx: Ctx, findings: tuple[Finding, ...]) -> dict[str, Any]:
     series = [s for s in run.series.values() if len(s)]
     # the union of steps costs a sort; skip it when every series shares one step array
     if series and all(s.steps is series[0].steps or np.array_equal(s.steps, series[0].steps) for s in series):
@@ -105,7 +105,10 @@ def _run_summary(run: Run, ctx: Ctx) -> dict[str, Any]:
         "last_step": ctx.last_step() if series else None,
         "segments": len(run.segments),
         **({"interleaved": True} if run.meta.get("interleaved") else {}),
-        "notes": list(run.notes) + _kl_sign(ctx) + episode_notes(ctx),
+        # an episode a finding already tells (reading "recovered") is not said twice
+        "notes": list(run.notes)
+        + _kl_sign(ctx)
+        + ([] if any(f.evidence.get("reading") == "recovered" for f in findings) else episode_notes(ctx)),
         "skipped": dict(run.skipped),
         "dropped": dict(run.dropped),
         "missing_vitals": [m for m in VITALS if m not in run.series],
@@ -118,24 +121,27 @@ def _run_summary(run: Run, ctx: Ctx) -> dict[str, Any]:
 
 def diagnose(run: Run, samples: Samples | None = None) -> Diagnosis:
     """The verdict, findings most important first, each curve's shape, and a run summary."""
-    return _diagnose(run, samples, episodes=True)
+    ctx = _context(run, samples)
+    shapes = dict(ctx.shapes)  # the curves' own shapes, before a rule adds a reward term's (Ctx.has)
+    findings = _with_recovered(_findings(ctx), run, ctx, samples)
+    return Diagnosis(verdict_of(findings, ctx), findings, shapes, _run_summary(run, ctx, findings))
 
 
-def _diagnose(run: Run, samples: Samples | None, *, episodes: bool) -> Diagnosis:
-    shapes = shapes_of(Run(run.name, run.format, {k: s for k, s in run.series.items() if k in CANONICAL}))
-    ctx = Ctx(run, dict(shapes), samples)
+def _context(run: Run, samples: Samples | None) -> Ctx:
+    """The rules' context: the run, each canonical curve's shape, the samples."""
+    return Ctx(
+        run, shapes_of(Run(run.name, run.format, {k: s for k, s in run.series.items() if k in CANONICAL})), samples
+    )
+
+
+def _findings(ctx: Ctx) -> tuple[Finding, ...]:
+    """Every rule's finding, resolved (precedence, materiality, the ruled-out lines) and ordered."""
     found: list[Finding] = []
     for module in MODULES:
         f = ctx.check(module)
         if f is not None:
             found.append(f)
-    findings = resolve(found, ctx)
-    if episodes:
-        findings = _with_recovered(findings, run, ctx, samples)
-    summary = _run_summary(run, ctx)
-    if any(f.evidence.get("reading") == "recovered" for f in findings):  # the finding tells the episode
-        summary["notes"] = [n for n in summary["notes"] if getattr(n, "key", "") != "note.recovered_dip"]
-    return Diagnosis(verdict_of(findings, ctx), findings, shapes, summary)
+    return resolve(found, ctx)
 
 
 def _with_recovered(findings: tuple[Finding, ...], run: Run, ctx: Ctx, samples: Samples | None) -> tuple[Finding, ...]:
@@ -145,7 +151,7 @@ def _with_recovered(findings: tuple[Finding, ...], run: Run, ctx: Ctx, samples: 
     dip = recovered_dip(ctx)
     if dip is None:
         return findings
-    then = _diagnose(run.upto(dip["to_step"]), samples, episodes=False).top
+    then = next(iter(_findings(_context(run.upto(dip["to_step"]), samples))), None)  # the rules as they read then
     if then is None or then.severity == "info" or then.id not in BLOW_UPS or then.evidence.get("reading"):
         return findings  # no cause named (or only the goal's own state): the note says the episode
     if any(f.id == then.id and f.severity != "info" for f in findings):

@@ -23,7 +23,7 @@ import numpy as np
 from ..stats import step_noise
 from . import confidence as C
 from .actions import action_for
-from .arith import SQRT2
+from .arith import pair_se
 from .context import Ctx, rnd
 from .model import Finding
 from .stretches import since, tail_excess
@@ -116,7 +116,7 @@ def _rise_z(ctx: Ctx) -> float:
     if v.size < 2 * k:
         return 0.0
     x = np.log(v)
-    se = step_noise(x) * SQRT2 / float(np.sqrt(k))
+    se = step_noise(x) * pair_se(k)
     move = float(np.mean(x[-k:]) - np.mean(x[:k]))
     return move / se if se > 0 else (np.inf if move > 0 else 0.0)
 

@@ -21,7 +21,7 @@ is left unsaid: a noisy score dips on its own.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -55,7 +55,15 @@ BLOW_UPS = frozenset(
 
 def recovered_dip(ctx: Ctx) -> dict[str, Any] | None:
     """The goal's deepest dip that came back, with the vitals that moved over it, or None.  The run may
-    have fallen again later: that is the verdict's to read; this is the episode before."""
+    have fallen again later: that is the verdict's to read; this is the episode before.  Found once per
+    diagnosis (diagnose names it, the notes say it)."""
+    key = "episodes.recovered_dip"
+    if key not in ctx._results:
+        ctx._results[key] = _deepest_dip(ctx)
+    return cast("dict[str, Any] | None", ctx._results[key])
+
+
+def _deepest_dip(ctx: Ctx) -> dict[str, Any] | None:
     g = goal(ctx)
     if g is None:
         return None
