@@ -93,3 +93,51 @@ def test_a_nan_loss_at_one_step_is_still_critical():
     d = diagnose(Run.from_arrays("general", s, {"loss": loss}))
     assert d.verdict == "dead" and d.findings[0].id == "numeric_instability"
     assert d.findings[0].severity == "critical"
+
+
+# -- updates the optimizer refused: a flag or count of skipped updates --------------------------------
+
+
+def _with_skips(run, hit):
+    """`run` with an `update_skipped` flag logged at each of its gnorm steps: 1 where `hit` says so."""
+    steps = run.series["gnorm"].steps
+    flags = np.asarray([1.0 if hit(i) else 0.0 for i in range(steps.size)])
+    return replace(run, extras={**run.extras, "train/update_skipped": Series("train/update_skipped", steps, flags)})
+
+
+def test_an_optimizer_that_skips_most_updates_is_dead_from_the_first_skip(tmp_path):
+    # a hand-written loop's JSON Lines: the flag is a JSON boolean, the grad norm huge and steady, and
+    # nothing else moves: every update refused, so the weights never moved
+    from rlvitals import read
+
+    rng = np.random.default_rng(5)
+    lines = [
+        f'{{"step": {i}, "grad_norm": {3400 + 150 * rng.standard_normal():.1f}, "update_skipped": {"true" if i >= 20 else "false"}, "learning_rate": 1e-06}}'
+        for i in range(120)
+    ]
+    path = tmp_path / "loop.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    d = diagnose(read(path))
+    top = d.findings[0]
+    assert d.verdict == "dead" and top.id == "numeric_instability" and top.severity == "critical"
+    assert top.evidence["reading"] == "skipped" and top.onset_step == 20
+    assert top.evidence["skipped_points"] == top.evidence["skip_window"] == 60
+    from rlvitals.render.words import finding_summary
+
+    assert "skipped its update at 60 of the last 60" in finding_summary(top, "en")
+    assert "跳过了更新" in finding_summary(top, "zh")
+
+
+def test_a_loss_scaler_finding_its_scale_or_a_rare_skip_says_nothing():
+    healthy = simulate_rl("healthy", seed=1000, steps=200)
+    for hit in (lambda i: i < 14, lambda i: i % 10 == 3):  # the scale's search at the start; an odd overflow
+        d = diagnose(_with_skips(healthy, hit))
+        assert d.verdict == "learning" and not [f for f in d.findings if f.id == "numeric_instability"]
+
+
+def test_skips_that_took_over_late_are_named_where_their_stretch_began():
+    healthy = simulate_rl("healthy", seed=1000, steps=200)
+    d = diagnose(_with_skips(healthy, lambda i: i >= 120))
+    ni = next(f for f in d.findings if f.id == "numeric_instability")
+    assert ni.severity == "critical" and ni.evidence["reading"] == "skipped"
+    assert ni.onset_step == int(healthy.series["gnorm"].steps[120])

@@ -22,6 +22,11 @@ each and every other curve finite all along, is named as info: broken weights wo
 later point NaN.  The grad norm's are steps a loss scaler skipped; another curve's (a KL averaged
 over no tokens) could not be measured there.  A NaN loss is the update itself: never.
 
+An optimizer that skipped its update (a logged flag or count: `update_skipped`, Megatron's skipped
+iterations, an fp16 overflow) at skip_share or more of the points of the last half of the run, and
+at min_points of them at least, is critical too (reading "skipped"): the weights barely moved,
+whatever the curves of the samples say.
+
 A general trainer's log (loss, grad norm, lr: no RL vital at all) has no other curve to judge by,
 so two more things are read there.  A loss that turns and climbs back to `update_growth` times its
 lowest level (16 block medians), still there at the end, is diverging: a warning from where it
@@ -35,10 +40,11 @@ from typing import Any
 
 import numpy as np
 
+from ..ingest.values import is_skip_flag
 from ..run import VITALS
 from . import confidence as C
 from .actions import action_for
-from .arith import EPS, robust_sd
+from .arith import EPS, HALF, robust_sd
 from .context import Ctx, rnd
 from .model import Finding
 from .stretches import tail_excess
@@ -62,6 +68,28 @@ def _counted(ctx: Ctx) -> dict[str, tuple[int, int]]:
         if hit.any():
             out[k] = (int(hit.sum()), int(s.steps[np.argmax(hit)]))
     return out
+
+
+def _skipped(ctx: Ctx) -> tuple[str, int, int, int] | None:
+    """(key, points with an update skipped, points, first step of their stretch) when a logged flag or
+    count of skipped updates (values.is_skip_flag) is above 0 at skip_share or more of its points over
+    the last half of its steps, and at min_points of them or more: the optimizer refused most recent
+    updates, so the weights barely moved.  A loss scaler's skips while it finds its scale are normal
+    and stay unsaid: from fp16's usual 2**16 it reaches 1 in 16 halvings, fewer than min_points.  None
+    otherwise."""
+    for k, s in ctx.run.extras.items():
+        if not is_skip_flag(k) or len(s) == 0:
+            continue
+        st, hit = s.steps, np.nan_to_num(s.values) > 0
+        late = st >= st[0] + HALF * (st[-1] - st[0])
+        n, m = int(hit[late].sum()), int(late.sum())
+        if n < get("min_points") or n < get("skip_share") * m:
+            continue
+        i = int(np.argmax(late & hit))
+        while i > 0 and hit[i - 1]:
+            i -= 1  # back to the start of the stretch of skips it belongs to
+        return k, n, m, int(st[i])
+    return None
 
 
 def _exploding(ctx: Ctx) -> tuple[int, float] | None:
@@ -240,6 +268,10 @@ def check(ctx: Ctx) -> Finding | None:
         if neg < lim and neg < -10 * abs(float(np.median(kv))) and (kv < lim).sum() >= 3:
             ev["kl_min"] = rnd(neg)
             ev["kl_negative_points"] = int((kv < lim).sum())
+    skipped = _skipped(ctx)
+    if skipped is not None:
+        ev.update(reading="skipped", skip_key=skipped[0], skipped_points=skipped[1], skip_window=skipped[2])
+        onset = skipped[3] if onset is None else min(onset, skipped[3])
     sev = "critical"
     if not ev or (list(ev) == ["kl_min", "kl_negative_points"]):
         # no NaN in the curves yet: a counted non-finite gradient or an exploding grad norm warns

@@ -67,6 +67,16 @@ OURS_ROWS: tuple[tuple[str, Threshold], ...] = (
         (12.0, 16.0, 24.0, 32.0),
     ),
     row(
+        "skip_share",
+        0.5,
+        "share of the logged points of a run's last half at which a flag or count of skipped updates "
+        "(update_skipped, skipped_iterations, an fp16 overflow) is above 0, at and above which the optimizer "
+        "refused most recent updates: the weights barely moved (numeric_instability, critical; at min_points "
+        "such points or more)",
+        "ours: half or more of the recent updates not applied; a loss scaler skips steps only while it finds "
+        "its scale (torch.cuda.amp GradScaler, DeepSpeed fp16: 16 halvings from 2**16 to 1, fewer than min_points)",
+    ),
+    row(
         "proof_points",
         36.0,
         "steps a goal's points must cover before a fitted line that rules out a material gain (its "

@@ -37,7 +37,7 @@ from .blocks import Layout, Syntax, read_blocks
 from .components import is_correctness_name, is_eval_key
 from .pydict import rows_for_writer
 from .safejson import loads
-from .values import OUT_OF_RANGE, as_float, parse_value
+from .values import OUT_OF_RANGE, as_float, is_skip_flag, parse_value
 
 __all__ = ["FORMAT", "STEP_KEYS", "JsonlParser", "flatten", "write_jsonl"]
 
@@ -133,8 +133,8 @@ class JsonlParser(LineParser):
         row: dict[str, float] = {}
         dropped = 0
         for key, v in flat.items():
-            if isinstance(v, bool) and _truth_flag(key):
-                row[key] = float(v)  # an episode's `"solved": true`: the share solved is the accuracy
+            if isinstance(v, bool) and _read_flag(key):
+                row[key] = float(v)  # `"solved": true`: the share solved is the accuracy; an update skipped
             elif isinstance(v, bool) or (v is None and not null_nan):
                 dropped += 1
             elif v is None:
@@ -167,12 +167,13 @@ class JsonlParser(LineParser):
 NAN_INF = frozenset({"nan", "inf", "infinity"})
 
 
-def _truth_flag(key: str) -> bool:
+def _read_flag(key: str) -> bool:
     """A boolean that says whether the task was solved (`solved`, `is_correct`, `correct`, a correctness
-    name) or the answer cut (`truncated`): read as 1/0 -- over the steps, the rate (an eval's records
-    at one step: their mean, `JsonlParser._eval_mean`).  Other flags (`done`) are no metric."""
+    name), the answer cut (`truncated`) or the update skipped (`update_skipped`, values.is_skip_flag):
+    read as 1/0 -- over the steps, the rate (an eval's records at one step: their mean,
+    `JsonlParser._eval_mean`).  Other flags (`done`) are no metric."""
     leaf = key.rsplit("/", 1)[-1]
-    return is_correctness_name(leaf) or aliases.canonical_key(leaf) in ("acc", "trunc")
+    return is_correctness_name(leaf) or aliases.canonical_key(leaf) in ("acc", "trunc") or is_skip_flag(leaf)
 
 
 def _quoted_number(v: str) -> float | None:

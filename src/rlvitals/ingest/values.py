@@ -31,6 +31,7 @@ __all__ = [
     "OutOfRange",
     "as_float",
     "checked_float",
+    "is_skip_flag",
     "parse_step",
     "parse_value",
     "steps_ok",
@@ -54,6 +55,34 @@ _SPECIAL = {
     "false": 0.0,
 }
 _INFS = (math.inf, -math.inf)
+# an optimizer's flag, or count, of updates it did not apply at a step: a loss scaler meeting an
+# overflow (DeepSpeed / torch.amp fp16), a guard refusing a huge grad norm, Megatron's count of
+# skipped iterations.  Read as numbers by every reader (a JSON `true` too): numeric_instability judges them
+SKIP_FLAGS = frozenset(
+    {
+        "update_skipped",
+        "updates_skipped",
+        "skipped_update",
+        "skipped_updates",
+        "step_skipped",
+        "skipped_step",
+        "skipped_steps",
+        "skip_step",
+        "optimizer_skipped",
+        "optimizer_step_skipped",
+        "skipped_iterations",
+        "skipped_iters",
+        "grad_overflow",
+        "overflow",
+        "found_inf",
+    }
+)
+
+
+def is_skip_flag(key: str) -> bool:
+    """A key whose values say the optimizer skipped its update at that step (`update_skipped`,
+    `train/skipped_iterations`, `overflow`): SKIP_FLAGS by its last part."""
+    return key.rsplit("/", 1)[-1].lower() in SKIP_FLAGS
 
 
 class OutOfRange(float):
