@@ -192,6 +192,11 @@ EXACT: dict[str, Alias] = {
     "training/rollout_probs_diff_mean": Alias(
         "ratio_mean", 20, transform=_one_minus, proxy=True, note=Msg("note.alias.ratio_diff")
     ),
+    # TRL's mean |trainer − sampler| log-prob over the sampled tokens: exp(−it), the level of a token's
+    # ratio, is 1 when they agree (its importance_sampling_ratio is per sequence in the sequence modes)
+    "sampling/sampling_logp_difference/mean": Alias(
+        "ratio_mean", 9, transform=_exp_neg, proxy=True, note=Msg("note.alias.ratio_logp_diff")
+    ),
     # Tinker's mean of (sampler log-prob − learner log-prob) over the sampled tokens: the log of the
     # importance ratio's inverse, so exp(−it) is the ratio's level (1 when the two policies agree)
     "optim/kl_sample_train_v1": Alias(
