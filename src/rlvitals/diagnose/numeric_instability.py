@@ -10,7 +10,10 @@ count of non-finite gradients above 0 (rlprobe's nan_count / inf_count: the opti
 steps, the metrics stay finite), and a grad norm exploding while the update it drives does not grow
 -- its last stretch `gnorm_rise` times above its own line (far beyond its noise) with the clip
 fraction still on its line and below `clip_normal` (a too-high learning rate lifts both together:
-lr_too_high), or `gnorm_explode` times above it when no clip fraction is logged.  Each is a warning;
+lr_too_high), or `gnorm_explode` times above it when no clip fraction is logged -- and its median
+above every point before it (a grad norm alternating between steps without reward spread, only the
+KL term's gradient, and ordinary steps leaves its log line as the mix changes, not its range).  Each
+is a warning;
 Repeated grad-norm spikes (`gnorm_spikes` points at `gnorm_spike` times its ordinary level: the
 odd noisy batch spikes once or twice) warn too.  NaN/inf or the 100x explosion is critical; 100x
 points that each came back (all later points under gnorm_explode x the median: evidence
@@ -103,6 +106,11 @@ def _exploding(ctx: Ctx) -> tuple[int, float] | None:
     g = tail_excess(ctx, "gnorm", get("clip_tail"), log=True)
     if g is None or g[2] < get("len_accel_z"):
         return None
+    gs, _ = ctx.data("gnorm")
+    before, tail = gv[gs < g[0]], gv[gs >= g[0]]
+    if before.size and float(np.median(tail)) <= float(np.max(before)):
+        return None  # back among levels it had reached (a grad norm alternating between steps with no
+        # reward spread, only the KL term's gradient, and ordinary ones leaves its log line, not its range)
     rise = float(np.exp(g[1]))
     if ctx.applicable("clip_frac"):
         c = tail_excess(ctx, "clip_frac", get("clip_tail"))
@@ -323,15 +331,22 @@ def check(ctx: Ctx) -> Finding | None:
 
 def _one_metric_glitch(ctx: Ctx, nonfinite: dict[str, int]) -> str | None:
     """The one curve, other than the loss, that was ever non-finite, when it was so at nan_skips steps
-    or fewer and after each came back finite at its ordinary level (under gnorm_explode x its median)
-    for the rest of the run: had the weights broken, every curve after would be NaN too.  None
-    otherwise."""
+    or fewer -- or, not the grad norm, at lone points among finite ones, under half of them -- and
+    after each came back finite at its ordinary level (under gnorm_explode x its median) for the rest
+    of the run: had the weights broken, every curve after would be NaN too.  None otherwise."""
     if len(nonfinite) != 1 or "loss" in nonfinite:
         return None  # (a NaN loss is the update itself going NaN, not a curve that failed to measure)
     ((m, n),) = nonfinite.items()
     s = ctx.series(m)
-    if s is None or n > get("nan_skips"):
+    if s is None:
         return None
+    if n > get("nan_skips"):
+        # more often: a measured curve (a KL over no tokens) whose every NaN stands alone among finite
+        # points, a minority of them, failed to measure; a grad norm's recurring ones are an overflow
+        # the loss scaler meets again and again
+        bad = ~s.finite
+        if m == "gnorm" or bool(np.any(bad[1:] & bad[:-1])) or n >= HALF * bad.size:
+            return None
     last_bad = int(s.steps[np.nonzero(~s.finite)[0][-1]])
     back = int(np.sum(s.steps > last_bad)) >= get("nan_skips") and _came_back(ctx, m, last_bad)
     return m if back else None
