@@ -341,3 +341,19 @@ def test_groups_with_spread_leave_the_cap_its_case():
     from rlvitals.diagnose.predicates import pred
 
     assert not pred(_ctx(_half_cut(0.75)), "finished_scored_alike").holds  # a quarter of the groups differ
+
+
+def test_a_chains_owner_that_another_finding_explains_leaves_its_loser_standing():
+    # the reward gamed first, a KL blow-up after it (a chain: the KL is the gaming's cost), but the
+    # truth scored nothing from the first step: data_too_hard explains the gaming and drops it.  The
+    # KL must not be left as "a consequence of reward hacking" in a report that no longer shows it.
+    from rlvitals.diagnose.verdict import resolve
+
+    ctx = _ctx(simulate_rl("healthy", seed=1000, steps=200))
+    found = [_f("data_too_hard", "critical", 0), _f("reward_hacking", "critical", 4), _f("kl_blowup", "critical", 120)]
+    out = resolve(found, ctx)
+    ids = {f.id for f in out}
+    assert "reward_hacking" not in ids and "kl_blowup" in ids
+    for f in out:
+        for key in ("consequence_of", "aftermath_of"):
+            assert f.evidence.get(key) in (None, *ids), (f.id, f.evidence)

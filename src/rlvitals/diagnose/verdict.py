@@ -323,6 +323,11 @@ def resolve(found: list[Finding], ctx: Ctx) -> tuple[Finding, ...]:
     recompute every ruled-out line from the shared predicates, and order."""
     found = _logged([f for f in found if not any(pred(ctx, p).holds for p in DEFERS.get(f.id, ()))], ctx)
     losers = _chain_losers(found, ctx)
+    # a chain's owner that another finding explains is dropped below: its loser then stands on its own
+    # (a note naming a cause the report no longer shows would explain nothing)
+    owners = {f.id for f in found if _warns(f) and f.id not in losers}
+    gone = {o for o in owners if any(o in SUPPRESSES.get(x, ()) for x in owners if x != o)}
+    losers = {k: v for k, v in losers.items() if v.id not in gone}
     found = [
         _as_note(f, "consequence", losers[f.id].id, losers[f.id].onset_step) if f.id in losers else f for f in found
     ]
