@@ -182,6 +182,30 @@ def test_a_flag_saying_the_task_was_solved_is_read_other_flags_are_not():
     assert "done" not in run.extras and sum(run.dropped.values()) == 12
 
 
+def test_a_notebook_tables_spaced_keys_are_read_as_the_trainers_keys():
+    """TRL's notebook table writes `completions / mean_length`; rows copied from it keep the spaces.
+    They are the trainer's keys: the length, the share cut and each reward function's mean."""
+    rows = [
+        {
+            "step": s,
+            "reward": 0.1 * s,
+            "completions / mean_length": 700.0 - 10 * s,
+            "completions / clipped_ratio": 0.5 / s,
+            "rewards / correctness_reward / mean": 0.05 * s,
+        }
+        for s in range(1, 13)
+    ]
+    run = read_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert run.series["len"].values[0] == 690.0 and run.series["trunc"].values[-1] == 0.5 / 12
+    assert run.series["acc"].source == "rewards/correctness_reward/mean"
+
+
+def test_an_optimizer_skip_flag_is_read_as_one_or_zero():
+    rows = [{"step": s, "grad_norm": 3000.0, "update_skipped": s > 4} for s in range(1, 13)]
+    run = read_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert run.extras["update_skipped"].values.sum() == 8 and not sum(run.dropped.values())
+
+
 def test_a_typed_config_record_is_settings_not_a_row(tmp_path):
     """`{"type": "config", "argv": [...], "args": {"lr": 1e-05, "batch_size": 8}}` first, then the rows:
     the settings are kept in meta and counted, never read as metrics at a step of their own (an lr

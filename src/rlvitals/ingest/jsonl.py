@@ -32,7 +32,7 @@ import numpy as np
 from ..i18n import Msg
 from ..run import Run
 from . import aliases
-from .base import LOOP_COUNTERS, Format, LineParser
+from .base import LOOP_COUNTERS, Format, LineParser, normalise_column
 from .blocks import Layout, Syntax, read_blocks
 from .components import is_correctness_name, is_eval_key
 from .pydict import rows_for_writer
@@ -133,6 +133,8 @@ class JsonlParser(LineParser):
         row: dict[str, float] = {}
         dropped = 0
         for key, v in flat.items():
+            if " /" in key or "/ " in key:
+                key = normalise_column(key)  # a notebook table's `completions / mean_length`, copied as a key
             if isinstance(v, bool) and _read_flag(key):
                 row[key] = float(v)  # `"solved": true`: the share solved is the accuracy; an update skipped
             elif isinstance(v, bool) or (v is None and not null_nan):
@@ -225,8 +227,8 @@ def _learn(raw: bytes, parser: LineParser) -> tuple[Layout, dict[str, float], fl
     row: dict[str, float] = {}
     keys, value_pos, step_pos, pos = [], [], -1, 0
     for key, v in obj.items():
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            return None
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or " /" in key or "/ " in key:
+            return None  # (a spaced key is normalised by JsonlParser.parse)
         try:
             f = float(v)
         except OverflowError:
