@@ -70,3 +70,19 @@ def test_a_goal_undecided_by_its_noise_says_how_much_gain_the_noise_could_hide()
 def test_a_goal_that_improved_carries_no_hidden_gain():
     d = diagnose(_run(40))
     assert d.run["goal"]["improved"] and "hidden_gain" not in d.run["goal"]
+
+
+def test_a_goal_that_rose_only_within_its_noise_is_said_so_not_that_it_did_not_improve():
+    # one prompt a step: the score's ends differ by a lot, its noise by more; after a fair number of
+    # steps the run is not learning, and the sentence must not contradict the numbers it quotes
+    from rlvitals.render.words import finding_summary
+
+    r = np.random.default_rng(2)
+    s = np.arange(1, 101)
+    reward = np.clip(0.9 + 0.15 * np.sin(s / 7.0) + r.normal(0, 0.6, s.size), 0, 2)
+    d = diagnose(Run.from_arrays("noisy", s, {"reward": reward, "kl": 0.001 + 0 * s}))
+    nl = next(f for f in d.findings if f.id == "not_learning")
+    assert nl.evidence["goal_trend"] in ("flat", "not_rising")
+    en, zh = finding_summary(nl, "en"), finding_summary(nl, "zh")
+    assert "beyond its noise" in en or "within its noise" in en
+    assert "did not improve" not in en and "standard errors" in en and "噪声" in zh
