@@ -482,3 +482,9 @@ def test_a_proxy_that_climbs_while_the_gold_falls_is_cheating(tmp_path):
     rows = [dict(r, gold=0.5 * r["proxy"]) for r in rows]
     d = diagnose(read(write_jsonl(tmp_path, rows, name="follows.jsonl")))
     assert d.verdict == "learning", d.top
+
+
+@pytest.mark.parametrize("key", ["answer_acc", "mean_acc", "acc_mean"])
+def test_a_loops_plain_accuracy_names_are_the_accuracy(key):
+    # a hand-written loop's per-step dict: `{"reward_mean": 0.18, "answer_acc": 0.0, ...}`
+    assert canonical_key(key) == "acc"

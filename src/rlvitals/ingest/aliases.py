@@ -117,7 +117,7 @@ EXACT: dict[str, Alias] = {
         "train/success_rate answer_rate correct_answer_rate solved is_correct",
         rank=13,
     ),
-    **_rows("acc", "mean_accuracy avg_accuracy batch_accuracy accuracies", rank=18),
+    **_rows("acc", "mean_accuracy avg_accuracy batch_accuracy accuracies answer_acc mean_acc acc_mean", rank=18),
     # validation accuracy (own cadence)
     **_rows(
         "val_acc",
