@@ -378,3 +378,16 @@ def test_what_a_broken_run_does_next_is_not_alerted_as_a_second_failure():
     ids = [a.id for a in mon.alerts]
     assert ids and ids[0] == "truncation_starvation", ids
     assert set(ids) == {"truncation_starvation"}, ids
+
+
+def test_a_flag_of_skipped_updates_is_read_not_counted_as_bad():
+    # a loop logging `update_skipped: True` at every step: read as 1/0 as JSON Lines reads it, so the
+    # run whose updates were all refused is alerted, and the flags are no "unreadable values"
+    mon = Monitor(background=False, stream=io.StringIO())
+    alerts = []
+    for step in range(1, 80):
+        alerts += mon.log({"grad_norm": 3400.0, "update_skipped": True, "learning_rate": 1e-6}, step)
+    alerts += mon.check(final=True)
+    assert mon.skipped_values == 0
+    assert [a.finding.id for a in alerts] == ["numeric_instability"]
+    assert alerts[0].finding.evidence["reading"] == "skipped"

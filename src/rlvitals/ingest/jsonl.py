@@ -39,7 +39,7 @@ from .pydict import rows_for_writer
 from .safejson import loads
 from .values import OUT_OF_RANGE, as_float, is_skip_flag, parse_value
 
-__all__ = ["FORMAT", "STEP_KEYS", "JsonlParser", "flatten", "write_jsonl"]
+__all__ = ["FORMAT", "STEP_KEYS", "JsonlParser", "flatten", "is_metric_flag", "write_jsonl"]
 
 _INFS = (math.inf, -math.inf)
 # the step, by the names loops give it (first found wins); an agent loop's `episode` only when no other
@@ -135,7 +135,7 @@ class JsonlParser(LineParser):
         for key, v in flat.items():
             if " /" in key or "/ " in key:
                 key = normalise_column(key)  # a notebook table's `completions / mean_length`, copied as a key
-            if isinstance(v, bool) and _read_flag(key):
+            if isinstance(v, bool) and is_metric_flag(key):
                 row[key] = float(v)  # `"solved": true`: the share solved is the accuracy; an update skipped
             elif isinstance(v, bool) or (v is None and not null_nan):
                 dropped += 1
@@ -169,7 +169,7 @@ class JsonlParser(LineParser):
 NAN_INF = frozenset({"nan", "inf", "infinity"})
 
 
-def _read_flag(key: str) -> bool:
+def is_metric_flag(key: str) -> bool:
     """A boolean that says whether the task was solved (`solved`, `is_correct`, `correct`, a correctness
     name), the answer cut (`truncated`) or the update skipped (`update_skipped`, values.is_skip_flag):
     read as 1/0 -- over the steps, the rate (an eval's records at one step: their mean,

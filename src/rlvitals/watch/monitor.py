@@ -46,6 +46,13 @@ def _default_diagnose(run: Run) -> Diagnosis:
     return diagnose(run)
 
 
+def _is_metric_flag(key: str) -> bool:
+    """A boolean read as 1/0, as JSON Lines reads it (`update_skipped`, `solved`, `truncated`)."""
+    from ..ingest.jsonl import is_metric_flag
+
+    return is_metric_flag(key)
+
+
 def _to_float(v: Any) -> float | None:
     """A float from whatever a trainer logs (float, int, numpy or torch scalar, "0.5", "12%")."""
     if isinstance(v, bool) or v is None:
@@ -184,7 +191,7 @@ class Monitor:
         for key, v in metrics.items():  # conversion needs no lock
             if key == "step":
                 continue
-            x = _to_float(v)
+            x = float(v) if isinstance(v, bool) and _is_metric_flag(str(key)) else _to_float(v)
             if x is None:
                 if v is not None:  # None is TRL's "no valid value this window": not an error
                     bad_values += 1
