@@ -115,3 +115,16 @@ def test_a_kl_nan_two_steps_running_or_most_of_the_time_is_still_critical():
         d = diagnose(_kl_with_nan(at))
         ni = next(f for f in d.findings if f.id == "numeric_instability")
         assert ni.severity == "critical", at
+
+
+def test_one_early_spike_sets_no_level_a_later_explosion_must_pass():
+    # a first step's grad norm 250x its ordinary level, then a climb to 15x over the last stretch: the
+    # lone spike is no level the run held, so the climb still explodes
+    r = np.random.default_rng(7)
+    s = np.arange(1, 201)
+    g = 0.2 * np.exp(r.normal(0, 0.1, s.size))
+    g[0] = 50.0
+    g[s > 190] *= 15
+    run = Run.from_arrays("late climb", s, dict(reward=0.3 + 0.002 * s, gnorm=g, entropy=0.9 - 0.001 * s))
+    found = numeric_instability.check(_context(run, None))
+    assert found is not None and found.severity == "warning" and found.evidence.get("gnorm_over_trend", 0) > 10

@@ -11,9 +11,9 @@ steps, the metrics stay finite), and a grad norm exploding while the update it d
 -- its last stretch `gnorm_rise` times above its own line (far beyond its noise) with the clip
 fraction still on its line and below `clip_normal` (a too-high learning rate lifts both together:
 lr_too_high), or `gnorm_explode` times above it when no clip fraction is logged -- and its median
-above every point before it (a grad norm alternating between steps without reward spread, only the
-KL term's gradient, and ordinary steps leaves its log line as the mix changes, not its range).  Each
-is a warning;
+above every level it reached before at two points at least (a lone spike sets no level; a grad norm
+alternating between steps without reward spread, only the KL term's gradient, and ordinary steps
+leaves its log line as the mix changes, not its range).  Each is a warning;
 Repeated grad-norm spikes (`gnorm_spikes` points at `gnorm_spike` times its ordinary level: the
 odd noisy batch spikes once or twice) warn too.  NaN/inf or the 100x explosion is critical; 100x
 points that each came back (all later points under gnorm_explode x the median: evidence
@@ -108,9 +108,10 @@ def _exploding(ctx: Ctx) -> tuple[int, float] | None:
         return None
     gs, _ = ctx.data("gnorm")
     before, tail = gv[gs < g[0]], gv[gs >= g[0]]
-    if before.size and float(np.median(tail)) <= float(np.max(before)):
-        return None  # back among levels it had reached (a grad norm alternating between steps with no
-        # reward spread, only the KL term's gradient, and ordinary ones leaves its log line, not its range)
+    # the highest level it had reached at two points at least (one lone spike sets no level)
+    if before.size >= 2 and float(np.median(tail)) <= float(np.partition(before, -2)[-2]):
+        return None  # back among its levels (a grad norm alternating between steps with no reward spread,
+        # only the KL term's gradient, and ordinary ones leaves its log line, not its range)
     rise = float(np.exp(g[1]))
     if ctx.applicable("clip_frac"):
         c = tail_excess(ctx, "clip_frac", get("clip_tail"))
