@@ -7,8 +7,9 @@
   the ratio: a run that learns with a gap of a hundredth is no sync failure; a gap that grows to
   half a nat is.
 - A grad norm alternating between steps whose groups had no reward spread (only the KL term's
-  gradient, a thousandth of the ordinary one) and ordinary steps leaves its log line whenever the
-  mix changes; it explodes only when it passes the levels it had already reached.
+  gradient, a hundredth of the ordinary one) and ordinary steps leaves its log line whenever the
+  mix changes; it explodes only when it passes the highest level it reached at two points at least
+  (one early spike sets no level).
 - A measured curve (a KL) NaN at lone points among finite ones, a minority of them, finite at its
   level after each, could not be measured there: a note, not numeric instability.
 """
