@@ -100,13 +100,12 @@ def _exploding(ctx: Ctx) -> tuple[int, float] | None:
     update does not grow (see the module doc); None otherwise."""
     if not ctx.has("gnorm"):
         return None
-    _, gv = ctx.data("gnorm")
+    gs, gv = ctx.data("gnorm")
     if not np.all(gv[gv.size // 2 :] > 0):
         return None  # a grad norm exactly 0 on some steps (no gradient there): no line to leave
     g = tail_excess(ctx, "gnorm", get("clip_tail"), log=True)
     if g is None or g[2] < get("len_accel_z"):
         return None
-    gs, _ = ctx.data("gnorm")
     before, tail = gv[gs < g[0]], gv[gs >= g[0]]
     # the highest level it had reached at two points at least (one lone spike sets no level)
     if before.size >= 2 and float(np.median(tail)) <= float(np.partition(before, -2)[-2]):
@@ -341,13 +340,13 @@ def _one_metric_glitch(ctx: Ctx, nonfinite: dict[str, int]) -> str | None:
     s = ctx.series(m)
     if s is None:
         return None
+    bad = ~s.finite
     if n > get("nan_skips"):
         # more often: a measured curve (a KL over no tokens) whose every NaN stands alone among finite
         # points, a minority of them, failed to measure; a grad norm's recurring ones are an overflow
         # the loss scaler meets again and again
-        bad = ~s.finite
         if m == "gnorm" or bool(np.any(bad[1:] & bad[:-1])) or n >= HALF * bad.size:
             return None
-    last_bad = int(s.steps[np.nonzero(~s.finite)[0][-1]])
+    last_bad = int(s.steps[np.nonzero(bad)[0][-1]])
     back = int(np.sum(s.steps > last_bad)) >= get("nan_skips") and _came_back(ctx, m, last_bad)
     return m if back else None

@@ -318,6 +318,11 @@ def order(findings: list[Finding]) -> tuple[Finding, ...]:
     return tuple(sorted(findings, key=lambda f: (-SEVERITIES.index(f.severity), PRIORITY.index(f.id), -f.confidence)))
 
 
+def _explained(fid: str, owners: set[str]) -> bool:
+    """Another warning among `owners` explains `fid` (SUPPRESSES): it is dropped from the report."""
+    return any(fid in SUPPRESSES.get(o, ()) for o in owners if o != fid)
+
+
 def resolve(found: list[Finding], ctx: Ctx) -> tuple[Finding, ...]:
     """Apply precedence, add not_learning when nothing explains a goal that does not improve,
     recompute every ruled-out line from the shared predicates, and order."""
@@ -326,13 +331,13 @@ def resolve(found: list[Finding], ctx: Ctx) -> tuple[Finding, ...]:
     # a chain's owner that another finding explains is dropped below: its loser then stands on its own
     # (a note naming a cause the report no longer shows would explain nothing)
     owners = {f.id for f in found if _warns(f) and f.id not in losers}
-    gone = {o for o in owners if any(o in SUPPRESSES.get(x, ()) for x in owners if x != o)}
+    gone = {o for o in owners if _explained(o, owners)}
     losers = {k: v for k, v in losers.items() if v.id not in gone}
     found = [
         _as_note(f, "consequence", losers[f.id].id, losers[f.id].onset_step) if f.id in losers else f for f in found
     ]
     owners = {f.id for f in found if _warns(f)}
-    kept = _aftermath([f for f in found if not any(f.id in SUPPRESSES.get(o, ()) for o in owners if o != f.id)], ctx)
+    kept = _aftermath([f for f in found if not _explained(f.id, owners)], ctx)
     kept = _material(kept, ctx)
     fired = {f.id for f in kept if _warns(f)}
     if not fired:

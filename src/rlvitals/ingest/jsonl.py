@@ -11,8 +11,8 @@ Two shapes, one parser:
   NaN/inf into `null`: there, `null` is read as NaN (a logged NaN is evidence, not a gap).
 
 Nested objects are flattened with `/`; a string holding one number (`"0.0123"`, `"7.8%"` -> 0.078) is
-read as that number; a boolean saying whether the task was solved (`"solved": true`) or the answer
-cut is read as 1/0; other strings, lists and booleans-as-flags are not metrics and are counted in
+read as that number; a boolean saying whether the task was solved (`"solved": true`), the answer
+cut or the update skipped is read as 1/0 (`is_metric_flag`); other strings, lists and booleans-as-flags are not metrics and are counted in
 `Run.dropped`.  A line holding only `{"config": {...}}` (rl-doctor's convention) is the
 run's settings: kept in `Run.meta["config"]`, counted as "config line".  A line that is not JSON is
 counted ("malformed JSON line"), and so is a line nested deeper than any logger writes ("nested too
