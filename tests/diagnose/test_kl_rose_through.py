@@ -5,8 +5,9 @@ With no truth logged the reward is the goal, and a reward can be bought with KL 
 climbing through a KL blow-up did not die: the finding keeps its severity and says the reward rose
 through it, the verdict is "learning" glossed "only a truth metric can say the gain is real", and
 the accuracy is named as the metric that would decide.  A KL still multiplying at the end is a
-run-away in progress and keeps the verdict; a reward that gave its gain back after the blow-up is
-still a dead run's; with an accuracy logged the accuracy judges.
+run-away in progress: through a reward that held it reads unstable (the goal has not paid for it
+yet), never learning and never dead; a reward that gave its gain back after the blow-up is still a
+dead run's; with an accuracy logged the accuracy judges.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import numpy as np
 import pytest
 
 from rlvitals.diagnose import diagnose
+from rlvitals.render.terminal import render_text
 from rlvitals.run import Run
 
 N = 120
@@ -53,10 +55,24 @@ def test_a_reward_climbing_through_the_blow_up_keeps_the_warning_and_the_goal_s_
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_a_kl_still_multiplying_at_the_end_keeps_the_verdict(seed):
+def test_a_kl_still_multiplying_through_a_goal_that_held_reads_unstable(seed):
     d = diagnose(_run(seed, _climbing(), climbing_kl=True))
-    assert d.findings[0].id == "kl_blowup" and d.verdict == "dead", [(f.id, f.severity) for f in d.findings]
+    top = d.findings[0]
+    assert top.id == "kl_blowup" and top.severity == "critical", [(f.id, f.severity) for f in d.findings]
+    assert d.verdict == "unstable" and top.evidence["goal_held"] is True
+    assert top.evidence["goal_end"] > top.evidence["goal_start"] + top.evidence["goal_material_move"]
+    assert d.gloss_key() == "ui.verdict_gloss.unstable_held"
     assert not any(f.evidence.get("goal_sets_verdict") for f in d.findings)
+    # the report says why the run is not dead, in both languages
+    assert "lost nothing since" in " ".join(render_text(d, "en", width=400).split())
+    assert "之后没有掉" in render_text(d, "zh", width=400)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_kl_still_multiplying_after_the_reward_gave_its_gain_back_is_dead(seed):
+    d = diagnose(_run(seed, _given_back(), climbing_kl=True))
+    assert d.verdict == "dead", [(f.id, f.severity, f.evidence) for f in d.findings]
+    assert not any(f.evidence.get("goal_held") for f in d.findings)
 
 
 @pytest.mark.parametrize("seed", range(3))

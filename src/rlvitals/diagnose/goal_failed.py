@@ -22,7 +22,7 @@ from .predicates import pred
 from .symptoms import Trend, goal, trend
 from .thresholds import get
 
-__all__ = ["bought_by_kl", "goal_summary", "improved", "not_learning", "rose_through_kl"]
+__all__ = ["bought_by_kl", "goal_summary", "held_through", "improved", "not_learning", "rose_through_kl"]
 
 
 def not_learning(ctx: Ctx, fired: set[str]) -> Finding | None:
@@ -299,21 +299,27 @@ def bought_by_kl(ctx: Ctx) -> bool:
 
 def rose_through_kl(ctx: Ctx, f: Finding) -> dict[str, object] | None:
     """Of a KL blow-up that stopped climbing (verdict asks `kl_blowup.settled` first: one still
-    multiplying is a run-away in progress, and sets the verdict) and bought a goal it can buy
-    (`bought_by_kl`): when that goal gained a material amount of its range over the run and lost
-    none after the KL's onset, the evidence to keep -- the finding still warns (KL x N is material in
-    its own range, and only a truth can say whether the reward's gain is real or the reward model
-    gamed: the lesson's "reward 暴涨 = 可能在刷分"), but the verdict is the goal's, not "dead": a run
-    whose reward kept climbing did not die.  Else None."""
+    multiplying is a run-away in progress) and bought a goal it can buy (`bought_by_kl`): when that
+    goal held through it (`held_through`), the evidence to keep -- the finding still warns (KL x N is
+    material in its own range, and only a truth can say whether the reward's gain is real or the
+    reward model gamed: the lesson's "reward 暴涨 = 可能在刷分"), but the verdict is the goal's, not
+    "dead": a run whose reward kept climbing did not die.  Else None."""
+    held = held_through(ctx, f)
+    return None if held is None else {**held, "reading": "bought", "goal_sets_verdict": True}
+
+
+def held_through(ctx: Ctx, f: Finding) -> dict[str, object] | None:
+    """The goal's numbers when it held through `f`: it gained a material amount of its range over the
+    run (by the end windows, or the line over every point), beyond its noise, did not give it back,
+    and lost none after f's onset (a move on the last steps has not had its effect on the goal yet:
+    the climb so far is what there is to judge).  Else None."""
     g = goal(ctx)
     tr = trend(ctx, g) if g else None
     if g is None or tr is None or not improved(tr) or tr.fell_back:
         return None
     material = material_move(ctx, g)
-    if max(tr.move, tr.line_gain) < material:  # by the end windows, or the line over every point
+    if max(tr.move, tr.line_gain) < material:
         return None
-    # what it did after the onset, when enough of it is logged (a KL that jumped on the last steps
-    # has not had its effect on the reward yet: the climb so far is what there is to judge)
     eff = goal_effect(ctx, f.onset_step, 1, by_steps=True)
     if eff is not None and eff.gain <= -fall_slack(eff, tr.noise):
         return None
@@ -323,8 +329,6 @@ def rose_through_kl(ctx: Ctx, f: Finding) -> dict[str, object] | None:
         **({"goal_at_onset": rnd(eff.at_onset)} if eff is not None else {}),
         "goal_end": rnd(tr.end),
         "goal_material_move": rnd(material),
-        "reading": "bought",
-        "goal_sets_verdict": True,
     }
 
 

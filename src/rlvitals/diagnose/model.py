@@ -137,6 +137,8 @@ class Diagnosis:
             return "ui.verdict_gloss.learning_bought"  # a warning left the verdict to the reward it bought
         if self.verdict == "unstable" and self.top is not None and self.top.evidence.get("reading") == "recovered":
             return "ui.verdict_gloss.unstable_recovered"  # a blow-up the goal came back from
+        if self.verdict == "unstable" and self.top is not None and self.top.evidence.get("goal_held"):
+            return "ui.verdict_gloss.unstable_held"  # a blow-up the goal has not paid for yet
         if self.verdict == "learning" and isinstance(self.run, dict) and "goal" in self.run and not self.run["goal"]:
             return "ui.verdict_gloss.learning_no_goal"  # never "learning" from the absence of a goal
         return f"verdict.{self.verdict}"

@@ -31,7 +31,7 @@ import numpy as np
 from .context import Ctx
 from .differential import differential
 from .episodes import READS
-from .goal_failed import bought_by_kl, goal_summary, not_learning, rose_through_kl
+from .goal_failed import bought_by_kl, goal_summary, held_through, not_learning, rose_through_kl
 from .kl_blowup import settled
 from .materiality import at_ceiling, too_soon, unhurt
 from .model import FINDING_IDS, SEVERITIES, Finding
@@ -94,7 +94,9 @@ DEFERS: dict[str, tuple[str, ...]] = {
 #    harm "own" (entropy toward 0, answers cut, length x N with a flat truth) are material in their
 #    own range by their own definition and keep their severity; so is a KL x N (harm "settled")
 #    while it still multiplies -- once it stopped (kl_blowup.settled) it is judged by a truth (never
-#    by the reward alone, which KL buys: materiality.unhurt "settled").  A step (harm "step") with
+#    by the reward alone, which KL buys: materiality.unhurt "settled").  A KL still multiplying
+#    through a goal that learned and held (`_held`) keeps its severity, and the verdict is unstable,
+#    not dead: the goal has not paid for it yet.  A step (harm "step") with
 #    too few goal points after it to judge (materiality.too_soon) waits as a note until they come.
 HARM_KIND: dict[str, str] = {sp.id: sp.harm for sp in SPECS}
 
@@ -175,11 +177,24 @@ def _material(found: list[Finding], ctx: Ctx) -> list[Finding]:
                 out.append(replace(f, evidence={**f.evidence, **rose}, missing=miss))
                 continue
         if eff is None:
-            out.append(f)
+            out.append(_held(f, ctx))
             continue
         ev = {**f.evidence, **eff.evidence(), "goal_unhurt": True}
         out.append(replace(f, severity="info", evidence=ev))
     return out
+
+
+def _held(f: Finding, ctx: Ctx) -> Finding:
+    """A KL still running away (material in its own range while it multiplies: kl_blowup.settled is
+    not yet true) while the goal held through it (goal_failed.held_through: learned a material amount
+    and lost none since the onset) keeps its severity, with the goal's numbers and `goal_held`: the
+    run is unstable, not dead -- the policy is leaving its reference, the goal has not paid for it
+    yet.  Not the other blow-ups: an entropy collapse or a sampler out of sync ends the learning
+    where it stands (the goal "holds" because it no longer moves), which is a dead run."""
+    if f.id != "kl_blowup" or not _warns(f) or settled(f) or f.evidence.get("reading"):
+        return f
+    held = held_through(ctx, f)
+    return f if held is None else replace(f, evidence={**f.evidence, **held, "goal_held": True})
 
 
 # The entropy findings of CHAINS: a KL that climbed in step with their move is its consequence.
@@ -360,12 +375,15 @@ def resolve(found: list[Finding], ctx: Ctx) -> tuple[Finding, ...]:
 def verdict_of(findings: tuple[Finding, ...], ctx: Ctx) -> str:
     """The top warning's verdict; "learning" when nothing warns, or when what warns left the verdict to
     a goal that kept rising through it (evidence `goal_sets_verdict`: a KL that bought the reward);
-    "unstable" when it reads a blow-up that came back (episodes.READS)."""
+    "unstable" when it reads a blow-up that came back (episodes.READS), or one the goal held through
+    (`goal_held`, `_held`)."""
     for f in findings:
         if f.severity == "info":
             break
         if f.evidence.get("reading") in READS:  # a blow-up that came back
             return READS[str(f.evidence["reading"])]
+        if f.evidence.get("goal_held"):  # a blow-up the goal has not paid for (yet)
+            return "unstable"
         if not f.evidence.get("goal_sets_verdict"):
             return FINDING_IDS[f.id]
     return "learning"

@@ -148,8 +148,8 @@ def finding_summary(f: Finding, lang: str) -> str:
 
 
 def _with_goal(f: Finding, out: str, lang: str) -> str:
-    """The summary with what the goal did: after a finding that did not hurt it (materiality), over
-    a blow-up it came back from (episodes), or too soon to say (materiality)."""
+    """The summary with what the goal did: after a finding that did not hurt it, or too soon to say
+    (materiality), over a blow-up it came back from (episodes), through one still running (verdict)."""
     ev = f.evidence
     metric = str(ev.get("goal_metric", "")).replace("component:", "")
     if ev.get("goal_unhurt"):
@@ -161,6 +161,8 @@ def _with_goal(f: Finding, out: str, lang: str) -> str:
         tail = tr("ui.episode_recovered", lang, steps=steps, metric=metric, moved=ev.get("episode_moved"), **nums)
         # the finding's own sentence reads the run as it was at the episode's end, not as it is now
         return tr("ui.episode_then", lang, tail=tail, end=steps.split("-")[-1], then=out) if out else tail
+    elif ev.get("goal_held"):
+        tail = tr("ui.goal_held", lang, metric=metric, a=fmt_num(ev.get("goal_start")), b=fmt_num(ev.get("goal_end")))
     elif ev.get("goal_pending"):
         tail = tr("ui.goal_pending", lang, metric=metric, n=ev.get("goal_points_after"))
     else:
@@ -377,14 +379,9 @@ def reason_text(reason: str, lang: str) -> str:
 
 def run_line(diag: Diagnosis, lang: str) -> str:
     r = diag.run
+    steps, first, last = r.get("steps", r.get("n_steps", "?")), r.get("first_step", "?"), r.get("last_step", "?")
     return tr(
-        "ui.run_line",
-        lang,
-        name=r.get("name", "?"),
-        format=r.get("format", "?"),
-        steps=r.get("steps", r.get("n_steps", "?")),
-        first=r.get("first_step", "?"),
-        last=r.get("last_step", "?"),
+        "ui.run_line", lang, name=r.get("name", "?"), format=r.get("format", "?"), steps=steps, first=first, last=last
     )
 
 
