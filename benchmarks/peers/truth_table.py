@@ -82,7 +82,16 @@ RLDOCTOR = {
 
 RLPROBE = {
     "healthy": ("", ["learning"], [None], None, "", ""),
-    "kl_blowup": ("kl_blowup", ["dead"], ["kl_blowup"], 250, "kl_mean ×55 from the onset", ""),
+    "kl_blowup": (
+        "kl_blowup",
+        ["dead", "unstable"],
+        ["kl_blowup"],
+        250,
+        "kl_mean ×55 from the onset; the injector leaves the reward healthy (its correctness term holds "
+        "after the onset, the KL still multiplying at the end): a run-away the goal has not paid for "
+        "yet reads unstable, accepted beside dead",
+        "",
+    ),
     "entropy_collapse": (
         "entropy_collapse",
         ["dead"],
