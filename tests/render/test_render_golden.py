@@ -1,7 +1,7 @@
 """Golden files: fixed diagnoses rendered in en/zh as text (80 columns), markdown and JSON.
 
 A change to any report shows up as a diff against tests/golden/.  The hand-built cases are
-rendered with the `ui` and `vitals` catalogs only (finding titles fall back to their ids), so they pin the
+rendered with the `ui`, `vitals` and `reasons` catalogs only (finding titles fall back to their ids), so they pin the
 layout and do not move when the findings wording is edited; the `sim-*` goldens use every
 catalog and the real diagnose(), so they show exactly what a user reads.  When the change is intended,
 regenerate and review the diff:
@@ -28,11 +28,11 @@ EXT = {"text": "txt", "markdown": "md", "json": "json"}
 
 @pytest.fixture
 def ui_only(monkeypatch):
-    """Render with the report's catalogs alone, ui and vitals (see the module docstring)."""
-    from rlvitals.i18n import ui, vitals
+    """Render with the report's catalogs alone, ui, vitals and reasons (see the module docstring)."""
+    from rlvitals.i18n import reasons, ui, vitals
     from rlvitals.render import words
 
-    table = {lang: {**ui.STRINGS[lang], **vitals.STRINGS[lang]} for lang in ui.STRINGS}
+    table = {lang: {**ui.STRINGS[lang], **vitals.STRINGS[lang], **reasons.STRINGS[lang]} for lang in ui.STRINGS}
 
     def t_ui(key, lang="en", /, **fields):
         template = table.get(lang, {}).get(key) or table["en"].get(key) or key

@@ -1,6 +1,6 @@
 """Every user-facing string, in Chinese and English, in one place per domain.
 
-Each catalog module (`ui`, `vitals`, `findings`, `lab`, `lab_lesson`, `lab_ref`, `plot`, `watch`, `ingest`, `sim`, `report`) defines `STRINGS = {"en": {...}, "zh": {...}}` with the
+Each catalog module (`ui`, `vitals`, `findings`, `lab`, `lab_lesson`, `lab_ref`, `plot`, `watch`, `ingest`, `reasons`, `sim`, `report`) defines `STRINGS = {"en": {...}, "zh": {...}}` with the
 same keys in both languages (a test checks this).  `t(key, lang, **fields)` formats one string;
 a missing key falls back to English, then to the key itself, so a gap never crashes a report.
 """
@@ -24,6 +24,7 @@ _DOMAINS: tuple[str, ...] = (
     "plot",
     "watch",
     "ingest",
+    "reasons",
     "sim",
     "report",
     "vitals",

@@ -1,7 +1,7 @@
 """Strings of reading logs: the one-line errors of `rlvitals.ingest` and what `vitals` says about
 how a file was opened (decompressed, transcoded, a fallback reader, a user's `--map`).
 
-Keys start with "ingest." (and "reason." for the skip reasons these readers give).
+Keys start with "ingest."; the skip reasons these readers give ("reason.") live in `reasons`.
 """
 
 from __future__ import annotations
