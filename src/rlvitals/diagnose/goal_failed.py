@@ -256,6 +256,8 @@ def goal_summary(ctx: Ctx) -> dict[str, Any] | None:
         "points": tr.n,
         "span": tr.span,
         "improved": (up := improved(tr)),
+        # a training score at its ceiling: nothing left to learn, not "not shown yet" (materiality.solved)
+        **({"solved": s} if not up and (s := solved(ctx)) else {}),
         "min_points": int(get("min_points")),
         # enough to judge (min_points points, or a sparse log's points covering that many steps):
         # a goal that did not improve over as much is undecided by its noise, not by its length

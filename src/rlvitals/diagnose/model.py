@@ -131,8 +131,8 @@ class Diagnosis:
     def gloss_key(self) -> str:
         """The i18n key of the sentence that glosses the verdict: "learning" is qualified when the goal
         has not improved yet, or when the diagnosis looked for a goal and the log has none."""
-        if self.unproven_goal() is not None:
-            return "ui.verdict_gloss.learning_unproven"
+        if (g := self.unproven_goal()) is not None:
+            return "ui.verdict_gloss.learning_solved" if g.get("solved") else "ui.verdict_gloss.learning_unproven"
         if self.verdict == "learning" and any(f.evidence.get("goal_sets_verdict") for f in self.findings):
             return "ui.verdict_gloss.learning_bought"  # a warning left the verdict to the reward it bought
         if self.verdict == "unstable" and self.top is not None and self.top.evidence.get("reading") == "recovered":
@@ -156,8 +156,9 @@ class Diagnosis:
             more = self.unproven_more("en")
             lines.append(
                 t(
-                    "ui.no_warnings_unproven",
+                    "ui.no_warnings_solved" if g.get("solved") else "ui.no_warnings_unproven",
                     "en",
+                    solved=g.get("solved", ""),
                     metric=g["metric"],
                     start=f"{g['start']:.4g}",
                     end=f"{g['end']:.4g}",

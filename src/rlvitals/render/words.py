@@ -254,7 +254,9 @@ def no_warnings_text(diag: Diagnosis, lang: str) -> str:
     if g is not None:
         # the goal is the eval itself: judged again after more evals, never "log an eval accuracy"
         key = (
-            "ui.no_warnings_unproven_evals"
+            "ui.no_warnings_solved"
+            if g.get("solved")
+            else "ui.no_warnings_unproven_evals"
             if g.get("eval_points")
             else "ui.no_warnings_unproven_eval_goal"
             if g["metric"] == "val_acc"
@@ -269,6 +271,7 @@ def no_warnings_text(diag: Diagnosis, lang: str) -> str:
             points=g["points"],
             span=g["span"],
             more=diag.unproven_more(lang),
+            solved=g.get("solved", ""),
             eval=g.get("eval_metric", ""),
             eval_start=fmt_num(g.get("eval_start", 0.0)),
             eval_end=fmt_num(g.get("eval_end", 0.0)),
