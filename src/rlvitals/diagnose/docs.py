@@ -174,6 +174,13 @@ def _verdict() -> list[str]:
             + (" — or no finding above info **and** the goal improves" if v == "learning" else "")
             + " |"
         )
+    out += [
+        "",
+        "Three readings move a finding's verdict: a blow-up the goal came back from is unstable (episodes, "
+        'reading "recovered"); a KL still multiplying through a goal that learned a material amount and lost '
+        "none since is unstable (`goal_held`: the goal has not paid for it yet); a KL that stopped and bought a "
+        "reward that kept its climb leaves the verdict to that reward (`goal_sets_verdict`).",
+    ]
     return [*out, ""]
 
 
