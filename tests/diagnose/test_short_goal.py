@@ -38,6 +38,10 @@ def test_a_log_with_no_score_at_all_still_says_so():
     d = diagnose(Run.from_arrays("nogoal", s, dict(len=np.full(7, 100.0) + s)))
     assert d.run["goal"] is None
     assert d.gloss_key() == "ui.verdict_gloss.learning_no_goal"
+    # curves that cannot show learning are never "a healthy run": the report asks for a goal
+    text = " ".join(render_text(d, lang="en", width=400).split())
+    assert "healthy run" not in text and "Log the reward" in text
+    assert "健康" not in render_text(d, lang="zh", width=400)
 
 
 def test_an_eval_goal_is_named_by_the_log_s_own_key_and_not_asked_for():

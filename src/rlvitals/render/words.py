@@ -277,6 +277,8 @@ def no_warnings_text(diag: Diagnosis, lang: str) -> str:
             eval_end=fmt_num(g.get("eval_end", 0.0)),
             eval_points=g.get("eval_points", 0),
         )
+    if diag.gloss_key() == "ui.verdict_gloss.learning_no_goal":
+        return tr("ui.no_warnings_no_goal", lang)  # never "a healthy run" from curves that cannot show one
     infos = sum(1 for f in diag.findings if f.severity == "info")
     return tr("ui.no_warnings_watch", lang, n=infos) if infos else tr("ui.no_warnings", lang)
 
@@ -287,14 +289,12 @@ def missing_text(metrics: tuple[str, ...] | list[str], lang: str) -> str:
     return tr("ui.missing_why", lang, metrics=", ".join(names))
 
 
-def label(key: str, lang: str) -> str:
-    """ "evidence: " / "证据：" """
+def label(key: str, lang: str) -> str:  # "evidence: " / "证据："
     return tr("ui.label", lang, text=tr(key, lang))
 
 
 def evidence_text(f: Finding, lang: str = "en") -> str:
-    # "key=value" pairs joined by ", " so a line never breaks inside a pair or starts with a separator;
-    # keys stay as they are (they are the JSON's), values a rule wrote as words are translated
+    # "k=v" pairs joined by ", " (no break inside a pair); keys are the JSON's, worded values translated
     return ", ".join(f"{k}={fmt_num(value_text(v, lang))}" for k, v in f.evidence.items())
 
 
