@@ -130,7 +130,8 @@ class Diagnosis:
 
     def gloss_key(self) -> str:
         """The i18n key of the sentence that glosses the verdict: "learning" is qualified when the goal
-        has not improved yet, or when the diagnosis looked for a goal and the log has none."""
+        has not improved yet (or sits at its ceiling), when a KL bought it, or when the log has no goal;
+        "unstable" when a blow-up came back, or when the goal held through one still running."""
         if (g := self.unproven_goal()) is not None:
             return "ui.verdict_gloss.learning_solved" if g.get("solved") else "ui.verdict_gloss.learning_unproven"
         if self.verdict == "learning" and any(f.evidence.get("goal_sets_verdict") for f in self.findings):
