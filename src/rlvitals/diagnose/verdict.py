@@ -95,7 +95,7 @@ DEFERS: dict[str, tuple[str, ...]] = {
 #    own range by their own definition and keep their severity; so is a KL x N (harm "settled")
 #    while it still multiplies -- once it stopped (kl_blowup.settled) it is judged by a truth (never
 #    by the reward alone, which KL buys: materiality.unhurt "settled").  A KL still multiplying
-#    through a goal that learned and held (`_held`) keeps its severity, and the verdict is unstable,
+#    through a goal that learned and held (`_material`) keeps its severity, and the verdict is unstable,
 #    not dead: the goal has not paid for it yet.  A step (harm "step") with
 #    too few goal points after it to judge (materiality.too_soon) waits as a note until they come.
 HARM_KIND: dict[str, str] = {sp.id: sp.harm for sp in SPECS}
@@ -176,25 +176,18 @@ def _material(found: list[Finding], ctx: Ctx) -> list[Finding]:
                 miss = f.missing if ctx.has("acc") else tuple(dict.fromkeys((*f.missing, "acc")))
                 out.append(replace(f, evidence={**f.evidence, **rose}, missing=miss))
                 continue
+            if eff is None and f.id == "kl_blowup" and not settled(f) and (held := held_through(ctx, f)) is not None:
+                # a KL still running away through a goal that learned and held: it keeps its severity,
+                # and the verdict is unstable, not dead -- the goal has not paid for it yet (`goal_held`;
+                # an entropy collapse or a sampler out of sync ends the learning where it stands: dead)
+                out.append(replace(f, evidence={**f.evidence, **held, "goal_held": True}))
+                continue
         if eff is None:
-            out.append(_held(f, ctx))
+            out.append(f)
             continue
         ev = {**f.evidence, **eff.evidence(), "goal_unhurt": True}
         out.append(replace(f, severity="info", evidence=ev))
     return out
-
-
-def _held(f: Finding, ctx: Ctx) -> Finding:
-    """A KL still running away (material in its own range while it multiplies: kl_blowup.settled is
-    not yet true) while the goal held through it (goal_failed.held_through: learned a material amount
-    and lost none since the onset) keeps its severity, with the goal's numbers and `goal_held`: the
-    run is unstable, not dead -- the policy is leaving its reference, the goal has not paid for it
-    yet.  Not the other blow-ups: an entropy collapse or a sampler out of sync ends the learning
-    where it stands (the goal "holds" because it no longer moves), which is a dead run."""
-    if f.id != "kl_blowup" or not _warns(f) or settled(f) or f.evidence.get("reading"):
-        return f
-    held = held_through(ctx, f)
-    return f if held is None else replace(f, evidence={**f.evidence, **held, "goal_held": True})
 
 
 # The entropy findings of CHAINS: a KL that climbed in step with their move is its consequence.
@@ -376,7 +369,7 @@ def verdict_of(findings: tuple[Finding, ...], ctx: Ctx) -> str:
     """The top warning's verdict; "learning" when nothing warns, or when what warns left the verdict to
     a goal that kept rising through it (evidence `goal_sets_verdict`: a KL that bought the reward);
     "unstable" when it reads a blow-up that came back (episodes.READS), or one the goal held through
-    (`goal_held`, `_held`)."""
+    (`goal_held`, `_material`)."""
     for f in findings:
         if f.severity == "info":
             break
