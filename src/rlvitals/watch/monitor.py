@@ -30,6 +30,7 @@ from typing import Any, TextIO
 
 from ..diagnose.model import Diagnosis, Finding
 from ..i18n import t as tr
+from ..ingest.jsonl import is_metric_flag
 from ..ingest.values import parse_step
 from ..run import Run
 from ..safe_text import escape_controls
@@ -44,13 +45,6 @@ def _default_diagnose(run: Run) -> Diagnosis:
     from ..diagnose import diagnose
 
     return diagnose(run)
-
-
-def _is_metric_flag(key: str) -> bool:
-    """A boolean read as 1/0, as JSON Lines reads it (`update_skipped`, `solved`, `truncated`)."""
-    from ..ingest.jsonl import is_metric_flag
-
-    return is_metric_flag(key)
 
 
 def _to_float(v: Any) -> float | None:
@@ -191,7 +185,8 @@ class Monitor:
         for key, v in metrics.items():  # conversion needs no lock
             if key == "step":
                 continue
-            x = float(v) if isinstance(v, bool) and _is_metric_flag(str(key)) else _to_float(v)
+            # a boolean read as 1/0, as JSON Lines reads it (`update_skipped`, `solved`, `truncated`)
+            x = float(v) if isinstance(v, bool) and is_metric_flag(str(key)) else _to_float(v)
             if x is None:
                 if v is not None:  # None is TRL's "no valid value this window": not an error
                     bad_values += 1
